@@ -1,0 +1,40 @@
+// How the admin proves who it is. Embedded in Shopify's admin, App Bridge v4 patches fetch to add a
+// fresh session token to same-origin requests. Outside the frame, the per-shop admin token (authToken)
+// is read from the query string or storage and kept only if it is at least 32 characters long.
+export const MIN_AUTH_TOKEN_LENGTH = 32;
+const STORAGE_KEY = 'authToken';
+
+declare global {
+  interface Window {
+    shopify?: { idToken?: () => Promise<string>; config?: { apiKey?: string; shop?: string } };
+  }
+}
+
+export function isEmbedded(): boolean {
+  return typeof window !== 'undefined' && window.top !== window.self && typeof window.shopify?.idToken === 'function';
+}
+
+/** Reads authToken from the URL (and stores it) or from storage. */
+export function readAuthToken(search: string = typeof location === 'undefined' ? '' : location.search): string | null {
+  const fromQuery = new URLSearchParams(search).get('authToken');
+  if (fromQuery && fromQuery.length >= MIN_AUTH_TOKEN_LENGTH) {
+    try {
+      localStorage.setItem(STORAGE_KEY, fromQuery);
+    } catch {
+      // storage blocked (e.g. third-party cookies off): the token still works for this page
+    }
+    return fromQuery;
+  }
+  try {
+    const stored = localStorage.getItem(STORAGE_KEY);
+    return stored && stored.length >= MIN_AUTH_TOKEN_LENGTH ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function authHeader(): Promise<Record<string, string>> {
+  if (isEmbedded() && window.shopify?.idToken) return { Authorization: `Bearer ${await window.shopify.idToken()}` };
+  const token = readAuthToken();
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}

@@ -1,0 +1,74 @@
+import { authHeader } from './auth';
+
+// Transport for the documented calls. The server answers {ack, data, message} (v2 and image calls) or
+// {code, msg, data} (older v1 calls); both are returned as parsed, and callers test them with isOk.
+export type AckEnvelope<T = unknown> = { ack: number; message?: string; data?: T } & Record<string, unknown>;
+export type V1Envelope<T = unknown> = { code: string | number; msg?: string; data?: T } & Record<string, unknown>;
+export type Envelope<T = unknown> = AckEnvelope<T> | V1Envelope<T>;
+
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** ack 1 (v2) or code '200' (v1) means success. */
+export function isOk(body: unknown): boolean {
+  if (!body || typeof body !== 'object') return false;
+  const b = body as Record<string, unknown>;
+  return b.ack === 1 || String(b.code) === '200';
+}
+
+/** The message the server sent with a failure, for the error toast. */
+export function messageOf(body: unknown, fallback: string): string {
+  if (!body || typeof body !== 'object') return fallback;
+  const b = body as Record<string, unknown>;
+  const m = b.message ?? b.msg;
+  return typeof m === 'string' && m ? m : fallback;
+}
+
+type Query = Record<string, string | number | boolean | undefined | null>;
+
+function withQuery(path: string, query?: Query): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) params.set(k, String(v));
+  const s = params.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+async function send<T>(path: string, init: RequestInit): Promise<T> {
+  const res = await fetch(path, { ...init, headers: { Accept: 'application/json', ...(await authHeader()), ...(init.headers ?? {}) } });
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch {
+    throw new ApiRequestError(res.status, `HTTP ${res.status}`);
+  }
+  // Envelopes come with 4xx too (validation, auth); the caller shows their message. 5xx is an outage.
+  if (res.status >= 500) throw new ApiRequestError(res.status, messageOf(body, `HTTP ${res.status}`));
+  if (res.status === 401) throw new ApiRequestError(401, messageOf(body, 'Unauthorized'));
+  return body as T;
+}
+
+export function get<T = Envelope>(path: string, query?: Query): Promise<T> {
+  return send<T>(withQuery(path, query), { method: 'GET' });
+}
+
+/** Form-encoded POST: most documented calls. Nested values are sent as JSON strings. */
+export function postForm<T = Envelope>(path: string, data: Record<string, unknown> = {}): Promise<T> {
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(data)) {
+    if (v === undefined || v === null) continue;
+    form.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
+  }
+  return send<T>(path, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+}
+
+/** JSON POST: saveSettings, saveNewGuideCfg and the calls with nested lists. */
+export function postJson<T = Envelope>(path: string, data: unknown): Promise<T> {
+  return send<T>(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(data) });
+}

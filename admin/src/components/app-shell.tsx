@@ -1,0 +1,104 @@
+import { Box, InlineStack, Tabs } from '@shopify/polaris';
+import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
+import { useAtom, useAtomValue } from 'jotai';
+import { useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getSettingInfo } from '../api/calls';
+import { isEmbedded, readAuthToken } from '../api/auth';
+import { isOk } from '../api/client';
+import { i18next } from '../i18n';
+import { PUBLIC_PATHS } from '../router';
+import { isOldAtom, languageAtom, settingInfoAtom } from '../state/atoms';
+import { isLanguageCode } from '../../../shared/languages';
+
+type NavItem = { path: string; labelKey: string; oldOnly?: boolean };
+
+// Top tabs (outside the admin frame) and the embedded navigation menu (section 2 "Navigation").
+const NAV: NavItem[] = [
+  { path: '/image_optimisation', labelKey: 'nav.imageOptimization', oldOnly: true },
+  { path: '/main', labelKey: 'nav.pageSpeed' },
+  { path: '/setting', labelKey: 'nav.settings', oldOnly: true },
+  { path: '/pricing', labelKey: 'nav.pricing', oldOnly: true },
+  { path: '/recommended-apps', labelKey: 'nav.recommendation' },
+];
+
+export function AppShell() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const [settingInfo, setSettingInfo] = useAtom(settingInfoAtom);
+  const [language, setLanguage] = useAtom(languageAtom);
+  const isOld = useAtomValue(isOldAtom);
+  const embedded = isEmbedded();
+  const isPublic = PUBLIC_PATHS.includes(pathname);
+
+  useEffect(() => {
+    if (isPublic || settingInfo) return;
+    if (!embedded && !readAuthToken()) return;
+    let cancelled = false;
+    getSettingInfo()
+      .then((body) => {
+        if (cancelled || !isOk(body) || !body.data) return;
+        setSettingInfo(body.data);
+        if (isLanguageCode(body.data.language)) setLanguage(body.data.language);
+      })
+      .catch(() => {
+        if (!cancelled) void navigate({ to: '/error' });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [isPublic, settingInfo, embedded, navigate, setSettingInfo, setLanguage]);
+
+  useEffect(() => {
+    if (i18next.language !== language) void i18next.changeLanguage(language);
+  }, [language]);
+
+  const items = useMemo(() => NAV.filter((n) => isOld || !n.oldOnly), [isOld]);
+  const selected = Math.max(0, items.findIndex((n) => pathname.startsWith(n.path)));
+  const showTabs = !embedded && !isPublic && pathname !== '/guidance';
+
+  return (
+    <>
+      {embedded && (
+        // App Bridge v4 renders this web component as the admin's left navigation.
+        <ui-nav-menu>
+          <a href="/main" rel="home">
+            {t('nav.home')}
+          </a>
+          {items
+            .filter((n) => n.path !== '/main')
+            .map((n) => (
+              <a key={n.path} href={n.path}>
+                {t(n.labelKey)}
+              </a>
+            ))}
+        </ui-nav-menu>
+      )}
+      {showTabs && (
+        <Box background="bg-surface" borderBlockEndWidth="025" borderColor="border">
+          <InlineStack align="center">
+            <Tabs
+              tabs={items.map((n) => ({ id: n.path, content: t(n.labelKey) }))}
+              selected={selected}
+              onSelect={(i) => {
+                const target = items[i];
+                if (target) void navigate({ to: target.path });
+              }}
+            />
+          </InlineStack>
+        </Box>
+      )}
+      <Outlet />
+    </>
+  );
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace JSX {
+    interface IntrinsicElements {
+      'ui-nav-menu': React.DetailedHTMLProps<React.HTMLAttributes<HTMLElement>, HTMLElement>;
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import { createRootRoute, createRoute, createRouter, redirect } from '@tanstack/react-router';
+import { AppShell } from './components/app-shell';
+import { AuthInstallScreen } from './screens/auth-install';
+import { CookieErrorScreen } from './screens/cookie-error';
+import { ErrorScreen } from './screens/error';
+import { GuidanceScreen } from './screens/guidance';
+import { ImageOptimisationScreen } from './screens/image-optimisation';
+import { ImageOptimisationDetailsScreen } from './screens/image-optimisation-details';
+import { MainScreen } from './screens/main';
+import { NotFoundScreen } from './screens/not-found';
+import { PricingScreen } from './screens/pricing';
+import { PrivacyPolicyScreen } from './screens/privacy-policy';
+import { RecommendedAppsScreen } from './screens/recommended-apps';
+import { SettingScreen } from './screens/setting';
+
+// The route table of page-speed-and-app.md section 2. /, /admin, /admin/index and /admin/preload (the
+// product home named by the error page) go to /main; any unknown path goes to /404.
+const rootRoute = createRootRoute({ component: AppShell });
+
+/** Catch-all: any path no other route claims. */
+const unknownRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '$',
+  beforeLoad: () => {
+    throw redirect({ to: '/404', replace: true });
+  },
+});
+
+const toMain = <const P extends string>(path: P) =>
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path,
+    beforeLoad: ({ location }) => {
+      throw redirect({ to: '/main', search: location.search as never, replace: true });
+    },
+  });
+
+const page = <const P extends string>(path: P, component: () => JSX.Element) => createRoute({ getParentRoute: () => rootRoute, path, component });
+
+export type DetailsState = { prodId?: number; title?: string };
+
+const routeTree = rootRoute.addChildren([
+  toMain('/'),
+  toMain('/admin'),
+  toMain('/admin/index'),
+  toMain('/admin/preload'),
+  page('/main', MainScreen),
+  page('/image_optimisation', ImageOptimisationScreen),
+  page('/image_optimisation_details', ImageOptimisationDetailsScreen),
+  page('/pricing', PricingScreen),
+  page('/setting', SettingScreen),
+  page('/guidance', GuidanceScreen),
+  page('/recommended-apps', RecommendedAppsScreen),
+  page('/auth/install', AuthInstallScreen),
+  page('/cookieError', CookieErrorScreen),
+  page('/privacy-policy', PrivacyPolicyScreen),
+  page('/error', ErrorScreen),
+  page('/404', NotFoundScreen),
+  unknownRoute,
+]);
+
+export function createAppRouter(opts: { history?: Parameters<typeof createRouter>[0]['history'] } = {}) {
+  return createRouter({ routeTree, history: opts.history, defaultPreload: false });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+  interface HistoryState {
+    prodId?: number;
+    title?: string;
+  }
+}
+
+/** Routes that need no shop credentials (public pages and the install landing). */
+export const PUBLIC_PATHS = ['/auth/install', '/cookieError', '/privacy-policy', '/error', '/404'];

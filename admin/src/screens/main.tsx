@@ -1,0 +1,14 @@
+import { Page, SkeletonBodyText, Card } from '@shopify/polaris';
+import { useTranslation } from 'react-i18next';
+
+// Frame of the screen; its issue fills in the content.
+export function MainScreen() {
+  const { t } = useTranslation();
+  return (
+    <Page title={t('screens.main.title')}>
+      <Card>
+        <SkeletonBodyText lines={4} />
+      </Card>
+    </Page>
+  );
+}

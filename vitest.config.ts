@@ -1,0 +1,52 @@
+import { mkdirSync } from 'node:fs';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+// wrangler.toml serves ./dist/admin as assets; tests do not need the build, only the folder.
+mkdirSync('dist/admin', { recursive: true });
+
+/** Test values for the Worker's secrets (the real ones live in wrangler secrets / .dev.vars). */
+export const TEST_VARS = {
+  APP_URL: 'https://app.test',
+  SHOPIFY_API_KEY: 'test-api-key',
+  SHOPIFY_API_SECRET: 'test-api-secret-0123456789abcdef',
+  TOKEN_ENCRYPTION_KEY: 'dGVzdC1lbmNyeXB0aW9uLWtleS0zMi1ieXRlcy0hISE=',
+  PAGESPEED_API_KEY: 'test-pagespeed-key',
+  SHOPIFY_ORIGIN: '',
+  PAGESPEED_ORIGIN: 'https://www.googleapis.com',
+  BILLING_TEST_CHARGES: 'true',
+};
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: {
+              compatibilityFlags: ['nodejs_compat', 'service_binding_extra_handlers'],
+              bindings: { ...TEST_VARS, TEST_MIGRATIONS: await readD1Migrations('./migrations') },
+            },
+          })),
+        ],
+        test: {
+          name: 'worker',
+          silent: 'passed-only',
+          include: ['tests/worker/**/*.test.ts'],
+          setupFiles: ['tests/worker/setup.ts'],
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: 'admin',
+          environment: 'happy-dom',
+          include: ['tests/admin/**/*.test.{ts,tsx}'],
+          setupFiles: ['tests/admin/setup.ts'],
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,53 @@
+import { Hono } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
+import { assertConfig } from './lib/config';
+import { authenticate } from './middleware/authenticate';
+import { onError, onNotFound } from './middleware/error-handler';
+import { requestContext } from './middleware/request-context';
+import { accountRoutes } from './routes/account';
+import { billingRoutes } from './routes/billing';
+import { catalogueRoutes } from './routes/catalogue';
+import { filesRoutes } from './routes/files';
+import { healthRoutes } from './routes/health';
+import { historyRoutes } from './routes/history';
+import { homeRoutes } from './routes/home';
+import { imageSettingsRoutes } from './routes/image-settings';
+import { legacySettingsRoutes } from './routes/legacy-settings';
+import { optimiseRoutes } from './routes/optimise';
+import { recommendationsRoutes } from './routes/recommendations';
+import { shopifyRoutes } from './routes/shopify';
+import { storefrontRoutes } from './routes/storefront';
+import { webhooksRoutes } from './routes/webhooks';
+import type { AppEnv } from './types';
+
+export const app = new Hono<AppEnv>();
+
+app.use('*', async (c, next) => {
+  assertConfig(c.env);
+  await next();
+});
+app.use('*', requestContext());
+// The admin is framed by Shopify's admin, so frame-ancestors is set per shop by the admin's HTML, not here.
+app.use('/api/*', secureHeaders({ xFrameOptions: false, crossOriginResourcePolicy: false }));
+
+// Unauthenticated entry points: health, Shopify's redirects and webhooks, public files, storefront script.
+app.route('/', healthRoutes);
+app.route('/', shopifyRoutes);
+app.route('/', webhooksRoutes);
+app.route('/', storefrontRoutes);
+app.route('/', filesRoutes);
+
+// Every other /api route authenticates first (session token or admin token) and is scoped to that shop.
+app.use('/api/*', authenticate());
+app.route('/', accountRoutes);
+app.route('/', billingRoutes);
+app.route('/', recommendationsRoutes);
+app.route('/', imageSettingsRoutes);
+app.route('/', legacySettingsRoutes);
+app.route('/', catalogueRoutes);
+app.route('/', historyRoutes);
+app.route('/', optimiseRoutes);
+app.route('/', homeRoutes);
+
+app.onError(onError);
+app.notFound(onNotFound);

@@ -1,0 +1,357 @@
+// The D1 schema for both product areas. Times are unix milliseconds (integer) unless named *_day.
+// Column names follow the documented API fields where one exists, so the routes map 1:1.
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
+const timestamps = {
+  createdAt: integer('created_at').notNull().default(now),
+  updatedAt: integer('updated_at').notNull().default(now),
+};
+
+/** One row per shop that ever installed the app. Tokens are AES-GCM ciphertexts, never plain. */
+export const shops = sqliteTable(
+  'shops',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    domain: text('domain').notNull(), // xyz.myshopify.com (the documents' shop_owner)
+    name: text('name').notNull().default(''), // shop name shown to the merchant
+    ownerName: text('owner_name').notNull().default(''),
+    email: text('email').notNull().default(''),
+    primaryDomain: text('primary_domain').notNull().default(''), // storefront URL for page-speed checks
+    currencyCode: text('currency_code').notNull().default('USD'),
+    shopifyPlan: text('shopify_plan').notNull().default(''), // shopify_level
+    isDevelopmentStore: integer('is_development_store').notNull().default(0),
+    planLevel: integer('plan_level').notNull().default(0), // shop_level: 0 free, 1-6 paid
+    language: text('language').notNull().default('en'),
+    reviewTips: integer('review_tips').notNull().default(1), // 1: show the review request
+    reviewScore: integer('review_score'), // last score given (0 = dismissed)
+    newGuideStatus: integer('new_guide_status').notNull().default(1), // 1: wizard not completed
+    isOld: integer('is_old').notNull().default(0),
+    // Overage: is_over_quota = merchant switched overcharge on; is_capped = subscription has a usage cap.
+    isOverQuota: integer('is_over_quota').notNull().default(0),
+    isCapped: integer('is_capped').notNull().default(0),
+    cappedAmountCents: integer('capped_amount_cents').notNull().default(0),
+    subscriptionId: text('subscription_id'),
+    subscriptionStatus: text('subscription_status'),
+    usageLineItemId: text('usage_line_item_id'),
+    pendingPlanLevel: integer('pending_plan_level'),
+    billingCycleDay: integer('billing_cycle_day').notNull().default(1), // 1-28, day of month the quota resets
+    quotaPeriodStart: integer('quota_period_start').notNull().default(now),
+    discountExpiresAt: integer('discount_expires_at'), // new-user discount end (rebate_info.expired_time)
+    scopes: text('scopes').notNull().default(''),
+    accessTokenEnc: text('access_token_enc'),
+    accessTokenExpiresAt: integer('access_token_expires_at'),
+    refreshTokenEnc: text('refresh_token_enc'),
+    refreshTokenExpiresAt: integer('refresh_token_expires_at'),
+    adminTokenHash: text('admin_token_hash'), // SHA-256 of the standalone authToken
+    adminTokenCreatedAt: integer('admin_token_created_at'),
+    installedAt: integer('installed_at'),
+    uninstalledAt: integer('uninstalled_at'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('shops_domain_uq').on(t.domain), index('shops_admin_token_idx').on(t.adminTokenHash)],
+);
+
+/** Image settings of section 3 (image-optimisation.md); the nested objects are stored as validated JSON. */
+export const imageSettings = sqliteTable('image_settings', {
+  shopId: integer('shop_id')
+    .primaryKey()
+    .references(() => shops.id, { onDelete: 'cascade' }),
+  isDefault: integer('is_default').notNull().default(1),
+  autoSwitch: integer('auto_switch').notNull().default(0),
+  imageOpt: text('image_opt', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  altText: text('alt_text', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  fileName: text('file_name', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  watermarkKey: text('watermark_key'), // R2 key under watermarks/, served at /imageAddWatermark/<name>
+  dayBackup: integer('day_backup').notNull().default(0),
+  ...timestamps,
+});
+
+/**
+ * History rows: one per product, collection, blog article or upload batch. data_type: 1 product,
+ * 2 collection, 3 blog, 4 other (upload). resourceId is Shopify's numeric id (prod_id / coll_id / art_id).
+ */
+export const items = sqliteTable(
+  'items',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    shopId: integer('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    dataType: integer('data_type').notNull(),
+    resourceId: text('resource_id').notNull(), // numeric Shopify id, or an upload batch id
+    blogId: text('blog_id'), // articles only
+    title: text('title').notNull().default(''),
+    handle: text('handle').notNull().default(''),
+    image: text('image').notNull().default(''), // thumbnail URL
+    vendor: text('vendor').notNull().default(''),
+    productType: text('product_type').notNull().default(''),
+    price: text('price').notNull().default(''),
+    variant: text('variant').notNull().default(''),
+    blogTitle: text('blog_title').notNull().default(''),
+    resourceStatus: text('resource_status').notNull().default(''), // ACTIVE / DRAFT / ARCHIVED
+    isPublished: integer('is_published').notNull().default(1),
+    isDelete: integer('is_delete').notNull().default(0),
+    optStatus: integer('opt_status').notNull().default(0), // 0 none, 1 running, 2 optimised, 3 restored
+    status: text('status').notNull().default(''), // history status: finished, implement, monitor, restored, deleted
+    pattern: text('pattern').notNull().default(''), // automatic, manual, upload
+    compRatio: real('comp_ratio').notNull().default(0), // percent saved, shown with 2 decimals
+    imageCount: integer('image_count').notNull().default(0),
+    optimisedAt: integer('optimised_at'),
+    resourceUpdatedAt: text('resource_updated_at'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('items_shop_type_resource_uq').on(t.shopId, t.dataType, t.resourceId),
+    index('items_shop_type_updated_idx').on(t.shopId, t.dataType, t.updatedAt),
+    index('items_shop_type_title_idx').on(t.shopId, t.dataType, t.title),
+  ],
+);
+
+/** Image rows: every field of the documented image row, plus what the pipeline needs to be idempotent. */
+export const images = sqliteTable(
+  'images',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    shopId: integer('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    optId: integer('opt_id') // the history row (item) this image belongs to
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    imgId: text('img_id').notNull(), // Shopify GID of the media / image, or upload file id
+    position: integer('position').notNull().default(0),
+    src: text('src').notNull().default(''),
+    alt: text('alt').notNull().default(''),
+    fileName: text('file_name').notNull().default(''),
+    fileType: text('file_type').notNull().default(''), // jpg, png, gif, webp
+    width: integer('width').notNull().default(0),
+    height: integer('height').notNull().default(0),
+    imgSize: integer('img_size').notNull().default(0), // bytes of the original
+    compSize: integer('comp_size').notNull().default(0), // bytes after optimisation
+    compRatio: real('comp_ratio').notNull().default(0), // percent saved
+    beforeFilePath: text('before_file_path'), // R2 key of the original (originals/...)
+    afterFilePath: text('after_file_path'), // R2 key of the result (results/...)
+    originalSha256: text('original_sha256'),
+    resultSha256: text('result_sha256'), // recognises our own output in products/update webhooks
+    originalAlt: text('original_alt'),
+    originalFileName: text('original_file_name'),
+    isCompress: integer('is_compress').notNull().default(0),
+    isToJpg: integer('is_to_jpg').notNull().default(0),
+    isEditAlt: integer('is_edit_alt').notNull().default(0),
+    isEditName: integer('is_edit_name').notNull().default(0),
+    isWatermark: integer('is_watermark').notNull().default(0),
+    isRestore: integer('is_restore').notNull().default(0),
+    isOverdue: integer('is_overdue').notNull().default(0),
+    isDelete: integer('is_delete').notNull().default(0),
+    isDownload: integer('is_download').notNull().default(0),
+    // pending, queued, processing, compressed, optimal (not smaller), restored, failed, skipped
+    status: text('status').notNull().default('pending'),
+    failReason: text('fail_reason'),
+    step: text('step'), // last pipeline step reached, so a retry resumes instead of repeating
+    optimisedAt: integer('optimised_at'),
+    expiresAt: integer('expires_at'), // optimisedAt + 30 days; originals are deleted after
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('images_shop_img_uq').on(t.shopId, t.imgId),
+    index('images_shop_opt_idx').on(t.shopId, t.optId, t.position),
+    index('images_shop_status_idx').on(t.shopId, t.status),
+    index('images_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/** A queued unit of work: optimise, re-optimise, restore or upload, for one shop and tab. */
+export const jobs = sqliteTable(
+  'jobs',
+  {
+    id: text('id').primaryKey(), // uuid
+    shopId: integer('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    dataType: integer('data_type').notNull(),
+    processType: text('process_type').notNull(), // optimize, reoptimize, restore, upload, auto
+    pageType: integer('page_type').notNull().default(0), // 0 history, 1 detail / manual
+    pattern: text('pattern').notNull().default('manual'),
+    status: text('status').notNull().default('queued'), // queued, running, done, stopped
+    total: integer('total').notNull().default(0),
+    ...timestamps,
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [index('jobs_shop_status_idx').on(t.shopId, t.status, t.createdAt)],
+);
+
+/** Progress of each image in a job; opt_in / opt_total per item are counted from here, never kept as counters. */
+export const jobImages = sqliteTable(
+  'job_images',
+  {
+    jobId: text('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    imageId: integer('image_id')
+      .notNull()
+      .references(() => images.id, { onDelete: 'cascade' }),
+    optId: integer('opt_id').notNull(),
+    shopId: integer('shop_id').notNull(),
+    status: text('status').notNull().default('queued'), // queued, done, failed, skipped, stopped
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.imageId] }), index('job_images_shop_status_idx').on(t.shopId, t.status)],
+);
+
+/**
+ * The quota ledger. One row per charged image; the unique charge key (shop + image) makes a retry or a
+ * duplicate queue delivery a no-op, so an image is charged once however often its job runs.
+ */
+export const usageLedger = sqliteTable(
+  'usage_ledger',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    shopId: integer('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    chargeKey: text('charge_key').notNull(),
+    imageId: integer('image_id'),
+    jobId: text('job_id'),
+    periodStart: integer('period_start').notNull(), // quota period the charge counts against
+    isOverage: integer('is_overage').notNull().default(0),
+    createdAt: integer('created_at').notNull().default(now),
+  },
+  (t) => [uniqueIndex('usage_ledger_charge_uq').on(t.shopId, t.chargeKey), index('usage_ledger_period_idx').on(t.shopId, t.periodStart)],
+);
+
+/** Overage usage records sent to Shopify ($4.99 per 1,000 images), idempotent by key. */
+export const usageCharges = sqliteTable(
+  'usage_charges',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    shopId: integer('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    idempotencyKey: text('idempotency_key').notNull(),
+    periodStart: integer('period_start').notNull(),
+    imageCount: integer('image_count').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    usageRecordId: text('usage_record_id'),
+    status: text('status').notNull().default('pending'), // pending, recorded, failed
+    createdAt: integer('created_at').notNull().default(now),
+  },
+  (t) => [uniqueIndex('usage_charges_key_uq').on(t.shopId, t.idempotencyKey)],
+);
+
+/** PageSpeed Insights results, kept as a history; the newest row is the current score. */
+export const pagespeedScores = sqliteTable(
+  'pagespeed_scores',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    shopId: integer('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    url: text('url').notNull().default(''),
+    status: integer('status').notNull().default(2), // 2 in progress, 1 ready, 3 failed
+    desktop: integer('desktop'),
+    mobile: integer('mobile'),
+    error: text('error'),
+    requestedAt: integer('requested_at').notNull().default(now),
+    completedAt: integer('completed_at'),
+  },
+  (t) => [index('pagespeed_shop_requested_idx').on(t.shopId, t.requestedAt)],
+);
+
+/** App switches (name, st, at, exp), e.g. extra_adver. */
+export const appSwitches = sqliteTable(
+  'app_switches',
+  {
+    shopId: integer('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    st: integer('st').notNull().default(0),
+    at: integer('at').notNull().default(now),
+    exp: integer('exp').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.name] })],
+);
+
+/** Contact form, feedback and quota-increase requests. kind: contact, feedback, quota_request. */
+export const contactMessages = sqliteTable(
+  'contact_messages',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    shopId: integer('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull().default('contact'),
+    name: text('name').notNull().default(''),
+    email: text('email').notNull().default(''),
+    title: text('title').notNull().default(''),
+    description: text('description').notNull().default(''),
+    path: text('path').notNull().default(''),
+    createdAt: integer('created_at').notNull().default(now),
+  },
+  (t) => [index('contact_shop_idx').on(t.shopId, t.createdAt)],
+);
+
+/** Every review score given (0 = Dismiss). */
+export const reviewScores = sqliteTable(
+  'review_scores',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    shopId: integer('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    score: integer('score').notNull(),
+    createdAt: integer('created_at').notNull().default(now),
+  },
+  (t) => [index('review_shop_idx').on(t.shopId)],
+);
+
+/** The merchant's UI choices and clicks (closed banners, video card, promo): getUserSelectData. */
+export const userSelections = sqliteTable(
+  'user_selections',
+  {
+    shopId: integer('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    value: text('value').notNull().default(''),
+    clicks: integer('clicks').notNull().default(0),
+    updatedAt: integer('updated_at').notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.key] })],
+);
+
+/** X-Shopify-Webhook-Id values already handled: Shopify delivers at least once. */
+export const processedWebhooks = sqliteTable(
+  'processed_webhooks',
+  {
+    webhookId: text('webhook_id').primaryKey(),
+    shopDomain: text('shop_domain').notNull(),
+    topic: text('topic').notNull(),
+    receivedAt: integer('received_at').notNull().default(now),
+  },
+  (t) => [index('processed_webhooks_received_idx').on(t.receivedAt)],
+);
+
+/** OAuth state nonces, single use, short lived. */
+export const oauthStates = sqliteTable('oauth_states', {
+  state: text('state').primaryKey(),
+  shopDomain: text('shop_domain').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+});
+
+/** Catalogue sync progress per shop (getImageSyncStatus). */
+export const catalogueSyncs = sqliteTable('catalogue_syncs', {
+  shopId: integer('shop_id')
+    .primaryKey()
+    .references(() => shops.id, { onDelete: 'cascade' }),
+  status: text('status').notNull().default('idle'), // idle, running, done, failed
+  imageCount: integer('image_count').notNull().default(0),
+  bulkOperationId: text('bulk_operation_id'),
+  error: text('error'),
+  startedAt: integer('started_at'),
+  finishedAt: integer('finished_at'),
+});

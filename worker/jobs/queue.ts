@@ -1,0 +1,21 @@
+import { createLogger } from '../lib/log';
+
+/**
+ * Queue handlers by queue name. Each handler acks a message when its work is done and retries it on
+ * a temporary failure; after max_retries Cloudflare moves it to the dead-letter queue (wrangler.toml).
+ * Handlers must be safe to run twice: delivery is at least once.
+ */
+export type QueueHandler = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
+
+export const queueHandlers: Record<string, QueueHandler> = {};
+
+export async function dispatchQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
+  const handler = queueHandlers[batch.queue];
+  if (!handler) {
+    // Unknown queue: retry rather than ack, so nothing is silently dropped by a deploy mistake.
+    createLogger({ queue: batch.queue }).error('queue_without_handler', { messages: batch.messages.length });
+    batch.retryAll();
+    return;
+  }
+  await handler(batch, env, ctx);
+}

@@ -1,0 +1,36 @@
+import type { MiddlewareHandler } from 'hono';
+import { findShopByAdminTokenHash, findShopByDomain } from '../db/shops';
+import { sha256Hex } from '../lib/crypto';
+import { AuthError } from '../lib/errors';
+import { verifySessionToken } from '../shopify/session-token';
+import type { AppEnv } from '../types';
+
+/** The documents' rule: a standalone authToken counts only when it is at least 32 characters. */
+export const MIN_ADMIN_TOKEN_LENGTH = 32;
+
+/**
+ * Every /api call authenticates first. A JWT is an App Bridge session token (embedded admin); anything
+ * else is the per-shop admin token used outside the admin frame, looked up by its SHA-256 hash.
+ * Uninstalled shops are refused.
+ */
+export const authenticate = (): MiddlewareHandler<AppEnv> =>
+  async function authenticate(c, next) {
+    const header = c.req.header('Authorization') ?? '';
+    const token = header.replace(/^Bearer\s+/i, '').trim();
+    if (!token) throw new AuthError('Missing credentials');
+
+    const db = c.get('db');
+    let shop;
+    if (token.split('.').length === 3) {
+      const claims = await verifySessionToken(token, c.env.SHOPIFY_API_KEY, c.env.SHOPIFY_API_SECRET);
+      if (!claims) throw new AuthError('Invalid session token');
+      shop = await findShopByDomain(db, claims.shopDomain);
+    } else {
+      if (token.length < MIN_ADMIN_TOKEN_LENGTH) throw new AuthError('Invalid admin token');
+      shop = await findShopByAdminTokenHash(db, await sha256Hex(token));
+    }
+    if (!shop || shop.uninstalledAt) throw new AuthError('Shop is not installed');
+    c.set('shop', shop);
+    c.set('log', c.get('log').child({ shop: shop.domain }));
+    await next();
+  };

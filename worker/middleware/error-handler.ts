@@ -1,0 +1,24 @@
+import type { ErrorHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { errorBody } from '../lib/envelope';
+import { ApiError } from '../lib/errors';
+import { createLogger } from '../lib/log';
+import type { AppEnv } from '../types';
+
+/** The one place errors leave the Worker: documented envelopes, never a stack trace. */
+export const onError: ErrorHandler<AppEnv> = (err, c) => {
+  const path = c.req.path;
+  if (err instanceof ApiError) {
+    for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+    return c.json(errorBody(path, err.status, err.message), err.status);
+  }
+  if (err instanceof HTTPException) {
+    return c.json(errorBody(path, err.status, err.message || 'Request failed'), err.status);
+  }
+  const log = c.get('log') ?? createLogger();
+  const shop = c.get('shop');
+  log.error('unhandled_error', { path, shop: shop?.domain, error: err });
+  return c.json(errorBody(path, 500, 'Internal Server Error'), 500);
+};
+
+export const onNotFound: NotFoundHandler<AppEnv> = (c) => c.json(errorBody(c.req.path, 404, 'Not found'), 404);

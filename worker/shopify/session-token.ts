@@ -1,0 +1,32 @@
+import { jwtVerify } from 'jose';
+
+/** Shopify allows a few seconds of clock skew between its servers and ours. */
+const CLOCK_TOLERANCE_SECONDS = 10;
+
+export type SessionClaims = { shopDomain: string; userId?: string };
+
+/**
+ * Verifies an App Bridge v4 session token: HS256 with the app secret, audience = API key, exp/nbf with
+ * a small tolerance, and iss and dest naming the same shop. The shop is taken from `dest`.
+ * Returns null for anything that does not verify.
+ */
+export async function verifySessionToken(token: string, apiKey: string, apiSecret: string): Promise<SessionClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(apiSecret), {
+      algorithms: ['HS256'],
+      audience: apiKey,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      requiredClaims: ['exp', 'nbf', 'iss', 'dest'],
+    });
+    const dest = new URL(String(payload.dest));
+    const iss = new URL(String(payload.iss));
+    if (dest.hostname !== iss.hostname || !isShopDomain(dest.hostname)) return null;
+    return { shopDomain: dest.hostname, userId: payload.sub };
+  } catch {
+    return null;
+  }
+}
+
+export function isShopDomain(domain: string): boolean {
+  return /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(domain);
+}
