@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { appSwitches } from '../db/schema';
+import { listAppSwitches } from '../db/app-switches';
 import { v1 } from '../lib/envelope';
 import type { AppEnv } from '../types';
 
@@ -11,7 +10,7 @@ export const accountRoutes = new Hono<AppEnv>();
 /** settingInfo: what every admin screen needs to know about the shop (page-speed-and-app.md section 3). */
 accountRoutes.get('/api/v1/getSettingInfo', async (c) => {
   const shop = c.get('shop');
-  const switches = await c.get('db').select().from(appSwitches).where(eq(appSwitches.shopId, shop.id)).all();
+  const switches = await listAppSwitches(c.get('db'), shop.id);
   return v1(c, {
     shop_owner: shop.domain,
     shopname: shop.name,
