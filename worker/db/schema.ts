@@ -44,6 +44,9 @@ export const shops = sqliteTable(
     accessTokenExpiresAt: integer('access_token_expires_at'),
     refreshTokenEnc: text('refresh_token_enc'),
     refreshTokenExpiresAt: integer('refresh_token_expires_at'),
+    // Lease on the access-token refresh: D1 decides which request refreshes, since isolates share no memory.
+    tokenRefreshLeaseId: text('token_refresh_lease_id'),
+    tokenRefreshLeaseUntil: integer('token_refresh_lease_until'),
     adminTokenHash: text('admin_token_hash'), // SHA-256 of the standalone authToken
     adminTokenCreatedAt: integer('admin_token_created_at'),
     installedAt: integer('installed_at'),
