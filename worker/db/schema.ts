@@ -153,6 +153,9 @@ export const images = sqliteTable(
     status: text('status').notNull().default('pending'),
     failReason: text('fail_reason'),
     step: text('step'), // last pipeline step reached, so a retry resumes instead of repeating
+    // Processing lease (worker/optimise): a conditional UPDATE takes it, so two jobs never work one image.
+    lockJobId: text('lock_job_id'),
+    lockExpiresAt: integer('lock_expires_at'),
     optimisedAt: integer('optimised_at'),
     expiresAt: integer('expires_at'), // optimisedAt + 30 days; originals are deleted after
     ...timestamps,
