@@ -1,0 +1,19 @@
+// Banners the merchant closed stay closed for the browser session (section 4: review banner, video card,
+// promo banner). Storage can be blocked inside third-party iframes: then they simply show again.
+const PREFIX = 'closed:';
+
+export function isClosed(name: string): boolean {
+  try {
+    return sessionStorage.getItem(PREFIX + name) === '1';
+  } catch {
+    return false;
+  }
+}
+
+export function markClosed(name: string): void {
+  try {
+    sessionStorage.setItem(PREFIX + name, '1');
+  } catch {
+    // storage blocked: the banner is hidden for this page view only
+  }
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { insertPlaceholder, isTemplateEmpty, normaliseTemplate } from '../../../admin/src/lib/templates';
+import { blockingEditors, defaultWizardConfig, guidePayload, isNextDisabled, progressFor, stepNumber } from '../../../admin/src/lib/wizard-rules';
+import { ratingOutcome } from '../../../admin/src/lib/rating';
+
+describe('templates', () => {
+  it('collapses whitespace and strips zero-width spaces', () => {
+    expect(normaliseTemplate('  %product_title%\n\n  -\u200B %shop_name%  ')).toBe('%product_title% - %shop_name%');
+    expect(isTemplateEmpty('\u200B \n ')).toBe(true);
+  });
+  it('inserts a placeholder at the caret with single spaces', () => {
+    expect(insertPlaceholder('Buy  now', '%price%', 3)).toBe('Buy %price% now');
+    expect(insertPlaceholder('', '%shop_name%')).toBe('%shop_name%');
+  });
+});
+
+describe('wizard rules', () => {
+  it('counts steps 2..5 and progress (step-1)*25', () => {
+    expect([1, 2, 3, 4, 5, 6].map((s) => stepNumber(s as 1))).toEqual([null, 1, 2, 3, 4, null]);
+    expect([1, 2, 5, 6].map((s) => progressFor(s as 1))).toEqual([0, 25, 100, 100]);
+  });
+
+  it('disables Next when a switch is on with no scope', () => {
+    const c = defaultWizardConfig();
+    expect(isNextDisabled(3, c)).toBe(false);
+    c.alt_text = { ...c.alt_text, product: 0, collection: 0, blogs: 0 };
+    expect(isNextDisabled(3, c)).toBe(true);
+    c.alt_text.switch = 0;
+    expect(isNextDisabled(3, c)).toBe(false);
+    c.file_name = { ...c.file_name, product: 0, collection: 0, blogs: 0 };
+    expect(isNextDisabled(4, c)).toBe(true);
+  });
+
+  it('blocks on empty templates of enabled scopes only', () => {
+    const c = defaultWizardConfig();
+    c.alt_text.collection_rule = ' \u200B ';
+    c.alt_text.blogs_rule = '';
+    c.alt_text.blogs = 0;
+    expect(blockingEditors(3, c)).toEqual(['collection']);
+    c.alt_text.switch = 0;
+    expect(blockingEditors(3, c)).toEqual([]);
+    c.file_name.product_rule = '';
+    expect(blockingEditors(4, c)).toEqual(['product']);
+  });
+
+  it('sends page5 and the settings', () => {
+    expect(guidePayload(defaultWizardConfig())).toMatchObject({ page5: { day_backup: 1 }, settings: { alt_text: { product_rule: '%product_title% - %shop_name%' } } });
+  });
+});
+
+describe('rating outcome', () => {
+  it.each([[0, 'dismissed'], [1, 'feedback-form'], [3, 'feedback-form'], [4, 'review-page'], [5, 'review-page']] as const)('%i -> %s', (s, o) =>
+    expect(ratingOutcome(s)).toBe(o),
+  );
+});
