@@ -1,0 +1,280 @@
+// The one definition of the image settings of image-optimisation.md section 3, used by the Worker (save,
+// optimise) and the admin (settings sheet, wizard). Validation follows section 5 with its exact messages.
+import { z } from 'zod';
+
+// ---- documented messages (section 5; also listed in page-speed-and-app.md section 8) ----
+export const MSG_NEED_ONE_ITEM = 'Optimization cannot occur until you have set up at least one item.';
+export const MSG_INPUT_EMPTY = 'The input cannot be empty!';
+export const MSG_WATERMARK_REQUIRED = 'Watermark image must be uploaded to save';
+export const MSG_WATERMARK_TOO_LARGE = 'watermark picture maximum size 500kb';
+export const MSG_WATERMARK_TYPE = 'File type must be .jpg .jpeg .png.';
+export const MSG_MANUAL_MODE_WARNING = 'You need to manually optimize in the APP after each change.';
+// Slider and choice ranges have no documented message; these name the range the screen offers.
+export const MSG_WATERMARK_SIZE_RANGE = 'Watermark size must be between 1 and 100';
+export const MSG_OPACITY_RANGE = 'Opacity must be between 0.1 and 1';
+export const MSG_LEVEL_RANGE = 'Compression level must be 1, 2 or 3';
+export const MSG_CUSTOM_RANGE = 'Custom quality must be between 55 and 95';
+export const MSG_PRODUCT_SCOPE = 'Product scope must be 0, 1 or 2';
+export const MSG_POSITION = 'Watermark position is not valid';
+
+// ---- constants ----
+/** Compression levels (decisions.md): Low = 90, Medium = 75 (default), High = 70. */
+export const LEVEL_QUALITY = { 1: 90, 2: 75, 3: 70 } as const;
+export type CompressionLevel = keyof typeof LEVEL_QUALITY;
+export const DEFAULT_LEVEL: CompressionLevel = 2;
+export const CUSTOM_QUALITY_MIN = 55;
+export const CUSTOM_QUALITY_MAX = 95;
+export const WATERMARK_MAX_BYTES = 512000;
+export const WATERMARK_EXTENSIONS = ['jpg', 'jpeg', 'png'] as const;
+export const WATERMARK_POSITIONS = ['t_l', 't_c', 't_r', 'c', 'b_l', 'b_c', 'b_r'] as const;
+export type WatermarkPosition = (typeof WATERMARK_POSITIONS)[number];
+/** Product scope: 0 none, 1 all products, 2 published products only. */
+export const PRODUCT_SCOPES = [0, 1, 2] as const;
+
+export const TEMPLATE_PLACEHOLDERS = {
+  product: ['%product_title%', '%product_vendor%', '%product_type%', '%shop_name%', '%price%', '%product_variant%'],
+  collection: ['%collection_title%', '%shop_name%'],
+  blogs: ['%blog_title%', '%shop_name%'],
+} as const;
+/** "Defaults in general" (page-speed-and-app.md section 3): tag defaults of the settings page. */
+export const GENERAL_TEMPLATE_DEFAULTS = {
+  product_rule: '%product_title% %product_vendor%',
+  collection_rule: '%collection_title% %shop_name%',
+  blogs_rule: '%blog_title% %shop_name%',
+} as const;
+/** Wizard defaults for new setups: title - shop name, joined with a hyphen. */
+export const WIZARD_TEMPLATE_DEFAULTS = {
+  product_rule: '%product_title%-%shop_name%',
+  collection_rule: '%collection_title%-%shop_name%',
+  blogs_rule: '%blog_title%-%shop_name%',
+} as const;
+
+// ---- schema ----
+// Flags arrive as 0/1 from JSON and as '0'/'1' or booleans from forms and older clients.
+const toFlag = (v: unknown) => (v === true || v === '1' || v === 'true' ? 1 : v === false || v === '0' || v === 'false' || v === '' ? 0 : v);
+const flag = z.preprocess(toFlag, z.union([z.literal(0), z.literal(1)]));
+const num = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
+const productScope = z.preprocess(num, z.union([z.literal(0), z.literal(1), z.literal(2)], { error: MSG_PRODUCT_SCOPE }));
+const rule = z.string().max(500);
+
+export const watermarkSchema = z.object({
+  switch: flag,
+  position: z.enum(WATERMARK_POSITIONS, { error: MSG_POSITION }),
+  // A fraction of the image height with two decimals: the 1-100 % slider saved as size / 100.
+  image_height: z.preprocess(num, z.number({ error: MSG_WATERMARK_SIZE_RANGE }).min(0.01, MSG_WATERMARK_SIZE_RANGE).max(1, MSG_WATERMARK_SIZE_RANGE).transform(round2)),
+  opacity: z.preprocess(num, z.number({ error: MSG_OPACITY_RANGE }).min(0.1, MSG_OPACITY_RANGE).max(1, MSG_OPACITY_RANGE).transform(round1)),
+  /** Stored name of the current picture ('' when none), shown from /imageAddWatermark/<logo>. */
+  logo: z.string().max(200),
+  /** base64 (optionally a data: URL) of a newly uploaded picture; never stored in the settings. */
+  file_data: z.string().optional(),
+  file_name: z.string().max(255).optional(),
+});
+
+export const qualitySchema = z.object({
+  /** 1: use custom_ratio (55-95); 0: use the level. */
+  custom: flag,
+  /** 1: lossless (keeps every pixel, only removes waste); wins over custom and level. */
+  lossless: flag,
+  /** Low / Medium / High (1 / 2 / 3 -> quality 90 / 75 / 70). Older clients may omit it. */
+  level: z.preprocess(num, z.union([z.literal(1), z.literal(2), z.literal(3)], { error: MSG_LEVEL_RANGE })).default(DEFAULT_LEVEL),
+  custom_ratio: z.preprocess(num, z.number({ error: MSG_CUSTOM_RANGE }).int(MSG_CUSTOM_RANGE).min(CUSTOM_QUALITY_MIN, MSG_CUSTOM_RANGE).max(CUSTOM_QUALITY_MAX, MSG_CUSTOM_RANGE)),
+});
+
+export const imageOptSchema = z.object({
+  switch: flag,
+  product: productScope,
+  collection: flag,
+  blogs: flag,
+  pngtojpg: flag,
+  /** With PNG to JPG on: skip the conversion when the JPG would be larger than the PNG. */
+  pngtojpg_size_control: flag,
+  watermark: watermarkSchema,
+  quality: qualitySchema,
+});
+
+export const altTextSchema = z.object({
+  switch: flag,
+  product: productScope,
+  collection: flag,
+  blogs: flag,
+  /** 1: only images without alt text. */
+  blank_replace: flag,
+  product_rule: rule,
+  collection_rule: rule,
+  blogs_rule: rule,
+});
+
+export const fileNameSchema = altTextSchema.omit({ blank_replace: true });
+
+export const imageSettingsSchema = z.object({
+  /** 1 until the first successful save. */
+  is_default: flag,
+  /** Optimisation mode: 1 automatic, 0 manual. */
+  auto_switch: flag,
+  image_opt: imageOptSchema,
+  alt_text: altTextSchema,
+  file_name: fileNameSchema,
+});
+
+export type ImageSettings = z.infer<typeof imageSettingsSchema>;
+export type ImageOptSettings = ImageSettings['image_opt'];
+export type WatermarkSettings = ImageOptSettings['watermark'];
+export type QualitySettings = ImageOptSettings['quality'];
+export type AltTextSettings = ImageSettings['alt_text'];
+export type FileNameSettings = ImageSettings['file_name'];
+
+// ---- defaults ----
+export function defaultImageSettings(): ImageSettings {
+  return {
+    is_default: 1,
+    auto_switch: 0,
+    // Wizard step 2: product, blog and collection images all on by default.
+    image_opt: {
+      switch: 1,
+      product: 1,
+      collection: 1,
+      blogs: 1,
+      pngtojpg: 0,
+      pngtojpg_size_control: 1,
+      watermark: { switch: 0, position: 'b_r', image_height: 0.2, opacity: 0.5, logo: '' },
+      quality: { custom: 0, lossless: 0, level: DEFAULT_LEVEL, custom_ratio: LEVEL_QUALITY[DEFAULT_LEVEL] },
+    },
+    alt_text: { switch: 0, product: 1, collection: 1, blogs: 1, blank_replace: 0, ...WIZARD_TEMPLATE_DEFAULTS },
+    file_name: { switch: 0, product: 1, collection: 1, blogs: 1, ...WIZARD_TEMPLATE_DEFAULTS },
+  };
+}
+
+// ---- rules of section 5 ----
+/** Whitespace (incl. newlines) and zero-width characters are removed before the emptiness check. */
+export function isBlankTemplate(text: string): boolean {
+  return text.replace(/[\s\u200B-\u200D\u2060\uFEFF]+/g, '') === '';
+}
+
+/** Collapses repeated whitespace and trims, as on tag insertion. */
+export function normaliseTemplate(text: string): string {
+  return text.replace(/[\u200B-\u200D\u2060\uFEFF]/g, '').replace(/\s+/g, ' ').trim();
+}
+
+export type WatermarkUpload = { bytes: Uint8Array; ext: 'jpg' | 'png'; contentType: 'image/jpeg' | 'image/png' };
+
+/** Decodes and checks a watermark picture (type by name and by content, 500 KB at most). */
+export function checkWatermarkUpload(fileData: string, fileName: string | undefined): { ok: true; upload: WatermarkUpload } | { ok: false; message: string } {
+  const ext = (fileName ?? '').toLowerCase().split('.').pop() ?? '';
+  const dataUrl = /^data:([^;,]*)(;base64)?,/.exec(fileData);
+  if (fileName !== undefined && fileName !== '' && !(WATERMARK_EXTENSIONS as readonly string[]).includes(ext)) return { ok: false, message: MSG_WATERMARK_TYPE };
+  let bytes: Uint8Array;
+  try {
+    const bin = atob((dataUrl ? fileData.slice(dataUrl[0].length) : fileData).replace(/\s+/g, ''));
+    bytes = Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
+  } catch {
+    return { ok: false, message: MSG_WATERMARK_TYPE };
+  }
+  if (bytes.length === 0) return { ok: false, message: MSG_WATERMARK_REQUIRED };
+  if (bytes.length > WATERMARK_MAX_BYTES) return { ok: false, message: MSG_WATERMARK_TOO_LARGE };
+  const isPng = bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47;
+  const isJpg = bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+  if (isPng) return { ok: true, upload: { bytes, ext: 'png', contentType: 'image/png' } };
+  if (isJpg) return { ok: true, upload: { bytes, ext: 'jpg', contentType: 'image/jpeg' } };
+  return { ok: false, message: MSG_WATERMARK_TYPE };
+}
+
+/**
+ * The section 5 rules on a shape-valid settings object; returns the first documented message or null.
+ * `hasWatermark`: a picture is already stored, or a new one comes with this save.
+ */
+export function settingsRuleError(s: ImageSettings, hasWatermark: boolean): string | null {
+  const scoped = (x: { product: number; collection: number; blogs: number }) => x.product !== 0 || x.collection === 1 || x.blogs === 1;
+  if (s.image_opt.switch === 1 && !scoped(s.image_opt)) return MSG_NEED_ONE_ITEM;
+  for (const area of [s.alt_text, s.file_name]) {
+    if (area.switch !== 1) continue;
+    if (!scoped(area)) return MSG_NEED_ONE_ITEM;
+    if (area.product !== 0 && isBlankTemplate(area.product_rule)) return MSG_INPUT_EMPTY;
+    if (area.collection === 1 && isBlankTemplate(area.collection_rule)) return MSG_INPUT_EMPTY;
+    if (area.blogs === 1 && isBlankTemplate(area.blogs_rule)) return MSG_INPUT_EMPTY;
+  }
+  // Watermarks are added only while compression is on; then a picture is required.
+  if (s.image_opt.switch === 1 && s.image_opt.watermark.switch === 1 && !hasWatermark) return MSG_WATERMARK_REQUIRED;
+  return null;
+}
+
+export type SettingsValidation = { ok: true; settings: ImageSettings; upload: WatermarkUpload | null } | { ok: false; message: string };
+
+/**
+ * Full validation of a settings object: shape, ranges, section 5 rules, and the new watermark picture
+ * when one is sent. `storedLogo` is the picture already saved for the shop ('' when none).
+ */
+export function validateImageSettings(input: unknown, storedLogo = ''): SettingsValidation {
+  const parsed = imageSettingsSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? 'Invalid input' };
+  const settings = parsed.data;
+  const wm = settings.image_opt.watermark;
+  let upload: WatermarkUpload | null = null;
+  if (wm.file_data) {
+    const checked = checkWatermarkUpload(wm.file_data, wm.file_name);
+    if (!checked.ok) return checked;
+    upload = checked.upload;
+  } else if (wm.file_name && !(WATERMARK_EXTENSIONS as readonly string[]).includes(wm.file_name.toLowerCase().split('.').pop() ?? '')) {
+    return { ok: false, message: MSG_WATERMARK_TYPE };
+  }
+  // A client cannot point at a picture it did not upload: only the stored one counts.
+  const hasWatermark = upload !== null || (storedLogo !== '' && wm.logo === storedLogo);
+  const ruleError = settingsRuleError(settings, hasWatermark);
+  if (ruleError) return { ok: false, message: ruleError };
+  return { ok: true, settings, upload };
+}
+
+/** Deep merge of a partial settings object over the current one (the toggle saves only auto_switch). */
+export function mergeSettings(current: ImageSettings, patch: unknown): unknown {
+  return mergeDeep(current, patch);
+}
+
+function mergeDeep(base: unknown, patch: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(patch)) return patch === undefined ? base : patch;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(patch)) out[k] = mergeDeep(base[k], v);
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+// ---- helpers for the engine ----
+export type EngineQuality = { lossless: true; quality: null } | { lossless: false; quality: number };
+
+/** The encoder setting: lossless wins, then custom quality, then the level's quality. */
+export function engineQualityOf(settings: Pick<ImageSettings, 'image_opt'>): EngineQuality {
+  const q = settings.image_opt.quality;
+  if (q.lossless === 1) return { lossless: true, quality: null };
+  if (q.custom === 1) return { lossless: false, quality: q.custom_ratio };
+  return { lossless: false, quality: LEVEL_QUALITY[q.level] };
+}
+
+export type ImageKind = 'product' | 'collection' | 'blogs';
+
+/** Whether an area (compression, alt text, file name) applies to an image of this kind. */
+export function areaApplies(area: { switch: number; product: number; collection: number; blogs: number }, kind: ImageKind, isPublished = true): boolean {
+  if (area.switch !== 1) return false;
+  if (kind === 'product') return area.product === 1 || (area.product === 2 && isPublished);
+  return area[kind] === 1;
+}
+
+export type TemplateValues = Partial<Record<'product_title' | 'product_vendor' | 'product_type' | 'shop_name' | 'price' | 'product_variant' | 'collection_title' | 'blog_title', string>>;
+
+/** Fills %placeholders%; unknown ones are left out; whitespace collapsed. */
+export function renderTemplate(template: string, values: TemplateValues): string {
+  return normaliseTemplate(template.replace(/%([a-z_]+)%/g, (_, name: string) => values[name as keyof TemplateValues] ?? ''));
+}
+
+/** The settings as answered by getSettings: no upload payload fields. */
+export function publicSettings(s: ImageSettings): ImageSettings {
+  const { file_data: _d, file_name: _n, ...watermark } = s.image_opt.watermark;
+  return { ...s, image_opt: { ...s.image_opt, watermark } };
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+function round1(n: number): number {
+  return Math.round(n * 10) / 10;
+}

@@ -1,0 +1,57 @@
+import { eq } from 'drizzle-orm';
+import { defaultImageSettings, imageSettingsSchema, type ImageSettings } from '../../shared/image-settings';
+import type { Db } from './client';
+import { imageSettings } from './schema';
+
+export type StoredImageSettings = { settings: ImageSettings; watermarkKey: string | null; dayBackup: number; exists: boolean };
+
+/** The shop's image settings with their storage facts; the defaults (is_default 1) when never saved. */
+export async function getStoredImageSettings(db: Db, shopId: number): Promise<StoredImageSettings> {
+  const row = await db.select().from(imageSettings).where(eq(imageSettings.shopId, shopId)).get();
+  if (!row) return { settings: defaultImageSettings(), watermarkKey: null, dayBackup: 0, exists: false };
+  const defaults = defaultImageSettings();
+  // Stored JSON was validated on save; parsing again fills fields added to the shape since then.
+  const parsed = imageSettingsSchema.safeParse({
+    is_default: row.isDefault,
+    auto_switch: row.autoSwitch,
+    image_opt: { ...defaults.image_opt, ...row.imageOpt },
+    alt_text: { ...defaults.alt_text, ...row.altText },
+    file_name: { ...defaults.file_name, ...row.fileName },
+  });
+  return { settings: parsed.success ? parsed.data : defaults, watermarkKey: row.watermarkKey, dayBackup: row.dayBackup, exists: true };
+}
+
+/** The shop's image settings (section 3 shape); defaults when the shop never saved any. */
+export async function getImageSettings(db: Db, shopId: number): Promise<ImageSettings> {
+  return (await getStoredImageSettings(db, shopId)).settings;
+}
+
+/** Inserts or replaces the shop's settings. Upload-only fields never reach the row. */
+export async function saveImageSettings(db: Db, shopId: number, settings: ImageSettings, extra: { watermarkKey?: string | null; dayBackup?: number } = {}): Promise<void> {
+  const { file_data: _d, file_name: _n, ...watermark } = settings.image_opt.watermark;
+  const values = {
+    isDefault: settings.is_default,
+    autoSwitch: settings.auto_switch,
+    imageOpt: { ...settings.image_opt, watermark },
+    altText: settings.alt_text,
+    fileName: settings.file_name,
+    updatedAt: Date.now(),
+    ...(extra.watermarkKey !== undefined ? { watermarkKey: extra.watermarkKey } : {}),
+    ...(extra.dayBackup !== undefined ? { dayBackup: extra.dayBackup } : {}),
+  };
+  await db
+    .insert(imageSettings)
+    .values({ shopId, ...values })
+    .onConflictDoUpdate({ target: imageSettings.shopId, set: values });
+}
+
+/** Only the mode toggle (section 4: the toggle saves only auto_switch). */
+export async function setAutoSwitch(db: Db, shopId: number, autoSwitch: 0 | 1): Promise<void> {
+  await db.update(imageSettings).set({ autoSwitch, updatedAt: Date.now() }).where(eq(imageSettings.shopId, shopId));
+}
+
+/** Shops with automatic optimisation on (the webhook-driven auto jobs read this). */
+export async function isAutoOptimiseOn(db: Db, shopId: number): Promise<boolean> {
+  const row = await db.select({ a: imageSettings.autoSwitch, d: imageSettings.isDefault }).from(imageSettings).where(eq(imageSettings.shopId, shopId)).get();
+  return !!row && row.a === 1 && row.d === 0;
+}
