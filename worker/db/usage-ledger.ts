@@ -1,0 +1,48 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from './client';
+import { usageLedger } from './schema';
+
+export type UsageLedgerRow = typeof usageLedger.$inferSelect;
+
+/** Charged images of one quota period: all of them, and those beyond the plan (overage). */
+export async function countPeriodUsage(db: Db, shopId: number, periodStart: number): Promise<{ used: number; overageUsed: number }> {
+  const row = await db
+    .select({
+      used: sql<number>`count(*)`,
+      overageUsed: sql<number>`coalesce(sum(${usageLedger.isOverage}), 0)`,
+    })
+    .from(usageLedger)
+    .where(and(eq(usageLedger.shopId, shopId), eq(usageLedger.periodStart, periodStart)))
+    .get();
+  return { used: Number(row?.used ?? 0), overageUsed: Number(row?.overageUsed ?? 0) };
+}
+
+export async function findLedgerRow(db: Db, shopId: number, chargeKey: string): Promise<UsageLedgerRow | undefined> {
+  return db
+    .select()
+    .from(usageLedger)
+    .where(and(eq(usageLedger.shopId, shopId), eq(usageLedger.chargeKey, chargeKey)))
+    .get();
+}
+
+/**
+ * Inserts one ledger row only while the period's count is below `limit`, in ONE statement: D1 runs a
+ * statement atomically, so two queue consumers charging at the same moment can never both take the
+ * last free slot, and the unique charge key makes a duplicate delivery a no-op. The row is marked
+ * overage when the plan's own images are already used up. Returns whether a row was inserted.
+ */
+export async function insertLedgerRowWithinLimit(
+  db: Db,
+  row: { shopId: number; chargeKey: string; imageId: number | null; jobId: string | null; periodStart: number },
+  planImages: number,
+  limit: number,
+): Promise<boolean> {
+  const periodCount = sql`(select count(*) from ${usageLedger} where ${usageLedger.shopId} = ${row.shopId} and ${usageLedger.periodStart} = ${row.periodStart})`;
+  const result = await db.run(sql`
+    insert into ${usageLedger} (shop_id, charge_key, image_id, job_id, period_start, is_overage)
+    select ${row.shopId}, ${row.chargeKey}, ${row.imageId}, ${row.jobId}, ${row.periodStart},
+           case when ${periodCount} >= ${planImages} then 1 else 0 end
+    where ${periodCount} < ${limit}
+    on conflict (shop_id, charge_key) do nothing`);
+  return (result.meta.changes ?? 0) > 0;
+}
