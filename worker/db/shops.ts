@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from './client';
-import { shops } from './schema';
+import { jobImages, jobs, oauthStates, shops } from './schema';
 
 export type ShopRow = typeof shops.$inferSelect;
 export type NewShop = typeof shops.$inferInsert;
@@ -15,4 +15,147 @@ export async function findShopById(db: Db, id: number): Promise<ShopRow | undefi
 
 export async function findShopByAdminTokenHash(db: Db, hash: string): Promise<ShopRow | undefined> {
   return db.select().from(shops).where(eq(shops.adminTokenHash, hash)).get();
+}
+
+/** Token columns as stored: ciphertexts only. */
+export type StoredTokens = {
+  accessTokenEnc: string;
+  accessTokenExpiresAt: number | null;
+  refreshTokenEnc: string | null;
+  refreshTokenExpiresAt: number | null;
+  scopes: string;
+};
+
+/** Creates or revives the shop row at install time; returns it and whether it is a fresh (re)install. */
+export async function upsertInstalledShop(db: Db, domain: string, tokens: StoredTokens, now = Date.now()): Promise<{ shop: ShopRow; freshInstall: boolean }> {
+  const existing = await findShopByDomain(db, domain);
+  if (!existing) {
+    const shop = await db
+      .insert(shops)
+      .values({ domain, ...tokens, installedAt: now, uninstalledAt: null })
+      .onConflictDoUpdate({ target: shops.domain, set: { ...tokens, updatedAt: now } })
+      .returning()
+      .get();
+    return { shop, freshInstall: true };
+  }
+  const freshInstall = existing.uninstalledAt != null || existing.installedAt == null;
+  const shop = await db
+    .update(shops)
+    .set({
+      ...tokens,
+      tokenRefreshLeaseId: null,
+      tokenRefreshLeaseUntil: null,
+      ...(freshInstall ? { installedAt: now, uninstalledAt: null } : {}),
+      updatedAt: now,
+    })
+    .where(eq(shops.id, existing.id))
+    .returning()
+    .get();
+  return { shop, freshInstall };
+}
+
+export type ShopInfoFields = Partial<
+  Pick<NewShop, 'name' | 'email' | 'ownerName' | 'primaryDomain' | 'currencyCode' | 'shopifyPlan' | 'isDevelopmentStore' | 'language' | 'isOld'>
+>;
+
+export async function updateShopInfo(db: Db, shopId: number, fields: ShopInfoFields): Promise<void> {
+  if (Object.keys(fields).length === 0) return;
+  await db.update(shops).set({ ...fields, updatedAt: Date.now() }).where(eq(shops.id, shopId));
+}
+
+/**
+ * Takes the refresh lease when nobody holds a live one and the token is still the one the caller saw
+ * expire (so a request that read a stale row cannot refresh a second time). D1 runs the conditional
+ * update atomically: exactly one racer gets a row back.
+ */
+export async function tryAcquireTokenRefreshLease(db: Db, shopId: number, leaseId: string, seenExpiresAt: number | null, now: number, ttlMs: number): Promise<boolean> {
+  const won = await db
+    .update(shops)
+    .set({ tokenRefreshLeaseId: leaseId, tokenRefreshLeaseUntil: now + ttlMs })
+    .where(
+      and(
+        eq(shops.id, shopId),
+        or(isNull(shops.tokenRefreshLeaseUntil), lt(shops.tokenRefreshLeaseUntil, now)),
+        seenExpiresAt == null ? isNull(shops.accessTokenExpiresAt) : eq(shops.accessTokenExpiresAt, seenExpiresAt),
+      ),
+    )
+    .returning({ id: shops.id })
+    .all();
+  return won.length === 1;
+}
+
+/** Stores refreshed tokens and drops the lease in one statement, only while the caller still holds it. */
+export async function saveRefreshedTokens(db: Db, shopId: number, leaseId: string, tokens: StoredTokens): Promise<boolean> {
+  const rows = await db
+    .update(shops)
+    .set({ ...tokens, tokenRefreshLeaseId: null, tokenRefreshLeaseUntil: null, updatedAt: Date.now() })
+    .where(and(eq(shops.id, shopId), eq(shops.tokenRefreshLeaseId, leaseId)))
+    .returning({ id: shops.id })
+    .all();
+  return rows.length === 1;
+}
+
+export async function releaseTokenRefreshLease(db: Db, shopId: number, leaseId: string): Promise<void> {
+  await db
+    .update(shops)
+    .set({ tokenRefreshLeaseId: null, tokenRefreshLeaseUntil: null })
+    .where(and(eq(shops.id, shopId), eq(shops.tokenRefreshLeaseId, leaseId)));
+}
+
+/** Shops whose refresh token runs out before `before`: the cron refreshes them so they never lapse. */
+export async function listShopsWithRefreshTokenExpiringBefore(db: Db, before: number, limit = 50): Promise<ShopRow[]> {
+  return db
+    .select()
+    .from(shops)
+    .where(and(isNull(shops.uninstalledAt), isNotNull(shops.refreshTokenEnc), lt(shops.refreshTokenExpiresAt, before)))
+    .limit(limit)
+    .all();
+}
+
+export async function setAdminTokenHash(db: Db, shopId: number, hash: string | null, now = Date.now()): Promise<void> {
+  await db
+    .update(shops)
+    .set({ adminTokenHash: hash, adminTokenCreatedAt: hash ? now : null, updatedAt: now })
+    .where(eq(shops.id, shopId));
+}
+
+/**
+ * app/uninstalled: the shop's tokens are gone (Shopify revoked them), the admin token is revoked,
+ * queued and running jobs are stopped, and the cancelled subscription no longer counts.
+ */
+export async function markShopUninstalled(db: Db, shopId: number, now = Date.now()): Promise<void> {
+  await db.batch([
+    db
+      .update(shops)
+      .set({
+        uninstalledAt: now,
+        accessTokenEnc: null,
+        accessTokenExpiresAt: null,
+        refreshTokenEnc: null,
+        refreshTokenExpiresAt: null,
+        tokenRefreshLeaseId: null,
+        tokenRefreshLeaseUntil: null,
+        adminTokenHash: null,
+        adminTokenCreatedAt: null,
+        planLevel: 0,
+        pendingPlanLevel: null,
+        subscriptionStatus: 'CANCELLED',
+        updatedAt: now,
+      })
+      .where(eq(shops.id, shopId)),
+    db
+      .update(jobs)
+      .set({ status: 'stopped', finishedAt: now, updatedAt: now })
+      .where(and(eq(jobs.shopId, shopId), inArray(jobs.status, ['queued', 'running']))),
+    db.update(jobImages).set({ status: 'stopped', updatedAt: now }).where(and(eq(jobImages.shopId, shopId), eq(jobImages.status, 'queued'))),
+  ]);
+}
+
+/** shop/redact: every row of the shop goes (child tables cascade from shops), plus rows keyed by domain. */
+export async function deleteShopData(db: Db, shopId: number, domain: string): Promise<void> {
+  await db.batch([
+    db.delete(jobImages).where(eq(jobImages.shopId, shopId)),
+    db.delete(oauthStates).where(eq(oauthStates.shopDomain, domain)),
+    db.delete(shops).where(eq(shops.id, shopId)),
+  ]);
 }

@@ -1,0 +1,72 @@
+// Typed failures of Shopify calls, so callers can tell "retry later" from "the merchant must act".
+
+/** A non-2xx HTTP answer that is not retried further (or ran out of retries). */
+export class ShopifyHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = 'ShopifyHttpError';
+  }
+}
+
+/** 401 from the Admin API: the access token is invalid (revoked, or the app was uninstalled). */
+export class ShopifyUnauthorizedError extends ShopifyHttpError {
+  constructor(message = 'Shopify rejected the access token') {
+    super(401, message, false);
+    this.name = 'ShopifyUnauthorizedError';
+  }
+}
+
+/** Still THROTTLED (or 429) after every retry: the caller (a queue job) should retry later. */
+export class ShopifyThrottledError extends Error {
+  constructor(message = 'Shopify kept throttling the request') {
+    super(message);
+    this.name = 'ShopifyThrottledError';
+  }
+}
+
+export type GraphqlErrorEntry = { message: string; extensions?: { code?: string; [k: string]: unknown }; path?: unknown[] };
+
+/** Top-level GraphQL `errors` other than THROTTLED: a bad query, a missing scope, an unknown id. */
+export class ShopifyGraphqlError extends Error {
+  constructor(readonly errors: GraphqlErrorEntry[]) {
+    super(errors.map((e) => e.message).join('; ') || 'GraphQL error');
+    this.name = 'ShopifyGraphqlError';
+  }
+  get codes(): string[] {
+    return this.errors.map((e) => String(e.extensions?.code ?? '')).filter(Boolean);
+  }
+}
+
+export type UserError = { field?: string[] | null; message: string; code?: string | null };
+
+/** A mutation answered with userErrors: nothing was changed on Shopify. */
+export class ShopifyUserError extends Error {
+  constructor(
+    readonly operation: string,
+    readonly userErrors: UserError[],
+  ) {
+    super(`${operation}: ${userErrors.map((e) => (e.field?.length ? `${e.field.join('.')}: ` : '') + e.message).join('; ')}`);
+    this.name = 'ShopifyUserError';
+  }
+  get codes(): string[] {
+    return this.userErrors.map((e) => e.code ?? '').filter(Boolean);
+  }
+}
+
+/** A mutation payload's userErrors turned into a thrown ShopifyUserError. */
+export function throwOnUserErrors(operation: string, payload: { userErrors?: UserError[] | null } | null | undefined): void {
+  const errors = payload?.userErrors ?? [];
+  if (errors.length > 0) throw new ShopifyUserError(operation, errors);
+}
+
+/** The shop's access token is missing or could not be refreshed: the merchant must open the app again. */
+export class ShopifyReauthRequiredError extends Error {
+  constructor(readonly shopDomain: string, reason: string) {
+    super(`Shop ${shopDomain} must re-authorise the app: ${reason}`);
+    this.name = 'ShopifyReauthRequiredError';
+  }
+}
