@@ -1,0 +1,145 @@
+// WASM codecs, loaded explicitly: workerd cannot fetch .wasm files at runtime, so every module is
+// imported (compiled at deploy time) and handed to the codec's glue. MozJPEG and WebP (emscripten) get a
+// fresh instance per call so their memory is released after each image; PNG and OxiPNG (wasm-bindgen)
+// keep one instance per isolate because their glue caches it (its memory stays at its high-water mark).
+import mozjpegDecFactory from '@jsquash/jpeg/codec/dec/mozjpeg_dec.js';
+import mozjpegDecWasm from '@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm';
+import mozjpegEncFactory from '@jsquash/jpeg/codec/enc/mozjpeg_enc.js';
+import mozjpegEncWasm from '@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm';
+import { defaultOptions as mozjpegDefaults } from '@jsquash/jpeg/meta.js';
+import webpDecFactory from '@jsquash/webp/codec/dec/webp_dec.js';
+import webpDecWasm from '@jsquash/webp/codec/dec/webp_dec.wasm';
+import webpEncFactory from '@jsquash/webp/codec/enc/webp_enc.js';
+import webpEncWasm from '@jsquash/webp/codec/enc/webp_enc.wasm';
+import { defaultOptions as webpDefaults } from '@jsquash/webp/meta.js';
+import { decode as pngDecodeRaw, decode_rgba16 as pngDecode16Raw, encode as pngEncodeRaw, initSync as pngInit } from '@jsquash/png/codec/pkg/squoosh_png.js';
+// @ts-expect-error the package's .wasm.d.ts describes the instance exports; the bundler gives the Module.
+import pngWasm from '@jsquash/png/codec/pkg/squoosh_png_bg.wasm';
+import { optimise as oxiOptimise, optimise_raw as oxiOptimiseRaw, initSync as oxiInit } from '@jsquash/oxipng/codec/pkg/squoosh_oxipng.js';
+// @ts-expect-error as above: default import is the compiled WebAssembly.Module.
+import oxiWasm from '@jsquash/oxipng/codec/pkg/squoosh_oxipng_bg.wasm';
+import { ImageDecodeError } from './errors';
+import type { Rgba } from './types';
+
+type EmscriptenFactory<T> = (opts: Record<string, unknown>) => Promise<T>;
+
+/** Bytes of WebAssembly memory the codecs grew to during the current call (for the memory report). */
+export const wasmMemory = { peakBytes: 0 };
+
+function instantiate<T>(factory: EmscriptenFactory<T>, wasm: WebAssembly.Module): Promise<T> {
+  return factory({
+    noInitialRun: true,
+    instantiateWasm(imports: WebAssembly.Imports, done: (i: WebAssembly.Instance) => void) {
+      const instance = new WebAssembly.Instance(wasm, imports);
+      done(instance);
+      return instance.exports;
+    },
+  });
+}
+
+function noteMemory(mod: unknown) {
+  const heap = (mod as { HEAP8?: Int8Array; wasmMemory?: WebAssembly.Memory }).HEAP8;
+  if (heap) wasmMemory.peakBytes = Math.max(wasmMemory.peakBytes, heap.buffer.byteLength);
+}
+
+type MozDec = { decode(data: BufferSource, preserveOrientation: boolean): Rgba | null };
+type MozEnc = { encode(data: BufferSource, w: number, h: number, o: typeof mozjpegDefaults): Uint8Array };
+type WebpDec = { decode(data: BufferSource): Rgba | null };
+type WebpEnc = { encode(data: BufferSource, w: number, h: number, o: typeof webpDefaults): Uint8Array | null };
+
+/** Raw decode: EXIF orientation is NOT applied (the caller keeps or applies it explicitly). */
+export async function decodeJpeg(bytes: Uint8Array): Promise<Rgba> {
+  const mod = await instantiate(mozjpegDecFactory as unknown as EmscriptenFactory<MozDec>, mozjpegDecWasm);
+  let out: Rgba | null;
+  try {
+    out = mod.decode(bytes, false);
+  } catch (e) {
+    throw new ImageDecodeError(`JPEG decode failed: ${String(e)}`);
+  }
+  noteMemory(mod);
+  if (!out || !out.width) throw new ImageDecodeError('JPEG decode failed');
+  return { data: out.data, width: out.width, height: out.height };
+}
+
+export type JpegEncodeOptions = { quality: number; grayscale?: boolean };
+
+/** MozJPEG: progressive, optimised Huffman tables, trellis quantisation (jSquash defaults). */
+export async function encodeJpeg(img: Rgba, opts: JpegEncodeOptions): Promise<Uint8Array> {
+  const mod = await instantiate(mozjpegEncFactory as unknown as EmscriptenFactory<MozEnc>, mozjpegEncWasm);
+  const options = { ...mozjpegDefaults, quality: opts.quality, progressive: true, optimize_coding: true, color_space: opts.grayscale ? 1 : 3 };
+  const out = mod.encode(img.data, img.width, img.height, options as typeof mozjpegDefaults);
+  noteMemory(mod);
+  return out.slice();
+}
+
+export async function decodeWebp(bytes: Uint8Array): Promise<Rgba> {
+  const mod = await instantiate(webpDecFactory as unknown as EmscriptenFactory<WebpDec>, webpDecWasm);
+  let out: Rgba | null;
+  try {
+    out = mod.decode(bytes);
+  } catch (e) {
+    throw new ImageDecodeError(`WebP decode failed: ${String(e)}`);
+  }
+  noteMemory(mod);
+  if (!out || !out.width) throw new ImageDecodeError('WebP decode failed');
+  return { data: out.data, width: out.width, height: out.height };
+}
+
+export async function encodeWebp(img: Rgba, opts: { quality: number; lossless: boolean }): Promise<Uint8Array> {
+  const mod = await instantiate(webpEncFactory as unknown as EmscriptenFactory<WebpEnc>, webpEncWasm);
+  // exact keeps RGB under fully transparent pixels, so lossless stays pixel-identical.
+  const options = { ...webpDefaults, quality: opts.lossless ? 100 : opts.quality, lossless: opts.lossless ? 1 : 0, exact: opts.lossless ? 1 : 0, method: 4 };
+  const out = mod.encode(img.data, img.width, img.height, options as typeof webpDefaults);
+  noteMemory(mod);
+  if (!out) throw new Error('WebP encode failed');
+  return out.slice();
+}
+
+let pngReady = false;
+let oxiReady = false;
+function png() {
+  if (!pngReady) { pngInit(pngWasm as WebAssembly.Module); pngReady = true; }
+}
+function oxi() {
+  if (!oxiReady) { oxiInit(oxiWasm as WebAssembly.Module); oxiReady = true; }
+}
+
+/** 8-bit RGBA (16-bit PNGs are reduced; use decodePng16 where every bit matters). */
+export function decodePng(bytes: Uint8Array): Rgba {
+  png();
+  try {
+    const out = pngDecodeRaw(bytes);
+    return { data: out.data, width: out.width, height: out.height };
+  } catch (e) {
+    throw new ImageDecodeError(`PNG decode failed: ${String(e)}`);
+  }
+}
+
+export function decodePng16(bytes: Uint8Array): { data: Uint16Array; width: number; height: number } {
+  png();
+  try {
+    const out = pngDecode16Raw(bytes);
+    return { data: out.data, width: out.width, height: out.height };
+  } catch (e) {
+    throw new ImageDecodeError(`PNG decode failed: ${String(e)}`);
+  }
+}
+
+export function encodePng(img: Rgba): Uint8Array {
+  png();
+  return pngEncodeRaw(new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength), img.width, img.height, 8);
+}
+
+/** OxiPNG level 2 (the level that fits the CPU budget: ~1 s/MP in WASM on the reference machine). */
+export const OXIPNG_LEVEL = 2;
+
+export function oxipngFile(bytes: Uint8Array, level = OXIPNG_LEVEL): Uint8Array {
+  oxi();
+  return oxiOptimise(bytes, level, false, false);
+}
+
+/** From pixels: OxiPNG picks the smallest colour type itself (palette when <= 256 colours, grey, no alpha). */
+export function oxipngPixels(img: Rgba, level = OXIPNG_LEVEL): Uint8Array {
+  oxi();
+  return oxiOptimiseRaw(img.data, img.width, img.height, level, false, false);
+}

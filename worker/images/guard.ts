@@ -1,0 +1,35 @@
+// The perceptual guard: a lossy output must keep a minimum SSIM against the pixels it was made from.
+// If it does not, the quality is raised in steps until it does (or 95 is reached). The floor was chosen
+// on the corpus against butteraugli (see README): below it, outputs are visibly worse side by side.
+import { decodeJpeg, decodeWebp, encodeJpeg, encodeWebp } from './codecs';
+import { ssimScore } from './perceptual';
+import type { Rgba } from './types';
+
+export const GUARD_SSIM_FLOOR = 0.95;
+export const GUARD_STEP = 5;
+export const GUARD_MAX_QUALITY = 95;
+
+export type GuardedOutput = { bytes: Uint8Array; qualityUsed: number; score: number | null; raised: boolean };
+
+type Codec = { encode(q: number): Promise<Uint8Array>; decode(b: Uint8Array): Promise<Rgba> };
+
+async function guarded(source: Rgba, quality: number, codec: Codec, guard: boolean, withAlpha: boolean): Promise<GuardedOutput> {
+  let q = quality;
+  let bytes = await codec.encode(q);
+  if (!guard) return { bytes, qualityUsed: q, score: null, raised: false };
+  let score = ssimScore(source, await codec.decode(bytes), withAlpha);
+  while (score < GUARD_SSIM_FLOOR && q < GUARD_MAX_QUALITY) {
+    q = Math.min(GUARD_MAX_QUALITY, q + GUARD_STEP);
+    bytes = await codec.encode(q);
+    score = ssimScore(source, await codec.decode(bytes), withAlpha);
+  }
+  return { bytes, qualityUsed: q, score, raised: q !== quality };
+}
+
+export function guardedJpeg(source: Rgba, quality: number, grayscale: boolean, guard: boolean): Promise<GuardedOutput> {
+  return guarded(source, quality, { encode: (q) => encodeJpeg(source, { quality: q, grayscale }), decode: decodeJpeg }, guard, false);
+}
+
+export function guardedWebp(source: Rgba, quality: number, guard: boolean, withAlpha: boolean): Promise<GuardedOutput> {
+  return guarded(source, quality, { encode: (q) => encodeWebp(source, { quality: q, lossless: false }), decode: decodeWebp }, guard, withAlpha);
+}

@@ -1,0 +1,93 @@
+// The image codec engine: original bytes + settings -> new bytes, inside the Workers runtime.
+// Contract with worker/optimise (issue 4): optimiseImage, sniffFormat, ImageDecodeError and the types.
+// "Never larger": a compression-only result that is not smaller than the original is 'already-optimal'
+// and the caller keeps the original bytes. An explicit watermark request is the exception: the merchant
+// asked for a visible change (the settings warn it "may increase file size"), so a watermarked result is
+// delivered even when it is larger; the engine still picks the smallest watermarked candidate.
+import { selectPath } from './budget';
+import type { Candidate } from './candidates';
+import { ImageDecodeError } from './errors';
+import { encodeWithBinding } from './images-binding';
+import { jpegCandidates, UnsupportedInput } from './jpeg-pipeline';
+import { pngCandidates } from './png-pipeline';
+import { readHeader, sniffFormat, ascii } from './sniff';
+import type { EngineDeps, EngineFormat, EngineResult, EngineSettings } from './types';
+import { webpCandidates } from './webp-pipeline';
+import { WatermarkError } from './watermark';
+
+export type { EngineSettings, EngineResult, EngineFormat, EnginePath, WatermarkPosition, SniffedFormat, EngineDeps } from './types';
+export { ImageDecodeError } from './errors';
+export { WatermarkError, WATERMARK_MAX_BYTES } from './watermark';
+export { sniffFormat } from './sniff';
+export { selectPath, maxPixelsInIsolate, ISOLATE_BYTES, PEAK_BYTES_PER_PIXEL } from './budget';
+export { GUARD_SSIM_FLOOR } from './guard';
+
+export const MIME: Record<EngineFormat, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+
+/** Other image containers we recognise but do not optimise (they are left unchanged, not errors). */
+function otherImageKind(b: Uint8Array): string | null {
+  if (ascii(b, 4, 4) === 'ftyp') return ascii(b, 8, 4).trim() || 'isobmff'; // avif, heic, ...
+  if (ascii(b, 0, 2) === 'BM') return 'bmp';
+  if (ascii(b, 0, 4) === 'II*\0' || ascii(b, 0, 4) === 'MM\0*') return 'tiff';
+  if (/^\s*(<\?xml|<svg)/i.test(ascii(b, 0, 256))) return 'svg';
+  if (b[0] === 0 && b[1] === 0 && b[2] === 1 && b[3] === 0) return 'ico';
+  return null;
+}
+
+/** Settings defaults for fields added after the contract (all optional). */
+type EngineOptions = EngineSettings & { perceptualGuard?: boolean };
+
+export async function optimiseImage(input: Uint8Array, settings: EngineSettings, deps: EngineDeps = {}): Promise<EngineResult> {
+  const s = settings as EngineOptions;
+  const guard = s.perceptualGuard !== false;
+  const fmt = sniffFormat(input);
+  if (fmt === 'gif') return { kind: 'unsupported', reason: 'GIF images are left unchanged (animation; watermarks cannot be added to GIF)', inputFormat: 'gif' };
+  if (fmt === 'unknown') {
+    const other = otherImageKind(input);
+    if (other) return { kind: 'unsupported', reason: `${other} images are left unchanged (JPEG, PNG and WebP are optimised)`, inputFormat: other };
+    throw new ImageDecodeError(input.length === 0 ? 'empty file' : 'not an image (unknown signature)');
+  }
+  const header = readHeader(input, fmt);
+  if (header.animated) return { kind: 'unsupported', reason: `animated ${fmt.toUpperCase()} is left unchanged`, inputFormat: fmt };
+
+  const choice = selectPath(fmt, header, input.length, s, Boolean(deps.images));
+  if (choice.path === 'none') return { kind: 'unsupported', reason: choice.reason, inputFormat: fmt };
+
+  let best: Candidate | null;
+  let note: string | undefined;
+  try {
+    if (choice.path === 'images-binding') {
+      best = await viaBinding(deps.images as ImagesBinding, input, fmt, header, s);
+    } else {
+      const run = fmt === 'jpeg' ? jpegCandidates : fmt === 'png' ? pngCandidates : webpCandidates;
+      ({ best, note } = await run(input, header, s, guard));
+    }
+  } catch (e) {
+    if (e instanceof UnsupportedInput) return { kind: 'unsupported', reason: e.message, inputFormat: fmt };
+    if (e instanceof ImageDecodeError || e instanceof WatermarkError) throw e;
+    // A codec that traps on bad data (RuntimeError: unreachable, out of bounds) means corrupt input.
+    if (e instanceof WebAssembly.RuntimeError || (e instanceof Error && /decod|corrupt|invalid|truncat|unexpected end|eof/i.test(e.message))) {
+      throw new ImageDecodeError(`${fmt} data is corrupt: ${e.message}`);
+    }
+    throw e;
+  }
+
+  const bytesIn = input.length;
+  if (!best) return { kind: 'already-optimal', reason: note ?? 'no smaller encoding found', inputFormat: fmt, bytesIn };
+  if (best.bytes.length >= bytesIn && !best.watermarked) {
+    return { kind: 'already-optimal', reason: `best result (${best.bytes.length} bytes) is not smaller than the original (${bytesIn} bytes)${note ? `; ${note}` : ''}`, inputFormat: fmt, bytesIn };
+  }
+  return {
+    kind: 'optimised', bytes: best.bytes, format: best.format, mime: MIME[best.format], width: best.width, height: best.height,
+    inputFormat: fmt, convertedToJpg: best.convertedToJpg, watermarked: best.watermarked, bytesIn, bytesOut: best.bytes.length,
+    path: choice.path, ...(best.qualityUsed !== undefined ? { qualityUsed: best.qualityUsed } : {}),
+  };
+}
+
+async function viaBinding(images: ImagesBinding, input: Uint8Array, fmt: EngineFormat, header: ReturnType<typeof readHeader>, s: EngineSettings): Promise<Candidate> {
+  const toJpg = fmt === 'png' && s.pngToJpg;
+  const format: EngineFormat = toJpg ? 'jpeg' : fmt;
+  const quality = s.mode === 'lossless' ? (format === 'png' ? 100 : 90) : s.quality;
+  const bytes = await encodeWithBinding(images, input, header, { format, quality, flatten: toJpg }, s);
+  return { bytes, format, width: header.width, height: header.height, convertedToJpg: toJpg, watermarked: Boolean(s.watermark) };
+}

@@ -1,0 +1,50 @@
+// A streaming SSIM for the in-isolate perceptual guard. ssim.js keeps several number[] matrices of the
+// full image (hundreds of MB at 10 MP), too much for a 128 MB isolate; this one walks 8x8 blocks of luma
+// (Bezkrovny's block variant of SSIM, the constants of Wang et al. 2004) and allocates nothing per pixel.
+import type { Rgba } from './types';
+
+const C1 = (0.01 * 255) ** 2;
+const C2 = (0.03 * 255) ** 2;
+const BLOCK = 8;
+
+type Plane = (d: Uint8ClampedArray, i: number) => number;
+
+/** Luma of the pixel as seen on white (transparent areas compare as white, as a storefront shows them). */
+const luma: Plane = (d, i) => {
+  const a = d[i + 3]! / 255;
+  const y = 0.299 * d[i]! + 0.587 * d[i + 1]! + 0.114 * d[i + 2]!;
+  return y * a + 255 * (1 - a);
+};
+const alpha: Plane = (d, i) => d[i + 3]!;
+
+function planeSsim(a: Rgba, b: Rgba, plane: Plane): number {
+  const { width: w, height: h } = a;
+  let total = 0;
+  let blocks = 0;
+  for (let by = 0; by + BLOCK <= h; by += BLOCK) {
+    for (let bx = 0; bx + BLOCK <= w; bx += BLOCK) {
+      let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+      for (let y = by; y < by + BLOCK; y++) {
+        for (let x = bx; x < bx + BLOCK; x++) {
+          const i = (y * w + x) * 4;
+          const va = plane(a.data, i);
+          const vb = plane(b.data, i);
+          sa += va; sb += vb; saa += va * va; sbb += vb * vb; sab += va * vb;
+        }
+      }
+      const n = BLOCK * BLOCK;
+      const ma = sa / n, mb = sb / n;
+      const va = saa / n - ma * ma, vb = sbb / n - mb * mb, cov = sab / n - ma * mb;
+      total += ((2 * ma * mb + C1) * (2 * cov + C2)) / ((ma * ma + mb * mb + C1) * (va + vb + C2));
+      blocks++;
+    }
+  }
+  return blocks === 0 ? 1 : total / blocks;
+}
+
+/** 1 = identical. Luma always; alpha too when either image has transparency (the lower one counts). */
+export function ssimScore(original: Rgba, candidate: Rgba, withAlpha: boolean): number {
+  if (original.width !== candidate.width || original.height !== candidate.height) return 0;
+  const y = planeSsim(original, candidate, luma);
+  return withAlpha ? Math.min(y, planeSsim(original, candidate, alpha)) : y;
+}

@@ -1,0 +1,26 @@
+// Colour chunks of a PNG (iCCP, sRGB, gAMA, cHRM) carried over when the PNG is rebuilt from pixels.
+import { ascii, be32 } from './sniff';
+import { concat } from './jpeg-markers';
+
+const COLOUR_CHUNKS = new Set(['iCCP', 'sRGB', 'gAMA', 'cHRM']);
+
+export function colourChunks(png: Uint8Array): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 8; i + 12 <= png.length; ) {
+    const len = be32(png, i);
+    const type = ascii(png, i + 4, 4);
+    if (type === 'IDAT' || type === 'IEND') break;
+    if (COLOUR_CHUNKS.has(type) && i + 12 + len <= png.length) out.push(png.subarray(i, i + 12 + len));
+    i += 12 + len;
+  }
+  return out;
+}
+
+/** Inserts chunks right after IHDR (where colour chunks must sit: before PLTE and IDAT). */
+export function withChunks(png: Uint8Array, chunks: Uint8Array[]): Uint8Array {
+  if (chunks.length === 0) return png;
+  const afterIhdr = 8 + 12 + be32(png, 8);
+  const present = new Set(colourChunks(png).map((c) => ascii(c, 4, 4)));
+  const missing = chunks.filter((c) => !present.has(ascii(c, 4, 4)));
+  return missing.length ? concat([png.subarray(0, afterIhdr), ...missing, png.subarray(afterIhdr)]) : png;
+}

@@ -1,0 +1,60 @@
+// PNG originals. Lossless: OxiPNG on the file (pixel-identical, 16-bit kept). Lossy: keep PNG, with
+// palette reduction only when its SSIM clears the floor for the chosen quality; PNG to JPG when asked
+// (flattened on white) and, with size control, only when the JPG is smaller than the best PNG.
+import type { Candidate } from './candidates';
+import { smallest } from './candidates';
+import { decodePng, oxipngFile, oxipngPixels } from './codecs';
+import { guardedJpeg } from './guard';
+import { ssimScore } from './perceptual';
+import { flattenOnWhite, hasTransparency } from './pixels';
+import { colourChunks, withChunks } from './png-chunks';
+import { countColours, quantise } from './quantise';
+import type { HeaderInfo } from './sniff';
+import type { EngineSettings } from './types';
+import { applyWatermark } from './watermark';
+
+/** Palette kept only above this SSIM: 0.985 at Medium (75), 0.993 at Low (90), 0.975 at 55. */
+export function paletteFloor(quality: number): number {
+  const q = Math.min(95, Math.max(55, quality));
+  return Math.min(0.996, 0.975 + ((q - 55) / 35) * 0.018);
+}
+
+export async function pngCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: boolean): Promise<{ best: Candidate | null; note?: string }> {
+  const base = { format: 'png' as const, width: header.width, height: header.height, convertedToJpg: false, watermarked: false };
+  if (s.mode === 'lossless' && !s.watermark && !s.pngToJpg) return { best: { ...base, bytes: oxipngFile(input) } };
+
+  const colour = colourChunks(input);
+  const pixels = decodePng(input);
+  if (s.watermark) await applyWatermark(pixels, s.watermark);
+  const watermarked = Boolean(s.watermark);
+  const alpha = hasTransparency(pixels);
+
+  // Lossless PNG of the (possibly watermarked) pixels; without a watermark the file itself is optimised
+  // (keeps 16-bit precision in lossless mode).
+  const pngLossless: Candidate = watermarked || (s.mode === 'lossy' && header.bitDepth === 16)
+    ? { ...base, watermarked, bytes: withChunks(oxipngPixels(pixels), colour) }
+    : { ...base, bytes: oxipngFile(input) };
+
+  let palette: Candidate | null = null;
+  let note: string | undefined;
+  if (s.mode === 'lossy' && countColours(pixels) > 256) {
+    const reduced = quantise(pixels);
+    const score = ssimScore(pixels, reduced, alpha);
+    if (score >= paletteFloor(s.quality)) palette = { ...base, watermarked, bytes: withChunks(oxipngPixels(reduced), colour) };
+    else note = `palette rejected (SSIM ${score.toFixed(4)} < ${paletteFloor(s.quality).toFixed(4)})`;
+  }
+  const bestPng = smallest([pngLossless, palette]);
+
+  if (!s.pngToJpg) return { best: bestPng, note };
+  const quality = s.mode === 'lossless' ? 90 : s.quality;
+  const flat = flattenOnWhite(pixels);
+  const jpg = await guardedJpeg(flat, quality, false, guard && s.mode === 'lossy');
+  const jpgCandidate: Candidate = { bytes: jpg.bytes, format: 'jpeg', width: header.width, height: header.height, convertedToJpg: true, watermarked, qualityUsed: jpg.qualityUsed };
+  if (s.pngToJpgSizeControl && bestPng && jpgCandidate.bytes.length >= bestPng.bytes.length) {
+    return { best: bestPng, note: `JPG skipped: ${jpgCandidate.bytes.length} bytes is not smaller than the PNG (${bestPng.bytes.length})` };
+  }
+  // Without size control the merchant asked for JPG: it wins unless it is larger than the original
+  // (never larger), in which case the best PNG is used.
+  if (jpgCandidate.bytes.length < input.length || watermarked) return { best: jpgCandidate, note };
+  return { best: bestPng, note: 'JPG not smaller than the original PNG' };
+}

@@ -1,0 +1,88 @@
+// Palette reduction for lossy PNG: median cut over a sample of pixels (RGBA, alpha-aware), then each
+// pixel mapped to its nearest palette colour through a cache keyed on 6-6-6-4 bits. OxiPNG then writes
+// the <= 256-colour result as an indexed PNG. Whether the result is kept is decided by the caller with
+// the perceptual score (never by eye).
+import type { Rgba } from './types';
+
+const MAX_SAMPLES = 1 << 18;
+
+/** Distinct colours, stopping once more than `limit` are seen. */
+export function countColours(img: Rgba, limit = 256): number {
+  const seen = new Set<number>();
+  const px = new Uint32Array(img.data.buffer, img.data.byteOffset, img.width * img.height);
+  for (let i = 0; i < px.length; i++) {
+    seen.add(px[i]!);
+    if (seen.size > limit) return seen.size;
+  }
+  return seen.size;
+}
+
+type Box = { idx: Uint32Array; lo: number; hi: number };
+
+export function quantise(img: Rgba, colours = 256): Rgba {
+  const d = img.data;
+  const n = img.width * img.height;
+  const step = Math.max(1, Math.floor(n / MAX_SAMPLES));
+  const sample = new Uint32Array(Math.ceil(n / step));
+  let s = 0;
+  for (let p = 0; p < n; p += step) sample[s++] = p * 4;
+  const samples = sample.subarray(0, s);
+
+  const boxes: Box[] = [{ idx: samples, lo: 0, hi: samples.length }];
+  const rangeOf = (b: Box): [number, number] => {
+    let best = 0, bestC = 0;
+    for (let c = 0; c < 4; c++) {
+      let mn = 255, mx = 0;
+      for (let k = b.lo; k < b.hi; k++) { const v = d[b.idx[k]! + c]!; if (v < mn) mn = v; if (v > mx) mx = v; }
+      if (mx - mn > best) { best = mx - mn; bestC = c; }
+    }
+    return [best, bestC];
+  };
+  while (boxes.length < colours) {
+    let pick = -1, score = 0, channel = 0;
+    for (let i = 0; i < boxes.length; i++) {
+      const b = boxes[i]!;
+      if (b.hi - b.lo < 2) continue;
+      const [range, c] = rangeOf(b);
+      const sc = range * Math.sqrt(b.hi - b.lo);
+      if (sc > score) { score = sc; pick = i; channel = c; }
+    }
+    if (pick < 0) break;
+    const b = boxes[pick]!;
+    const part = Array.from(b.idx.subarray(b.lo, b.hi)).sort((x, y) => d[x + channel]! - d[y + channel]!);
+    b.idx.set(part, b.lo);
+    const mid = b.lo + (part.length >> 1);
+    boxes.splice(pick, 1, { idx: b.idx, lo: b.lo, hi: mid }, { idx: b.idx, lo: mid, hi: b.hi });
+  }
+  const palette = new Uint8ClampedArray(boxes.length * 4);
+  boxes.forEach((b, i) => {
+    const sum = [0, 0, 0, 0];
+    for (let k = b.lo; k < b.hi; k++) for (let c = 0; c < 4; c++) sum[c]! += d[b.idx[k]! + c]!;
+    const cnt = Math.max(1, b.hi - b.lo);
+    for (let c = 0; c < 4; c++) palette[i * 4 + c] = sum[c]! / cnt;
+    if (palette[i * 4 + 3]! < 8) palette.fill(0, i * 4, i * 4 + 4); // one clean fully transparent entry
+  });
+
+  const cache = new Int16Array(1 << 22).fill(-1);
+  const out = new Uint8ClampedArray(d.length);
+  const count = boxes.length;
+  for (let i = 0; i < d.length; i += 4) {
+    const r = d[i]!, g = d[i + 1]!, b = d[i + 2]!, a = d[i + 3]!;
+    const key = ((r >> 2) << 16) | ((g >> 2) << 10) | ((b >> 2) << 4) | (a >> 4);
+    let p = cache[key]!;
+    if (p < 0) {
+      let best = Infinity;
+      p = 0;
+      for (let k = 0; k < count; k++) {
+        const o = k * 4;
+        // Colour differences count less where the pixel is nearly transparent.
+        const dr = palette[o]! - r, dg = palette[o + 1]! - g, db = palette[o + 2]! - b, da = palette[o + 3]! - a;
+        const dist = ((dr * dr * 3 + dg * dg * 4 + db * db * 2) * (a + 1)) / 256 + da * da * 6;
+        if (dist < best) { best = dist; p = k; }
+      }
+      cache[key] = p;
+    }
+    out.set(palette.subarray(p * 4, p * 4 + 4), i);
+  }
+  return { data: out, width: img.width, height: img.height };
+}

@@ -1,0 +1,48 @@
+/** Public types of the codec engine (contract with worker/optimise). Fields may be added, never changed. */
+
+export type WatermarkPosition = 't_l' | 't_c' | 't_r' | 'c' | 'b_l' | 'b_c' | 'b_r';
+
+export type EngineSettings = {
+  mode: 'lossless' | 'lossy';
+  /** 55..95 lossy quality (Low 90, Medium 75, High 70); ignored when lossless. */
+  quality: number;
+  /** Convert PNG originals to JPG (transparent areas flattened on white). */
+  pngToJpg: boolean;
+  /** Skip a JPG that would be larger than the PNG. */
+  pngToJpgSizeControl: boolean;
+  /** heightFraction: 0..1 of the image height; opacity 0.1..1. */
+  watermark?: { bytes: Uint8Array; position: WatermarkPosition; heightFraction: number; opacity: number };
+};
+
+export type EngineFormat = 'jpeg' | 'png' | 'webp';
+
+export type EngineResult =
+  | {
+      kind: 'optimised';
+      bytes: Uint8Array;
+      format: EngineFormat;
+      mime: string;
+      width: number;
+      height: number;
+      inputFormat: EngineFormat;
+      convertedToJpg: boolean;
+      watermarked: boolean;
+      bytesIn: number;
+      bytesOut: number;
+      /** 'wasm' (in the isolate) or 'images-binding' (large images, production path). */
+      path?: EnginePath;
+      /** Lossy JPEG quality actually used (the perceptual guard may raise it above the setting). */
+      qualityUsed?: number;
+    }
+  | { kind: 'already-optimal'; reason: string; inputFormat: string; bytesIn: number }
+  | { kind: 'unsupported'; reason: string; inputFormat: string };
+
+export type EnginePath = 'wasm' | 'images-binding';
+
+export type SniffedFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'unknown';
+
+/** Straight (non-premultiplied) RGBA, 8 bits per channel, row-major. */
+export type Rgba = { data: Uint8ClampedArray; width: number; height: number };
+
+/** The optional dependencies of optimiseImage: the Workers Images binding for images above the budget. */
+export type EngineDeps = { images?: ImagesBinding };
