@@ -2,18 +2,27 @@ import type { MiddlewareHandler } from 'hono';
 import { findShopByAdminTokenHash, findShopByDomain } from '../db/shops';
 import { sha256Hex } from '../lib/crypto';
 import { AuthError } from '../lib/errors';
+import { completeInstall, needsAuthorisation } from '../shopify/install';
 import { verifySessionToken } from '../shopify/session-token';
+import { exchangeSessionToken } from '../shopify/tokens';
 import type { AppEnv } from '../types';
 
 /** The documents' rule: a standalone authToken counts only when it is at least 32 characters. */
 export const MIN_ADMIN_TOKEN_LENGTH = 32;
 
+export type AuthenticateOptions = {
+  /** Only an App Bridge session token will do (e.g. issuing the admin token itself). */
+  sessionTokenOnly?: boolean;
+};
+
 /**
  * Every /api call authenticates first. A JWT is an App Bridge session token (embedded admin); anything
  * else is the per-shop admin token used outside the admin frame, looked up by its SHA-256 hash.
- * Uninstalled shops are refused.
+ * A valid session token for a shop we hold no usable grant for (managed install, reinstall, scopes
+ * changed) is exchanged for an expiring offline token right here: Shopify's token-exchange flow.
+ * Uninstalled shops with an admin token are refused.
  */
-export const authenticate = (): MiddlewareHandler<AppEnv> =>
+export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandler<AppEnv> =>
   async function authenticate(c, next) {
     const header = c.req.header('Authorization') ?? '';
     const token = header.replace(/^Bearer\s+/i, '').trim();
@@ -25,7 +34,12 @@ export const authenticate = (): MiddlewareHandler<AppEnv> =>
       const claims = await verifySessionToken(token, c.env.SHOPIFY_API_KEY, c.env.SHOPIFY_API_SECRET);
       if (!claims) throw new AuthError('Invalid session token');
       shop = await findShopByDomain(db, claims.shopDomain);
+      if (needsAuthorisation(shop, c.env.SHOPIFY_SCOPES)) {
+        const grant = await exchangeSessionToken(c.env, claims.shopDomain, token);
+        shop = await completeInstall(c.env, db, claims.shopDomain, grant, c.get('log'));
+      }
     } else {
+      if (options.sessionTokenOnly) throw new AuthError('A session token is required');
       if (token.length < MIN_ADMIN_TOKEN_LENGTH) throw new AuthError('Invalid admin token');
       shop = await findShopByAdminTokenHash(db, await sha256Hex(token));
     }

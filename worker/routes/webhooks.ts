@@ -1,6 +1,32 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { ApiError, ValidationError } from '../lib/errors';
+import { processWebhook, validWebhookHeaders, verifyWebhookHmac } from '../shopify/webhooks';
 import type { AppEnv } from '../types';
 
 // /webhooks/*: Shopify webhooks (HMAC-checked raw body, deduplicated by X-Shopify-Webhook-Id).
-// Filled by issue #3.
+// shopify.app.toml subscribes every topic to /webhooks/shopify; plain /webhooks is accepted as well.
 export const webhooksRoutes = new Hono<AppEnv>();
+
+async function receive(c: Context<AppEnv>) {
+  // The HMAC covers the exact bytes: read the raw body before anything parses it.
+  const raw = new Uint8Array(await c.req.arrayBuffer());
+  if (!(await verifyWebhookHmac(raw, c.req.header('X-Shopify-Hmac-Sha256'), c.env.SHOPIFY_API_SECRET))) {
+    throw new ApiError(401, 'HMAC validation failed');
+  }
+  const topic = c.req.header('X-Shopify-Topic')?.toLowerCase();
+  const shopDomain = c.req.header('X-Shopify-Shop-Domain')?.toLowerCase();
+  const webhookId = c.req.header('X-Shopify-Webhook-Id');
+  if (!validWebhookHeaders(topic, shopDomain, webhookId)) throw new ValidationError('Missing or invalid webhook headers');
+  let payload: Record<string, unknown>;
+  try {
+    payload = JSON.parse(new TextDecoder().decode(raw)) as Record<string, unknown>;
+  } catch {
+    throw new ValidationError('Webhook body is not valid JSON');
+  }
+  const log = c.get('log').child({ topic, shop: shopDomain, webhookId });
+  const outcome = await processWebhook(c.env, c.get('db'), { topic: topic!, shopDomain: shopDomain!, webhookId: webhookId!, payload }, log);
+  return c.json({ ok: true, outcome });
+}
+
+webhooksRoutes.post('/webhooks', receive);
+webhooksRoutes.post('/webhooks/:topic{.+}', receive);

@@ -20,6 +20,8 @@ export async function verifySessionToken(token: string, apiKey: string, apiSecre
     });
     const dest = new URL(String(payload.dest));
     const iss = new URL(String(payload.iss));
+    // Shopify mints iss = https://<shop>/admin and dest = https://<shop>; anything else is not its token.
+    if (dest.protocol !== 'https:' || iss.protocol !== 'https:' || iss.pathname.replace(/\/$/, '') !== '/admin') return null;
     if (dest.hostname !== iss.hostname || !isShopDomain(dest.hostname)) return null;
     return { shopDomain: dest.hostname, userId: payload.sub };
   } catch {

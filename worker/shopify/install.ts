@@ -1,0 +1,118 @@
+// Install and re-authorisation: the landing's decision, the OAuth callback, and what an install does
+// (encrypted token, shop info, default rows, first catalogue sync).
+import { languageFromShopLocale } from '../../shared/languages';
+import type { Db } from '../db/client';
+import { createOAuthState, consumeOAuthState } from '../db/oauth-states';
+import { ensureShopDefaultRows } from '../db/shop-defaults';
+import { findShopByDomain, updateShopInfo, upsertInstalledShop, type ShopInfoFields, type ShopRow } from '../db/shops';
+import { ApiError, ValidationError } from '../lib/errors';
+import type { Logger } from '../lib/log';
+import { randomToken } from '../lib/crypto';
+import { createAdminClient } from './graphql-client';
+import { buildAuthorizeUrl, isFreshTimestamp, missingScopes, verifyQueryHmac, type AuthorizeEnv } from './oauth';
+import { getShopInfo } from './operations/shop';
+import { enqueueSync } from './queue-messages';
+import { isShopDomain } from './session-token';
+import { exchangeAuthorizationCode, toStoredTokens, type TokenEnv, type TokenResponse } from './tokens';
+
+export type InstallEnv = TokenEnv & AuthorizeEnv & Pick<Env, 'SYNC_QUEUE'>;
+
+const STATE_TTL_MS = 10 * 60_000;
+
+/** The documented messages of the signed-redirect checks. */
+export const MSG_BAD_HMAC = 'HMAC validation failed';
+export const MSG_STALE = 'Request expired';
+export const MSG_BAD_SHOP = 'Invalid shop domain';
+export const MSG_BAD_STATE = 'Invalid OAuth state';
+
+/** Checks a Shopify-signed query (install landing, callback): shop domain, fresh timestamp, HMAC. */
+export async function verifySignedQuery(params: URLSearchParams, secret: string, now = Date.now()): Promise<string> {
+  const shop = (params.get('shop') ?? '').toLowerCase();
+  if (!isShopDomain(shop)) throw new ValidationError(MSG_BAD_SHOP);
+  if (!(await verifyQueryHmac(params, secret))) throw new ApiError(401, MSG_BAD_HMAC);
+  if (!isFreshTimestamp(params.get('timestamp'), now)) throw new ApiError(401, MSG_STALE);
+  return shop;
+}
+
+/** A fresh authorize URL with a stored single-use state. */
+export async function authorizeRedirect(env: InstallEnv, db: Db, shopDomain: string): Promise<string> {
+  const state = randomToken(24);
+  await createOAuthState(db, state, shopDomain, Date.now() + STATE_TTL_MS);
+  return buildAuthorizeUrl(env, shopDomain, state);
+}
+
+export function needsAuthorisation(shop: ShopRow | undefined, requiredScopes: string): boolean {
+  return !shop || shop.uninstalledAt != null || !shop.accessTokenEnc || missingScopes(shop.scopes, requiredScopes).length > 0;
+}
+
+/** GET /shopify/app: 301 + Shopify's authorize URL when the shop must (re)authorise, else 302 + in-app route. */
+export async function installLanding(env: InstallEnv, db: Db, params: URLSearchParams): Promise<{ code: 301 | 302; url: string }> {
+  const shopDomain = await verifySignedQuery(params, env.SHOPIFY_API_SECRET);
+  const shop = await findShopByDomain(db, shopDomain);
+  if (needsAuthorisation(shop, env.SHOPIFY_SCOPES)) return { code: 301, url: await authorizeRedirect(env, db, shopDomain) };
+  const route = shop!.newGuideStatus === 1 ? '/guidance' : '/main';
+  const keep = new URLSearchParams({ shop: shopDomain });
+  const host = params.get('host');
+  if (host) keep.set('host', host);
+  return { code: 302, url: `${route}?${keep.toString()}` };
+}
+
+/**
+ * Stores the grant and brings the shop row up to date. On a fresh install (or reinstall) the shop's
+ * language comes from its primary locale and the first catalogue sync is queued.
+ */
+export async function completeInstall(env: InstallEnv, db: Db, shopDomain: string, grant: TokenResponse, log: Logger): Promise<ShopRow> {
+  const isNewRow = !(await findShopByDomain(db, shopDomain));
+  const { shop, freshInstall } = await upsertInstalledShop(db, shopDomain, await toStoredTokens(env, grant));
+  const fields: ShopInfoFields = { isOld: 0 };
+  try {
+    const info = await getShopInfo(createAdminClient({ env, shopDomain, token: grant.access_token }));
+    Object.assign(fields, {
+      name: info.name,
+      email: info.email || info.contactEmail,
+      ownerName: info.shopOwnerName,
+      primaryDomain: info.primaryDomainUrl,
+      shopifyPlan: info.planName,
+      currencyCode: info.currencyCode,
+      isDevelopmentStore: info.isDevelopmentStore ? 1 : 0,
+      ...(isNewRow ? { language: languageFromShopLocale(info.primaryLocale) } : {}),
+    });
+  } catch (err) {
+    // The grant is stored either way; shop/update and the next install landing fill the details in.
+    log.error('install_shop_info_failed', { shop: shopDomain, error: err });
+  }
+  await updateShopInfo(db, shop.id, fields);
+  await ensureShopDefaultRows(db, shop.id);
+  if (freshInstall) await enqueueSync(env.SYNC_QUEUE, { type: 'sync', shopId: shop.id });
+  log.info('shop_installed', { shop: shopDomain, freshInstall, expiring: grant.expires_in != null });
+  return (await findShopByDomain(db, shopDomain)) ?? shop;
+}
+
+/** GET /shopify/callback: state, HMAC, timestamp; then the code exchange. Returns where to send the browser. */
+export async function handleOAuthCallback(env: InstallEnv, db: Db, params: URLSearchParams, log: Logger): Promise<string> {
+  const shopDomain = await verifySignedQuery(params, env.SHOPIFY_API_SECRET);
+  const state = params.get('state') ?? '';
+  if (!state || !(await consumeOAuthState(db, state, shopDomain))) throw new ApiError(401, MSG_BAD_STATE);
+  const code = params.get('code');
+  if (!code) throw new ValidationError('Missing authorization code');
+  const grant = await exchangeAuthorizationCode(env, shopDomain, code);
+  const shop = await completeInstall(env, db, shopDomain, grant, log);
+  return appHomeUrl(env, shop, params.get('host'));
+}
+
+/**
+ * After OAuth the merchant goes back into the Shopify admin, to this app's embedded page, when `host`
+ * names Shopify's admin; otherwise to the app's own route.
+ */
+export function appHomeUrl(env: Pick<Env, 'APP_URL' | 'SHOPIFY_API_KEY'>, shop: ShopRow, host: string | null): string {
+  let decoded = '';
+  try {
+    decoded = host ? atob(host.replace(/-/g, '+').replace(/_/g, '/')) : '';
+  } catch {
+    decoded = '';
+  }
+  if (/^admin\.shopify\.com\/store\/[a-z0-9][a-z0-9-]*$/.test(decoded)) return `https://${decoded}/apps/${env.SHOPIFY_API_KEY}`;
+  const route = shop.newGuideStatus === 1 ? '/guidance' : '/main';
+  const q = new URLSearchParams({ shop: shop.domain, ...(host ? { host } : {}) });
+  return `${env.APP_URL.replace(/\/+$/, '')}${route}?${q.toString()}`;
+}
