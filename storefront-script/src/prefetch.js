@@ -1,5 +1,5 @@
 /*! speed-prefetch v1 | (c) 2026 Image Speed App | MIT licence | hover a link, its page is ready on click */
-// Loaded by the theme app embed (blocks/speed-prefetch.liquid) as <script type="module">, so browsers
+// Loaded by the theme app embed (blocks/prefetch.liquid in the theme app extension) as <script type="module">, so browsers
 // without ES modules never run it; it is also safe as a classic script (no import/export, no globals).
 // Options are data-* attributes on its own <script> tag, written by the app embed's settings:
 //   data-delay   hover time in ms before fetching (spec section 9: 65)

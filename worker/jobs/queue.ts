@@ -1,4 +1,5 @@
 import { createLogger } from '../lib/log';
+import { handlePagespeedBatch } from '../pagespeed/check-consumer';
 
 /**
  * Queue handlers by queue name. Each handler acks a message when its work is done and retries it on
@@ -8,6 +9,8 @@ import { createLogger } from '../lib/log';
 export type QueueHandler = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
 
 export const queueHandlers: Record<string, QueueHandler> = {};
+
+queueHandlers['pagespeed-check'] = handlePagespeedBatch;
 
 export async function dispatchQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
   const handler = queueHandlers[batch.queue];

@@ -1,6 +1,25 @@
 import { Hono } from 'hono';
+import { ack } from '../lib/envelope';
+import { checkThemeEmbed } from '../pagespeed/embed-status';
+import { getPageSpeedScore, requestPageSpeedCheck } from '../pagespeed/score';
 import type { AppEnv } from '../types';
 
-// /api/v2/home: theme app-embed status and page-speed score.
-// Filled by issue #8.
+// /api/v2/home: theme app-embed status and page-speed score (page-speed-and-app.md section 7).
 export const homeRoutes = new Hono<AppEnv>();
+
+// {ack: 1, data: {url, status}}: status 1 on, 0 off; url opens the theme editor's App embeds with ours.
+homeRoutes.get('/api/v2/home/checkThemeAppExtension', async (c) => ack(c, await checkThemeEmbed(c.env, c.get('db'), c.get('shop'))));
+
+// {ack: 1, score: {pc, mb}, status, message[, reason]}: score and status at the top level, as documented.
+// status 0 never checked (a check starts now), 2 in progress, 1 ready, 3 failed (message says why,
+// reason is password_protected | unreachable | unavailable; score keeps the last good scores).
+homeRoutes.get('/api/v2/home/getPageSpeedScore', async (c) => {
+  const answer = await getPageSpeedScore(c.env, c.get('db'), c.get('shop'));
+  return c.json({ ack: 1, ...answer });
+});
+
+// {ack: 1}: starts a check, or keeps the one already running.
+homeRoutes.post('/api/v2/home/refreshPageSpeedOnline', async (c) => {
+  await requestPageSpeedCheck(c.env, c.get('db'), c.get('shop'));
+  return ack(c);
+});

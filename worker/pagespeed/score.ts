@@ -1,0 +1,85 @@
+import type { Db } from '../db/client';
+import { CHECK_STATUS, type PagespeedCheckRow, finishCheck, insertCheckUnlessRunning, latestCheck, latestReadyCheck } from '../db/pagespeed';
+import type { ShopRow } from '../db/shops';
+
+/**
+ * The score status of GET /api/v2/home/getPageSpeedScore (page-speed-and-app.md section 3 and 4):
+ * 0 never checked (this call starts a check), 2 in progress, 1 ready, 3 failed (see `reason`/`message`).
+ * The admin polls every 5 s while the status is 0 or 2.
+ */
+export const SCORE_STATUS = { neverChecked: 0, ready: CHECK_STATUS.ready, inProgress: CHECK_STATUS.inProgress, failed: CHECK_STATUS.failed } as const;
+
+export type FailureReason = 'password_protected' | 'unreachable' | 'unavailable';
+
+/** English texts of the failed state; the admin translates by `reason`. */
+export const FAILURE_MESSAGES: Record<FailureReason, string> = {
+  password_protected: 'Your store is password protected, so PageSpeed Insights cannot test it. Remove the storefront password and check again.',
+  unreachable: 'PageSpeed Insights could not load your store. Check that it is online, then check again.',
+  unavailable: 'PageSpeed Insights is not available right now. Please try again later.',
+};
+
+/**
+ * A check still "in progress" after this long lost its queue message (3 retries with backoff plus
+ * 4 Lighthouse runs of up to 2 minutes stay well under it): it counts as failed and may be restarted.
+ */
+export const STALE_CHECK_MS = 15 * 60_000;
+
+export type PagespeedCheckMessage = { type: 'check'; shopId: number; checkId: number };
+
+export type ScoreAnswer = {
+  score: { pc: number; mb: number };
+  status: number;
+  message: string;
+  reason?: FailureReason;
+};
+
+/** The storefront PSI tests: the shop's primary domain, else its myshopify domain. */
+export function storefrontUrl(shop: Pick<ShopRow, 'domain' | 'primaryDomain'>): string {
+  const host = shop.primaryDomain.trim() || shop.domain;
+  const url = new URL(/^https?:\/\//i.test(host) ? host : `https://${host}`);
+  return `${url.origin}/`;
+}
+
+function isStale(check: PagespeedCheckRow, now: number): boolean {
+  return check.status === CHECK_STATUS.inProgress && check.requestedAt <= now - STALE_CHECK_MS;
+}
+
+function reasonOf(check: PagespeedCheckRow): FailureReason {
+  return check.error === 'password_protected' || check.error === 'unreachable' ? check.error : 'unavailable';
+}
+
+/**
+ * Starts a check unless one is already running. Safe to call repeatedly (the admin's Recheck button,
+ * the status-0 poll): at most one fresh in-progress check per shop exists at a time.
+ */
+export async function requestPageSpeedCheck(env: Pick<Env, 'PAGESPEED_QUEUE'>, db: Db, shop: ShopRow, now = Date.now()): Promise<{ started: boolean }> {
+  const check = await insertCheckUnlessRunning(db, shop.id, storefrontUrl(shop), now, now - STALE_CHECK_MS);
+  if (!check) return { started: false };
+  try {
+    await env.PAGESPEED_QUEUE.send({ type: 'check', shopId: shop.id, checkId: check.id } satisfies PagespeedCheckMessage);
+  } catch (error) {
+    // Without its message the check would sit "in progress" for 15 minutes: end it now, then report.
+    await finishCheck(db, shop.id, check.id, { status: CHECK_STATUS.failed, error: 'unavailable', completedAt: now });
+    throw error;
+  }
+  return { started: true };
+}
+
+export async function getPageSpeedScore(env: Pick<Env, 'PAGESPEED_QUEUE'>, db: Db, shop: ShopRow, now = Date.now()): Promise<ScoreAnswer> {
+  const latest = await latestCheck(db, shop.id);
+  if (!latest) {
+    await requestPageSpeedCheck(env, db, shop, now);
+    return { score: { pc: 0, mb: 0 }, status: SCORE_STATUS.neverChecked, message: 'success' };
+  }
+  if (latest.status === CHECK_STATUS.ready) {
+    return { score: { pc: latest.desktop ?? 0, mb: latest.mobile ?? 0 }, status: SCORE_STATUS.ready, message: 'success' };
+  }
+  // In progress or failed: show the last good scores meanwhile (0 when there never was one).
+  const ready = await latestReadyCheck(db, shop.id);
+  const score = { pc: ready?.desktop ?? 0, mb: ready?.mobile ?? 0 };
+  if (latest.status === CHECK_STATUS.inProgress && !isStale(latest, now)) {
+    return { score, status: SCORE_STATUS.inProgress, message: 'success' };
+  }
+  const reason = latest.status === CHECK_STATUS.failed ? reasonOf(latest) : 'unavailable';
+  return { score, status: SCORE_STATUS.failed, message: FAILURE_MESSAGES[reason], reason };
+}
