@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { defaultImageSettings, imageSettingsSchema, type ImageSettings } from '../../shared/image-settings';
 import type { Db } from './client';
-import { imageSettings } from './schema';
+import { imageSettings, shops } from './schema';
 
 export type StoredImageSettings = { settings: ImageSettings; watermarkKey: string | null; dayBackup: number; exists: boolean };
 
@@ -26,8 +26,19 @@ export async function getImageSettings(db: Db, shopId: number): Promise<ImageSet
   return (await getStoredImageSettings(db, shopId)).settings;
 }
 
+type SaveExtra = { watermarkKey?: string | null; dayBackup?: number };
+
 /** Inserts or replaces the shop's settings. Upload-only fields never reach the row. */
-export async function saveImageSettings(db: Db, shopId: number, settings: ImageSettings, extra: { watermarkKey?: string | null; dayBackup?: number } = {}): Promise<void> {
+export async function saveImageSettings(db: Db, shopId: number, settings: ImageSettings, extra: SaveExtra = {}): Promise<void> {
+  await upsertQuery(db, shopId, settings, extra);
+}
+
+/** The wizard's save (saveNewGuideCfg): settings, 30-day backup consent and the cleared guide flag, atomically. */
+export async function completeGuide(db: Db, shopId: number, settings: ImageSettings, extra: SaveExtra): Promise<void> {
+  await db.batch([upsertQuery(db, shopId, settings, extra), db.update(shops).set({ newGuideStatus: 0, updatedAt: Date.now() }).where(eq(shops.id, shopId))]);
+}
+
+function upsertQuery(db: Db, shopId: number, settings: ImageSettings, extra: SaveExtra) {
   const { file_data: _d, file_name: _n, ...watermark } = settings.image_opt.watermark;
   const values = {
     isDefault: settings.is_default,
@@ -39,7 +50,7 @@ export async function saveImageSettings(db: Db, shopId: number, settings: ImageS
     ...(extra.watermarkKey !== undefined ? { watermarkKey: extra.watermarkKey } : {}),
     ...(extra.dayBackup !== undefined ? { dayBackup: extra.dayBackup } : {}),
   };
-  await db
+  return db
     .insert(imageSettings)
     .values({ shopId, ...values })
     .onConflictDoUpdate({ target: imageSettings.shopId, set: values });

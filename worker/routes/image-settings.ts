@@ -1,6 +1,33 @@
 import { Hono } from 'hono';
+import { z } from 'zod';
+import { ack } from '../lib/envelope';
+import { parseInput, readBody } from '../lib/validate';
+import { readSettings, saveSettings } from '../settings/save-settings';
 import type { AppEnv } from '../types';
 
 // /api/v2/image-opt getSettings / saveSettings and /api/v1/saveNewGuideCfg.
-// Filled by issue #5.
 export const imageSettingsRoutes = new Hono<AppEnv>();
+
+imageSettingsRoutes.get('/api/v2/image-opt/getSettings', async (c) => ack(c, await readSettings(c.get('db'), c.get('shop').id)));
+
+imageSettingsRoutes.post('/api/v2/image-opt/saveSettings', async (c) => {
+  const body = await readBody(c);
+  const shop = c.get('shop');
+  const saved = await saveSettings({ db: c.get('db'), bucket: c.env.BUCKET, shopId: shop.id }, body);
+  c.get('log').info('image_settings_saved', { auto: saved.auto_switch });
+  return ack(c, saved);
+});
+
+// The wizard: page5 {day_backup: 1} plus the settings; success is ack 1 (page-speed-and-app.md section 7),
+// and the v1 code/msg pair is answered too so older clients reading code '200' agree.
+const guideSchema = z.object({
+  page5: z.object({ day_backup: z.coerce.number().int().min(0).max(1) }).optional(),
+  settings: z.record(z.string(), z.unknown()),
+});
+
+imageSettingsRoutes.post('/api/v1/saveNewGuideCfg', async (c) => {
+  const body = parseInput(guideSchema, await readBody(c));
+  const shop = c.get('shop');
+  const saved = await saveSettings({ db: c.get('db'), bucket: c.env.BUCKET, shopId: shop.id }, body.settings, { guide: { dayBackup: body.page5?.day_backup ?? 0 } });
+  return c.json({ ack: 1, code: '200', message: 'success', msg: 'success', data: saved });
+});

@@ -1,6 +1,43 @@
 import { Hono } from 'hono';
+import { getStoredImageSettings } from '../db/image-settings';
+import { v1 } from '../lib/envelope';
+import { ValidationError } from '../lib/errors';
+import { readBody } from '../lib/validate';
+import { fromLegacyView, toLegacyView } from '../settings/legacy-view';
+import { saveSettings } from '../settings/save-settings';
 import type { AppEnv } from '../types';
 
-// /api/v1 getAppDashboardData, getAppSettingData, updateAppSettingDataNew: a view over the settings store.
-// Filled by issue #5.
+// The older dashboard settings calls, a view over the same settings store (decisions.md "Scope").
 export const legacySettingsRoutes = new Hono<AppEnv>();
+
+legacySettingsRoutes.get('/api/v1/getAppDashboardData', async (c) => {
+  const shop = c.get('shop');
+  const { settings } = await getStoredImageSettings(c.get('db'), shop.id);
+  const initData = {
+    shop_owner: shop.domain,
+    name: shop.name,
+    email: shop.email,
+    shop_level: shop.planLevel,
+    language: shop.language,
+    new_guide_status: shop.newGuideStatus,
+    is_old: shop.isOld,
+  };
+  return c.json({ code: '200', msg: 'success', initData, data: toLegacyView(settings, shop) });
+});
+
+legacySettingsRoutes.get('/api/v1/getAppSettingData', async (c) => {
+  const shop = c.get('shop');
+  const { settings } = await getStoredImageSettings(c.get('db'), shop.id);
+  return v1(c, toLegacyView(settings, shop));
+});
+
+legacySettingsRoutes.post('/api/v1/updateAppSettingDataNew', async (c) => {
+  const body = await readBody(c);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('Invalid input');
+  const shop = c.get('shop');
+  const db = c.get('db');
+  const { settings } = await getStoredImageSettings(db, shop.id);
+  const next = fromLegacyView(body as Record<string, unknown>, settings);
+  const saved = await saveSettings({ db, bucket: c.env.BUCKET, shopId: shop.id }, next);
+  return v1(c, toLegacyView(saved, shop));
+});

@@ -1,0 +1,161 @@
+// The documented shapes of the history, detail and statistics calls (image-optimisation.md sections 3,
+// 4 and 7), built from the item and image rows.
+import { imageStatusOf } from '../../shared/image-status';
+import { publicSettings } from '../../shared/image-settings';
+import { quotaStatus } from '../billing/quota';
+import type { Db } from '../db/client';
+import { getImageSettings } from '../db/image-settings';
+import { findItem, imageFiguresOf, listHistoryItems, listItemImages, shopImageTotals, type HistoryItemRow, type ImageRow } from '../db/history';
+import type { ShopRow } from '../db/shops';
+import { signedFileUrl } from '../settings/download-links';
+
+export type Paged<T> = { data: T[]; current_page: number; per_page: number; total: number };
+
+/** Percent saved with two decimals (section 9: ratios shown as percentages with 2 decimals). */
+export function savedPercent(original: number, compressed: number): number {
+  if (original <= 0) return 0;
+  return Math.round(((original - compressed) / original) * 10000) / 100;
+}
+
+function historyStatus(row: HistoryItemRow): string {
+  if (row.isDelete === 1) return 'deleted';
+  if (row.status) return row.status;
+  return row.optStatus === 3 ? 'restored' : row.optStatus === 1 ? 'implement' : 'finished';
+}
+
+export async function historyPage(
+  db: Db,
+  shopId: number,
+  q: { dataType: number; pageType: 0 | 1; title: string; page: number; pageSize: number },
+): Promise<Paged<Record<string, unknown>>> {
+  // The manual list follows the product scope of the settings: published only when so chosen.
+  const publishedOnly = q.pageType === 1 && q.dataType === 1 && (await getImageSettings(db, shopId)).image_opt.product === 2;
+  const { rows, total } = await listHistoryItems(db, { shopId, ...q, publishedOnly });
+  const figures = await imageFiguresOf(db, shopId, rows.map((r) => r.id));
+  const data = rows.map((r) => {
+    const f = figures.get(r.id);
+    const rid = (type: number) => (r.dataType === type ? r.resourceId : '');
+    return {
+      id: r.id,
+      data_type: r.dataType,
+      prod_id: rid(1),
+      coll_id: rid(2),
+      art_id: rid(3),
+      blog_id: r.blogId ?? '',
+      upload_id: rid(4),
+      title: r.title,
+      image: r.image,
+      is_delete: r.isDelete,
+      opt_status: r.optStatus,
+      status: historyStatus(r),
+      pattern: r.pattern,
+      comp_ratio: savedPercent(f?.imgSize ?? 0, f?.compSize ?? 0),
+      image_count: f?.imageCount ?? 0,
+      opt_num: f?.optNum ?? 0,
+      un_opt_num: f?.unOptNum ?? 0,
+      is_published: r.isPublished,
+      date: r.optimisedAt ?? r.updatedAt,
+    };
+  });
+  return { data, current_page: q.page, per_page: q.pageSize, total };
+}
+
+export type FileEnv = Pick<Env, 'APP_URL' | 'SHOPIFY_API_SECRET'>;
+
+async function imageRowView(env: FileEnv, shopId: number, r: ImageRow, now: number) {
+  // An expired original is gone (30 days): no link to it.
+  const hasBefore = !!r.beforeFilePath && r.isOverdue === 0;
+  const hasAfter = !!r.afterFilePath;
+  const st = imageStatusOf({
+    is_delete: r.isDelete,
+    is_overdue: r.isOverdue,
+    is_restore: r.isRestore,
+    is_compress: r.isCompress,
+    is_to_jpg: r.isToJpg,
+    is_edit_alt: r.isEditAlt,
+    is_edit_name: r.isEditName,
+    is_watermark: r.isWatermark,
+    has_before_file: hasBefore,
+    has_after_file: hasAfter,
+  });
+  return {
+    id: r.id,
+    img_id: r.imgId,
+    opt_id: r.optId,
+    src: r.src,
+    alt: r.alt,
+    file_name: r.fileName,
+    file_type: r.fileType,
+    img_size: r.imgSize,
+    comp_size: r.compSize,
+    comp_ratio: r.isCompress === 1 ? savedPercent(r.imgSize, r.compSize) : 0,
+    before_file_path: hasBefore ? await signedFileUrl(env, shopId, r.id, 'before', now) : '',
+    after_file_path: hasAfter ? await signedFileUrl(env, shopId, r.id, 'after', now) : '',
+    is_compress: r.isCompress,
+    is_to_jpg: r.isToJpg,
+    is_edit_alt: r.isEditAlt,
+    is_edit_name: r.isEditName,
+    is_watermark: r.isWatermark,
+    is_restore: r.isRestore,
+    is_overdue: r.isOverdue,
+    is_delete: r.isDelete,
+    is_download: r.isDownload,
+    status: st.label,
+    process_status: r.status,
+    tags: st.tags,
+    disabled: st.disabled,
+    can_view: st.can_view,
+    can_download: st.can_download,
+    can_restore: st.can_restore,
+    optimised_at: r.optimisedAt,
+    expires_at: r.expiresAt,
+  };
+}
+
+/** getProductImagesData: one item's image rows; null when the item is not the shop's. */
+export async function itemImagesPage(
+  db: Db,
+  env: FileEnv,
+  shopId: number,
+  q: { prodId: string; dataType: number; page: number; pageSize: number },
+  now = Date.now(),
+): Promise<(Paged<Awaited<ReturnType<typeof imageRowView>>> & { item: Record<string, unknown> }) | null> {
+  const item = await findItem(db, shopId, { resourceId: q.prodId, dataType: q.dataType, id: /^\d{1,12}$/.test(q.prodId) ? Number(q.prodId) : undefined });
+  if (!item) return null;
+  const { rows, total } = await listItemImages(db, shopId, item.id, q.page, q.pageSize);
+  const data = await Promise.all(rows.map((r) => imageRowView(env, shopId, r, now)));
+  return {
+    data,
+    current_page: q.page,
+    per_page: q.pageSize,
+    total,
+    item: { id: item.id, data_type: item.dataType, resource_id: item.resourceId, title: item.title, image: item.image, is_delete: item.isDelete },
+  };
+}
+
+/** getImgOptTotal: savings and candidates from the image rows, the settings, and the quota. */
+export async function optTotals(db: Db, shop: ShopRow) {
+  const [t, settings, quota] = await Promise.all([shopImageTotals(db, shop.id), getImageSettings(db, shop.id), quotaStatus(db, shop)]);
+  const saved = t.originalSize - t.compressSize;
+  return {
+    total: {
+      total_saved_size: saved,
+      avg_saved_space: t.optNum > 0 ? Math.round(saved / t.optNum) : 0,
+      avg_saved_percent: savedPercent(t.originalSize, t.compressSize),
+      total_original_size: t.originalSize,
+      total_compress_size: t.compressSize,
+      total_opt_num: t.optNum,
+      un_opt_num: t.unOptNum,
+    },
+    settings: publicSettings(settings),
+    opt_schedule: {
+      // Images of the plan this period, and the overage ("impressions") the usage cap pays for.
+      img_usage_use: quota.used - quota.overageUsed,
+      img_usage_all: quota.planImages,
+      impressions_use: quota.overageUsed,
+      impressions_all: quota.overageAllowance,
+      is_capped: quota.isCapped ? 1 : 0,
+      is_over_quota: quota.isOverQuota ? 1 : 0,
+    },
+  };
+}

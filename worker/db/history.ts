@@ -1,0 +1,185 @@
+// History, detail and statistics queries (image-optimisation.md sections 3, 4 and 7). Every figure is
+// computed from the item and image rows, never from stored counters that could drift.
+import { and, asc, desc, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from './client';
+import { images, items } from './schema';
+
+/** Image statuses that still wait for a first optimisation (the manual list's candidates). */
+export const CANDIDATE_STATUSES = ['pending', 'failed'] as const;
+/** Image statuses that put their item into the history. */
+export const HISTORY_STATUSES = ['processing', 'compressed', 'optimal', 'restored', 'failed'] as const;
+
+export type HistoryQuery = { shopId: number; dataType: number; pageType: 0 | 1; title: string; page: number; pageSize: number; publishedOnly: boolean };
+
+export type HistoryItemRow = {
+  id: number;
+  dataType: number;
+  resourceId: string;
+  blogId: string | null;
+  title: string;
+  image: string;
+  isDelete: number;
+  optStatus: number;
+  status: string;
+  pattern: string;
+  isPublished: number;
+  optimisedAt: number | null;
+  updatedAt: number;
+};
+
+export type ItemImageFigures = { optId: number; imageCount: number; optNum: number; unOptNum: number; imgSize: number; compSize: number };
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
+function historyWhere(q: HistoryQuery): SQL {
+  const conds: (SQL | undefined)[] = [eq(items.shopId, q.shopId), eq(items.dataType, q.dataType)];
+  if (q.title.trim() !== '') conds.push(sql`${items.title} LIKE ${`%${escapeLike(q.title.trim())}%`} ESCAPE '\\'`);
+  if (q.pageType === 0) {
+    // In the history: the item was touched by a job (opt_status), or one of its images was processed.
+    conds.push(
+      or(
+        ne(items.optStatus, 0),
+        sql`EXISTS (SELECT 1 FROM ${images} WHERE ${images.shopId} = ${q.shopId} AND ${images.optId} = ${items.id} AND ${images.status} IN ${HISTORY_STATUSES})`,
+      ),
+    );
+  } else {
+    // Manual list: live items with at least one live image never optimised.
+    conds.push(eq(items.isDelete, 0));
+    if (q.publishedOnly) conds.push(eq(items.isPublished, 1));
+    conds.push(
+      sql`EXISTS (SELECT 1 FROM ${images} WHERE ${images.shopId} = ${q.shopId} AND ${images.optId} = ${items.id} AND ${images.status} IN ${CANDIDATE_STATUSES} AND ${images.isDelete} = 0 AND ${images.isOverdue} = 0)`,
+    );
+  }
+  return and(...conds) as SQL;
+}
+
+const itemColumns = {
+  id: items.id,
+  dataType: items.dataType,
+  resourceId: items.resourceId,
+  blogId: items.blogId,
+  title: items.title,
+  image: items.image,
+  isDelete: items.isDelete,
+  optStatus: items.optStatus,
+  status: items.status,
+  pattern: items.pattern,
+  isPublished: items.isPublished,
+  optimisedAt: items.optimisedAt,
+  updatedAt: items.updatedAt,
+};
+
+/** One page of history rows (page_type 0) or manual candidates (page_type 1), newest first, and the total. */
+export async function listHistoryItems(db: Db, q: HistoryQuery): Promise<{ rows: HistoryItemRow[]; total: number }> {
+  const where = historyWhere(q);
+  const order = q.pageType === 0 ? [desc(sql`coalesce(${items.optimisedAt}, ${items.updatedAt})`), desc(items.id)] : [desc(items.updatedAt), desc(items.id)];
+  const [rows, count] = await db.batch([
+    db
+      .select(itemColumns)
+      .from(items)
+      .where(where)
+      .orderBy(...order)
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
+    db.select({ n: sql<number>`count(*)` }).from(items).where(where),
+  ]);
+  return { rows, total: count[0]?.n ?? 0 };
+}
+
+/** Per-item image figures for the items of one page (image count, optimised, candidates, bytes). */
+export async function imageFiguresOf(db: Db, shopId: number, optIds: number[]): Promise<Map<number, ItemImageFigures>> {
+  const out = new Map<number, ItemImageFigures>();
+  if (optIds.length === 0) return out;
+  const saved = sql`${images.isCompress} = 1 AND ${images.isRestore} = 0`;
+  const rows = await db
+    .select({
+      optId: images.optId,
+      imageCount: sql<number>`count(*)`,
+      optNum: sql<number>`sum(CASE WHEN ${saved} THEN 1 ELSE 0 END)`,
+      unOptNum: sql<number>`sum(CASE WHEN ${images.status} IN ${CANDIDATE_STATUSES} AND ${images.isDelete} = 0 AND ${images.isOverdue} = 0 THEN 1 ELSE 0 END)`,
+      imgSize: sql<number>`coalesce(sum(CASE WHEN ${saved} THEN ${images.imgSize} END), 0)`,
+      compSize: sql<number>`coalesce(sum(CASE WHEN ${saved} THEN ${images.compSize} END), 0)`,
+    })
+    .from(images)
+    .where(and(eq(images.shopId, shopId), inArray(images.optId, optIds)))
+    .groupBy(images.optId);
+  for (const r of rows) out.set(r.optId, r);
+  return out;
+}
+
+/** The history row of one item: by Shopify id of the given type, else by row id. Scoped to the shop. */
+export async function findItem(db: Db, shopId: number, ref: { resourceId?: string; dataType?: number; id?: number }): Promise<HistoryItemRow | undefined> {
+  if (ref.resourceId !== undefined) {
+    const byResource = await db
+      .select(itemColumns)
+      .from(items)
+      .where(and(eq(items.shopId, shopId), eq(items.dataType, ref.dataType ?? 1), eq(items.resourceId, ref.resourceId)))
+      .get();
+    if (byResource) return byResource;
+  }
+  if (ref.id === undefined || !Number.isSafeInteger(ref.id)) return undefined;
+  return db.select(itemColumns).from(items).where(and(eq(items.shopId, shopId), eq(items.id, ref.id))).get();
+}
+
+export type ImageRow = typeof images.$inferSelect;
+
+/** One page of an item's images, in their position order, and the total. */
+export async function listItemImages(db: Db, shopId: number, optId: number, page: number, pageSize: number): Promise<{ rows: ImageRow[]; total: number }> {
+  const where = and(eq(images.shopId, shopId), eq(images.optId, optId));
+  const [rows, count] = await db.batch([
+    db
+      .select()
+      .from(images)
+      .where(where)
+      .orderBy(asc(images.position), asc(images.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ n: sql<number>`count(*)` }).from(images).where(where),
+  ]);
+  return { rows, total: count[0]?.n ?? 0 };
+}
+
+export type ShopImageTotals = { originalSize: number; compressSize: number; optNum: number; unOptNum: number; imageNum: number };
+
+/**
+ * Savings over the shop's optimised images (compressed and not restored) and the count of images that
+ * can still be optimised (live, not expired, never optimised or failed, on a live item).
+ */
+export async function shopImageTotals(db: Db, shopId: number): Promise<ShopImageTotals> {
+  const saved = sql`${images.isCompress} = 1 AND ${images.isRestore} = 0`;
+  const row = await db
+    .select({
+      originalSize: sql<number>`coalesce(sum(CASE WHEN ${saved} THEN ${images.imgSize} END), 0)`,
+      compressSize: sql<number>`coalesce(sum(CASE WHEN ${saved} THEN ${images.compSize} END), 0)`,
+      optNum: sql<number>`coalesce(sum(CASE WHEN ${saved} THEN 1 ELSE 0 END), 0)`,
+      unOptNum: sql<number>`coalesce(sum(CASE WHEN ${images.status} IN ${CANDIDATE_STATUSES} AND ${images.isDelete} = 0 AND ${images.isOverdue} = 0 THEN 1 ELSE 0 END), 0)`,
+      imageNum: sql<number>`count(*)`,
+    })
+    .from(images)
+    .where(eq(images.shopId, shopId))
+    .get();
+  return row ?? { originalSize: 0, compressSize: 0, optNum: 0, unOptNum: 0, imageNum: 0 };
+}
+
+/** The R2 key of an image's original or result, scoped to the shop; null when there is none. */
+export async function imageFileKey(db: Db, shopId: number, imageId: number, side: 'before' | 'after'): Promise<{ key: string; fileName: string; fileType: string } | null> {
+  const row = await db
+    .select({ before: images.beforeFilePath, after: images.afterFilePath, fileName: images.fileName, fileType: images.fileType, overdue: images.isOverdue })
+    .from(images)
+    .where(and(eq(images.shopId, shopId), eq(images.id, imageId)))
+    .get();
+  if (!row) return null;
+  const key = side === 'before' ? (row.overdue === 1 ? null : row.before) : row.after;
+  return key ? { key, fileName: row.fileName, fileType: row.fileType } : null;
+}
+
+/** updateIsDownload: the merchant downloaded files of this item. Returns how many image rows were marked. */
+export async function markDownloaded(db: Db, shopId: number, optId: number): Promise<number> {
+  const res = await db
+    .update(images)
+    .set({ isDownload: 1, updatedAt: Date.now() })
+    .where(and(eq(images.shopId, shopId), eq(images.optId, optId)));
+  return res.meta.changes ?? 0;
+}

@@ -1,0 +1,46 @@
+import { mergeSettings, publicSettings, validateImageSettings, type ImageSettings } from '../../shared/image-settings';
+import type { Db } from '../db/client';
+import { completeGuide, getStoredImageSettings, saveImageSettings } from '../db/image-settings';
+import { ValidationError } from '../lib/errors';
+import { storeWatermark, watermarkR2Key } from './watermark';
+
+export type SaveContext = { db: Db; bucket: R2Bucket; shopId: number };
+
+/** The settings as getSettings answers them. */
+export async function readSettings(db: Db, shopId: number): Promise<ImageSettings> {
+  return publicSettings((await getStoredImageSettings(db, shopId)).settings);
+}
+
+/**
+ * Validates and saves a full or partial settings object (merged over the stored one). A failed check
+ * throws the documented message and saves nothing; a new watermark picture is stored in R2 first.
+ * The first successful save clears is_default.
+ */
+export async function saveSettings(ctx: SaveContext, input: unknown, opts: { guide?: { dayBackup: number } } = {}): Promise<ImageSettings> {
+  const stored = await getStoredImageSettings(ctx.db, ctx.shopId);
+  const storedLogo = stored.watermarkKey ? stored.settings.image_opt.watermark.logo : '';
+  const merged = mergeSettings(stored.settings, input);
+  const checked = validateImageSettings(merged, storedLogo);
+  if (!checked.ok) throw new ValidationError(checked.message);
+
+  const settings: ImageSettings = { ...checked.settings, is_default: 0 };
+  let watermarkKey: string | null | undefined;
+  if (checked.upload) {
+    const saved = await storeWatermark(ctx.bucket, ctx.shopId, checked.upload);
+    settings.image_opt.watermark.logo = saved.logo;
+    watermarkKey = saved.key;
+  } else {
+    // Only the stored picture can be referenced: anything else a client sends is dropped.
+    settings.image_opt.watermark.logo = storedLogo;
+  }
+  const clean = publicSettings(settings);
+  if (opts.guide) await completeGuide(ctx.db, ctx.shopId, clean, { watermarkKey, dayBackup: opts.guide.dayBackup });
+  else await saveImageSettings(ctx.db, ctx.shopId, clean, { watermarkKey });
+
+  // The replaced picture is no longer referenced; running jobs read the settings afresh.
+  if (checked.upload && stored.watermarkKey && stored.watermarkKey !== watermarkKey) {
+    const oldKey = watermarkR2Key(ctx.shopId, storedLogo);
+    if (oldKey) await ctx.bucket.delete(oldKey);
+  }
+  return clean;
+}
