@@ -1,0 +1,162 @@
+import { env } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { r2Key } from '../../../worker/lib/r2-keys';
+import { call, createShop } from '../helpers';
+import { compressed, seedItem } from './seed';
+
+type Page = { ack: number; data: { data: Record<string, unknown>[]; current_page: number; per_page: number; total: number } };
+
+async function page(headers: Record<string, string>, q: Record<string, string | number>) {
+  const qs = new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]));
+  const res = await call(`/api/v2/image-opt/getImageOptDataPage?${qs}`, { headers });
+  return { status: res.status, body: await res.json<Page>() };
+}
+
+describe('getImageOptDataPage', () => {
+  it('pages the history newest first with the documented row fields and envelope', async () => {
+    const { shop, headers } = await createShop();
+    for (let i = 1; i <= 12; i++) {
+      await seedItem(shop.id, { dataType: 1, resourceId: String(1000 + i), title: `Shoe ${i}`, optStatus: 2, optimisedAt: 1_000_000 + i }, [compressed(1000, 600)]);
+    }
+    await seedItem(shop.id, { dataType: 1, resourceId: '2000', title: 'Never optimised' }, [{ status: 'pending', imgSize: 500 }]);
+    await seedItem(shop.id, { dataType: 2, resourceId: '3000', title: 'Collection', optStatus: 2 }, [compressed(100, 50)]);
+
+    const p1 = await page(headers, { page: 1, pageSize: 5, data_type: 1, page_type: 0 });
+    expect(p1.body.ack).toBe(1);
+    expect(p1.body.data).toMatchObject({ current_page: 1, per_page: 5, total: 12 });
+    expect(p1.body.data.data.map((r) => r.title)).toEqual(['Shoe 12', 'Shoe 11', 'Shoe 10', 'Shoe 9', 'Shoe 8']);
+    const row = p1.body.data.data[0]!;
+    for (const f of ['id', 'prod_id', 'coll_id', 'art_id', 'blog_id', 'title', 'image', 'is_delete', 'opt_status', 'status', 'comp_ratio']) expect(row).toHaveProperty(f);
+    expect(row).toMatchObject({ prod_id: '1012', coll_id: '', comp_ratio: 40, status: 'finished', image_count: 1 });
+
+    const p3 = await page(headers, { page: 3, pageSize: 5, data_type: 1, page_type: 0 });
+    expect(p3.body.data.data.map((r) => r.title)).toEqual(['Shoe 2', 'Shoe 1']);
+
+    const colls = await page(headers, { data_type: 2, page_type: 0 });
+    expect(colls.body.data).toMatchObject({ per_page: 10, total: 1 });
+    expect(colls.body.data.data[0]).toMatchObject({ coll_id: '3000', prod_id: '' });
+  });
+
+  it('searches titles (LIKE wildcards are literal) and lists manual candidates', async () => {
+    const { shop, headers } = await createShop();
+    await seedItem(shop.id, { dataType: 1, resourceId: '1', title: 'Red 100% cotton shirt' }, [{ status: 'pending' }, compressed(10, 5)]);
+    await seedItem(shop.id, { dataType: 1, resourceId: '2', title: 'Blue shirt' }, [{ status: 'pending' }]);
+    await seedItem(shop.id, { dataType: 1, resourceId: '3', title: 'Red hat', isPublished: 0 }, [{ status: 'pending' }]);
+    await seedItem(shop.id, { dataType: 1, resourceId: '4', title: 'Done shirt', optStatus: 2 }, [compressed(10, 5)]);
+    await seedItem(shop.id, { dataType: 1, resourceId: '5', title: 'Deleted shirt', isDelete: 1 }, [{ status: 'pending' }]);
+    await seedItem(shop.id, { dataType: 1, resourceId: '6', title: 'Expired shirt' }, [{ status: 'pending', isOverdue: 1 }]);
+
+    const manual = await page(headers, { page_type: 1, data_type: 1 });
+    expect(manual.body.data.data.map((r) => r.title).sort()).toEqual(['Blue shirt', 'Red 100% cotton shirt', 'Red hat']);
+    expect(manual.body.data.data.find((r) => r.title === 'Blue shirt')).toMatchObject({ un_opt_num: 1 });
+
+    expect((await page(headers, { page_type: 1, data_type: 1, title: 'red' })).body.data.total).toBe(2);
+    expect((await page(headers, { page_type: 1, data_type: 1, title: '100%' })).body.data.total).toBe(1);
+    expect((await page(headers, { page_type: 1, data_type: 1, title: '%' })).body.data.total).toBe(1);
+    expect((await page(headers, { page_type: 1, data_type: 1, title: '_' })).body.data.total).toBe(0);
+
+    // Published-only scope hides unpublished products from the manual list.
+    await call('/api/v2/image-opt/saveSettings', { method: 'POST', headers, json: { image_opt: { product: 2 } } });
+    expect((await page(headers, { page_type: 1, data_type: 1 })).body.data.data.map((r) => r.title).sort()).toEqual(['Blue shirt', 'Red 100% cotton shirt']);
+
+    // History: item with opt_status or processed images.
+    expect((await page(headers, { page_type: 0, data_type: 1 })).body.data.data.map((r) => r.title).sort()).toEqual(['Done shirt', 'Red 100% cotton shirt']);
+  });
+
+  it('validates page sizes and types', async () => {
+    const { headers } = await createShop();
+    for (const pageSize of [5, 10, 30, 50, 70, 100]) expect((await page(headers, { pageSize })).status).toBe(200);
+    expect((await page(headers, { pageSize: 20 })).status).toBe(400);
+    expect((await page(headers, { data_type: 5 })).status).toBe(400);
+    expect((await page(headers, { page_type: 2 })).status).toBe(400);
+  });
+
+  it('never shows another shop’s rows', async () => {
+    const a = await createShop();
+    const b = await createShop();
+    await seedItem(a.shop.id, { dataType: 1, resourceId: '77', optStatus: 2 }, [compressed(10, 5)]);
+    expect((await page(b.headers, { data_type: 1 })).body.data.total).toBe(0);
+    expect((await call('/api/v2/image-opt/getProductImagesData?prod_id=77', { headers: b.headers })).status).toBe(404);
+  });
+});
+
+describe('getProductImagesData', () => {
+  it('answers every image field with the section 4 status and actions, and signed https links', async () => {
+    const { shop, headers } = await createShop();
+    const before = r2Key('originals', shop.id, 'a.jpg');
+    const after = r2Key('results', shop.id, 'a.jpg');
+    await env.BUCKET.put(before, new Uint8Array([1, 2, 3]));
+    await env.BUCKET.put(after, new Uint8Array([9]));
+    const { id } = await seedItem(shop.id, { dataType: 1, resourceId: '555', optStatus: 2 }, [
+      compressed(1000, 250, { beforeFilePath: before, afterFilePath: after, isEditAlt: 1, fileName: 'shoe.jpg', fileType: 'jpg' }),
+      compressed(1000, 500, { isRestore: 1, status: 'restored' }),
+      compressed(1000, 500, { isOverdue: 1, beforeFilePath: before }),
+      { status: 'pending', isDelete: 1 },
+      { status: 'pending' },
+    ]);
+    const res = await call('/api/v2/image-opt/getProductImagesData?prod_id=555&page=1&pageSize=10', { headers });
+    const body = await res.json<Page>();
+    expect(body.ack).toBe(1);
+    expect(body.data).toMatchObject({ total: 5, current_page: 1, per_page: 10 });
+    const rows = body.data.data;
+    const fields = ['id', 'img_id', 'opt_id', 'src', 'alt', 'file_name', 'file_type', 'img_size', 'comp_size', 'comp_ratio', 'before_file_path', 'after_file_path', 'is_compress', 'is_to_jpg', 'is_edit_alt', 'is_edit_name', 'is_watermark', 'is_restore', 'is_overdue', 'is_delete', 'status'];
+    for (const f of fields) expect(rows[0]).toHaveProperty(f);
+    expect(rows.map((r) => r.status)).toEqual(['Compressed', 'Restored', 'Expired', 'Deleted', 'Not Compressed']);
+    expect(rows[0]).toMatchObject({ opt_id: id, comp_ratio: 75, can_view: true, can_restore: true, can_download: true, tags: ['Alt text'] });
+    expect(rows[1]).toMatchObject({ can_view: false, can_restore: false });
+    expect(rows[2]).toMatchObject({ disabled: true, can_restore: false, before_file_path: '' });
+    expect(rows[3]).toMatchObject({ disabled: true });
+
+    const link = String(rows[0]!.before_file_path);
+    expect(link).toMatch(/^https:\/\/app\.test\/files\//);
+    const file = await call(link.replace('https://app.test', '') + '&download=1');
+    expect(file.status).toBe(200);
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
+    expect(file.headers.get('Content-Disposition')).toBe('attachment; filename="shoe-before.jpg"');
+    // Tampered or foreign links are refused.
+    expect((await call(link.replace('https://app.test', '').replace(/sig=./, 'sig=x'))).status).toBe(403);
+    expect((await call(link.replace('https://app.test', '').replace('/before?', '/after?'))).status).toBe(403);
+
+    const paged = await (await call('/api/v2/image-opt/getProductImagesData?prod_id=555&page=2&pageSize=5', { headers })).json<Page>();
+    expect(paged.data.data).toHaveLength(0);
+    expect(paged.data.total).toBe(5);
+  });
+
+  it('expired links are refused', async () => {
+    const { verifyFileLink, signedFileUrl } = await import('../../../worker/settings/download-links');
+    const url = new URL(await signedFileUrl(env, 1, 2, 'after', 0));
+    const exp = Number(url.searchParams.get('exp'));
+    const sig = url.searchParams.get('sig')!;
+    expect(await verifyFileLink(env.SHOPIFY_API_SECRET, 1, 2, 'after', exp, sig, exp - 1)).toBe(true);
+    expect(await verifyFileLink(env.SHOPIFY_API_SECRET, 1, 2, 'after', exp, sig, exp + 1)).toBe(false);
+    expect(await verifyFileLink(env.SHOPIFY_API_SECRET, 3, 2, 'after', exp, sig, exp - 1)).toBe(false);
+  });
+});
+
+describe('getImgOptTotal and updateIsDownload', () => {
+  it('computes the statistics from the rows of a known dataset', async () => {
+    const { shop, headers } = await createShop();
+    const { id } = await seedItem(shop.id, { dataType: 1, resourceId: '1', optStatus: 2 }, [compressed(1000, 400), compressed(3000, 1000), compressed(500, 100, { isRestore: 1 })]);
+    await seedItem(shop.id, { dataType: 3, resourceId: '2' }, [{ status: 'pending' }, { status: 'failed' }, { status: 'pending', isDelete: 1 }, { status: 'pending', isOverdue: 1 }, { status: 'optimal' }]);
+    const other = await createShop();
+    await seedItem(other.shop.id, { dataType: 1, resourceId: '1' }, [compressed(99999, 1), { status: 'pending' }]);
+
+    const body = await (await call('/api/v2/image-opt/getImgOptTotal', { headers })).json<Record<string, unknown>>();
+    expect(body.ack).toBe(1);
+    expect(body.total).toEqual({
+      total_saved_size: 2600,
+      avg_saved_space: 1300,
+      avg_saved_percent: 65,
+      total_original_size: 4000,
+      total_compress_size: 1400,
+      total_opt_num: 2,
+      un_opt_num: 2,
+    });
+    expect(body.opt_schedule).toEqual({ img_usage_use: 0, img_usage_all: 150, impressions_use: 0, impressions_all: 0, is_capped: 0, is_over_quota: 0 });
+    expect(body.settings).toMatchObject({ is_default: 1 });
+
+    const dl = await call('/api/v2/image-opt/updateIsDownload', { method: 'POST', headers, form: { opt_id: String(id) } });
+    expect(((await dl.json()) as { ack: number }).ack).toBe(1);
+    expect((await call('/api/v2/image-opt/updateIsDownload', { method: 'POST', headers: other.headers, form: { opt_id: String(id) } })).status).toBe(404);
+  });
+});
