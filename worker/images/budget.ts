@@ -39,15 +39,17 @@ export function estimatePeakBytes(pipeline: Pipeline, header: HeaderInfo, inputB
 
 /** Largest pixel count a pipeline handles within the isolate budget (stated in the README). */
 export function maxPixelsInIsolate(pipeline: keyof typeof PEAK_BYTES_PER_PIXEL): number {
-  return Math.floor((ISOLATE_BYTES - RESERVED_BYTES) / PEAK_BYTES_PER_PIXEL[pipeline]);
+  return Math.floor(DEFAULT_BUDGET_BYTES / PEAK_BYTES_PER_PIXEL[pipeline]);
 }
 
 export type PathChoice = { path: EnginePath; pipeline: Pipeline; estimatedPeakBytes: number } | { path: 'none'; pipeline: Pipeline; estimatedPeakBytes: number; reason: string };
 
-export function selectPath(format: 'jpeg' | 'png' | 'webp', header: HeaderInfo, inputBytes: number, settings: EngineSettings, hasImagesBinding: boolean): PathChoice {
+export const DEFAULT_BUDGET_BYTES = ISOLATE_BYTES - RESERVED_BYTES;
+
+export function selectPath(format: 'jpeg' | 'png' | 'webp', header: HeaderInfo, inputBytes: number, settings: EngineSettings, hasImagesBinding: boolean, budgetBytes = DEFAULT_BUDGET_BYTES): PathChoice {
   const pipeline = pipelineFor(format, header, settings);
   const estimatedPeakBytes = estimatePeakBytes(pipeline, header, inputBytes);
-  if (estimatedPeakBytes <= ISOLATE_BYTES - RESERVED_BYTES) return { path: 'wasm', pipeline, estimatedPeakBytes };
+  if (estimatedPeakBytes <= budgetBytes) return { path: 'wasm', pipeline, estimatedPeakBytes };
   if (hasImagesBinding) return { path: 'images-binding', pipeline, estimatedPeakBytes };
   const mp = ((header.width * header.height) / 1e6).toFixed(1);
   return { path: 'none', pipeline, estimatedPeakBytes, reason: `image of ${mp} MP is above the in-isolate memory budget and no Images binding is configured` };

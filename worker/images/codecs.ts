@@ -97,11 +97,17 @@ export async function encodeWebp(img: Rgba, opts: { quality: number; lossless: b
 
 let pngReady = false;
 let oxiReady = false;
+let pngMemory: WebAssembly.Memory | undefined;
+let oxiMemory: WebAssembly.Memory | undefined;
 function png() {
-  if (!pngReady) { pngInit(pngWasm as WebAssembly.Module); pngReady = true; }
+  if (!pngReady) { pngMemory = pngInit(pngWasm as WebAssembly.Module).memory; pngReady = true; }
 }
 function oxi() {
-  if (!oxiReady) { oxiInit(oxiWasm as WebAssembly.Module); oxiReady = true; }
+  if (!oxiReady) { oxiMemory = oxiInit(oxiWasm as WebAssembly.Module).memory; oxiReady = true; }
+}
+/** Current size of the per-isolate PNG and OxiPNG memories (they only grow). */
+export function persistentWasmBytes(): number {
+  return (pngMemory?.buffer.byteLength ?? 0) + (oxiMemory?.buffer.byteLength ?? 0);
 }
 
 /** 8-bit RGBA (16-bit PNGs are reduced; use decodePng16 where every bit matters). */

@@ -50,7 +50,7 @@ export async function optimiseImage(input: Uint8Array, settings: EngineSettings,
   const header = readHeader(input, fmt);
   if (header.animated) return { kind: 'unsupported', reason: `animated ${fmt.toUpperCase()} is left unchanged`, inputFormat: fmt };
 
-  const choice = selectPath(fmt, header, input.length, s, Boolean(deps.images));
+  const choice = selectPath(fmt, header, input.length, s, Boolean(deps.images), deps.budgetBytes);
   if (choice.path === 'none') return { kind: 'unsupported', reason: choice.reason, inputFormat: fmt };
 
   let best: Candidate | null;

@@ -45,4 +45,8 @@ export type SniffedFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'unknown';
 export type Rgba = { data: Uint8ClampedArray; width: number; height: number };
 
 /** The optional dependencies of optimiseImage: the Workers Images binding for images above the budget. */
-export type EngineDeps = { images?: ImagesBinding };
+export type EngineDeps = {
+  images?: ImagesBinding;
+  /** Bytes the in-isolate pipeline may use (default: 128 MB minus a reserve). Benchmarks raise it. */
+  budgetBytes?: number;
+};

@@ -1,0 +1,104 @@
+// npm run bench:images -- --corpus DIR [--json FILE] [--levels lossless,low,medium,high] [--metric auto|butteraugli|ssim]
+//                         [--compare-guard] [--only SUBSTRING]
+// Runs the image engine inside workerd (wrangler's unstable_startWorker with worker/images/bench-entry.ts)
+// over every JPEG/PNG/WebP in the corpus at each level and prints bytes saved, kept-as-original counts,
+// a perceptual score, ms per megapixel and the workerd peak memory per image.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { unstable_startWorker } from 'wrangler';
+import { findWorkerd, hwmBytes, resetHwm, rssBytes } from './lib/memory';
+import { availableMetric, score, type Metric } from './lib/metrics';
+import { median, table, type BenchRecord } from './lib/report';
+
+const { values: args } = parseArgs({
+  options: {
+    corpus: { type: 'string' }, json: { type: 'string' }, levels: { type: 'string', default: 'lossless,low,medium,high' },
+    metric: { type: 'string', default: 'auto' }, 'compare-guard': { type: 'boolean', default: false }, only: { type: 'string' },
+  },
+});
+const corpus = resolve(args.corpus ?? (existsSync('../shared/corpus') ? '../shared/corpus' : ''));
+if (!args.corpus && !existsSync(corpus)) throw new Error('no corpus: pass --corpus DIR');
+const LEVELS: Record<string, { mode: 'lossless' | 'lossy'; quality: number; perceptualGuard: boolean }> = {
+  lossless: { mode: 'lossless', quality: 75, perceptualGuard: true },
+  low: { mode: 'lossy', quality: 90, perceptualGuard: true },
+  medium: { mode: 'lossy', quality: 75, perceptualGuard: true },
+  high: { mode: 'lossy', quality: 70, perceptualGuard: true },
+  'medium-noguard': { mode: 'lossy', quality: 75, perceptualGuard: false },
+  'high-noguard': { mode: 'lossy', quality: 70, perceptualGuard: false },
+};
+const levels = args.levels.split(',').filter(Boolean);
+if (args['compare-guard']) levels.push('medium-noguard', 'high-noguard');
+for (const l of levels) if (!LEVELS[l]) throw new Error(`unknown level ${l}`);
+const metric: Metric = availableMetric(args.metric as 'auto' | Metric);
+
+const files = readdirSync(corpus).filter((f) => /\.(jpe?g|png|webp)$/i.test(f) && (!args.only || f.includes(args.only))).sort();
+const kindOf = (b: Uint8Array) => (b[0] === 0xff ? 'jpeg' : b[0] === 0x89 ? 'png' : 'webp');
+
+const worker = await unstable_startWorker({ config: 'bench/lib/wrangler.bench.toml', dev: { server: { port: 0 }, inspector: false, watch: false, logLevel: 'error' } } as never);
+await worker.ready;
+const send = (body: Uint8Array, settings: object) =>
+  worker.fetch('http://bench/optimise', { method: 'POST', body, headers: { 'x-settings': JSON.stringify({ pngToJpg: false, pngToJpgSizeControl: true, ...settings }) } });
+// Warm up (compiles every codec once), then take the idle RSS of our workerd as the baseline.
+await (await send(readFileSync('tests/fixtures/images/chelsea-rgb.png'), LEVELS.medium!)).arrayBuffer();
+// wrangler runs two workerd processes (its proxy and the Worker); the Worker's is the one that grows.
+const pids = findWorkerd();
+const idle = new Map(pids.map((p) => [p, rssBytes(p)]));
+const idleText = pids.map((p) => `${p}: ${(idle.get(p)! / 2 ** 20).toFixed(0)} MB`).join(', ');
+console.log(`corpus ${corpus}: ${files.length} images, levels ${levels.join(', ')}, metric ${metric}, workerd idle RSS ${idleText || 'not found'}`);
+const resetAll = () => pids.length > 0 && pids.every((p) => resetHwm(p));
+const peakOverIdle = () => Math.max(...pids.map((p) => hwmBytes(p) - idle.get(p)!));
+
+const records: BenchRecord[] = [];
+try {
+  for (const file of files) {
+    const input = new Uint8Array(readFileSync(join(corpus, file)));
+    for (const level of levels) {
+      const canReset = resetAll();
+      const t0 = performance.now();
+      const res = await send(input, LEVELS[level]!);
+      const out = new Uint8Array(await res.arrayBuffer());
+      const ms = performance.now() - t0;
+      const peakBytes = canReset ? peakOverIdle() : null;
+      const meta = JSON.parse(res.headers.get('x-result') ?? '{}') as { kind: string; format?: string; width?: number; height?: number; qualityUsed?: number; reason?: string };
+      const kept = meta.kind !== 'optimised';
+      const outFormat = kept ? kindOf(input) : meta.format!;
+      const dims = meta.width ? { w: meta.width, h: meta.height! } : readDims(file);
+      const s = kept ? (metric === 'butteraugli' ? 0 : 1) : await score(metric, input, kindOf(input), out, outFormat).catch(() => Number.NaN);
+      const rec: BenchRecord = {
+        file, kind: kindOf(input), category: file.split('_')[0] ?? file, level, bytesIn: input.length, bytesOut: kept ? input.length : out.length, kept,
+        result: meta.kind, outFormat, score: s, metric, ms: Math.round(ms), megapixels: (dims.w * dims.h) / 1e6, peakBytes, qualityUsed: meta.qualityUsed ?? null,
+        ...(meta.reason ? { reason: meta.reason } : {}),
+      };
+      records.push(rec);
+      console.log(`${file.padEnd(52)} ${level.padEnd(15)} ${rec.result.padEnd(15)} ${String(rec.bytesIn).padStart(8)} -> ${String(rec.bytesOut).padStart(8)}  q=${rec.qualityUsed ?? '-'}  ${metric}=${Number.isFinite(s) ? s.toFixed(3) : '-'}  ${rec.ms} ms  peak ${peakBytes === null ? '-' : (peakBytes / 2 ** 20).toFixed(0)} MB`);
+    }
+  }
+} finally {
+  await worker.dispose();
+}
+
+function readDims(file: string): { w: number; h: number } {
+  const line = readFileSync(join(corpus, 'MANIFEST.tsv'), 'utf8').split('\n').find((l) => l.startsWith(`${file}\t`));
+  const cols = line?.split('\t') ?? [];
+  return { w: Number(cols[6] ?? 1), h: Number(cols[7] ?? 1) };
+}
+
+console.log(`\nBy input kind (${metric}: ${metric === 'butteraugli' ? 'max distance, lower is better; kept originals count as 0' : 'mean SSIM, 1 = identical'}):`);
+console.log(table(records, 'kind', metric));
+console.log('\nBy corpus category:');
+console.log(table(records, 'category', metric));
+const perPixel = records.filter((r) => r.peakBytes !== null && r.megapixels >= 1 && !r.kept).map((r) => ({ r, bpp: r.peakBytes! / (r.megapixels * 1e6) }));
+if (perPixel.length) {
+  const budget = 96 * 2 ** 20;
+  for (const kind of ['jpeg', 'png']) {
+    for (const lossless of [true, false]) {
+      const xs = perPixel.filter((p) => p.r.kind === kind && (p.r.level === 'lossless') === lossless).map((p) => p.bpp);
+      if (xs.length) console.log(`${kind} ${lossless ? 'lossless' : 'lossy'}: peak ${median(xs).toFixed(1)} B/px median, ${Math.max(...xs).toFixed(1)} B/px worst -> ${(budget / Math.max(...xs) / 1e6).toFixed(1)} MP within 96 MB`);
+    }
+  }
+}
+if (args.json) {
+  writeFileSync(args.json, JSON.stringify(records, null, 1));
+  console.log(`\n${records.length} records written to ${args.json}`);
+}

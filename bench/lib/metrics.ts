@@ -1,0 +1,57 @@
+// Perceptual score of an output against its original: butteraugli (libjxl-devtools) when installed,
+// otherwise ssim.js on the decoded pixels (transparent areas composited on white for both).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ssim } from 'ssim.js';
+import { decodeAny, type Pixels } from './decode';
+
+export type Metric = 'butteraugli' | 'ssim';
+
+export function availableMetric(wanted: 'auto' | Metric): Metric {
+  if (wanted === 'ssim') return 'ssim';
+  try {
+    execFileSync('butteraugli_main', ['--help'], { stdio: 'ignore' });
+    return 'butteraugli';
+  } catch (e) {
+    // butteraugli_main prints usage with a non-zero status; only a missing binary means absent.
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (wanted === 'butteraugli') throw new Error('butteraugli_main not installed (apt-get install -y libjxl-devtools)');
+      return 'ssim';
+    }
+    return 'butteraugli';
+  }
+}
+
+const ext = { jpeg: 'jpg', png: 'png', webp: 'webp' } as Record<string, string>;
+
+/** butteraugli: max distance (lower is better; < 1 not noticeable, > 2 visibly different). ssim: mean SSIM (1 = identical). */
+export async function score(metric: Metric, original: Uint8Array, originalFormat: string, output: Uint8Array, outputFormat: string): Promise<number> {
+  if (metric === 'butteraugli') {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-img-'));
+    try {
+      const a = join(dir, `a.${ext[originalFormat]}`);
+      const b = join(dir, `b.${ext[outputFormat]}`);
+      writeFileSync(a, original);
+      writeFileSync(b, output);
+      const out = execFileSync('butteraugli_main', [a, b], { encoding: 'utf8', maxBuffer: 1 << 20 });
+      return Number.parseFloat(out.trim().split(/\s+/)[0] ?? 'NaN');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const [x, y] = [flatten(await decodeAny(original, originalFormat)), flatten(await decodeAny(output, outputFormat))];
+  if (x.width !== y.width || x.height !== y.height) return Number.NaN;
+  return ssim(x, y).mssim;
+}
+
+function flatten(p: Pixels): Pixels {
+  const d = new Uint8ClampedArray(p.data.length);
+  for (let i = 0; i < d.length; i += 4) {
+    const a = p.data[i + 3]! / 255;
+    for (let c = 0; c < 3; c++) d[i + c] = p.data[i + c]! * a + 255 * (1 - a);
+    d[i + 3] = 255;
+  }
+  return { data: d, width: p.width, height: p.height };
+}

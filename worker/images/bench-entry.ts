@@ -1,0 +1,24 @@
+// Entry point of the Worker that `npm run bench:images` starts (bench/images.ts): the real engine inside
+// workerd, one image per request. Not part of the deployed Worker (worker/index.ts never imports it).
+// POST /optimise, body = original bytes, header x-settings = EngineSettings JSON (watermark omitted).
+// Answers the output bytes (the original when kept) and x-result with the engine's verdict.
+import { optimiseImage, ImageDecodeError } from '.';
+import { persistentWasmBytes, wasmMemory } from './codecs';
+import type { EngineSettings } from '.';
+
+export default {
+  async fetch(request: Request): Promise<Response> {
+    const input = new Uint8Array(await request.arrayBuffer());
+    const settings = JSON.parse(request.headers.get('x-settings') ?? '{}') as EngineSettings & { budgetBytes?: number };
+    wasmMemory.peakBytes = 0;
+    try {
+      // No Images binding here: every image runs the WASM path so its memory can be measured.
+      const r = await optimiseImage(input, settings, { budgetBytes: Number.POSITIVE_INFINITY });
+      const { bytes, ...meta } = r.kind === 'optimised' ? r : { ...r, bytes: input };
+      return new Response(bytes, { headers: { 'x-result': JSON.stringify({ ...meta, wasmPeakBytes: wasmMemory.peakBytes, persistentWasmBytes: persistentWasmBytes() }) } });
+    } catch (e) {
+      const kind = e instanceof ImageDecodeError ? 'decode-error' : 'crash';
+      return new Response(null, { status: 500, headers: { 'x-result': JSON.stringify({ kind, reason: String(e) }) } });
+    }
+  },
+};
