@@ -1,0 +1,132 @@
+// The image-optimise queue consumer and its dead-letter consumer. One message = one image of one job.
+// Delivery is at least once: every branch here is safe to run twice (the member row must still be
+// queued, the image lease is taken with a conditional UPDATE, the charge is idempotent per image).
+import { endJob, finishJobIfComplete, finishJobImage, getJob, getJobImage, markJobRunning, recordAttempt, type JobRow } from '../db/jobs';
+import { claimImage, getImageWithItem, refreshItemSummary, releaseImage, updateImage } from '../db/optimise';
+import { findShopById } from '../db/shops';
+import type { UploadOptions } from './decide';
+import { isRetryable, reasonOf } from './errors';
+import type { PipelineDeps } from './ports';
+import { runOptimise, type Outcome } from './run-optimise';
+import { runRestore } from './run-restore';
+
+export type OptimiseMessage = { type: 'image'; jobId: string; shopId: number; imageId: number; upload?: UploadOptions };
+
+/** wrangler.toml [[queues.consumers]] max_retries for image-optimise: the delivery after it goes to the DLQ. */
+export const MAX_RETRIES = 5;
+/** Retry delays: 10 s, 20 s, 40 s, 80 s, 160 s (Shopify's bucket refills fully within seconds). */
+export function backoffSeconds(attempts: number): number {
+  return Math.min(300, 10 * 2 ** Math.max(0, attempts - 1));
+}
+/** Another job holds the image: look again once its lease may have ended or its work is done. */
+const BUSY_DELAY_SECONDS = 15;
+
+export type Verdict = { ack: true } | { ack: false; delaySeconds: number };
+const ACK: Verdict = { ack: true };
+
+export function isOptimiseMessage(body: unknown): body is OptimiseMessage {
+  const b = body as Partial<OptimiseMessage> | null;
+  return !!b && b.type === 'image' && typeof b.jobId === 'string' && typeof b.shopId === 'number' && typeof b.imageId === 'number';
+}
+
+async function settle(deps: PipelineDeps, job: JobRow, optId: number): Promise<void> {
+  await refreshItemSummary(deps.db, job.shopId, optId, job.processType === 'restore' ? undefined : job.pattern);
+  await finishJobIfComplete(deps.db, job.id, deps.now());
+}
+
+async function fail(deps: PipelineDeps, job: JobRow, imageId: number, optId: number, reason: string): Promise<void> {
+  await updateImage(deps.db, job.shopId, imageId, { status: 'failed', failReason: reason, lockJobId: null, lockExpiresAt: null });
+  await finishJobImage(deps.db, job.id, imageId, 'failed', reason);
+  await settle(deps, job, optId);
+}
+
+/** Handles one delivery; `attempts` is the queue's count (1 on the first delivery). */
+export async function processOptimiseMessage(deps: PipelineDeps, msg: OptimiseMessage, attempts: number): Promise<Verdict> {
+  const { db } = deps;
+  const job = await getJob(db, msg.shopId, msg.jobId);
+  const member = job && (await getJobImage(db, job.id, msg.imageId));
+  if (!job || !member || member.status !== 'queued') return ACK; // duplicate delivery, or the shop is gone
+  if (job.status !== 'queued' && job.status !== 'running') {
+    await finishJobImage(db, job.id, msg.imageId, job.status === 'plan_limit' ? 'quota' : 'stopped');
+    return ACK;
+  }
+  const row = await getImageWithItem(db, msg.shopId, msg.imageId);
+  const shop = await findShopById(db, msg.shopId);
+  if (!row || !shop || shop.uninstalledAt) {
+    await finishJobImage(db, job.id, msg.imageId, 'failed', 'image or shop no longer exists');
+    await finishJobIfComplete(db, job.id, deps.now());
+    return ACK;
+  }
+  const { image, item } = row;
+  const log = deps.log.child({ shopId: shop.id, jobId: job.id, imageId: image.id });
+
+  // Served already: a concurrent job finished this image after our job was created.
+  const servedByOther = image.step === 'done' && image.optimisedAt !== null && image.optimisedAt >= job.createdAt && image.lockJobId === null;
+  const alreadyOptimised = (job.processType === 'optimize' || job.processType === 'auto') && image.status === 'compressed' && image.step === 'done';
+  if (job.processType !== 'restore' && (servedByOther || alreadyOptimised)) {
+    await finishJobImage(db, job.id, image.id, 'skipped', 'already optimised');
+    await settle(deps, job, item.id);
+    return ACK;
+  }
+
+  if (!(await claimImage(db, shop.id, image.id, job.id, deps.now(), deps.leaseMs))) {
+    log.info('image_busy', { holder: image.lockJobId });
+    return { ack: false, delaySeconds: BUSY_DELAY_SECONDS };
+  }
+  await markJobRunning(db, job.id);
+
+  let outcome: Outcome;
+  try {
+    const ctx = { job, shop, image, item, previousLockJobId: image.lockJobId, ...(msg.upload ? { upload: msg.upload } : {}) };
+    outcome = job.processType === 'restore' ? await runRestore(deps, ctx) : await runOptimise(deps, ctx);
+  } catch (err) {
+    const reason = reasonOf(err);
+    if (!isRetryable(err)) {
+      log.warn('image_failed', { reason });
+      await fail(deps, job, image.id, item.id, reason);
+      return ACK;
+    }
+    await recordAttempt(db, job.id, image.id, reason);
+    if (attempts > MAX_RETRIES) {
+      // Last delivery: record the failure now; the retry hands the message to the dead-letter queue.
+      log.error('image_failed_after_retries', { reason, attempts });
+      await fail(deps, job, image.id, item.id, reason);
+      return { ack: false, delaySeconds: 0 };
+    }
+    log.warn('image_retry', { reason, attempts });
+    await updateImage(db, shop.id, image.id, { failReason: reason });
+    await releaseImage(db, shop.id, image.id, job.id);
+    return { ack: false, delaySeconds: backoffSeconds(attempts) };
+  }
+
+  if (outcome.kind === 'plan_limit') {
+    if (outcome.imageDone) await finishJobImage(db, job.id, image.id, 'done');
+    else await updateImage(db, shop.id, image.id, { status: image.status === 'processing' ? 'pending' : image.status, lockJobId: null, lockExpiresAt: null });
+    await endJob(db, job.id, 'plan_limit', 'quota', deps.now());
+    await refreshItemSummary(db, shop.id, item.id);
+    log.info('plan_limit_reached');
+    return ACK;
+  }
+  await releaseImage(db, shop.id, image.id, job.id);
+  await finishJobImage(db, job.id, image.id, outcome.status, outcome.note ?? null);
+  await settle(deps, job, item.id);
+  return ACK;
+}
+
+/**
+ * The dead-letter consumer: a message lands here after its last retry. The image is marked failed with
+ * the last recorded reason (already done by the last delivery, so this is usually a no-op) and acked.
+ */
+export async function processDeadLetter(deps: PipelineDeps, msg: OptimiseMessage): Promise<void> {
+  const job = await getJob(deps.db, msg.shopId, msg.jobId);
+  const member = job && (await getJobImage(deps.db, job.id, msg.imageId));
+  if (!job || !member || member.status !== 'queued') return;
+  const row = await getImageWithItem(deps.db, msg.shopId, msg.imageId);
+  const reason = member.error ?? 'optimisation failed after every retry';
+  if (!row) {
+    await finishJobImage(deps.db, job.id, msg.imageId, 'failed', reason);
+    return;
+  }
+  deps.log.error('image_dead_lettered', { shopId: msg.shopId, jobId: msg.jobId, imageId: msg.imageId, reason });
+  await fail(deps, job, msg.imageId, row.item.id, reason);
+}

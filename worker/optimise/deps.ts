@@ -1,0 +1,56 @@
+// The real dependencies of the pipeline, built from the Worker's bindings. Tests build their own.
+import { chargeImageOnce, quotaStatus } from '../billing';
+import { createDb, type Db } from '../db/client';
+import { getStoredImageSettings } from '../db/image-settings';
+import { optimiseImage } from '../images';
+import type { Logger } from '../lib/log';
+import type { OptimiseMessage } from './consumer';
+import { PermanentImageError } from './errors';
+import type { PlanDeps } from './plan';
+import type { PipelineDeps, QuotaPort } from './ports';
+import { shopifyImages } from './shopify-images';
+
+/** Longer than the slowest image (decode + encode + upload + READY wait), short enough to recover a dead worker. */
+export const LEASE_MS = 5 * 60 * 1000;
+
+/** CDN bytes; 404/410 mean the image is gone on Shopify (permanent), other failures are retried. */
+export async function fetchImageBytes(url: string): Promise<Uint8Array> {
+  const res = await fetch(url);
+  if (res.status === 404 || res.status === 410) {
+    await res.body?.cancel();
+    throw new PermanentImageError(`image not found on Shopify (${res.status})`);
+  }
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new Error(`image download failed: HTTP ${res.status}`);
+  }
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+export function quotaPort(db: Db): QuotaPort {
+  return {
+    canOptimise: async (shop) => (await quotaStatus(db, shop)).canOptimise,
+    charge: (shop, ref) => chargeImageOnce(db, shop, ref),
+  };
+}
+
+export function pipelineDeps(env: Env, log: Logger): PipelineDeps {
+  const db = createDb(env.DB);
+  return {
+    db,
+    bucket: env.BUCKET,
+    log,
+    now: () => Date.now(),
+    optimiseImage: (input, settings) => optimiseImage(input, settings, { images: env.IMAGES }),
+    fetchImage: fetchImageBytes,
+    shopify: shopifyImages(env, db),
+    quota: quotaPort(db),
+    loadSettings: (shopId) => getStoredImageSettings(db, shopId),
+    leaseMs: LEASE_MS,
+  };
+}
+
+export function planDeps(env: Env, db: Db, log: Logger): PlanDeps {
+  const quota = quotaPort(db);
+  return { db, queue: env.OPTIMISE_QUEUE as Queue<OptimiseMessage>, log, now: () => Date.now(), canOptimise: quota.canOptimise };
+}

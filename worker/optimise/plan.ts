@@ -1,0 +1,122 @@
+// Job planning: which images a request covers, whether the quota allows it, then one queue message per
+// image. Shared by the routes (manual, re-optimise, restore, upload) and automatic mode.
+import { createJob, endJob, imagesInActiveJobs, type ProcessType } from '../db/jobs';
+import type { Db } from '../db/client';
+import { refreshItemSummary, selectImages, type ImageRow, type ItemRow } from '../db/optimise';
+import type { ShopRow } from '../db/shops';
+import { ApiError, ValidationError } from '../lib/errors';
+import type { Logger } from '../lib/log';
+import type { OptimiseMessage } from './consumer';
+import type { UploadOptions } from './decide';
+import { MSG_DELETED, MSG_EXPIRED, MSG_NOTHING_TO_OPTIMISE, MSG_SELECT_CORRECT_STATE, planLimitMessage } from './errors';
+
+export type PlanDeps = {
+  db: Db;
+  queue: Queue<OptimiseMessage>;
+  log: Logger;
+  now: () => number;
+  canOptimise: (shop: ShopRow) => Promise<boolean>;
+};
+
+export type Selection = { itemIds?: readonly number[]; imageIds?: readonly number[]; wholeTab?: boolean };
+
+export type PlanRequest = {
+  shop: ShopRow;
+  dataType: number;
+  processType: ProcessType;
+  pageType: number;
+  pattern: 'manual' | 'automatic' | 'upload';
+  selection: Selection;
+  upload?: UploadOptions;
+  /** Automatic mode plans quietly: nothing eligible is not an error there. */
+  quiet?: boolean;
+};
+
+type Exclusion = 'deleted' | 'expired' | 'state';
+
+function isExpired(image: ImageRow, now: number): boolean {
+  return image.isOverdue === 1 || (image.expiresAt !== null && image.expiresAt < now);
+}
+
+/** Why an image cannot take part in a job of this type, or null when it can. */
+export function exclusionOf(processType: ProcessType, pageType: number, image: ImageRow, item: ItemRow, now: number): Exclusion | null {
+  if (image.isDelete === 1 || item.isDelete === 1) return 'deleted';
+  if (image.status === 'processing') return 'state';
+  switch (processType) {
+    case 'restore':
+      if (isExpired(image, now)) return 'expired';
+      if (!image.beforeFilePath) return 'state';
+      return image.status === 'compressed' || (image.status === 'optimal' && (image.isEditAlt === 1 || image.isEditName === 1)) ? null : 'state';
+    case 'reoptimize':
+      // Expired means the original is gone: starting "again from the original" is impossible.
+      return image.beforeFilePath && isExpired(image, now) ? 'expired' : null;
+    case 'optimize':
+      if (image.status === 'pending' || image.status === 'failed') return null;
+      // The manual list also offers restored items: optimising them again starts from the original.
+      return image.status === 'restored' && pageType === 1 && !isExpired(image, now) ? null : 'state';
+    case 'auto':
+      return image.status === 'pending' ? null : 'state';
+    case 'upload':
+      return null;
+  }
+}
+
+function refusal(processType: ProcessType, reasons: Exclusion[]): string {
+  if (reasons.length > 0 && reasons.every((r) => r === 'expired')) return MSG_EXPIRED;
+  if (reasons.length > 0 && reasons.every((r) => r === 'deleted')) return MSG_DELETED;
+  return processType === 'optimize' || processType === 'auto' ? MSG_NOTHING_TO_OPTIMISE : MSG_SELECT_CORRECT_STATE;
+}
+
+const SEND_BATCH = 100; // Queue.sendBatch accepts at most 100 messages
+
+/**
+ * Plans and queues a job; returns its id and size (0 when every image is already in a running job).
+ * Refuses with the documented messages: expired / deleted images, nothing in a selectable state, and the
+ * plan-limit message when the quota is used up and overcharge does not allow more.
+ */
+export async function planJob(deps: PlanDeps, req: PlanRequest): Promise<{ jobId: string | null; total: number }> {
+  const { db, now } = deps;
+  const rows = await selectImages(db, req.shop.id, req.dataType, req.selection);
+  const reasons: Exclusion[] = [];
+  const eligible = rows.filter(({ image, item }) => {
+    const why = exclusionOf(req.processType, req.pageType, image, item, now());
+    if (why) reasons.push(why);
+    return why === null;
+  });
+  if (eligible.length === 0) {
+    if (req.quiet) return { jobId: null, total: 0 };
+    throw new ValidationError(refusal(req.processType, reasons));
+  }
+  const busy = await imagesInActiveJobs(db, req.shop.id, eligible.map((r) => r.image.id));
+  const members = eligible.filter((r) => !busy.has(r.image.id));
+  if (members.length === 0) return { jobId: null, total: 0 };
+
+  // Quota: checked before work starts. Restores are free; images charged before need no new quota.
+  const needsQuota = req.processType !== 'restore' && members.some((r) => r.image.isCompress !== 1);
+  if (needsQuota && !(await deps.canOptimise(req.shop))) {
+    if (req.quiet) return { jobId: null, total: 0 };
+    throw new ApiError(402, planLimitMessage(members.length));
+  }
+
+  const jobId = crypto.randomUUID();
+  const job = { id: jobId, shopId: req.shop.id, dataType: req.dataType, processType: req.processType, pageType: req.pageType, pattern: req.pattern };
+  await createJob(db, job, members.map((r) => ({ imageId: r.image.id, optId: r.item.id })));
+  for (const optId of new Set(members.map((r) => r.item.id))) await refreshItemSummary(db, req.shop.id, optId);
+  try {
+    for (let i = 0; i < members.length; i += SEND_BATCH) {
+      await deps.queue.sendBatch(
+        members.slice(i, i + SEND_BATCH).map((r) => ({
+          body: { type: 'image', jobId, shopId: req.shop.id, imageId: r.image.id, ...(req.upload ? { upload: req.upload } : {}) },
+          contentType: 'json',
+        })),
+      );
+    }
+  } catch (err) {
+    // Without its messages the job would wait forever: end it so the tab does not show phantom progress.
+    await endJob(db, jobId, 'stopped', 'stopped', now());
+    for (const optId of new Set(members.map((r) => r.item.id))) await refreshItemSummary(db, req.shop.id, optId);
+    throw err;
+  }
+  deps.log.info('job_planned', { shopId: req.shop.id, jobId, processType: req.processType, total: members.length });
+  return { jobId, total: members.length };
+}

@@ -1,0 +1,79 @@
+// Progress (getOptSchedule) and stop (stopImageOptTask). Counted from job_images every time.
+import type { Db } from '../db/client';
+import { endJob, jobCountsByItem, latestJobForTab, listActiveJobs, listJobImages } from '../db/jobs';
+import { refreshItemSummary } from '../db/optimise';
+import { planLimitMessage } from './errors';
+
+/** A finished job stays visible this long, so a panel polling every 5-6 s sees process_result 1 once. */
+export const FINISHED_VISIBLE_MS = 2 * 60 * 1000;
+export const TAB_KEYS = { 1: 'product', 2: 'collection', 3: 'blog', 4: 'other' } as const;
+
+export type ItemProgress = { data_id: number; opt_in: number; opt_total: number };
+export type Schedule = {
+  data_type: number;
+  /** optimize, reoptimize, restore, upload, auto ('' when nothing ran recently). */
+  process_type: string;
+  page_type: number;
+  /** 1 when the job has ended (done, stopped or plan limit), 0 while it runs. */
+  process_result: 0 | 1;
+  /** Images still waiting. */
+  opt_in: number;
+  opt_total: number;
+  /** queued, running, done, stopped, plan_limit. */
+  status: string;
+  /** Set when the job stopped at the plan limit: the documented banner text. */
+  plan_limit_message: string | null;
+  list: ItemProgress[];
+};
+
+function idle(dataType: number): Schedule {
+  return { data_type: dataType, process_type: '', page_type: 0, process_result: 1, opt_in: 0, opt_total: 0, status: 'idle', plan_limit_message: null, list: [] };
+}
+
+export async function scheduleForTab(db: Db, shopId: number, dataType: number, now: number): Promise<Schedule> {
+  const job = await latestJobForTab(db, shopId, dataType, now - FINISHED_VISIBLE_MS);
+  if (!job) return idle(dataType);
+  const perItem = await jobCountsByItem(db, job.id);
+  const list = perItem.map((r) => ({ data_id: r.optId, opt_in: Number(r.queued ?? 0), opt_total: Number(r.total) }));
+  const optIn = list.reduce((n, r) => n + r.opt_in, 0);
+  const optTotal = list.reduce((n, r) => n + r.opt_total, 0);
+  let limitMessage: string | null = null;
+  if (job.status === 'plan_limit') {
+    const members = await listJobImages(db, job.id);
+    limitMessage = planLimitMessage(members.filter((m) => m.status === 'quota').length);
+  }
+  const running = job.status === 'queued' || job.status === 'running';
+  return {
+    data_type: dataType,
+    process_type: job.processType,
+    page_type: job.pageType,
+    process_result: running ? 0 : 1,
+    opt_in: optIn,
+    opt_total: optTotal,
+    status: job.status,
+    plan_limit_message: limitMessage,
+    list,
+  };
+}
+
+/**
+ * getOptSchedule: with data_type, that tab's schedule object (the detail page sends 1 and reads the
+ * product object); without it, every tab keyed product / collection / blog / other.
+ */
+export async function getSchedule(db: Db, shopId: number, dataType: number | undefined, now: number): Promise<Schedule | Record<string, Schedule>> {
+  if (dataType !== undefined) return scheduleForTab(db, shopId, dataType, now);
+  const out: Record<string, Schedule> = {};
+  for (const [type, key] of Object.entries(TAB_KEYS)) out[key] = await scheduleForTab(db, shopId, Number(type), now);
+  return out;
+}
+
+/** Stops every queued or running job of the shop: waiting images never start, finished ones stay. */
+export async function stopShopJobs(db: Db, shopId: number, now: number): Promise<number> {
+  const active = await listActiveJobs(db, shopId);
+  for (const job of active) {
+    await endJob(db, job.id, 'stopped', 'stopped', now);
+    const members = await listJobImages(db, job.id);
+    for (const optId of new Set(members.map((m) => m.optId))) await refreshItemSummary(db, shopId, optId);
+  }
+  return active.length;
+}

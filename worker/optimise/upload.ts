@@ -1,0 +1,90 @@
+// The Upload tab (uploadImagesOpt): merchant files are checked, stored in R2 under uploads/, listed as
+// data_type 4 history rows and optimised by the queue like catalogue images, without Shopify. Results
+// stay downloadable for 30 days (the expiry sweep removes them).
+import { insertUpload } from '../db/optimise';
+import type { ShopRow } from '../db/shops';
+import { fromBase64, sha256HexOfBytes } from '../lib/crypto';
+import { ApiError, ValidationError } from '../lib/errors';
+import { r2Key } from '../lib/r2-keys';
+import {
+  MSG_UPLOAD_FILE_TOO_LARGE,
+  MSG_UPLOAD_NONE,
+  MSG_UPLOAD_REQUEST_TOO_LARGE,
+  MSG_UPLOAD_TOO_MANY,
+  MSG_UPLOAD_TYPE,
+  UPLOAD_MAX_FILES,
+  UPLOAD_MAX_FILE_BYTES,
+  UPLOAD_MAX_REQUEST_BYTES,
+  planLimitMessage,
+} from './errors';
+import { planJob, type PlanDeps } from './plan';
+
+export type UploadFile = { name: string; data: string; type?: string };
+export type Rejected = { name: string; message: string };
+/** Section 5: the heading above the rejected files. */
+export const MSG_UPLOAD_REJECTED_HEADING = "The following images couldn't be uploaded:";
+
+type Checked = { ok: true; name: string; bytes: Uint8Array; ext: 'jpg' | 'png' } | { ok: false; rejected: Rejected };
+
+/** Type by name and by content (a renamed GIF is still refused), then the per-file size limit. */
+export function checkUploadFile(file: UploadFile): Checked {
+  const name = file.name.trim().slice(0, 200) || 'image';
+  const ext = name.toLowerCase().split('.').pop() ?? '';
+  const typeOk = ['jpg', 'jpeg', 'png'].includes(ext);
+  if (!typeOk) return { ok: false, rejected: { name, message: `${name} ${MSG_UPLOAD_TYPE}` } };
+  let bytes: Uint8Array;
+  try {
+    const payload = file.data.replace(/^data:[^,]*,/, '').replace(/\s+/g, '');
+    bytes = fromBase64(payload);
+  } catch {
+    return { ok: false, rejected: { name, message: `${name} ${MSG_UPLOAD_TYPE}` } };
+  }
+  if (bytes.byteLength > UPLOAD_MAX_FILE_BYTES) return { ok: false, rejected: { name, message: `${name} ${MSG_UPLOAD_FILE_TOO_LARGE}` } };
+  const isPng = bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47;
+  const isJpg = bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+  if (!isPng && !isJpg) return { ok: false, rejected: { name, message: `${name} ${MSG_UPLOAD_TYPE}` } };
+  return { ok: true, name, bytes, ext: isPng ? 'png' : 'jpg' };
+}
+
+/** Whole-request limits, checked before any file is decoded (base64 is 4/3 of the bytes). */
+export function checkUploadRequest(files: readonly UploadFile[]): void {
+  if (files.length === 0) throw new ValidationError(MSG_UPLOAD_NONE);
+  if (files.length > UPLOAD_MAX_FILES) throw new ValidationError(MSG_UPLOAD_TOO_MANY);
+  const approxBytes = files.reduce((n, f) => n + Math.floor((f.data.length * 3) / 4), 0);
+  if (approxBytes > UPLOAD_MAX_REQUEST_BYTES + 1024) throw new ValidationError(MSG_UPLOAD_REQUEST_TOO_LARGE);
+}
+
+export async function startUpload(
+  deps: PlanDeps & { bucket: R2Bucket },
+  shop: ShopRow,
+  files: readonly UploadFile[],
+  options: { pngToJpg: boolean; watermark: boolean },
+): Promise<{ jobId: string | null; accepted: string[]; rejected: Rejected[] }> {
+  checkUploadRequest(files);
+  const checked = files.map(checkUploadFile);
+  const rejected = checked.flatMap((c) => (c.ok ? [] : [c.rejected]));
+  const good = checked.flatMap((c) => (c.ok ? [c] : []));
+  if (good.length === 0) throw new ValidationError(`${MSG_UPLOAD_REJECTED_HEADING} ${rejected.map((r) => r.message).join(' ')}`);
+
+  // Checked before anything is stored: an upload over the plan limit leaves nothing behind.
+  if (!(await deps.canOptimise(shop))) throw new ApiError(402, planLimitMessage(good.length));
+  const imageIds: number[] = [];
+  for (const file of good) {
+    const uploadId = crypto.randomUUID();
+    const sha = await sha256HexOfBytes(file.bytes);
+    const key = r2Key('uploads', shop.id, `${uploadId}-${file.name}`);
+    await deps.bucket.put(key, file.bytes, { httpMetadata: { contentType: file.ext === 'png' ? 'image/png' : 'image/jpeg' }, customMetadata: { sha256: sha } });
+    const { image } = await insertUpload(deps.db, shop.id, { uploadId, name: file.name, fileType: file.ext, size: file.bytes.byteLength, key, sha256: sha });
+    imageIds.push(image.id);
+  }
+  const { jobId } = await planJob(deps, {
+    shop,
+    dataType: 4,
+    processType: 'upload',
+    pageType: 0,
+    pattern: 'upload',
+    selection: { imageIds },
+    upload: options,
+  });
+  return { jobId, accepted: good.map((g) => g.name), rejected };
+}
