@@ -65,7 +65,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     let renewed = false;
     let token = await tokenSource.get();
     for (;;) {
-      const cost = await bucket.acquire(opts.expectedCost ?? learnedCosts.get(query) ?? DEFAULT_COST);
+      const cost = await bucket.acquire(() => opts.expectedCost ?? learnedCosts.get(query) ?? DEFAULT_COST);
       let res: Response;
       try {
         res = await fetch(url, {

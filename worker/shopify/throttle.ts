@@ -33,8 +33,10 @@ export class CostBucket {
   constructor(private readonly clock: Clock = realClock) {}
 
   /** Waits (FIFO) until `cost` points fit, then reserves them. Until a first status is known, one call at a time. */
-  acquire(cost: number): Promise<number> {
-    const turn = this.gate.then(() => this.waitUntilFits(cost));
+  acquire(cost: number | (() => number)): Promise<number> {
+    // The cost is read when this call's turn comes, so calls queued before the first answer already
+    // use the cost Shopify reported for their query.
+    const turn = this.gate.then(() => this.waitUntilFits(typeof cost === 'function' ? cost() : cost));
     this.gate = turn.then(
       () => undefined,
       () => undefined,
