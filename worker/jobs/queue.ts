@@ -1,4 +1,5 @@
 import { createLogger } from '../lib/log';
+import { handleOptimiseBatch, handleOptimiseDeadLetters } from '../optimise/handlers';
 import { handlePagespeedBatch } from '../pagespeed/check-consumer';
 
 /**
@@ -11,6 +12,8 @@ export type QueueHandler = (batch: MessageBatch<unknown>, env: Env, ctx: Executi
 export const queueHandlers: Record<string, QueueHandler> = {};
 
 queueHandlers['pagespeed-check'] = handlePagespeedBatch;
+queueHandlers['image-optimise'] = handleOptimiseBatch;
+queueHandlers['image-optimise-dlq'] = handleOptimiseDeadLetters;
 
 export async function dispatchQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
   const handler = queueHandlers[batch.queue];

@@ -1,4 +1,5 @@
 import { createLogger } from '../lib/log';
+import { automaticSweepTask, expirySweepTask } from '../optimise/handlers';
 
 /** Cron expressions of wrangler.toml [triggers], named once here. */
 export const CRON = {
@@ -12,8 +13,8 @@ export type ScheduledTask = (controller: ScheduledController, env: Env, ctx: Exe
 /** Tasks by cron expression; several tasks may share one trigger. */
 export const scheduledTasks: Record<string, ScheduledTask[]> = {
   [CRON.quotaReset]: [],
-  [CRON.expirySweep]: [],
-  [CRON.halfHourly]: [],
+  [CRON.expirySweep]: [expirySweepTask],
+  [CRON.halfHourly]: [automaticSweepTask],
 };
 
 export async function dispatchScheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
