@@ -1,15 +1,18 @@
-import { Box, InlineStack, Tabs } from '@shopify/polaris';
+import { Box, EmptyState, Frame, InlineStack, Page, Tabs } from '@shopify/polaris';
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useAtom, useAtomValue } from 'jotai';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getSettingInfo } from '../api/calls';
 import { isEmbedded, readAuthToken } from '../api/auth';
 import { isOk } from '../api/client';
 import { i18next } from '../i18n';
+import { inIframe, waitForAppBridge } from '../lib/app-bridge';
 import { PUBLIC_PATHS } from '../router';
 import { isOldAtom, languageAtom, settingInfoAtom } from '../state/atoms';
 import { isLanguageCode } from '../../../shared/languages';
+import { ContactFormHost } from './contact-form';
+import { ToastHost } from './toast-host';
 
 type NavItem = { path: string; labelKey: string; oldOnly?: boolean };
 
@@ -22,6 +25,9 @@ const NAV: NavItem[] = [
   { path: '/recommended-apps', labelKey: 'nav.recommendation' },
 ];
 
+/** 'waiting' while App Bridge may still arrive inside the admin iframe; then embedded or standalone. */
+type SessionMode = 'waiting' | 'embedded' | 'standalone';
+
 export function AppShell() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -29,12 +35,21 @@ export function AppShell() {
   const [settingInfo, setSettingInfo] = useAtom(settingInfoAtom);
   const [language, setLanguage] = useAtom(languageAtom);
   const isOld = useAtomValue(isOldAtom);
-  const embedded = isEmbedded();
+  const [mode, setMode] = useState<SessionMode>(() => (isEmbedded() ? 'embedded' : inIframe() ? 'waiting' : 'standalone'));
   const isPublic = PUBLIC_PATHS.includes(pathname);
+  const hasSession = mode === 'embedded' || (mode === 'standalone' && readAuthToken() !== null);
 
   useEffect(() => {
-    if (isPublic || settingInfo) return;
-    if (!embedded && !readAuthToken()) return;
+    if (mode !== 'waiting') return;
+    let cancelled = false;
+    void waitForAppBridge().then((ready) => !cancelled && setMode(ready ? 'embedded' : 'standalone'));
+    return () => {
+      cancelled = true;
+    };
+  }, [mode]);
+
+  useEffect(() => {
+    if (isPublic || settingInfo || !hasSession) return;
     let cancelled = false;
     getSettingInfo()
       .then((body) => {
@@ -48,19 +63,30 @@ export function AppShell() {
     return () => {
       cancelled = true;
     };
-  }, [isPublic, settingInfo, embedded, navigate, setSettingInfo, setLanguage]);
+  }, [isPublic, settingInfo, hasSession, navigate, setSettingInfo, setLanguage]);
 
   useEffect(() => {
     if (i18next.language !== language) void i18next.changeLanguage(language);
   }, [language]);
 
   const items = useMemo(() => NAV.filter((n) => isOld || !n.oldOnly), [isOld]);
-  const selected = Math.max(0, items.findIndex((n) => pathname.startsWith(n.path)));
-  const showTabs = !embedded && !isPublic && pathname !== '/guidance';
+  const selected = items.findIndex((n) => pathname.startsWith(n.path));
+  const showTabs = mode === 'standalone' && !isPublic && pathname !== '/guidance';
+
+  let content = <Outlet />;
+  if (!isPublic && mode === 'waiting') content = <></>;
+  else if (!isPublic && !hasSession)
+    content = (
+      <Page>
+        <EmptyState heading={t('shell.noSessionTitle')} image="">
+          <p>{t('shell.noSessionBody')}</p>
+        </EmptyState>
+      </Page>
+    );
 
   return (
-    <>
-      {embedded && (
+    <Frame>
+      {mode === 'embedded' && (
         // App Bridge v4 renders this web component as the admin's left navigation.
         <ui-nav-menu>
           <a href="/main" rel="home">
@@ -75,12 +101,12 @@ export function AppShell() {
             ))}
         </ui-nav-menu>
       )}
-      {showTabs && (
+      {showTabs && hasSession && (
         <Box background="bg-surface" borderBlockEndWidth="025" borderColor="border">
           <InlineStack align="center">
             <Tabs
-              tabs={items.map((n) => ({ id: n.path, content: t(n.labelKey) }))}
-              selected={selected}
+              tabs={items.map((n) => ({ id: n.path.slice(1).replace(/\W/g, '-'), content: t(n.labelKey) }))}
+              selected={Math.max(0, selected)}
               onSelect={(i) => {
                 const target = items[i];
                 if (target) void navigate({ to: target.path });
@@ -89,8 +115,10 @@ export function AppShell() {
           </InlineStack>
         </Box>
       )}
-      <Outlet />
-    </>
+      {content}
+      <ToastHost />
+      <ContactFormHost />
+    </Frame>
   );
 }
 

@@ -22,10 +22,12 @@ export function canStep(plans: readonly { level: number }[], current: number, di
 }
 
 /** Quota bar colour: orange above 50 % used, red above 90 % (section 9). */
-export function usageTone(percent: number): 'success' | 'highlight' | 'critical' {
-  if (percent > 90) return 'critical';
-  if (percent > 50) return 'highlight';
-  return 'success';
+export type UsageTone = 'normal' | 'orange' | 'red';
+export function usageTone(percent: number): UsageTone {
+  if (percent > 90) return 'red';
+  if (percent > 50) return 'orange';
+  return 'normal';
 }
+export const USAGE_COLOURS: Record<UsageTone, string> = { normal: '#29845a', orange: '#e97f16', red: '#e51c00' };
 
 export const usagePercent = (used: number, all: number) => (all > 0 ? Math.min(100, Math.round((used / all) * 10000) / 100) : 0);

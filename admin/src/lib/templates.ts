@@ -1,12 +1,9 @@
-// Alt text and file name templates (image-optimisation.md section 5): newlines and zero-width spaces are
-// stripped, runs of whitespace collapse to one space, and an enabled scope may not be left empty.
-const ZERO_WIDTH = /[\u200B-\u200D\uFEFF]/g;
+// Alt text and file name template editing (image-optimisation.md section 5). The normalisation and the
+// emptiness rule come from shared/image-settings.ts, the one definition the Worker validates with.
+import { isBlankTemplate, normaliseTemplate, TEMPLATE_PLACEHOLDERS } from '../../../shared/image-settings';
 
-export function normaliseTemplate(text: string): string {
-  return text.replace(ZERO_WIDTH, '').replace(/\s+/g, ' ').trim();
-}
-
-export const isTemplateEmpty = (text: string | undefined | null) => normaliseTemplate(text ?? '') === '';
+export { normaliseTemplate };
+export const isTemplateEmpty = (text: string | undefined | null) => isBlankTemplate(text ?? '');
 
 /** Inserts a placeholder at the caret (or the end) with one space either side, then normalises. */
 export function insertPlaceholder(text: string, placeholder: string, caret = text.length): string {
@@ -14,12 +11,7 @@ export function insertPlaceholder(text: string, placeholder: string, caret = tex
   return normaliseTemplate(`${text.slice(0, at)} ${placeholder} ${text.slice(at)}`);
 }
 
-export const PLACEHOLDERS = {
-  product: ['%product_title%', '%product_vendor%', '%product_type%', '%shop_name%', '%price%', '%product_variant%'],
-  collection: ['%collection_title%', '%shop_name%'],
-  blogs: ['%blog_title%', '%shop_name%'],
-} as const;
-
+export const PLACEHOLDERS = TEMPLATE_PLACEHOLDERS;
 export type TemplateScope = keyof typeof PLACEHOLDERS;
 
 /** Tag debounce of the template editors (section 9). */

@@ -1,41 +1,24 @@
+import { defaultImageSettings, WIZARD_TEMPLATE_DEFAULTS, type FileNameSettings, type ImageSettings } from '../../../shared/image-settings';
 import { isTemplateEmpty, type TemplateScope } from './templates';
 
 // The first-run wizard (page-speed-and-app.md sections 2 and 4): six screens, four counted steps.
 export type WizardStep = 1 | 2 | 3 | 4 | 5 | 6;
 export const LAST_STEP: WizardStep = 6;
 
-export type TemplateSection = {
-  switch: 0 | 1;
-  product: 0 | 1 | 2;
-  collection: 0 | 1;
-  blogs: 0 | 1;
-  product_rule: string;
-  collection_rule: string;
-  blogs_rule: string;
-};
+/** Alt text and file name sections share these fields (file name has no blank_replace). */
+export type TemplateSection = FileNameSettings;
+export type WizardConfig = ImageSettings;
 
-export type WizardConfig = {
-  image_opt: { product: 0 | 1; collection: 0 | 1; blogs: 0 | 1; pngtojpg: 0 | 1 };
-  alt_text: TemplateSection & { blank_replace: 0 | 1 };
-  file_name: TemplateSection;
-  auto_switch: 0 | 1;
-  is_default: 0 | 1;
-};
-
-// Wizard defaults for new setups: "<title> - <shop name>" in every scope (section 3).
-const rules = {
-  product_rule: '%product_title% - %shop_name%',
-  collection_rule: '%collection_title% - %shop_name%',
-  blogs_rule: '%blog_title% - %shop_name%',
-};
-
+/** The wizard's starting point: the shared defaults with alt text and file names switched on, automatic
+ * mode, and the wizard templates (title - shop name). */
 export function defaultWizardConfig(): WizardConfig {
+  const d = defaultImageSettings();
   return {
-    image_opt: { product: 1, collection: 1, blogs: 1, pngtojpg: 0 },
-    alt_text: { switch: 1, product: 1, collection: 1, blogs: 1, blank_replace: 0, ...rules },
-    file_name: { switch: 1, product: 1, collection: 1, blogs: 1, ...rules },
-    auto_switch: 1,
+    ...d,
     is_default: 0,
+    auto_switch: 1,
+    alt_text: { ...d.alt_text, switch: 1, ...WIZARD_TEMPLATE_DEFAULTS },
+    file_name: { ...d.file_name, switch: 1, ...WIZARD_TEMPLATE_DEFAULTS },
   };
 }
 
@@ -73,5 +56,6 @@ export function blockingEditors(step: WizardStep, c: WizardConfig): TemplateScop
 
 /** The payload of POST /api/v1/saveNewGuideCfg sent when moving from step 5 to 6. */
 export function guidePayload(c: WizardConfig) {
-  return { page5: { day_backup: 1 }, settings: c };
+  const { image_opt, alt_text, file_name, auto_switch, is_default } = c;
+  return { page5: { day_backup: 1 }, settings: { image_opt, alt_text, file_name, auto_switch, is_default } };
 }

@@ -1,13 +1,20 @@
-import { Page, SkeletonBodyText, Card } from '@shopify/polaris';
+import { BlockStack, Card, List, Page, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
 
-// Frame of the screen; its issue fills in the content.
+/** /cookieError: the app needs cookies for 30 days; on iOS cross-site tracking prevention must be off. */
 export function CookieErrorScreen() {
   const { t } = useTranslation();
   return (
-    <Page title={t('screens.cookieError.title')}>
+    <Page narrowWidth title={t('cookie.title')}>
       <Card>
-        <SkeletonBodyText lines={4} />
+        <BlockStack gap="300">
+          <Text as="p">{t('cookie.body')}</Text>
+          <List type="number">
+            <List.Item>{t('cookie.stepBrowser')}</List.Item>
+            <List.Item>{t('cookie.stepIos')}</List.Item>
+            <List.Item>{t('cookie.stepReload')}</List.Item>
+          </List>
+        </BlockStack>
       </Card>
     </Page>
   );

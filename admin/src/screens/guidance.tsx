@@ -1,14 +1,196 @@
-import { Page, SkeletonBodyText, Card } from '@shopify/polaris';
+import { BlockStack, Box, Button, Card, Checkbox, InlineStack, Page, ProgressBar, Text } from '@shopify/polaris';
+import { useNavigate } from '@tanstack/react-router';
+import { useSetAtom } from 'jotai';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { reviewTipsClick, saveNewGuideCfg } from '../api/calls';
+import { isOk } from '../api/client';
+import { TemplateSection } from '../components/image-settings';
+import { LeaveGuard } from '../components/leave-guard';
+import { StarRating } from '../components/star-rating';
+import { useToast } from '../hooks/use-toast';
+import { APP_STORE_REVIEW_URL } from '../lib/rating';
+import type { TemplateScope } from '../lib/templates';
+import { blockingEditors, defaultWizardConfig, guidePayload, isNextDisabled, progressFor, stepNumber, type WizardStep } from '../lib/wizard-rules';
+import { settingInfoAtom } from '../state/atoms';
 
-// Frame of the screen; its issue fills in the content.
+/** Delay before leaving the wizard after the save answered (section 4). */
+export const GUIDE_REDIRECT_MS = 1000;
+
+/** /guidance: the six-screen first-run wizard (page-speed-and-app.md sections 2 and 4). */
 export function GuidanceScreen() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const setInfo = useSetAtom(settingInfoAtom);
+  const [step, setStep] = useState<WizardStep>(1);
+  const [config, setConfig] = useState(defaultWizardConfig);
+  const [marked, setMarked] = useState<TemplateScope[]>([]);
+  const [saving, setSaving] = useState(false);
+  const [finished, setFinished] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const leaveAfterDelay = (to: '/pricing' | '/image_optimisation') => {
+    setFinished(true);
+    timer.current = setTimeout(() => void navigate({ to }), GUIDE_REDIRECT_MS);
+  };
+
+  const save = async () => {
+    setSaving(true);
+    try {
+      const body = await saveNewGuideCfg(guidePayload(config));
+      if (!isOk(body)) throw new Error('refused');
+      setInfo((i) => (i ? { ...i, new_guide_status: 0 } : i));
+      toast(t('guide.completed'));
+      setStep(6);
+    } catch {
+      toast(t('common.error'), { error: true });
+      leaveAfterDelay('/image_optimisation');
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const next = () => {
+    const blocked = blockingEditors(step, config);
+    setMarked(blocked);
+    if (blocked.length) return;
+    if (step === 5) return void save();
+    setStep((s) => Math.min(6, s + 1) as WizardStep);
+  };
+
+  const rate = (score: number) => {
+    void reviewTipsClick(score).catch(() => undefined);
+    if (score >= 4) window.open(APP_STORE_REVIEW_URL, '_blank', 'noopener');
+    setInfo((i) => (i ? { ...i, review_tips: 0 } : i));
+    leaveAfterDelay('/pricing');
+  };
+
+  const counted = stepNumber(step);
   return (
-    <Page title={t('screens.guidance.title')}>
+    <Page narrowWidth>
+      <LeaveGuard when={step > 1 && step < 6 && !finished} />
       <Card>
-        <SkeletonBodyText lines={4} />
+        <BlockStack gap="500">
+          {counted !== null && (
+            <BlockStack gap="200">
+              <Text as="p" tone="subdued">
+                {t('guide.stepOf', { step: counted, total: 4 })}
+              </Text>
+              <ProgressBar progress={progressFor(step)} size="small" tone="primary" />
+            </BlockStack>
+          )}
+          <StepBody step={step} config={config} setConfig={setConfig} marked={marked} onStart={() => setStep(2)} onRate={rate} finished={finished} />
+          {step > 1 && step < 6 && (
+            <InlineStack align="space-between" blockAlign="center">
+              <Text as="p" variant="bodySm" tone="subdued">
+                {t('guide.changeLater')}
+              </Text>
+              <InlineStack gap="200">
+                <Button onClick={() => setStep((s) => (s - 1) as WizardStep)} disabled={saving}>
+                  {t('common.back')}
+                </Button>
+                <Button variant="primary" onClick={next} disabled={isNextDisabled(step, config) || finished} loading={saving}>
+                  {step === 5 ? t('guide.finish') : t('common.next')}
+                </Button>
+              </InlineStack>
+            </InlineStack>
+          )}
+        </BlockStack>
       </Card>
     </Page>
   );
+}
+
+type BodyProps = {
+  step: WizardStep;
+  config: ReturnType<typeof defaultWizardConfig>;
+  setConfig: (c: ReturnType<typeof defaultWizardConfig>) => void;
+  marked: TemplateScope[];
+  onStart: () => void;
+  onRate: (score: number) => void;
+  finished: boolean;
+};
+
+function StepBody({ step, config, setConfig, marked, onStart, onRate, finished }: BodyProps) {
+  const { t } = useTranslation();
+  const heading = (key: string) => (
+    <Text as="h2" variant="headingLg">
+      {t(key)}
+    </Text>
+  );
+  switch (step) {
+    case 1:
+      return (
+        <Box paddingBlock="600">
+          <BlockStack gap="400" inlineAlign="center">
+            {heading('guide.welcome.title')}
+            <Text as="p" alignment="center">
+              {t('guide.welcome.body')}
+            </Text>
+            <Button variant="primary" size="large" onClick={onStart}>
+              {t('guide.welcome.start')}
+            </Button>
+          </BlockStack>
+        </Box>
+      );
+    case 2: {
+      const opt = config.image_opt;
+      const set = (patch: Partial<typeof opt>) => setConfig({ ...config, image_opt: { ...opt, ...patch } });
+      return (
+        <BlockStack gap="300">
+          {heading('guide.types.title')}
+          <Text as="p" tone="subdued">
+            {t('guide.types.body')}
+          </Text>
+          <Checkbox label={t('guide.types.product')} checked={opt.product !== 0} onChange={(c) => set({ product: c ? 1 : 0 })} />
+          <Checkbox label={t('guide.types.blogs')} checked={opt.blogs === 1} onChange={(c) => set({ blogs: c ? 1 : 0 })} />
+          <Checkbox label={t('guide.types.collection')} checked={opt.collection === 1} onChange={(c) => set({ collection: c ? 1 : 0 })} />
+        </BlockStack>
+      );
+    }
+    case 3:
+      return (
+        <BlockStack gap="300">
+          {heading('guide.alt.title')}
+          <Text as="p" tone="subdued">
+            {t('guide.alt.body')}
+          </Text>
+          <TemplateSection kind="alt" value={config.alt_text} onChange={(alt_text) => setConfig({ ...config, alt_text })} invalid={marked} />
+        </BlockStack>
+      );
+    case 4:
+      return (
+        <BlockStack gap="300">
+          {heading('guide.file.title')}
+          <Text as="p" tone="subdued">
+            {t('guide.file.body')}
+          </Text>
+          <TemplateSection kind="file" value={config.file_name} onChange={(file_name) => setConfig({ ...config, file_name })} invalid={marked} />
+        </BlockStack>
+      );
+    case 5:
+      return (
+        <BlockStack gap="300">
+          {heading('guide.backup.title')}
+          <Text as="p">{t('guide.backup.body')}</Text>
+        </BlockStack>
+      );
+    case 6:
+      return (
+        <Box paddingBlock="400">
+          <BlockStack gap="400" inlineAlign="center">
+            {heading('guide.review.title')}
+            <Text as="p" alignment="center">
+              {t('guide.review.body')}
+            </Text>
+            {!finished && <StarRating onRate={onRate} />}
+            <Button variant="plain" onClick={() => onRate(0)} disabled={finished}>
+              {t('guide.review.skip')}
+            </Button>
+          </BlockStack>
+        </Box>
+      );
+  }
 }

@@ -1,14 +1,57 @@
-import { Page, SkeletonBodyText, Card } from '@shopify/polaris';
+import { BlockStack, Box, InlineStack, Layout, Page } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
+import { AppFooterHelp } from '../components/footer-help';
+import { LanguageSelect } from '../components/language-select';
+import { AppEmbedCard, SpeedUpCard } from '../components/page-speed/embed-cards';
+import { FaqCard } from '../components/page-speed/faq-card';
+import { PromoBanner, VideoCard } from '../components/page-speed/promo-and-video';
+import { ScoreCard } from '../components/page-speed/score-card';
+import { useEmbedStatus } from '../components/page-speed/use-embed-status';
+import { ReviewBanner } from '../components/review-banner';
+import { useSettingInfo } from '../hooks/use-settings-info';
 
-// Frame of the screen; its issue fills in the content.
+/** /main: the page speed dashboard (page-speed-and-app.md section 2). */
 export function MainScreen() {
   const { t } = useTranslation();
+  const embed = useEmbedStatus();
+  const info = useSettingInfo();
+  const preview = () => {
+    if (info?.shop_owner) window.open(`https://${info.shop_owner}`, '_blank', 'noopener');
+  };
   return (
-    <Page title={t('screens.main.title')}>
-      <Card>
-        <SkeletonBodyText lines={4} />
-      </Card>
+    <Page
+      title={t('main.title')}
+      subtitle={info?.is_old ? undefined : t('main.subtitle')}
+      secondaryActions={
+        <Box minWidth="180px">
+          <LanguageSelect labelHidden />
+        </Box>
+      }
+    >
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            <PromoBanner />
+            <ReviewBanner />
+            <VideoCard onPreview={preview} />
+          </BlockStack>
+        </Layout.Section>
+        <Layout.Section variant="oneHalf">
+          <ScoreCard />
+        </Layout.Section>
+        <Layout.Section variant="oneHalf">
+          <BlockStack gap="400">
+            <SpeedUpCard embed={embed} />
+            <AppEmbedCard embed={embed} />
+          </BlockStack>
+        </Layout.Section>
+        <Layout.Section>
+          <FaqCard />
+        </Layout.Section>
+      </Layout>
+      <InlineStack align="center">
+        <AppFooterHelp />
+      </InlineStack>
     </Page>
   );
 }

@@ -1,14 +1,116 @@
-import { Page, SkeletonBodyText, Card } from '@shopify/polaris';
+import { Banner, BlockStack, Layout, Modal, Page, SkeletonBodyText, Card, Text } from '@shopify/polaris';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changePlans, getPricingPlans } from '../api/calls';
+import { isOk, messageOf } from '../api/client';
+import { AccountCard } from '../components/pricing/account-card';
+import { DiscountBanner } from '../components/pricing/discount-banner';
+import { ImageSyncStatus } from '../components/pricing/image-sync-card';
+import { FreePlanCard, PaidPlanCard } from '../components/pricing/plan-cards';
+import { readPricing, type PricingData } from '../components/pricing/pricing-data';
+import { useToast } from '../hooks/use-toast';
+import { openTop } from '../lib/app-bridge';
+import { msUntil } from '../lib/countdown';
+import { paidPlans } from '../lib/plan-stepping';
+import { useSetAtom } from 'jotai';
+import { settingInfoAtom } from '../state/atoms';
 
-// Frame of the screen; its issue fills in the content.
+/** /pricing: plans, quota selector, account info, discount countdown, downgrade confirmation (section 2). */
 export function PricingScreen() {
   const { t } = useTranslation();
+  const toast = useToast();
+  const setInfo = useSetAtom(settingInfoAtom);
+  const [data, setData] = useState<PricingData | null>(null);
+  const [selected, setSelected] = useState(1);
+  const [busy, setBusy] = useState<number | null>(null);
+  const [confirmDowngrade, setConfirmDowngrade] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      const body = await getPricingPlans();
+      const parsed = isOk(body) ? readPricing(body.data) : null;
+      if (!parsed) throw new Error(messageOf(body, t('common.tryAgainLater')));
+      setData(parsed);
+      const first = paidPlans(parsed.plans)[0]?.level ?? 1;
+      setSelected(parsed.level > 0 ? parsed.level : first);
+    } catch (e) {
+      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
+    }
+  }, [t, toast]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const change = async (level: number) => {
+    setBusy(level);
+    try {
+      const body = await changePlans(level);
+      if (!isOk(body)) throw new Error(messageOf(body, t('common.tryAgainLater')));
+      // A paid plan needs the merchant's approval on Shopify's page, which refuses to load in a frame.
+      if (typeof body.url === 'string' && body.url) return openTop(body.url);
+      toast(messageOf(body, t('common.saved')));
+      setInfo((i) => (i ? { ...i, shop_level: level } : i));
+      await load();
+    } catch (e) {
+      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
+    }
+    setBusy(null);
+  };
+
+  const choose = (level: number) => (level === 0 ? setConfirmDowngrade(true) : void change(level));
+  const discountActive = data !== null && data.canDiscount && msUntil(data.rebate_info.expired_time, Date.now()) > 0;
+
   return (
-    <Page title={t('screens.pricing.title')}>
-      <Card>
-        <SkeletonBodyText lines={4} />
-      </Card>
+    <Page title={t('pricing.title')}>
+      {!data ? (
+        <Card>
+          <SkeletonBodyText lines={8} />
+        </Card>
+      ) : (
+        <BlockStack gap="400">
+          {discountActive ? (
+            <DiscountBanner expiresAt={data.rebate_info.expired_time} rate={data.rebate_info.rate} months={data.rebate_info.discount_period} />
+          ) : (
+            data.level === 0 && (
+              <Banner tone="info" title={t('pricing.promo.title')}>
+                <p>{t('pricing.promo.body')}</p>
+              </Banner>
+            )
+          )}
+          <ImageSyncStatus />
+          <Layout>
+            <Layout.Section variant="oneThird">
+              <FreePlanCard plans={data.plans} current={data.level} busy={busy} onChoose={choose} />
+            </Layout.Section>
+            <Layout.Section variant="oneThird">
+              <PaidPlanCard plans={data.plans} current={data.level} busy={busy} onChoose={choose} selected={selected} onSelect={setSelected} discount={discountActive} />
+            </Layout.Section>
+            <Layout.Section variant="oneThird">
+              <AccountCard data={data} />
+            </Layout.Section>
+          </Layout>
+        </BlockStack>
+      )}
+      <Modal
+        open={confirmDowngrade}
+        onClose={() => setConfirmDowngrade(false)}
+        title={t('pricing.downgradeModal.title')}
+        primaryAction={{ content: t('pricing.downgradeModal.think'), onAction: () => setConfirmDowngrade(false) }}
+        secondaryActions={[
+          {
+            content: t('pricing.downgradeModal.continue'),
+            destructive: true,
+            onAction: () => {
+              setConfirmDowngrade(false);
+              void change(0);
+            },
+          },
+        ]}
+      >
+        <Modal.Section>
+          <Text as="p">{t('pricing.downgradeModal.body')}</Text>
+        </Modal.Section>
+      </Modal>
     </Page>
   );
 }

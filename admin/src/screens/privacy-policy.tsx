@@ -1,13 +1,33 @@
-import { Page, SkeletonBodyText, Card } from '@shopify/polaris';
+import { BlockStack, Card, List, Page, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
 
-// Frame of the screen; its issue fills in the content.
+const SECTIONS = ['collect', 'use', 'rights', 'retention', 'contact'] as const;
+const COLLECTED = ['name', 'email', 'phone', 'products', 'blogs', 'collections', 'scripts', 'theme'] as const;
+
+/** /privacy-policy: the static policy of page-speed-and-app.md section 2 (public, no session needed). */
 export function PrivacyPolicyScreen() {
   const { t } = useTranslation();
   return (
-    <Page title={t('screens.privacyPolicy.title')}>
+    <Page narrowWidth title={t('privacy.title')}>
       <Card>
-        <SkeletonBodyText lines={4} />
+        <BlockStack gap="500">
+          <Text as="p">{t('privacy.intro')}</Text>
+          {SECTIONS.map((s) => (
+            <BlockStack key={s} gap="200">
+              <Text as="h2" variant="headingMd">
+                {t(`privacy.${s}.title`)}
+              </Text>
+              <Text as="p">{t(`privacy.${s}.body`)}</Text>
+              {s === 'collect' && (
+                <List>
+                  {COLLECTED.map((c) => (
+                    <List.Item key={c}>{t(`privacy.collect.items.${c}`)}</List.Item>
+                  ))}
+                </List>
+              )}
+            </BlockStack>
+          ))}
+        </BlockStack>
       </Card>
     </Page>
   );

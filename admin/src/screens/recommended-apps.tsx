@@ -1,14 +1,92 @@
-import { Page, SkeletonBodyText, Card } from '@shopify/polaris';
+import { Badge, BlockStack, Button, Card, EmptyState, InlineGrid, InlineStack, Page, SkeletonBodyText, Tabs, Text, Thumbnail } from '@shopify/polaris';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { getRecommendations } from '../api/calls';
+import { isOk } from '../api/client';
+import { useSettingInfo } from '../hooks/use-settings-info';
+import { iframeSrc, readRecommendations, type PartnerApp, type Recommendations } from '../lib/recommendations';
 
-// Frame of the screen; its issue fills in the content.
+const appId = () => window.shopify?.config?.apiKey ?? document.querySelector<HTMLMetaElement>('meta[name="shopify-api-key"]')?.content ?? '';
+
+/** /recommended-apps: the configured apps page (iframe) and the partner apps list (section 2). */
 export function RecommendedAppsScreen() {
   const { t } = useTranslation();
+  const info = useSettingInfo();
+  const [config, setConfig] = useState<Recommendations | null>(null);
+  const [tab, setTab] = useState(0);
+
+  useEffect(() => {
+    let cancelled = false;
+    getRecommendations()
+      .then((body) => !cancelled && setConfig(readRecommendations(isOk(body) ? body.data : null)))
+      .catch(() => !cancelled && setConfig(readRecommendations(null)));
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  const tabs = [
+    { id: 'all-apps', content: config?.iframe?.title || t('recommend.allApps') },
+    { id: 'partner-apps', content: config?.partner.title || t('recommend.partnerApps') },
+  ];
+
   return (
-    <Page title={t('screens.recommendedApps.title')}>
-      <Card>
-        <SkeletonBodyText lines={4} />
+    <Page title={t('recommend.title')}>
+      <Card padding="0">
+        <Tabs tabs={tabs} selected={tab} onSelect={setTab} />
+        <div style={{ padding: 16 }}>
+          {!config ? (
+            <SkeletonBodyText lines={6} />
+          ) : tab === 0 ? (
+            config.iframe && info ? (
+              <iframe title={tabs[0]?.content} src={iframeSrc(config.iframe.url, info.shop_owner, appId(), info.email)} style={{ width: '100%', height: 900, border: 0 }} />
+            ) : (
+              <EmptyState heading={t('recommend.empty')} image="" />
+            )
+          ) : config.partner.apps.length ? (
+            <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
+              {config.partner.apps.map((app) => (
+                <PartnerCard key={app.url} app={app} />
+              ))}
+            </InlineGrid>
+          ) : (
+            <EmptyState heading={t('recommend.empty')} image="" />
+          )}
+        </div>
       </Card>
     </Page>
+  );
+}
+
+function PartnerCard({ app }: { app: PartnerApp }) {
+  const { t } = useTranslation();
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <InlineStack gap="300" blockAlign="center" wrap={false}>
+          {app.icon && <Thumbnail source={app.icon} alt={app.name} size="small" />}
+          <BlockStack gap="050">
+            <Text as="h3" variant="headingSm">
+              {app.name}
+            </Text>
+            <InlineStack gap="200" blockAlign="center">
+              <Text as="span" tone="subdued">
+                {`★ ${app.rating.toFixed(1)}`}
+              </Text>
+              <Text as="span" tone="subdued">
+                {t('recommend.reviews', { count: app.reviews })}
+              </Text>
+              {app.free && <Badge tone="success">{t('recommend.free')}</Badge>}
+            </InlineStack>
+          </BlockStack>
+        </InlineStack>
+        {app.description && <Text as="p">{app.description}</Text>}
+        <InlineStack>
+          <Button url={app.url} external>
+            {t('recommend.view')}
+          </Button>
+        </InlineStack>
+      </BlockStack>
+    </Card>
   );
 }

@@ -21,7 +21,7 @@ describe('quota selector', () => {
 });
 
 describe('quota bar', () => {
-  it.each([[0, 'success'], [50, 'success'], [50.01, 'highlight'], [90, 'highlight'], [90.5, 'critical']] as const)(
+  it.each([[0, 'normal'], [50, 'normal'], [50.01, 'orange'], [90, 'orange'], [90.5, 'red']] as const)(
     '%f %% is %s',
     (p, tone) => expect(usageTone(p)).toBe(tone),
   );

@@ -44,7 +44,7 @@ describe('wizard rules', () => {
   });
 
   it('sends page5 and the settings', () => {
-    expect(guidePayload(defaultWizardConfig())).toMatchObject({ page5: { day_backup: 1 }, settings: { alt_text: { product_rule: '%product_title% - %shop_name%' } } });
+    expect(guidePayload(defaultWizardConfig())).toMatchObject({ page5: { day_backup: 1 }, settings: { alt_text: { product_rule: '%product_title%-%shop_name%' } } });
   });
 });
 

@@ -1,0 +1,85 @@
+import { FormLayout, Modal, TextField } from '@shopify/polaris';
+import { atom, useAtom } from 'jotai';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getThisUserEmail, insertContactUs } from '../api/calls';
+import { isOk, messageOf } from '../api/client';
+import { useToast } from '../hooks/use-toast';
+
+// The contact / feedback form (image-optimisation.md sections 3 and 5). Any screen opens it through
+// contactFormAtom, optionally prefilled (quota-increase requests, low ratings); `path` records where
+// the request came from (decisions.md "Support chat": without a chat widget this form is the channel).
+export type ContactRequest = { title?: string; description?: string; path?: string };
+export const contactFormAtom = atom<ContactRequest | null>(null);
+
+type Errors = Partial<Record<'name' | 'email' | 'description', string>>;
+
+export function ContactFormHost() {
+  const [request, setRequest] = useAtom(contactFormAtom);
+  return request ? <ContactForm request={request} onClose={() => setRequest(null)} /> : null;
+}
+
+function ContactForm({ request, onClose }: { request: ContactRequest; onClose: () => void }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [title, setTitle] = useState(request.title ?? '');
+  const [description, setDescription] = useState(request.description ?? '');
+  const [errors, setErrors] = useState<Errors>({});
+  const [sending, setSending] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    getThisUserEmail()
+      .then((body) => {
+        if (cancelled || !isOk(body) || !body.data) return;
+        setName((v) => v || body.data?.name || '');
+        setEmail((v) => v || body.data?.email || '');
+      })
+      .catch(() => undefined); // prefill only: the merchant can type them
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  const submit = async () => {
+    const next: Errors = {};
+    if (!name.trim()) next.name = t('contact.nameEmpty');
+    if (!email.trim()) next.email = t('contact.emailEmpty');
+    if (!description.trim()) next.description = t('contact.descriptionEmpty');
+    setErrors(next);
+    if (Object.keys(next).length) return;
+    setSending(true);
+    try {
+      const body = await insertContactUs({ name: name.trim(), email: email.trim(), title: title.trim(), description: description.trim(), path: request.path });
+      if (isOk(body)) {
+        toast(t('contact.sent'));
+        onClose();
+      } else toast(messageOf(body, t('common.tryAgainLater')), { error: true });
+    } catch (e) {
+      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <Modal
+      open
+      title={t('contact.title')}
+      onClose={onClose}
+      primaryAction={{ content: t('contact.send'), onAction: () => void submit(), loading: sending }}
+      secondaryActions={[{ content: t('common.cancel'), onAction: onClose }]}
+    >
+      <Modal.Section>
+        <FormLayout>
+          <TextField label={t('contact.name')} value={name} onChange={setName} autoComplete="name" error={errors.name} />
+          <TextField label={t('contact.email')} type="email" value={email} onChange={setEmail} autoComplete="email" error={errors.email} />
+          <TextField label={t('contact.subject')} value={title} onChange={setTitle} autoComplete="off" />
+          <TextField label={t('contact.description')} value={description} onChange={setDescription} autoComplete="off" multiline={4} error={errors.description} />
+        </FormLayout>
+      </Modal.Section>
+    </Modal>
+  );
+}

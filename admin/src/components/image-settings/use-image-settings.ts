@@ -1,0 +1,87 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getSettings, saveSettings } from '../../api/calls';
+import { isOk, messageOf } from '../../api/client';
+import { useToast } from '../../hooks/use-toast';
+import { defaultImageSettings, imageSettingsSchema, settingsRuleError, type ImageSettings } from '../../../../shared/image-settings';
+import { translateSettingsMessage } from './messages';
+
+export type ImageSettingsState = {
+  loading: boolean;
+  draft: ImageSettings;
+  setDraft: (next: ImageSettings) => void;
+  /** Save is enabled only after a change and disabled again after a successful save (section 2). */
+  dirty: boolean;
+  saving: boolean;
+  showErrors: boolean;
+  watermarkMissing: boolean;
+  save: () => Promise<boolean>;
+  reset: () => void;
+};
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Loads the shop's image settings, tracks the unsaved draft and saves it with the section 5 checks. */
+export function useImageSettings(onSaved?: (saved: ImageSettings) => void): ImageSettingsState {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const [loading, setLoading] = useState(true);
+  const [saved, setSaved] = useState<ImageSettings>(defaultImageSettings);
+  const [draft, setDraft] = useState<ImageSettings>(defaultImageSettings);
+  const [saving, setSaving] = useState(false);
+  const [showErrors, setShowErrors] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    getSettings()
+      .then((body) => {
+        if (cancelled) return;
+        const parsed = imageSettingsSchema.safeParse(body.data);
+        if (isOk(body) && parsed.success) {
+          setSaved(parsed.data);
+          setDraft(parsed.data);
+        } else toast(messageOf(body, t('common.tryAgainLater')), { error: true });
+      })
+      .catch((e: unknown) => !cancelled && toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true }))
+      .finally(() => !cancelled && setLoading(false));
+    return () => {
+      cancelled = true;
+    };
+  }, [t, toast]);
+
+  const hasPicture = Boolean(draft.image_opt.watermark.file_data || draft.image_opt.watermark.logo);
+  const watermarkMissing = draft.image_opt.switch === 1 && draft.image_opt.watermark.switch === 1 && !hasPicture;
+  const dirty = useMemo(() => !same(saved, draft), [saved, draft]);
+
+  const save = useCallback(async () => {
+    const problem = settingsRuleError(draft, hasPicture);
+    if (problem) {
+      setShowErrors(true);
+      toast(translateSettingsMessage(problem, t), { error: true });
+      return false;
+    }
+    setSaving(true);
+    try {
+      const body = await saveSettings(draft);
+      const parsed = imageSettingsSchema.safeParse(body.data);
+      if (!isOk(body)) {
+        toast(translateSettingsMessage(messageOf(body, t('common.tryAgainLater')), t), { error: true });
+        return false;
+      }
+      const next = parsed.success ? parsed.data : { ...draft, is_default: 0 as const };
+      setSaved(next);
+      setDraft(next);
+      setShowErrors(false);
+      toast(t('common.saved'));
+      onSaved?.(next);
+      return true;
+    } catch (e) {
+      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
+      return false;
+    } finally {
+      setSaving(false);
+    }
+  }, [draft, hasPicture, onSaved, t, toast]);
+
+  return { loading, draft, setDraft, dirty, saving, showErrors, watermarkMissing, save, reset: () => setDraft(saved) };
+}

@@ -1,0 +1,85 @@
+import { Banner, BlockStack, MediaCard, Modal, Text, VideoThumbnail } from '@shopify/polaris';
+import { useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { updateCustomerClick } from '../../api/calls';
+import { tutorialEmbedUrl } from '../../lib/app-links';
+import { isClosed, markClosed } from '../../lib/session-flags';
+
+/** Closing a banner: hidden for the session, and the click is recorded (updateCustomerClick). */
+function useClosable(name: string): [boolean, () => void] {
+  const [closed, setClosed] = useState(() => isClosed(name));
+  return [
+    closed,
+    () => {
+      markClosed(name);
+      setClosed(true);
+      void updateCustomerClick(name).catch(() => undefined);
+    },
+  ];
+}
+
+/** "Get 30% off" promo banner (section 2), dismissible for the session. */
+export function PromoBanner() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [closed, close] = useClosable('promo_banner');
+  if (closed) return null;
+  return (
+    <Banner tone="info" title={t('main.promo.title')} onDismiss={close} action={{ content: t('main.promo.action'), onAction: () => void navigate({ to: '/pricing' }) }}>
+      <p>{t('main.promo.body')}</p>
+    </Banner>
+  );
+}
+
+// A drawn poster frame, so the card needs nothing from outside before the merchant presses play.
+const POSTER = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#0b5b46"/><stop offset="1" stop-color="#29845a"/></linearGradient></defs><rect width="640" height="360" fill="url(#g)"/><path d="M120 250 L230 170 L300 215 L420 120 L520 180" stroke="#b4fed2" stroke-width="10" fill="none" stroke-linecap="round" stroke-linejoin="round"/><circle cx="520" cy="180" r="14" fill="#fff"/></svg>',
+)}`;
+
+/** Video card with Watch the video (modal) and Preview, and a dismiss menu. */
+export function VideoCard({ onPreview }: { onPreview: () => void }) {
+  const { t } = useTranslation();
+  const [closed, close] = useClosable('video_card');
+  const [open, setOpen] = useState(false);
+  const videoUrl = tutorialEmbedUrl();
+  if (closed) return null;
+  return (
+    <>
+      <MediaCard
+        title={t('main.video.title')}
+        description={t('main.video.body')}
+        primaryAction={videoUrl ? { content: t('main.video.watch'), onAction: () => setOpen(true) } : { content: t('main.video.preview'), onAction: onPreview }}
+        secondaryAction={videoUrl ? { content: t('main.video.preview'), onAction: onPreview } : undefined}
+        popoverActions={[{ content: t('common.dismiss'), onAction: close }]}
+        size="small"
+      >
+        {videoUrl ? (
+          <VideoThumbnail thumbnailUrl={POSTER} onClick={() => setOpen(true)} accessibilityLabel={t('main.video.watch')} />
+        ) : (
+          <img alt="" src={POSTER} style={{ width: '100%', height: '100%', objectFit: 'cover' }} />
+        )}
+      </MediaCard>
+      <Modal open={open} onClose={() => setOpen(false)} title={t('main.video.title')} size="large">
+        <Modal.Section>
+          <BlockStack gap="200">
+            {open && videoUrl && (
+              <div style={{ position: 'relative', paddingTop: '56.25%' }}>
+                <iframe
+                  title={t('main.video.title')}
+                  src={videoUrl}
+                  style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', border: 0 }}
+                  allow="autoplay; encrypted-media; picture-in-picture"
+                  allowFullScreen
+                />
+              </div>
+            )}
+            <Text as="p" variant="bodySm" tone="subdued">
+              {t('main.video.body')}
+            </Text>
+          </BlockStack>
+        </Modal.Section>
+      </Modal>
+    </>
+  );
+}

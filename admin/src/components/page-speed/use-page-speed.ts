@@ -1,0 +1,57 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { getPageSpeedScore, refreshPageSpeedOnline } from '../../api/calls';
+import { isOk } from '../../api/client';
+import { usePolling } from '../../hooks/use-polling';
+import { isScorePending } from '../../lib/score-bands';
+
+/** Score polling interval (section 9). */
+export const SCORE_POLL_MS = 5000;
+
+/** Why the last check failed (status 3): password_protected | unreachable | unavailable. */
+export type PageSpeedState = { score: { pc: number; mb: number } | null; pending: boolean; failure: string | null; recheck: () => Promise<boolean> };
+
+/**
+ * The dashboard score (section 4): read once, then every 5 s while status is 0 or 2. Status 0 means no
+ * test has run yet, so it also starts one (once per page view). Recheck starts a new test and polls.
+ */
+export function usePageSpeed(): PageSpeedState {
+  const [score, setScore] = useState<{ pc: number; mb: number } | null>(null);
+  const [pending, setPending] = useState(true);
+  const [failure, setFailure] = useState<string | null>(null);
+  const started = useRef(false);
+
+  const read = useCallback(async () => {
+    try {
+      const body = await getPageSpeedScore();
+      const status = typeof body.status === 'number' ? body.status : Number(body.status ?? 1);
+      if (status === 0 && !started.current) {
+        started.current = true;
+        void refreshPageSpeedOnline().catch(() => undefined);
+      }
+      const pendingNow = isScorePending(status);
+      const failedWithoutScore = status === 3 && !Number(body.score?.pc) && !Number(body.score?.mb);
+      if (body.score && !pendingNow && !failedWithoutScore) setScore({ pc: Number(body.score.pc) || 0, mb: Number(body.score.mb) || 0 });
+      setPending(pendingNow);
+      setFailure(status === 3 ? String(body.reason ?? 'unavailable') : null);
+    } catch {
+      // a failed read keeps the current state; the next tick tries again while pending
+    }
+  }, []);
+
+  useEffect(() => {
+    void read();
+  }, [read]);
+  usePolling(read, SCORE_POLL_MS, pending);
+
+  const recheck = useCallback(async () => {
+    started.current = true;
+    const body = await refreshPageSpeedOnline();
+    if (!isOk(body)) return false;
+    setScore(null);
+    setFailure(null);
+    setPending(true);
+    return true;
+  }, []);
+
+  return { score, pending, failure, recheck };
+}

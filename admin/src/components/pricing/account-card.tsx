@@ -1,0 +1,36 @@
+import { BlockStack, Card, InlineStack, Link, Text } from '@shopify/polaris';
+import { useTranslation } from 'react-i18next';
+import { formatSize } from '../../lib/format-size';
+import { UsageBar } from '../usage-bar';
+import type { PricingData } from './pricing-data';
+
+/** Account info: plan, quota bars, totals, and the link to the overcharge setting. */
+export function AccountCard({ data }: { data: PricingData }) {
+  const { t } = useTranslation();
+  const row = (label: string, value: string) => (
+    <InlineStack align="space-between">
+      <Text as="span" tone="subdued">
+        {label}
+      </Text>
+      <Text as="span" fontWeight="semibold">
+        {value}
+      </Text>
+    </InlineStack>
+  );
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          {t('pricing.account.title')}
+        </Text>
+        {row(t('pricing.account.plan'), data.level > 0 ? t('pricing.paid.title') : t('pricing.free.title'))}
+        <UsageBar label={t('pricing.account.quota')} used={data.img_usage_use} all={data.img_usage_all} />
+        {data.impressions_all > 0 && <UsageBar label={t('pricing.account.addons')} used={data.impressions_use} all={data.impressions_all} />}
+        {row(t('pricing.account.optimised'), data.total.total_opt_num.toLocaleString())}
+        {row(t('pricing.account.saved'), formatSize(data.total.total_saved_size))}
+        {row(t('pricing.account.waiting'), data.total.un_opt_num.toLocaleString())}
+        <Link url="/setting">{t('pricing.account.overchargeLink')}</Link>
+      </BlockStack>
+    </Card>
+  );
+}

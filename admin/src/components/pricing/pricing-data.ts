@@ -1,0 +1,47 @@
+import type { PricingPlan } from '../../lib/plan-stepping';
+
+// The data of GET /api/v1/getPricingPlans (page-speed-and-app.md section 3 "Pricing data").
+export type PricingData = {
+  plans: PricingPlan[];
+  level: number;
+  canDiscount: boolean;
+  rebate_info: { expired_time: number | string; rate: number; discount_period: number };
+  img_usage_use: number;
+  img_usage_all: number;
+  impressions_use: number;
+  impressions_all: number;
+  precent: number;
+  total: { un_opt_num: number; total_saved_size: number; total_opt_num: number };
+};
+
+const num = (v: unknown, fallback = 0) => (Number.isFinite(Number(v)) ? Number(v) : fallback);
+
+/** Normalises the answer: numbers from strings, and a level on every plan (its index when absent). */
+export function readPricing(data: unknown): PricingData | null {
+  if (!data || typeof data !== 'object') return null;
+  const d = data as Record<string, unknown>;
+  const rawPlans = Array.isArray(d.plans) ? (d.plans as Record<string, unknown>[]) : [];
+  const rebate = (d.rebate_info ?? {}) as Record<string, unknown>;
+  const total = (d.total ?? {}) as Record<string, unknown>;
+  return {
+    plans: rawPlans.map((p, i) => ({
+      level: num(p.level, i),
+      name: String(p.name ?? ''),
+      impressions: num(p.impressions),
+      price: num(p.price),
+      discount_mPrice: p.discount_mPrice === undefined ? undefined : num(p.discount_mPrice),
+      proportion: p.proportion === undefined ? undefined : num(p.proportion),
+    })),
+    level: num(d.level),
+    canDiscount: d.canDiscount === true || d.canDiscount === 1 || d.canDiscount === '1',
+    rebate_info: { expired_time: (rebate.expired_time as number | string) ?? 0, rate: num(rebate.rate), discount_period: num(rebate.discount_period) },
+    img_usage_use: num(d.img_usage_use),
+    img_usage_all: num(d.img_usage_all),
+    impressions_use: num(d.impressions_use),
+    impressions_all: num(d.impressions_all),
+    precent: num(d.precent),
+    total: { un_opt_num: num(total.un_opt_num), total_saved_size: num(total.total_saved_size), total_opt_num: num(total.total_opt_num) },
+  };
+}
+
+export const formatPrice = (price: number | string | undefined) => `$${num(price).toFixed(2)}`;

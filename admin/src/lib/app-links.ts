@@ -1,0 +1,17 @@
+// Outside links of the dashboard. The tutorial video is configured at build time
+// (VITE_TUTORIAL_VIDEO_URL, an embeddable URL such as https://www.youtube-nocookie.com/embed/<id>); the
+// modal starts it at 115 s, where the demonstration of hover preloading begins (section 2 "Video card").
+// Without one, the card keeps its explanation and Preview but offers no video.
+export const TUTORIAL_START_SECONDS = 115;
+
+export function tutorialEmbedUrl(configured: string | undefined = import.meta.env.VITE_TUTORIAL_VIDEO_URL as string | undefined): string | null {
+  if (!configured) return null;
+  try {
+    const url = new URL(configured);
+    url.searchParams.set('start', String(TUTORIAL_START_SECONDS));
+    url.searchParams.set('autoplay', '1');
+    return url.toString();
+  } catch {
+    return null;
+  }
+}
