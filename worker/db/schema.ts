@@ -103,6 +103,7 @@ export const items = sqliteTable(
     imageCount: integer('image_count').notNull().default(0),
     optimisedAt: integer('optimised_at'),
     resourceUpdatedAt: text('resource_updated_at'),
+    syncedAt: integer('synced_at'), // last catalogue sync that saw it on Shopify; older ones are swept as deleted
     ...timestamps,
   },
   (t) => [
@@ -158,6 +159,7 @@ export const images = sqliteTable(
     lockExpiresAt: integer('lock_expires_at'),
     optimisedAt: integer('optimised_at'),
     expiresAt: integer('expires_at'), // optimisedAt + 30 days; originals are deleted after
+    syncedAt: integer('synced_at'), // last catalogue sync that saw it on Shopify; older ones are swept as deleted
     ...timestamps,
   },
   (t) => [
