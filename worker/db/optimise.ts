@@ -85,12 +85,15 @@ export async function setImagesStatus(db: Db, shopId: number, imageIds: readonly
   }
 }
 
-/** Image rows with their items, by image id or by item id, always scoped to the shop and a tab. */
+/**
+ * Image rows with their items, always scoped to the shop and a tab: the whole tab, or the union of the
+ * images of `itemIds` and the images `imageIds` (restricted to `onlyItemIds` when given).
+ */
 export async function selectImages(
   db: Db,
   shopId: number,
   dataType: number,
-  by: { imageIds?: readonly number[]; itemIds?: readonly number[]; wholeTab?: boolean },
+  by: { imageIds?: readonly number[]; itemIds?: readonly number[]; onlyItemIds?: readonly number[]; wholeTab?: boolean },
 ): Promise<{ image: ImageRow; item: ItemRow }[]> {
   const base = and(eq(images.shopId, shopId), eq(items.dataType, dataType));
   const run = (extra: ReturnType<typeof and>) =>
@@ -102,11 +105,15 @@ export async function selectImages(
       .orderBy(asc(images.optId), asc(images.position))
       .all();
   if (by.wholeTab) return run(undefined);
-  const out: { image: ImageRow; item: ItemRow }[] = [];
-  const ids = by.imageIds ?? by.itemIds ?? [];
-  const column = by.imageIds ? images.id : images.optId;
-  for (let i = 0; i < ids.length; i += ID_CHUNK) out.push(...(await run(inArray(column, ids.slice(i, i + ID_CHUNK)))));
-  return out;
+  const found = new Map<number, { image: ImageRow; item: ItemRow }>();
+  const itemIds = by.itemIds ?? [];
+  for (let i = 0; i < itemIds.length; i += ID_CHUNK) for (const r of await run(inArray(images.optId, itemIds.slice(i, i + ID_CHUNK)))) found.set(r.image.id, r);
+  const imageIds = by.imageIds ?? [];
+  const allowed = by.onlyItemIds ? new Set(by.onlyItemIds) : null;
+  for (let i = 0; i < imageIds.length; i += ID_CHUNK) {
+    for (const r of await run(inArray(images.id, imageIds.slice(i, i + ID_CHUNK)))) if (!allowed || allowed.has(r.item.id)) found.set(r.image.id, r);
+  }
+  return [...found.values()];
 }
 
 /**

@@ -18,7 +18,7 @@ export type PlanDeps = {
   canOptimise: (shop: ShopRow) => Promise<boolean>;
 };
 
-export type Selection = { itemIds?: readonly number[]; imageIds?: readonly number[]; wholeTab?: boolean };
+export type Selection = { itemIds?: readonly number[]; imageIds?: readonly number[]; onlyItemIds?: readonly number[]; wholeTab?: boolean };
 
 export type PlanRequest = {
   shop: ShopRow;

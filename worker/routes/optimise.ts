@@ -1,6 +1,110 @@
 import { Hono } from 'hono';
+import { z } from 'zod';
+import { ack } from '../lib/envelope';
+import { parseInput, readBody, readQuery } from '../lib/validate';
+import { planDeps } from '../optimise/deps';
+import { planJob, type Selection } from '../optimise/plan';
+import { getSchedule, stopShopJobs } from '../optimise/progress';
+import { MSG_UPLOAD_REJECTED_HEADING, startUpload } from '../optimise/upload';
 import type { AppEnv } from '../types';
 
-// /api/v2/image-opt optimise, re-optimise, restore, upload, progress and stop.
-// Filled by issue #6.
+// /api/v2/image-opt: optimise, re-optimise, restore, upload, progress and stop (image-optimisation.md
+// section 7). Manual optimisation of rows selected in the manual list is reOptimize with page_type 1
+// (a fresh optimisation of images not optimised yet); from the history (page_type 0) it re-optimises
+// from the stored originals. re_opt_type 'all' covers the whole tab instead of data_list.
 export const optimiseRoutes = new Hono<AppEnv>();
+
+// Form posts carry nested values as JSON strings; JSON posts carry them as they are.
+const jsonish = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((v) => {
+    if (typeof v !== 'string') return v;
+    try {
+      return JSON.parse(v);
+    } catch {
+      return v;
+    }
+  }, schema);
+const int = z.coerce.number().int();
+const dataType = z.coerce.number().int().min(1, 'Invalid value for data_type').max(3, 'Invalid value for data_type');
+const ids = z.array(int).max(1000).optional();
+
+const restoreSchema = z.object({
+  data_type: dataType,
+  data_list: jsonish(
+    z
+      .array(z.object({ data_id: int, img_ids: jsonish(ids), blog_id: z.union([z.string(), z.number()]).optional().nullable(), restore_type: z.string().optional().nullable() }))
+      .min(1, 'Select the correct state of the image operation')
+      .max(1000),
+  ),
+});
+
+const reOptimizeSchema = z.object({
+  data_type: dataType,
+  data_list: jsonish(z.array(z.object({ data_id: int, img_ids: jsonish(ids) })).max(1000)).default([]),
+  re_opt_type: z.string().optional().nullable(),
+  page_type: z.coerce.number().int().min(0).max(1).default(0),
+});
+
+const uploadSchema = z.object({
+  file_list: jsonish(z.array(z.object({ name: z.string().max(300), data: z.string(), type: z.string().optional() })).default([])),
+  opt_cfg: jsonish(z.object({ pngtojpg: z.coerce.number().int().default(0), is_watermark: z.coerce.number().int().default(0) }).default({ pngtojpg: 0, is_watermark: 0 })),
+});
+
+/** Rows name items; rows with img_ids name those images (only when they belong to that item). */
+function selectionOf(list: { data_id: number; img_ids?: number[] | undefined; restore_type?: string | null | undefined }[]): Selection[] {
+  const byItem = list.filter((r) => !r.img_ids?.length || r.restore_type === 'all').map((r) => r.data_id);
+  const byImage = list.filter((r) => r.img_ids?.length && r.restore_type !== 'all').flatMap((r) => (r.img_ids ?? []).map((id) => ({ id, item: r.data_id })));
+  const out: Selection[] = [];
+  if (byItem.length) out.push({ itemIds: byItem });
+  if (byImage.length) out.push({ imageIds: byImage.map((x) => x.id), onlyItemIds: [...new Set(byImage.map((x) => x.item))] });
+  return out;
+}
+
+optimiseRoutes.get('/api/v2/image-opt/getOptSchedule', async (c) => {
+  const q = parseInput(z.object({ data_type: z.coerce.number().int().min(1).max(4).optional() }), readQuery(c));
+  return ack(c, await getSchedule(c.get('db'), c.get('shop').id, q.data_type, Date.now()));
+});
+
+optimiseRoutes.get('/api/v2/image-opt/stopImageOptTask', async (c) => {
+  const stopped = await stopShopJobs(c.get('db'), c.get('shop').id, Date.now());
+  return ack(c, { stopped });
+});
+
+optimiseRoutes.post('/api/v2/image-opt/restore', async (c) => {
+  const body = parseInput(restoreSchema, await readBody(c));
+  const deps = planDeps(c.env, c.get('db'), c.get('log'));
+  const selections = selectionOf(body.data_list);
+  const result = await planJob(deps, { shop: c.get('shop'), dataType: body.data_type, processType: 'restore', pageType: 0, pattern: 'manual', selection: mergeSelections(selections) });
+  return ack(c, { job_id: result.jobId, total: result.total });
+});
+
+optimiseRoutes.post('/api/v2/image-opt/reOptimize', async (c) => {
+  const body = parseInput(reOptimizeSchema, await readBody(c));
+  const deps = planDeps(c.env, c.get('db'), c.get('log'));
+  const manual = body.page_type === 1;
+  const selection: Selection = body.re_opt_type === 'all' ? { wholeTab: true } : mergeSelections(selectionOf(body.data_list));
+  const result = await planJob(deps, {
+    shop: c.get('shop'),
+    dataType: body.data_type,
+    processType: manual ? 'optimize' : 'reoptimize',
+    pageType: body.page_type,
+    pattern: 'manual',
+    selection,
+  });
+  return ack(c, { job_id: result.jobId, total: result.total });
+});
+
+optimiseRoutes.post('/api/v2/image-opt/uploadImagesOpt', async (c) => {
+  const body = parseInput(uploadSchema, await readBody(c));
+  const deps = { ...planDeps(c.env, c.get('db'), c.get('log')), bucket: c.env.BUCKET };
+  const result = await startUpload(deps, c.get('shop'), body.file_list, { pngToJpg: body.opt_cfg.pngtojpg === 1, watermark: body.opt_cfg.is_watermark === 1 });
+  const message = result.rejected.length ? `${MSG_UPLOAD_REJECTED_HEADING} ${result.rejected.map((r) => r.message).join(' ')}` : 'success';
+  return ack(c, { job_id: result.jobId, accepted: result.accepted, rejected: result.rejected }, message);
+});
+
+/** One planning pass over items and chosen images together (a job covers one tab). */
+function mergeSelections(list: Selection[]): Selection {
+  if (list.length === 0) return { itemIds: [] };
+  if (list.length === 1) return list[0]!;
+  return { itemIds: list.flatMap((s) => s.itemIds ?? []), imageIds: list.flatMap((s) => s.imageIds ?? []), onlyItemIds: list.flatMap((s) => s.onlyItemIds ?? []) };
+}
