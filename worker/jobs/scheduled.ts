@@ -1,3 +1,5 @@
+import { usageChargesTask } from '../billing/overage';
+import { quotaResetTask } from '../billing/quota-reset';
 import { createLogger } from '../lib/log';
 import { automaticSweepTask, expirySweepTask } from '../optimise/handlers';
 
@@ -12,9 +14,9 @@ export type ScheduledTask = (controller: ScheduledController, env: Env, ctx: Exe
 
 /** Tasks by cron expression; several tasks may share one trigger. */
 export const scheduledTasks: Record<string, ScheduledTask[]> = {
-  [CRON.quotaReset]: [],
+  [CRON.quotaReset]: [quotaResetTask],
   [CRON.expirySweep]: [expirySweepTask],
-  [CRON.halfHourly]: [automaticSweepTask],
+  [CRON.halfHourly]: [usageChargesTask, automaticSweepTask],
 };
 
 export async function dispatchScheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {

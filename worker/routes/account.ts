@@ -1,10 +1,15 @@
 import { Hono } from 'hono';
+import { z } from 'zod';
+import { saveAppSwitch } from '../billing/app-switch';
+import { insertContactMessage, listUserSelections, recordReviewScore, recordUserSelection, setShopLanguage } from '../db/account';
 import { listAppSwitches } from '../db/app-switches';
-import { v1 } from '../lib/envelope';
+import { ack, v1 } from '../lib/envelope';
+import { parseInput, readBody } from '../lib/validate';
+import { isLanguageCode } from '../../shared/languages';
 import type { AppEnv } from '../types';
+import { contactLogInput, contactUsInput, customerClickInput, languageInput, reviewInput, appSwitchInput } from './account-inputs';
 
 // /api/v1 and /api/v2/setting account calls: language, email, contact, review, switches, UI selections.
-// Extended by issue #7.
 export const accountRoutes = new Hono<AppEnv>();
 
 /** settingInfo: what every admin screen needs to know about the shop (page-speed-and-app.md section 3). */
@@ -26,4 +31,72 @@ accountRoutes.get('/api/v1/getSettingInfo', async (c) => {
     new_guide_status: shop.newGuideStatus,
     app_switch: switches.map((s) => ({ name: s.name, st: s.st, at: s.at, exp: s.exp })),
   });
+});
+
+accountRoutes.get('/api/v2/setting/getAccount', (c) => {
+  const shop = c.get('shop');
+  return ack(c, { is_over_quota: shop.isOverQuota, is_capped: shop.isCapped, shop_level: shop.planLevel, capped_amount: shop.cappedAmountCents / 100 });
+});
+
+accountRoutes.post('/api/v2/setting/saveAppSwitch', async (c) => {
+  const input = parseInput(appSwitchInput, await readBody(c));
+  return ack(c, await saveAppSwitch(c.get('db'), c.get('shop'), input));
+});
+
+accountRoutes.get('/api/v1/getSelectLanguage', (c) => {
+  const language = isLanguageCode(c.get('shop').language) ? c.get('shop').language : 'en';
+  return c.json({ code: '200', msg: 'success', language, data: { language } });
+});
+
+accountRoutes.post('/api/v1/updateLanguage', async (c) => {
+  const { Language } = parseInput(languageInput, await readBody(c));
+  await setShopLanguage(c.get('db'), c.get('shop').id, Language);
+  return c.json({ code: '200', msg: 'Language updated', language: Language, data: { language: Language } });
+});
+
+accountRoutes.get('/api/v1/getThisUserEmail', (c) => {
+  const shop = c.get('shop');
+  return v1(c, { email: shop.email, name: shop.ownerName || shop.name });
+});
+
+/** Contact form and feedback; quota-increase requests come with the path they were made from. */
+accountRoutes.post('/api/v1/insertContactUs', async (c) => {
+  const input = parseInput(contactUsInput, await readBody(c));
+  const id = await insertContactMessage(c.get('db'), { shopId: c.get('shop').id, ...input });
+  return v1(c, { id });
+});
+
+/** The "contact support" log of quota-increase requests (page-speed-and-app.md section 7): path and content. */
+accountRoutes.post('/api/v1/insertContactLog', async (c) => {
+  const { path, content } = parseInput(contactLogInput, await readBody(c));
+  const shop = c.get('shop');
+  const id = await insertContactMessage(c.get('db'), {
+    shopId: shop.id,
+    kind: 'quota_request',
+    name: shop.ownerName || shop.name,
+    email: shop.email,
+    title: 'Quota increase request',
+    description: content,
+    path,
+  });
+  return v1(c, { id });
+});
+
+/** Review score 1-5, or 0 for Dismiss; either way the review prompt is not shown again. */
+accountRoutes.post('/api/v1/reviewTipsClick', async (c) => {
+  const { score } = parseInput(reviewInput, await readBody(c));
+  await recordReviewScore(c.get('db'), c.get('shop').id, score);
+  return v1(c, { score, review_tips: 0 });
+});
+
+/** The merchant's UI choices (closed banners, video card, promo): key -> latest value. */
+accountRoutes.get('/api/v1/getUserSelectData', async (c) => {
+  const rows = await listUserSelections(c.get('db'), c.get('shop').id);
+  return v1(c, Object.fromEntries(rows.map((r) => [r.key, r.value])));
+});
+
+accountRoutes.post('/api/v1/updateCustomerClick', async (c) => {
+  const { key, value } = parseInput(customerClickInput, await readBody(c));
+  await recordUserSelection(c.get('db'), c.get('shop').id, key, value);
+  return v1(c, { key, value });
 });

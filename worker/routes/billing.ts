@@ -1,6 +1,49 @@
 import { Hono } from 'hono';
+import { z } from 'zod';
+import { raiseOverageCap } from '../billing/overage';
+import { pricingData } from '../billing/pricing';
+import { BILLING_RETURN_PATH, changePlan, handleBillingReturn } from '../billing/subscription';
+import { v1 } from '../lib/envelope';
+import { ValidationError } from '../lib/errors';
+import { parseInput, readBody } from '../lib/validate';
+import { shopBaseUrl } from '../shopify/api-version';
+import { isShopDomain } from '../shopify/session-token';
 import type { AppEnv } from '../types';
 
-// /api/v1 getPricingPlans and changePlans.
-// Filled by issue #7.
+// /api/v1 getPricingPlans, changePlans and raiseOverageCap; and Shopify's billing return URL.
 export const billingRoutes = new Hono<AppEnv>();
+
+billingRoutes.get('/api/v1/getPricingPlans', async (c) => v1(c, await pricingData(c.get('db'), c.get('shop'))));
+
+const changePlansInput = z.object({ newLevel: z.coerce.number({ error: 'Invalid plan level' }).int('Invalid plan level') });
+
+/** Upgrade: {code:'200', url: Shopify's confirmation URL}. Downgrade to free: {code:'200', url: ''}. */
+billingRoutes.post('/api/v1/changePlans', async (c) => {
+  const { newLevel } = parseInput(changePlansInput, await readBody(c));
+  const result = await changePlan({ env: c.env, db: c.get('db'), log: c.get('log') }, c.get('shop'), newLevel);
+  return c.json({ code: '200', msg: 'success', url: result.url ?? '', data: { url: result.url ?? '', level: result.planLevel } });
+});
+
+const raiseCapInput = z.object({ images: z.coerce.number().int().positive().optional() });
+
+/** The cap would be exceeded: ask Shopify for a higher cap; the merchant approves at `url`. */
+billingRoutes.post('/api/v1/raiseOverageCap', async (c) => {
+  const { images } = parseInput(raiseCapInput, await readBody(c));
+  const result = await raiseOverageCap({ env: c.env, db: c.get('db'), log: c.get('log') }, c.get('shop'), images);
+  return c.json({ code: '200', msg: 'success', url: result.url, data: { url: result.url, capped_amount: result.cappedAmountCents / 100 } });
+});
+
+/**
+ * Shopify sends the merchant's browser here after the approval page (no session token: it is a top-level
+ * navigation). The level changes only if Shopify reports the subscription ACTIVE; then the merchant goes
+ * back to the app's pricing page inside the Shopify admin.
+ */
+billingRoutes.get(BILLING_RETURN_PATH, async (c) => {
+  const shopDomain = (c.req.query('shop') ?? '').trim().toLowerCase();
+  if (!isShopDomain(shopDomain)) throw new ValidationError('Invalid shop domain');
+  const outcome = await handleBillingReturn({ env: c.env, db: c.get('db'), log: c.get('log') }, shopDomain, c.req.query('charge_id'));
+  if (!outcome) throw new ValidationError('Shop is not installed');
+  const target = new URL(`${shopBaseUrl(c.env, shopDomain)}/admin/apps/${c.env.SHOPIFY_API_KEY}/pricing`);
+  target.searchParams.set('billing', outcome.approved ? 'approved' : 'declined');
+  return c.redirect(target.toString(), 302);
+});

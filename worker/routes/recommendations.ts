@@ -1,6 +1,56 @@
 import { Hono } from 'hono';
+import { z } from 'zod';
+import recommendationsConfig from '../../config/recommendations.json';
+import { v1 } from '../lib/envelope';
+import { toBase64Url } from '../lib/crypto';
 import type { AppEnv } from '../types';
 
-// /api/v1 recommendations data from configuration.
-// Filled by issue #7.
+// GET /api/v1/getRecommendedApps: the recommendations page's two tabs, from config/recommendations.json
+// (decisions.md: configuration, not hard-coded brands). The file is validated when the Worker loads, so
+// a broken edit fails every test instead of showing an empty page.
 export const recommendationsRoutes = new Hono<AppEnv>();
+
+const configSchema = z.object({
+  iframeUrl: z.string().url().refine((u) => u.includes('{shop}') && u.includes('{appId}') && u.includes('{user}'), 'iframeUrl needs {shop}, {appId} and {user}'),
+  iframeTitle: z.string().min(1),
+  partnerTitle: z.string().min(1),
+  apps: z
+    .array(
+      z.object({
+        name: z.string().min(1),
+        description: z.string(),
+        rating: z.number().min(0).max(5),
+        reviewCount: z.number().int().min(0),
+        free: z.boolean(),
+        listingUrl: z.string().url(),
+      }),
+    )
+    .min(1),
+});
+
+export const recommendations = configSchema.parse(recommendationsConfig);
+
+/** The iframe URL for a shop: its domain, the app id and base64url of {"email": ...}. */
+export function recommendationsIframeUrl(template: string, shop: { domain: string; email: string }, appId: string): string {
+  const user = toBase64Url(new TextEncoder().encode(JSON.stringify({ email: shop.email })));
+  return template
+    .replace('{shop}', encodeURIComponent(shop.domain))
+    .replace('{appId}', encodeURIComponent(appId))
+    .replace('{user}', user);
+}
+
+recommendationsRoutes.get('/api/v1/getRecommendedApps', (c) => {
+  const shop = c.get('shop');
+  return v1(c, {
+    iframe: { title: recommendations.iframeTitle, url: recommendationsIframeUrl(recommendations.iframeUrl, shop, c.env.SHOPIFY_API_KEY) },
+    partner: { title: recommendations.partnerTitle },
+    apps: recommendations.apps.map((a) => ({
+      name: a.name,
+      description: a.description,
+      rating: a.rating,
+      review_count: a.reviewCount,
+      free: a.free,
+      url: a.listingUrl,
+    })),
+  });
+});

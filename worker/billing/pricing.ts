@@ -1,0 +1,59 @@
+// getPricingPlans data (page-speed-and-app.md section 3 "Pricing data").
+import type { Db } from '../db/client';
+import { shopImageTotals } from '../db/history';
+import type { ShopRow } from '../db/shops';
+import { PLANS } from '../../shared/plans';
+import { canDiscount, rebateInfo } from './discount';
+import { quotaStatus } from './quota';
+import { centsToAmount, DISCOUNT_RATE } from './terms';
+
+export type PricingPlan = {
+  level: number;
+  name: string;
+  /** Images per month included in the plan. */
+  impressions: number;
+  /** Price per 30 days, dollars with two decimals. */
+  price: string;
+  /** Price per 30 days during the new-user discount (equal to price when no discount applies). */
+  discount_mPrice: string;
+  /** The share of the price paid: 0.8 during the 20 % discount, 1 otherwise (0 for the free plan). */
+  proportion: number;
+};
+
+export async function pricingData(db: Db, shop: ShopRow, now = Date.now()) {
+  const discount = canDiscount(shop, now);
+  const factor = discount ? 1 - DISCOUNT_RATE : 1;
+  const plans: PricingPlan[] = PLANS.map((p) => ({
+    level: p.level,
+    name: p.name,
+    impressions: p.images,
+    price: centsToAmount(p.priceCents),
+    discount_mPrice: centsToAmount(Math.round(p.priceCents * (p.level > 0 ? factor : 1))),
+    proportion: p.level > 0 ? factor : 0,
+  }));
+  const [quota, totals] = await Promise.all([quotaStatus(db, shop, now), shopImageTotals(db, shop.id)]);
+  const planUsed = Math.min(quota.used, quota.planImages);
+  return {
+    plans,
+    level: shop.planLevel,
+    canDiscount: discount,
+    rebate_info: rebateInfo(shop, now),
+    // Plan images used / included this period.
+    img_usage_use: planUsed,
+    img_usage_all: quota.planImages,
+    // "impressions" usage: overage images charged / allowed by the cap this period (see quota.ts).
+    impressions_use: quota.overageUsed,
+    impressions_all: quota.overageAllowance,
+    // Percent of the plan's images used (the pricing progress bar: orange above 50, red above 90).
+    precent: quota.planImages > 0 ? Math.round((planUsed / quota.planImages) * 10000) / 100 : 0,
+    next_reset_at: quota.nextResetAt,
+    is_capped: quota.isCapped ? 1 : 0,
+    is_over_quota: quota.isOverQuota ? 1 : 0,
+    pending_level: shop.pendingPlanLevel,
+    total: {
+      un_opt_num: totals.unOptNum,
+      total_saved_size: Math.max(0, totals.originalSize - totals.compressSize),
+      total_opt_num: totals.optNum,
+    },
+  };
+}

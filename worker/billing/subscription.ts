@@ -1,0 +1,216 @@
+// Plan changes through the Shopify Billing API. The shop's plan level changes only when Shopify says a
+// subscription is ACTIVE (return URL, webhook or a sync); the merchant's approval happens on Shopify.
+import { updateShopBilling, type ShopBillingPatch } from '../db/billing';
+import type { Db } from '../db/client';
+import { findShopByDomain, findShopById, type ShopRow } from '../db/shops';
+import { ApiError, ValidationError } from '../lib/errors';
+import type { Logger } from '../lib/log';
+import { ShopifyUserError } from '../shopify/errors';
+import type { AdminClient } from '../shopify/graphql-client';
+import { MAX_PLAN_LEVEL, planFor } from '../../shared/plans';
+import { cycleDayOf } from './cycle';
+import { canDiscount } from './discount';
+import { cancelAppSubscription, createAppSubscription, getActiveSubscriptions, shopifyClientFor, type AppSubscription } from '../shopify';
+import {
+  amountToCents,
+  capCentsForImages,
+  centsToAmount,
+  DISCOUNT_MONTHS,
+  DISCOUNT_RATE,
+  levelOfSubscription,
+  OVERAGE_CAP_STEPS_IMAGES,
+  subscriptionName,
+  USAGE_TERMS,
+} from './terms';
+
+export type BillingDeps = { env: Env; db: Db; log?: Logger; client?: AdminClient; now?: number };
+
+export const BILLING_RETURN_PATH = '/shopify/billing/return';
+export const SHOPIFY_FAILED_MESSAGE = 'Shopify billing is not reachable right now, please try again later';
+
+function client(deps: BillingDeps, shop: ShopRow): AdminClient {
+  return deps.client ?? shopifyClientFor(deps.env, deps.db, shop);
+}
+
+export function billingReturnUrl(env: Pick<Env, 'APP_URL'>, shopDomain: string, kind: 'plan' | 'cap'): string {
+  const url = new URL(BILLING_RETURN_PATH, env.APP_URL);
+  url.searchParams.set('shop', shopDomain);
+  url.searchParams.set('kind', kind);
+  return url.toString();
+}
+
+export type ChangePlanResult = { url: string | null; planLevel: number };
+
+/**
+ * changePlans: a paid level creates a subscription (30-day recurring line, capped usage line for
+ * overage, the new-user discount when the shop may have it) and answers Shopify's confirmation URL;
+ * nothing changes here until the merchant approves. Level 0 cancels the subscription at once.
+ */
+export async function changePlan(deps: BillingDeps, shop: ShopRow, newLevel: number): Promise<ChangePlanResult> {
+  if (!Number.isInteger(newLevel) || newLevel < 0 || newLevel > MAX_PLAN_LEVEL) throw new ValidationError('Invalid plan level');
+  if (newLevel === 0) {
+    if (shop.planLevel === 0 && !shop.subscriptionId) throw new ValidationError('You are already on the Free plan');
+    await downgradeToFree(deps, shop);
+    return { url: null, planLevel: 0 };
+  }
+  if (newLevel === shop.planLevel && shop.subscriptionStatus === 'ACTIVE') throw new ValidationError('You are already on this plan');
+
+  const now = deps.now ?? Date.now();
+  const plan = planFor(newLevel);
+  try {
+    const created = await createAppSubscription(client(deps, shop), {
+      name: subscriptionName(newLevel),
+      returnUrl: billingReturnUrl(deps.env, shop.domain, 'plan'),
+      // Development stores cannot pay: configuration (BILLING_TEST_CHARGES) marks their charges as test.
+      test: deps.env.BILLING_TEST_CHARGES === 'true',
+      price: { amount: centsToAmount(plan.priceCents), currencyCode: 'USD' },
+      usage: { cappedAmount: { amount: centsToAmount(capCentsForImages(OVERAGE_CAP_STEPS_IMAGES[0])), currencyCode: 'USD' }, terms: USAGE_TERMS },
+      ...(canDiscount(shop, now) ? { discount: { percentage: DISCOUNT_RATE, durationLimitInIntervals: DISCOUNT_MONTHS } } : {}),
+    });
+    await updateShopBilling(deps.db, shop.id, { pendingPlanLevel: newLevel });
+    return { url: created.confirmationUrl, planLevel: shop.planLevel };
+  } catch (err) {
+    throw shopifyFailure(deps, 'subscription_create_failed', err);
+  }
+}
+
+async function downgradeToFree(deps: BillingDeps, shop: ShopRow): Promise<void> {
+  if (shop.subscriptionId) {
+    try {
+      await cancelAppSubscription(client(deps, shop), shop.subscriptionId);
+    } catch (err) {
+      // Already cancelled on Shopify (merchant acted there, or a second click): the goal is reached.
+      if (!(err instanceof ShopifyUserError)) throw shopifyFailure(deps, 'subscription_cancel_failed', err);
+      deps.log?.warn('subscription_cancel_user_error', { shop: shop.domain, error: err.message });
+    }
+  }
+  await updateShopBilling(deps.db, shop.id, FREE_PATCH);
+}
+
+const FREE_PATCH: ShopBillingPatch = {
+  planLevel: 0,
+  subscriptionId: null,
+  subscriptionStatus: 'CANCELLED',
+  usageLineItemId: null,
+  pendingPlanLevel: null,
+  isCapped: 0,
+  cappedAmountCents: 0,
+  // Overcharge needs a paid, capped plan (section 6): switched off with the plan.
+  isOverQuota: 0,
+};
+
+function shopifyFailure(deps: BillingDeps, event: string, err: unknown): ApiError {
+  deps.log?.error(event, { error: err });
+  if (err instanceof ApiError) return err;
+  if (err instanceof ShopifyUserError) return new ApiError(422, err.userErrors.map((e) => e.message).join('; '));
+  return new ApiError(502, SHOPIFY_FAILED_MESSAGE);
+}
+
+function recurringCents(sub: AppSubscription): number | null {
+  for (const line of sub.lineItems) {
+    const d = line.plan.pricingDetails;
+    if (d.__typename === 'AppRecurringPricing') return amountToCents(d.price.amount);
+  }
+  return null;
+}
+
+function usageLine(sub: AppSubscription): { id: string; capCents: number } | null {
+  for (const line of sub.lineItems) {
+    const d = line.plan.pricingDetails;
+    if (d.__typename === 'AppUsagePricing') return { id: line.id, capCents: amountToCents(d.cappedAmount.amount) };
+  }
+  return null;
+}
+
+export type SyncResult = { planLevel: number; subscriptionId: string | null; changed: boolean };
+
+/**
+ * Makes the shop's plan match Shopify's truth: the ACTIVE subscription (preferring `preferId`, e.g. the
+ * charge the merchant just approved) sets level, usage line and cap; none means the Free plan. Safe to
+ * run any number of times.
+ */
+export async function syncSubscription(deps: BillingDeps, shop: ShopRow, preferId?: string): Promise<SyncResult> {
+  const now = deps.now ?? Date.now();
+  const subs = (await getActiveSubscriptions(client(deps, shop))).filter((s) => s.status === 'ACTIVE');
+  const sub = subs.find((s) => s.id === preferId) ?? subs.find((s) => s.id === shop.subscriptionId) ?? subs[0];
+  if (!sub) {
+    const changed = shop.planLevel !== 0 || shop.subscriptionId !== null;
+    await updateShopBilling(deps.db, shop.id, { ...FREE_PATCH, subscriptionStatus: shop.subscriptionId ? 'CANCELLED' : shop.subscriptionStatus });
+    return { planLevel: 0, subscriptionId: null, changed };
+  }
+  const level = levelOfSubscription({ name: sub.name, recurringPriceCents: recurringCents(sub) });
+  if (level === null) {
+    deps.log?.error('subscription_unknown_plan', { shop: shop.domain, subscription: sub.id, name: sub.name });
+    throw new ApiError(502, 'The active subscription matches no plan');
+  }
+  const usage = usageLine(sub);
+  const isNew = sub.id !== shop.subscriptionId;
+  const patch: ShopBillingPatch = {
+    planLevel: level,
+    subscriptionId: sub.id,
+    subscriptionStatus: 'ACTIVE',
+    usageLineItemId: usage?.id ?? null,
+    isCapped: usage && usage.capCents > 0 ? 1 : 0,
+    cappedAmountCents: usage?.capCents ?? 0,
+    pendingPlanLevel: null,
+    isOverQuota: usage && usage.capCents > 0 ? shop.isOverQuota : 0,
+  };
+  if (isNew) {
+    // A new subscription starts a new Shopify billing cycle today: the quota period follows it.
+    patch.quotaPeriodStart = now;
+    patch.billingCycleDay = cycleDayOf(now);
+    // The new-user offer is used up once a paid plan is active (with or without its discount).
+    if (canDiscount(shop, now)) patch.discountExpiresAt = now;
+  }
+  await updateShopBilling(deps.db, shop.id, patch);
+  return { planLevel: level, subscriptionId: sub.id, changed: isNew || level !== shop.planLevel };
+}
+
+export type ReturnOutcome = { shop: ShopRow; approved: boolean; planLevel: number };
+
+/**
+ * Shopify redirects the merchant's browser here after the approval page (appending charge_id). Nothing
+ * in the query is trusted: the subscription must be ACTIVE when asked from Shopify.
+ */
+export async function handleBillingReturn(deps: BillingDeps, shopDomain: string, chargeId: string | undefined): Promise<ReturnOutcome | null> {
+  const shop = await findShopByDomain(deps.db, shopDomain);
+  if (!shop || shop.uninstalledAt) return null;
+  const preferId = chargeId ? (chargeId.startsWith('gid://') ? chargeId : `gid://shopify/AppSubscription/${chargeId}`) : undefined;
+  let result: SyncResult;
+  try {
+    result = await syncSubscription(deps, shop, preferId);
+  } catch (err) {
+    throw shopifyFailure(deps, 'billing_return_sync_failed', err);
+  }
+  const approved = preferId ? result.subscriptionId === preferId : result.changed;
+  if (!approved && shop.pendingPlanLevel !== null) await updateShopBilling(deps.db, shop.id, { pendingPlanLevel: null });
+  const fresh = (await findShopById(deps.db, shop.id)) ?? shop;
+  return { shop: fresh, approved, planLevel: result.planLevel };
+}
+
+/** The app_subscriptions/update payload fields this code reads (Shopify's REST-style webhook body). */
+type SubscriptionWebhook = { app_subscription?: { admin_graphql_api_id?: string; status?: string } };
+
+/**
+ * app_subscriptions/update webhook (called by worker/routes/webhooks.ts): the merchant approved,
+ * cancelled or Shopify froze/expired a subscription. The payload only says which subscription changed;
+ * the level comes from Shopify's current answer, so a replayed or out-of-order delivery cannot set a
+ * stale level. Returns the level after the update, or null for an unknown shop.
+ */
+export async function applySubscriptionUpdate(
+  env: Env,
+  db: Db,
+  shopDomain: string,
+  payload: unknown,
+  opts: { log?: Logger; client?: AdminClient } = {},
+): Promise<{ planLevel: number; changed: boolean } | null> {
+  const shop = await findShopByDomain(db, shopDomain);
+  if (!shop || shop.uninstalledAt) return null;
+  const sub = (payload as SubscriptionWebhook | null)?.app_subscription;
+  const id = sub?.admin_graphql_api_id;
+  const status = String(sub?.status ?? '').toUpperCase();
+  const deps: BillingDeps = { env, db, log: opts.log, client: opts.client };
+  const result = await syncSubscription(deps, shop, status === 'ACTIVE' ? id : undefined);
+  opts.log?.info('subscription_update_applied', { shop: shopDomain, subscription: id, status, planLevel: result.planLevel });
+  return { planLevel: result.planLevel, changed: result.changed };
+}

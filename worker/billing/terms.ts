@@ -1,0 +1,51 @@
+// The commercial terms of the paid plans, in one place (decisions.md "Plans and quota"; spec section 9).
+import { OVERAGE_CENTS_PER_1000, PLANS, planFor } from '../../shared/plans';
+
+/**
+ * New-user discount: 20 % off the recurring price for the first 3 billing intervals (30 days each, so
+ * "the first 3 months"), applied by Shopify as a subscription discount. It is offered to shops that
+ * never had a paid plan, for 72 hours after install: that offer window is rebate_info.expired_time,
+ * the countdown on the pricing page.
+ */
+export const DISCOUNT_RATE = 0.2;
+export const DISCOUNT_MONTHS = 3;
+export const DISCOUNT_OFFER_WINDOW_MS = 72 * 60 * 60 * 1000;
+
+/**
+ * Usage cap choices, in overage images per billing period (the 20,000 and 40,000 "add-on" constants of
+ * image-optimisation.md section 9). A new subscription starts at the first; "raise the cap" moves to the
+ * next one. The cap in dollars is whole $4.99 blocks, so the cap itself can never be overshot.
+ */
+export const OVERAGE_CAP_STEPS_IMAGES = [20_000, 40_000] as const;
+
+export function capCentsForImages(images: number): number {
+  return Math.ceil(images / 1000) * OVERAGE_CENTS_PER_1000;
+}
+
+export const USAGE_TERMS = '$4.99 per 1,000 optimised images beyond the monthly plan quota, only when Overcharge is on';
+
+export function centsToAmount(cents: number): string {
+  return (cents / 100).toFixed(2);
+}
+
+export function amountToCents(amount: string | number): number {
+  return Math.round(Number(amount) * 100);
+}
+
+export function subscriptionName(level: number): string {
+  const plan = planFor(level);
+  return `${plan.name} ${plan.images.toLocaleString('en-US')} images per month`;
+}
+
+/**
+ * The plan level a Shopify subscription stands for: by its recurring price (the undiscounted price Shopify
+ * keeps on the line), else by the image count in its name. Null when it matches no plan.
+ */
+export function levelOfSubscription(sub: { name: string; recurringPriceCents: number | null }): number | null {
+  if (sub.recurringPriceCents !== null) {
+    const byPrice = PLANS.find((p) => p.level > 0 && p.priceCents === sub.recurringPriceCents);
+    if (byPrice) return byPrice.level;
+  }
+  const byName = PLANS.find((p) => p.level > 0 && sub.name === subscriptionName(p.level));
+  return byName ? byName.level : null;
+}
