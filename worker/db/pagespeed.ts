@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from './client';
 import { pagespeedScores } from './schema';
 
@@ -73,15 +73,4 @@ export async function finishCheck(
     .update(pagespeedScores)
     .set({ status: result.status, error: result.error ?? null, completedAt: result.completedAt })
     .where(and(eq(pagespeedScores.id, checkId), eq(pagespeedScores.shopId, shopId), eq(pagespeedScores.status, CHECK_STATUS.inProgress)));
-}
-
-/** The shop's finished checks, newest first: the score history. */
-export async function listCheckHistory(db: Db, shopId: number, limit = 30): Promise<PagespeedCheckRow[]> {
-  return db
-    .select()
-    .from(pagespeedScores)
-    .where(and(eq(pagespeedScores.shopId, shopId), isNotNull(pagespeedScores.completedAt)))
-    .orderBy(desc(pagespeedScores.requestedAt), desc(pagespeedScores.id))
-    .limit(limit)
-    .all();
 }
