@@ -1,0 +1,140 @@
+import { env } from 'cloudflare:test';
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { appSwitches, catalogueSyncs, imageSettings, images, items, jobImages, jobs, oauthStates, processedWebhooks, shops, usageLedger } from '../../../worker/db/schema';
+import { findShopById } from '../../../worker/db/shops';
+import { hmacSha256, toBase64 } from '../../../worker/lib/crypto';
+import { call, createShop, db } from '../helpers';
+
+let sent: unknown[] = [];
+beforeEach(() => {
+  sent = [];
+  vi.spyOn(env.SYNC_QUEUE, 'send').mockImplementation(async (m: unknown) => {
+    sent.push(m);
+  });
+});
+afterEach(() => vi.restoreAllMocks());
+
+async function deliver(topic: string, shopDomain: string, payload: unknown, opts: { id?: string; secret?: string; path?: string; tamper?: boolean } = {}) {
+  const body = JSON.stringify(payload);
+  const hmac = toBase64(await hmacSha256(opts.secret ?? env.SHOPIFY_API_SECRET, body));
+  return call(opts.path ?? '/webhooks/shopify', {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Shopify-Topic': topic,
+      'X-Shopify-Shop-Domain': shopDomain,
+      'X-Shopify-Webhook-Id': opts.id ?? crypto.randomUUID(),
+      'X-Shopify-Hmac-Sha256': hmac,
+      'X-Shopify-API-Version': '2026-10',
+    },
+    body: opts.tamper ? body.replace('}', ',"x":1}') : body,
+  });
+}
+
+describe('/webhooks', () => {
+  it('refuses a bad HMAC (wrong secret or altered body) and processes nothing', async () => {
+    const { shop } = await createShop();
+    expect((await deliver('products/update', shop.domain, { id: 1 }, { secret: 'wrong' })).status).toBe(401);
+    expect((await deliver('products/update', shop.domain, { id: 1 }, { tamper: true })).status).toBe(401);
+    expect(sent).toHaveLength(0);
+  });
+
+  it('processes a duplicated delivery once', async () => {
+    const { shop } = await createShop();
+    const id = crypto.randomUUID();
+    const payload = { id: 632910392, admin_graphql_api_id: 'gid://shopify/Product/632910392', updated_at: '2026-11-21T08:00:00Z' };
+    const first = await deliver('products/update', shop.domain, payload, { id });
+    const again = await deliver('products/update', shop.domain, payload, { id, path: '/webhooks' });
+    expect(((await first.json()) as { outcome: string }).outcome).toBe('processed');
+    expect(((await again.json()) as { outcome: string }).outcome).toBe('duplicate');
+    expect(sent).toEqual([{ type: 'product_changed', shopId: shop.id, resourceId: '632910392', gid: 'gid://shopify/Product/632910392', updatedAt: '2026-11-21T08:00:00Z', webhookId: id }]);
+  });
+
+  it('queues collection deletes with a GID built from the id', async () => {
+    const { shop } = await createShop();
+    await deliver('collections/delete', shop.domain, { id: 841564295 });
+    expect(sent).toMatchObject([{ type: 'collection_deleted', shopId: shop.id, resourceId: '841564295', gid: 'gid://shopify/Collection/841564295' }]);
+  });
+
+  it('app/uninstalled revokes the tokens and stops queued and running jobs', async () => {
+    const { shop, headers } = await createShop({ accessTokenEnc: 'enc', refreshTokenEnc: 'enc', accessTokenExpiresAt: Date.now() + 1000, planLevel: 2 });
+    await db().insert(jobs).values([
+      { id: crypto.randomUUID(), shopId: shop.id, dataType: 1, processType: 'optimize', status: 'queued' },
+      { id: crypto.randomUUID(), shopId: shop.id, dataType: 1, processType: 'optimize', status: 'running' },
+      { id: crypto.randomUUID(), shopId: shop.id, dataType: 1, processType: 'optimize', status: 'done' },
+    ]);
+    expect((await deliver('app/uninstalled', shop.domain, { id: 1, domain: shop.domain })).status).toBe(200);
+    const row = (await findShopById(db(), shop.id))!;
+    expect(row).toMatchObject({ accessTokenEnc: null, refreshTokenEnc: null, adminTokenHash: null, planLevel: 0 });
+    expect(row.uninstalledAt).toBeTruthy();
+    const statuses = (await db().select().from(jobs).where(eq(jobs.shopId, shop.id)).all()).map((j) => j.status).sort();
+    expect(statuses).toEqual(['done', 'stopped', 'stopped']);
+    // The old admin token no longer opens the API.
+    expect((await call('/api/v1/adminToken', { method: 'DELETE', headers })).status).toBe(401);
+  });
+
+  it('shop/update refreshes the shop details', async () => {
+    const { shop } = await createShop();
+    await deliver('shop/update', shop.domain, { name: 'Renamed', email: 'new@example.com', shop_owner: 'New Owner', domain: 'renamed.example', currency: 'CAD', plan_display_name: 'Basic', plan_name: 'basic' });
+    expect(await findShopById(db(), shop.id)).toMatchObject({ name: 'Renamed', email: 'new@example.com', ownerName: 'New Owner', primaryDomain: 'https://renamed.example', currencyCode: 'CAD', shopifyPlan: 'Basic', isDevelopmentStore: 0 });
+  });
+
+  it('app_subscriptions/update of the current subscription records its status; a cancellation goes to free', async () => {
+    const subId = 'gid://shopify/AppSubscription/1029266947';
+    const { shop } = await createShop({ planLevel: 3, subscriptionId: subId, subscriptionStatus: 'ACTIVE' });
+    await deliver('app_subscriptions/update', shop.domain, { app_subscription: { admin_graphql_api_id: subId, name: 'Premium', status: 'CANCELLED' } });
+    expect(await findShopById(db(), shop.id)).toMatchObject({ planLevel: 0, subscriptionId: null, subscriptionStatus: 'CANCELLED' });
+  });
+
+  it('customers/data_request and customers/redact are answered 200 (no customer data is stored)', async () => {
+    const { shop } = await createShop();
+    expect((await deliver('customers/data_request', shop.domain, { shop_domain: shop.domain, customer: { id: 1 }, data_request: { id: 9 } })).status).toBe(200);
+    expect((await deliver('customers/redact', shop.domain, { shop_domain: shop.domain, customer: { id: 1 } })).status).toBe(200);
+  });
+
+  it('shop/redact leaves no row and no R2 object of that shop behind, and touches no other shop', async () => {
+    const { shop } = await createShop();
+    const { shop: other } = await createShop();
+    for (const s of [shop, other]) {
+      const item = await db().insert(items).values({ shopId: s.id, dataType: 1, resourceId: '1', title: 'P' }).returning().get();
+      const image = await db().insert(images).values({ shopId: s.id, optId: item.id, imgId: `gid://shopify/MediaImage/${s.id}` }).returning().get();
+      const jobId = crypto.randomUUID();
+      await db().insert(jobs).values({ id: jobId, shopId: s.id, dataType: 1, processType: 'optimize' });
+      await db().insert(jobImages).values({ jobId, imageId: image.id, optId: item.id, shopId: s.id });
+      await db().insert(usageLedger).values({ shopId: s.id, chargeKey: `img:${image.id}`, periodStart: 0 });
+      await db().insert(appSwitches).values({ shopId: s.id, name: 'extra_adver' });
+      await db().insert(catalogueSyncs).values({ shopId: s.id });
+      await db().insert(imageSettings).values({ shopId: s.id, imageOpt: {}, altText: {}, fileName: {} });
+      await db().insert(oauthStates).values({ state: crypto.randomUUID(), shopDomain: s.domain, expiresAt: Date.now() + 60_000 });
+      for (const key of [`originals/${s.id}/a.jpg`, `results/${s.id}/a.jpg`, `uploads/${s.id}/b.png`, `watermarks/${s.id}/w.png`, `shops/${s.id}/misc.json`]) {
+        await env.BUCKET.put(key, 'bytes');
+      }
+    }
+    const res = await deliver('shop/redact', shop.domain, { shop_id: 1, shop_domain: shop.domain });
+    expect(res.status).toBe(200);
+
+    expect(await findShopById(db(), shop.id)).toBeUndefined();
+    for (const table of [items, images, jobs, jobImages, usageLedger, appSwitches, catalogueSyncs, imageSettings]) {
+      expect(await db().select().from(table).where(eq(table.shopId, shop.id)).all()).toHaveLength(0);
+      expect(await db().select().from(table).where(eq(table.shopId, other.id)).all()).not.toHaveLength(0);
+    }
+    expect(await db().select().from(oauthStates).where(eq(oauthStates.shopDomain, shop.domain)).all()).toHaveLength(0);
+    for (const kind of ['originals', 'results', 'uploads', 'watermarks', 'shops']) {
+      expect((await env.BUCKET.list({ prefix: `${kind}/${shop.id}/` })).objects).toHaveLength(0);
+      expect((await env.BUCKET.list({ prefix: `${kind}/${other.id}/` })).objects).toHaveLength(1);
+    }
+    expect(await db().select().from(shops).where(eq(shops.id, other.id)).get()).toBeTruthy();
+    // The dedupe record stays (it holds no personal data) so a retried redact is a no-op.
+    expect(await db().select().from(processedWebhooks).where(eq(processedWebhooks.shopDomain, shop.domain)).all()).toHaveLength(1);
+  });
+
+  it('a failing handler releases the claim so Shopify’s retry is processed', async () => {
+    const { shop } = await createShop();
+    vi.mocked(env.SYNC_QUEUE.send).mockRejectedValueOnce(new Error('queue down'));
+    const id = crypto.randomUUID();
+    expect((await deliver('products/create', shop.domain, { id: 5 }, { id })).status).toBe(500);
+    const retry = await deliver('products/create', shop.domain, { id: 5 }, { id });
+    expect(((await retry.json()) as { outcome: string }).outcome).toBe('processed');
+  });
+});
