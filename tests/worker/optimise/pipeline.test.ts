@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { getJob, listJobImages } from '../../../worker/db/jobs';
+import { processDeadLetter, processOptimiseMessage, type OptimiseMessage } from '../../../worker/optimise/consumer';
+import { planJob } from '../../../worker/optimise/plan';
+import type { PipelineDeps } from '../../../worker/optimise/ports';
+import { createShop, db } from '../helpers';
+import { imageRow, ledgerRows, makeDeps, r2Bytes, recordingQueue, saveSettings, seedItem } from './fixtures';
+
+type Shop = Awaited<ReturnType<typeof createShop>>['shop'];
+
+async function plan(deps: PipelineDeps, shop: Shop, processType: 'optimize' | 'reoptimize' | 'restore', itemIds: number[], dataType = 1) {
+  const q = recordingQueue();
+  const res = await planJob(
+    { db: deps.db, queue: q.queue, log: deps.log, now: deps.now, canOptimise: deps.quota.canOptimise },
+    { shop, dataType, processType, pageType: processType === 'optimize' ? 1 : 0, pattern: 'manual', selection: { itemIds } },
+  );
+  return { ...res, messages: q.sent as OptimiseMessage[] };
+}
+
+/** Delivers each message until acked, counting attempts like the queue does. */
+async function drain(deps: PipelineDeps, messages: OptimiseMessage[], maxAttempts = 10) {
+  const verdicts = [];
+  for (const m of messages) {
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      const v = await processOptimiseMessage(deps, m, attempt);
+      verdicts.push(v);
+      if (v.ack) break;
+    }
+  }
+  return verdicts;
+}
+
+describe('optimisation of one image', () => {
+  it('stores the original in R2, replaces the bytes on Shopify, records the row and charges once', async () => {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps();
+    await saveSettings(shop.id);
+    const { item, images } = await seedItem(shop, fakes.cdn, { count: 2 });
+    const originals = images.map((i) => fakes.cdn.get(i.src)!);
+    const { messages, total } = await plan(deps, shop, 'optimize', [item.id]);
+    expect(total).toBe(2);
+    await drain(deps, messages);
+
+    for (const [n, img] of images.entries()) {
+      const row = (await imageRow(img.id))!;
+      expect(row.status).toBe('compressed');
+      expect(row.step).toBe('done');
+      expect(row.isCompress).toBe(1);
+      expect(row.compSize).toBeLessThan(row.imgSize);
+      expect(row.compRatio).toBeCloseTo(50, 0);
+      expect(row.expiresAt! - row.optimisedAt!).toBe(30 * 24 * 3600 * 1000);
+      expect(row.lockJobId).toBeNull();
+      expect(await r2Bytes(row.beforeFilePath)).toEqual(originals[n]);
+      expect(row.beforeFilePath).toMatch(new RegExp(`^originals/${shop.id}/`));
+      // Same URL, new bytes: what the merchant sees on the CDN.
+      expect(fakes.cdn.get(img.src)).toEqual(await r2Bytes(row.afterFilePath));
+    }
+    expect(fakes.updates).toHaveLength(2);
+    expect(await ledgerRows(shop.id)).toHaveLength(2);
+    const job = await getJob(db(), shop.id, messages[0]!.jobId);
+    expect(job?.status).toBe('done');
+  });
+
+  it('writes alt text and unique file names from the templates in the same Shopify update', async () => {
+    const { shop } = await createShop({ name: 'Sunny Shop' });
+    const { deps, fakes } = makeDeps();
+    await saveSettings(shop.id, (s) => {
+      s.alt_text = { ...s.alt_text, switch: 1, product: 1, blank_replace: 1, product_rule: '%product_title% by %product_vendor%' };
+      s.file_name = { ...s.file_name, switch: 1, product: 1, product_rule: '%product_title%-%shop_name%' };
+    });
+    const { item, images } = await seedItem(shop, fakes.cdn, { count: 2, title: 'Blue Shirt' });
+    await drain(deps, (await plan(deps, shop, 'optimize', [item.id])).messages);
+    expect(fakes.updates.map((u) => [u.update.alt, u.update.fileName])).toEqual([
+      ['Blue Shirt by Acme', 'blue-shirt-sunny-shop.jpg'],
+      ['Blue Shirt by Acme', 'blue-shirt-sunny-shop-2.jpg'],
+    ]);
+    const row = (await imageRow(images[1]!.id))!;
+    expect([row.isEditAlt, row.isEditName, row.alt, row.fileName, row.originalFileName]).toEqual([1, 1, 'Blue Shirt by Acme', 'blue-shirt-sunny-shop-2.jpg', 'IMG_1.jpg']);
+  });
+
+  it('records an already-optimal image without uploading or charging', async () => {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps({ optimal: true });
+    await saveSettings(shop.id);
+    const { item, images } = await seedItem(shop, fakes.cdn);
+    const before = fakes.cdn.get(images[0]!.src);
+    await drain(deps, (await plan(deps, shop, 'optimize', [item.id])).messages);
+    const row = (await imageRow(images[0]!.id))!;
+    expect(row.status).toBe('optimal');
+    expect(row.isCompress).toBe(0);
+    expect(fakes.updates).toHaveLength(0);
+    expect(fakes.cdn.get(images[0]!.src)).toBe(before);
+    expect(await ledgerRows(shop.id)).toHaveLength(0);
+  });
+});
+
+describe('restore and re-optimise', () => {
+  it('restores the original byte for byte, free, and marks the row Restored', async () => {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps();
+    await saveSettings(shop.id, (s) => (s.alt_text = { ...s.alt_text, switch: 1, product: 1, product_rule: '%product_title%' }));
+    const { item, images } = await seedItem(shop, fakes.cdn, { alt: 'merchant alt' });
+    const original = fakes.cdn.get(images[0]!.src)!;
+    await drain(deps, (await plan(deps, shop, 'optimize', [item.id])).messages);
+    expect(fakes.cdn.get(images[0]!.src)).not.toEqual(original);
+
+    await drain(deps, (await plan(deps, shop, 'restore', [item.id])).messages);
+    expect(fakes.cdn.get(images[0]!.src)).toEqual(original);
+    const row = (await imageRow(images[0]!.id))!;
+    expect([row.status, row.isRestore, row.alt, row.isEditAlt]).toEqual(['restored', 1, 'merchant alt', 0]);
+    expect(fakes.updates.at(-1)!.update.alt).toBe('merchant alt');
+    expect(await ledgerRows(shop.id)).toHaveLength(1);
+    const { getImageWithItem } = await import('../../../worker/db/optimise');
+    expect((await getImageWithItem(db(), shop.id, images[0]!.id))!.item.optStatus).toBe(3);
+  });
+
+  it('re-optimises from the stored original with the current settings and does not charge again', async () => {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps();
+    await saveSettings(shop.id);
+    const { item, images } = await seedItem(shop, fakes.cdn);
+    const original = fakes.cdn.get(images[0]!.src)!;
+    await drain(deps, (await plan(deps, shop, 'optimize', [item.id])).messages);
+    await saveSettings(shop.id, (s) => (s.image_opt.quality = { ...s.image_opt.quality, custom: 1, custom_ratio: 60 }));
+    await drain(deps, (await plan(deps, shop, 'reoptimize', [item.id])).messages);
+    // The engine saw the original both times, never its own output.
+    expect(fakes.engine.calls.map((c) => c.quality)).toEqual([75, 60]);
+    const row = (await imageRow(images[0]!.id))!;
+    expect(await r2Bytes(row.beforeFilePath)).toEqual(original);
+    expect(row.status).toBe('compressed');
+    expect(await ledgerRows(shop.id)).toHaveLength(1);
+  });
+
+  it('refuses expired and deleted images with the documented message', async () => {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps();
+    await saveSettings(shop.id);
+    const { item, images } = await seedItem(shop, fakes.cdn);
+    await drain(deps, (await plan(deps, shop, 'optimize', [item.id])).messages);
+    const { updateImage } = await import('../../../worker/db/optimise');
+    await updateImage(db(), shop.id, images[0]!.id, { isOverdue: 1 });
+    await expect(plan(deps, shop, 'restore', [item.id])).rejects.toThrow(/expired: originals are kept for 30 days/);
+    await expect(plan(deps, shop, 'reoptimize', [item.id])).rejects.toThrow(/expired/);
+    await updateImage(db(), shop.id, images[0]!.id, { isOverdue: 0, isDelete: 1 });
+    await expect(plan(deps, shop, 'restore', [item.id])).rejects.toThrow('This image has been deleted and cannot be restored or re-optimized.');
+  });
+});
+
+describe('failures', () => {
+  it('retries Shopify 5xx with growing delays, then marks the image failed with the reason and sends it to the DLQ', async () => {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps();
+    await saveSettings(shop.id);
+    const { item, images } = await seedItem(shop, fakes.cdn);
+    fakes.faults.failNextUpdates = 100;
+    const { messages } = await plan(deps, shop, 'optimize', [item.id]);
+    const verdicts = await drain(deps, messages, 6);
+    expect(verdicts.map((v) => (v.ack ? 'ack' : v.delaySeconds))).toEqual([10, 20, 40, 80, 160, 0]);
+    const row = (await imageRow(images[0]!.id))!;
+    expect(row.status).toBe('failed');
+    expect(row.failReason).toContain('HTTP 503');
+    expect(await r2Bytes(row.beforeFilePath)).toEqual(await fakes.fetchImage(images[0]!.src)); // original kept
+    expect(await ledgerRows(shop.id)).toHaveLength(0);
+    const members = await listJobImages(db(), messages[0]!.jobId);
+    expect(members[0]).toMatchObject({ status: 'failed', attempts: 6 });
+    await processDeadLetter(deps, messages[0]!); // the DLQ delivery finds it recorded: a no-op
+    expect((await getJob(db(), shop.id, messages[0]!.jobId))?.status).toBe('done');
+  });
+
+  it('marks undecodable bytes failed at once (no retry)', async () => {
+    const { shop } = await createShop();
+    const { ImageDecodeError } = await import('../../../worker/images/errors');
+    const { deps, fakes } = makeDeps({
+      optimiseImage: async () => {
+        throw new ImageDecodeError('truncated JPEG');
+      },
+    });
+    await saveSettings(shop.id);
+    const { item, images } = await seedItem(shop, fakes.cdn);
+    const verdicts = await drain(deps, (await plan(deps, shop, 'optimize', [item.id])).messages);
+    expect(verdicts).toEqual([{ ack: true }]);
+    expect((await imageRow(images[0]!.id))).toMatchObject({ status: 'failed', failReason: 'ImageDecodeError: truncated JPEG' });
+  });
+});
