@@ -1,0 +1,191 @@
+// A worker that dies between any two steps, two jobs racing for one image, and the plan limit.
+import { describe, expect, it } from 'vitest';
+import { createJob, getJob, listJobImages } from '../../../worker/db/jobs';
+import { claimImage, updateImage } from '../../../worker/db/optimise';
+import { usageLedger } from '../../../worker/db/schema';
+import { enqueueAutomatic } from '../../../worker/optimise/auto';
+import { processOptimiseMessage, type OptimiseMessage } from '../../../worker/optimise/consumer';
+import { planJob } from '../../../worker/optimise/plan';
+import type { PipelineDeps } from '../../../worker/optimise/ports';
+import { scheduleForTab } from '../../../worker/optimise/progress';
+import { createShop, db } from '../helpers';
+import { imageRow, ledgerRows, makeDeps, r2Bytes, recordingQueue, saveSettings, seedItem } from './fixtures';
+
+type Shop = Awaited<ReturnType<typeof createShop>>['shop'];
+
+function planDepsOf(deps: PipelineDeps) {
+  const q = recordingQueue();
+  return { q, plan: { db: deps.db, queue: q.queue, log: deps.log, now: deps.now, canOptimise: deps.quota.canOptimise } };
+}
+
+async function planOptimise(deps: PipelineDeps, shop: Shop, itemIds: number[]) {
+  const { q, plan } = planDepsOf(deps);
+  await planJob(plan, { shop, dataType: 1, processType: 'optimize', pageType: 1, pattern: 'manual', selection: { itemIds } });
+  return q.sent as OptimiseMessage[];
+}
+
+async function deliverUntilAck(deps: PipelineDeps, m: OptimiseMessage, max = 6) {
+  for (let attempt = 1; attempt <= max; attempt++) if ((await processOptimiseMessage(deps, m, attempt)).ack) return attempt;
+  return -1;
+}
+
+/** Throws once at the n-th call of fn, then behaves. */
+function dieOnce<A extends unknown[], R>(fn: (...a: A) => Promise<R>, when: 'before' | 'after'): (...a: A) => Promise<R> {
+  let died = false;
+  return async (...a: A) => {
+    if (!died && when === 'before') {
+      died = true;
+      throw new Error('worker died');
+    }
+    const r = await fn(...a);
+    if (!died && when === 'after') {
+      died = true;
+      throw new Error('worker died');
+    }
+    return r;
+  };
+}
+
+describe('a worker dying between steps', () => {
+  const cases: { name: string; inject: (deps: PipelineDeps, fakes: ReturnType<typeof makeDeps>['fakes']) => void }[] = [
+    { name: 'after the original is stored (engine crash)', inject: (d) => (d.optimiseImage = dieOnce(d.optimiseImage, 'before')) },
+    { name: 'after the result is stored, before Shopify', inject: (_d, f) => (f.faults.failNextUpdates = 1) },
+    { name: 'after Shopify accepted the new file', inject: (_d, f) => (f.faults.failAfterAccept = 1) },
+    { name: 'before D1 records the result (charge crash)', inject: (d) => (d.quota.charge = dieOnce(d.quota.charge, 'before')) },
+    { name: 'after the charge, before D1 records the result', inject: (d) => (d.quota.charge = dieOnce(d.quota.charge, 'after')) },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: the retry completes with no lost original, no double upload, no double charge`, async () => {
+      const { shop } = await createShop();
+      const { deps, fakes } = makeDeps();
+      deps.quota = { ...deps.quota };
+      c.inject(deps, fakes);
+      await saveSettings(shop.id);
+      const { item, images } = await seedItem(shop, fakes.cdn);
+      const original = fakes.cdn.get(images[0]!.src)!;
+      const [m] = await planOptimise(deps, shop, [item.id]);
+      expect(await deliverUntilAck(deps, m!)).toBe(2);
+
+      const row = (await imageRow(images[0]!.id))!;
+      expect(row).toMatchObject({ status: 'compressed', step: 'done', isCompress: 1, lockJobId: null });
+      expect(await r2Bytes(row.beforeFilePath)).toEqual(original);
+      expect(fakes.cdn.get(images[0]!.src)).toEqual(await r2Bytes(row.afterFilePath));
+      expect(fakes.updates).toHaveLength(1);
+      expect(await ledgerRows(shop.id)).toHaveLength(1);
+      expect((await getJob(db(), shop.id, m!.jobId))?.status).toBe('done');
+    });
+  }
+
+  it('a dead worker of another job: its lease expires and the new job finishes the image once', async () => {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps();
+    await saveSettings(shop.id);
+    const { item, images } = await seedItem(shop, fakes.cdn);
+    // A job whose worker died holding the lease (expired a second ago) right after Shopify took the file.
+    expect(await claimImage(db(), shop.id, images[0]!.id, 'dead-job', Date.now() - 120_000, 60_000)).toBe(true);
+    const [m] = await planOptimise(deps, shop, [item.id]);
+    expect(await deliverUntilAck(deps, m!)).toBe(1);
+    expect((await imageRow(images[0]!.id))!.status).toBe('compressed');
+    expect(fakes.updates).toHaveLength(1);
+  });
+});
+
+describe('two jobs for the same image', () => {
+  it('run concurrently and produce one optimisation, one upload, one charge', async () => {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps();
+    await saveSettings(shop.id);
+    const { item, images } = await seedItem(shop, fakes.cdn);
+    const [a] = await planOptimise(deps, shop, [item.id]);
+    // Planning skips images already waiting in a job, so the second job is made directly (e.g. a webhook
+    // and the merchant at the same moment in two isolates).
+    const jobB = crypto.randomUUID();
+    await createJob(db(), { id: jobB, shopId: shop.id, dataType: 1, processType: 'reoptimize', pageType: 0, pattern: 'automatic' }, [{ imageId: images[0]!.id, optId: item.id }]);
+    const b: OptimiseMessage = { type: 'image', jobId: jobB, shopId: shop.id, imageId: images[0]!.id };
+
+    const [va, vb] = await Promise.all([processOptimiseMessage(deps, a!, 1), processOptimiseMessage(deps, b, 1)]);
+    expect([va.ack, vb.ack].sort()).toEqual([false, true]); // the loser waits for the lease
+    const loser = va.ack ? b : a!;
+    expect(await deliverUntilAck(deps, loser)).toBe(1);
+
+    expect(fakes.engine.calls).toHaveLength(1);
+    expect(fakes.updates).toHaveLength(1);
+    expect(await ledgerRows(shop.id)).toHaveLength(1);
+    const members = [...(await listJobImages(db(), a!.jobId)), ...(await listJobImages(db(), jobB))];
+    expect(members.map((m) => m.status).sort()).toEqual(['done', 'skipped']);
+  });
+});
+
+describe('quota', () => {
+  async function useQuota(shop: Shop, n: number) {
+    for (let i = 0; i < n; i += 20) {
+      await db()
+        .insert(usageLedger)
+        .values(Array.from({ length: Math.min(20, n - i) }, (_, k) => ({ shopId: shop.id, chargeKey: `seed:${i + k}`, periodStart: shop.quotaPeriodStart })));
+    }
+  }
+
+  it('stops at the plan limit with the documented message, leaving the rest untouched', async () => {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps();
+    await saveSettings(shop.id);
+    await useQuota(shop, 149); // free plan: 150 images
+    const { item, images } = await seedItem(shop, fakes.cdn, { count: 3 });
+    const untouched = fakes.cdn.get(images[2]!.src);
+    const messages = await planOptimise(deps, shop, [item.id]);
+    for (const m of messages) await deliverUntilAck(deps, m);
+
+    expect((await imageRow(images[0]!.id))!.status).toBe('compressed');
+    expect((await imageRow(images[1]!.id))!.status).toBe('pending');
+    expect(fakes.cdn.get(images[2]!.src)).toBe(untouched);
+    expect(fakes.updates).toHaveLength(1);
+    expect(await ledgerRows(shop.id)).toHaveLength(150);
+    const schedule = await scheduleForTab(db(), shop.id, 1, Date.now());
+    expect(schedule).toMatchObject({ status: 'plan_limit', process_result: 1, opt_total: 3, plan_limit_message: 'There are 2 images that can be optimized.' });
+
+    // A new request is refused before any work starts.
+    await expect(planOptimise(deps, shop, [item.id])).rejects.toThrow('There are 2 images that can be optimized.');
+  });
+
+  it('goes past the plan when overcharge is on and the cap has room', async () => {
+    const { shop } = await createShop({ planLevel: 1, isOverQuota: 1, isCapped: 1, cappedAmountCents: 1000 });
+    const { deps, fakes } = makeDeps();
+    await saveSettings(shop.id);
+    await useQuota(shop, 1000);
+    const { item } = await seedItem(shop, fakes.cdn, { count: 2 });
+    for (const m of await planOptimise(deps, shop, [item.id])) await deliverUntilAck(deps, m);
+    const rows = await ledgerRows(shop.id);
+    expect(rows.filter((r) => r.isOverage === 1)).toHaveLength(2);
+  });
+});
+
+describe('automatic mode', () => {
+  it('queues new images and recognises our own output from a products/update webhook', async () => {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps();
+    await saveSettings(shop.id, (s) => (s.auto_switch = 1));
+    const { images } = await seedItem(shop, fakes.cdn, { count: 2 });
+    const { q, plan } = planDepsOf(deps);
+    expect(await enqueueAutomatic(plan, shop.id)).toBe(2);
+    for (const m of q.sent as OptimiseMessage[]) await deliverUntilAck(deps, m);
+    expect(fakes.updates).toHaveLength(2);
+
+    // The webhook for our own fileUpdate makes the catalogue mark the image pending again.
+    await updateImage(db(), shop.id, images[0]!.id, { status: 'pending' });
+    q.sent.length = 0;
+    expect(await enqueueAutomatic(plan, shop.id)).toBe(1);
+    for (const m of q.sent as OptimiseMessage[]) await deliverUntilAck(deps, m);
+    expect(fakes.updates).toHaveLength(2); // no second round
+    expect(fakes.engine.calls).toHaveLength(2);
+    expect((await imageRow(images[0]!.id))!.status).toBe('compressed');
+    expect(await ledgerRows(shop.id)).toHaveLength(2);
+  });
+
+  it('does nothing while automatic mode is off', async () => {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps();
+    await saveSettings(shop.id);
+    await seedItem(shop, fakes.cdn);
+    expect(await enqueueAutomatic(planDepsOf(deps).plan, shop.id)).toBe(0);
+  });
+});
