@@ -7,6 +7,7 @@ import { ApiError, ValidationError } from '../lib/errors';
 import type { Logger } from '../lib/log';
 import { ShopifyUserError } from '../shopify/errors';
 import type { AdminClient } from '../shopify/graphql-client';
+import type { TokenEnv } from '../shopify/tokens';
 import { MAX_PLAN_LEVEL, planFor } from '../../shared/plans';
 import { cycleDayOf } from './cycle';
 import { canDiscount } from './discount';
@@ -23,12 +24,15 @@ import {
   USAGE_TERMS,
 } from './terms';
 
-export type BillingDeps = { env: Env; db: Db; log?: Logger; client?: AdminClient; now?: number };
+/** What reading and syncing subscriptions needs (the webhook passes no more than this). */
+export type SyncDeps = { env: TokenEnv; db: Db; log?: Logger; client?: AdminClient; now?: number };
+/** Creating subscriptions also needs the return URL's origin and the test-charge flag. */
+export type BillingDeps = SyncDeps & { env: TokenEnv & Pick<Env, 'APP_URL' | 'BILLING_TEST_CHARGES'> };
 
 export const BILLING_RETURN_PATH = '/shopify/billing/return';
 export const SHOPIFY_FAILED_MESSAGE = 'Shopify billing is not reachable right now, please try again later';
 
-function client(deps: BillingDeps, shop: ShopRow): AdminClient {
+function client(deps: SyncDeps, shop: ShopRow): AdminClient {
   return deps.client ?? shopifyClientFor(deps.env, deps.db, shop);
 }
 
@@ -99,7 +103,7 @@ const FREE_PATCH: ShopBillingPatch = {
   isOverQuota: 0,
 };
 
-function shopifyFailure(deps: BillingDeps, event: string, err: unknown): ApiError {
+function shopifyFailure(deps: SyncDeps, event: string, err: unknown): ApiError {
   deps.log?.error(event, { error: err });
   if (err instanceof ApiError) return err;
   if (err instanceof ShopifyUserError) return new ApiError(422, err.userErrors.map((e) => e.message).join('; '));
@@ -129,7 +133,7 @@ export type SyncResult = { planLevel: number; subscriptionId: string | null; cha
  * charge the merchant just approved) sets level, usage line and cap; none means the Free plan. Safe to
  * run any number of times.
  */
-export async function syncSubscription(deps: BillingDeps, shop: ShopRow, preferId?: string): Promise<SyncResult> {
+export async function syncSubscription(deps: SyncDeps, shop: ShopRow, preferId?: string): Promise<SyncResult> {
   const now = deps.now ?? Date.now();
   const subs = (await getActiveSubscriptions(client(deps, shop))).filter((s) => s.status === 'ACTIVE');
   const sub = subs.find((s) => s.id === preferId) ?? subs.find((s) => s.id === shop.subscriptionId) ?? subs[0];
@@ -172,7 +176,7 @@ export type ReturnOutcome = { shop: ShopRow; approved: boolean; planLevel: numbe
  * Shopify redirects the merchant's browser here after the approval page (appending charge_id). Nothing
  * in the query is trusted: the subscription must be ACTIVE when asked from Shopify.
  */
-export async function handleBillingReturn(deps: BillingDeps, shopDomain: string, chargeId: string | undefined): Promise<ReturnOutcome | null> {
+export async function handleBillingReturn(deps: SyncDeps, shopDomain: string, chargeId: string | undefined): Promise<ReturnOutcome | null> {
   const shop = await findShopByDomain(deps.db, shopDomain);
   if (!shop || shop.uninstalledAt) return null;
   const preferId = chargeId ? (chargeId.startsWith('gid://') ? chargeId : `gid://shopify/AppSubscription/${chargeId}`) : undefined;
@@ -198,7 +202,7 @@ type SubscriptionWebhook = { app_subscription?: { admin_graphql_api_id?: string;
  * stale level. Returns the level after the update, or null for an unknown shop.
  */
 export async function applySubscriptionUpdate(
-  env: Env,
+  env: TokenEnv,
   db: Db,
   shopDomain: string,
   payload: unknown,
@@ -209,7 +213,7 @@ export async function applySubscriptionUpdate(
   const sub = (payload as SubscriptionWebhook | null)?.app_subscription;
   const id = sub?.admin_graphql_api_id;
   const status = String(sub?.status ?? '').toUpperCase();
-  const deps: BillingDeps = { env, db, log: opts.log, client: opts.client };
+  const deps: SyncDeps = { env, db, log: opts.log, client: opts.client };
   const result = await syncSubscription(deps, shop, status === 'ACTIVE' ? id : undefined);
   opts.log?.info('subscription_update_applied', { shop: shopDomain, subscription: id, status, planLevel: result.planLevel });
   return { planLevel: result.planLevel, changed: result.changed };
