@@ -23,7 +23,7 @@ describe('quota', () => {
       expect(r).toEqual({ ok: true, charged: true, overage: false });
     }
     // Retries and duplicate deliveries of already charged images are no-ops, even at the limit.
-    expect(await chargeImageOnce(db(), shop, { imageId: 7, jobId: 'job-b' })).toEqual({ ok: true, charged: false, overage: false, reason: 'already_charged' });
+    expect(await chargeImageOnce(db(), shop, { imageId: 3, jobId: 'job-b' })).toEqual({ ok: true, charged: false, overage: false, reason: 'already_charged' });
     expect(await chargeImageOnce(db(), shop, { imageId: 151, jobId: 'job-b' })).toEqual({ ok: false, charged: false, overage: false, reason: 'quota_exhausted' });
     const status = await quotaStatus(db(), await fresh(shop.id), Date.UTC(2026, 10, 20));
     expect(status).toMatchObject({ planImages: 150, used: 150, left: 0, overageUsed: 0, overageAllowance: 0, canOptimise: false, periodStart: PERIOD });
