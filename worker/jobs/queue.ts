@@ -1,6 +1,7 @@
 import { createLogger } from '../lib/log';
 import { handleOptimiseBatch, handleOptimiseDeadLetters } from '../optimise/handlers';
 import { handlePagespeedBatch } from '../pagespeed/check-consumer';
+import { catalogueSyncConsumer } from '../catalogue/consumer';
 
 /**
  * Queue handlers by queue name. Each handler acks a message when its work is done and retries it on
@@ -14,6 +15,7 @@ export const queueHandlers: Record<string, QueueHandler> = {};
 queueHandlers['pagespeed-check'] = handlePagespeedBatch;
 queueHandlers['image-optimise'] = handleOptimiseBatch;
 queueHandlers['image-optimise-dlq'] = handleOptimiseDeadLetters;
+queueHandlers['catalogue-sync'] = catalogueSyncConsumer;
 
 export async function dispatchQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
   const handler = queueHandlers[batch.queue];

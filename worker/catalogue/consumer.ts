@@ -1,0 +1,75 @@
+// The catalogue-sync queue consumer: the install-time full sync and the webhook-driven updates
+// (worker/shopify/queue-messages.ts). Delivery is at least once; every message is idempotent.
+import { createDb } from '../db/client';
+import { markItemDeleted } from '../db/catalogue';
+import { findShopById } from '../db/shops';
+import { createLogger } from '../lib/log';
+import { ShopifyUnauthorizedError, shopifyClientFor, type SyncQueueMessage } from '../shopify';
+import { runFullSync, syncOneResource } from './sync';
+
+const KINDS = {
+  product_changed: 'product',
+  product_deleted: 'product',
+  collection_changed: 'collection',
+  collection_deleted: 'collection',
+} as const;
+
+function isSyncMessage(body: unknown): body is SyncQueueMessage {
+  if (typeof body !== 'object' || body === null) return false;
+  const m = body as Record<string, unknown>;
+  if (typeof m.shopId !== 'number') return false;
+  if (m.type === 'sync') return true;
+  return typeof m.type === 'string' && m.type in KINDS && typeof m.resourceId === 'string' && typeof m.gid === 'string';
+}
+
+/**
+ * Only a rejected token is final (app uninstalled or access revoked: the uninstall webhook follows).
+ * Everything else (throttling, 5xx, network, a bulk operation still running) is retried with backoff;
+ * the sync status row records the failure meanwhile.
+ */
+function isPermanent(err: unknown): boolean {
+  return err instanceof ShopifyUnauthorizedError;
+}
+
+export async function handleSyncMessage(body: SyncQueueMessage, env: Env): Promise<string> {
+  const db = createDb(env.DB);
+  const log = createLogger({ queue: 'catalogue-sync', type: body.type, shopId: body.shopId });
+  const shop = await findShopById(db, body.shopId);
+  if (!shop || shop.uninstalledAt || !shop.accessTokenEnc) return 'skipped_not_installed';
+  const deps = { db, client: shopifyClientFor(env, db, shop), shopId: shop.id, log };
+  if (body.type === 'sync') {
+    const r = await runFullSync(deps);
+    return `synced_${r.images}`;
+  }
+  const kind = KINDS[body.type];
+  if (body.type.endsWith('_deleted')) {
+    await markItemDeleted(db, shop.id, kind === 'product' ? 1 : 2, body.resourceId);
+    return 'deleted';
+  }
+  return syncOneResource(deps, kind, body.gid, body.resourceId);
+}
+
+export async function catalogueSyncConsumer(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  for (const msg of batch.messages) {
+    const log = createLogger({ queue: batch.queue, messageId: msg.id, attempt: msg.attempts });
+    if (!isSyncMessage(msg.body)) {
+      // A malformed message can never succeed: log it and drop it instead of retrying forever.
+      log.error('catalogue_sync_bad_message', { body: msg.body });
+      msg.ack();
+      continue;
+    }
+    try {
+      const outcome = await handleSyncMessage(msg.body, env);
+      log.info('catalogue_sync_message_done', { type: msg.body.type, shopId: msg.body.shopId, outcome });
+      msg.ack();
+    } catch (err) {
+      if (isPermanent(err)) {
+        log.error('catalogue_sync_failed_permanently', { type: msg.body.type, shopId: msg.body.shopId, error: err as Error });
+        msg.ack();
+      } else {
+        log.warn('catalogue_sync_retry', { type: msg.body.type, shopId: msg.body.shopId, error: err as Error });
+        msg.retry({ delaySeconds: Math.min(300, 10 * 2 ** Math.min(msg.attempts, 5)) });
+      }
+    }
+  }
+}

@@ -1,0 +1,208 @@
+// Catalogue rows (items + images) written by the catalogue sync. Rows go in as one JSON parameter per
+// chunk (json_each), because D1 allows only 100 bound parameters per statement: a 40,000-image shop is
+// then ~200 statements instead of ~6,000.
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from './client';
+import { catalogueSyncs, images, items } from './schema';
+
+/** Catalogue data types (the documents' data_type): 1 product, 2 collection, 3 blog article. 4 (upload) is never synced. */
+export type CatalogueType = 1 | 2 | 3;
+export const CATALOGUE_TYPES: readonly CatalogueType[] = [1, 2, 3];
+
+export type CatalogueItemInput = {
+  resourceId: string;
+  title: string;
+  handle: string;
+  image: string;
+  vendor?: string;
+  productType?: string;
+  price?: string;
+  variant?: string;
+  blogId?: string | null;
+  blogTitle?: string;
+  resourceStatus?: string;
+  isPublished: boolean;
+  resourceUpdatedAt: string | null;
+};
+
+export type CatalogueImageInput = {
+  resourceId: string; // the owning item's resource id
+  imgId: string;
+  position: number;
+  src: string;
+  alt: string;
+  fileName: string;
+  fileType: string;
+  width: number;
+  height: number;
+  imgSize: number;
+};
+
+/** Rows per statement; each row is ~300 bytes of JSON, well inside D1's statement and value limits. */
+export const CHUNK_ROWS = 200;
+
+function chunks<T>(rows: T[], size = CHUNK_ROWS): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+const j = (field: string) => sql.raw(`json_extract(j.value, '$.${field}')`);
+const nowMs = sql`cast(unixepoch('subsec') * 1000 as integer)`;
+
+function itemsUpsert(db: Db, shopId: number, dataType: CatalogueType, rows: CatalogueItemInput[], syncedAt: number) {
+  const json = JSON.stringify(
+    rows.map((r) => ({
+      rid: r.resourceId,
+      title: r.title,
+      handle: r.handle,
+      image: r.image,
+      vendor: r.vendor ?? '',
+      ptype: r.productType ?? '',
+      price: r.price ?? '',
+      variant: r.variant ?? '',
+      blog_id: r.blogId ?? null,
+      blog_title: r.blogTitle ?? '',
+      rstatus: r.resourceStatus ?? '',
+      pub: r.isPublished ? 1 : 0,
+      rupd: r.resourceUpdatedAt,
+    })),
+  );
+  // `WHERE true` lets SQLite parse ON CONFLICT after INSERT ... SELECT.
+  return db.run(sql`
+    INSERT INTO ${items} (shop_id, data_type, resource_id, title, handle, image, vendor, product_type, price, variant, blog_id, blog_title, resource_status, is_published, is_delete, resource_updated_at, synced_at)
+    SELECT ${shopId}, ${dataType}, ${j('rid')}, ${j('title')}, ${j('handle')}, ${j('image')}, ${j('vendor')}, ${j('ptype')}, ${j('price')}, ${j('variant')}, ${j('blog_id')}, ${j('blog_title')}, ${j('rstatus')}, ${j('pub')}, 0, ${j('rupd')}, ${syncedAt}
+    FROM json_each(${json}) AS j WHERE true
+    ON CONFLICT (shop_id, data_type, resource_id) DO UPDATE SET
+      title = excluded.title, handle = excluded.handle, image = excluded.image, vendor = excluded.vendor,
+      product_type = excluded.product_type, price = excluded.price, variant = excluded.variant,
+      blog_id = excluded.blog_id, blog_title = excluded.blog_title, resource_status = excluded.resource_status,
+      is_published = excluded.is_published, is_delete = 0,
+      updated_at = CASE WHEN items.resource_updated_at IS NOT excluded.resource_updated_at OR items.is_delete = 1 THEN ${nowMs} ELSE items.updated_at END,
+      resource_updated_at = excluded.resource_updated_at, synced_at = excluded.synced_at`);
+}
+
+function imagesUpsert(db: Db, shopId: number, dataType: CatalogueType, rows: CatalogueImageInput[], syncedAt: number) {
+  const json = JSON.stringify(
+    rows.map((r) => ({ rid: r.resourceId, img: r.imgId, pos: r.position, src: r.src, alt: r.alt, fname: r.fileName, ftype: r.fileType, w: r.width, h: r.height, size: r.imgSize })),
+  );
+  // Name, type and size describe the original: once an image was processed, the job's values stand.
+  return db.run(sql`
+    INSERT INTO ${images} (shop_id, opt_id, img_id, position, src, alt, file_name, file_type, width, height, img_size, synced_at)
+    SELECT ${shopId}, it.id, ${j('img')}, ${j('pos')}, ${j('src')}, ${j('alt')}, ${j('fname')}, ${j('ftype')}, ${j('w')}, ${j('h')}, ${j('size')}, ${syncedAt}
+    FROM json_each(${json}) AS j
+    JOIN ${items} AS it ON it.shop_id = ${shopId} AND it.data_type = ${dataType} AND it.resource_id = ${j('rid')}
+    WHERE true
+    ON CONFLICT (shop_id, img_id) DO UPDATE SET
+      opt_id = excluded.opt_id, position = excluded.position, src = excluded.src, alt = excluded.alt,
+      width = excluded.width, height = excluded.height, is_delete = 0, synced_at = excluded.synced_at,
+      file_name = CASE WHEN images.status = 'pending' THEN excluded.file_name ELSE images.file_name END,
+      file_type = CASE WHEN images.status = 'pending' THEN excluded.file_type ELSE images.file_type END,
+      img_size = CASE WHEN images.status = 'pending' THEN excluded.img_size ELSE images.img_size END`);
+}
+
+/** Upserts items, then their images (images find their item by resource id), in chunked batches. */
+export async function upsertCatalogue(db: Db, shopId: number, dataType: CatalogueType, itemRows: CatalogueItemInput[], imageRows: CatalogueImageInput[], syncedAt: number): Promise<void> {
+  const statements = [
+    ...chunks(itemRows).map((c) => itemsUpsert(db, shopId, dataType, c, syncedAt)),
+    ...chunks(imageRows).map((c) => imagesUpsert(db, shopId, dataType, c, syncedAt)),
+  ];
+  // A D1 batch is one transaction; 50 statements (10,000 rows) keep each one short.
+  for (let i = 0; i < statements.length; i += 50) {
+    const part = statements.slice(i, i + 50);
+    const [first, ...rest] = part;
+    if (first) await db.batch([first, ...rest]);
+  }
+}
+
+/**
+ * After a complete sync of one type: what Shopify no longer has is marked deleted (items and their
+ * images). Rows seen at or after `since` stay; uploads (data_type 4) are never touched.
+ */
+export async function sweepUnseen(db: Db, shopId: number, dataType: CatalogueType, since: number): Promise<void> {
+  const unseen = (col: typeof items.syncedAt | typeof images.syncedAt) => sql`(${col} IS NULL OR ${col} < ${since})`;
+  await db.batch([
+    db
+      .update(items)
+      .set({ isDelete: 1, updatedAt: Date.now() })
+      .where(and(eq(items.shopId, shopId), eq(items.dataType, dataType), eq(items.isDelete, 0), unseen(items.syncedAt))),
+    db
+      .update(images)
+      .set({ isDelete: 1, updatedAt: Date.now() })
+      .where(
+        and(
+          eq(images.shopId, shopId),
+          eq(images.isDelete, 0),
+          unseen(images.syncedAt),
+          sql`${images.optId} IN (SELECT ${items.id} FROM ${items} WHERE ${items.shopId} = ${shopId} AND ${items.dataType} = ${dataType})`,
+        ),
+      ),
+  ]);
+}
+
+/** After refetching one resource: its images not seen at or after `since` were removed on Shopify. */
+export async function sweepItemImages(db: Db, shopId: number, dataType: CatalogueType, resourceId: string, since: number): Promise<void> {
+  await db
+    .update(images)
+    .set({ isDelete: 1, updatedAt: Date.now() })
+    .where(
+      and(
+        eq(images.shopId, shopId),
+        eq(images.isDelete, 0),
+        sql`(${images.syncedAt} IS NULL OR ${images.syncedAt} < ${since})`,
+        sql`${images.optId} IN (SELECT ${items.id} FROM ${items} WHERE ${items.shopId} = ${shopId} AND ${items.dataType} = ${dataType} AND ${items.resourceId} = ${resourceId})`,
+      ),
+    );
+}
+
+/** A resource deleted on Shopify: the item and its images show as Deleted. */
+export async function markItemDeleted(db: Db, shopId: number, dataType: CatalogueType, resourceId: string): Promise<boolean> {
+  const item = await db
+    .update(items)
+    .set({ isDelete: 1, updatedAt: Date.now() })
+    .where(and(eq(items.shopId, shopId), eq(items.dataType, dataType), eq(items.resourceId, resourceId)))
+    .returning({ id: items.id })
+    .get();
+  if (!item) return false;
+  await db
+    .update(images)
+    .set({ isDelete: 1, updatedAt: Date.now() })
+    .where(and(eq(images.shopId, shopId), eq(images.optId, item.id)));
+  return true;
+}
+
+// ---- sync status (getImageSyncStatus) ----
+export type SyncStatusRow = typeof catalogueSyncs.$inferSelect;
+
+export async function getSyncStatus(db: Db, shopId: number): Promise<SyncStatusRow | undefined> {
+  return db.select().from(catalogueSyncs).where(eq(catalogueSyncs.shopId, shopId)).get();
+}
+
+export async function beginSync(db: Db, shopId: number, startedAt: number): Promise<void> {
+  const values = { status: 'running', imageCount: 0, error: null, startedAt, finishedAt: null, bulkOperationId: null };
+  await db
+    .insert(catalogueSyncs)
+    .values({ shopId, ...values })
+    .onConflictDoUpdate({ target: catalogueSyncs.shopId, set: values });
+}
+
+export async function updateSyncProgress(db: Db, shopId: number, fields: { imageCount?: number; bulkOperationId?: string | null }): Promise<void> {
+  await db.update(catalogueSyncs).set(fields).where(eq(catalogueSyncs.shopId, shopId));
+}
+
+export async function endSync(db: Db, shopId: number, outcome: { status: 'done' | 'failed'; imageCount?: number; error?: string | null }): Promise<void> {
+  await db
+    .update(catalogueSyncs)
+    .set({ status: outcome.status, finishedAt: Date.now(), error: outcome.error ?? null, ...(outcome.imageCount === undefined ? {} : { imageCount: outcome.imageCount }) })
+    .where(eq(catalogueSyncs.shopId, shopId));
+}
+
+/** Live catalogue images of the shop (not deleted), counted from the rows. */
+export async function countLiveCatalogueImages(db: Db, shopId: number): Promise<number> {
+  const row = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(images)
+    .where(and(eq(images.shopId, shopId), eq(images.isDelete, 0), sql`${images.optId} IN (SELECT ${items.id} FROM ${items} WHERE ${items.shopId} = ${shopId} AND ${items.dataType} IN (1, 2, 3))`))
+    .get();
+  return row?.n ?? 0;
+}
