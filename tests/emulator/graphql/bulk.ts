@@ -1,0 +1,126 @@
+// Bulk operations: the query runs without pagination limits, and the result is flattened into JSONL
+// the way Shopify does it: one line per node of each connection, nested connection nodes on their own
+// lines with `__parentId` naming the parent node.
+import { type ExecutionResult, GraphQLError, parse } from 'graphql';
+import { isoNow } from '../store/registry';
+import type { BulkOperationRec } from '../store/types';
+import { enqueueWebhook } from '../webhooks';
+import type { Ctx } from './context';
+import { gid, parseGid } from './ids';
+
+export type Executor = (ctx: Ctx, query: string) => Promise<ExecutionResult>;
+
+type Json = Record<string, unknown>;
+
+function isConnection(v: unknown): v is { edges?: { node: Json }[]; nodes?: Json[] } {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
+  const o = v as Json;
+  return (Array.isArray(o.edges) && o.edges.every((e) => e && typeof e === 'object' && 'node' in e)) || Array.isArray(o.nodes);
+}
+
+function nodesOf(conn: { edges?: { node: Json }[]; nodes?: Json[] }): Json[] {
+  return conn.edges ? conn.edges.map((e) => e.node) : (conn.nodes ?? []);
+}
+
+export function flattenToJsonl(data: Json): { lines: string[]; roots: number } {
+  const lines: string[] = [];
+  let roots = 0;
+  const emit = (node: Json, parentId: string | null) => {
+    const own: Json = {};
+    const children: Json[][] = [];
+    for (const [k, v] of Object.entries(node)) {
+      if (isConnection(v)) children.push(nodesOf(v));
+      else own[k] = v;
+    }
+    if (parentId) own.__parentId = parentId;
+    lines.push(JSON.stringify(own));
+    const id = typeof node.id === 'string' ? node.id : null;
+    for (const list of children) for (const child of list) emit(child, id);
+  };
+  for (const value of Object.values(data)) {
+    if (isConnection(value)) {
+      for (const node of nodesOf(value)) {
+        roots += 1;
+        emit(node, null);
+      }
+    } else if (value && typeof value === 'object') {
+      roots += 1;
+      emit(value as Json, null);
+    }
+  }
+  return { lines, roots };
+}
+
+export function bulkOperationView(ctx: Ctx, op: BulkOperationRec): Json {
+  const url = op.status === 'COMPLETED' && op.jsonl !== null && op.objectCount > 0 ? `${ctx.emu.origin}/bulk-results/${ctx.shop.domain}/${op.id}.jsonl` : null;
+  return {
+    __typename: 'BulkOperation',
+    id: gid('BulkOperation', op.id),
+    status: op.status,
+    type: op.type,
+    errorCode: op.errorCode,
+    createdAt: op.createdAt,
+    completedAt: op.completedAt,
+    objectCount: String(op.objectCount),
+    rootObjectCount: String(op.rootObjectCount),
+    fileSize: op.jsonl !== null && url ? String(Buffer.byteLength(op.jsonl)) : null,
+    url,
+    partialDataUrl: null,
+    query: op.query,
+  };
+}
+
+export function bulkOperationRunQuery(args: { query: string }, ctx: Ctx, execute: Executor) {
+  const running = ctx.shop.bulkOperations.find((o) => o.type === 'QUERY' && (o.status === 'CREATED' || o.status === 'RUNNING'));
+  if (running) {
+    return {
+      bulkOperation: null,
+      userErrors: [{ code: 'OPERATION_IN_PROGRESS', field: ['query'], message: `A bulk query operation for this app and shop is already in progress: ${gid('BulkOperation', running.id)}.` }],
+    };
+  }
+  try {
+    const doc = parse(args.query);
+    if (doc.definitions.length !== 1) throw new GraphQLError('Bulk queries must contain exactly one operation');
+  } catch (e) {
+    return { bulkOperation: null, userErrors: [{ code: 'INVALID', field: ['query'], message: `Invalid bulk query: ${(e as Error).message}` }] };
+  }
+  const op: BulkOperationRec = { id: ctx.emu.nextId(), type: 'QUERY', status: 'CREATED', query: args.query, createdAt: isoNow(), completedAt: null, objectCount: 0, rootObjectCount: 0, jsonl: null, errorCode: null };
+  ctx.shop.bulkOperations.push(op);
+  setTimeout(() => {
+    op.status = 'RUNNING';
+    void (async () => {
+      const result = await execute({ ...ctx, bulk: true }, args.query);
+      await new Promise((r) => setTimeout(r, ctx.shop.settings.bulkOperationMs).unref?.());
+      if ((op.status as string) === 'CANCELING') {
+        op.status = 'CANCELED';
+      } else if (result.errors?.length || !result.data) {
+        op.status = 'FAILED';
+        op.errorCode = 'INTERNAL_SERVER_ERROR';
+      } else {
+        const { lines, roots } = flattenToJsonl(result.data as Json);
+        op.jsonl = lines.length ? `${lines.join('\n')}\n` : '';
+        op.objectCount = lines.length;
+        op.rootObjectCount = roots;
+        op.status = 'COMPLETED';
+      }
+      op.completedAt = isoNow();
+      enqueueWebhook(ctx.emu, ctx.shop, 'bulk_operations/finish', {
+        admin_graphql_api_id: gid('BulkOperation', op.id),
+        completed_at: op.completedAt,
+        created_at: op.createdAt,
+        error_code: op.errorCode?.toLowerCase() ?? null,
+        status: op.status.toLowerCase(),
+        type: 'query',
+      });
+    })();
+  }, 0).unref?.();
+  return { bulkOperation: bulkOperationView(ctx, op), userErrors: [] };
+}
+
+export function bulkOperationCancel(args: { id: string }, ctx: Ctx) {
+  const op = ctx.shop.bulkOperations.find((o) => o.id === parseGid(args.id, 'BulkOperation'));
+  if (!op) return { bulkOperation: null, userErrors: [{ field: ['id'], message: 'Bulk operation does not exist' }] };
+  if (op.status === 'CREATED' || op.status === 'RUNNING') op.status = 'CANCELING';
+  else return { bulkOperation: bulkOperationView(ctx, op), userErrors: [{ field: ['id'], message: `A bulk operation cannot be canceled when it is ${op.status.toLowerCase()}` }] };
+  return { bulkOperation: bulkOperationView(ctx, op), userErrors: [] };
+}

@@ -1,0 +1,106 @@
+// One emulated store: catalogue, files, theme, billing, tokens' bookkeeping, settings and faults.
+import type {
+  ArticleRec,
+  BlogRec,
+  BulkOperationRec,
+  CollectionRec,
+  FileRec,
+  ProductRec,
+  SubscriptionRec,
+  ThemeRec,
+  UsageRecordRec,
+  WebhookDelivery,
+  WebhookSubscriptionRec,
+} from './types';
+
+export type ShopSettings = {
+  /** Leaky bucket (Shopify's Standard plan default is 100 points/s restore). */
+  restoreRate: number;
+  maximumAvailable: number;
+  /** How long a file stays PROCESSING after fileCreate/fileUpdate. */
+  fileProcessingMs: number;
+  /** How long a bulk operation stays RUNNING. */
+  bulkOperationMs: number;
+  /** Lifetime of expiring offline access tokens (Shopify: 1 hour). */
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  /** Where webhooks go; '' keeps them queued for the test to deliver itself. */
+  webhookUrl: string;
+  /** Storefront time to first byte, picked uniformly in [min, max] per page. */
+  storefrontTtfbMs: [number, number];
+  /** A password-protected storefront (PageSpeed then fails like on real development stores). */
+  storefrontPassword: boolean;
+};
+
+/** Fault injection. HTTP faults apply to the next `remaining` matching requests (-1: until cleared). */
+export type HttpFault = { id: number; target: FaultTarget; status: number; delayMs: number; retryAfter: number | null; remaining: number };
+export type FaultTarget = 'graphql' | 'cdn' | 'staged-upload' | 'oauth' | 'all';
+export type FileProcessingFault = { remaining: number; code: string };
+
+export type ShopState = {
+  domain: string;
+  shopNumber: number; // the numeric part of gid://shopify/Shop/<n> and of CDN paths
+  name: string;
+  email: string;
+  ownerName: string;
+  currencyCode: string;
+  /** Published shop locales, primary first (e.g. ['de', 'en']). */
+  locales: string[];
+  ianaTimezone: string;
+  planName: string;
+  partnerDevelopment: boolean;
+  primaryDomainUrl: string;
+  createdAt: string;
+  updatedAt: string;
+
+  products: ProductRec[];
+  files: Map<number, FileRec>;
+  collections: CollectionRec[];
+  blogs: BlogRec[];
+  articles: ArticleRec[];
+  themes: ThemeRec[];
+  /** Generates the catalogue on first access (large shops); null once materialised. */
+  lazyCatalogue: (() => void) | null;
+
+  installed: boolean;
+  scopes: string[];
+  subscriptions: SubscriptionRec[];
+  usageRecords: UsageRecordRec[];
+  bulkOperations: BulkOperationRec[];
+  webhookSubscriptions: WebhookSubscriptionRec[];
+  webhooks: WebhookDelivery[];
+
+  settings: ShopSettings;
+  httpFaults: HttpFault[];
+  fileProcessingFaults: FileProcessingFault[];
+  bucket: { available: number; updatedAt: number };
+  stats: {
+    graphqlRequests: number;
+    throttled: number;
+    injectedFaults: number;
+    tokenRefreshes: number;
+    tokenExchanges: number;
+    authorizationCodes: number;
+    unauthorized: number;
+  };
+};
+
+export const DEFAULT_SETTINGS: ShopSettings = {
+  restoreRate: 100,
+  maximumAvailable: 2000,
+  fileProcessingMs: 150,
+  bulkOperationMs: 200,
+  accessTokenTtlSeconds: 3600,
+  refreshTokenTtlSeconds: 90 * 24 * 3600,
+  webhookUrl: '',
+  storefrontTtfbMs: [300, 600],
+  storefrontPassword: false,
+};
+
+export function ensureCatalogue(shop: ShopState): void {
+  if (shop.lazyCatalogue) {
+    const make = shop.lazyCatalogue;
+    shop.lazyCatalogue = null;
+    make();
+  }
+}
