@@ -159,22 +159,3 @@ export async function deleteShopData(db: Db, shopId: number, domain: string): Pr
     db.delete(shops).where(eq(shops.id, shopId)),
   ]);
 }
-
-/**
- * app_subscriptions/update for the shop's current subscription: record its status; a subscription that
- * ended (cancelled, declined, expired) drops the shop to the free plan.
- */
-export async function applySubscriptionStatus(db: Db, shopId: number, subscriptionId: string, status: string, now = Date.now()): Promise<boolean> {
-  const ended = ['CANCELLED', 'DECLINED', 'EXPIRED'].includes(status);
-  const rows = await db
-    .update(shops)
-    .set({
-      subscriptionStatus: status,
-      ...(ended ? { planLevel: 0, subscriptionId: null, usageLineItemId: null, isCapped: 0, cappedAmountCents: 0, pendingPlanLevel: null } : {}),
-      updatedAt: now,
-    })
-    .where(and(eq(shops.id, shopId), eq(shops.subscriptionId, subscriptionId)))
-    .returning({ id: shops.id })
-    .all();
-  return rows.length === 1;
-}

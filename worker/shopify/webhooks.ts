@@ -2,7 +2,8 @@
 // each X-Shopify-Webhook-Id is processed once, and anything heavy is queued so the answer is fast.
 import type { Db } from '../db/client';
 import { claimWebhook, releaseWebhook } from '../db/processed-webhooks';
-import { applySubscriptionStatus, deleteShopData, findShopByDomain, markShopUninstalled, updateShopInfo, type ShopRow } from '../db/shops';
+import { applySubscriptionUpdate } from '../billing/subscription';
+import { deleteShopData, findShopByDomain, markShopUninstalled, updateShopInfo, type ShopRow } from '../db/shops';
 import { hmacSha256, timingSafeEqual, toBase64 } from '../lib/crypto';
 import type { Logger } from '../lib/log';
 import { shopPrefixes } from '../lib/r2-keys';
@@ -10,7 +11,7 @@ import { gid as toGid } from './operations/common';
 import { enqueueSync, type ResourceChangedMessage } from './queue-messages';
 import { isShopDomain } from './session-token';
 
-export type WebhookEnv = Pick<Env, 'SHOPIFY_API_SECRET' | 'SYNC_QUEUE' | 'BUCKET'>;
+export type WebhookEnv = Env;
 
 export type WebhookDelivery = { topic: string; shopDomain: string; webhookId: string; payload: Record<string, unknown> };
 
@@ -88,14 +89,11 @@ const handlers: Record<string, Handler> = {
     });
   },
 
-  'app_subscriptions/update': async (_env, db, shop, d, log) => {
+  'app_subscriptions/update': async (env, db, shop, d, log) => {
     if (!shop) return;
-    const sub = (d.payload.app_subscription ?? {}) as Record<string, unknown>;
-    const id = str(sub.admin_graphql_api_id);
-    const status = str(sub.status).toUpperCase();
-    if (!id || !status) return;
-    const applied = await applySubscriptionStatus(db, shop.id, id, status);
-    log.info('subscription_update', { shop: d.shopDomain, subscription: id, status, applied });
+    // The billing code owns plan levels: it asks Shopify for the current truth rather than trusting
+    // the payload's order (worker/billing/subscription.ts).
+    await applySubscriptionUpdate(env, db, d.shopDomain, d.payload, { log });
   },
 
   'customers/data_request': async (_env, _db, _shop, d, log) => {

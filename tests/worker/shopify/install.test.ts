@@ -14,6 +14,7 @@ beforeEach(() => {
   sent = [];
   vi.spyOn(env.SYNC_QUEUE, 'send').mockImplementation(async (m: unknown) => {
     sent.push(m);
+    return undefined as never;
   });
 });
 afterEach(() => {

@@ -3,17 +3,25 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appSwitches, catalogueSyncs, imageSettings, images, items, jobImages, jobs, oauthStates, processedWebhooks, shops, usageLedger } from '../../../worker/db/schema';
 import { findShopById } from '../../../worker/db/shops';
-import { hmacSha256, toBase64 } from '../../../worker/lib/crypto';
+import { encryptSecret, hmacSha256, toBase64 } from '../../../worker/lib/crypto';
 import { call, createShop, db } from '../helpers';
+import { installFakeShopify } from './fake-shopify';
+
+let fake: ReturnType<typeof installFakeShopify> | undefined;
 
 let sent: unknown[] = [];
 beforeEach(() => {
   sent = [];
   vi.spyOn(env.SYNC_QUEUE, 'send').mockImplementation(async (m: unknown) => {
     sent.push(m);
+    return undefined as never;
   });
 });
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  fake?.restore();
+  fake = undefined;
+  vi.restoreAllMocks();
+});
 
 async function deliver(topic: string, shopDomain: string, payload: unknown, opts: { id?: string; secret?: string; path?: string; tamper?: boolean } = {}) {
   const body = JSON.stringify(payload);
@@ -82,9 +90,11 @@ describe('/webhooks', () => {
 
   it('app_subscriptions/update of the current subscription records its status; a cancellation goes to free', async () => {
     const subId = 'gid://shopify/AppSubscription/1029266947';
-    const { shop } = await createShop({ planLevel: 3, subscriptionId: subId, subscriptionStatus: 'ACTIVE' });
+    fake = installFakeShopify({ graphql: ({ query }) => (query.includes('activeSubscriptions') ? { data: { currentAppInstallation: { id: 'gid://shopify/AppInstallation/1', activeSubscriptions: [] } } } : undefined) });
+    const { shop } = await createShop({ planLevel: 3, subscriptionId: subId, subscriptionStatus: 'ACTIVE', accessTokenEnc: await encryptSecret(env.TOKEN_ENCRYPTION_KEY, 'shpat_live'), scopes: env.SHOPIFY_SCOPES });
     await deliver('app_subscriptions/update', shop.domain, { app_subscription: { admin_graphql_api_id: subId, name: 'Premium', status: 'CANCELLED' } });
     expect(await findShopById(db(), shop.id)).toMatchObject({ planLevel: 0, subscriptionId: null, subscriptionStatus: 'CANCELLED' });
+    expect(fake.stats.graphql).toBe(1);
   });
 
   it('customers/data_request and customers/redact are answered 200 (no customer data is stored)', async () => {
