@@ -7,8 +7,7 @@ import { listPendingUsageCharges, listShopIdsWithPendingCharges, markUsageCharge
 import { ApiError, ValidationError } from '../lib/errors';
 import { createLogger, type Logger } from '../lib/log';
 import { ShopifyUserError } from '../shopify/errors';
-import type { AdminClient } from '../shopify/graphql-client';
-import { createUsageRecord, getActiveSubscriptions, shopifyClientFor, updateUsageCap } from '../shopify';
+import { createUsageRecord, shopifyClientFor, updateUsageCap } from '../shopify';
 import { SHOPIFY_FAILED_MESSAGE, type BillingDeps } from './subscription';
 import { amountToCents, capCentsForImages, centsToAmount, OVERAGE_CAP_STEPS_IMAGES } from './terms';
 
@@ -16,7 +15,7 @@ export type SettleResult = { recorded: number; refused: number; pending: number 
 
 /**
  * Sends a shop's pending overage blocks to Shopify. A block that would take the period past the cap is
- * marked failed instead of sent (chargeImageOnce already stops at the cap, so this is the second fence).
+ * marked failed instead of sent (chargeImageOnce already stops at the cap, so this is a second fence).
  * Temporary Shopify failures throw, leaving the block pending for the next run.
  */
 export async function settleUsageCharges(deps: BillingDeps, shopId: number): Promise<SettleResult> {
@@ -31,12 +30,12 @@ export async function settleUsageCharges(deps: BillingDeps, shopId: number): Pro
     return result;
   }
   const client = deps.client ?? shopifyClientFor(deps.env, deps.db, shop);
-  let shopifyRoomCents = await shopifyCapRoomCents(client, shop.usageLineItemId);
   for (const charge of pending) {
     // Every block of the period that is billed or about to be (this one included) must fit under our cap.
     const fitsOurs = (await sumPeriodChargeCents(deps.db, shopId, charge.periodStart)) <= shop.cappedAmountCents;
-    const fitsShopify = shopifyRoomCents === null || charge.amountCents <= shopifyRoomCents;
-    if (!fitsOurs || !fitsShopify) {
+    // Shopify's own cap is the second fence: it refuses a record past it (a user error, below). It is not
+    // pre-checked here, because a resend after a lost answer must reach Shopify to get its record back.
+    if (!fitsOurs) {
       await markUsageCharge(deps.db, charge.id, shopId, 'failed', null);
       deps.log?.warn('usage_charge_over_cap', { shop: shop.domain, key: charge.idempotencyKey });
       result.refused += 1;
@@ -51,7 +50,6 @@ export async function settleUsageCharges(deps: BillingDeps, shopId: number): Pro
         idempotencyKey: `${shop.id}:${charge.idempotencyKey}`,
       });
       await markUsageCharge(deps.db, charge.id, shopId, 'recorded', record.id);
-      if (shopifyRoomCents !== null) shopifyRoomCents -= charge.amountCents;
       result.recorded += 1;
       result.pending -= 1;
     } catch (err) {
@@ -67,17 +65,6 @@ export async function settleUsageCharges(deps: BillingDeps, shopId: number): Pro
     }
   }
   return result;
-}
-
-/** Cents left under Shopify's cap for the usage line, or null when Shopify does not list the line. */
-async function shopifyCapRoomCents(client: AdminClient, lineItemId: string): Promise<number | null> {
-  for (const sub of await getActiveSubscriptions(client)) {
-    for (const line of sub.lineItems) {
-      const d = line.plan.pricingDetails;
-      if (line.id === lineItemId && d.__typename === 'AppUsagePricing') return amountToCents(d.cappedAmount.amount) - amountToCents(d.balanceUsed.amount);
-    }
-  }
-  return null;
 }
 
 /** Cron: settles every shop with pending blocks; one shop's failure does not stop the others. */
