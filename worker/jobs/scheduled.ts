@@ -2,6 +2,7 @@ import { usageChargesTask } from '../billing/overage';
 import { quotaResetTask } from '../billing/quota-reset';
 import { createLogger } from '../lib/log';
 import { automaticSweepTask, expirySweepTask } from '../optimise/handlers';
+import { pruneWebhookIdsTask, refreshLapsingGrantsTask } from '../shopify/maintenance';
 
 /** Cron expressions of wrangler.toml [triggers], named once here. */
 export const CRON = {
@@ -15,8 +16,8 @@ export type ScheduledTask = (controller: ScheduledController, env: Env, ctx: Exe
 /** Tasks by cron expression; several tasks may share one trigger. */
 export const scheduledTasks: Record<string, ScheduledTask[]> = {
   [CRON.quotaReset]: [quotaResetTask],
-  [CRON.expirySweep]: [expirySweepTask],
-  [CRON.halfHourly]: [usageChargesTask, automaticSweepTask],
+  [CRON.expirySweep]: [expirySweepTask, pruneWebhookIdsTask],
+  [CRON.halfHourly]: [usageChargesTask, automaticSweepTask, refreshLapsingGrantsTask],
 };
 
 export async function dispatchScheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
