@@ -23,17 +23,24 @@ export default defineConfig({
     projects: [
       {
         plugins: [
-          cloudflareTest(async () => ({
+          // tests/global-setup.ts starts the store emulator; its origin is where Shopify and PSI calls go.
+          cloudflareTest(async ({ inject }) => ({
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
               compatibilityFlags: ['nodejs_compat', 'service_binding_extra_handlers'],
-              bindings: { ...TEST_VARS, TEST_MIGRATIONS: await readD1Migrations('./migrations') },
+              bindings: {
+                ...TEST_VARS,
+                SHOPIFY_ORIGIN: inject('emulatorOrigin'),
+                PAGESPEED_ORIGIN: inject('emulatorOrigin'),
+                TEST_MIGRATIONS: await readD1Migrations('./migrations'),
+              },
             },
           })),
         ],
         test: {
           name: 'worker',
           silent: 'passed-only',
+          globalSetup: ['tests/global-setup.ts'],
           include: ['tests/worker/**/*.test.ts'],
           setupFiles: ['tests/worker/setup.ts'],
         },
