@@ -135,7 +135,8 @@ export async function itemImagesPage(
 
 /** getImgOptTotal: savings and candidates from the image rows, the settings, and the quota. */
 export async function optTotals(db: Db, shop: ShopRow) {
-  const [t, settings, quota] = await Promise.all([shopImageTotals(db, shop.id), getImageSettings(db, shop.id), quotaStatus(db, shop)]);
+  const [settings, quota] = await Promise.all([getImageSettings(db, shop.id), quotaStatus(db, shop)]);
+  const t = await shopImageTotals(db, shop.id, settings.image_opt);
   const saved = t.originalSize - t.compressSize;
   return {
     total: {

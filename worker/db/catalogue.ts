@@ -47,11 +47,40 @@ function chunks<T>(rows: T[], size = CHUNK_ROWS): T[][] {
   return out;
 }
 
-const j = (field: string) => sql.raw(`json_extract(j.value, '$.${field}')`);
-const nowMs = sql`cast(unixepoch('subsec') * 1000 as integer)`;
+const j = (field: string) => `json_extract(j.value, '$.${field}')`;
+const NOW_MS = `cast(unixepoch('subsec') * 1000 as integer)`;
 
-function itemsUpsert(db: Db, shopId: number, dataType: CatalogueType, rows: CatalogueItemInput[], syncedAt: number) {
-  const json = JSON.stringify(
+// Raw D1 statements: drizzle's db.run cannot join a batch, and these are two fixed statements.
+// `WHERE true` lets SQLite parse ON CONFLICT after INSERT ... SELECT.
+const ITEMS_UPSERT = `
+  INSERT INTO items (shop_id, data_type, resource_id, title, handle, image, vendor, product_type, price, variant, blog_id, blog_title, resource_status, is_published, is_delete, resource_updated_at, synced_at)
+  SELECT ?1, ?2, ${j('rid')}, ${j('title')}, ${j('handle')}, ${j('image')}, ${j('vendor')}, ${j('ptype')}, ${j('price')}, ${j('variant')}, ${j('blog_id')}, ${j('blog_title')}, ${j('rstatus')}, ${j('pub')}, 0, ${j('rupd')}, ?3
+  FROM json_each(?4) AS j WHERE true
+  ON CONFLICT (shop_id, data_type, resource_id) DO UPDATE SET
+    title = excluded.title, handle = excluded.handle, image = excluded.image, vendor = excluded.vendor,
+    product_type = excluded.product_type, price = excluded.price, variant = excluded.variant,
+    blog_id = excluded.blog_id, blog_title = excluded.blog_title, resource_status = excluded.resource_status,
+    is_published = excluded.is_published, is_delete = 0,
+    updated_at = CASE WHEN items.resource_updated_at IS NOT excluded.resource_updated_at OR items.is_delete = 1 THEN ${NOW_MS} ELSE items.updated_at END,
+    resource_updated_at = excluded.resource_updated_at, synced_at = excluded.synced_at`;
+
+// Name, type and size describe the original: once an image was processed, the job's values stand.
+const IMAGES_UPSERT = `
+  INSERT INTO images (shop_id, opt_id, img_id, position, src, alt, file_name, file_type, width, height, img_size, synced_at)
+  SELECT ?1, it.id, ${j('img')}, ${j('pos')}, ${j('src')}, ${j('alt')}, ${j('fname')}, ${j('ftype')}, ${j('w')}, ${j('h')}, ${j('size')}, ?3
+  FROM json_each(?4) AS j
+  JOIN items AS it ON it.shop_id = ?1 AND it.data_type = ?2 AND it.resource_id = ${j('rid')}
+  WHERE true
+  ON CONFLICT (shop_id, img_id) DO UPDATE SET
+    opt_id = excluded.opt_id, position = excluded.position, src = excluded.src, alt = excluded.alt,
+    width = excluded.width, height = excluded.height, is_delete = 0, synced_at = excluded.synced_at,
+    file_name = CASE WHEN images.status = 'pending' THEN excluded.file_name ELSE images.file_name END,
+    file_type = CASE WHEN images.status = 'pending' THEN excluded.file_type ELSE images.file_type END,
+    img_size = CASE WHEN images.status = 'pending' THEN excluded.img_size ELSE images.img_size END,
+    updated_at = ${NOW_MS}`;
+
+function itemsJson(rows: CatalogueItemInput[]): string {
+  return JSON.stringify(
     rows.map((r) => ({
       rid: r.resourceId,
       title: r.title,
@@ -68,51 +97,21 @@ function itemsUpsert(db: Db, shopId: number, dataType: CatalogueType, rows: Cata
       rupd: r.resourceUpdatedAt,
     })),
   );
-  // `WHERE true` lets SQLite parse ON CONFLICT after INSERT ... SELECT.
-  return db.run(sql`
-    INSERT INTO ${items} (shop_id, data_type, resource_id, title, handle, image, vendor, product_type, price, variant, blog_id, blog_title, resource_status, is_published, is_delete, resource_updated_at, synced_at)
-    SELECT ${shopId}, ${dataType}, ${j('rid')}, ${j('title')}, ${j('handle')}, ${j('image')}, ${j('vendor')}, ${j('ptype')}, ${j('price')}, ${j('variant')}, ${j('blog_id')}, ${j('blog_title')}, ${j('rstatus')}, ${j('pub')}, 0, ${j('rupd')}, ${syncedAt}
-    FROM json_each(${json}) AS j WHERE true
-    ON CONFLICT (shop_id, data_type, resource_id) DO UPDATE SET
-      title = excluded.title, handle = excluded.handle, image = excluded.image, vendor = excluded.vendor,
-      product_type = excluded.product_type, price = excluded.price, variant = excluded.variant,
-      blog_id = excluded.blog_id, blog_title = excluded.blog_title, resource_status = excluded.resource_status,
-      is_published = excluded.is_published, is_delete = 0,
-      updated_at = CASE WHEN items.resource_updated_at IS NOT excluded.resource_updated_at OR items.is_delete = 1 THEN ${nowMs} ELSE items.updated_at END,
-      resource_updated_at = excluded.resource_updated_at, synced_at = excluded.synced_at`);
 }
 
-function imagesUpsert(db: Db, shopId: number, dataType: CatalogueType, rows: CatalogueImageInput[], syncedAt: number) {
-  const json = JSON.stringify(
-    rows.map((r) => ({ rid: r.resourceId, img: r.imgId, pos: r.position, src: r.src, alt: r.alt, fname: r.fileName, ftype: r.fileType, w: r.width, h: r.height, size: r.imgSize })),
-  );
-  // Name, type and size describe the original: once an image was processed, the job's values stand.
-  return db.run(sql`
-    INSERT INTO ${images} (shop_id, opt_id, img_id, position, src, alt, file_name, file_type, width, height, img_size, synced_at)
-    SELECT ${shopId}, it.id, ${j('img')}, ${j('pos')}, ${j('src')}, ${j('alt')}, ${j('fname')}, ${j('ftype')}, ${j('w')}, ${j('h')}, ${j('size')}, ${syncedAt}
-    FROM json_each(${json}) AS j
-    JOIN ${items} AS it ON it.shop_id = ${shopId} AND it.data_type = ${dataType} AND it.resource_id = ${j('rid')}
-    WHERE true
-    ON CONFLICT (shop_id, img_id) DO UPDATE SET
-      opt_id = excluded.opt_id, position = excluded.position, src = excluded.src, alt = excluded.alt,
-      width = excluded.width, height = excluded.height, is_delete = 0, synced_at = excluded.synced_at,
-      file_name = CASE WHEN images.status = 'pending' THEN excluded.file_name ELSE images.file_name END,
-      file_type = CASE WHEN images.status = 'pending' THEN excluded.file_type ELSE images.file_type END,
-      img_size = CASE WHEN images.status = 'pending' THEN excluded.img_size ELSE images.img_size END`);
+function imagesJson(rows: CatalogueImageInput[]): string {
+  return JSON.stringify(rows.map((r) => ({ rid: r.resourceId, img: r.imgId, pos: r.position, src: r.src, alt: r.alt, fname: r.fileName, ftype: r.fileType, w: r.width, h: r.height, size: r.imgSize })));
 }
 
 /** Upserts items, then their images (images find their item by resource id), in chunked batches. */
 export async function upsertCatalogue(db: Db, shopId: number, dataType: CatalogueType, itemRows: CatalogueItemInput[], imageRows: CatalogueImageInput[], syncedAt: number): Promise<void> {
+  const d1 = db.$client;
   const statements = [
-    ...chunks(itemRows).map((c) => itemsUpsert(db, shopId, dataType, c, syncedAt)),
-    ...chunks(imageRows).map((c) => imagesUpsert(db, shopId, dataType, c, syncedAt)),
+    ...chunks(itemRows).map((c) => d1.prepare(ITEMS_UPSERT).bind(shopId, dataType, syncedAt, itemsJson(c))),
+    ...chunks(imageRows).map((c) => d1.prepare(IMAGES_UPSERT).bind(shopId, dataType, syncedAt, imagesJson(c))),
   ];
   // A D1 batch is one transaction; 50 statements (10,000 rows) keep each one short.
-  for (let i = 0; i < statements.length; i += 50) {
-    const part = statements.slice(i, i + 50);
-    const [first, ...rest] = part;
-    if (first) await db.batch([first, ...rest]);
-  }
+  for (let i = 0; i < statements.length; i += 50) await d1.batch(statements.slice(i, i + 50));
 }
 
 /**

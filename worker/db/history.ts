@@ -142,25 +142,36 @@ export async function listItemImages(db: Db, shopId: number, optId: number, page
 }
 
 export type ShopImageTotals = { originalSize: number; compressSize: number; optNum: number; unOptNum: number; imageNum: number };
+/** The compression scope of the settings (image_opt): 0/1/2 for products, flags for the others. */
+export type ImageScope = { product: number; collection: number; blogs: number };
 
 /**
  * Savings over the shop's optimised images (compressed and not restored) and the count of images that
- * can still be optimised (live, not expired, never optimised or failed, on a live item).
+ * can still be optimised: live, not expired, never optimised (or failed), on a live item in scope.
  */
-export async function shopImageTotals(db: Db, shopId: number): Promise<ShopImageTotals> {
+export async function shopImageTotals(db: Db, shopId: number, scope: ImageScope): Promise<ShopImageTotals> {
   const saved = sql`${images.isCompress} = 1 AND ${images.isRestore} = 0`;
-  const row = await db
-    .select({
-      originalSize: sql<number>`coalesce(sum(CASE WHEN ${saved} THEN ${images.imgSize} END), 0)`,
-      compressSize: sql<number>`coalesce(sum(CASE WHEN ${saved} THEN ${images.compSize} END), 0)`,
-      optNum: sql<number>`coalesce(sum(CASE WHEN ${saved} THEN 1 ELSE 0 END), 0)`,
-      unOptNum: sql<number>`coalesce(sum(CASE WHEN ${images.status} IN ${CANDIDATE_STATUSES} AND ${images.isDelete} = 0 AND ${images.isOverdue} = 0 THEN 1 ELSE 0 END), 0)`,
-      imageNum: sql<number>`count(*)`,
-    })
-    .from(images)
-    .where(eq(images.shopId, shopId))
-    .get();
-  return row ?? { originalSize: 0, compressSize: 0, optNum: 0, unOptNum: 0, imageNum: 0 };
+  const inScope = sql`${images.optId} IN (SELECT ${items.id} FROM ${items} WHERE ${items.shopId} = ${shopId} AND ${items.isDelete} = 0 AND (
+      (${items.dataType} = 1 AND (${scope.product} = 1 OR (${scope.product} = 2 AND ${items.isPublished} = 1)))
+      OR (${items.dataType} = 2 AND ${scope.collection} = 1)
+      OR (${items.dataType} = 3 AND ${scope.blogs} = 1)))`;
+  const [totals, candidates] = await db.batch([
+    db
+      .select({
+        originalSize: sql<number>`coalesce(sum(CASE WHEN ${saved} THEN ${images.imgSize} END), 0)`,
+        compressSize: sql<number>`coalesce(sum(CASE WHEN ${saved} THEN ${images.compSize} END), 0)`,
+        optNum: sql<number>`coalesce(sum(CASE WHEN ${saved} THEN 1 ELSE 0 END), 0)`,
+        imageNum: sql<number>`count(*)`,
+      })
+      .from(images)
+      .where(eq(images.shopId, shopId)),
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(images)
+      .where(and(eq(images.shopId, shopId), inArray(images.status, [...CANDIDATE_STATUSES]), eq(images.isDelete, 0), eq(images.isOverdue, 0), inScope)),
+  ]);
+  const t = totals[0] ?? { originalSize: 0, compressSize: 0, optNum: 0, imageNum: 0 };
+  return { ...t, unOptNum: candidates[0]?.n ?? 0 };
 }
 
 /** The R2 key of an image's original or result, scoped to the shop; null when there is none. */
