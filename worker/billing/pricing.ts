@@ -1,6 +1,6 @@
 // getPricingPlans data (page-speed-and-app.md section 3 "Pricing data").
 import type { Db } from '../db/client';
-import { shopImageTotals } from '../db/history';
+import { optTotals } from '../catalogue/history-view';
 import type { ShopRow } from '../db/shops';
 import { PLANS } from '../../shared/plans';
 import { canDiscount, rebateInfo } from './discount';
@@ -31,7 +31,8 @@ export async function pricingData(db: Db, shop: ShopRow, now = Date.now()) {
     discount_mPrice: centsToAmount(Math.round(p.priceCents * (p.level > 0 ? factor : 1))),
     proportion: p.level > 0 ? factor : 0,
   }));
-  const [quota, totals] = await Promise.all([quotaStatus(db, shop, now), shopImageTotals(db, shop.id)]);
+  // The same totals as the image page's getImgOptTotal (one definition of "not optimised yet").
+  const [quota, { total }] = await Promise.all([quotaStatus(db, shop, now), optTotals(db, shop)]);
   const planUsed = Math.min(quota.used, quota.planImages);
   return {
     plans,
@@ -51,9 +52,9 @@ export async function pricingData(db: Db, shop: ShopRow, now = Date.now()) {
     is_over_quota: quota.isOverQuota ? 1 : 0,
     pending_level: shop.pendingPlanLevel,
     total: {
-      un_opt_num: totals.unOptNum,
-      total_saved_size: Math.max(0, totals.originalSize - totals.compressSize),
-      total_opt_num: totals.optNum,
+      un_opt_num: total.un_opt_num,
+      total_saved_size: Math.max(0, total.total_saved_size),
+      total_opt_num: total.total_opt_num,
     },
   };
 }
