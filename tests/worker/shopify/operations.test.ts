@@ -1,0 +1,60 @@
+import { env } from 'cloudflare:test';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ShopifyUserError } from '../../../worker/shopify/errors';
+import { createAdminClient } from '../../../worker/shopify/graphql-client';
+import { signedQueryMessage, missingScopes } from '../../../worker/shopify/oauth';
+import { assembleBulkProducts } from '../../../worker/shopify/operations/bulk';
+import { numericId } from '../../../worker/shopify/operations/common';
+import { waitForFileReady } from '../../../worker/shopify/operations/files';
+import { CostBucket } from '../../../worker/shopify/throttle';
+import { installFakeShopify } from './fake-shopify';
+
+let fake: ReturnType<typeof installFakeShopify> | undefined;
+afterEach(() => fake?.restore());
+
+describe('signed query message', () => {
+  it('drops hmac and signature, sorts keys and renders repeated ids[] as Shopify does', () => {
+    const q = new URLSearchParams('shop=a.myshopify.com&timestamp=1&hmac=x&signature=y&ids[]=2&ids[]=1&host=h');
+    expect(signedQueryMessage(q)).toBe('host=h&ids=["2", "1"]&shop=a.myshopify.com&timestamp=1');
+  });
+  it('write scopes imply read scopes', () => {
+    expect(missingScopes('write_products,read_themes', 'read_products,write_products,read_themes,write_files')).toEqual(['write_files']);
+  });
+});
+
+describe('bulk JSONL assembly', () => {
+  it('attaches the first variant and the image media to their product, skipping videos', () => {
+    const products = assembleBulkProducts([
+      { id: 'gid://shopify/Product/1', title: 'P1', handle: 'p1', vendor: 'V', productType: 'T', status: 'DRAFT', publishedAt: null, updatedAt: 'u' },
+      { id: 'gid://shopify/ProductVariant/11', title: 'Small', price: '9.50', __parentId: 'gid://shopify/Product/1' },
+      { id: 'gid://shopify/ProductVariant/12', title: 'Large', price: '12.00', __parentId: 'gid://shopify/Product/1' },
+      { id: 'gid://shopify/MediaImage/21', alt: 'a', status: 'READY', mediaContentType: 'IMAGE', mimeType: 'image/png', image: { url: 'https://cdn/x.png', width: 10, height: 20 }, originalSource: { fileSize: '1234' }, __parentId: 'gid://shopify/Product/1' },
+      { id: 'gid://shopify/Video/22', mediaContentType: 'VIDEO', __parentId: 'gid://shopify/Product/1' },
+      { id: 'gid://shopify/Product/2', title: 'P2', handle: 'p2', vendor: '', productType: '', status: 'ACTIVE', publishedAt: '2026-01-01T00:00:00Z', updatedAt: 'u' },
+    ]);
+    expect(products).toHaveLength(2);
+    expect(products[0]).toMatchObject({ status: 'DRAFT', isPublished: false, firstVariant: { title: 'Small', price: '9.50' } });
+    expect(products[0]!.media).toEqual([{ id: 'gid://shopify/MediaImage/21', alt: 'a', status: 'READY', url: 'https://cdn/x.png', width: 10, height: 20, mimeType: 'image/png', fileSize: 1234, updatedAt: null }]);
+    expect(products[1]).toMatchObject({ isPublished: true, firstVariant: null, media: [] });
+    expect(numericId('gid://shopify/Product/632910392')).toBe('632910392');
+  });
+});
+
+describe('file processing', () => {
+  const client = () => createAdminClient({ env, shopDomain: 'files.myshopify.com', token: 't', bucket: new CostBucket() });
+
+  it('polls until READY', async () => {
+    let polls = 0;
+    fake = installFakeShopify({ graphql: () => ({ data: { node: { id: 'gid://shopify/MediaImage/1', alt: '', fileStatus: ++polls < 3 ? 'PROCESSING' : 'READY', fileErrors: [], image: { url: 'https://cdn/a.jpg' } } } }) });
+    const state = await waitForFileReady(client(), 'gid://shopify/MediaImage/1', { intervalMs: 10 });
+    expect(state).toMatchObject({ fileStatus: 'READY', url: 'https://cdn/a.jpg' });
+    expect(polls).toBe(3);
+  });
+
+  it('a FAILED file is a ShopifyUserError carrying Shopify’s fileErrors', async () => {
+    fake = installFakeShopify({ graphql: () => ({ data: { node: { id: 'x', alt: '', fileStatus: 'FAILED', fileErrors: [{ code: 'IMAGE_PROCESSING_FAILURE', details: null, message: 'Image could not be processed' }] } } }) });
+    const err = await waitForFileReady(client(), 'x', { intervalMs: 10 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ShopifyUserError);
+    expect((err as ShopifyUserError).message).toContain('Image could not be processed');
+  });
+});
