@@ -59,8 +59,9 @@ export function buildApp(emu: Emulator, log = false): Hono {
 
 export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmulator> {
   let app: Hono | null = null;
-  const server: ServerType = await new Promise((resolve) => {
+  const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: (req) => (app ? app.fetch(req) : new Response('starting', { status: 503 })), port: opts.port ?? 0, hostname: opts.host ?? '127.0.0.1' }, () => resolve(s));
+    s.once('error', reject); // e.g. EADDRINUSE: fail loudly instead of hanging
   });
   const port = (server.address() as AddressInfo).port;
   const origin = `http://${opts.host ?? '127.0.0.1'}:${port}`;
