@@ -1,0 +1,103 @@
+// Staged uploads and in-place file replacement: new bytes at the same CDN URL, PROCESSING then READY,
+// FAILED under fault injection, Shopify's filename rules; collection and article images.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createEmulatorShop, type EmulatorShop } from '../emulator-client';
+
+let shop: EmulatorShop;
+beforeAll(async () => {
+  shop = await createEmulatorShop({ install: true, settings: { fileProcessingMs: 60 } });
+});
+
+type Target = { url: string; resourceUrl: string; parameters: { name: string; value: string }[] };
+
+async function stage(filename: string, mimeType: string, bytes: Uint8Array): Promise<string> {
+  const { body } = await shop.graphql<{ stagedUploadsCreate: { stagedTargets: Target[] } }>(
+    'mutation S($input: [StagedUploadInput!]!) { stagedUploadsCreate(input: $input) { stagedTargets { url resourceUrl parameters { name value } } userErrors { field message } } }',
+    { input: [{ resource: 'IMAGE', filename, mimeType, httpMethod: 'POST', fileSize: String(bytes.length) }] },
+  );
+  const target = body.data!.stagedUploadsCreate.stagedTargets[0]!;
+  const form = new FormData();
+  for (const p of target.parameters) form.append(p.name, p.value);
+  form.append('file', new File([bytes], filename, { type: mimeType }));
+  const res = await fetch(target.url, { method: 'POST', body: form });
+  expect(res.status).toBe(201);
+  return target.resourceUrl;
+}
+
+const FILE_UPDATE = `mutation U($files: [FileUpdateInput!]!) { fileUpdate(files: $files) {
+  files { id alt fileStatus ... on MediaImage { image { url width height } } } userErrors { code field message } } }`;
+
+async function sha(bytes: Uint8Array): Promise<string> {
+  return [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+describe('emulator files', () => {
+  it('fileUpdate replaces the bytes behind the same CDN path: PROCESSING, then READY', async () => {
+    const [product] = await shop.products();
+    const target = product!.media[0]!;
+    const replacement = await shop.fileBytes(product!.media[1]!.id); // another real photograph of the seed
+    const resourceUrl = await stage('smaller.jpg', 'image/jpeg', replacement);
+
+    const { body } = await shop.graphql<{ fileUpdate: { files: { fileStatus: string }[]; userErrors: unknown[] } }>(FILE_UPDATE, { files: [{ id: target.id, originalSource: resourceUrl, alt: 'New alt' }] });
+    expect(body.data!.fileUpdate.userErrors).toEqual([]);
+    expect(body.data!.fileUpdate.files[0]!.fileStatus).toBe('PROCESSING');
+    const busy = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, { files: [{ id: target.id, alt: 'x' }] });
+    expect(busy.body.data!.fileUpdate.userErrors[0]!.code).toBe('NON_READY_STATE');
+
+    const done = await shop.waitForFile(target.id);
+    expect(done).toMatchObject({ status: 'READY', alt: 'New alt', sha256: await sha(replacement), filename: target.filename });
+    expect(new URL(done.url).pathname).toBe(new URL(target.url).pathname);
+    expect(done.version).toBeGreaterThan(target.version);
+    const served = new Uint8Array(await (await fetch(target.url)).arrayBuffer());
+    expect(await sha(served)).toBe(await sha(replacement));
+    expect((await shop.webhooks({ topic: 'products/update' })).length).toBeGreaterThan(0);
+  });
+
+  it('fails processing under fault injection and keeps the old bytes', async () => {
+    const [, product] = await shop.products();
+    const target = product!.media[0]!;
+    const resourceUrl = await stage('x.jpg', 'image/jpeg', await shop.fileBytes(target.id));
+    await shop.failFileProcessing(1);
+    await shop.graphql(FILE_UPDATE, { files: [{ id: target.id, originalSource: resourceUrl }] });
+    const failed = await shop.waitForFile(target.id);
+    expect(failed.status).toBe('FAILED');
+    expect(failed.errors[0]!.code).toBe('IMAGE_PROCESSING_FAILURE');
+    expect(failed.sha256).toBe(target.sha256);
+  });
+
+  it('enforces the filename extension rules', async () => {
+    const [, , product] = await shop.products();
+    const jpg = product!.media.find((m) => m.filename.endsWith('.jpg'))!;
+    const rename = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, { files: [{ id: jpg.id, filename: 'renamed.png' }] });
+    expect(rename.body.data!.fileUpdate.userErrors[0]!.code).toBe('INVALID_FILENAME_EXTENSION');
+    const ok = await shop.graphql<{ fileUpdate: { files: { image: { url: string } }[] } }>(FILE_UPDATE, { files: [{ id: jpg.id, filename: 'tiger-snail.jpg' }] });
+    expect(ok.body.data!.fileUpdate.files[0]!.image.url).toContain('/files/tiger-snail.jpg?v=');
+    expect((await fetch(jpg.url)).status).toBe(200); // the old URL keeps answering
+  });
+
+  it('collectionUpdate and articleUpdate replace images from a staged upload', async () => {
+    const collection = (await shop.collections()).find((c) => c.image)!;
+    const article = (await shop.articles()).find((a) => a.image)!;
+    const bytes = await shop.fileBytes((await shop.files())[0]!.id);
+    const colSrc = await stage(collection.image!.filename, 'image/jpeg', bytes);
+    const col = await shop.graphql<{ collectionUpdate: { collection: { image: { url: string; altText: string } }; userErrors: unknown[] } }>(
+      'mutation C($input: CollectionInput!) { collectionUpdate(input: $input) { collection { id image { url altText } } userErrors { field message } } }',
+      { input: { id: collection.id, image: { src: colSrc, altText: 'Collection alt' } } },
+    );
+    expect(col.body.data!.collectionUpdate.userErrors).toEqual([]);
+    expect(col.body.data!.collectionUpdate.collection.image.altText).toBe('Collection alt');
+    expect(await sha(new Uint8Array(await (await fetch(col.body.data!.collectionUpdate.collection.image.url)).arrayBuffer()))).toBe(await sha(bytes));
+
+    const artSrc = await stage('article.jpg', 'image/jpeg', bytes);
+    const art = await shop.graphql<{ articleUpdate: { article: { image: { url: string; altText: string } }; userErrors: unknown[] } }>(
+      'mutation A($id: ID!, $article: ArticleUpdateInput!) { articleUpdate(id: $id, article: $article) { article { id image { url altText } } userErrors { code field message } } }',
+      { id: article.id, article: { image: { url: artSrc, altText: 'Article alt' } } },
+    );
+    expect(art.body.data!.articleUpdate.userErrors).toEqual([]);
+    expect((await shop.articles()).find((a) => a.id === article.id)!.image).toMatchObject({ alt: 'Article alt', sha256: await sha(bytes) });
+    const bad = await shop.graphql<{ collectionUpdate: { userErrors: unknown[] } }>('mutation C($input: CollectionInput!) { collectionUpdate(input: $input) { userErrors { field message } } }', {
+      input: { id: collection.id, image: { src: 'http://127.0.0.1:1/missing.jpg' } },
+    });
+    expect(bad.body.data!.collectionUpdate.userErrors).toHaveLength(1);
+  });
+});
