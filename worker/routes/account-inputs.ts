@@ -9,6 +9,10 @@ const text = (emptyMessage: string, max: number, tooLong: string) =>
 
 const optionalText = (max: number, tooLong: string) => z.preprocess((v) => (v == null ? '' : v), z.string().trim().max(max, tooLong));
 
+/** A whole number from a form field; an empty or missing field is an error (never coerced to 0). */
+export const wholeNumber = (message: string) =>
+  z.preprocess((v) => (v == null || (typeof v === 'string' && v.trim() === '') ? Number.NaN : v), z.coerce.number({ error: message }).int(message));
+
 // One @, no spaces, a dot in the domain: what a merchant can be told to fix, without RFC corner cases.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const INVALID_EMAIL = 'Please enter a valid email address';
@@ -32,10 +36,10 @@ export const languageInput = z.object({
 });
 
 export const reviewInput = z.object({
-  score: z.coerce.number({ error: 'Score must be a whole number from 0 to 5' }).int('Score must be a whole number from 0 to 5').min(0, 'Score must be a whole number from 0 to 5').max(5, 'Score must be a whole number from 0 to 5'),
+  score: wholeNumber('Score must be a whole number from 0 to 5').pipe(z.number().min(0, 'Score must be a whole number from 0 to 5').max(5, 'Score must be a whole number from 0 to 5')),
 });
 
-const flag = z.coerce.number({ error: 'st must be 0 or 1' }).pipe(z.union([z.literal(0), z.literal(1)], { error: 'st must be 0 or 1' }));
+const flag = wholeNumber('st must be 0 or 1').pipe(z.union([z.literal(0), z.literal(1)], { error: 'st must be 0 or 1' }));
 
 export const appSwitchInput = z.object({
   name: z.enum(['is_over_quota', 'extra_adver'], { error: 'Unknown switch' }),

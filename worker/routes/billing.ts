@@ -9,13 +9,14 @@ import { parseInput, readBody } from '../lib/validate';
 import { shopBaseUrl } from '../shopify/api-version';
 import { isShopDomain } from '../shopify/session-token';
 import type { AppEnv } from '../types';
+import { wholeNumber } from './account-inputs';
 
 // /api/v1 getPricingPlans, changePlans and raiseOverageCap; and Shopify's billing return URL.
 export const billingRoutes = new Hono<AppEnv>();
 
 billingRoutes.get('/api/v1/getPricingPlans', async (c) => v1(c, await pricingData(c.get('db'), c.get('shop'))));
 
-const changePlansInput = z.object({ newLevel: z.coerce.number({ error: 'Invalid plan level' }).int('Invalid plan level') });
+const changePlansInput = z.object({ newLevel: wholeNumber('Invalid plan level') });
 
 /** Upgrade: {code:'200', url: Shopify's confirmation URL}. Downgrade to free: {code:'200', url: ''}. */
 billingRoutes.post('/api/v1/changePlans', async (c) => {

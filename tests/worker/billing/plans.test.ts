@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applySubscriptionUpdate } from '../../../worker/billing';
 import { findShopById } from '../../../worker/db/shops';
 import { encryptSecret } from '../../../worker/lib/crypto';
+import { shopBaseUrl } from '../../../worker/shopify/api-version';
 import { call, createShop, db } from '../helpers';
 import { installBillingFake } from './billing-fake';
 
@@ -55,7 +56,7 @@ describe('changePlans', () => {
     const returnPath = fake.decide(body.url!, true);
     const back = await call(returnPath, { redirect: 'manual' });
     expect(back.status).toBe(302);
-    expect(back.headers.get('Location')).toBe(`https://${shop.domain}/admin/apps/test-api-key/pricing?billing=approved`);
+    expect(back.headers.get('Location')).toBe(`${shopBaseUrl(env, shop.domain)}/admin/apps/test-api-key/pricing?billing=approved`);
     const after = await shopRow(shop.id);
     expect(after).toMatchObject({ planLevel: 2, subscriptionId: `gid://shopify/AppSubscription/${sub.id}`, subscriptionStatus: 'ACTIVE', isCapped: 1, cappedAmountCents: 9980, pendingPlanLevel: null });
     expect(after.usageLineItemId).toMatch(/^gid:\/\/shopify\/AppSubscriptionLineItem\/\d+$/);
@@ -102,6 +103,8 @@ describe('changePlans', () => {
     const { headers } = await billingShop();
     expect(await changePlans(headers, 9)).toEqual({ status: 400, body: { code: '400', msg: 'Invalid plan level' } });
     expect(await changePlans(headers, 'abc')).toEqual({ status: 400, body: { code: '400', msg: 'Invalid plan level' } });
+    // An empty field is not level 0 (a downgrade).
+    expect(await changePlans(headers, '')).toEqual({ status: 400, body: { code: '400', msg: 'Invalid plan level' } });
     expect(await changePlans(headers, 0)).toEqual({ status: 400, body: { code: '400', msg: 'You are already on the Free plan' } });
 
     // No stored token: Shopify cannot be called; the merchant sees a message, not a stack trace.
