@@ -67,7 +67,10 @@ export async function installLanding(env: InstallEnv, db: Db, params: URLSearchP
  * language comes from its primary locale and the first catalogue sync is queued.
  */
 export async function completeInstall(env: InstallEnv, db: Db, shopDomain: string, grant: TokenResponse, log: Logger): Promise<ShopRow> {
-  const isNewRow = !(await findShopByDomain(db, shopDomain));
+  const before = await findShopByDomain(db, shopDomain);
+  const isNewRow = !before;
+  // A re-authorised old install or a grant with new scopes sees more of the catalogue: sync it again.
+  const widened = !!before && (before.isOld === 1 || missingScopes(before.scopes, grant.scope).length > 0);
   const { shop, freshInstall } = await upsertInstalledShop(db, shopDomain, await toStoredTokens(env, grant));
   const fields: ShopInfoFields = { isOld: 0 };
   try {
@@ -88,7 +91,7 @@ export async function completeInstall(env: InstallEnv, db: Db, shopDomain: strin
   }
   await updateShopInfo(db, shop.id, fields);
   await ensureShopDefaultRows(db, shop.id);
-  if (freshInstall) await enqueueSync(env.SYNC_QUEUE, { type: 'sync', shopId: shop.id });
+  if (freshInstall || widened) await enqueueSync(env.SYNC_QUEUE, { type: 'sync', shopId: shop.id });
   log.info('shop_installed', { shop: shopDomain, freshInstall, expiring: grant.expires_in != null });
   return (await findShopByDomain(db, shopDomain)) ?? shop;
 }

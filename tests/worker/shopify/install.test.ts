@@ -112,6 +112,18 @@ describe('GET /shopify/callback', () => {
     expect(sent).toEqual([{ type: 'sync', shopId: row.id }]);
   });
 
+  it('re-authorising an old install clears is_old and queues a fresh catalogue sync', async () => {
+    fake = installFakeShopify({ graphql: () => shopInfoReply() });
+    const { shop } = await createShop({ isOld: 1, accessTokenEnc: 'x', scopes: 'read_products', language: 'fr' });
+    const res = await call(`/shopify/reShopifyAuthor?shop=${shop.domain.split('.')[0]}`, { redirect: 'manual' });
+    const state = new URL(res.headers.get('Location')!).searchParams.get('state')!;
+    const cb = await call(`/shopify/callback?${await signed({ code: 'c2', shop: shop.domain, state, timestamp: nowTs() })}`, { redirect: 'manual' });
+    expect(cb.status).toBe(302);
+    const row = (await findShopByDomain(db(), shop.domain))!;
+    expect(row).toMatchObject({ isOld: 0, language: 'fr' }); // the merchant's chosen language stays
+    expect(sent).toEqual([{ type: 'sync', shopId: shop.id }]);
+  });
+
   it('refuses a replayed or foreign state and a bad HMAC', async () => {
     fake = installFakeShopify({ graphql: () => shopInfoReply() });
     const shop = newDomain();
