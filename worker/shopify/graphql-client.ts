@@ -104,7 +104,16 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
         throw new ShopifyHttpError(res.status, `Shopify answered ${res.status}: ${(await res.text()).slice(0, 300)}`, false);
       }
 
-      const body = (await res.json()) as GraphqlBody<T>;
+      let body: GraphqlBody<T>;
+      try {
+        body = (await res.json()) as GraphqlBody<T>;
+      } catch {
+        // A cut-off or non-JSON 200 (a proxy page): release the reservation and retry like a 5xx.
+        bucket.settle(cost);
+        if (++failures >= maxAttempts) throw new ShopifyHttpError(res.status, 'Shopify answered with a body that is not JSON', true);
+        await clock.sleep(backoff(failures));
+        continue;
+      }
       const cst = body.extensions?.cost;
       bucket.settle(cost, cst?.throttleStatus ?? null);
       if (cst?.requestedQueryCost) learnedCosts.set(query, cst.requestedQueryCost);

@@ -4,7 +4,7 @@
 import { vi } from 'vitest';
 
 export type GraphqlCall = { shop: string; query: string; variables: Record<string, unknown>; token: string | null };
-export type GraphqlReply = { data?: unknown; errors?: unknown[]; status?: number; headers?: Record<string, string> };
+export type GraphqlReply = { data?: unknown; errors?: unknown[]; status?: number; headers?: Record<string, string>; raw?: string };
 
 export type FakeShopifyOptions = {
   /** Leaky bucket: Shopify's standard plan is 2,000 points restoring at 100/s. */
@@ -71,6 +71,7 @@ export function installFakeShopify(opts: FakeShopifyOptions = {}) {
       stats.graphql += 1;
       const call: GraphqlCall = { shop, query: body.query, variables: body.variables ?? {}, token: req.headers.get('X-Shopify-Access-Token') };
       const reply = opts.graphql?.(call) ?? { data: { shop: { name: 'Fake' } } };
+      if (reply.raw !== undefined) return new Response(reply.raw, { status: reply.status ?? 200, headers: { 'Content-Type': 'text/html' } });
       if (reply.status) return json(reply.data ?? {}, reply.status, reply.headers);
       return json({ ...reply, extensions: { cost: { requestedQueryCost: cost, actualQueryCost: cost, throttleStatus: throttleStatus() } } });
     }

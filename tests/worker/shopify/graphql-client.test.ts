@@ -90,3 +90,14 @@ describe('Admin GraphQL client', () => {
     await expect(bad.request('query { ok }')).rejects.toBeInstanceOf(ShopifyUnauthorizedError);
   });
 });
+
+describe('Admin GraphQL client, malformed answers', () => {
+  it('a 200 that is not JSON is retried and does not leak a reservation', async () => {
+    let n = 0;
+    fake = installFakeShopify({ graphql: () => (++n === 1 ? { status: 200, raw: '<html>proxy</html>' } : { data: { ok: true } }) });
+    const bucket = new CostBucket();
+    const c = createAdminClient({ env, shopDomain: shopDomain(), token: 't', bucket, retryBaseMs: 10 });
+    expect(await c.request('query { ok }')).toEqual({ ok: true });
+    expect(bucket.estimate()).toBeGreaterThan(1980); // 2,000 minus the one 10-point call; a leaked reservation would show 50 less
+  });
+});
