@@ -1,0 +1,103 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockApi, renderApp } from './helpers/render-app';
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+const next = () => fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+
+async function toStep(n: number) {
+  fireEvent.click(await screen.findByRole('button', { name: "Let's start now" }));
+  for (let i = 2; i < n; i++) next();
+}
+
+describe('first-run wizard (/guidance)', () => {
+  it('shows Step N of 4 and progress for the counted steps', async () => {
+    mockApi({});
+    renderApp('/guidance');
+    await toStep(2);
+    expect(screen.getByText('Step 1 of 4')).toBeTruthy();
+    expect(document.querySelector('progress')?.getAttribute('value')).toBe('25');
+    next();
+    expect(screen.getByText('Step 2 of 4')).toBeTruthy();
+    expect(document.querySelector('progress')?.getAttribute('value')).toBe('50');
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.getByText('Step 1 of 4')).toBeTruthy();
+    expect(screen.getByText("Don't worry. you can always change it later.")).toBeTruthy();
+  });
+
+  it('disables Next on the alt text step when the switch is on and no scope is chosen', async () => {
+    mockApi({});
+    renderApp('/guidance');
+    await toStep(3);
+    // Polaris marks disabled buttons with aria-disabled (and ignores their clicks).
+    const nextDisabled = () => screen.getByRole('button', { name: 'Next' }).getAttribute('aria-disabled') === 'true';
+    expect(nextDisabled()).toBe(false);
+    fireEvent.click(screen.getByLabelText('None'));
+    fireEvent.click(screen.getByLabelText('Collection image alt'));
+    fireEvent.click(screen.getByLabelText('Blog post image alt'));
+    expect(nextDisabled()).toBe(true);
+    expect(screen.getByText('Optimization cannot occur until you have set up at least one item.')).toBeTruthy();
+    fireEvent.click(screen.getByLabelText('Write alt text from templates'));
+    expect(nextDisabled()).toBe(false);
+  });
+
+  it('blocks going to step 4 while an enabled alt template is empty and marks the editor', async () => {
+    mockApi({});
+    renderApp('/guidance');
+    await toStep(3);
+    const editor = screen.getByLabelText('Collection alt text template');
+    fireEvent.change(editor, { target: { value: ' \u200B ' } });
+    await act(() => new Promise((r) => setTimeout(r, 150))); // the 100 ms tag debounce
+    next();
+    expect(screen.getByText('Step 2 of 4')).toBeTruthy();
+    expect(screen.getByText('The input cannot be empty!')).toBeTruthy();
+    fireEvent.change(editor, { target: { value: 'Sale' } });
+    await act(() => new Promise((r) => setTimeout(r, 150)));
+    next();
+    expect(screen.getByText('Step 3 of 4')).toBeTruthy();
+  });
+
+  it('inserts placeholders with single spaces', async () => {
+    mockApi({});
+    renderApp('/guidance');
+    await toStep(3);
+    const editor = screen.getByLabelText('Blog post alt text template') as HTMLInputElement;
+    fireEvent.change(editor, { target: { value: 'News   from' } });
+    fireEvent.click(screen.getAllByRole('button', { name: 'Shop name' }).at(-1)!);
+    expect(editor.value).toBe('News from %shop_name%');
+  });
+
+  it('saves at step 6, toasts, and goes to /pricing 1 s after the review step', async () => {
+    const api = mockApi({ '/api/v1/saveNewGuideCfg': { ack: 1, code: '200' }, '/api/v1/reviewTipsClick': { code: '200' } });
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    const { router } = renderApp('/guidance');
+    await toStep(5);
+    fireEvent.click(screen.getByRole('button', { name: 'Save and finish' }));
+    expect(await screen.findByText('Completed instruction!')).toBeTruthy();
+    const [save] = api.callsTo('/api/v1/saveNewGuideCfg');
+    expect(save?.body).toMatchObject({
+      page5: { day_backup: 1 },
+      settings: { image_opt: { product: 1, collection: 1, blogs: 1 }, alt_text: { switch: 1, product_rule: '%product_title%-%shop_name%' }, auto_switch: 1, is_default: 0 },
+    });
+    fireEvent.click(screen.getByRole('button', { name: '5 stars' }));
+    expect(open).toHaveBeenCalledWith(expect.stringContaining('apps.shopify.com'), '_blank', 'noopener');
+    await waitFor(() => expect(api.callsTo('/api/v1/reviewTipsClick')[0]?.body).toEqual({ score: '5' }));
+    expect(router.state.location.pathname).toBe('/guidance');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'), { timeout: 2000 });
+  });
+
+  it('on a failed save shows Error and goes to /image_optimisation after 1 s', async () => {
+    mockApi({ '/api/v1/saveNewGuideCfg': { ack: 0, message: 'nope' } });
+    const { router } = renderApp('/guidance');
+    await toStep(5);
+    const started = Date.now();
+    fireEvent.click(screen.getByRole('button', { name: 'Save and finish' }));
+    expect(await screen.findByText('Error')).toBeTruthy();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/image_optimisation'), { timeout: 2000 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+});
