@@ -29,6 +29,8 @@ export const updateLanguage = (Language: string) => postForm<V1Envelope>('/api/v
 export const getThisUserEmail = () => get<V1Envelope<{ email: string; name: string }>>('/api/v1/getThisUserEmail');
 export const insertContactUs = (form: { name: string; email: string; title: string; description: string; path?: string }) =>
   postForm<V1Envelope>('/api/v1/insertContactUs', form);
+/** The "contact support" log of a quota-increase request: where it was made and what was asked. */
+export const insertContactLog = (path: string, content: string) => postForm<V1Envelope<{ id: number }>>('/api/v1/insertContactLog', { path, content });
 export const reviewTipsClick = (score: number) => postForm<V1Envelope>('/api/v1/reviewTipsClick', { score });
 export const getUserSelectData = () => get<V1Envelope<Record<string, string>>>('/api/v1/getUserSelectData');
 export const updateCustomerClick = (key: string, value = '1') => postForm<V1Envelope>('/api/v1/updateCustomerClick', { key, value });
@@ -40,6 +42,8 @@ export const getRecommendations = () => get<V1Envelope>('/api/v1/getRecommendedA
 // ---- pricing and plans ------------------------------------------------------------------------
 export const getPricingPlans = () => get<V1Envelope>('/api/v1/getPricingPlans');
 export const changePlans = (newLevel: number) => postForm<V1Envelope & { url?: string }>('/api/v1/changePlans', { newLevel });
+/** The usage cap would be exceeded: asks Shopify for the next cap; the merchant approves at `url`. */
+export const raiseOverageCap = () => postForm<V1Envelope & { url?: string }>('/api/v1/raiseOverageCap', {});
 export const getImageSyncStatus = () => get<V1Envelope<{ imageSync: boolean; imageCount: number }>>('/api/v1/getImageSyncStatus');
 
 // ---- wizard and settings ----------------------------------------------------------------------
