@@ -54,6 +54,8 @@ class Writer {
   private items: CatalogueItemInput[] = [];
   private images: CatalogueImageInput[] = [];
   written = 0;
+  /** Time spent writing to D1, to tell Shopify time from database time in the logs. */
+  writeMs = 0;
   constructor(
     private deps: SyncDeps,
     private dataType: CatalogueType,
@@ -67,8 +69,10 @@ class Writer {
   }
   async flush() {
     if (this.items.length === 0) return;
+    const t = Date.now();
     await upsertCatalogue(this.deps.db, this.deps.shopId, this.dataType, this.items, this.images, this.syncedAt);
     this.written += this.images.length;
+    this.writeMs += Date.now() - t;
     this.items = [];
     this.images = [];
     await updateSyncProgress(this.deps.db, this.deps.shopId, { imageCount: this.base + this.written });
@@ -122,7 +126,9 @@ async function syncResources<T>(deps: SyncDeps, w: Writer, page: (after: string 
  * The full sync of one shop. Every kind is swept only after it was read completely, so a failure
  * half-way never marks anything deleted. Safe to run again: rows are upserted.
  */
-export async function runFullSync(deps: SyncDeps): Promise<{ images: number; mode: 'paged' | 'bulk' }> {
+export type SyncResult = { images: number; mode: 'paged' | 'bulk'; ms: { products: number; collections: number; articles: number; d1Writes: number } };
+
+export async function runFullSync(deps: SyncDeps): Promise<SyncResult> {
   const now = deps.now ?? Date.now;
   const startedAt = now();
   await beginSync(deps.db, deps.shopId, startedAt);
@@ -132,24 +138,29 @@ export async function runFullSync(deps: SyncDeps): Promise<{ images: number; mod
     deps.log.info('catalogue_sync_started', { products: productCount, mode });
 
     const products = new Writer(deps, 1, startedAt, 0);
+    const t1 = now();
     await (mode === 'bulk' ? syncProductsBulk(deps, products) : syncProductsPaged(deps, products));
     await products.flush();
     await sweepUnseen(deps.db, deps.shopId, 1, startedAt);
 
+    const t2 = now();
     const collections = new Writer(deps, 2, startedAt, products.written);
     await syncResources(deps, collections, (after) => getCollectionsPage(deps.client, { first: RESOURCES_PER_PAGE, after }), collectionRows);
     await collections.flush();
     await sweepUnseen(deps.db, deps.shopId, 2, startedAt);
 
+    const t3 = now();
     const articles = new Writer(deps, 3, startedAt, products.written + collections.written);
     await syncResources(deps, articles, (after) => getArticlesPage(deps.client, { first: RESOURCES_PER_PAGE, after }), articleRows);
     await articles.flush();
     await sweepUnseen(deps.db, deps.shopId, 3, startedAt);
 
+    const t4 = now();
     const total = await countLiveCatalogueImages(deps.db, deps.shopId);
     await endSync(deps.db, deps.shopId, { status: 'done', imageCount: total });
-    deps.log.info('catalogue_sync_done', { images: total, mode, ms: now() - startedAt });
-    return { images: total, mode };
+    const ms = { products: t2 - t1, collections: t3 - t2, articles: t4 - t3, d1Writes: products.writeMs + collections.writeMs + articles.writeMs };
+    deps.log.info('catalogue_sync_done', { images: total, mode, totalMs: now() - startedAt, ...ms });
+    return { images: total, mode, ms };
   } catch (err) {
     await endSync(deps.db, deps.shopId, { status: 'failed', error: (err as Error).message.slice(0, 500) });
     throw err;

@@ -65,11 +65,13 @@ const ITEMS_UPSERT = `
     resource_updated_at = excluded.resource_updated_at, synced_at = excluded.synced_at`;
 
 // Name, type and size describe the original: once an image was processed, the job's values stand.
+// CROSS JOIN pins the loop order (SQLite never reorders it): each JSON row looks its item up by the
+// unique index. With a plain JOIN the planner scanned every item per JSON row: 9 s for 4,000 images.
 const IMAGES_UPSERT = `
   INSERT INTO images (shop_id, opt_id, img_id, position, src, alt, file_name, file_type, width, height, img_size, synced_at)
   SELECT ?1, it.id, ${j('img')}, ${j('pos')}, ${j('src')}, ${j('alt')}, ${j('fname')}, ${j('ftype')}, ${j('w')}, ${j('h')}, ${j('size')}, ?3
   FROM json_each(?4) AS j
-  JOIN items AS it ON it.shop_id = ?1 AND it.data_type = ?2 AND it.resource_id = ${j('rid')}
+  CROSS JOIN items AS it ON it.shop_id = ?1 AND it.data_type = ?2 AND it.resource_id = ${j('rid')}
   WHERE true
   ON CONFLICT (shop_id, img_id) DO UPDATE SET
     opt_id = excluded.opt_id, position = excluded.position, src = excluded.src, alt = excluded.alt,
