@@ -26,8 +26,11 @@ export function availableMetric(wanted: 'auto' | Metric): Metric {
 
 const ext = { jpeg: 'jpg', png: 'png', webp: 'webp' } as Record<string, string>;
 
-/** butteraugli: max distance (lower is better; < 1 not noticeable, > 2 visibly different). ssim: mean SSIM (1 = identical). */
-export async function score(metric: Metric, original: Uint8Array, originalFormat: string, output: Uint8Array, outputFormat: string): Promise<number> {
+/**
+ * butteraugli: the 3-norm distance (lower is better; about 1 is at the edge of noticeable), with the max
+ * distance alongside; ssim: mean SSIM (1 = identical).
+ */
+export async function score(metric: Metric, original: Uint8Array, originalFormat: string, output: Uint8Array, outputFormat: string): Promise<{ value: number; max?: number }> {
   if (metric === 'butteraugli') {
     const dir = mkdtempSync(join(tmpdir(), 'bench-img-'));
     try {
@@ -36,14 +39,16 @@ export async function score(metric: Metric, original: Uint8Array, originalFormat
       writeFileSync(a, original);
       writeFileSync(b, output);
       const out = execFileSync('butteraugli_main', [a, b], { encoding: 'utf8', maxBuffer: 1 << 20 });
-      return Number.parseFloat(out.trim().split(/\s+/)[0] ?? 'NaN');
+      const max = Number.parseFloat(out.trim().split(/\s+/)[0] ?? 'NaN');
+      const pnorm = Number.parseFloat(out.match(/3-norm:\s*([\d.]+)/)?.[1] ?? 'NaN');
+      return { value: pnorm, max };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
   const [x, y] = [flatten(await decodeAny(original, originalFormat)), flatten(await decodeAny(output, outputFormat))];
-  if (x.width !== y.width || x.height !== y.height) return Number.NaN;
-  return ssim(x, y).mssim;
+  if (x.width !== y.width || x.height !== y.height) return { value: Number.NaN };
+  return { value: ssim(x, y).mssim };
 }
 
 function flatten(p: Pixels): Pixels {

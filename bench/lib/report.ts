@@ -3,6 +3,8 @@ export type BenchRecord = {
   file: string; kind: string; category: string; level: string; bytesIn: number; bytesOut: number; kept: boolean;
   result: string; outFormat: string; score: number | null; metric: string; ms: number; megapixels: number;
   peakBytes: number | null; qualityUsed: number | null; reason?: string;
+  /** butteraugli max distance (score is its 3-norm); the engine's own block SSIM of the output. */
+  scoreMax?: number; engineSsim?: number;
 };
 
 export const median = (xs: number[]) => {

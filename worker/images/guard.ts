@@ -9,16 +9,19 @@ export const GUARD_SSIM_FLOOR = 0.95;
 export const GUARD_STEP = 5;
 export const GUARD_MAX_QUALITY = 95;
 
+/** 'measure' scores the output without raising the quality (benchmarks compare with and without). */
+export type GuardMode = 'on' | 'off' | 'measure';
+
 export type GuardedOutput = { bytes: Uint8Array; qualityUsed: number; score: number | null; raised: boolean };
 
 type Codec = { encode(q: number): Promise<Uint8Array>; decode(b: Uint8Array): Promise<Rgba> };
 
-async function guarded(source: Rgba, quality: number, codec: Codec, guard: boolean, withAlpha: boolean): Promise<GuardedOutput> {
+async function guarded(source: Rgba, quality: number, codec: Codec, guard: GuardMode, withAlpha: boolean): Promise<GuardedOutput> {
   let q = quality;
   let bytes = await codec.encode(q);
-  if (!guard) return { bytes, qualityUsed: q, score: null, raised: false };
+  if (guard === 'off') return { bytes, qualityUsed: q, score: null, raised: false };
   let score = ssimScore(source, await codec.decode(bytes), withAlpha);
-  while (score < GUARD_SSIM_FLOOR && q < GUARD_MAX_QUALITY) {
+  while (guard === 'on' && score < GUARD_SSIM_FLOOR && q < GUARD_MAX_QUALITY) {
     q = Math.min(GUARD_MAX_QUALITY, q + GUARD_STEP);
     bytes = await codec.encode(q);
     score = ssimScore(source, await codec.decode(bytes), withAlpha);
@@ -26,10 +29,10 @@ async function guarded(source: Rgba, quality: number, codec: Codec, guard: boole
   return { bytes, qualityUsed: q, score, raised: q !== quality };
 }
 
-export function guardedJpeg(source: Rgba, quality: number, grayscale: boolean, guard: boolean): Promise<GuardedOutput> {
+export function guardedJpeg(source: Rgba, quality: number, grayscale: boolean, guard: GuardMode): Promise<GuardedOutput> {
   return guarded(source, quality, { encode: (q) => encodeJpeg(source, { quality: q, grayscale }), decode: decodeJpeg }, guard, false);
 }
 
-export function guardedWebp(source: Rgba, quality: number, guard: boolean, withAlpha: boolean): Promise<GuardedOutput> {
+export function guardedWebp(source: Rgba, quality: number, guard: GuardMode, withAlpha: boolean): Promise<GuardedOutput> {
   return guarded(source, quality, { encode: (q) => encodeWebp(source, { quality: q, lossless: false }), decode: decodeWebp }, guard, withAlpha);
 }

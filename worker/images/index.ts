@@ -6,6 +6,7 @@
 // delivered even when it is larger; the engine still picks the smallest watermarked candidate.
 import { selectPath } from './budget';
 import type { Candidate } from './candidates';
+import { acquireCodecs, releaseCodecs } from './codecs';
 import { ImageDecodeError } from './errors';
 import { encodeWithBinding } from './images-binding';
 import { jpegCandidates, UnsupportedInput } from './jpeg-pipeline';
@@ -13,6 +14,7 @@ import { pngCandidates } from './png-pipeline';
 import { readHeader, sniffFormat, ascii } from './sniff';
 import type { EngineDeps, EngineFormat, EngineResult, EngineSettings } from './types';
 import { webpCandidates } from './webp-pipeline';
+import type { GuardMode } from './guard';
 import { WatermarkError } from './watermark';
 
 export type { EngineSettings, EngineResult, EngineFormat, EnginePath, WatermarkPosition, SniffedFormat, EngineDeps } from './types';
@@ -35,11 +37,11 @@ function otherImageKind(b: Uint8Array): string | null {
 }
 
 /** Settings defaults for fields added after the contract (all optional). */
-type EngineOptions = EngineSettings & { perceptualGuard?: boolean };
+type EngineOptions = EngineSettings & { perceptualGuard?: boolean | 'measure' };
 
 export async function optimiseImage(input: Uint8Array, settings: EngineSettings, deps: EngineDeps = {}): Promise<EngineResult> {
   const s = settings as EngineOptions;
-  const guard = s.perceptualGuard !== false;
+  const guard: GuardMode = s.perceptualGuard === false ? 'off' : s.perceptualGuard === 'measure' ? 'measure' : 'on';
   const fmt = sniffFormat(input);
   if (fmt === 'gif') return { kind: 'unsupported', reason: 'GIF images are left unchanged (animation; watermarks cannot be added to GIF)', inputFormat: 'gif' };
   if (fmt === 'unknown') {
@@ -55,6 +57,7 @@ export async function optimiseImage(input: Uint8Array, settings: EngineSettings,
 
   let best: Candidate | null;
   let note: string | undefined;
+  acquireCodecs();
   try {
     if (choice.path === 'images-binding') {
       best = await viaBinding(deps.images as ImagesBinding, input, fmt, header, s);
@@ -70,6 +73,8 @@ export async function optimiseImage(input: Uint8Array, settings: EngineSettings,
       throw new ImageDecodeError(`${fmt} data is corrupt: ${e.message}`);
     }
     throw e;
+  } finally {
+    releaseCodecs();
   }
 
   const bytesIn = input.length;
@@ -81,6 +86,7 @@ export async function optimiseImage(input: Uint8Array, settings: EngineSettings,
     kind: 'optimised', bytes: best.bytes, format: best.format, mime: MIME[best.format], width: best.width, height: best.height,
     inputFormat: fmt, convertedToJpg: best.convertedToJpg, watermarked: best.watermarked, bytesIn, bytesOut: best.bytes.length,
     path: choice.path, ...(best.qualityUsed !== undefined ? { qualityUsed: best.qualityUsed } : {}),
+    ...(typeof best.ssim === 'number' ? { ssim: best.ssim } : {}),
   };
 }
 

@@ -57,11 +57,11 @@ export function jpegOrientation(b: Uint8Array): number {
   return 1;
 }
 
-/** A 32-byte APP1 EXIF segment carrying only the orientation tag. */
+/** A 36-byte APP1 EXIF segment carrying only the orientation tag. */
 export function orientationSegment(orientation: number): Uint8Array {
   // prettier-ignore
   return new Uint8Array([
-    0xff, 0xe1, 0x00, 0x1e, 0x45, 0x78, 0x69, 0x66, 0x00, 0x00, // APP1, length 30, "Exif\0\0"
+    0xff, 0xe1, 0x00, 0x22, 0x45, 0x78, 0x69, 0x66, 0x00, 0x00, // APP1, length 34, "Exif\0\0"
     0x4d, 0x4d, 0x00, 0x2a, 0x00, 0x00, 0x00, 0x08,             // TIFF big-endian, IFD0 at 8
     0x00, 0x01,                                                 // one entry
     0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, orientation, 0x00, 0x00, // Orientation SHORT

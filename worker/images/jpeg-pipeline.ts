@@ -6,14 +6,14 @@ import { decodeJpeg, encodeJpeg } from './codecs';
 import { attachMetadata, iccSegments, jpegOrientation, stripJpegMetadata } from './jpeg-markers';
 import { applyOrientation } from './pixels';
 import type { HeaderInfo } from './sniff';
-import { guardedJpeg } from './guard';
+import { guardedJpeg, type GuardMode } from './guard';
 import type { EngineSettings } from './types';
 import { applyWatermark } from './watermark';
 
 /** Quality for re-encoding a watermarked JPEG in lossless mode (the Low level: visually lossless). */
 export const LOSSLESS_WATERMARK_QUALITY = 90;
 
-export async function jpegCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: boolean): Promise<{ best: Candidate | null; note?: string }> {
+export async function jpegCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
   const stripped: Candidate = { bytes: stripJpegMetadata(input), format: 'jpeg', width: header.width, height: header.height, convertedToJpg: false, watermarked: false };
   const cmyk = header.components === 4;
   if (cmyk && !s.watermark) return { best: stripped, note: 'CMYK JPEG: the WASM decoder reads YCbCr/grey only, so only metadata was removed' };
@@ -33,7 +33,7 @@ export async function jpegCandidates(input: Uint8Array, header: HeaderInfo, s: E
     return { best: { bytes: attachMetadata(out.bytes, { orientation: 1, icc }), format: 'jpeg', width: pixels.width, height: pixels.height, convertedToJpg: false, watermarked: true, qualityUsed: out.qualityUsed } };
   }
   const out = await guardedJpeg(pixels, s.quality, grayscale, guard);
-  const lossy: Candidate = { bytes: attachMetadata(out.bytes, { orientation, icc }), format: 'jpeg', width: header.width, height: header.height, convertedToJpg: false, watermarked: false, qualityUsed: out.qualityUsed };
+  const lossy: Candidate = { bytes: attachMetadata(out.bytes, { orientation, icc }), format: 'jpeg', width: header.width, height: header.height, convertedToJpg: false, watermarked: false, qualityUsed: out.qualityUsed, ssim: out.score };
   // At high quality a re-encode can exceed an already-compressed original; metadata removal may still win.
   return { best: smallest([lossy, stripped]) };
 }

@@ -4,7 +4,7 @@
 import type { Candidate } from './candidates';
 import { smallest } from './candidates';
 import { decodePng, oxipngFile, oxipngPixels } from './codecs';
-import { guardedJpeg } from './guard';
+import { guardedJpeg, type GuardMode } from './guard';
 import { ssimScore } from './perceptual';
 import { flattenOnWhite, hasTransparency } from './pixels';
 import { colourChunks, withChunks } from './png-chunks';
@@ -19,7 +19,7 @@ export function paletteFloor(quality: number): number {
   return Math.min(0.996, 0.975 + ((q - 55) / 35) * 0.018);
 }
 
-export async function pngCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: boolean): Promise<{ best: Candidate | null; note?: string }> {
+export async function pngCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
   const base = { format: 'png' as const, width: header.width, height: header.height, convertedToJpg: false, watermarked: false };
   if (s.mode === 'lossless' && !s.watermark && !s.pngToJpg) return { best: { ...base, bytes: oxipngFile(input) } };
 
@@ -48,8 +48,8 @@ export async function pngCandidates(input: Uint8Array, header: HeaderInfo, s: En
   if (!s.pngToJpg) return { best: bestPng, note };
   const quality = s.mode === 'lossless' ? 90 : s.quality;
   const flat = flattenOnWhite(pixels);
-  const jpg = await guardedJpeg(flat, quality, false, guard && s.mode === 'lossy');
-  const jpgCandidate: Candidate = { bytes: jpg.bytes, format: 'jpeg', width: header.width, height: header.height, convertedToJpg: true, watermarked, qualityUsed: jpg.qualityUsed };
+  const jpg = await guardedJpeg(flat, quality, false, s.mode === 'lossy' ? guard : 'off');
+  const jpgCandidate: Candidate = { bytes: jpg.bytes, format: 'jpeg', width: header.width, height: header.height, convertedToJpg: true, watermarked, qualityUsed: jpg.qualityUsed, ssim: jpg.score };
   if (s.pngToJpgSizeControl && bestPng && jpgCandidate.bytes.length >= bestPng.bytes.length) {
     return { best: bestPng, note: `JPG skipped: ${jpgCandidate.bytes.length} bytes is not smaller than the PNG (${bestPng.bytes.length})` };
   }

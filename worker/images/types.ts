@@ -33,6 +33,8 @@ export type EngineResult =
       path?: EnginePath;
       /** Lossy JPEG quality actually used (the perceptual guard may raise it above the setting). */
       qualityUsed?: number;
+      /** Block SSIM of the lossy output against its source pixels, when the perceptual guard measured it. */
+      ssim?: number;
     }
   | { kind: 'already-optimal'; reason: string; inputFormat: string; bytesIn: number }
   | { kind: 'unsupported'; reason: string; inputFormat: string };

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { optimiseImage, sniffFormat } from '../../../worker/images';
+import { decodeJpeg } from '../../../worker/images/codecs';
+import { attachMetadata, iccSegments, jpegOrientation } from '../../../worker/images/jpeg-markers';
+import { fixture } from './fixtures';
+import { jpegComponents, lossless, lossy, maxChannelDiff, optimised, text } from './helpers';
+
+describe('JPEG originals', () => {
+  it('Medium re-encodes with MozJPEG: smaller, decodes, same size, progressive', async () => {
+    const input = fixture('rocket-baseline.jpg');
+    const r = optimised(await optimiseImage(input, lossy(75)));
+    expect(r.format).toBe('jpeg');
+    expect(r.mime).toBe('image/jpeg');
+    expect(r.bytesOut).toBeLessThan(r.bytesIn * 0.7);
+    expect(r.qualityUsed).toBeGreaterThanOrEqual(75);
+    const out = await decodeJpeg(r.bytes);
+    expect([out.width, out.height, r.width, r.height]).toEqual([320, 214, 320, 214]);
+    expect(Array.from(r.bytes).some((_, i) => r.bytes[i] === 0xff && r.bytes[i + 1] === 0xc2)).toBe(true); // SOF2 progressive
+    // Lossy, but the picture is the same picture.
+    expect(maxChannelDiff(await decodeJpeg(input), out)).toBeLessThan(128);
+  });
+
+  it('higher quality levels give larger files (High < Medium < Low)', async () => {
+    const input = fixture('rocket-progressive.jpg');
+    const sizes = [];
+    for (const q of [70, 75, 90]) {
+      const r = await optimiseImage(input, { ...lossy(q), perceptualGuard: false } as never);
+      sizes.push(r.kind === 'optimised' ? r.bytesOut : input.length);
+    }
+    expect(sizes[0]).toBeLessThan(sizes[1]!);
+    expect(sizes[1]).toBeLessThan(sizes[2]!);
+  });
+
+  it('lossless removes metadata only: pixel-identical, orientation kept', async () => {
+    const input = fixture('rocket-baseline.jpg');
+    expect(text(input)).toContain('metadata that lossless mode removes');
+    const r = optimised(await optimiseImage(input, lossless()));
+    expect(r.bytesOut).toBeLessThan(r.bytesIn);
+    expect(text(r.bytes)).not.toContain('metadata that lossless mode removes');
+    const [a, b] = [await decodeJpeg(input), await decodeJpeg(r.bytes)];
+    expect(maxChannelDiff(a, b)).toBe(0);
+
+    const rotated = fixture('rocket-orient6.jpg');
+    expect(jpegOrientation(rotated)).toBe(6);
+    const rr = optimised(await optimiseImage(rotated, lossless()));
+    expect(jpegOrientation(rr.bytes)).toBe(6);
+    expect(text(rr.bytes)).not.toContain('stripped');
+  });
+
+  it('lossy keeps EXIF orientation on the stored pixels', async () => {
+    const r = optimised(await optimiseImage(fixture('rocket-orient6.jpg'), lossy(75)));
+    expect(jpegOrientation(r.bytes)).toBe(6);
+    expect([r.width, r.height]).toEqual([240, 160]);
+  });
+
+  it('greyscale stays a one-component JPEG', async () => {
+    const input = fixture('rocket-grey.jpg');
+    expect(jpegComponents(input)).toBe(1);
+    const r = optimised(await optimiseImage(input, lossy(70)));
+    expect(jpegComponents(r.bytes)).toBe(1);
+  });
+
+  it('CMYK: never a crash; only metadata can go, else already optimal', async () => {
+    const r = await optimiseImage(fixture('rocket-cmyk.jpg'), lossy(75));
+    expect(['optimised', 'already-optimal']).toContain(r.kind);
+    if (r.kind === 'already-optimal') expect(r.reason).toMatch(/CMYK/);
+  });
+
+  it('re-attaches the ICC profile to a re-encoded JPEG', () => {
+    const icc = new Uint8Array([0xff, 0xe2, 0x00, 0x10, ...new TextEncoder().encode('ICC_PROFILE\0'), 1, 1]);
+    const bare = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xda, 0, 2, 0xff, 0xd9]);
+    const withIcc = attachMetadata(bare, { orientation: 3, icc: [icc] });
+    expect(iccSegments(withIcc)).toHaveLength(1);
+    expect(jpegOrientation(withIcc)).toBe(3);
+    expect(sniffFormat(withIcc)).toBe('jpeg');
+  });
+
+  it('an already-compressed JPEG at lossless is already optimal (original kept)', async () => {
+    const once = optimised(await optimiseImage(fixture('rocket-baseline.jpg'), lossless()));
+    const again = await optimiseImage(once.bytes, lossless());
+    expect(again).toEqual({ kind: 'already-optimal', reason: expect.stringMatching(/not smaller/), inputFormat: 'jpeg', bytesIn: once.bytesOut });
+  });
+});
