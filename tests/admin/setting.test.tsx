@@ -1,0 +1,114 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defaultImageSettings } from '../../shared/image-settings';
+import { mockApi, renderApp, settingInfo } from './helpers/render-app';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const settingsAnswer = { ack: 1, data: { ...defaultImageSettings(), is_default: 0 } };
+const overchargeSwitch = () => screen.getByRole('switch', { name: 'Overcharge' });
+
+describe('settings (/setting) account', () => {
+  it('shows overcharge on only when over quota, capped and paid; a refused change reverts', async () => {
+    const api = mockApi({
+      '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 1, is_capped: 1 } },
+      '/api/v2/setting/saveAppSwitch': { ack: 0, message: 'no' },
+      '/api/v2/image-opt/getSettings': settingsAnswer,
+    });
+    renderApp('/setting', { info: settingInfo({ shop_level: 2 }) });
+    await waitFor(() => expect(overchargeSwitch().getAttribute('aria-checked')).toBe('true'));
+    expect(screen.getByText('Enabled')).toBeTruthy();
+    fireEvent.click(overchargeSwitch());
+    expect(overchargeSwitch().getAttribute('aria-checked')).toBe('false'); // applied at once
+    expect(await screen.findByText('Try again later')).toBeTruthy();
+    expect(overchargeSwitch().getAttribute('aria-checked')).toBe('true'); // reverted
+    expect(api.callsTo('/api/v2/setting/saveAppSwitch')[0]?.body).toEqual({ name: 'is_over_quota', st: '0', exp: '0', type: 'param' });
+  });
+
+  it('saves a change and toasts Succeed', async () => {
+    mockApi({
+      '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 1 } },
+      '/api/v2/setting/saveAppSwitch': { ack: 1 },
+      '/api/v2/image-opt/getSettings': settingsAnswer,
+    });
+    renderApp('/setting', { info: settingInfo({ shop_level: 1 }) });
+    await waitFor(() => expect((overchargeSwitch() as HTMLButtonElement).disabled).toBe(false));
+    expect(screen.getByText('Disabled')).toBeTruthy();
+    fireEvent.click(overchargeSwitch());
+    expect(await screen.findByText('Succeed')).toBeTruthy();
+    expect(overchargeSwitch().getAttribute('aria-checked')).toBe('true');
+  });
+
+  it.each([
+    ['not capped', 2, { is_over_quota: 1, is_capped: 0 }],
+    ['free plan', 0, { is_over_quota: 1, is_capped: 1 }],
+  ])('is disabled and shown off when %s', async (_, level, account) => {
+    mockApi({ '/api/v2/setting/getAccount': { ack: 1, data: account }, '/api/v2/image-opt/getSettings': settingsAnswer });
+    renderApp('/setting', { info: settingInfo({ shop_level: level }) });
+    await screen.findByText('Disabled');
+    expect((overchargeSwitch() as HTMLButtonElement).disabled).toBe(true);
+    expect(overchargeSwitch().getAttribute('aria-checked')).toBe('false');
+  });
+
+  it('changes the interface language and saves it', async () => {
+    const api = mockApi({
+      '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } },
+      '/api/v2/image-opt/getSettings': settingsAnswer,
+      '/api/v1/updateLanguage': { code: 200, msg: 'OK' },
+    });
+    renderApp('/setting');
+    fireEvent.change(await screen.findByLabelText('Language'), { target: { value: 'ge' } });
+    expect(await screen.findByText('Konto', { selector: 'h2' })).toBeTruthy();
+    expect(api.callsTo('/api/v1/updateLanguage')[0]?.body).toEqual({ Language: 'ge' });
+  });
+});
+
+describe('settings (/setting) image optimisation section and leave guard', () => {
+  it('enables Save only after a change, asks before leaving with unsaved changes', async () => {
+    const api = mockApi({
+      '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } },
+      '/api/v2/image-opt/getSettings': settingsAnswer,
+      '/api/v2/image-opt/saveSettings': (call) => ({ ack: 1, data: call.body }),
+    });
+    const { router } = renderApp('/setting');
+    fireEvent.click(await screen.findByText('Image Optimization Settings'));
+    const save = await screen.findByRole('button', { name: 'Save' });
+    expect(save.getAttribute('aria-disabled')).toBe('true');
+    fireEvent.click(screen.getByLabelText('Automatic'));
+    expect(screen.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).not.toBe('true');
+
+    void router.navigate({ to: '/pricing' });
+    expect(await screen.findByText('Your changes have not been saved. Are you sure you want to leave?')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Stay on this page' }));
+    await waitFor(() => expect(screen.queryByText('Your changes have not been saved. Are you sure you want to leave?')).toBeNull());
+    expect(router.state.location.pathname).toBe('/setting');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.callsTo('/api/v2/image-opt/saveSettings')).toHaveLength(1));
+    expect(api.callsTo('/api/v2/image-opt/saveSettings')[0]?.body).toMatchObject({ auto_switch: 1 });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).toBe('true'));
+    void router.navigate({ to: '/pricing' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'));
+  });
+
+  it('Leave proceeds; manual mode warns; watermark without picture is refused', async () => {
+    const api = mockApi({
+      '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } },
+      '/api/v2/image-opt/getSettings': { ack: 1, data: { ...defaultImageSettings(), is_default: 0, auto_switch: 1 } },
+    });
+    const { router } = renderApp('/setting');
+    fireEvent.click(await screen.findByText('Image Optimization Settings'));
+    fireEvent.click(await screen.findByLabelText('Manual'));
+    expect(screen.getByText('You need to manually optimize in the APP after each change.')).toBeTruthy();
+    fireEvent.click(screen.getByLabelText('Add a watermark'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findAllByText('Watermark image must be uploaded to save')).length).toBeGreaterThan(0);
+    expect(api.callsTo('/api/v2/image-opt/saveSettings')).toHaveLength(0);
+
+    void router.navigate({ to: '/main' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/main'));
+  });
+});
