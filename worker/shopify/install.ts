@@ -34,9 +34,14 @@ export async function verifySignedQuery(params: URLSearchParams, secret: string,
   return shop;
 }
 
-/** A fresh authorize URL with a stored single-use state. */
-export async function authorizeRedirect(env: InstallEnv, db: Db, shopDomain: string): Promise<string> {
-  const state = randomToken(24);
+const LOCALE = /^[A-Za-z]{2,3}([-_][A-Za-z]{2,4})?$/;
+
+/**
+ * A fresh authorize URL with a stored single-use state. The merchant's admin locale from the install
+ * query rides along in the state (`<nonce>.<locale>`), so the callback can pick the interface language.
+ */
+export async function authorizeRedirect(env: InstallEnv, db: Db, shopDomain: string, locale?: string | null): Promise<string> {
+  const state = locale && LOCALE.test(locale) ? `${randomToken(24)}.${locale}` : randomToken(24);
   await createOAuthState(db, state, shopDomain, Date.now() + STATE_TTL_MS);
   return buildAuthorizeUrl(env, shopDomain, state);
 }
@@ -54,7 +59,7 @@ export function needsAuthorisation(shop: ShopRow | undefined, requiredScopes: st
 export async function installLanding(env: InstallEnv, db: Db, params: URLSearchParams): Promise<{ code: 301 | 302; url: string }> {
   const shopDomain = await verifySignedQuery(params, env.SHOPIFY_API_SECRET);
   const shop = await findShopByDomain(db, shopDomain);
-  if (needsAuthorisation(shop, env.SHOPIFY_SCOPES)) return { code: 301, url: await authorizeRedirect(env, db, shopDomain) };
+  if (needsAuthorisation(shop, env.SHOPIFY_SCOPES)) return { code: 301, url: await authorizeRedirect(env, db, shopDomain, params.get('locale')) };
   const route = shop!.newGuideStatus === 1 ? '/guidance' : '/main';
   const keep = new URLSearchParams({ shop: shopDomain });
   const host = params.get('host');
@@ -66,13 +71,14 @@ export async function installLanding(env: InstallEnv, db: Db, params: URLSearchP
  * Stores the grant and brings the shop row up to date. On a fresh install (or reinstall) the shop's
  * language comes from its primary locale and the first catalogue sync is queued.
  */
-export async function completeInstall(env: InstallEnv, db: Db, shopDomain: string, grant: TokenResponse, log: Logger): Promise<ShopRow> {
+export async function completeInstall(env: InstallEnv, db: Db, shopDomain: string, grant: TokenResponse, log: Logger, adminLocale?: string | null): Promise<ShopRow> {
   const before = await findShopByDomain(db, shopDomain);
   const isNewRow = !before;
   // A re-authorised old install or a grant with new scopes sees more of the catalogue: sync it again.
   const widened = !!before && (before.isOld === 1 || missingScopes(before.scopes, grant.scope).length > 0);
   const { shop, freshInstall } = await upsertInstalledShop(db, shopDomain, await toStoredTokens(env, grant));
   const fields: ShopInfoFields = { isOld: 0 };
+  if (isNewRow && adminLocale) fields.language = languageFromShopLocale(adminLocale);
   try {
     const info = await getShopInfo(createAdminClient({ env, shopDomain, token: grant.access_token }));
     Object.assign(fields, {
@@ -83,7 +89,7 @@ export async function completeInstall(env: InstallEnv, db: Db, shopDomain: strin
       shopifyPlan: info.planName,
       currencyCode: info.currencyCode,
       isDevelopmentStore: info.isDevelopmentStore ? 1 : 0,
-      ...(isNewRow ? { language: languageFromShopLocale(info.primaryLocale) } : {}),
+      ...(isNewRow && !adminLocale ? { language: languageFromShopLocale(info.primaryLocale) } : {}),
     });
   } catch (err) {
     // The grant is stored either way; shop/update and the next install landing fill the details in.
@@ -104,7 +110,7 @@ export async function handleOAuthCallback(env: InstallEnv, db: Db, params: URLSe
   const code = params.get('code');
   if (!code) throw new ValidationError('Missing authorization code');
   const grant = await exchangeAuthorizationCode(env, shopDomain, code);
-  const shop = await completeInstall(env, db, shopDomain, grant, log);
+  const shop = await completeInstall(env, db, shopDomain, grant, log, state.split('.')[1] ?? null);
   return appHomeUrl(env, shop, params.get('host'));
 }
 

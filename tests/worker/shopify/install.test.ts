@@ -92,7 +92,8 @@ describe('GET /shopify/callback', () => {
   }
 
   it('a valid install stores an encrypted expiring token, the shop info and queues the catalogue sync', async () => {
-    fake = installFakeShopify({ graphql: () => shopInfoReply() });
+    // The storefront's primary locale is English; the merchant's admin (install query locale=de) wins.
+    fake = installFakeShopify({ graphql: () => shopInfoReply({}, 'en') });
     const shop = newDomain();
     const state = await startInstall(shop);
     const res = await call(`/shopify/callback?${await signed({ code: 'auth-code-1', shop, state, host: btoa(`admin.shopify.com/store/${shop.split('.')[0]}`), timestamp: nowTs() })}`, { redirect: 'manual' });
