@@ -12,6 +12,12 @@
 // (85 ms of hover left + the press), so with 300-600 ms to first byte no script can save more than
 // ~175 ms there; a longer hover is where prerendering shows its worth.
 //
+// HTML is served `Cache-Control: private, max-age=0` (storefront pages are per-visitor and never
+// fresh in the browser cache). That matters for <link rel=prefetch>: Chromium makes a click that
+// comes while such a prefetch is still in flight wait for it, then fetch the page again, so a
+// hover-prefetch can end up slower than none. Speculation-rules fetches do not have that problem.
+// HTML_CACHE_CONTROL="private, max-age=60" shows instant.page on pages that may be reused.
+//
 // TRIALS=n (default 15) sets trials per scenario. Scenarios are interleaved, and trial i gets the same
 // time to first byte in every scenario, so they meet the same server.
 import { readFileSync } from 'node:fs';
@@ -157,9 +163,9 @@ async function sizes() {
   return { ours: { raw: ours.length, gzip: gz(ours) }, instant: { raw: instant.length, gzip: gz(instant) }, instantMin: { raw: instantMin.length, gzip: gz(instantMin) } };
 }
 
-const storefront = await startStorefront({ ttfbMs: ttfbFor });
+const storefront = await startStorefront({ ttfbMs: ttfbFor, htmlCacheControl: process.env.HTML_CACHE_CONTROL ?? 'private, max-age=0' });
 try {
-  console.log(`Chromium ${CHROMIUM}, ${TRIALS} trials per scenario; press ${PRESS_MS} ms; product pages answer in 300-600 ms\n`);
+  console.log(`Chromium ${CHROMIUM}, ${TRIALS} trials per scenario; press ${PRESS_MS} ms; product pages answer in 300-600 ms, HTML Cache-Control: ${storefront.config.htmlCacheControl}\n`);
   const size = await sizes();
   console.log('Script size (gzip -9)');
   console.log(`  speed-prefetch (built, minified)    ${size.ours.gzip} B gzipped (${size.ours.raw} B)   budget 1536 B`);
