@@ -36,3 +36,8 @@ export function startOfUtcDay(at: number): number {
 function clampDay(day: number): number {
   return Number.isInteger(day) && day >= 1 ? Math.min(day, 28) : 1;
 }
+
+/** The quota cycle of a fresh install: periods start on the install day of each month. */
+export function quotaCycleForInstall(installedAt: number): { billingCycleDay: number; quotaPeriodStart: number } {
+  return { billingCycleDay: cycleDayOf(installedAt), quotaPeriodStart: installedAt };
+}

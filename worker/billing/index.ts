@@ -4,3 +4,4 @@ export { applySubscriptionUpdate, changePlan, handleBillingReturn, syncSubscript
 export { raiseOverageCap, settleAllUsageCharges, settleUsageCharges } from './overage';
 export { resetDueQuotas } from './quota-reset';
 export { canDiscount, rebateInfo } from './discount';
+export { quotaCycleForInstall } from './cycle';

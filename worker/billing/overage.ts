@@ -8,7 +8,7 @@ import { ApiError, ValidationError } from '../lib/errors';
 import { createLogger, type Logger } from '../lib/log';
 import { ShopifyUserError } from '../shopify/errors';
 import { createUsageRecord, shopifyClientFor, updateUsageCap } from '../shopify';
-import { SHOPIFY_FAILED_MESSAGE, type BillingDeps } from './subscription';
+import { SHOPIFY_FAILED_MESSAGE, type SyncDeps } from './deps';
 import { amountToCents, capCentsForImages, centsToAmount, OVERAGE_CAP_STEPS_IMAGES } from './terms';
 
 export type SettleResult = { recorded: number; refused: number; pending: number };
@@ -18,7 +18,7 @@ export type SettleResult = { recorded: number; refused: number; pending: number 
  * marked failed instead of sent (chargeImageOnce already stops at the cap, so this is a second fence).
  * Temporary Shopify failures throw, leaving the block pending for the next run.
  */
-export async function settleUsageCharges(deps: BillingDeps, shopId: number): Promise<SettleResult> {
+export async function settleUsageCharges(deps: SyncDeps, shopId: number): Promise<SettleResult> {
   const shop = await findShopById(deps.db, shopId);
   const pending = shop ? await listPendingUsageCharges(deps.db, shopId) : [];
   const result: SettleResult = { recorded: 0, refused: 0, pending: pending.length };
@@ -85,7 +85,7 @@ export async function settleAllUsageCharges(env: Env, db: Db, log: Logger = crea
  * Raising the cap: asks Shopify for the next cap step (or a given image count); the merchant approves on
  * the confirmation page and the billing return URL syncs the new cap.
  */
-export async function raiseOverageCap(deps: BillingDeps, shop: ShopRow, images?: number): Promise<{ url: string; cappedAmountCents: number }> {
+export async function raiseOverageCap(deps: SyncDeps, shop: ShopRow, images?: number): Promise<{ url: string; cappedAmountCents: number }> {
   if (shop.planLevel === 0 || !shop.usageLineItemId || !shop.subscriptionId) throw new ValidationError('Overcharge needs a paid plan');
   const next = images ?? OVERAGE_CAP_STEPS_IMAGES.find((step) => capCentsForImages(step) > shop.cappedAmountCents);
   if (!next || !Number.isInteger(next) || capCentsForImages(next) <= shop.cappedAmountCents) throw new ValidationError('The cap is already at its highest');

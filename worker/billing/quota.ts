@@ -40,6 +40,9 @@ export type QuotaStatus = {
   isOverQuota: boolean;
   /** True while one more image can be charged (plan images left, or overage allowed and within the cap). */
   canOptimise: boolean;
+  /** Images that can still be charged this period: plan images left plus overage room when overcharge is on
+   * (the "There are N images that can be optimized." of the plan-limit banner). */
+  remaining: number;
 };
 
 export type ChargeResult =
@@ -78,6 +81,7 @@ export async function quotaStatus(db: Db, shop: ShopRow, now = Date.now()): Prom
     isCapped: shop.isCapped === 1,
     isOverQuota: shop.isOverQuota === 1,
     canOptimise: withinPlan || withinOverage,
+    remaining: Math.max(0, planImages - used) + (overageEnabled(shop) ? Math.max(0, overageAllowance - overageUsed) : 0),
   };
 }
 

@@ -10,6 +10,8 @@ import type { AdminClient } from '../shopify/graphql-client';
 import type { TokenEnv } from '../shopify/tokens';
 import { MAX_PLAN_LEVEL, planFor } from '../../shared/plans';
 import { cycleDayOf } from './cycle';
+import { SHOPIFY_FAILED_MESSAGE, type BillingDeps, type SyncDeps } from './deps';
+import { settleUsageCharges } from './overage';
 import { canDiscount } from './discount';
 import { cancelAppSubscription, createAppSubscription, getActiveSubscriptions, shopifyClientFor, type AppSubscription } from '../shopify';
 import {
@@ -24,13 +26,8 @@ import {
   USAGE_TERMS,
 } from './terms';
 
-/** What reading and syncing subscriptions needs (the webhook passes no more than this). */
-export type SyncDeps = { env: TokenEnv; db: Db; log?: Logger; client?: AdminClient; now?: number };
-/** Creating subscriptions also needs the return URL's origin and the test-charge flag. */
-export type BillingDeps = SyncDeps & { env: TokenEnv & Pick<Env, 'APP_URL' | 'BILLING_TEST_CHARGES'> };
 
 export const BILLING_RETURN_PATH = '/shopify/billing/return';
-export const SHOPIFY_FAILED_MESSAGE = 'Shopify billing is not reachable right now, please try again later';
 
 function client(deps: SyncDeps, shop: ShopRow): AdminClient {
   return deps.client ?? shopifyClientFor(deps.env, deps.db, shop);
@@ -80,6 +77,8 @@ export async function changePlan(deps: BillingDeps, shop: ShopRow, newLevel: num
 
 async function downgradeToFree(deps: BillingDeps, shop: ShopRow): Promise<void> {
   if (shop.subscriptionId) {
+    // Overage blocks still pending can only be billed while the subscription exists.
+    await settleUsageCharges(deps, shop.id).catch((err: unknown) => deps.log?.warn('usage_settle_before_cancel_failed', { shop: shop.domain, error: err }));
     try {
       await cancelAppSubscription(client(deps, shop), shop.subscriptionId);
     } catch (err) {

@@ -1,11 +1,12 @@
 import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applySubscriptionUpdate } from '../../../worker/billing';
+import { applySubscriptionUpdate, chargeImageOnce } from '../../../worker/billing';
 import { findShopById } from '../../../worker/db/shops';
 import { encryptSecret } from '../../../worker/lib/crypto';
 import { shopBaseUrl } from '../../../worker/shopify/api-version';
 import { call, createShop, db } from '../helpers';
 import { installBillingFake } from './billing-fake';
+import { seedLedger } from './seed';
 
 let fake: ReturnType<typeof installBillingFake>;
 beforeEach(() => {
@@ -89,6 +90,18 @@ describe('changePlans', () => {
     expect(down.body).toMatchObject({ code: '200', url: '' });
     expect(fake.subscriptions.at(-1)!.status).toBe('CANCELLED');
     expect(await shopRow(shop.id)).toMatchObject({ planLevel: 0, subscriptionId: null, isCapped: 0, cappedAmountCents: 0, isOverQuota: 0 });
+  });
+
+  it('downgrade bills pending overage blocks before the subscription is cancelled', async () => {
+    const { shop, headers } = await billingShop();
+    await call(fake.decide((await changePlans(headers, 1)).body.url!, true), { redirect: 'manual' });
+    await call('/api/v2/setting/saveAppSwitch', { method: 'POST', headers, form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' } });
+    const paid = await shopRow(shop.id);
+    await seedLedger(shop.id, paid.quotaPeriodStart, 1000);
+    expect(await chargeImageOnce(db(), paid, { imageId: 1 })).toMatchObject({ charged: true, overage: true });
+    await changePlans(headers, 0);
+    expect(fake.usageRecords.map((r) => r.price.amount)).toEqual(['4.99']);
+    expect(fake.subscriptions.at(-1)!.status).toBe('CANCELLED');
   });
 
   it('moving between paid plans replaces the subscription after approval', async () => {

@@ -26,7 +26,7 @@ describe('quota', () => {
     expect(await chargeImageOnce(db(), shop, { imageId: 3, jobId: 'job-b' })).toEqual({ ok: true, charged: false, overage: false, reason: 'already_charged' });
     expect(await chargeImageOnce(db(), shop, { imageId: 151, jobId: 'job-b' })).toEqual({ ok: false, charged: false, overage: false, reason: 'quota_exhausted' });
     const status = await quotaStatus(db(), await fresh(shop.id), Date.UTC(2026, 10, 20));
-    expect(status).toMatchObject({ planImages: 150, used: 150, left: 0, overageUsed: 0, overageAllowance: 0, canOptimise: false, periodStart: PERIOD });
+    expect(status).toMatchObject({ planImages: 150, used: 150, left: 0, overageUsed: 0, overageAllowance: 0, canOptimise: false, remaining: 0, periodStart: PERIOD });
     expect(status.nextResetAt).toBe(Date.UTC(2026, 11, 3));
   });
 
@@ -47,7 +47,7 @@ describe('quota', () => {
 
     await updateShopBilling(db(), shop.id, { isOverQuota: 1 });
     const on = await fresh(shop.id);
-    expect(await quotaStatus(db(), on)).toMatchObject({ canOptimise: true, overageAllowance: 2000, overageUsed: 0 });
+    expect(await quotaStatus(db(), on)).toMatchObject({ canOptimise: true, overageAllowance: 2000, overageUsed: 0, remaining: 2000 });
     expect(await chargeImageOnce(db(), on, { imageId: 1001 })).toEqual({ ok: true, charged: true, overage: true });
     await seedLedger(shop.id, PERIOD, 1998, { overage: true, prefix: 'over' });
     expect(await chargeImageOnce(db(), on, { imageId: 3000 })).toEqual({ ok: true, charged: true, overage: true });

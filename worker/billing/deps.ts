@@ -1,0 +1,12 @@
+// What the billing functions need from the outside, typed once (routes, crons and the webhook pass it).
+import type { Db } from '../db/client';
+import type { Logger } from '../lib/log';
+import type { AdminClient } from '../shopify/graphql-client';
+import type { TokenEnv } from '../shopify/tokens';
+
+/** What reading and syncing subscriptions needs (the webhook passes no more than this). */
+export type SyncDeps = { env: TokenEnv; db: Db; log?: Logger; client?: AdminClient; now?: number };
+/** Creating subscriptions also needs the return URL's origin and the test-charge flag. */
+export type BillingDeps = SyncDeps & { env: TokenEnv & Pick<Env, 'APP_URL' | 'BILLING_TEST_CHARGES'> };
+
+export const SHOPIFY_FAILED_MESSAGE = 'Shopify billing is not reachable right now, please try again later';
