@@ -8,7 +8,7 @@ import type { AppEnv } from '../types';
 // unversioned URL is for script-tag installs and is re-validated every 5 minutes (ETag -> 304).
 export const storefrontRoutes = new Hono<AppEnv>();
 
-export const PREFETCH_SCRIPT_PATH = `/storefront/speed-prefetch.${PREFETCH_SCRIPT.version}.js`;
+export const PREFETCH_SCRIPT_PATH = `/storefront/prefetch.${PREFETCH_SCRIPT.version}.js`;
 const ETAG = `"${PREFETCH_SCRIPT.version}"`;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'public, max-age=300, stale-while-revalidate=86400';
@@ -38,9 +38,9 @@ storefrontRoutes.options('/storefront/*', (c) => {
   return c.body(null, 204);
 });
 
-storefrontRoutes.get('/storefront/speed-prefetch.js', (c) => serveScript(c, REVALIDATE));
+storefrontRoutes.get('/storefront/prefetch.js', (c) => serveScript(c, REVALIDATE));
 
-storefrontRoutes.get('/storefront/:file{speed-prefetch\\.[0-9a-f]{10}\\.js}', (c) => {
+storefrontRoutes.get('/storefront/:file{prefetch\\.[0-9a-f]{10}\\.js}', (c) => {
   if (c.req.path === PREFETCH_SCRIPT_PATH) return serveScript(c, IMMUTABLE);
   // A page cached before a deploy still names the old version: send it to the current one, briefly.
   corsHeaders(c);

@@ -3,7 +3,7 @@ import { PREFETCH_SCRIPT } from '../../../storefront-script/build/script-module'
 import { PREFETCH_SCRIPT_PATH } from '../../../worker/routes/storefront';
 import { call } from '../helpers';
 
-describe('GET /storefront/speed-prefetch.<version>.js', () => {
+describe('GET /storefront/prefetch.<version>.js', () => {
   it('serves the built script, immutable, with ETag and CORS', async () => {
     const res = await call(PREFETCH_SCRIPT_PATH, { headers: { Origin: 'https://shop.example' } });
     expect(res.status).toBe(200);
@@ -24,14 +24,14 @@ describe('GET /storefront/speed-prefetch.<version>.js', () => {
   });
 
   it('sends an old version to the current one instead of a 404', async () => {
-    const res = await call('/storefront/speed-prefetch.0000000000.js', { redirect: 'manual' });
+    const res = await call('/storefront/prefetch.0000000000.js', { redirect: 'manual' });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe(PREFETCH_SCRIPT_PATH);
     expect(res.headers.get('cache-control')).toBe('public, max-age=300');
   });
 
   it('serves the unversioned URL with a short, revalidated cache', async () => {
-    const res = await call('/storefront/speed-prefetch.js');
+    const res = await call('/storefront/prefetch.js');
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toMatch(/^public, max-age=300/);
     expect(await res.text()).toBe(PREFETCH_SCRIPT.source);
