@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chargeImageOnce, quotaStatus, settleUsageCharges } from '../../../worker/billing';
+import { chargeImageOnce, quotaStatus, settleAllUsageCharges, settleUsageCharges } from '../../../worker/billing';
 import { listPeriodUsageCharges } from '../../../worker/db/usage-charges';
 import { findShopById } from '../../../worker/db/shops';
 import { encryptSecret } from '../../../worker/lib/crypto';
@@ -90,6 +90,15 @@ describe('overage', () => {
     expect(after.cappedAmountCents).toBe(19960);
     expect(await quotaStatus(db(), after)).toMatchObject({ overageAllowance: 40_000, canOptimise: true });
     expect(await chargeImageOnce(db(), after, { imageId: 7, jobId: 'job-d' })).toMatchObject({ ok: true, charged: true, overage: true });
+  });
+
+  it('the half-hourly settlement sends every shop\'s pending blocks', async () => {
+    const a = await paidShopWithOvercharge();
+    await seedLedger(a.shop.id, a.shop.quotaPeriodStart, 1000);
+    await chargeImageOnce(db(), a.shop, { imageId: 1 });
+    expect(await settleAllUsageCharges(env, db())).toBeGreaterThanOrEqual(1);
+    expect(fake.usageRecords.map((r) => r.idempotencyKey)).toContain(`${a.shop.id}:overage:${a.shop.quotaPeriodStart}:1`);
+    expect(await settleAllUsageCharges(env, db())).toBe(0);
   });
 
   it('a block that Shopify refuses (over its cap) is never retried', async () => {

@@ -110,6 +110,7 @@ describe('changePlans', () => {
     await call(fake.decide((await changePlans(headers, 4)).body.url!, true), { redirect: 'manual' });
     expect((await shopRow(shop.id)).planLevel).toBe(4);
     expect(fake.subscriptions.filter((s) => s.status === 'ACTIVE')).toHaveLength(1);
+    expect(await changePlans(headers, 4)).toEqual({ status: 400, body: { code: '400', msg: 'You are already on this plan' } });
   });
 
   it('answers the documented {code, msg} on bad input and on Shopify failures', async () => {
