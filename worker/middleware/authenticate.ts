@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { findShopByAdminTokenHash, findShopByDomain } from '../db/shops';
 import { sha256Hex } from '../lib/crypto';
 import { AuthError } from '../lib/errors';
-import { completeInstall, needsAuthorisation } from '../shopify/install';
+import { completeInstall, lacksGrant } from '../shopify/install';
 import { verifySessionToken } from '../shopify/session-token';
 import { exchangeSessionToken } from '../shopify/tokens';
 import type { AppEnv } from '../types';
@@ -18,8 +18,9 @@ export type AuthenticateOptions = {
 /**
  * Every /api call authenticates first. A JWT is an App Bridge session token (embedded admin); anything
  * else is the per-shop admin token used outside the admin frame, looked up by its SHA-256 hash.
- * A valid session token for a shop we hold no usable grant for (managed install, reinstall, scopes
- * changed) is exchanged for an expiring offline token right here: Shopify's token-exchange flow.
+ * A valid session token for a shop we hold no usable grant for (managed install, reinstall, lapsed
+ * refresh token) is exchanged for an expiring offline token right here: Shopify's token-exchange flow.
+ * New scopes go through the install landing's OAuth redirect instead (exchange cannot widen a grant).
  * Uninstalled shops with an admin token are refused.
  */
 export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandler<AppEnv> =>
@@ -34,9 +35,16 @@ export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandl
       const claims = await verifySessionToken(token, c.env.SHOPIFY_API_KEY, c.env.SHOPIFY_API_SECRET);
       if (!claims) throw new AuthError('Invalid session token');
       shop = await findShopByDomain(db, claims.shopDomain);
-      if (needsAuthorisation(shop, c.env.SHOPIFY_SCOPES)) {
-        const grant = await exchangeSessionToken(c.env, claims.shopDomain, token);
-        shop = await completeInstall(c.env, db, claims.shopDomain, grant, c.get('log'));
+      if (lacksGrant(shop)) {
+        try {
+          const grant = await exchangeSessionToken(c.env, claims.shopDomain, token);
+          shop = await completeInstall(c.env, db, claims.shopDomain, grant, c.get('log'));
+        } catch (err) {
+          // A shop we know as installed keeps using the app's own data while Shopify's token endpoint
+          // is failing; Shopify calls then fail on their own. A new or uninstalled shop cannot go on.
+          if (!shop || shop.uninstalledAt) throw err;
+          c.get('log').warn('token_exchange_failed', { shop: shop.domain, error: err });
+        }
       }
     } else {
       if (options.sessionTokenOnly) throw new AuthError('A session token is required');

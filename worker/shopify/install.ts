@@ -46,13 +46,17 @@ export async function authorizeRedirect(env: InstallEnv, db: Db, shopDomain: str
   return buildAuthorizeUrl(env, shopDomain, state);
 }
 
-/** No usable grant: never installed, uninstalled, token gone or unrenewable, or scopes added since. */
-export function needsAuthorisation(shop: ShopRow | undefined, requiredScopes: string, now = Date.now()): boolean {
+/** No usable grant: never installed, uninstalled, token gone, or expired with no way to renew it. */
+export function lacksGrant(shop: ShopRow | undefined, now = Date.now()): boolean {
   if (!shop || shop.uninstalledAt != null || !shop.accessTokenEnc) return true;
   const expired = shop.accessTokenExpiresAt != null && shop.accessTokenExpiresAt <= now;
   const unrenewable = !shop.refreshTokenEnc || (shop.refreshTokenExpiresAt != null && shop.refreshTokenExpiresAt <= now);
-  if (expired && unrenewable) return true;
-  return missingScopes(shop.scopes, requiredScopes).length > 0;
+  return expired && unrenewable;
+}
+
+/** The install landing sends the merchant through OAuth: no usable grant, or scopes added since. */
+export function needsAuthorisation(shop: ShopRow | undefined, requiredScopes: string, now = Date.now()): boolean {
+  return lacksGrant(shop, now) || missingScopes(shop!.scopes, requiredScopes).length > 0;
 }
 
 /** GET /shopify/app: 301 + Shopify's authorize URL when the shop must (re)authorise, else 302 + in-app route. */

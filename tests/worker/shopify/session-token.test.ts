@@ -75,6 +75,21 @@ describe('App Bridge session tokens', () => {
   });
 });
 
+describe('token exchange failures', () => {
+  it('a new shop whose token exchange fails is not let in and no row is created', async () => {
+    // No fake here: the token endpoint (the emulator, which does not know this shop) refuses.
+    const domain = `unknown-${crypto.randomUUID().slice(0, 8)}.myshopify.com`;
+    const res = await issue(await sessionToken(domain));
+    expect(res.status).toBeGreaterThanOrEqual(500);
+    expect(await findShopByDomain(db(), domain)).toBeUndefined();
+  });
+
+  it('an installed shop keeps using the app while the exchange fails', async () => {
+    const { shop } = await createShop();
+    expect((await issue(await sessionToken(shop.domain))).status).toBe(200);
+  });
+});
+
 describe('admin token (authToken outside the admin)', () => {
   it('is issued with a session token only, is at least 32 characters, stored hashed, rotates and revokes', async () => {
     const { shop } = await createShop({ accessTokenEnc: 'x', scopes: env.SHOPIFY_SCOPES });
