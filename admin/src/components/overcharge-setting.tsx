@@ -67,7 +67,7 @@ export function OverchargeSetting() {
       <Text as="p" tone="subdued">
         {t('setting.overcharge.body')}
       </Text>
-      {!loading && !capped && (
+      {!loading && (!capped || level <= 0) && (
         <Text as="p" variant="bodySm" tone="caution">
           {t('setting.overcharge.needsPaid')}
         </Text>

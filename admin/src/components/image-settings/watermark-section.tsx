@@ -66,9 +66,11 @@ export function WatermarkSection({ value, onChange, error }: { value: WatermarkS
               </DropZone>
             </div>
             <BlockStack gap="100">
-              <Text as="p" variant="bodySm" tone="subdued">
-                {t('imageSettings.watermark.hint')}
-              </Text>
+              {preview && (
+                <Text as="p" variant="bodySm" tone="subdued">
+                  {t('imageSettings.watermark.hint')}
+                </Text>
+              )}
               {(fileError ?? error) && (
                 <Text as="p" tone="critical">
                   {fileError ?? error}
