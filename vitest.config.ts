@@ -54,6 +54,17 @@ export default defineConfig({
           setupFiles: ['tests/admin/setup.ts'],
         },
       },
+      {
+        // Real Chromium (/usr/bin/chromium) driven from Node; one folder per browser scenario.
+        test: {
+          name: 'browser',
+          environment: 'node',
+          include: ['tests/browser/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

@@ -86,7 +86,7 @@ export function navLinks(otherOrigin: string): { href: string; label: string; at
     { href: '/products/gamma', label: 'Gamma (opted out)', attrs: 'data-no-prefetch' },
     { href: '/products/delta', label: 'Delta (container opted out)', wrapNoPrefetch: true },
     { href: '/products/epsilon', label: 'Epsilon (new tab)', attrs: 'target="_blank"' },
-    { href: `${otherOrigin}/products/alpha`, label: 'Other origin' },
+    { href: `${otherOrigin}/products/zeta`, label: 'Other origin' },
     { href: '#reviews', label: 'Reviews (same page)' },
     { href: 'mailto:hello@example.com', label: 'Mail' },
   ];
@@ -169,7 +169,7 @@ ${METRICS_SCRIPT}
 <link rel="stylesheet" href="/assets/theme.css"><script src="/assets/theme.js" defer></script>
 ${rules}${this.scriptTags()}
 </head><body><header><nav>${links}</nav></header>
-<main><h1>${path}</h1><a id="bench-link" href="/products/next-${slug}">Next product</a>
+<main><h1 id="title">${path}</h1><a id="bench-link" href="/products/next-${slug}">Next product</a>
 <section class="gallery">${gallery}</section><section class="grid">${cards}</section>
 <section id="reviews"><h2>Reviews</h2>${'<p>Lovely product, arrived quickly and fits well.</p>'.repeat(80)}</section></main></body></html>`;
   }

@@ -1,0 +1,227 @@
+// The built storefront script in Debian's Chromium, on a Shopify-like storefront: what it fetches in
+// advance, what it never fetches, and that it never throws. Driven through the tab target so Chromium
+// really prerenders (see cdp-tab.ts). The server log is the truth: a request that reached it was made.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { staleFiles } from '../../../storefront-script/build-script';
+import { CdpBrowser, type CdpTab } from './cdp-tab';
+import { type Storefront, startStorefront } from './storefront-server';
+
+let browser: CdpBrowser;
+let storefront: Storefront;
+let tab: CdpTab;
+let exceptions: string[];
+let page = 0;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// Requests reach the server within a few ms of the trigger; this leaves room on a loaded machine.
+const SETTLE_MS = 400;
+
+beforeAll(async () => {
+  storefront = await startStorefront({ ttfbMs: () => 20 });
+  browser = await CdpBrowser.launch();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await storefront?.close();
+});
+
+beforeEach(async () => {
+  storefront.config = { ...storefront.config, scenario: 'speed-prefetch', shopifyRules: false, classicScript: false, scriptData: { exclude: '/pages/contact' } };
+  storefront.requests.length = 0;
+  tab = await browser.newTab();
+  exceptions = await tab.collectExceptions();
+  return async () => {
+    expect(exceptions).toEqual([]);
+    await tab.close();
+  };
+});
+
+/** Opens a fresh collection page (its own URL, so nothing is cached from an earlier test). */
+async function open() {
+  page += 1;
+  await tab.goto(`${storefront.origin}/collections/test-${page}`);
+  await sleep(150); // module scripts run once parsing is done
+}
+
+async function hover(selector: string, ms: number) {
+  const { x, y } = await tab.centreOf(selector);
+  await tab.mouse('mouseMoved', x, y);
+  await sleep(ms);
+}
+
+async function leave() {
+  const { x, y } = await tab.centreOf('#title');
+  await tab.mouse('mouseMoved', x, y);
+}
+
+/** Presses on a link and releases elsewhere: every pointer-down signal, but no navigation. */
+async function pressWithoutClick(selector: string) {
+  const { x, y } = await tab.centreOf(selector);
+  await tab.mouse('mouseMoved', x, y);
+  await tab.mouse('mousePressed', x, y);
+  const away = await tab.centreOf('#title');
+  await tab.mouse('mouseMoved', away.x, away.y);
+  await tab.mouse('mouseReleased', away.x, away.y);
+}
+
+const speculatedUrls = () =>
+  tab.evaluate<string[]>(
+    `[...document.querySelectorAll('script[type=speculationrules]')].flatMap((s) => Object.values(JSON.parse(s.textContent)).flat().flatMap((r) => r.urls || []))
+      .concat([...document.querySelectorAll('link[rel=prefetch]')].map((l) => l.href))`,
+  );
+
+describe('speed-prefetch in Chromium', () => {
+  it('is built from its source, and the storefront gets that build', async () => {
+    expect(await staleFiles()).toEqual([]);
+  });
+
+  it('hovering 150 ms prerenders an allowed link once, and the click shows the prerendered page', async () => {
+    await open();
+    await hover('a[href="/products/alpha"]', 150);
+    await sleep(SETTLE_MS);
+    expect(storefront.documentRequests('/products/alpha').map((r) => r.purpose)).toEqual(['prefetch;prerender']);
+
+    // Coming back, pressing: still one fetch per page.
+    await leave();
+    await hover('a[href="/products/alpha"]', 150);
+    await pressWithoutClick('a[href="/products/alpha"]');
+    await sleep(SETTLE_MS);
+    expect(storefront.documentRequests('/products/alpha')).toHaveLength(1);
+
+    const { x, y } = await tab.centreOf('a[href="/products/alpha"]');
+    await tab.mouse('mousePressed', x, y);
+    await tab.mouse('mouseReleased', x, y);
+    const shown = await waitForBeacon('/products/alpha');
+    expect(shown.prerendered).toBe(true);
+    expect(storefront.documentRequests('/products/alpha')).toHaveLength(1);
+  });
+
+  it('a hover shorter than 65 ms fetches nothing', async () => {
+    await open();
+    await hover('a[href="/products/beta"]', 25);
+    await leave();
+    await sleep(SETTLE_MS);
+    expect(storefront.documentRequests('/products/beta')).toEqual([]);
+  });
+
+  it('never fetches cart, checkout, account, state-changing, download, opted-out, other-origin or same-page links', async () => {
+    await open();
+    const excluded = [
+      '/cart',
+      '/cart/add?id=4242&quantity=1',
+      '/checkouts/cn/abc123',
+      '/account/login',
+      '/account/logout',
+      '/fr/cart',
+      '/discount/SAVE10',
+      '/apps/wishlist',
+      '/pages/contact',
+      '/files/size-guide.pdf',
+      '/products/gamma',
+      '/products/delta',
+      '/products/epsilon',
+    ];
+    const selectors = [...excluded.map((href) => `a[href="${href}"]`), 'a[href^="http://localhost"]', 'a[href="#reviews"]', 'a[href^="mailto:"]'];
+    for (const selector of selectors) {
+      await hover(selector, 120);
+      await pressWithoutClick(selector);
+    }
+    await sleep(SETTLE_MS);
+    expect(storefront.requests.filter((r) => r.path !== `/collections/test-${page}`)).toEqual([]);
+    expect(await speculatedUrls()).toEqual([]);
+
+    // The same hover on an allowed link does fetch: the page and the script were working all along.
+    await hover('a[href="/pages/about"]', 120);
+    await sleep(SETTLE_MS);
+    expect(storefront.documentRequests('/pages/about')).toHaveLength(1);
+  });
+
+  for (const [name, connection] of [
+    ['Save-Data', { saveData: true, effectiveType: '4g' }],
+    ['a 2g connection', { saveData: false, effectiveType: '2g' }],
+  ] as const) {
+    it(`fetches nothing under ${name}`, async () => {
+      await tab.addInitScript(`Object.defineProperty(Navigator.prototype, 'connection', { get: () => (${JSON.stringify(connection)}) });`);
+      await open();
+      await hover('a[href="/products/alpha"]', 150);
+      await pressWithoutClick('a[href="/products/beta"]');
+      await sleep(SETTLE_MS);
+      expect(storefront.documentRequests('/products/alpha')).toEqual([]);
+      expect(storefront.documentRequests('/products/beta')).toEqual([]);
+    });
+  }
+
+  it('stops at the per-page limit set by the app embed', async () => {
+    storefront.config.scriptData = { limit: '2' };
+    await open();
+    for (const href of ['/products/alpha', '/products/beta', '/collections/all']) {
+      await hover(`a[href="${href}"]`, 120);
+    }
+    await sleep(SETTLE_MS);
+    expect(storefront.documentRequests('/products/alpha')).toHaveLength(1);
+    expect(storefront.documentRequests('/products/beta')).toHaveLength(1);
+    expect(storefront.documentRequests('/collections/all')).toEqual([]);
+  });
+
+  it('keeps at most two prerenders alive, cancelling the oldest', async () => {
+    await open();
+    for (const href of ['/products/alpha', '/products/beta', '/collections/all']) {
+      await hover(`a[href="${href}"]`, 120);
+    }
+    await sleep(SETTLE_MS);
+    expect((await speculatedUrls()).map((u) => new URL(u, storefront.origin).pathname)).toEqual(['/products/beta', '/collections/all']);
+  });
+
+  it('touchstart and mousedown fetch at once, without waiting for the hover delay', async () => {
+    storefront.config.scriptData = { delay: '5000' };
+    await open();
+    const beta = await tab.centreOf('a[href="/products/beta"]');
+    await tab.touch('touchStart', beta.x, beta.y);
+    await tab.touch('touchCancel', beta.x, beta.y);
+    await pressWithoutClick('a[href="/pages/about"]');
+    await sleep(SETTLE_MS);
+    expect(storefront.documentRequests('/products/beta')).toHaveLength(1);
+    expect(storefront.documentRequests('/pages/about')).toHaveLength(1);
+  });
+
+  it('uses <link rel=prefetch> where speculation rules are missing', async () => {
+    await tab.addInitScript('HTMLScriptElement.supports = undefined;');
+    await open();
+    await hover('a[href="/products/alpha"]', 150);
+    await sleep(SETTLE_MS);
+    expect(storefront.documentRequests('/products/alpha').map((r) => r.purpose)).toEqual(['prefetch']);
+    expect(await tab.evaluate<number>(`document.querySelectorAll('link[rel=prefetch][href$="/products/alpha"]').length`)).toBe(1);
+  });
+
+  it('fills the HTTP cache with a navigation-like fetch where neither exists (Safari)', async () => {
+    await tab.addInitScript('HTMLScriptElement.supports = undefined; DOMTokenList.prototype.supports = () => false;');
+    await open();
+    await hover('a[href="/products/alpha"]', 150);
+    await sleep(SETTLE_MS);
+    const [request] = storefront.documentRequests('/products/alpha');
+    expect(request?.purpose).toBe('');
+    // Shopify answers with Vary: Accept, so only the Accept of a navigation makes the entry reusable.
+    expect(request?.accept).toMatch(/^text\/html,application\/xhtml\+xml/);
+  });
+
+  it('does nothing, quietly, where the browser lacks what it needs (also as a classic script)', async () => {
+    storefront.config.classicScript = true;
+    await tab.addInitScript('window.Set = undefined;');
+    await open();
+    await hover('a[href="/products/alpha"]', 150);
+    await pressWithoutClick('a[href="/products/alpha"]');
+    await sleep(SETTLE_MS);
+    expect(storefront.documentRequests('/products/alpha')).toEqual([]);
+    // exceptions are checked after every test
+  });
+});
+
+async function waitForBeacon(path: string) {
+  for (let i = 0; i < 200; i++) {
+    const shown = storefront.beacons.find((b) => b.kind === 'shown' && b.path === path);
+    if (shown) return shown;
+    await sleep(25);
+  }
+  throw new Error(`page ${path} was never shown`);
+}
