@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultImageSettings } from '../../shared/image-settings';
-import { mockApi, renderApp, settingInfo } from './helpers/render-app';
+import { mockApi, renderApp, settingInfo, type Call } from './helpers/render-app';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -70,7 +70,7 @@ describe('settings (/setting) image optimisation section and leave guard', () =>
     const api = mockApi({
       '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } },
       '/api/v2/image-opt/getSettings': settingsAnswer,
-      '/api/v2/image-opt/saveSettings': (call) => ({ ack: 1, data: call.body }),
+      '/api/v2/image-opt/saveSettings': (call: Call) => ({ ack: 1, data: call.body }),
     });
     const { router } = renderApp('/setting');
     fireEvent.click(await screen.findByText('Image Optimization Settings'));
