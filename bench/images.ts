@@ -41,7 +41,7 @@ const kindOf = (b: Uint8Array) => (b[0] === 0xff ? 'jpeg' : b[0] === 0x89 ? 'png
 // A fresh workerd per image: memory left behind by one image (dead WASM heaps awaiting GC) must not be
 // charged to the next, and a crash on one huge image must not end the run.
 async function startEngine() {
-  const worker = await unstable_startWorker({ config: 'bench/lib/wrangler.bench.toml', dev: { server: { port: 0 }, inspector: false, watch: false, logLevel: 'error' } } as never);
+  const worker = await unstable_startWorker({ config: 'bench/lib/wrangler.bench.toml', dev: { server: { port: 0 }, inspector: false, watch: false, logLevel: (process.env.BENCH_LOG ?? 'error') } } as never);
   await worker.ready;
   const send = (body: Uint8Array, settings: object) =>
     worker.fetch('http://bench/optimise', { method: 'POST', body, headers: { 'x-settings': JSON.stringify({ pngToJpg: false, pngToJpgSizeControl: true, ...settings }) } });
@@ -72,7 +72,7 @@ for (const file of files) {
       const out = new Uint8Array(await res.arrayBuffer());
       const ms = performance.now() - t0;
       const peakBytes = canReset ? peakOverIdle() : null;
-      const meta = JSON.parse(res.headers.get('x-result') ?? '{}') as { kind: string; format?: string; width?: number; height?: number; qualityUsed?: number; reason?: string; ssim?: number };
+      const meta = JSON.parse(res.headers.get('x-result') ?? '{}') as { kind: string; format?: string; width?: number; height?: number; qualityUsed?: number; reason?: string; ssim?: number; wasmHeapBytes?: number };
       const kept = meta.kind !== 'optimised';
       if (meta.kind === 'crash' || meta.kind === 'decode-error') console.log(`${file} ${level}: ${meta.kind} ${meta.reason ?? ''}`);
       const outFormat = kept ? kindOf(input) : meta.format!;
@@ -82,10 +82,10 @@ for (const file of files) {
       const rec: BenchRecord = {
         file, kind: kindOf(input), category: file.split('_')[0] ?? file, level, bytesIn: input.length, bytesOut: kept ? input.length : out.length, kept,
         result: meta.kind, outFormat, score: s, metric, ms: Math.round(ms), megapixels: (dims.w * dims.h) / 1e6, peakBytes, qualityUsed: meta.qualityUsed ?? null,
-        ...(meta.reason ? { reason: meta.reason } : {}), ...(sc.max !== undefined ? { scoreMax: sc.max } : {}), ...(meta.ssim !== undefined ? { engineSsim: meta.ssim } : {}),
+        ...(meta.reason ? { reason: meta.reason } : {}), ...(sc.max !== undefined ? { scoreMax: sc.max } : {}), ...(meta.ssim !== undefined ? { engineSsim: meta.ssim } : {}), ...(meta.wasmHeapBytes ? { wasmHeapBytes: meta.wasmHeapBytes } : {}),
       };
       records.push(rec);
-      console.log(`${file.padEnd(52)} ${level.padEnd(15)} ${rec.result.padEnd(15)} ${String(rec.bytesIn).padStart(8)} -> ${String(rec.bytesOut).padStart(8)}  q=${rec.qualityUsed ?? '-'}  ${metric}=${Number.isFinite(s) ? s.toFixed(3) : '-'}${sc.max !== undefined ? ` (max ${sc.max.toFixed(2)})` : ''} ssim=${meta.ssim?.toFixed(4) ?? '-'}  ${rec.ms} ms  peak ${peakBytes === null ? '-' : (peakBytes / 2 ** 20).toFixed(0)} MB`);
+      console.log(`${file.padEnd(52)} ${level.padEnd(15)} ${rec.result.padEnd(15)} ${String(rec.bytesIn).padStart(8)} -> ${String(rec.bytesOut).padStart(8)}  q=${rec.qualityUsed ?? '-'}  ${metric}=${Number.isFinite(s) ? s.toFixed(3) : '-'}${sc.max !== undefined ? ` (max ${sc.max.toFixed(2)})` : ''} ssim=${meta.ssim?.toFixed(4) ?? '-'}  ${rec.ms} ms  peak ${peakBytes === null ? '-' : (peakBytes / 2 ** 20).toFixed(0)} MB (WASM heaps ${((meta.wasmHeapBytes ?? 0) / 2 ** 20).toFixed(0)} MB)`);
     }
   } finally {
     await engine.dispose().catch(() => undefined);

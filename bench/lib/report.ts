@@ -4,7 +4,7 @@ export type BenchRecord = {
   result: string; outFormat: string; score: number | null; metric: string; ms: number; megapixels: number;
   peakBytes: number | null; qualityUsed: number | null; reason?: string;
   /** butteraugli max distance (score is its 3-norm); the engine's own block SSIM of the output. */
-  scoreMax?: number; engineSsim?: number;
+  scoreMax?: number; engineSsim?: number; wasmHeapBytes?: number;
 };
 
 export const median = (xs: number[]) => {

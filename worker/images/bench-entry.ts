@@ -3,19 +3,18 @@
 // POST /optimise, body = original bytes, header x-settings = EngineSettings JSON (watermark omitted).
 // Answers the output bytes (the original when kept) and x-result with the engine's verdict.
 import { optimiseImage, ImageDecodeError } from '.';
-import { persistentWasmBytes, wasmMemory } from './codecs';
+import { wasmHeapBytes } from './codecs';
 import type { EngineSettings } from '.';
 
 export default {
   async fetch(request: Request): Promise<Response> {
     const input = new Uint8Array(await request.arrayBuffer());
     const settings = JSON.parse(request.headers.get('x-settings') ?? '{}') as EngineSettings & { budgetBytes?: number };
-    wasmMemory.peakBytes = 0;
     try {
       // No Images binding here: every image runs the WASM path so its memory can be measured.
       const r = await optimiseImage(input, settings, { budgetBytes: Number.POSITIVE_INFINITY });
       const { bytes, ...meta } = r.kind === 'optimised' ? r : { ...r, bytes: input };
-      return new Response(bytes, { headers: { 'x-result': JSON.stringify({ ...meta, wasmPeakBytes: wasmMemory.peakBytes, persistentWasmBytes: persistentWasmBytes() }) } });
+      return new Response(bytes, { headers: { 'x-result': JSON.stringify({ ...meta, wasmHeapBytes: wasmHeapBytes() }) } });
     } catch (e) {
       const kind = e instanceof ImageDecodeError ? 'decode-error' : 'crash';
       return new Response(null, { status: 500, headers: { 'x-result': JSON.stringify({ kind, reason: String(e) }) } });

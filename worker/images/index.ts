@@ -6,7 +6,6 @@
 // delivered even when it is larger; the engine still picks the smallest watermarked candidate.
 import { selectPath } from './budget';
 import type { Candidate } from './candidates';
-import { acquireCodecs, releaseCodecs } from './codecs';
 import { ImageDecodeError } from './errors';
 import { encodeWithBinding } from './images-binding';
 import { jpegCandidates, UnsupportedInput } from './jpeg-pipeline';
@@ -57,7 +56,6 @@ export async function optimiseImage(input: Uint8Array, settings: EngineSettings,
 
   let best: Candidate | null;
   let note: string | undefined;
-  acquireCodecs();
   try {
     if (choice.path === 'images-binding') {
       best = await viaBinding(deps.images as ImagesBinding, input, fmt, header, s);
@@ -73,8 +71,6 @@ export async function optimiseImage(input: Uint8Array, settings: EngineSettings,
       throw new ImageDecodeError(`${fmt} data is corrupt: ${e.message}`);
     }
     throw e;
-  } finally {
-    releaseCodecs();
   }
 
   const bytesIn = input.length;
