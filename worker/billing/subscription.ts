@@ -5,15 +5,15 @@ import type { Db } from '../db/client';
 import { findShopByDomain, findShopById, type ShopRow } from '../db/shops';
 import { ApiError, ValidationError } from '../lib/errors';
 import type { Logger } from '../lib/log';
+import { cancelAppSubscription, createAppSubscription, getActiveSubscriptions, shopifyClientFor, type AppSubscription } from '../shopify';
 import { ShopifyUserError } from '../shopify/errors';
 import type { AdminClient } from '../shopify/graphql-client';
 import type { TokenEnv } from '../shopify/tokens';
 import { MAX_PLAN_LEVEL, planFor } from '../../shared/plans';
 import { cycleDayOf } from './cycle';
 import { SHOPIFY_FAILED_MESSAGE, type BillingDeps, type SyncDeps } from './deps';
-import { settleUsageCharges } from './overage';
 import { canDiscount } from './discount';
-import { cancelAppSubscription, createAppSubscription, getActiveSubscriptions, shopifyClientFor, type AppSubscription } from '../shopify';
+import { settleUsageCharges } from './overage';
 import {
   amountToCents,
   capCentsForImages,
@@ -25,7 +25,6 @@ import {
   subscriptionName,
   USAGE_TERMS,
 } from './terms';
-
 
 export const BILLING_RETURN_PATH = '/shopify/billing/return';
 
