@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { getSettingInfo } from '../api/calls';
 import { isEmbedded, readAuthToken } from '../api/auth';
 import { isOk } from '../api/client';
+import { useShopifyNavigate } from '../hooks/use-shopify-navigate';
 import { i18next } from '../i18n';
 import { inIframe, waitForAppBridge } from '../lib/app-bridge';
 import { PUBLIC_PATHS } from '../router';
@@ -37,6 +38,7 @@ export function AppShell() {
   const isOld = useAtomValue(isOldAtom);
   const [mode, setMode] = useState<SessionMode>(() => (isEmbedded() ? 'embedded' : inIframe() ? 'waiting' : 'standalone'));
   const isPublic = PUBLIC_PATHS.includes(pathname);
+  useShopifyNavigate(mode === 'embedded');
   const hasSession = mode === 'embedded' || (mode === 'standalone' && readAuthToken() !== null);
 
   useEffect(() => {

@@ -53,8 +53,9 @@ export function mockApi(routes: Record<string, Handler | unknown>) {
 }
 
 /** Renders the whole admin (shell + router) at `path` with a fresh store and a standalone admin token. */
-export function renderApp(path: string, opts: { info?: SettingInfo | null } = {}) {
-  localStorage.setItem('authToken', TOKEN);
+export function renderApp(path: string, opts: { info?: SettingInfo | null; token?: boolean } = {}) {
+  if (opts.token === false) localStorage.removeItem('authToken');
+  else localStorage.setItem('authToken', TOKEN);
   const store = createStore();
   if (opts.info !== null) store.set(settingInfoAtom, opts.info ?? settingInfo());
   const router = createAppRouter({ history: createMemoryHistory({ initialEntries: [path] }) });

@@ -1,0 +1,86 @@
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readAuthToken } from '../../admin/src/api/auth';
+import { i18next } from '../../admin/src/i18n';
+import { mockApi, renderApp, settingInfo } from './helpers/render-app';
+
+const realTop = Object.getOwnPropertyDescriptor(window, 'top');
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  delete window.shopify;
+  if (realTop) Object.defineProperty(window, 'top', realTop);
+  localStorage.clear();
+  void i18next.changeLanguage('en');
+});
+
+const answers = {
+  '/api/v2/home/getPageSpeedScore': { ack: 1, status: 1, score: { pc: 90, mb: 80 } },
+  '/api/v2/home/checkThemeAppExtension': { ack: 1, data: { url: '', status: 1 } },
+  '/api/v1/getRecommendedApps': { code: '200', data: {} },
+};
+
+const tabNames = () => screen.queryAllByRole('tab').map((t) => t.textContent);
+
+describe('app shell', () => {
+  it('standalone: newer accounts see Page Speed and Recommendation tabs', async () => {
+    mockApi(answers);
+    renderApp('/main', { info: settingInfo({ is_old: 0 }) });
+    await waitFor(() => expect(tabNames()).toEqual(['Page Speed', 'Recommendation']));
+  });
+
+  it('standalone: older accounts also see Image Optimization, Settings and Pricing', async () => {
+    mockApi(answers);
+    renderApp('/main', { info: settingInfo({ is_old: 1 }) });
+    await waitFor(() => expect(tabNames()).toEqual(['Image Optimization', 'Page Speed', 'Settings', 'Pricing', 'Recommendation']));
+  });
+
+  it('hides the tabs on /guidance', async () => {
+    mockApi(answers);
+    renderApp('/guidance', { info: settingInfo({ is_old: 1 }) });
+    await screen.findByRole('button', { name: "Let's start now" });
+    expect(tabNames()).toEqual([]);
+  });
+
+  it('loads settingInfo with the admin token and applies its language', async () => {
+    const api = mockApi({ ...answers, '/api/v1/getSettingInfo': { code: '200', data: settingInfo({ language: 'ja' }) } });
+    renderApp('/main', { info: null });
+    expect((await screen.findAllByText('ページ速度')).length).toBeGreaterThan(0);
+    expect(api.fetchMock.mock.calls[0]?.[1]?.headers).toMatchObject({ Authorization: `Bearer ${'a'.repeat(40)}` });
+  });
+
+  it('without a token outside the admin, says to open the app from Shopify', async () => {
+    const api = mockApi(answers);
+    renderApp('/main', { info: null, token: false });
+    expect(await screen.findByText('Open the app from your Shopify admin')).toBeTruthy();
+    expect(api.calls).toHaveLength(0);
+  });
+
+  it('keeps an authToken from the query only when it has at least 32 characters', () => {
+    localStorage.clear();
+    expect(readAuthToken('?authToken=short')).toBeNull();
+    expect(readAuthToken(`?authToken=${'b'.repeat(32)}`)).toBe('b'.repeat(32));
+    expect(readAuthToken('')).toBe('b'.repeat(32));
+  });
+
+  it('embedded: uses the App Bridge session token, renders the nav menu and follows shopify:navigate', async () => {
+    Object.defineProperty(window, 'top', { configurable: true, value: {} });
+    window.shopify = { idToken: async () => 'session-token' };
+    const api = mockApi({ ...answers, '/api/v1/getSettingInfo': { code: '200', data: settingInfo({ is_old: 0 }) } });
+    const { router } = renderApp('/main', { info: null, token: false });
+    await waitFor(() => expect(api.callsTo('/api/v1/getSettingInfo')).toHaveLength(1));
+    expect(api.fetchMock.mock.calls[0]?.[1]?.headers).toMatchObject({ Authorization: 'Bearer session-token' });
+    const links = [...document.querySelectorAll('ui-nav-menu a')].map((a) => a.getAttribute('href'));
+    expect(links).toEqual(['/main', '/recommended-apps']);
+    expect(tabNames()).toEqual([]);
+    document.querySelector('ui-nav-menu a[href="/recommended-apps"]')!.dispatchEvent(new Event('shopify:navigate', { bubbles: true }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/recommended-apps'));
+  });
+
+  it('inside a frame without App Bridge (script blocked), falls back to standalone after the wait', async () => {
+    Object.defineProperty(window, 'top', { configurable: true, value: {} });
+    mockApi(answers);
+    renderApp('/main', { info: settingInfo({ is_old: 0 }) });
+    await waitFor(() => expect(tabNames()).toEqual(['Page Speed', 'Recommendation']), { timeout: 5000 });
+  });
+});
