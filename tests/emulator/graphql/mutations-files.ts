@@ -92,6 +92,7 @@ function startProcessing(ctx: Ctx, f: FileRec, source: string, newFilename: stri
 
 function renameFile(ctx: Ctx, f: FileRec, filename: string): void {
   f.filename = filename;
+  ctx.shop.takenFilenames.add(filename);
   // The old URL keeps answering (pages that still link it); the new one is what the API reports.
   ctx.emu.cdnPaths.set(cdnPath(ctx.shop, 'files', filename), { shop: ctx.shop.domain, kind: 'file', id: f.id });
 }

@@ -29,6 +29,8 @@ export function newShop(emu: Emulator, domain: string, name: string): ShopState 
     updatedAt: now,
     products: [],
     files: new Map(),
+    takenFilenames: new Set(),
+    takenProductHandles: new Set(),
     collections: [],
     blogs: [],
     articles: [],
@@ -61,7 +63,7 @@ export function cdnUrl(emu: Emulator, path: string, version: number): string {
 
 /** A filename not yet used in the shop's Files (Shopify appends a suffix to duplicates). */
 export function uniqueFilename(shop: ShopState, wanted: string): string {
-  const taken = new Set([...shop.files.values()].map((f) => f.filename));
+  const taken = shop.takenFilenames;
   if (!taken.has(wanted)) return wanted;
   const ext = extensionOf(wanted);
   const base = ext ? wanted.slice(0, -(ext.length + 1)) : wanted;
@@ -91,6 +93,7 @@ export function addFile(emu: Emulator, shop: ShopState, blob: Blob, filename: st
     updatedAt: now,
   };
   shop.files.set(file.id, file);
+  shop.takenFilenames.add(file.filename);
   emu.cdnPaths.set(cdnPath(shop, 'files', file.filename), { shop: shop.domain, kind: 'file', id: file.id });
   return file;
 }
@@ -125,7 +128,8 @@ export type ProductSpec = {
 export function addProduct(emu: Emulator, shop: ShopState, spec: ProductSpec): ProductRec {
   const now = isoNow();
   const id = emu.nextId();
-  const handle = uniqueHandle(shop.products.map((p) => p.handle), handleize(spec.title));
+  const handle = uniqueHandle(shop.takenProductHandles, handleize(spec.title));
+  shop.takenProductHandles.add(handle);
   const status = spec.status ?? 'ACTIVE';
   const product: ProductRec = {
     id,
@@ -152,8 +156,8 @@ export function addProduct(emu: Emulator, shop: ShopState, spec: ProductSpec): P
   return product;
 }
 
-function uniqueHandle(taken: string[], wanted: string): string {
-  const set = new Set(taken);
+function uniqueHandle(taken: Iterable<string>, wanted: string): string {
+  const set = taken instanceof Set ? (taken as Set<string>) : new Set(taken);
   if (!set.has(wanted)) return wanted;
   for (let i = 1; ; i++) if (!set.has(`${wanted}-${i}`)) return `${wanted}-${i}`;
 }

@@ -55,6 +55,9 @@ export type ShopState = {
 
   products: ProductRec[];
   files: Map<number, FileRec>;
+  /** Filenames and product handles in use (Shopify keeps both unique per shop). */
+  takenFilenames: Set<string>;
+  takenProductHandles: Set<string>;
   collections: CollectionRec[];
   blogs: BlogRec[];
   articles: ArticleRec[];
