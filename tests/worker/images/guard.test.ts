@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { GUARD_SSIM_FLOOR, optimiseImage } from '../../../worker/images';
+import { decodeJpeg, encodeJpeg } from '../../../worker/images/codecs';
+import { ssimScore } from '../../../worker/images/perceptual';
+import { makeImage, optimised } from './helpers';
+
+// Fine texture (1-2 px detail) is what low JPEG qualities smear first: a worst case for q55.
+const texture = makeImage(192, 128, (x, y) => {
+  const v = ((x * 37) ^ (y * 91) ^ ((x * y) >> 3)) & 0xff;
+  return [v, (v * 3 + x) & 0xff, (255 - v + y) & 0xff, 255];
+});
+
+describe('perceptual guard', () => {
+  it('raises the quality of an output that falls below the floor', async () => {
+    const original = await encodeJpeg(texture, { quality: 98 });
+    const source = await decodeJpeg(original);
+    const plain = await encodeJpeg(source, { quality: 55 });
+    expect(ssimScore(source, await decodeJpeg(plain), false)).toBeLessThan(GUARD_SSIM_FLOOR);
+
+    const unguarded = optimised(await optimiseImage(original, { mode: 'lossy', quality: 55, pngToJpg: false, pngToJpgSizeControl: true, perceptualGuard: false } as never));
+    const guarded = optimised(await optimiseImage(original, { mode: 'lossy', quality: 55, pngToJpg: false, pngToJpgSizeControl: true }));
+    expect(unguarded.qualityUsed).toBe(55);
+    expect(guarded.qualityUsed).toBeGreaterThan(55);
+    expect(guarded.bytesOut).toBeGreaterThan(unguarded.bytesOut);
+    const score = ssimScore(source, await decodeJpeg(guarded.bytes), false);
+    expect(guarded.ssim).toBeCloseTo(score, 6);
+    expect(score >= GUARD_SSIM_FLOOR || guarded.qualityUsed === 90).toBe(true);
+  });
+
+  it('leaves an output above the floor at the requested quality', async () => {
+    const smooth = makeImage(192, 128, (x, y) => [x, y * 2, 128, 255]);
+    const original = await encodeJpeg(smooth, { quality: 98 });
+    const r = optimised(await optimiseImage(original, { mode: 'lossy', quality: 75, pngToJpg: false, pngToJpgSizeControl: true }));
+    expect(r.qualityUsed).toBe(75);
+    expect(r.ssim).toBeGreaterThanOrEqual(GUARD_SSIM_FLOOR);
+  });
+});
