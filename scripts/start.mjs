@@ -1,10 +1,14 @@
 // `npm start`: the whole product locally, with no network and no Cloudflare account.
 // Builds the admin, applies the D1 migrations to the local database, then runs the Worker with
-// local D1/R2/Queues (wrangler dev, state kept in .wrangler/state) and prints the URL to open.
+// local D1/R2/Queues (wrangler dev, state kept in .wrangler/state) against the Shopify store emulator
+// (tests/emulator, port 8788), installs the dev store through the real OAuth flow and prints the admin
+// URL, already authenticated.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync } from 'node:fs';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 
 const PORT = Number(process.env.PORT ?? 8787);
+const DEV_SHOP = 'dev-store.myshopify.com';
 const children = [];
 
 function run(cmd, args) {
@@ -40,15 +44,84 @@ if (!existsSync('.dev.vars')) {
 run('npx', ['vite', 'build', '--config', 'admin/vite.config.ts', '--logLevel', 'warn']);
 run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local']);
 
+// The Shopify store emulator (tests/emulator): .dev.vars points SHOPIFY_ORIGIN and PAGESPEED_ORIGIN at it.
+const EMULATOR_PORT = Number(process.env.EMULATOR_PORT ?? 8788);
+const emulator = `http://127.0.0.1:${EMULATOR_PORT}`;
+start('store emulator', 'npx', ['tsx', 'tests/emulator/server.ts'], { EMULATOR_PORT: String(EMULATOR_PORT) });
+if (!(await waitFor(`${emulator}/__emulator/health`))) {
+  console.error(`\n✗ the store emulator did not answer on ${emulator}`);
+  stopAll(1);
+}
+
 start('wrangler dev', 'npx', ['wrangler', 'dev', '--port', String(PORT), '--ip', '127.0.0.1', '--show-interactive-dev-session=false']);
 
 // Tell the user where to go once the Worker answers.
 const base = `http://localhost:${PORT}`;
-for (let i = 0; i < 120; i++) {
-  await new Promise((r) => setTimeout(r, 500));
-  const ok = await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false);
-  if (ok) {
-    console.log(`\n  ✓ The app is running.\n    Admin:  ${base}/main\n    Health: ${base}/api/health\n`);
-    break;
+if (!(await waitFor(`${base}/api/health`, 120))) {
+  console.error(`\n✗ the Worker did not answer on ${base}`);
+  stopAll(1);
+}
+const authToken = await installDevStore().catch((e) => {
+  console.error(`\n✗ installing the dev store failed: ${e.message}`);
+  return null;
+});
+console.log(`\n  ✓ The app is running against the store emulator (${emulator}, shop ${DEV_SHOP}).`);
+console.log(`    Admin:      ${base}/main${authToken ? `?authToken=${authToken}` : ''}`);
+console.log(`    Storefront: http://dev-store.localhost:${EMULATOR_PORT}/`);
+console.log(`    Health:     ${base}/api/health\n`);
+
+async function waitFor(url, tries = 60) {
+  for (let i = 0; i < tries; i++) {
+    if (await fetch(url).then((r) => r.ok).catch(() => false)) return true;
+    await new Promise((r) => setTimeout(r, 500));
   }
+  return false;
+}
+
+function readDevVars() {
+  return Object.fromEntries(
+    readFileSync('.dev.vars', 'utf8')
+      .split('\n')
+      .map((l) => /^\s*([A-Z0-9_]+)\s*=\s*"?(.*?)"?\s*$/.exec(l))
+      .filter(Boolean)
+      .map((m) => [m[1], m[2]]),
+  );
+}
+
+/**
+ * Installs the dev store the way a merchant does: Shopify's admin opens the app with a signed query,
+ * the app answers 301 with the authorize URL, the emulator approves and redirects to the app's OAuth
+ * callback, which exchanges the code. Then an App Bridge session token (minted by the emulator, as
+ * Shopify's admin would) buys the standalone admin token printed in the URL.
+ */
+async function installDevStore() {
+  const vars = readDevVars();
+  const params = {
+    host: Buffer.from(`admin.shopify.com/store/${DEV_SHOP.split('.')[0]}`).toString('base64url'),
+    locale: 'en',
+    session: randomBytes(16).toString('hex'),
+    shop: DEV_SHOP,
+    timestamp: String(Math.floor(Date.now() / 1000)),
+  };
+  const message = Object.keys(params).sort().map((k) => `${k}=${params[k]}`).join('&');
+  const hmac = createHmac('sha256', vars.SHOPIFY_API_SECRET).update(message).digest('hex');
+  const landing = await (await fetch(`${base}/shopify/app?${new URLSearchParams({ ...params, hmac })}`)).json();
+  if (landing.code === 301) {
+    const authorize = await fetch(landing.url, { redirect: 'manual' });
+    const callback = authorize.headers.get('location');
+    if (!callback) throw new Error(`authorize answered ${authorize.status}`);
+    const done = await fetch(callback, { redirect: 'manual' });
+    if (done.status >= 400) throw new Error(`OAuth callback answered ${done.status}: ${(await done.text()).slice(0, 200)}`);
+  } else if (landing.code !== 302) throw new Error(`/shopify/app answered ${JSON.stringify(landing)}`);
+
+  const { token } = await (await fetch(`${emulator}/__emulator/shops/${DEV_SHOP}/session-token`, { method: 'POST' })).json();
+  const res = await fetch(`${base}/api/v1/adminToken`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+  const body = await res.json().catch(() => ({}));
+  const authToken = body?.data?.authToken ?? body?.authToken;
+  if (res.ok && typeof authToken === 'string') return authToken;
+  // Fallback while the admin-token route is unavailable: store a fresh token's hash directly.
+  const fresh = randomBytes(32).toString('base64url');
+  const hash = createHash('sha256').update(fresh).digest('hex');
+  run('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--command', `UPDATE shops SET admin_token_hash = '${hash}', admin_token_created_at = ${Date.now()} WHERE domain = '${DEV_SHOP}'`]);
+  return fresh;
 }
