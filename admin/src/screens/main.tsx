@@ -7,6 +7,7 @@ import { FaqCard } from '../components/page-speed/faq-card';
 import { PromoBanner, VideoCard } from '../components/page-speed/promo-and-video';
 import { ScoreCard } from '../components/page-speed/score-card';
 import { useEmbedStatus } from '../components/page-speed/use-embed-status';
+import { ReauthorizeModal } from '../components/reauthorize-modal';
 import { ReviewBanner } from '../components/review-banner';
 import { useSettingInfo } from '../hooks/use-settings-info';
 
@@ -31,6 +32,7 @@ export function MainScreen() {
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
+            <ReauthorizeModal />
             <PromoBanner />
             <ReviewBanner />
             <VideoCard onPreview={preview} />
