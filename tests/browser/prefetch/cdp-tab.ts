@@ -157,7 +157,11 @@ export class CdpTab {
   }
 
   async evaluate<T>(expression: string): Promise<T> {
-    const { result } = (await this.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true })) as { result: { value: T } };
+    const { result, exceptionDetails } = (await this.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true })) as {
+      result: { value: T };
+      exceptionDetails?: { text: string; exception?: { description?: string } };
+    };
+    if (exceptionDetails) throw new Error(`evaluate failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
     return result.value;
   }
 
