@@ -16,6 +16,10 @@ const luma: Plane = (d, i) => {
   return y * a + 255 * (1 - a);
 };
 const alpha: Plane = (d, i) => d[i + 3]!;
+// Colour-difference planes (on white, like luma): palette reduction errs in hue before it errs in luma.
+const onWhite = (d: Uint8ClampedArray, i: number, c: number) => d[i + c]! * (d[i + 3]! / 255) + 255 * (1 - d[i + 3]! / 255);
+const chromaB: Plane = (d, i) => 128 + 0.5 * onWhite(d, i, 2) - 0.169 * onWhite(d, i, 0) - 0.331 * onWhite(d, i, 1);
+const chromaR: Plane = (d, i) => 128 + 0.5 * onWhite(d, i, 0) - 0.419 * onWhite(d, i, 1) - 0.081 * onWhite(d, i, 2);
 
 function planeSsim(a: Rgba, b: Rgba, plane: Plane): number {
   const { width: w, height: h } = a;
@@ -42,9 +46,14 @@ function planeSsim(a: Rgba, b: Rgba, plane: Plane): number {
   return blocks === 0 ? 1 : total / blocks;
 }
 
-/** 1 = identical. Luma always; alpha too when either image has transparency (the lower one counts). */
-export function ssimScore(original: Rgba, candidate: Rgba, withAlpha: boolean): number {
+/**
+ * 1 = identical. Luma always; alpha too when either image has transparency; the two chroma planes when
+ * asked (palette decisions). The lowest plane counts.
+ */
+export function ssimScore(original: Rgba, candidate: Rgba, withAlpha: boolean, withChroma = false): number {
   if (original.width !== candidate.width || original.height !== candidate.height) return 0;
-  const y = planeSsim(original, candidate, luma);
-  return withAlpha ? Math.min(y, planeSsim(original, candidate, alpha)) : y;
+  let score = planeSsim(original, candidate, luma);
+  if (withAlpha) score = Math.min(score, planeSsim(original, candidate, alpha));
+  if (withChroma) score = Math.min(score, planeSsim(original, candidate, chromaB), planeSsim(original, candidate, chromaR));
+  return score;
 }

@@ -39,7 +39,7 @@ export async function pngCandidates(input: Uint8Array, header: HeaderInfo, s: En
   let note: string | undefined;
   if (s.mode === 'lossy' && countColours(pixels) > 256) {
     const reduced = quantise(pixels);
-    const score = ssimScore(pixels, reduced, alpha);
+    const score = ssimScore(pixels, reduced, alpha, true);
     if (score >= paletteFloor(s.quality)) palette = { ...base, watermarked, bytes: withChunks(oxipngPixels(reduced), colour) };
     else note = `palette rejected (SSIM ${score.toFixed(4)} < ${paletteFloor(s.quality).toFixed(4)})`;
   }
