@@ -197,4 +197,5 @@ try {
 } finally {
   cleanup();
 }
-process.exit(0);
+// stdout to a pipe is asynchronous in Node: exit only once the report is flushed.
+process.stdout.write('\n', () => process.exit(0));

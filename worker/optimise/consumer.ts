@@ -75,6 +75,7 @@ export async function processOptimiseMessage(deps: PipelineDeps, msg: OptimiseMe
   }
   await markJobRunning(db, job.id);
 
+  const startedAt = deps.now();
   let outcome: Outcome;
   try {
     const ctx = { job, shop, image, item, previousLockJobId: image.lockJobId, ...(msg.upload ? { upload: msg.upload } : {}) };
@@ -109,6 +110,7 @@ export async function processOptimiseMessage(deps: PipelineDeps, msg: OptimiseMe
   }
   await releaseImage(db, shop.id, image.id, job.id);
   await finishJobImage(db, job.id, image.id, outcome.status, outcome.note ?? null);
+  log.info('image_done', { status: outcome.status, note: outcome.note, ms: deps.now() - startedAt, ...outcome.timings });
   await settle(deps, job, item.id);
   return ACK;
 }

@@ -17,6 +17,9 @@ import type { ImageTarget, ImageUpdate, PipelineDeps } from './ports';
 
 export const KEEP_MS = 30 * 24 * 60 * 60 * 1000;
 
+/** Where one image's time went (logged per image; the pipeline benchmark sums them). */
+export type Timings = { fetchMs: number; engineMs: number; shopifyMs: number };
+
 export type RunContext = {
   job: JobRow;
   shop: ShopRow;
@@ -28,7 +31,7 @@ export type RunContext = {
 };
 
 export type Outcome =
-  | { kind: 'done'; status: 'done' | 'skipped'; note?: string; charged?: boolean }
+  | { kind: 'done'; status: 'done' | 'skipped'; note?: string; charged?: boolean; timings?: Timings }
   /** The plan limit stops the job; imageDone says whether this image itself was finished first. */
   | { kind: 'plan_limit'; imageDone: boolean };
 
@@ -56,6 +59,15 @@ function sniffExt(bytes: Uint8Array, fallback: string): string {
 export async function runOptimise(deps: PipelineDeps, ctx: RunContext): Promise<Outcome> {
   const { job, shop, item } = ctx;
   let image = ctx.image;
+  const timings: Timings = { fetchMs: 0, engineMs: 0, shopifyMs: 0 };
+  const timed = async <T>(key: keyof Timings, fn: () => Promise<T>): Promise<T> => {
+    const t0 = Date.now();
+    try {
+      return await fn();
+    } finally {
+      timings[key] += Date.now() - t0;
+    }
+  };
   const write = async (patch: Parameters<typeof updateImageLocked>[4]) => {
     if (!(await updateImageLocked(deps.db, shop.id, image.id, job.id, patch))) throw new Error('processing lease lost to another job');
     image = { ...image, ...patch } as ImageRow;
@@ -78,7 +90,7 @@ export async function runOptimise(deps: PipelineDeps, ctx: RunContext): Promise<
       original = await readR2(deps, image.beforeFilePath);
       if (!original) throw new PermanentImageError(MSG_EXPIRED);
     } else {
-      const current = await deps.fetchImage(image.src);
+      const current = await timed('fetchMs', () => deps.fetchImage(image.src));
       const sha = await sha256HexOfBytes(current);
       if (image.resultSha256 && sha === image.resultSha256 && image.beforeFilePath) {
         // Our own output (a products/update webhook after our fileUpdate): nothing new to optimise.
@@ -107,7 +119,8 @@ export async function runOptimise(deps: PipelineDeps, ctx: RunContext): Promise<
       // Checked before work starts; an image charged before (re-optimise) needs no new quota.
       if (image.isCompress !== 1 && !(await deps.quota.canOptimise(shop))) return { kind: 'plan_limit', imageDone: false };
       const watermark = stored.watermarkKey ? await readR2(deps, stored.watermarkKey) : null;
-      const out = await deps.optimiseImage(original, engineSettingsOf(settings, watermark, ctx.upload));
+      const input = original;
+      const out = await timed('engineMs', () => deps.optimiseImage(input, engineSettingsOf(settings, watermark, ctx.upload)));
       if (out.kind === 'optimised' && out.bytesOut < out.bytesIn) {
         const sha = await sha256HexOfBytes(out.bytes);
         const key = r2Key('results', shop.id, `${image.id}-${sha.slice(0, 16)}.${extOf(out.format)}`);
@@ -166,7 +179,7 @@ export async function runOptimise(deps: PipelineDeps, ctx: RunContext): Promise<
     }
     if (!alreadyThere) {
       await write({ step: 'replacing' });
-      const res = await deps.shopify.updateImage(shop, targetOf(image, item), update);
+      const res = await timed('shopifyMs', () => deps.shopify.updateImage(shop, targetOf(image, item), update));
       if (res.src && res.src !== image.src) await write({ src: res.src });
     }
     await write({ step: 'replaced' });
@@ -207,5 +220,5 @@ export async function runOptimise(deps: PipelineDeps, ctx: RunContext): Promise<
     lockExpiresAt: null,
   });
   if (limitReached) return { kind: 'plan_limit', imageDone: true };
-  return { kind: 'done', status: result || meta.alt !== null || meta.fileName !== null ? 'done' : 'skipped', ...(note ? { note } : {}), charged };
+  return { kind: 'done', status: result || meta.alt !== null || meta.fileName !== null ? 'done' : 'skipped', ...(note ? { note } : {}), charged, timings };
 }

@@ -30,7 +30,7 @@ async function drain(deps: PipelineDeps, messages: OptimiseMessage[], maxAttempt
   return verdicts;
 }
 
-describe('optimisation of one image', () => {
+describe('optimisation of one image', { timeout: 60_000 }, () => {
   it('stores the original in R2, replaces the bytes on Shopify, records the row and charges once', async () => {
     const { shop } = await createShop();
     const { deps, fakes } = makeDeps();
@@ -94,7 +94,7 @@ describe('optimisation of one image', () => {
   });
 });
 
-describe('restore and re-optimise', () => {
+describe('restore and re-optimise', { timeout: 60_000 }, () => {
   it('restores the original byte for byte, free, and marks the row Restored', async () => {
     const { shop } = await createShop();
     const { deps, fakes } = makeDeps();
@@ -146,7 +146,7 @@ describe('restore and re-optimise', () => {
   });
 });
 
-describe('failures', () => {
+describe('failures', { timeout: 60_000 }, () => {
   it('retries Shopify 5xx with growing delays, then marks the image failed with the reason and sends it to the DLQ', async () => {
     const { shop } = await createShop();
     const { deps, fakes } = makeDeps();

@@ -46,7 +46,7 @@ function dieOnce<A extends unknown[], R>(fn: (...a: A) => Promise<R>, when: 'bef
   };
 }
 
-describe('a worker dying between steps', () => {
+describe('a worker dying between steps', { timeout: 60_000 }, () => {
   const cases: { name: string; inject: (deps: PipelineDeps, fakes: ReturnType<typeof makeDeps>['fakes']) => void }[] = [
     { name: 'after the original is stored (engine crash)', inject: (d) => (d.optimiseImage = dieOnce(d.optimiseImage, 'before')) },
     { name: 'after the result is stored, before Shopify', inject: (_d, f) => (f.faults.failNextUpdates = 1) },
@@ -90,7 +90,7 @@ describe('a worker dying between steps', () => {
   });
 });
 
-describe('two jobs for the same image', () => {
+describe('two jobs for the same image', { timeout: 60_000 }, () => {
   it('run concurrently and produce one optimisation, one upload, one charge', async () => {
     const { shop } = await createShop();
     const { deps, fakes } = makeDeps();
@@ -116,7 +116,7 @@ describe('two jobs for the same image', () => {
   });
 });
 
-describe('quota', () => {
+describe('quota', { timeout: 60_000 }, () => {
   async function useQuota(shop: Shop, n: number) {
     for (let i = 0; i < n; i += 20) {
       await db()
@@ -159,7 +159,7 @@ describe('quota', () => {
   });
 });
 
-describe('automatic mode', () => {
+describe('automatic mode', { timeout: 60_000 }, () => {
   it('queues new images and recognises our own output from a products/update webhook', async () => {
     const { shop } = await createShop();
     const { deps, fakes } = makeDeps();

@@ -21,7 +21,7 @@ async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 30_0
   }
 }
 
-describe('uploadImagesOpt', () => {
+describe('uploadImagesOpt', { timeout: 60_000 }, () => {
   it('optimises uploaded JPEG and PNG files, lists them in the Other tab and keeps results for download', async () => {
     const { shop, headers } = await createShop();
     await saveSettings(shop.id);
@@ -77,7 +77,7 @@ describe('uploadImagesOpt', () => {
   });
 });
 
-describe('restore, reOptimize, schedule and stop', () => {
+describe('restore, reOptimize, schedule and stop', { timeout: 60_000 }, () => {
   it('refuse with the documented messages and validate input', async () => {
     const { shop, headers } = await createShop();
     await saveSettings(shop.id);
@@ -122,7 +122,7 @@ describe('restore, reOptimize, schedule and stop', () => {
   });
 });
 
-describe('expiry sweep', () => {
+describe('expiry sweep', { timeout: 60_000 }, () => {
   it('marks images older than 30 days Expired and deletes their originals and results', async () => {
     const { shop } = await createShop();
     const { fakes } = makeDeps();
