@@ -97,7 +97,7 @@ function readDevVars() {
 async function installDevStore() {
   const vars = readDevVars();
   const params = {
-    host: Buffer.from(`admin.shopify.com/store/${DEV_SHOP.split('.')[0]}`).toString('base64url'),
+    host: Buffer.from(`admin.shopify.com/store/${DEV_SHOP.split('.')[0]}`).toString('base64').replace(/=+$/, ''),
     locale: 'en',
     session: randomBytes(16).toString('hex'),
     shop: DEV_SHOP,

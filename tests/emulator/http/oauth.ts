@@ -20,9 +20,9 @@ export function signQuery(secret: string, params: Record<string, string>): strin
   return createHmac('sha256', secret).update(message).digest('hex');
 }
 
-/** The `host` parameter: base64 of admin.shopify.com/store/<name>. */
+/** The `host` parameter: base64 (unpadded) of admin.shopify.com/store/<name>. */
 export function hostParam(shopDomain: string): string {
-  return Buffer.from(`admin.shopify.com/store/${shopDomain.replace(/\.myshopify\.com$/, '')}`).toString('base64url');
+  return Buffer.from(`admin.shopify.com/store/${shopDomain.replace(/\.myshopify\.com$/, '')}`).toString('base64').replace(/=+$/, '');
 }
 
 export function issueTokens(emu: Emulator, shop: ShopState, scopes: string[], expiring: boolean) {
