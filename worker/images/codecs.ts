@@ -21,6 +21,7 @@ import { optimise as oxiOptimise, optimise_raw as oxiOptimiseRaw, initSync as ox
 // @ts-expect-error as above: default import is the compiled WebAssembly.Module.
 import oxiWasm from '@jsquash/oxipng/codec/pkg/squoosh_oxipng_bg.wasm';
 import { ImageDecodeError } from './errors';
+import { stripPngMetadata } from './png-chunks';
 import type { Rgba } from './types';
 
 type EmscriptenFactory<T> = (opts: Record<string, unknown>) => Promise<T>;
@@ -162,7 +163,7 @@ export const OXIPNG_LEVEL = 2;
 export function oxipngFile(bytes: Uint8Array, level = OXIPNG_LEVEL): Uint8Array {
   oxi();
   try {
-    return oxiOptimise(bytes, level, false, false);
+    return stripPngMetadata(oxiOptimise(bytes, level, false, false));
   } catch (e) {
     // OxiPNG parses the file itself: a truncated or corrupt PNG surfaces here as `unwrap_throw`.
     throw new ImageDecodeError(`PNG data is corrupt: ${String(e)}`);

@@ -24,3 +24,20 @@ export function withChunks(png: Uint8Array, chunks: Uint8Array[]): Uint8Array {
   const missing = chunks.filter((c) => !present.has(ascii(c, 4, 4)));
   return missing.length ? concat([png.subarray(0, afterIhdr), ...missing, png.subarray(afterIhdr)]) : png;
 }
+
+/** Chunks that change the pixels or how they look; everything else (text, EXIF, time, pHYs...) is waste. */
+const KEEP = new Set(['IHDR', 'PLTE', 'IDAT', 'IEND', 'tRNS', 'iCCP', 'sRGB', 'gAMA', 'cHRM', 'sBIT']);
+
+/** Drops ancillary metadata chunks (OxiPNG as built for WASM keeps tEXt/iTXt/zTXt/eXIf). */
+export function stripPngMetadata(png: Uint8Array): Uint8Array {
+  const parts: Uint8Array[] = [png.subarray(0, 8)];
+  let dropped = false;
+  for (let i = 8; i + 12 <= png.length; ) {
+    const end = i + 12 + be32(png, i);
+    if (end > png.length) break;
+    if (KEEP.has(ascii(png, i + 4, 4))) parts.push(png.subarray(i, end));
+    else dropped = true;
+    i = end;
+  }
+  return dropped ? concat(parts) : png;
+}
