@@ -133,7 +133,7 @@ export async function createEmulatorShop(opts: { domain?: string; seed?: 'dev' |
      * Hands every pending delivery, as the exact signed Request Shopify would send, to `post` (e.g. the
      * in-process app: (req) => app.fetch(req, env, ctx)), then marks it delivered. Returns the responses.
      */
-    postPendingWebhooks: async (post: (req: Request) => Promise<Response>, path = 'https://app.test/webhooks') => {
+    postPendingWebhooks: async (post: (req: Request) => Promise<Response>, path = `${env.APP_URL}/webhooks`) => {
       const pending = await control<WebhookDelivery[]>('GET', `${S}/webhooks?status=pending`);
       const results: { delivery: WebhookDelivery; status: number }[] = [];
       for (const d of pending) {

@@ -100,4 +100,17 @@ describe('emulator files', () => {
     });
     expect(bad.body.data!.collectionUpdate.userErrors).toHaveLength(1);
   });
+
+  it('fileCreate makes a Files-section image that has no image until processing ends', async () => {
+    const bytes = await shop.fileBytes((await shop.files())[0]!.id);
+    const src = await stage('upload-1.jpg', 'image/jpeg', bytes);
+    const { body } = await shop.graphql<{ fileCreate: { files: { id: string; fileStatus: string; image: unknown }[] } }>(
+      'mutation F($files: [FileCreateInput!]!) { fileCreate(files: $files) { files { id fileStatus ... on MediaImage { image { url } } } userErrors { code message } } }',
+      { files: [{ originalSource: src, contentType: 'IMAGE', alt: 'Uploaded' }] },
+    );
+    const created = body.data!.fileCreate.files[0]!;
+    expect(created.fileStatus).toBe('PROCESSING');
+    expect(created.image).toBeNull();
+    expect(await shop.waitForFile(created.id)).toMatchObject({ status: 'READY', filename: 'upload-1.jpg', sha256: await sha(bytes), productIds: [] });
+  });
 });
