@@ -7,18 +7,17 @@ import { isOk, messageOf } from '../api/client';
 import { useToast } from '../hooks/use-toast';
 import { languageAtom, settingInfoAtom } from '../state/atoms';
 import { isLanguageCode, LANGUAGES } from '../../../shared/languages';
-import { useSetAtom } from 'jotai';
 
 /**
  * The 21-language selector (dashboard dropdown and Settings > Account). The interface switches at once;
- * the choice is saved with updateLanguage, whose msg is shown on code 200 (section 8); on failure the
- * previous language comes back.
+ * the choice is saved with updateLanguage (code 200 confirms it); on failure the previous language
+ * comes back with the server's message.
  */
 export function LanguageSelect({ labelHidden = false }: { labelHidden?: boolean }) {
   const { t } = useTranslation();
   const toast = useToast();
   const [language, setLanguage] = useAtom(languageAtom);
-  const setInfo = useSetAtom(settingInfoAtom);
+  const [info, setInfo] = useAtom(settingInfoAtom);
   const [saving, setSaving] = useState(false);
 
   const change = async (value: string) => {
@@ -30,7 +29,8 @@ export function LanguageSelect({ labelHidden = false }: { labelHidden?: boolean 
       const body = await updateLanguage(value);
       if (!isOk(body)) throw new Error(messageOf(body, t('common.tryAgainLater')));
       setInfo((i) => (i ? { ...i, language: value } : i));
-      toast(messageOf(body, t('common.saved')));
+      // The server's msg is English; the confirmation is shown in the language just chosen.
+      toast(t('common.saved'));
     } catch (e) {
       setLanguage(previous);
       toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
@@ -43,7 +43,8 @@ export function LanguageSelect({ labelHidden = false }: { labelHidden?: boolean 
     <Select
       label={t('common.language')}
       labelHidden={labelHidden}
-      disabled={saving}
+      // Until settingInfo arrives the shop's saved language is unknown and would overwrite a choice.
+      disabled={saving || !info}
       options={LANGUAGES.map((l) => ({ label: l.name, value: l.code }))}
       value={language}
       onChange={(v) => void change(v)}

@@ -48,10 +48,12 @@ export function TemplateEditor({ scope, label, value, onChange, error }: Props) 
         value={text}
         onChange={type}
         onBlur={() => {
+          // Synchronous: blur comes before the click on Next, whose check must see this text.
           trackCaret();
+          clearTimeout(timer.current);
           const tidy = normaliseTemplate(text);
           if (tidy !== text) setText(tidy);
-          emit(tidy, 0);
+          onChange(tidy);
         }}
         autoComplete="off"
         error={error === true ? t('imageSettings.msg.inputEmpty') : error || undefined}

@@ -59,7 +59,7 @@ export function ScoreCard() {
               </BlockStack>
             </Box>
           ) : (
-            <ScoreGauge score={score[device]} device={device} label={t('main.score.gaugeLabel', { score: score[device] })} />
+            <ScoreGauge score={score[device]} device={device} label={t('main.score.gaugeLabel', { score: Math.max(0, Math.min(100, Math.round(score[device]))) })} />
           )}
         </InlineStack>
         <InlineStack gap="400" align="center">
