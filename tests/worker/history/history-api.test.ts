@@ -39,15 +39,18 @@ describe('getImageOptDataPage', () => {
 
   it('searches titles (LIKE wildcards are literal) and lists manual candidates', async () => {
     const { shop, headers } = await createShop();
-    await seedItem(shop.id, { dataType: 1, resourceId: '1', title: 'Red 100% cotton shirt' }, [{ status: 'pending' }, compressed(10, 5)]);
+    await seedItem(shop.id, { dataType: 1, resourceId: '1', title: 'Red 100% cotton shirt', optStatus: 2 }, [{ status: 'pending' }, compressed(10, 5)]);
     await seedItem(shop.id, { dataType: 1, resourceId: '2', title: 'Blue shirt' }, [{ status: 'pending' }]);
     await seedItem(shop.id, { dataType: 1, resourceId: '3', title: 'Red hat', isPublished: 0 }, [{ status: 'pending' }]);
     await seedItem(shop.id, { dataType: 1, resourceId: '4', title: 'Done shirt', optStatus: 2 }, [compressed(10, 5)]);
     await seedItem(shop.id, { dataType: 1, resourceId: '5', title: 'Deleted shirt', isDelete: 1 }, [{ status: 'pending' }]);
     await seedItem(shop.id, { dataType: 1, resourceId: '6', title: 'Expired shirt' }, [{ status: 'pending', isOverdue: 1 }]);
+    // Only failed: opt_status stays 0 (jobs' refreshItemSummary), yet it is in the history and can be retried.
+    await seedItem(shop.id, { dataType: 1, resourceId: '7', title: 'Failed shirt' }, [{ status: 'failed' }]);
 
     const manual = await page(headers, { page_type: 1, data_type: 1 });
-    expect(manual.body.data.data.map((r) => r.title).sort()).toEqual(['Blue shirt', 'Red 100% cotton shirt', 'Red hat']);
+    expect(manual.body.data.data.map((r) => r.title).sort()).toEqual(['Blue shirt', 'Failed shirt', 'Red 100% cotton shirt', 'Red hat']);
+    expect(manual.body.data.total).toBe(4);
     expect(manual.body.data.data.find((r) => r.title === 'Blue shirt')).toMatchObject({ un_opt_num: 1 });
 
     expect((await page(headers, { page_type: 1, data_type: 1, title: 'red' })).body.data.total).toBe(2);
@@ -57,10 +60,27 @@ describe('getImageOptDataPage', () => {
 
     // Published-only scope hides unpublished products from the manual list.
     await call('/api/v2/image-opt/saveSettings', { method: 'POST', headers, json: { image_opt: { product: 2 } } });
-    expect((await page(headers, { page_type: 1, data_type: 1 })).body.data.data.map((r) => r.title).sort()).toEqual(['Blue shirt', 'Red 100% cotton shirt']);
+    expect((await page(headers, { page_type: 1, data_type: 1 })).body.data.data.map((r) => r.title).sort()).toEqual(['Blue shirt', 'Failed shirt', 'Red 100% cotton shirt']);
 
-    // History: item with opt_status or processed images.
-    expect((await page(headers, { page_type: 0, data_type: 1 })).body.data.data.map((r) => r.title).sort()).toEqual(['Done shirt', 'Red 100% cotton shirt']);
+    // History: items with opt_status, or whose images only failed.
+    const history = await page(headers, { page_type: 0, data_type: 1 });
+    expect(history.body.data.data.map((r) => r.title).sort()).toEqual(['Done shirt', 'Failed shirt', 'Red 100% cotton shirt']);
+    expect(history.body.data.total).toBe(3);
+  });
+
+  it('answers a full page of 100 rows (one JSON parameter, not one per id: D1 allows 100)', async () => {
+    const { shop, headers } = await createShop();
+    const { images: imageTable, items: itemTable } = await import('../../../worker/db/schema');
+    const { db } = await import('../helpers');
+    const rows = Array.from({ length: 101 }, (_, i) => ({ shopId: shop.id, dataType: 1, resourceId: String(i), title: `P${i}`, optStatus: 2, optimisedAt: i }));
+    for (let i = 0; i < rows.length; i += 4) await db().insert(itemTable).values(rows.slice(i, i + 4));
+    const ids = await db().select({ id: itemTable.id }).from(itemTable).all();
+    for (const { id } of ids.filter((_, i) => i % 10 === 0)) await db().insert(imageTable).values({ shopId: shop.id, optId: id, imgId: `img-${id}`, status: 'compressed', isCompress: 1, imgSize: 100, compSize: 50 });
+    const res = await page(headers, { page: 1, pageSize: 100, data_type: 1 });
+    expect(res.status).toBe(200);
+    expect(res.body.data.data).toHaveLength(100);
+    expect(res.body.data.total).toBe(101);
+    expect(res.body.data.data.filter((r) => r.comp_ratio === 50)).toHaveLength(10);
   });
 
   it('validates page sizes and types', async () => {
