@@ -6,8 +6,13 @@ export const SHOPIFY_API_VERSION = '2026-10';
  * store emulator), the shop domain becomes the first path segment: <origin>/<shop>. See README.md.
  */
 export function shopBaseUrl(env: Pick<Env, 'SHOPIFY_ORIGIN'>, shopDomain: string): string {
+  return shopifyHostUrl(env, shopDomain);
+}
+
+/** Any Shopify host (a shop, admin.shopify.com) under the same rule: <origin>/<host> or https://<host>. */
+export function shopifyHostUrl(env: Pick<Env, 'SHOPIFY_ORIGIN'>, host: string): string {
   const origin = (env.SHOPIFY_ORIGIN ?? '').trim().replace(/\/+$/, '');
-  return origin ? `${origin}/${shopDomain}` : `https://${shopDomain}`;
+  return origin ? `${origin}/${host}` : `https://${host}`;
 }
 
 export function graphqlUrl(env: Pick<Env, 'SHOPIFY_ORIGIN'>, shopDomain: string): string {

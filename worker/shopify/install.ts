@@ -8,6 +8,7 @@ import { findShopByDomain, updateShopInfo, upsertInstalledShop, type ShopInfoFie
 import { ApiError, ValidationError } from '../lib/errors';
 import type { Logger } from '../lib/log';
 import { randomToken } from '../lib/crypto';
+import { shopifyHostUrl } from './api-version';
 import { createAdminClient } from './graphql-client';
 import { buildAuthorizeUrl, isFreshTimestamp, missingScopes, verifyQueryHmac, type AuthorizeEnv } from './oauth';
 import { getShopInfo } from './operations/shop';
@@ -122,14 +123,14 @@ export async function handleOAuthCallback(env: InstallEnv, db: Db, params: URLSe
  * After OAuth the merchant goes back into the Shopify admin, to this app's embedded page, when `host`
  * names Shopify's admin; otherwise to the app's own route.
  */
-export function appHomeUrl(env: Pick<Env, 'APP_URL' | 'SHOPIFY_API_KEY'>, shop: ShopRow, host: string | null): string {
+export function appHomeUrl(env: Pick<Env, 'APP_URL' | 'SHOPIFY_API_KEY' | 'SHOPIFY_ORIGIN'>, shop: ShopRow, host: string | null): string {
   let decoded = '';
   try {
     decoded = host ? atob(host.replace(/-/g, '+').replace(/_/g, '/')) : '';
   } catch {
     decoded = '';
   }
-  if (/^admin\.shopify\.com\/store\/[a-z0-9][a-z0-9-]*$/.test(decoded)) return `https://${decoded}/apps/${env.SHOPIFY_API_KEY}`;
+  if (/^admin\.shopify\.com\/store\/[a-z0-9][a-z0-9-]*$/.test(decoded)) return `${shopifyHostUrl(env, decoded)}/apps/${env.SHOPIFY_API_KEY}`;
   const route = shop.newGuideStatus === 1 ? '/guidance' : '/main';
   const q = new URLSearchParams({ shop: shop.domain, ...(host ? { host } : {}) });
   return `${env.APP_URL.replace(/\/+$/, '')}${route}?${q.toString()}`;

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { catalogueSyncs, oauthStates } from '../../../worker/db/schema';
 import { findShopByDomain } from '../../../worker/db/shops';
 import { decryptSecret } from '../../../worker/lib/crypto';
+import { shopifyHostUrl } from '../../../worker/shopify/api-version';
 import { signQuery } from '../../../worker/shopify/oauth';
 import { call, createShop, db } from '../helpers';
 import { installFakeShopify, shopInfoReply } from './fake-shopify';
@@ -98,7 +99,8 @@ describe('GET /shopify/callback', () => {
     const state = await startInstall(shop);
     const res = await call(`/shopify/callback?${await signed({ code: 'auth-code-1', shop, state, host: btoa(`admin.shopify.com/store/${shop.split('.')[0]}`), timestamp: nowTs() })}`, { redirect: 'manual' });
     expect(res.status).toBe(302);
-    expect(res.headers.get('Location')).toBe(`https://admin.shopify.com/store/${shop.split('.')[0]}/apps/${env.SHOPIFY_API_KEY}`);
+    // Back into the Shopify admin, on the app's page (through SHOPIFY_ORIGIN like every Shopify host).
+    expect(res.headers.get('Location')).toBe(`${shopifyHostUrl(env, `admin.shopify.com/store/${shop.split('.')[0]}`)}/apps/${env.SHOPIFY_API_KEY}`);
     expect(fake.tokenBodies[0]).toMatchObject({ code: 'auth-code-1', expiring: '1', client_id: env.SHOPIFY_API_KEY, client_secret: env.SHOPIFY_API_SECRET });
     const row = (await findShopByDomain(db(), shop))!;
     const issued = [...fake.validTokens][0]!;

@@ -58,3 +58,12 @@ describe('file processing', () => {
     expect((err as ShopifyUserError).message).toContain('Image could not be processed');
   });
 });
+
+describe('Shopify URLs', () => {
+  it('production goes to https://<host>; with SHOPIFY_ORIGIN the host is the first path segment', async () => {
+    const { graphqlUrl, shopifyHostUrl, SHOPIFY_API_VERSION } = await import('../../../worker/shopify/api-version');
+    expect(graphqlUrl({ SHOPIFY_ORIGIN: '' }, 'a.myshopify.com')).toBe(`https://a.myshopify.com/admin/api/${SHOPIFY_API_VERSION}/graphql.json`);
+    expect(graphqlUrl({ SHOPIFY_ORIGIN: 'http://127.0.0.1:8788/' }, 'a.myshopify.com')).toBe(`http://127.0.0.1:8788/a.myshopify.com/admin/api/${SHOPIFY_API_VERSION}/graphql.json`);
+    expect(shopifyHostUrl({ SHOPIFY_ORIGIN: '' }, 'admin.shopify.com/store/a')).toBe('https://admin.shopify.com/store/a');
+  });
+});
