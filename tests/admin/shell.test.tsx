@@ -84,3 +84,13 @@ describe('app shell', () => {
     await waitFor(() => expect(tabNames()).toEqual(['Page Speed', 'Recommendation']), { timeout: 5000 });
   });
 });
+
+describe('app shell tab highlight', () => {
+  it('highlights no tab on a page outside the tabs', async () => {
+    mockApi({ '/api/v1/getPricingPlans': { code: '500' }, '/api/v1/getImageSyncStatus': { code: '500' } });
+    renderApp('/pricing', { info: settingInfo({ is_old: 0 }) });
+    await waitFor(() => expect(tabNames()).toEqual(['Page Speed', 'Recommendation']));
+    // (Polaris renders each tab twice: once to measure, once to show)
+    expect(screen.getAllByRole('tab').every((t) => t.getAttribute('aria-selected') === 'false')).toBe(true);
+  });
+});

@@ -108,7 +108,7 @@ export function AppShell() {
           <InlineStack align="center">
             <Tabs
               tabs={items.map((n) => ({ id: n.path.slice(1).replace(/\W/g, '-'), content: t(n.labelKey) }))}
-              selected={Math.max(0, selected)}
+              selected={selected} // -1 on pages outside the tabs (Settings or Pricing for newer accounts): none is highlighted
               onSelect={(i) => {
                 const target = items[i];
                 if (target) void navigate({ to: target.path });

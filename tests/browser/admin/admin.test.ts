@@ -47,12 +47,12 @@ describe('admin in the browser', () => {
     if (!page.url().includes('/guidance')) await page.goto(`${app.base}/guidance`);
     await page.getByRole('button', { name: "Let's start now" }).click();
     await shot(page, 'wizard-step-2');
-    expect(await page.getByText('Step 1 of 4').isVisible()).toBe(true);
+    await page.getByText('Step 1 of 4').waitFor();
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByLabel('Collection alt text template').fill('');
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByText('The input cannot be empty!').waitFor();
-    expect(await page.getByText('Step 2 of 4').isVisible()).toBe(true);
+    await page.getByText('Step 2 of 4').waitFor();
     await page.getByRole('button', { name: 'Collection title' }).first().click();
     await shot(page, 'wizard-step-3-alt');
     await page.getByRole('button', { name: 'Next' }).click();
