@@ -20,6 +20,8 @@ export const TEST_VARS = {
 
 export default defineConfig({
   test: {
+    // A root-only option (vitest rejects it inside a project): logs only from failing tests.
+    silent: 'passed-only',
     projects: [
       {
         plugins: [
@@ -39,7 +41,6 @@ export default defineConfig({
         ],
         test: {
           name: 'worker',
-          silent: 'passed-only',
           globalSetup: ['tests/global-setup.ts'],
           include: ['tests/worker/**/*.test.ts'],
           setupFiles: ['tests/worker/setup.ts'],
