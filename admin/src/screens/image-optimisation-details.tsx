@@ -1,14 +1,84 @@
-import { Page, SkeletonBodyText, Card } from '@shopify/polaris';
+import { Banner, BlockStack, Card, Page, ProgressBar, Tabs, Text } from '@shopify/polaris';
+import { useNavigate, useRouterState } from '@tanstack/react-router';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AppFooterHelp } from '../components/footer-help';
+import { useToast } from '../hooks/use-toast';
+import { CompareModal, type CompareImages } from '../image-opt/compare-modal';
+import { ImageTable } from '../image-opt/details/image-table';
+import { useItemImages } from '../image-opt/details/use-item-images';
+import { compareOf, statusOfRow, type ImageRow } from '../image-opt/image-row';
+import { PagingFooter } from '../image-opt/paging-footer';
 
-// Frame of the screen; its issue fills in the content.
+/** Bulk actions on the detail page: restore what can be restored; re-optimize what is not deleted or expired. */
+export const restorableRows = (rows: readonly ImageRow[]) => rows.filter((r) => statusOfRow(r).can_restore);
+export const reoptimizableRows = (rows: readonly ImageRow[]) => rows.filter((r) => !statusOfRow(r).disabled);
+
+/** /image_optimisation_details: one item's optimised images (navigation state carries prodId and title). */
 export function ImageOptimisationDetailsScreen() {
   const { t } = useTranslation();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const state = useRouterState({ select: (s) => s.location.state });
+  const prodId = typeof state.prodId === 'number' ? state.prodId : undefined;
+  const data = useItemImages(prodId);
+  const [compare, setCompare] = useState<CompareImages | null>(null);
+  const title = state.title ?? data.item?.title ?? '';
+  const back = () => void navigate({ to: '/image_optimisation' });
+
+  const bulk = (which: 'restore' | 'reoptimize', chosen: ImageRow[]) => {
+    const usable = which === 'restore' ? restorableRows(chosen) : reoptimizableRows(chosen);
+    if (usable.length === 0) {
+      toast(t('imageOpt.bulk.invalid'), { error: true });
+      return;
+    }
+    void data.run(which, usable);
+  };
+
+  const s = data.schedule;
+  const done = s ? s.opt_total - s.opt_in : 0;
   return (
-    <Page title={t('screens.imageOptimisationDetails.title')}>
-      <Card>
-        <SkeletonBodyText lines={4} />
-      </Card>
+    <Page backAction={{ content: t('imageDetails.back'), onAction: back }} title={t('screens.imageOptimisationDetails.title')} subtitle={title}>
+      <BlockStack gap="400">
+        {prodId === undefined ? (
+          <Card>
+            <Text as="p" tone="subdued">
+              {t('imageOpt.history.empty')}
+            </Text>
+          </Card>
+        ) : (
+          <>
+            <Banner tone="info">
+              <p>{t('imageDetails.note30')}</p>
+            </Banner>
+            {data.running && (
+              <Card>
+                <BlockStack gap="200">
+                  <Text as="p">{t('imageOpt.progress.later')}</Text>
+                  <ProgressBar progress={s && s.opt_total > 0 ? Math.round((done / s.opt_total) * 100) : 0} size="small" tone="success" />
+                </BlockStack>
+              </Card>
+            )}
+            <Card padding="0">
+              <Tabs tabs={[{ id: 'detail-item', content: t(`imageOpt.tabs.${['product', 'collection', 'blog', 'other'][(data.item?.data_type ?? 1) - 1] ?? 'product'}`) }]} selected={0} />
+              <ImageTable
+                rows={data.rows}
+                loading={data.loading}
+                restoring={data.restoring}
+                onView={(row) => setCompare(compareOf(row))}
+                onRestore={(rows) => bulk('restore', rows)}
+                onReoptimize={(rows) => bulk('reoptimize', rows)}
+                onSelectionReset={data.resetSeq}
+              />
+              <div style={{ padding: 'var(--p-space-300) var(--p-space-400)' }}>
+                <PagingFooter page={data.page} pageSize={data.pageSize} total={data.total} onPage={data.setPage} onPageSize={data.setPageSize} />
+              </div>
+            </Card>
+          </>
+        )}
+      </BlockStack>
+      <CompareModal images={compare} onClose={() => setCompare(null)} />
+      <AppFooterHelp />
     </Page>
   );
 }

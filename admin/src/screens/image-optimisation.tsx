@@ -1,14 +1,127 @@
-import { Page, SkeletonBodyText, Card } from '@shopify/polaris';
+import { BlockStack, Card, InlineStack, Layout, Page, SkeletonBodyText, SkeletonDisplayText, SkeletonPage } from '@shopify/polaris';
+import { useNavigate } from '@tanstack/react-router';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AppFooterHelp } from '../components/footer-help';
+import { ReauthorizeModal } from '../components/reauthorize-modal';
+import { ReviewBanner } from '../components/review-banner';
+import { usePolling } from '../hooks/use-polling';
+import { useSettingInfo } from '../hooks/use-settings-info';
+import { AutoOptimiseCard } from '../image-opt/auto-optimise-card';
+import { OverageReminder, PartnerAdBanner, PlanLimitBanner } from '../image-opt/banners';
+import { CompareModal, type CompareImages } from '../image-opt/compare-modal';
+import { FirstSetupModal } from '../image-opt/first-setup-modal';
+import { HistorySection } from '../image-opt/history-section';
+import { ManualModal } from '../image-opt/manual-modal';
+import { ProgressPanel } from '../image-opt/progress-panel';
+import { AUTO_HISTORY_REFRESH_MS, quotaUsedUp } from '../image-opt/rules';
+import { SettingsSheet } from '../image-opt/settings-sheet';
+import { StatsCards } from '../image-opt/stats-cards';
+import { UploadModal } from '../image-opt/upload-modal';
+import { useImagePage } from '../image-opt/use-image-page';
+import { useViewUpload } from '../image-opt/use-view-upload';
+import { useOptProgress } from '../image-opt/use-opt-progress';
+import { usePagedList } from '../image-opt/use-paged-list';
 
-// Frame of the screen; its issue fills in the content.
+type Dialog = 'none' | 'manual' | 'upload' | 'firstSetup' | 'sheet';
+
+/** /image_optimisation (image-optimisation.md section 2). */
 export function ImageOptimisationScreen() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const info = useSettingInfo();
+  const level = info?.shop_level ?? 0;
+  const page = useImagePage();
+  const [tab, setTab] = useState(0);
+  const history = usePagedList(tab, 0);
+  const [dialog, setDialog] = useState<Dialog>('none');
+  const [compare, setCompare] = useState<CompareImages | null>(null);
+  const viewUpload = useViewUpload(setCompare);
+  const { settings, totals, quota } = page.data;
+  const isDefault = settings.is_default === 1;
+  const usedUp = quotaUsedUp(quota);
+
+  const refresh = useCallback(() => {
+    void history.reload();
+    void page.reload();
+  }, [history, page]);
+  const progress = useOptProgress(refresh);
+  // Auto mode: new and changed images are optimised in the background; the history follows every 3 s.
+  usePolling(() => history.reload(), AUTO_HISTORY_REFRESH_MS, !page.loading && settings.auto_switch === 1 && !isDefault);
+
+  const started = (startedTab: number) => {
+    progress.watch(startedTab);
+    setTab(startedTab);
+  };
+  const needsSetup = (then: Dialog) => setDialog(isDefault ? 'firstSetup' : then);
+
+  if (page.loading)
+    return (
+      <SkeletonPage title={t('screens.imageOptimisation.title')} primaryAction>
+        <BlockStack gap="400">
+          <InlineStack gap="400" wrap={false}>
+            {[0, 1, 2, 3].map((i) => (
+              <div key={i} style={{ flex: 1 }}>
+                <Card>
+                  <SkeletonDisplayText size="small" />
+                  <SkeletonBodyText lines={1} />
+                </Card>
+              </div>
+            ))}
+          </InlineStack>
+          <Card>
+            <SkeletonBodyText lines={8} />
+          </Card>
+        </BlockStack>
+      </SkeletonPage>
+    );
+
   return (
-    <Page title={t('screens.imageOptimisation.title')}>
-      <Card>
-        <SkeletonBodyText lines={4} />
-      </Card>
+    <Page
+      title={t('screens.imageOptimisation.title')}
+      primaryAction={
+        usedUp
+          ? { content: t('planLimit.upgrade'), onAction: () => void navigate({ to: '/pricing' }) }
+          : { content: t('imageOpt.header.manual'), onAction: () => needsSetup('manual') }
+      }
+      secondaryActions={[
+        ...(isDefault ? [] : [{ content: t('imageOpt.upload.title'), onAction: () => setDialog('upload') }]),
+        { content: t('imageOpt.sheet.title'), onAction: () => setDialog('sheet') },
+      ]}
+    >
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            <ReauthorizeModal />
+            <PlanLimitBanner show={usedUp} remaining={totals.un_opt_num} />
+            <OverageReminder show={usedUp && level > 0 && quota.is_over_quota !== 1} />
+            <ReviewBanner />
+            <PartnerAdBanner />
+            <StatsCards totals={totals} quota={quota} level={level} />
+            <AutoOptimiseCard
+              isDefault={isDefault}
+              on={settings.auto_switch === 1 && !isDefault}
+              onChanged={(on) => page.patchSettings({ auto_switch: on ? 1 : 0 })}
+              onNeedsSetup={() => setDialog('firstSetup')}
+            />
+            <ProgressPanel progress={progress} />
+            <HistorySection tab={tab} onTab={setTab} list={history} onStarted={started} onView={viewUpload} />
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+      <InlineStack align="center">
+        <AppFooterHelp />
+      </InlineStack>
+      <ManualModal open={dialog === 'manual'} onClose={() => setDialog('none')} onStarted={started} />
+      <UploadModal
+        open={dialog === 'upload'}
+        onClose={() => setDialog('none')}
+        options={{ pngtojpg: settings.image_opt.pngtojpg, is_watermark: settings.image_opt.watermark.switch }}
+        onStarted={() => started(3)}
+      />
+      <FirstSetupModal open={dialog === 'firstSetup'} onClose={() => setDialog('none')} onSetUp={() => setDialog('sheet')} />
+      <SettingsSheet open={dialog === 'sheet'} firstTime={isDefault} onClose={() => setDialog('none')} onSaved={() => void page.reload()} />
+      <CompareModal images={compare} onClose={() => setCompare(null)} />
     </Page>
   );
 }

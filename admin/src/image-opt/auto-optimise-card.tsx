@@ -1,0 +1,50 @@
+import { BlockStack, Card, InlineStack, Text } from '@shopify/polaris';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { saveSettings } from '../api/calls';
+import { isOk, messageOf } from '../api/client';
+import { SwitchToggle } from '../components/switch-toggle';
+import { useToast } from '../hooks/use-toast';
+
+type Props = { isDefault: boolean; on: boolean; onChanged: (on: boolean) => void; onNeedsSetup: () => void };
+
+/**
+ * Auto-optimise: only once settings exist (is_default 1 opens the first-set-up modal instead); the
+ * switch saves auto_switch alone (section 4).
+ */
+export function AutoOptimiseCard({ isDefault, on, onChanged, onNeedsSetup }: Props) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const [saving, setSaving] = useState(false);
+  const toggle = async (next: boolean) => {
+    if (isDefault) {
+      onNeedsSetup();
+      return;
+    }
+    setSaving(true);
+    try {
+      const body = await saveSettings({ auto_switch: next ? 1 : 0 });
+      if (!isOk(body)) toast(messageOf(body, t('common.tryAgainLater')), { error: true });
+      else onChanged(next);
+    } catch (e) {
+      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Card>
+      <InlineStack align="space-between" blockAlign="center" gap="400" wrap={false}>
+        <BlockStack gap="100">
+          <Text as="h2" variant="headingMd">
+            {t('imageOpt.auto.title')}
+          </Text>
+          <Text as="p" tone="subdued">
+            {on ? t('imageOpt.auto.on') : t('imageOpt.auto.off')}
+          </Text>
+        </BlockStack>
+        <SwitchToggle checked={on} disabled={saving} label={t('imageOpt.auto.title')} onChange={(next) => void toggle(next)} />
+      </InlineStack>
+    </Card>
+  );
+}

@@ -1,0 +1,73 @@
+import { Banner, BlockStack, Link, Text } from '@shopify/polaris';
+import { useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { saveAppSwitch } from '../api/calls';
+import { useSettingInfo } from '../hooks/use-settings-info';
+import { isClosed, markClosed } from '../lib/session-flags';
+
+/** A banner the merchant closed stays closed for the browser session (section 2). */
+function useSessionClosable(name: string): [boolean, () => void] {
+  const [closed, setClosed] = useState(() => isClosed(name));
+  return [
+    closed,
+    () => {
+      markClosed(name);
+      setClosed(true);
+    },
+  ];
+}
+
+/** 'Plan Limit Reached' with 'There are N images that can be optimized.' and the way to more quota. */
+export function PlanLimitBanner({ show, remaining }: { show: boolean; remaining: number }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [closed, close] = useSessionClosable('image-plan-limit');
+  if (!show || closed) return null;
+  return (
+    <Banner tone="warning" title={t('planLimit.title')} onDismiss={close} action={{ content: t('planLimit.upgrade'), onAction: () => void navigate({ to: '/pricing' }) }}>
+      <p>{t('planLimit.remaining', { count: remaining })}</p>
+    </Banner>
+  );
+}
+
+/** 'Remind: The quota limit has been reached', pointing at the overage switch of /setting. */
+export function OverageReminder({ show }: { show: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [closed, close] = useSessionClosable('image-overage-remind');
+  if (!show || closed) return null;
+  return (
+    <Banner tone="info" onDismiss={close}>
+      <Text as="p">
+        {t('imageOpt.banner.remind')}{' '}
+        <Link onClick={() => void navigate({ to: '/setting' })}>{t('imageOpt.banner.remindLink')}</Link>
+      </Text>
+    </Banner>
+  );
+}
+
+/** The partner review-app ad; closing it is remembered for the session and on the shop (extra_adver). */
+export function PartnerAdBanner() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const info = useSettingInfo();
+  const [closed, close] = useSessionClosable('image-partner-ad');
+  const off = info?.app_switch.some((s) => s.name === 'extra_adver' && s.st === 1);
+  if (closed || off) return null;
+  return (
+    <Banner
+      tone="info"
+      title={t('imageOpt.banner.partnerTitle')}
+      onDismiss={() => {
+        close();
+        void saveAppSwitch('extra_adver', 1, 0).catch(() => undefined);
+      }}
+      action={{ content: t('imageOpt.banner.partnerAction'), onAction: () => void navigate({ to: '/recommended-apps' }) }}
+    >
+      <BlockStack gap="100">
+        <p>{t('imageOpt.banner.partnerBody')}</p>
+      </BlockStack>
+    </Banner>
+  );
+}

@@ -1,0 +1,108 @@
+import { Badge, Button, IndexTable, InlineStack, Text, useIndexResourceState } from '@shopify/polaris';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatSize } from '../../lib/format-size';
+import { RowThumbnail } from '../history-row-cells';
+import { statusOfRow, type ImageRow } from '../image-row';
+import { formatRatio } from '../rules';
+import { DownloadButton } from './download-button';
+
+const LABEL_KEYS = { Deleted: 'deleted', Expired: 'expired', Restored: 'restored', Compressed: 'compressed', 'Not Compressed': 'notCompressed' } as const;
+const LABEL_TONES = { Deleted: 'critical', Expired: 'warning', Restored: 'attention', Compressed: 'success', 'Not Compressed': undefined } as const;
+const TAG_KEYS = { 'PNG -> JPG': 'pngToJpg', 'Alt text': 'alt', 'File name': 'fileName', Watermark: 'watermark' } as const;
+
+type Props = {
+  rows: ImageRow[];
+  loading: boolean;
+  restoring: ReadonlySet<number>;
+  onView: (row: ImageRow) => void;
+  onRestore: (rows: ImageRow[]) => void;
+  onReoptimize: (rows: ImageRow[]) => void;
+  onSelectionReset: number;
+};
+
+/** One item's images: status label, tags, sizes, and View / Download / Restore per section 4. */
+export function ImageTable({ rows, loading, restoring, onView, onRestore, onReoptimize, onSelectionReset }: Props) {
+  const { t } = useTranslation();
+  const selectable = rows.filter((r) => !statusOfRow(r).disabled);
+  const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(selectable.map((r) => ({ id: String(r.id) })));
+  useEffect(() => clearSelection(), [onSelectionReset, clearSelection]);
+  const chosen = rows.filter((r) => selectedResources.includes(String(r.id)));
+
+  return (
+    <IndexTable
+      resourceName={{ singular: t('imageDetails.image'), plural: t('imageDetails.images') }}
+      itemCount={rows.length}
+      loading={loading}
+      selectedItemsCount={allResourcesSelected ? 'All' : selectedResources.length}
+      onSelectionChange={handleSelectionChange}
+      promotedBulkActions={[
+        { content: t('imageOpt.bulk.restore'), onAction: () => onRestore(chosen) },
+        { content: t('imageOpt.bulk.reoptimize'), onAction: () => onReoptimize(chosen) },
+      ]}
+      emptyState={<div style={{ padding: 'var(--p-space-800)', textAlign: 'center' }}><Text as="p" tone="subdued">{t('imageOpt.history.empty')}</Text></div>}
+      headings={[
+        { title: t('imageOpt.history.colImage') },
+        { title: t('imageDetails.colFile') },
+        { title: t('imageDetails.colStatus') },
+        { title: t('imageDetails.colSize'), alignment: 'end' },
+        { title: t('imageOpt.history.colSaved'), alignment: 'end' },
+        { title: t('imageOpt.history.colAction') },
+      ]}
+    >
+      {rows.map((row, index) => {
+        const st = statusOfRow(row);
+        return (
+          <IndexTable.Row id={String(row.id)} key={row.id} position={index} selected={selectedResources.includes(String(row.id))} disabled={st.disabled}>
+            <IndexTable.Cell>
+              <RowThumbnail src={row.src} alt={row.alt || row.file_name} />
+            </IndexTable.Cell>
+            <IndexTable.Cell>
+              <Text as="span" truncate>
+                {row.file_name || row.img_id}
+              </Text>
+            </IndexTable.Cell>
+            <IndexTable.Cell>
+              <InlineStack gap="100" wrap>
+                <Badge tone={LABEL_TONES[st.label]}>{t(`imageDetails.status.${LABEL_KEYS[st.label]}`)}</Badge>
+                {st.tags.map((tag) => (
+                  <Badge key={tag} tone="info">
+                    {t(`imageDetails.tag.${TAG_KEYS[tag]}`)}
+                  </Badge>
+                ))}
+              </InlineStack>
+            </IndexTable.Cell>
+            <IndexTable.Cell>
+              <Text as="span" alignment="end" numeric>
+                {row.is_compress === 1 ? `${formatSize(row.img_size)} → ${formatSize(row.comp_size)}` : formatSize(row.img_size)}
+              </Text>
+            </IndexTable.Cell>
+            <IndexTable.Cell>
+              <Text as="span" alignment="end" numeric>
+                {formatRatio(row.comp_ratio)}
+              </Text>
+            </IndexTable.Cell>
+            <IndexTable.Cell>
+              {/* the row itself toggles selection: the buttons must not */}
+              <div onClick={(e) => e.stopPropagation()}>
+                <InlineStack gap="100" wrap={false}>
+                  {st.can_view && (
+                    <Button size="slim" onClick={() => onView(row)}>
+                      {t('imageDetails.view')}
+                    </Button>
+                  )}
+                  {st.can_download && <DownloadButton row={row} />}
+                  {st.can_restore && (
+                    <Button size="slim" onClick={() => onRestore([row])} loading={restoring.has(row.id)}>
+                      {t('imageDetails.restore')}
+                    </Button>
+                  )}
+                </InlineStack>
+              </div>
+            </IndexTable.Cell>
+          </IndexTable.Row>
+        );
+      })}
+    </IndexTable>
+  );
+}

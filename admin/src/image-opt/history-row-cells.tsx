@@ -1,0 +1,36 @@
+import { Badge, Thumbnail } from '@shopify/polaris';
+import { ImageIcon } from '@shopify/polaris-icons';
+import { useTranslation } from 'react-i18next';
+import type { HistoryRow } from './rules';
+
+const STATUS: Record<string, { key: string; tone?: 'success' | 'info' | 'attention' | 'critical' }> = {
+  finished: { key: 'imageOpt.status.finished', tone: 'success' },
+  implement: { key: 'imageOpt.status.implement', tone: 'info' },
+  monitor: { key: 'imageOpt.status.monitor', tone: 'info' },
+  restored: { key: 'imageOpt.status.restored', tone: 'attention' },
+  deleted: { key: 'imageOpt.status.deleted', tone: 'critical' },
+};
+
+/** The history status (finished, implement, monitor, restored, deleted) as a translated badge. */
+export function HistoryStatusBadge({ row }: { row: HistoryRow }) {
+  const { t } = useTranslation();
+  const s = STATUS[row.is_delete === 1 ? 'deleted' : row.status] ?? { key: 'imageOpt.status.none' };
+  return <Badge tone={s.tone}>{t(s.key)}</Badge>;
+}
+
+export function RowThumbnail({ src, alt }: { src: string | null | undefined; alt: string }) {
+  return <Thumbnail source={src || ImageIcon} alt={alt} size="small" />;
+}
+
+/** A row's date (epoch ms or ISO) in the merchant's locale. */
+export function formatDate(value: number | string | null | undefined, locale: string): string {
+  if (value === null || value === undefined || value === '') return '';
+  const d = new Date(typeof value === 'number' ? value : String(value));
+  if (Number.isNaN(d.getTime())) return '';
+  const opts = { dateStyle: 'medium', timeStyle: 'short' } as const;
+  try {
+    return d.toLocaleString(locale.replace('_', '-'), opts);
+  } catch {
+    return d.toLocaleString(undefined, opts); // our codes (ge, sp, dut, in) are not all BCP 47 tags
+  }
+}

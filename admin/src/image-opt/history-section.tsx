@@ -1,0 +1,151 @@
+import { BlockStack, Button, Card, IndexTable, Tabs, Text, TextField, useIndexResourceState } from '@shopify/polaris';
+import { SearchIcon } from '@shopify/polaris-icons';
+import { useNavigate } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { reOptimize, restore } from '../api/calls';
+import { isOk, messageOf } from '../api/client';
+import { useToast } from '../hooks/use-toast';
+import { formatDate, HistoryStatusBadge, RowThumbnail } from './history-row-cells';
+import { PagingFooter } from './paging-footer';
+import { actionableRows, bulkValidationKey, dataTypeOf, formatRatio, TABS, type HistoryRow } from './rules';
+import type { PagedList } from './use-paged-list';
+
+type Props = {
+  tab: number;
+  onTab: (tab: number) => void;
+  list: PagedList;
+  /** A restore or re-optimize was accepted on this tab: the progress panel takes over. */
+  onStarted: (tab: number) => void;
+  /** Other tab: an uploaded image opens the before/after compare. */
+  onView: (row: HistoryRow) => void;
+};
+
+/** Optimization History: Product, Collection, Blog and Other tabs, search, table, bulk actions, paging. */
+export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
+  const { t, i18n } = useTranslation();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const ids = list.rows.map((r) => ({ id: String(r.id) }));
+  const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(ids);
+  const selected = list.rows.filter((r) => selectedResources.includes(String(r.id)));
+  const isUpload = tab === 3;
+
+  useEffect(() => clearSelection(), [tab, list.page, clearSelection]);
+
+  const bulk = async (kind: 'restore' | 'reoptimize') => {
+    const invalid = bulkValidationKey(selected, tab);
+    if (invalid) {
+      toast(t(invalid), { error: true });
+      return;
+    }
+    const data_list = actionableRows(selected).map((r) => ({ data_id: r.id, ...(r.blog_id ? { blog_id: String(r.blog_id) } : {}) }));
+    try {
+      const body =
+        kind === 'restore'
+          ? await restore({ data_type: dataTypeOf(tab), data_list: data_list.map((d) => ({ ...d, restore_type: 'all' as const })) })
+          : await reOptimize({ data_type: dataTypeOf(tab), data_list: data_list.map((d) => ({ data_id: d.data_id })), re_opt_type: '', page_type: 0 });
+      if (!isOk(body)) {
+        toast(messageOf(body, t('common.tryAgainLater')), { error: true });
+        return;
+      }
+      clearSelection();
+      onStarted(tab);
+    } catch (e) {
+      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
+    }
+  };
+
+  const details = (row: (typeof list.rows)[number]) =>
+    void navigate({ to: '/image_optimisation_details', state: (s) => ({ ...s, prodId: row.id, title: row.title }) });
+
+  return (
+    <Card padding="0">
+      <BlockStack gap="0">
+        <div style={{ padding: 'var(--p-space-400) var(--p-space-400) 0' }}>
+          <Text as="h2" variant="headingMd">
+            {t('imageOpt.history.title')}
+          </Text>
+        </div>
+        <Tabs tabs={TABS.map((k) => ({ id: `history-${k}`, content: t(`imageOpt.tabs.${k}`) }))} selected={tab} onSelect={onTab} />
+        <div style={{ padding: 'var(--p-space-300) var(--p-space-400)' }}>
+          <TextField
+            label={t('imageOpt.history.search')}
+            labelHidden
+            placeholder={t('imageOpt.history.search')}
+            prefix={<SearchIcon width={20} />}
+            value={list.search}
+            onChange={list.setSearch}
+            autoComplete="off"
+            clearButton
+            onClearButtonClick={() => list.setSearch('')}
+          />
+        </div>
+        <IndexTable
+          resourceName={{ singular: t('imageOpt.history.item'), plural: t('imageOpt.history.items') }}
+          itemCount={list.rows.length}
+          loading={list.loading}
+          selectable={!isUpload}
+          selectedItemsCount={allResourcesSelected ? 'All' : selectedResources.length}
+          onSelectionChange={handleSelectionChange}
+          promotedBulkActions={
+            isUpload
+              ? undefined
+              : [
+                  { content: t('imageOpt.bulk.restore'), onAction: () => void bulk('restore') },
+                  { content: t('imageOpt.bulk.reoptimize'), onAction: () => void bulk('reoptimize') },
+                ]
+          }
+          emptyState={<div style={{ padding: 'var(--p-space-800)', textAlign: 'center' }}><Text as="p" tone="subdued">{t('imageOpt.history.empty')}</Text></div>}
+          headings={[
+            { title: t('imageOpt.history.colImage') },
+            { title: t('imageOpt.history.colTitle') },
+            { title: t('imageOpt.history.colStatus') },
+            { title: t('imageOpt.history.colSaved'), alignment: 'end' },
+            { title: t('imageOpt.history.colDate') },
+            { title: t('imageOpt.history.colAction') },
+          ]}
+        >
+          {list.rows.map((row, index) => (
+            <IndexTable.Row id={String(row.id)} key={row.id} position={index} selected={selectedResources.includes(String(row.id))} disabled={row.is_delete === 1}>
+              <IndexTable.Cell>
+                <RowThumbnail src={row.image} alt={row.title} />
+              </IndexTable.Cell>
+              <IndexTable.Cell>
+                <Text as="span" fontWeight="medium" truncate>
+                  {row.title}
+                </Text>
+              </IndexTable.Cell>
+              <IndexTable.Cell>
+                <HistoryStatusBadge row={row} />
+              </IndexTable.Cell>
+              <IndexTable.Cell>
+                <Text as="span" alignment="end" numeric>
+                  {formatRatio(row.comp_ratio)}
+                </Text>
+              </IndexTable.Cell>
+              <IndexTable.Cell>{formatDate(row.date, i18n.language)}</IndexTable.Cell>
+              <IndexTable.Cell>
+                {/* the row itself toggles selection: the button must not */}
+                <div onClick={(e) => e.stopPropagation()}>
+                  {isUpload ? (
+                    <Button size="slim" onClick={() => onView(row)} disabled={row.is_delete === 1 || row.status !== 'finished'}>
+                      {t('imageDetails.view')}
+                    </Button>
+                  ) : (
+                    <Button size="slim" onClick={() => details(row)} disabled={row.is_delete === 1}>
+                      {t('imageOpt.history.details')}
+                    </Button>
+                  )}
+                </div>
+              </IndexTable.Cell>
+            </IndexTable.Row>
+          ))}
+        </IndexTable>
+        <div style={{ padding: 'var(--p-space-300) var(--p-space-400)' }}>
+          <PagingFooter page={list.page} pageSize={list.pageSize} total={list.total} onPage={list.setPage} onPageSize={list.setPageSize} />
+        </div>
+      </BlockStack>
+    </Card>
+  );
+}

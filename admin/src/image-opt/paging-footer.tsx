@@ -1,0 +1,43 @@
+import { InlineStack, Pagination, Select, Text } from '@shopify/polaris';
+import { useTranslation } from 'react-i18next';
+import { PAGE_SIZES, showPageSize } from './rules';
+import { useWindowWidth } from './use-window-width';
+
+type Props = { page: number; pageSize: number; total: number; onPage: (page: number) => void; onPageSize: (size: number) => void };
+
+/** Page-size choice (only wider than 550 px) and previous / next paging under a table. */
+export function PagingFooter({ page, pageSize, total, onPage, onPageSize }: Props) {
+  const { t } = useTranslation();
+  const width = useWindowWidth();
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  return (
+    <InlineStack align="space-between" blockAlign="center" gap="300">
+      {showPageSize(width) ? (
+        <InlineStack gap="200" blockAlign="center">
+          <Select
+            label={t('imageOpt.paging.pageSize')}
+            labelInline
+            options={PAGE_SIZES.map((n) => ({ label: String(n), value: String(n) }))}
+            value={String(pageSize)}
+            onChange={(v) => onPageSize(Number(v))}
+          />
+        </InlineStack>
+      ) : (
+        <span />
+      )}
+      <InlineStack gap="200" blockAlign="center">
+        <Text as="span" variant="bodySm" tone="subdued">
+          {t('imageOpt.paging.pageOf', { page, pages })}
+        </Text>
+        <Pagination
+          hasPrevious={page > 1}
+          hasNext={page < pages}
+          onPrevious={() => onPage(page - 1)}
+          onNext={() => onPage(page + 1)}
+          previousTooltip={t('imageOpt.paging.previous')}
+          nextTooltip={t('imageOpt.paging.next')}
+        />
+      </InlineStack>
+    </InlineStack>
+  );
+}

@@ -1,0 +1,97 @@
+// The rules of the image optimisation screens (image-optimisation.md sections 4, 5 and 9), pure so the
+// component tests and the screens read the same definitions.
+
+/** History tabs, indexed 0 to 2 (+3 for Other): data_type is the index + 1. */
+export const TABS = ['product', 'collection', 'blog', 'other'] as const;
+export type TabKey = (typeof TABS)[number];
+export const dataTypeOf = (tab: number) => tab + 1;
+
+/** Page sizes of the history, manual and detail tables; default 10, page 1. */
+export const PAGE_SIZES = [10, 30, 50, 70, 100] as const;
+export const DEFAULT_PAGE_SIZE = 10;
+/** The page-size selector shows only when the window is wider than 550 px. */
+export const PAGE_SIZE_MIN_WIDTH = 550;
+export const showPageSize = (windowWidth: number) => windowWidth > PAGE_SIZE_MIN_WIDTH;
+
+/** Polling and delays of section 9. */
+export const PROGRESS_POLL_MS = 6000;
+export const DETAIL_PROGRESS_POLL_MS = 5000;
+export const AUTO_HISTORY_REFRESH_MS = 3000;
+export const RELOAD_AFTER_DONE_MS = 3000;
+export const SEARCH_DEBOUNCE_MS = 500;
+export const COMPARE_LOADING_MS = 500;
+
+/** Free quota shown on the image page (section 9) before the statistics arrive. */
+export const FREE_QUOTA = 150;
+/** The free-plan quota bar turns red at 80 % use. */
+export const FREE_RED_PERCENT = 80;
+export const quotaPercent = (used: number, all: number) => (all > 0 ? Math.min(100, (used / all) * 100) : 0);
+export const quotaBarRed = (level: number, used: number, all: number) => level === 0 && quotaPercent(used, all) >= FREE_RED_PERCENT;
+
+export type OptSchedule = { img_usage_use: number; img_usage_all: number; impressions_use: number; impressions_all: number; is_capped: number; is_over_quota: number };
+
+/** The plan's images are used up and overage cannot pay for more: Manually optimize becomes Upgrade plan. */
+export function quotaUsedUp(s: OptSchedule): boolean {
+  if (s.img_usage_all <= 0 || s.img_usage_use < s.img_usage_all) return false;
+  const overageLeft = s.is_over_quota === 1 && s.impressions_use < s.impressions_all;
+  return !overageLeft;
+}
+
+/** Ratios are shown as percentages with two decimals. */
+export const formatRatio = (ratio: number) => `${(Number.isFinite(ratio) ? ratio : 0).toFixed(2)}%`;
+
+/**
+ * Download links: none means 'Url is empty'; http becomes https so the browser does not block a mixed
+ * download from the https admin (loopback hosts of a local run stay as served, like the Worker's rule).
+ */
+export function downloadHref(url: string | null | undefined): string | null {
+  if (!url) return null;
+  if (/^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:|\/|$)/.test(url)) return url;
+  return url.replace(/^http:\/\//, 'https://');
+}
+
+/** A history row as the history/manual calls answer it (section 3). */
+export type HistoryRow = {
+  id: number;
+  data_type: number;
+  prod_id: string;
+  coll_id: string;
+  art_id: string;
+  blog_id: string;
+  upload_id?: string;
+  title: string;
+  image: string | null;
+  is_delete: number;
+  opt_status: number;
+  status: string;
+  comp_ratio: number;
+  image_count?: number;
+  opt_num?: number;
+  un_opt_num?: number;
+  date?: number | string | null;
+};
+
+/** Rows a bulk Restore / Re-optimize may act on: not deleted. */
+export const actionableRows = (rows: readonly HistoryRow[]) => rows.filter((r) => r.is_delete !== 1);
+
+/**
+ * Bulk action with no selectable, non-deleted item: the generic message, or the version naming the tab
+ * (section 5). Returns the catalogue key, or null when the action may go ahead.
+ */
+export function bulkValidationKey(selected: readonly HistoryRow[], tab: number): string | null {
+  if (actionableRows(selected).length > 0) return null;
+  const named = ['imageOpt.bulk.invalidProduct', 'imageOpt.bulk.invalidCollection', 'imageOpt.bulk.invalidBlog'][tab];
+  return named ?? 'imageOpt.bulk.invalid';
+}
+
+/** Progress of one tab (getOptSchedule). */
+export type TabSchedule = { data_type: number; process_type: string; page_type: number; process_result: number; opt_in: number; opt_total: number; status: string; plan_limit_message: string | null };
+
+export const isRunning = (s: TabSchedule | undefined) => !!s && s.process_result !== 1 && (s.status === 'queued' || s.status === 'running');
+
+/** Completion toast key: '{n} products images/collections/blogs optimized' or 'restored'. */
+export function completionToastKey(s: TabSchedule): string | null {
+  if (!(s.opt_total > 0 && s.process_result === 1)) return null;
+  const noun = (['products', 'collections', 'blogs', 'other'] as const)[s.data_type - 1] ?? 'products';
+  return `imageOpt.done.${noun}${s.process_type === 'restore' ? 'Restored' : 'Optimized'}`;
+}

@@ -1,0 +1,90 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getOptSchedule, stopImageOptTask } from '../api/calls';
+import { isOk, messageOf } from '../api/client';
+import { usePolling } from '../hooks/use-polling';
+import { useToast } from '../hooks/use-toast';
+import { completionToastKey, isRunning, PROGRESS_POLL_MS, RELOAD_AFTER_DONE_MS, TABS, type TabSchedule } from './rules';
+
+export type OptProgress = {
+  /** -1 when nothing runs, else the tab index of the running job (section 4 "Progress indicator"). */
+  tab: number;
+  schedule: TabSchedule | null;
+  /** A job was started on `tab`: show the panel and poll. */
+  watch: (tab: number) => void;
+  stop: () => Promise<void>;
+  stopping: boolean;
+};
+
+/**
+ * The image page's progress panel state: getOptSchedule every 6 s while a job runs. When it ends with
+ * images (opt_total > 0, process_result 1) the completion toast shows, progress clears and `onDone`
+ * (the history reload) runs 3 s later. A job running when the page opens is picked up on the first read.
+ */
+export function useOptProgress(onDone: () => void, onPlanLimit?: (message: string) => void): OptProgress {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const [tab, setTab] = useState(-1);
+  const [schedule, setSchedule] = useState<TabSchedule | null>(null);
+  const [stopping, setStopping] = useState(false);
+  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
+  const later = useCallback((fn: () => void, ms: number) => timers.current.push(setTimeout(fn, ms)), []);
+  useEffect(() => () => timers.current.forEach(clearTimeout), []);
+
+  const read = useCallback(async (watched: number) => {
+    const body = await getOptSchedule().catch(() => null);
+    if (!body || !isOk(body)) return;
+    const all = (body.data ?? {}) as Partial<Record<(typeof TABS)[number], TabSchedule>>;
+    if (watched < 0) {
+      // Page open: follow a job that is already running.
+      const running = TABS.findIndex((k) => isRunning(all[k]));
+      if (running >= 0) {
+        setTab(running);
+        setSchedule(all[TABS[running] ?? 'product'] ?? null);
+      }
+      return;
+    }
+    const s = all[TABS[watched] ?? 'product'];
+    if (!s) return;
+    if (isRunning(s)) {
+      setSchedule(s);
+      return;
+    }
+    const key = completionToastKey(s);
+    if (key) toast(t(key, { n: s.opt_total - s.opt_in }));
+    if (s.plan_limit_message) onPlanLimit?.(s.plan_limit_message);
+    setTab(-1);
+    setSchedule(null);
+    later(onDone, RELOAD_AFTER_DONE_MS);
+  }, [later, onDone, onPlanLimit, t, toast]);
+
+  useEffect(() => {
+    void read(-1);
+    // the first read only; later reads are the polling below
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  usePolling(() => read(tab), PROGRESS_POLL_MS, tab >= 0);
+
+  const watch = useCallback((next: number) => {
+    setTab(next);
+    setSchedule(null);
+  }, []);
+
+  const stop = useCallback(async () => {
+    setStopping(true);
+    try {
+      const body = await stopImageOptTask();
+      if (!isOk(body)) toast(messageOf(body, t('common.tryAgainLater')), { error: true });
+    } catch (e) {
+      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
+    } finally {
+      // Stop clears progress (section 4); the history shows what finished.
+      setStopping(false);
+      setTab(-1);
+      setSchedule(null);
+      later(onDone, RELOAD_AFTER_DONE_MS);
+    }
+  }, [later, onDone, t, toast]);
+
+  return { tab, schedule, watch, stop, stopping };
+}

@@ -1,0 +1,34 @@
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getProductImagesData } from '../api/calls';
+import { isOk, messageOf } from '../api/client';
+import { useToast } from '../hooks/use-toast';
+import type { CompareImages } from './compare-modal';
+import { compareOf, statusOfRow, type ImageRow } from './image-row';
+import type { HistoryRow } from './rules';
+
+/** Other tab: an uploaded file is one image; View reads it and opens the compare modal. */
+export function useViewUpload(open: (images: CompareImages) => void) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  return useCallback(
+    async (row: HistoryRow) => {
+      try {
+        const body = await getProductImagesData({ prod_id: row.id, page: 1, pageSize: 10 });
+        const image = (body.data?.data?.[0] ?? null) as ImageRow | null;
+        if (!isOk(body) || !image) {
+          toast(messageOf(body, t('imageOpt.history.empty')), { error: true });
+          return;
+        }
+        if (!statusOfRow(image).can_view) {
+          toast(t('imageOpt.progress.later'));
+          return;
+        }
+        open(compareOf(image));
+      } catch (e) {
+        toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
+      }
+    },
+    [open, t, toast],
+  );
+}
