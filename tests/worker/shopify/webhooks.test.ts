@@ -129,6 +129,14 @@ describe('/webhooks', () => {
       expect(await db().select().from(table).where(eq(table.shopId, shop.id)).all()).toHaveLength(0);
       expect(await db().select().from(table).where(eq(table.shopId, other.id)).all()).not.toHaveLength(0);
     }
+    // Every table that has a shop_id column, including ones added after this test was written.
+    // (D1 refuses pragma functions, so the CREATE statements are read instead.)
+    const tables = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%`shop_id`%'").all<{ name: string }>();
+    expect(tables.results.length).toBeGreaterThan(8);
+    for (const { name } of tables.results) {
+      const left = await env.DB.prepare(`SELECT COUNT(*) AS n FROM "${name}" WHERE shop_id = ?`).bind(shop.id).first<{ n: number }>();
+      expect(left?.n, name).toBe(0);
+    }
     expect(await db().select().from(oauthStates).where(eq(oauthStates.shopDomain, shop.domain)).all()).toHaveLength(0);
     for (const kind of ['originals', 'results', 'uploads', 'watermarks', 'shops']) {
       expect((await env.BUCKET.list({ prefix: `${kind}/${shop.id}/` })).objects).toHaveLength(0);
