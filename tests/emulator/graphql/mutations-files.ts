@@ -108,9 +108,14 @@ export function fileUpdate(args: { files: FileUpdateInput[] }, ctx: Ctx) {
     const f = id === null ? undefined : ctx.shop.files.get(id);
     if (!f) return userErrors.push({ code: 'FILE_DOES_NOT_EXIST', field: ['files', String(i), 'id'], message: `File id ${input.id} does not exist.` });
     if (f.status === 'PROCESSING' || f.status === 'UPLOADED') return userErrors.push({ code: 'NON_READY_STATE', field: ['files', String(i), 'id'], message: 'Non-ready files cannot be updated.' });
+    // A failed replacement must be acknowledged (fileAcknowledgeUpdateFailed) before the next update.
+    if (f.status === 'FAILED') return userErrors.push({ code: 'INVALID_FAILED_MEDIA_STATE', field: ['files', String(i), 'id'], message: 'File cannot be updated in a failed state.' });
     if (input.filename != null) {
       const sourceExt = input.originalSource ? extensionOf(sourceFilename(input.originalSource)) : extensionOf(f.filename);
       if (!/^[^/\\]+\.[a-z0-9]+$/i.test(input.filename)) return userErrors.push({ code: 'INVALID_FILENAME', field: ['files', String(i), 'filename'], message: 'The filename is invalid.' });
+      if (input.filename !== f.filename && ctx.shop.takenFilenames.has(input.filename)) {
+        return userErrors.push({ code: 'FILENAME_ALREADY_EXISTS', field: ['files', String(i), 'filename'], message: 'The provided filename already exists.' });
+      }
       if (extensionOf(input.filename) !== sourceExt) {
         return userErrors.push(
           input.originalSource
@@ -214,4 +219,25 @@ export async function articleUpdate(args: { id: string; article: ArticleInput },
   }
   a.updatedAt = isoNow();
   return { article: articleView(ctx, a), userErrors: [] };
+}
+
+/** Resets FAILED files to READY and clears their errors (the bytes stay the last good ones). */
+export function fileAcknowledgeUpdateFailed(args: { fileIds: string[] }, ctx: Ctx) {
+  const userErrors: FilesUserError[] = [];
+  const files: FileRec[] = [];
+  args.fileIds.forEach((id, i) => {
+    const f = ctx.shop.files.get(parseGid(id, 'MediaImage', 'GenericFile') ?? -1);
+    if (!f) userErrors.push({ code: 'FILE_DOES_NOT_EXIST', field: ['fileIds', String(i)], message: `File id ${id} does not exist.` });
+    else if (f.status === 'PROCESSING' || f.status === 'UPLOADED') userErrors.push({ code: 'NON_READY_STATE', field: ['fileIds', String(i)], message: 'Non-ready files cannot be updated.' });
+    else files.push(f);
+  });
+  if (userErrors.length) return { files: null, userErrors };
+  for (const f of files) {
+    if (f.status === 'FAILED') {
+      f.status = 'READY';
+      f.errors = [];
+      f.updatedAt = isoNow();
+    }
+  }
+  return { files: files.map((f) => fileView(ctx, f)), userErrors };
 }

@@ -8,7 +8,7 @@ import { connection, count, type PageArgs } from './connection';
 import type { Ctx } from './context';
 import { gid, parseGid } from './ids';
 import { appSubscriptionCancel, appSubscriptionCreate, appSubscriptionLineItemUpdate, appUsageRecordCreate } from './mutations-billing';
-import { articleUpdate, collectionUpdate, fileCreate, fileUpdate, stagedUploadsCreate } from './mutations-files';
+import { articleUpdate, collectionUpdate, fileAcknowledgeUpdateFailed, fileCreate, fileUpdate, stagedUploadsCreate } from './mutations-files';
 import { filterSearch } from './search';
 import { articleView, blogView, collectionView, fileView, filterArticles, nodeView, ONLINE_STORE_PUBLICATION_ID, productView, themeView } from './views';
 
@@ -161,6 +161,7 @@ export function buildRoot(ctx: Ctx, execute: Executor): Record<string, unknown> 
     stagedUploadsCreate: (a: Args) => stagedUploadsCreate(a as Parameters<typeof stagedUploadsCreate>[0], ctx),
     fileCreate: (a: Args) => fileCreate(a as Parameters<typeof fileCreate>[0], ctx),
     fileUpdate: (a: Args) => fileUpdate(a as Parameters<typeof fileUpdate>[0], ctx),
+    fileAcknowledgeUpdateFailed: (a: { fileIds: string[] }) => fileAcknowledgeUpdateFailed(a, ctx),
     collectionUpdate: (a: Args) => collectionUpdate(a as Parameters<typeof collectionUpdate>[0], ctx),
     articleUpdate: (a: Args) => articleUpdate(a as Parameters<typeof articleUpdate>[0], ctx),
     bulkOperationRunQuery: (a: { query: string }) => bulkOperationRunQuery(a, ctx, execute),

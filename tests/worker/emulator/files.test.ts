@@ -37,6 +37,7 @@ describe('emulator files', () => {
     const target = product!.media[0]!;
     const replacement = await shop.fileBytes(product!.media[1]!.id); // another real photograph of the seed
     const resourceUrl = await stage('smaller.jpg', 'image/jpeg', replacement);
+    await shop.setSettings({ fileProcessingMs: 1500 }); // long enough to see PROCESSING on a busy machine
 
     const { body } = await shop.graphql<{ fileUpdate: { files: { fileStatus: string }[]; userErrors: unknown[] } }>(FILE_UPDATE, { files: [{ id: target.id, originalSource: resourceUrl, alt: 'New alt' }] });
     expect(body.data!.fileUpdate.userErrors).toEqual([]);
@@ -44,7 +45,8 @@ describe('emulator files', () => {
     const busy = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, { files: [{ id: target.id, alt: 'x' }] });
     expect(busy.body.data!.fileUpdate.userErrors[0]!.code).toBe('NON_READY_STATE');
 
-    const done = await shop.waitForFile(target.id);
+    const done = await shop.waitForFile(target.id, 10_000);
+    await shop.setSettings({ fileProcessingMs: 60 });
     expect(done).toMatchObject({ status: 'READY', alt: 'New alt', sha256: await sha(replacement), filename: target.filename });
     expect(new URL(done.url).pathname).toBe(new URL(target.url).pathname);
     expect(done.version).toBeGreaterThan(target.version);
@@ -63,6 +65,13 @@ describe('emulator files', () => {
     expect(failed.status).toBe('FAILED');
     expect(failed.errors[0]!.code).toBe('IMAGE_PROCESSING_FAILURE');
     expect(failed.sha256).toBe(target.sha256);
+    const blocked = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, { files: [{ id: target.id, originalSource: resourceUrl }] });
+    expect(blocked.body.data!.fileUpdate.userErrors[0]!.code).toBe('INVALID_FAILED_MEDIA_STATE');
+    const ack = await shop.graphql<{ fileAcknowledgeUpdateFailed: { files: { fileStatus: string }[] } }>(
+      'mutation A($ids: [ID!]!) { fileAcknowledgeUpdateFailed(fileIds: $ids) { files { fileStatus } userErrors { code message } } }',
+      { ids: [target.id] },
+    );
+    expect(ack.body.data!.fileAcknowledgeUpdateFailed.files[0]!.fileStatus).toBe('READY');
   });
 
   it('enforces the filename extension rules', async () => {
@@ -70,6 +79,9 @@ describe('emulator files', () => {
     const jpg = product!.media.find((m) => m.filename.endsWith('.jpg'))!;
     const rename = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, { files: [{ id: jpg.id, filename: 'renamed.png' }] });
     expect(rename.body.data!.fileUpdate.userErrors[0]!.code).toBe('INVALID_FILENAME_EXTENSION');
+    const other = (await shop.files()).find((f) => f.id !== jpg.id && f.filename.endsWith('.jpg'))!;
+    const taken = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, { files: [{ id: jpg.id, filename: other.filename }] });
+    expect(taken.body.data!.fileUpdate.userErrors[0]!.code).toBe('FILENAME_ALREADY_EXISTS');
     const ok = await shop.graphql<{ fileUpdate: { files: { image: { url: string } }[] } }>(FILE_UPDATE, { files: [{ id: jpg.id, filename: 'tiger-snail.jpg' }] });
     expect(ok.body.data!.fileUpdate.files[0]!.image.url).toContain('/files/tiger-snail.jpg?v=');
     expect((await fetch(jpg.url)).status).toBe(200); // the old URL keeps answering

@@ -82,7 +82,7 @@ describe('emulator Admin GraphQL', () => {
   });
 
   it('answers THROTTLED when the bucket is overdrawn and refills at the restore rate', async () => {
-    const small = await createEmulatorShop({ install: true, settings: { maximumAvailable: 30, restoreRate: 10 } });
+    const small = await createEmulatorShop({ install: true, settings: { maximumAvailable: 30, restoreRate: 1 } });
     const q = '{ products(first: 10) { nodes { id } } }'; // requested cost 2 + 10 x 1 = 12
     const a = await small.graphql(q);
     const b = await small.graphql(q);
@@ -91,7 +91,8 @@ describe('emulator Admin GraphQL', () => {
     expect(b.body.errors).toBeUndefined();
     expect(c.body.errors).toEqual([expect.objectContaining({ message: 'Throttled', extensions: expect.objectContaining({ code: 'THROTTLED' }) })]);
     expect(c.body.extensions?.cost.throttleStatus.currentlyAvailable).toBeLessThan(12);
-    await new Promise((r) => setTimeout(r, 700));
+    await small.setSettings({ restoreRate: 1000 }); // refills 12 points in ~12 ms
+    await new Promise((r) => setTimeout(r, 50));
     expect((await small.graphql(q)).body.errors).toBeUndefined();
     expect((await small.info()).stats.throttled).toBe(1);
   });
