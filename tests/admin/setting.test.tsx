@@ -111,4 +111,21 @@ describe('settings (/setting) image optimisation section and leave guard', () =>
     fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/main'));
   });
+
+  it('a section switched on without any scope shows the warning and keeps Save disabled; first use says so', async () => {
+    mockApi({
+      '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } },
+      '/api/v2/image-opt/getSettings': { ack: 1, data: defaultImageSettings() },
+    });
+    renderApp('/setting');
+    fireEvent.click(await screen.findByText('Image Optimization Settings'));
+    expect(await screen.findByText('Finish these settings to start optimizing your images.')).toBeTruthy();
+    fireEvent.click(screen.getAllByLabelText('None')[0]!);
+    fireEvent.click(screen.getByLabelText('Collection images'));
+    fireEvent.click(screen.getByLabelText('Blog post images'));
+    expect(screen.getByText('Optimization cannot occur until you have set up at least one item.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).toBe('true');
+    fireEvent.click(screen.getByLabelText('Blog post images'));
+    expect(screen.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).not.toBe('true');
+  });
 });

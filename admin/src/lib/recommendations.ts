@@ -40,9 +40,11 @@ export function base64Url(text: string): string {
   return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-/** The all-in-one apps page, loaded with the shop domain, our app id and base64url({email}). */
+/** The all-in-one apps page, loaded with the shop domain, our app id and base64url({email}); a configured
+ * URL that already carries them (the server may build it) is used as it is. */
 export function iframeSrc(base: string, shop: string, appId: string, email: string): string {
   const url = new URL(base, 'https://invalid.example');
+  if (url.searchParams.has('shop')) return url.toString();
   url.searchParams.set('shop', shop);
   url.searchParams.set('app_id', appId);
   url.searchParams.set('data', base64Url(JSON.stringify({ email })));

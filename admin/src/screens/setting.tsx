@@ -55,7 +55,7 @@ export function SettingScreen() {
                     <Button onClick={settings.reset} disabled={!settings.dirty || settings.saving}>
                       {t('common.discard')}
                     </Button>
-                    <Button variant="primary" onClick={() => void settings.save()} disabled={!settings.dirty} loading={settings.saving}>
+                    <Button variant="primary" onClick={() => void settings.save()} disabled={!settings.dirty || settings.blocked} loading={settings.saving}>
                       {t('common.save')}
                     </Button>
                   </InlineStack>

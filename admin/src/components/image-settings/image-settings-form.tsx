@@ -32,6 +32,11 @@ export function ImageSettingsForm({ value, onChange, showErrors = false, waterma
 
   return (
     <BlockStack gap="500">
+      {value.is_default === 1 && (
+        <Banner tone="info">
+          <p>{t('imageSettings.firstTime')}</p>
+        </Banner>
+      )}
       <BlockStack gap="200">
         <Heading>{t('imageSettings.mode.title')}</Heading>
         <ChoiceList

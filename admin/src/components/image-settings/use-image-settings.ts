@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { getSettings, saveSettings } from '../../api/calls';
 import { isOk, messageOf } from '../../api/client';
 import { useToast } from '../../hooks/use-toast';
-import { defaultImageSettings, imageSettingsSchema, settingsRuleError, type ImageSettings } from '../../../../shared/image-settings';
+import { defaultImageSettings, imageSettingsSchema, MSG_NEED_ONE_ITEM, settingsRuleError, type ImageSettings } from '../../../../shared/image-settings';
 import { translateSettingsMessage } from './messages';
 
 export type ImageSettingsState = {
@@ -12,6 +12,8 @@ export type ImageSettingsState = {
   setDraft: (next: ImageSettings) => void;
   /** Save is enabled only after a change and disabled again after a successful save (section 2). */
   dirty: boolean;
+  /** A switched-on section has no scope: the warning shows beside it and Save stays disabled (section 5). */
+  blocked: boolean;
   saving: boolean;
   showErrors: boolean;
   watermarkMissing: boolean;
@@ -52,6 +54,7 @@ export function useImageSettings(onSaved?: (saved: ImageSettings) => void): Imag
   const hasPicture = Boolean(draft.image_opt.watermark.file_data || draft.image_opt.watermark.logo);
   const watermarkMissing = draft.image_opt.switch === 1 && draft.image_opt.watermark.switch === 1 && !hasPicture;
   const dirty = useMemo(() => !same(saved, draft), [saved, draft]);
+  const blocked = useMemo(() => settingsRuleError(draft, true) === MSG_NEED_ONE_ITEM, [draft]);
 
   const save = useCallback(async () => {
     const problem = settingsRuleError(draft, hasPicture);
@@ -83,5 +86,5 @@ export function useImageSettings(onSaved?: (saved: ImageSettings) => void): Imag
     }
   }, [draft, hasPicture, onSaved, t, toast]);
 
-  return { loading, draft, setDraft, dirty, saving, showErrors, watermarkMissing, save, reset: () => setDraft(saved) };
+  return { loading, draft, setDraft, dirty, blocked, saving, showErrors, watermarkMissing, save, reset: () => setDraft(saved) };
 }
