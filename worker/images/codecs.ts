@@ -120,6 +120,19 @@ function png() {
 function oxi() {
   if (!oxiReady) { oxiMemory = oxiInit(oxiWasm as WebAssembly.Module).memory; oxiReady = true; }
 }
+/** Above this, emscripten instances are dropped after an image (the PNG/OxiPNG glue cannot be). */
+export const RETAINED_HEAP_CAP_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Called after each image: when the codecs together hold more than the cap, the MozJPEG and WebP
+ * instances are released so V8 can reclaim their heaps; the next image instantiates fresh ones (~ms).
+ */
+export function trimCodecs(): void {
+  if (wasmHeapBytes() <= RETAINED_HEAP_CAP_BYTES) return;
+  instances.clear();
+  heapBytes.clear();
+}
+
 /** WebAssembly memory held by all codec instances of this isolate (for the memory report). */
 export function wasmHeapBytes(): number {
   let sum = (pngMemory?.buffer.byteLength ?? 0) + (oxiMemory?.buffer.byteLength ?? 0);

@@ -10,8 +10,9 @@ import { ImageDecodeError } from './errors';
 import { encodeWithBinding } from './images-binding';
 import { jpegCandidates, UnsupportedInput } from './jpeg-pipeline';
 import { pngCandidates } from './png-pipeline';
-import { readHeader, sniffFormat, ascii } from './sniff';
-import type { EngineDeps, EngineFormat, EngineResult, EngineSettings } from './types';
+import { readHeader, sniffFormat, ascii, type HeaderInfo } from './sniff';
+import { trimCodecs } from './codecs';
+import type { EngineDeps, EngineFormat, EnginePath, EngineResult, EngineSettings } from './types';
 import { webpCandidates } from './webp-pipeline';
 import type { GuardMode } from './guard';
 import { WatermarkError } from './watermark';
@@ -57,22 +58,32 @@ export async function optimiseImage(input: Uint8Array, settings: EngineSettings,
   let best: Candidate | null;
   let note: string | undefined;
   try {
-    if (choice.path === 'images-binding') {
-      best = await viaBinding(deps.images as ImagesBinding, input, fmt, header, s);
-    } else {
-      const run = fmt === 'jpeg' ? jpegCandidates : fmt === 'png' ? pngCandidates : webpCandidates;
-      ({ best, note } = await run(input, header, s, guard));
-    }
+    ({ best, note } = await runPipeline(choice.path, deps, input, fmt, header, s, guard));
   } catch (e) {
     if (e instanceof UnsupportedInput) return { kind: 'unsupported', reason: e.message, inputFormat: fmt };
-    if (e instanceof ImageDecodeError || e instanceof WatermarkError) throw e;
+    throw e;
+  } finally {
+    trimCodecs();
+  }
+  return verdict(input, fmt, best, note, choice.path);
+}
+
+async function runPipeline(path: EnginePath, deps: EngineDeps, input: Uint8Array, fmt: EngineFormat, header: HeaderInfo, s: EngineOptions, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
+  try {
+    if (path === 'images-binding') return { best: await viaBinding(deps.images as ImagesBinding, input, fmt, header, s) };
+    const run = fmt === 'jpeg' ? jpegCandidates : fmt === 'png' ? pngCandidates : webpCandidates;
+    return await run(input, header, s, guard);
+  } catch (e) {
+    if (e instanceof ImageDecodeError || e instanceof WatermarkError || e instanceof UnsupportedInput) throw e;
     // A codec that traps on bad data (RuntimeError: unreachable, out of bounds) means corrupt input.
     if (e instanceof WebAssembly.RuntimeError || (e instanceof Error && /decod|corrupt|invalid|truncat|unexpected end|eof/i.test(e.message))) {
       throw new ImageDecodeError(`${fmt} data is corrupt: ${e.message}`);
     }
     throw e;
   }
+}
 
+function verdict(input: Uint8Array, fmt: EngineFormat, best: Candidate | null, note: string | undefined, path: EnginePath): EngineResult {
   const bytesIn = input.length;
   if (!best) return { kind: 'already-optimal', reason: note ?? 'no smaller encoding found', inputFormat: fmt, bytesIn };
   if (best.bytes.length >= bytesIn && !best.watermarked) {
@@ -81,12 +92,12 @@ export async function optimiseImage(input: Uint8Array, settings: EngineSettings,
   return {
     kind: 'optimised', bytes: best.bytes, format: best.format, mime: MIME[best.format], width: best.width, height: best.height,
     inputFormat: fmt, convertedToJpg: best.convertedToJpg, watermarked: best.watermarked, bytesIn, bytesOut: best.bytes.length,
-    path: choice.path, ...(best.qualityUsed !== undefined ? { qualityUsed: best.qualityUsed } : {}),
+    path, ...(best.qualityUsed !== undefined ? { qualityUsed: best.qualityUsed } : {}),
     ...(typeof best.ssim === 'number' ? { ssim: best.ssim } : {}),
   };
 }
 
-async function viaBinding(images: ImagesBinding, input: Uint8Array, fmt: EngineFormat, header: ReturnType<typeof readHeader>, s: EngineSettings): Promise<Candidate> {
+async function viaBinding(images: ImagesBinding, input: Uint8Array, fmt: EngineFormat, header: HeaderInfo, s: EngineSettings): Promise<Candidate> {
   const toJpg = fmt === 'png' && s.pngToJpg;
   const format: EngineFormat = toJpg ? 'jpeg' : fmt;
   const quality = s.mode === 'lossless' ? (format === 'png' ? 100 : 90) : s.quality;

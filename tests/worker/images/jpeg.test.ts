@@ -64,6 +64,9 @@ describe('JPEG originals', () => {
     const r = await optimiseImage(fixture('rocket-cmyk.jpg'), lossy(75));
     expect(['optimised', 'already-optimal']).toContain(r.kind);
     if (r.kind === 'already-optimal') expect(r.reason).toMatch(/CMYK/);
+    const logo = fixture('horse-alpha.png');
+    const w = await optimiseImage(fixture('rocket-cmyk.jpg'), lossy(75, { watermark: { bytes: logo, position: 'c', heightFraction: 0.2, opacity: 1 } }));
+    expect(w).toMatchObject({ kind: 'unsupported', reason: expect.stringMatching(/CMYK/) });
   });
 
   it('re-attaches the ICC profile to a re-encoded JPEG', () => {
