@@ -94,3 +94,29 @@ describe('app shell tab highlight', () => {
     expect(screen.getAllByRole('tab').every((t) => t.getAttribute('aria-selected') === 'false')).toBe(true);
   });
 });
+
+describe('app shell session failures', () => {
+  it('a refused admin token shows the open-from-Shopify notice, not the error page', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ code: '401', msg: 'Unauthorized' }), { status: 401 })),
+    );
+    const { router } = renderApp('/main', { info: null });
+    expect(await screen.findByText('Open the app from your Shopify admin')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/main');
+  });
+
+  it('retries once after a server error, then shows the error page', async () => {
+    let calls = 0;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        calls++;
+        return new Response(JSON.stringify({ code: '500', msg: 'boom' }), { status: 500 });
+      }),
+    );
+    const { router } = renderApp('/main', { info: null });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/error'), { timeout: 3000 });
+    expect(calls).toBeGreaterThanOrEqual(2);
+  });
+});

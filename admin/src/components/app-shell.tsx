@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getSettingInfo } from '../api/calls';
 import { isEmbedded, readAuthToken } from '../api/auth';
-import { isOk } from '../api/client';
+import { ApiRequestError, isOk } from '../api/client';
 import { useShopifyNavigate } from '../hooks/use-shopify-navigate';
 import { i18next } from '../i18n';
 import { inIframe, waitForAppBridge } from '../lib/app-bridge';
@@ -37,9 +37,10 @@ export function AppShell() {
   const [language, setLanguage] = useAtom(languageAtom);
   const isOld = useAtomValue(isOldAtom);
   const [mode, setMode] = useState<SessionMode>(() => (isEmbedded() ? 'embedded' : inIframe() ? 'waiting' : 'standalone'));
+  const [sessionRefused, setSessionRefused] = useState(false);
   const isPublic = PUBLIC_PATHS.includes(pathname);
   useShopifyNavigate(mode === 'embedded');
-  const hasSession = mode === 'embedded' || (mode === 'standalone' && readAuthToken() !== null);
+  const hasSession = !sessionRefused && (mode === 'embedded' || (mode === 'standalone' && readAuthToken() !== null));
 
   useEffect(() => {
     if (mode !== 'waiting') return;
@@ -53,15 +54,26 @@ export function AppShell() {
   useEffect(() => {
     if (isPublic || settingInfo || !hasSession) return;
     let cancelled = false;
-    getSettingInfo()
-      .then((body) => {
-        if (cancelled || !isOk(body) || !body.data) return;
-        setSettingInfo(body.data);
-        if (isLanguageCode(body.data.language)) setLanguage(body.data.language);
-      })
-      .catch(() => {
-        if (!cancelled) void navigate({ to: '/error' });
-      });
+    // One retry a second later rides out a Worker restart; a refused token (401) means the session ended,
+    // anything else persistent is the server error page.
+    const load = (attempt: number): Promise<void> =>
+      getSettingInfo()
+        .then((body) => {
+          if (cancelled || !isOk(body) || !body.data) return;
+          setSettingInfo(body.data);
+          if (isLanguageCode(body.data.language)) setLanguage(body.data.language);
+        })
+        .catch(async (e: unknown) => {
+          if (cancelled) return;
+          if (e instanceof ApiRequestError && e.status === 401) return setSessionRefused(true);
+          if (attempt === 0) {
+            await new Promise((r) => setTimeout(r, 1000));
+            if (!cancelled) return load(1);
+            return;
+          }
+          void navigate({ to: '/error' });
+        });
+    void load(0);
     return () => {
       cancelled = true;
     };
