@@ -10,7 +10,7 @@ export const MSG_WATERMARK_TOO_LARGE = 'watermark picture maximum size 500kb';
 export const MSG_WATERMARK_TYPE = 'File type must be .jpg .jpeg .png.';
 export const MSG_MANUAL_MODE_WARNING = 'You need to manually optimize in the APP after each change.';
 // Slider and choice ranges have no documented message; these name the range the screen offers.
-export const MSG_WATERMARK_SIZE_RANGE = 'Watermark size must be between 1 and 100';
+export const MSG_WATERMARK_SIZE_RANGE = 'Watermark size must be between 1% and 100% of the image height';
 export const MSG_OPACITY_RANGE = 'Opacity must be between 0.1 and 1';
 export const MSG_LEVEL_RANGE = 'Compression level must be 1, 2 or 3';
 export const MSG_CUSTOM_RANGE = 'Custom quality must be between 55 and 95';
