@@ -16,10 +16,12 @@ const { values: args } = parseArgs({
   options: {
     corpus: { type: 'string' }, json: { type: 'string' }, levels: { type: 'string', default: 'lossless,low,medium,high' },
     metric: { type: 'string', default: 'auto' }, 'compare-guard': { type: 'boolean', default: false }, only: { type: 'string' },
+    // Print the tables from --json files of earlier (e.g. sharded) runs instead of running: --report a.json,b.json
+    report: { type: 'string' },
   },
 });
 const corpus = resolve(args.corpus ?? (existsSync('../shared/corpus') ? '../shared/corpus' : ''));
-if (!args.corpus && !existsSync(corpus)) throw new Error('no corpus: pass --corpus DIR');
+if (!args.report && !existsSync(corpus)) throw new Error('no corpus: pass --corpus DIR');
 const LEVELS: Record<string, { mode: 'lossless' | 'lossy'; quality: number; perceptualGuard: boolean | 'measure' }> = {
   lossless: { mode: 'lossless', quality: 75, perceptualGuard: true },
   low: { mode: 'lossy', quality: 90, perceptualGuard: true },
@@ -33,9 +35,10 @@ const LEVELS: Record<string, { mode: 'lossless' | 'lossy'; quality: number; perc
 const levels = args.levels.split(',').filter(Boolean);
 if (args['compare-guard']) levels.push('medium-noguard', 'high-noguard');
 for (const l of levels) if (!LEVELS[l]) throw new Error(`unknown level ${l}`);
-const metric: Metric = availableMetric(args.metric as 'auto' | Metric);
+const reported: BenchRecord[] = (args.report ?? '').split(',').filter(Boolean).flatMap((f) => JSON.parse(readFileSync(f, 'utf8')) as BenchRecord[]);
+const metric: Metric = reported[0] ? (reported[0].metric as Metric) : availableMetric(args.metric as 'auto' | Metric);
 
-const files = readdirSync(corpus).filter((f) => /\.(jpe?g|png|webp)$/i.test(f) && (!args.only || f.includes(args.only))).sort();
+const files = args.report ? [] : readdirSync(corpus).filter((f) => /\.(jpe?g|png|webp)$/i.test(f) && (!args.only || f.includes(args.only))).sort();
 const kindOf = (b: Uint8Array) => (b[0] === 0xff ? 'jpeg' : b[0] === 0x89 ? 'png' : 'webp');
 
 // A fresh workerd per image: memory left behind by one image (dead WASM heaps awaiting GC) must not be
@@ -68,9 +71,9 @@ async function startEngine() {
     peakOverIdle: () => Math.max(...pids.map((p) => hwmBytes(p) - idle.get(p)!)),
   };
 }
-console.log(`corpus ${corpus}: ${files.length} images, levels ${levels.join(', ')}, metric ${metric}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`);
+if (!args.report) console.log(`corpus ${corpus}: ${files.length} images, levels ${levels.join(', ')}, metric ${metric}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`);
 
-const records: BenchRecord[] = [];
+const records: BenchRecord[] = [...reported];
 for (const file of files) {
   const input = new Uint8Array(readFileSync(join(corpus, file)));
   const engine = await startEngine();

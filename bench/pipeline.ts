@@ -6,10 +6,10 @@
 // extensions.cost (a wrapper around the emulator's handler), which gives the points one image costs and
 // so the rate limit's theoretical ceiling: restoreRate / points per image.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { SignJWT } from 'jose';
 import { defaultImageSettings } from '../shared/image-settings';
@@ -77,23 +77,31 @@ const shop = createShop(emu, { domain, seed: 'dev' });
 shop.settings.restoreRate = RESTORE_RATE;
 shop.settings.webhookUrl = ''; // our own fileUpdate webhooks are not part of this measurement
 
-// ---- the Worker: wrangler dev on a fresh local state ----
-const persist = mkdtempSync(join(tmpdir(), 'bench-pipeline-'));
+// ---- the Worker: wrangler dev on a snapshot of the sources and a fresh local state ----
+// wrangler dev reloads the Worker whenever a watched file changes, and a reload drops the local queue's
+// in-flight messages; on a shared checkout that would stall the run. A copy nobody edits avoids it.
+const snapshot = mkdtempSync(join(tmpdir(), 'bench-pipeline-src-'));
+for (const entry of ['worker', 'shared', 'config', 'storefront-script', 'migrations', 'wrangler.toml', 'package.json', 'tsconfig.json', '.dev.vars']) {
+  if (existsSync(entry)) cpSync(entry, join(snapshot, entry), { recursive: true });
+}
+symlinkSync(resolve('node_modules'), join(snapshot, 'node_modules'), 'dir');
+mkdirSync(join(snapshot, 'dist/admin'), { recursive: true });
+const persist = join(snapshot, '.state');
 const children: ChildProcess[] = [];
 function cleanup() {
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
   server.close();
-  if (!KEEP) rmSync(persist, { recursive: true, force: true });
+  if (!KEEP) rmSync(snapshot, { recursive: true, force: true });
 }
 process.on('SIGINT', () => (cleanup(), process.exit(130)));
 
-const migrate = spawnSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist], { encoding: 'utf8' });
+const migrate = spawnSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist], { encoding: 'utf8', cwd: snapshot });
 if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
 const wrangler = spawn(
   'npx',
   ['wrangler', 'dev', '--port', String(workerPort), '--ip', '127.0.0.1', '--persist-to', persist, '--show-interactive-dev-session=false',
     '--var', `SHOPIFY_ORIGIN:${emuOrigin}`, '--var', `APP_URL:${appUrl}`, '--var', `PAGESPEED_ORIGIN:${emuOrigin}`],
-  { stdio: ['ignore', 'pipe', 'pipe'] },
+  { stdio: ['ignore', 'pipe', 'pipe'], cwd: snapshot },
 );
 children.push(wrangler);
 let workerLog = '';
@@ -102,7 +110,7 @@ wrangler.stderr?.on('data', (d) => (workerLog += d));
 
 try {
   for (let i = 0; ; i++) {
-    if (await fetch(`${appUrl}/api/health`).then((r) => r.ok).catch(() => false)) break;
+    if (await fetch(`${appUrl}/api/health`, { signal: AbortSignal.timeout(3000) }).then((r) => r.ok).catch(() => false)) break;
     if (i > 240) throw new Error(`worker did not start:\n${workerLog.slice(-2000)}`);
     await sleep(500);
   }
@@ -149,9 +157,14 @@ try {
   if (start.ack !== 1) throw new Error(`reOptimize: ${start.message}`);
   type Sched = { process_result: number; opt_in: number; opt_total: number; status: string };
   let sched: Sched;
+  let lastLeft = -1;
+  let lastMove = Date.now();
   for (;;) {
     sched = (await api<{ data: Sched }>('/api/v2/image-opt/getOptSchedule?data_type=1')).data;
     if (sched.process_result === 1) break;
+    if (sched.opt_in !== lastLeft) [lastLeft, lastMove] = [sched.opt_in, Date.now()];
+    // Retries back off up to 160 s; five minutes without progress means the run is stuck.
+    if (Date.now() - lastMove > 300_000) throw new Error(`no progress for 5 minutes (${sched.opt_in} of ${sched.opt_total} waiting)\n${workerLog.slice(-3000)}`);
     await sleep(250);
   }
   const elapsedS = (Date.now() - started) / 1000;

@@ -30,12 +30,13 @@ import { INSTANT_PAGE_PATH, SPEED_PREFETCH_PATH, type Scenario, type Storefront,
 const TRIALS = Number(process.env.TRIALS ?? 15);
 const HOVERS_MS = [150, 500];
 const PRESS_MS = 90;
-const SCENARIOS: { key: string; scenario: Scenario; shopifyRules: boolean; label: string }[] = [
+const SCENARIOS: { key: string; scenario: Scenario; shopifyRules: boolean; label: string; scriptData?: Record<string, string> }[] = [
   { key: 'none', scenario: 'none', shopifyRules: false, label: 'no script' },
   { key: 'shopify', scenario: 'shopify-rules', shopifyRules: true, label: 'Shopify conservative rules alone' },
   { key: 'instantalone', scenario: 'instant.page', shopifyRules: false, label: 'instant.page 5.2 alone' },
   { key: 'instant', scenario: 'instant.page', shopifyRules: true, label: 'instant.page 5.2 + Shopify rules' },
   { key: 'speed', scenario: 'speed-prefetch', shopifyRules: true, label: 'speed-prefetch + Shopify rules' },
+  { key: 'speedlight', scenario: 'speed-prefetch', shopifyRules: true, label: '  same, data-mode=prefetch', scriptData: { mode: 'prefetch' } },
 ];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -96,6 +97,7 @@ async function measureNavigation(storefront: Storefront, hoverMs: number) {
       for (const s of SCENARIOS) {
         storefront.config.scenario = s.scenario;
         storefront.config.shopifyRules = s.shopifyRules;
+        storefront.config.scriptData = s.scriptData ?? {};
         const result = await clickToShown(browser, storefront, s.key, trial, hoverMs);
         const entry = results.get(s.key);
         entry?.ms.push(result.ms);
@@ -115,6 +117,7 @@ async function measureNavigation(storefront: Storefront, hoverMs: number) {
 async function mainThreadMs(storefront: Storefront, scenario: Scenario, scriptUrl: string, runs = 10): Promise<number> {
   storefront.config.scenario = scenario;
   storefront.config.shopifyRules = false;
+  storefront.config.scriptData = {};
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const page = await browser.newPage();
   const samples: number[] = [];

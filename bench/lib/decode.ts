@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import jpegDecode, { init as jpegInit } from '@jsquash/jpeg/decode.js';
 import { decode as pngDecode, init as pngInit } from '@jsquash/png/decode.js';
+import pngEncode from '@jsquash/png/encode.js';
 import webpDecode, { init as webpInit } from '@jsquash/webp/decode.js';
 
 const require = createRequire(import.meta.url);
@@ -26,4 +27,9 @@ export async function decodeAny(bytes: Uint8Array, format: string): Promise<Pixe
   if (format === 'jpeg') return jpegDecode(buf);
   if (format === 'png') return pngDecode(buf);
   return webpDecode(buf);
+}
+
+export async function encodePng(p: Pixels): Promise<Uint8Array> {
+  await init();
+  return new Uint8Array(await pngEncode(p as ImageData));
 }

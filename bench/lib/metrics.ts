@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ssim } from 'ssim.js';
-import { decodeAny, type Pixels } from './decode';
+import { decodeAny, encodePng, type Pixels } from './decode';
 
 export type Metric = 'butteraugli' | 'ssim';
 
@@ -34,10 +34,18 @@ export async function score(metric: Metric, original: Uint8Array, originalFormat
   if (metric === 'butteraugli') {
     const dir = mkdtempSync(join(tmpdir(), 'bench-img-'));
     try {
-      const a = join(dir, `a.${ext[originalFormat]}`);
-      const b = join(dir, `b.${ext[outputFormat]}`);
+      let a = join(dir, `a.${ext[originalFormat]}`);
+      let b = join(dir, `b.${ext[outputFormat]}`);
       writeFileSync(a, original);
       writeFileSync(b, output);
+      // butteraugli compares RGB and ignores alpha: images with transparency are compared as a white
+      // storefront shows them (both composited on white), so invisible RGB under alpha 0 does not count.
+      if (originalFormat === 'png' && hasAlpha(original)) {
+        a = join(dir, 'a-white.png');
+        b = join(dir, 'b-white.png');
+        writeFileSync(a, await encodePng(flatten(await decodeAny(original, originalFormat))));
+        writeFileSync(b, await encodePng(flatten(await decodeAny(output, outputFormat))));
+      }
       const out = execFileSync('butteraugli_main', [a, b], { encoding: 'utf8', maxBuffer: 1 << 20 });
       const max = Number.parseFloat(out.trim().split(/\s+/)[0] ?? 'NaN');
       const pnorm = Number.parseFloat(out.match(/3-norm:\s*([\d.]+)/)?.[1] ?? 'NaN');
@@ -59,4 +67,13 @@ function flatten(p: Pixels): Pixels {
     d[i + 3] = 255;
   }
   return { data: d, width: p.width, height: p.height };
+}
+
+/** PNG colour type 4 or 6, or a tRNS chunk before IDAT. */
+function hasAlpha(png: Uint8Array): boolean {
+  if (png[25] === 4 || png[25] === 6) return true;
+  const head = Buffer.from(png.subarray(0, Math.min(png.length, 1 << 16))).toString('latin1');
+  const idat = head.indexOf('IDAT');
+  const trns = head.indexOf('tRNS');
+  return trns > 0 && (idat < 0 || trns < idat);
 }
