@@ -118,7 +118,8 @@ export async function runOptimise(deps: PipelineDeps, ctx: RunContext): Promise<
     if (compressionApplies(settings, item)) {
       // Checked before work starts; an image charged before (re-optimise) needs no new quota.
       if (image.isCompress !== 1 && !(await deps.quota.canOptimise(shop))) return { kind: 'plan_limit', imageDone: false };
-      const watermark = stored.watermarkKey ? await readR2(deps, stored.watermarkKey) : null;
+      const wantsWatermark = ctx.upload ? ctx.upload.watermark : settings.image_opt.watermark.switch === 1;
+      const watermark = wantsWatermark && stored.watermarkKey ? await readR2(deps, stored.watermarkKey) : null;
       const input = original;
       const out = await timed('engineMs', () => deps.optimiseImage(input, engineSettingsOf(settings, watermark, ctx.upload)));
       if (out.kind === 'optimised' && out.bytesOut < out.bytesIn) {

@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { getJob, listJobImages } from '../../../worker/db/jobs';
 import { processDeadLetter, processOptimiseMessage, type OptimiseMessage } from '../../../worker/optimise/consumer';
@@ -76,6 +77,23 @@ describe('optimisation of one image', { timeout: 60_000 }, () => {
     ]);
     const row = (await imageRow(images[1]!.id))!;
     expect([row.isEditAlt, row.isEditName, row.alt, row.fileName, row.originalFileName]).toEqual([1, 1, 'Blue Shirt by Acme', 'blue-shirt-sunny-shop-2.jpg', 'IMG_1.jpg']);
+  });
+
+  it('passes the stored watermark picture and position to the engine and flags the row', async () => {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps();
+    const s = await saveSettings(shop.id, (st) => {
+      st.image_opt.watermark = { ...st.image_opt.watermark, switch: 1, position: 't_l', image_height: 0.25, opacity: 0.6, logo: 'logo.png' };
+    });
+    const key = `watermarks/${shop.id}/logo.png`;
+    const logo = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    await env.BUCKET.put(key, logo);
+    const { saveImageSettings } = await import('../../../worker/db/image-settings');
+    await saveImageSettings(db(), shop.id, s, { watermarkKey: key });
+    const { item, images } = await seedItem(shop, fakes.cdn);
+    await drain(deps, (await plan(deps, shop, 'optimize', [item.id])).messages);
+    expect(fakes.engine.calls[0]!.watermark).toEqual({ bytes: logo, position: 't_l', heightFraction: 0.25, opacity: 0.6 });
+    expect((await imageRow(images[0]!.id))).toMatchObject({ status: 'compressed', isWatermark: 1 });
   });
 
   it('records an already-optimal image without uploading or charging', async () => {
