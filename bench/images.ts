@@ -35,7 +35,9 @@ const LEVELS: Record<string, { mode: 'lossless' | 'lossy'; quality: number; perc
 const levels = args.levels.split(',').filter(Boolean);
 if (args['compare-guard']) levels.push('medium-noguard', 'high-noguard');
 for (const l of levels) if (!LEVELS[l]) throw new Error(`unknown level ${l}`);
-const reported: BenchRecord[] = (args.report ?? '').split(',').filter(Boolean).flatMap((f) => JSON.parse(readFileSync(f, 'utf8')) as BenchRecord[]);
+// Shards may overlap (--only is a substring): one record per file and level.
+const reported: BenchRecord[] = [...new Map((args.report ?? '').split(',').filter(Boolean)
+  .flatMap((f) => JSON.parse(readFileSync(f, 'utf8')) as BenchRecord[]).map((r) => [`${r.file}\u0000${r.level}`, r] as const)).values()];
 const metric: Metric = reported[0] ? (reported[0].metric as Metric) : availableMetric(args.metric as 'auto' | Metric);
 
 const files = args.report ? [] : readdirSync(corpus).filter((f) => /\.(jpe?g|png|webp)$/i.test(f) && (!args.only || f.includes(args.only))).sort();
