@@ -6,6 +6,9 @@ import { usePolling } from '../hooks/use-polling';
 import { useToast } from '../hooks/use-toast';
 import { completionToastKey, isRunning, PROGRESS_POLL_MS, RELOAD_AFTER_DONE_MS, TABS, type TabSchedule } from './rules';
 
+/** The job is planned when the start call answers; a read this soon after shows its counts. */
+export const FIRST_READ_MS = 1000;
+
 export type OptProgress = {
   /** -1 when nothing runs, else the tab index of the running job (section 4 "Progress indicator"). */
   tab: number;
@@ -65,10 +68,15 @@ export function useOptProgress(onDone: () => void, onPlanLimit?: (message: strin
   }, []);
   usePolling(() => read(tab), PROGRESS_POLL_MS, tab >= 0);
 
-  const watch = useCallback((next: number) => {
-    setTab(next);
-    setSchedule(null);
-  }, []);
+  const watch = useCallback(
+    (next: number) => {
+      setTab(next);
+      setSchedule(null);
+      // One early read so the panel shows counts at once; the 6 s polling follows.
+      later(() => void read(next), FIRST_READ_MS);
+    },
+    [later, read],
+  );
 
   const stop = useCallback(async () => {
     setStopping(true);
