@@ -2,14 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 // Where the admin under test runs. ADMIN_URL (the authenticated URL `npm start` prints,
 // http://localhost:8787/main?authToken=...) uses a running instance; without it, `npm start` is started
-// here (PORT / EMULATOR_PORT as given) and stopped afterwards.
-export type AppUnderTest = { base: string; adminUrl: string; authToken: string; emulator: string; stop: () => Promise<void> };
-
-export const DEV_SHOP = 'dev-store.myshopify.com';
+// here (PORT / EMULATOR_PORT as given) and stopped afterwards. Each run then installs its own new shop
+// (emulator control API + the real install and OAuth flow), so it starts at the wizard and no other run
+// or person using the dev store changes its state or rotates its token.
+export type AppUnderTest = { base: string; adminUrl: string; authToken: string; emulator: string; shop: string; stop: () => Promise<void> };
 
 export async function appUnderTest(): Promise<AppUnderTest> {
   const emulator = process.env.EMULATOR_URL ?? `http://127.0.0.1:${process.env.EMULATOR_PORT ?? 8788}`;
-  if (process.env.ADMIN_URL) return describe(process.env.ADMIN_URL, emulator, async () => undefined);
+  if (process.env.ADMIN_URL) return withOwnShop(new URL(process.env.ADMIN_URL).origin, emulator, async () => undefined);
   const child = spawn('npm', ['start'], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const adminUrl = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -26,12 +26,27 @@ export async function appUnderTest(): Promise<AppUnderTest> {
     child.stderr?.on('data', onData);
     child.on('exit', (code) => reject(new Error(`npm start exited (${code}):\n${out.slice(-2000)}`)));
   });
-  return describe(adminUrl, emulator, () => stopProcessGroup(child));
+  return withOwnShop(new URL(adminUrl).origin, emulator, () => stopProcessGroup(child));
 }
 
-function describe(adminUrl: string, emulator: string, stop: () => Promise<void>): AppUnderTest {
-  const url = new URL(adminUrl);
-  return { base: url.origin, adminUrl, authToken: url.searchParams.get('authToken') ?? '', emulator, stop };
+async function withOwnShop(base: string, emulator: string, stop: () => Promise<void>): Promise<AppUnderTest> {
+  const { domain: shop } = (await control(emulator, 'POST', '/shops', { seed: 'dev' })) as { domain: string };
+  // Shopify's admin opens the app with a signed query; a new shop is sent to authorise (301).
+  const launch = (await control(emulator, 'GET', `/shops/${shop}/launch-url?path=/shopify/app`)) as { url: string };
+  const landing = (await (await fetch(`${base}/shopify/app${new URL(launch.url).search}`)).json()) as { code: number; url: string };
+  if (landing.code === 301) {
+    const authorize = await fetch(landing.url, { redirect: 'manual' });
+    const callback = authorize.headers.get('location');
+    if (!callback) throw new Error(`authorize answered ${authorize.status}`);
+    const done = await fetch(callback, { redirect: 'manual' });
+    if (done.status >= 400) throw new Error(`OAuth callback answered ${done.status}`);
+  }
+  // The admin token is bought with an App Bridge session token, as the embedded admin would.
+  const { token } = (await control(emulator, 'POST', `/shops/${shop}/session-token`)) as { token: string };
+  const res = await fetch(`${base}/api/v1/adminToken`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+  const authToken = ((await res.json()) as { data?: { authToken?: string } }).data?.authToken;
+  if (!authToken) throw new Error(`adminToken answered ${res.status}`);
+  return { base, adminUrl: `${base}/main?authToken=${authToken}`, authToken, emulator, shop, stop };
 }
 
 async function stopProcessGroup(child: ChildProcess) {
@@ -52,8 +67,8 @@ export async function control(emulator: string, method: string, path: string, bo
 }
 
 /** The signed query Shopify's admin adds when it opens the app (same HMAC as the emulator's launch URL). */
-export async function signedLaunchQuery(emulator: string): Promise<string> {
-  const answer = (await control(emulator, 'GET', `/shops/${DEV_SHOP}/launch-url?path=/auth/install`)) as { url?: string } | string;
+export async function signedLaunchQuery(emulator: string, shop: string): Promise<string> {
+  const answer = (await control(emulator, 'GET', `/shops/${shop}/launch-url?path=/auth/install`)) as { url?: string } | string;
   const url = typeof answer === 'string' ? answer : (answer?.url ?? '');
   return new URL(url).search;
 }
