@@ -2,7 +2,7 @@
 import { chargeImageOnce, quotaStatus } from '../billing';
 import { createDb, type Db } from '../db/client';
 import { getStoredImageSettings } from '../db/image-settings';
-import { optimiseImage } from '../images';
+import { optimiseImage, type EngineSettings } from '../images';
 import type { Logger } from '../lib/log';
 import type { OptimiseMessage } from './consumer';
 import { PermanentImageError } from './errors';
@@ -34,6 +34,23 @@ export function quotaPort(db: Db): QuotaPort {
   };
 }
 
+/**
+ * Runs one call at a time. The codec holds decoded pixels (up to ~100 MB for the largest image it takes
+ * in the isolate, see worker/images/budget.ts); messages of a batch run side by side, so without this
+ * two decodes could overlap in one 128 MB isolate. Network waits (CDN, upload, READY polling) still overlap.
+ */
+export function oneAtATime<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (...args: A) => {
+    const run = tail.then(() => fn(...args));
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}
+
+/** One codec run at a time per isolate, across every batch the isolate is handling. */
+const isolateEngine = oneAtATime((input: Uint8Array, settings: EngineSettings, images: ImagesBinding) => optimiseImage(input, settings, { images }));
+
 export function pipelineDeps(env: Env, log: Logger): PipelineDeps {
   const db = createDb(env.DB);
   return {
@@ -41,7 +58,7 @@ export function pipelineDeps(env: Env, log: Logger): PipelineDeps {
     bucket: env.BUCKET,
     log,
     now: () => Date.now(),
-    optimiseImage: (input, settings) => optimiseImage(input, settings, { images: env.IMAGES }),
+    optimiseImage: (input, settings) => isolateEngine(input, settings, env.IMAGES),
     fetchImage: fetchImageBytes,
     shopify: shopifyImages(env, db),
     quota: quotaPort(db),
