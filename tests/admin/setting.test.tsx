@@ -61,6 +61,8 @@ describe('settings (/setting) account', () => {
     renderApp('/setting');
     fireEvent.change(await screen.findByLabelText('Language'), { target: { value: 'ge' } });
     expect(await screen.findByText('Konto', { selector: 'h2' })).toBeTruthy();
+    // the confirmation speaks the language just chosen
+    expect((await screen.findAllByText('Erfolgreich')).length).toBeGreaterThan(0);
     expect(api.callsTo('/api/v1/updateLanguage')[0]?.body).toEqual({ Language: 'ge' });
   });
 });

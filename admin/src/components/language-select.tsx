@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { updateLanguage } from '../api/calls';
 import { isOk, messageOf } from '../api/client';
 import { useToast } from '../hooks/use-toast';
+import { i18next } from '../i18n';
 import { languageAtom, settingInfoAtom } from '../state/atoms';
 import { isLanguageCode, LANGUAGES } from '../../../shared/languages';
 
@@ -30,7 +31,7 @@ export function LanguageSelect({ labelHidden = false }: { labelHidden?: boolean 
       if (!isOk(body)) throw new Error(messageOf(body, t('common.tryAgainLater')));
       setInfo((i) => (i ? { ...i, language: value } : i));
       // The server's msg is English; the confirmation is shown in the language just chosen.
-      toast(t('common.saved'));
+      toast(i18next.t('common.saved', { lng: value }));
     } catch (e) {
       setLanguage(previous);
       toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
