@@ -4,7 +4,8 @@
 // Options are data-* attributes on its own <script> tag, written by the app embed's settings:
 //   data-delay   hover time in ms before fetching (spec section 9: 65)
 //   data-limit   most pages fetched in advance per page view
-//   data-mode    "prerender" (default) or "prefetch"
+//   data-mode    "prerender" (default: prefetch at the delay, prerender once the hover lasts 200 ms)
+//                or "prefetch" (never prerender)
 //   data-exclude comma-separated texts; a link whose path + query contains one is never fetched
 (() => {
   try {
@@ -17,7 +18,7 @@
     const limit = +(options.limit || 20);
     const excluded = (options.exclude || '').split(',').map((text) => text.trim()).filter(Boolean);
     const supportsSpeculation = HTMLScriptElement.supports && HTMLScriptElement.supports('speculationrules');
-    const kind = options.mode === 'prefetch' ? 'prefetch' : 'prerender';
+    const mayPrerender = options.mode !== 'prefetch';
     const supportsLinkPrefetch = doc.createElement('link').relList.supports('prefetch');
     // Shopify answers storefront pages with `Vary: Accept`; Chromium before 110 sent a different Accept
     // header for <link rel=prefetch> than for the navigation, so those prefetches were never used.
@@ -30,12 +31,14 @@
       /^\/(?:[a-z]{2}(?:-[a-z]{2,4})?\/)?(?:cart|checkouts?|account|customer_authentication|login|logout|password|challenge|discount|localization|services|apps|a|tools|community|admin)(?:[/.]|$)/i;
 
     const fetched = new Set();
+    const prerendered = new Set();
     // Chrome keeps every prerender alive until it is used or its rule is removed. Like its own
     // "moderate" hover rules, keep the two newest and cancel older ones: each costs a renderer.
     const livePrerenders = [];
     let count = 0;
     let hovered;
     let hoverTimer;
+    let upgradeTimer;
 
     const linkOf = (event) => {
       const target = event.target;
@@ -60,25 +63,22 @@
       return connection && (connection.saveData || /2g/.test(connection.effectiveType));
     };
 
-    const insertRule = (url) => {
+    const addRule = (action, url) => {
       const rule = doc.createElement('script');
       rule.type = 'speculationrules';
-      rule.textContent = JSON.stringify({ [kind]: [{ source: 'list', urls: [url] }] });
+      rule.textContent = JSON.stringify({ [action]: [{ source: 'list', urls: [url] }] });
       rule.dataset.url = url;
-      doc.head.appendChild(rule);
-      if (kind === 'prerender' && livePrerenders.push(rule) > 2) {
-        const oldest = livePrerenders.shift();
-        fetched.delete(oldest.dataset.url);
-        oldest.remove();
-      }
+      return doc.head.appendChild(rule);
     };
 
-    const fetchEarly = (link) => {
-      const url = link.href.split('#')[0];
+    const urlOf = (link) => link.href.split('#')[0];
+
+    const prefetch = (link) => {
+      const url = urlOf(link);
       if (fetched.has(url) || count >= limit || !allowed(link) || slowConnection()) return;
       fetched.add(url);
       count++;
-      if (supportsSpeculation) insertRule(url);
+      if (supportsSpeculation) addRule('prefetch', url);
       else if (supportsLinkPrefetch) {
         if (staleChromium) return;
         const hint = doc.createElement('link');
@@ -89,6 +89,20 @@
       } else {
         // Safari has neither: fill the HTTP cache with the Accept header a navigation sends (Vary: Accept).
         fetch(url, { headers: { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } }).catch(() => {});
+      }
+    };
+
+    // A hover that lasts 200 ms (Chrome's own "moderate" threshold) means the visitor is reading the
+    // link: prerender it, reusing the prefetched response, so the click shows a finished page. Not
+    // sooner: measured, a prerender still loading at the click shows the page later than a prefetch.
+    const prerender = (link) => {
+      const url = urlOf(link);
+      if (!supportsSpeculation || !mayPrerender || !fetched.has(url) || prerendered.has(url)) return;
+      prerendered.add(url);
+      if (livePrerenders.push(addRule('prerender', url)) > 2) {
+        const oldest = livePrerenders.shift();
+        prerendered.delete(oldest.dataset.url);
+        oldest.remove();
       }
     };
 
@@ -106,25 +120,29 @@
       );
 
     // A touch or a press means a click is coming: fetch at once, the hover delay would only lose time.
+    // (No prerender: it could not finish before the click.)
     listen('touchstart', (event) => {
       const link = linkOf(event);
-      if (link) fetchEarly(link);
+      if (link) prefetch(link);
     });
     listen('mousedown', (event) => {
       const link = linkOf(event);
-      if (link && event.button === 0) fetchEarly(link);
+      if (link && event.button === 0) prefetch(link);
     });
     listen('mouseover', (event) => {
       const link = linkOf(event);
       if (!link || link === hovered) return;
       clearTimeout(hoverTimer);
+      clearTimeout(upgradeTimer);
       hovered = link;
-      hoverTimer = setTimeout(() => fetchEarly(link), delay);
+      hoverTimer = setTimeout(() => prefetch(link), delay);
+      upgradeTimer = setTimeout(() => prerender(link), Math.max(delay, 200));
     });
     listen('mouseout', (event) => {
       const to = event.relatedTarget;
       if (hovered && !(to && hovered.contains(to))) {
         clearTimeout(hoverTimer);
+        clearTimeout(upgradeTimer);
         hovered = null;
       }
     });

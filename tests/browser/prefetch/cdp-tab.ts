@@ -119,12 +119,16 @@ export class CdpBrowser {
   }
 
   async close(): Promise<void> {
-    await this.send('Browser.close').catch(() => {});
-    this.socket.close();
-    await new Promise((resolve) => {
-      if (this.process.exitCode !== null) resolve(null);
+    const exited = new Promise((resolve) => {
+      if (this.process.exitCode !== null || this.process.signalCode !== null) resolve(null);
       else this.process.once('exit', resolve);
     });
+    // Browser.close may never be answered (the browser is gone by then): do not wait for it.
+    void this.send('Browser.close').catch(() => {});
+    const timer = setTimeout(() => this.process.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+    this.socket.close();
     rmSync(this.profileDir, { recursive: true, force: true });
   }
 }
