@@ -3,6 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, renderApp, settingInfo } from '../helpers/render-app';
 import { historyRow, idleSchedule, idleTab, page, totals } from './fixtures';
 
+// The whole admin renders per test on a shared 2-core machine: give each test room.
+vi.setConfig({ testTimeout: 20_000 });
+
 beforeEach(() => {
   vi.useFakeTimers({ shouldAdvanceTime: true });
   sessionStorage.clear();

@@ -31,6 +31,10 @@ async function adminPage(): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   await page.route('https://cdn.shopify.com/**', (route) => route.abort());
   page.on('pageerror', (e) => console.error('page error:', e.message));
+  // Download links are signed for APP_URL (.dev.vars, http://localhost:8787); when this run's Worker
+  // listens elsewhere (APP_BASE), the same signed paths are fetched from it instead.
+  const appUrl = new URL(process.env.APP_URL ?? 'http://localhost:8787').origin;
+  if (appUrl !== app.base) await page.route(`${appUrl}/files/**`, (route) => route.continue({ url: route.request().url().replace(appUrl, app.base) }));
   await page.goto(app.adminUrl);
   await page.waitForURL(/\/(main|guidance)/);
   await page.goto(`${app.base}/image_optimisation`);
