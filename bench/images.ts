@@ -8,7 +8,7 @@ import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { unstable_startWorker } from 'wrangler';
-import { findWorkerd, hwmBytes, resetHwm, rssBytes } from './lib/memory';
+import { cpuMs, findWorkerd, hwmBytes, resetHwm, rssBytes } from './lib/memory';
 import { availableMetric, score, type Metric } from './lib/metrics';
 import { median, table, type BenchRecord } from './lib/report';
 
@@ -40,7 +40,7 @@ const reported: BenchRecord[] = [...new Map((args.report ?? '').split(',').filte
   .flatMap((f) => JSON.parse(readFileSync(f, 'utf8')) as BenchRecord[]).map((r) => [`${r.file}\u0000${r.level}`, r] as const)).values()];
 const metric: Metric = reported[0] ? (reported[0].metric as Metric) : availableMetric(args.metric as 'auto' | Metric);
 
-const files = args.report ? [] : readdirSync(corpus).filter((f) => /\.(jpe?g|png|webp)$/i.test(f) && (!args.only || f.includes(args.only))).sort();
+const files = args.report ? [] : readdirSync(corpus).filter((f) => /\.(jpe?g|png|webp)$/i.test(f) && (!args.only || args.only.split(',').some((o) => f.startsWith(o) || f.includes(o)))).sort();
 const kindOf = (b: Uint8Array) => (b[0] === 0xff ? 'jpeg' : b[0] === 0x89 ? 'png' : 'webp');
 
 // A fresh workerd per image: memory left behind by one image (dead WASM heaps awaiting GC) must not be
@@ -71,6 +71,7 @@ async function startEngine() {
     send, dispose: () => worker.dispose(), idleText: pids.map((p) => `${(idle.get(p)! / 2 ** 20).toFixed(0)} MB`).join(' + '),
     resetAll: () => pids.length > 0 && pids.every((p) => resetHwm(p)),
     peakOverIdle: () => Math.max(...pids.map((p) => hwmBytes(p) - idle.get(p)!)),
+    cpu: () => pids.reduce((n, p) => n + cpuMs(p), 0),
   };
 }
 if (!args.report) console.log(`corpus ${corpus}: ${files.length} images, levels ${levels.join(', ')}, metric ${metric}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`);
@@ -79,14 +80,16 @@ const records: BenchRecord[] = [...reported];
 for (const file of files) {
   const input = new Uint8Array(readFileSync(join(corpus, file)));
   const engine = await startEngine();
-  const { send, resetAll, peakOverIdle } = engine;
+  const { send, resetAll, peakOverIdle, cpu } = engine;
   try {
     for (const level of levels) {
       const canReset = resetAll();
       const t0 = performance.now();
+      const c0 = cpu();
       const res = await send(input, LEVELS[level]!).catch((e: unknown) => new Response(null, { status: 599, headers: { 'x-result': JSON.stringify({ kind: 'crash', reason: String(e) }) } }));
       const out = new Uint8Array(await res.arrayBuffer());
       const ms = performance.now() - t0;
+      const cpuUsed = cpu() - c0;
       const peakBytes = canReset ? peakOverIdle() : null;
       const meta = JSON.parse(res.headers.get('x-result') ?? '{}') as { kind: string; format?: string; width?: number; height?: number; qualityUsed?: number; reason?: string; ssim?: number; wasmHeapBytes?: number };
       const kept = meta.kind !== 'optimised';
@@ -97,11 +100,11 @@ for (const file of files) {
       const s = sc.value;
       const rec: BenchRecord = {
         file, kind: kindOf(input), category: file.split('_')[0] ?? file, level, bytesIn: input.length, bytesOut: kept ? input.length : out.length, kept,
-        result: meta.kind, outFormat, score: s, metric, ms: Math.round(ms), megapixels: (dims.w * dims.h) / 1e6, peakBytes, qualityUsed: meta.qualityUsed ?? null,
+        result: meta.kind, outFormat, score: s, metric, ms: Math.round(ms), cpuMs: Math.round(cpuUsed), megapixels: (dims.w * dims.h) / 1e6, peakBytes, qualityUsed: meta.qualityUsed ?? null,
         ...(meta.reason ? { reason: meta.reason } : {}), ...(sc.max !== undefined ? { scoreMax: sc.max } : {}), ...(meta.ssim !== undefined ? { engineSsim: meta.ssim } : {}), ...(meta.wasmHeapBytes ? { wasmHeapBytes: meta.wasmHeapBytes } : {}),
       };
       records.push(rec);
-      console.log(`${file.padEnd(52)} ${level.padEnd(15)} ${rec.result.padEnd(15)} ${String(rec.bytesIn).padStart(8)} -> ${String(rec.bytesOut).padStart(8)}  q=${rec.qualityUsed ?? '-'}  ${metric}=${Number.isFinite(s) ? s.toFixed(3) : '-'}${sc.max !== undefined ? ` (max ${sc.max.toFixed(2)})` : ''} ssim=${meta.ssim?.toFixed(4) ?? '-'}  ${rec.ms} ms  peak ${peakBytes === null ? '-' : (peakBytes / 2 ** 20).toFixed(0)} MB (WASM heaps ${((meta.wasmHeapBytes ?? 0) / 2 ** 20).toFixed(0)} MB)`);
+      console.log(`${file.padEnd(52)} ${level.padEnd(15)} ${rec.result.padEnd(15)} ${String(rec.bytesIn).padStart(8)} -> ${String(rec.bytesOut).padStart(8)}  q=${rec.qualityUsed ?? '-'}  ${metric}=${Number.isFinite(s) ? s.toFixed(3) : '-'}${sc.max !== undefined ? ` (max ${sc.max.toFixed(2)})` : ''} ssim=${meta.ssim?.toFixed(4) ?? '-'}  ${rec.ms} ms (CPU ${rec.cpuMs} ms)  peak ${peakBytes === null ? '-' : (peakBytes / 2 ** 20).toFixed(0)} MB (WASM heaps ${((meta.wasmHeapBytes ?? 0) / 2 ** 20).toFixed(0)} MB)`);
     }
   } finally {
     await engine.dispose().catch(() => undefined);

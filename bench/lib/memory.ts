@@ -38,3 +38,14 @@ export const hwmBytes = (pid: number) => kb(pid, 'VmHWM');
 export function resetHwm(pid: number): boolean {
   try { writeFileSync(`/proc/${pid}/clear_refs`, '5'); return true; } catch { return false; }
 }
+
+/** CPU time (user + system) the process has used, in ms: wall-clock time is meaningless on a shared box. */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in USER_HZ (100 on Linux)
+  } catch {
+    return Number.NaN;
+  }
+}
