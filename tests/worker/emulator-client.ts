@@ -13,6 +13,7 @@ export type ShopSettings = {
   webhookUrl: string;
   storefrontTtfbMs: [number, number];
   storefrontPassword: boolean;
+  refuseUpdatesOfFailedFiles: boolean;
 };
 export type TokenAnswer = { access_token: string; scope: string; expires_in?: number; refresh_token?: string; refresh_token_expires_in?: number };
 export type FileInfo = {

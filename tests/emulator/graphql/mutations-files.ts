@@ -109,7 +109,7 @@ export function fileUpdate(args: { files: FileUpdateInput[] }, ctx: Ctx) {
     if (!f) return userErrors.push({ code: 'FILE_DOES_NOT_EXIST', field: ['files', String(i), 'id'], message: `File id ${input.id} does not exist.` });
     if (f.status === 'PROCESSING' || f.status === 'UPLOADED') return userErrors.push({ code: 'NON_READY_STATE', field: ['files', String(i), 'id'], message: 'Non-ready files cannot be updated.' });
     // A failed replacement must be acknowledged (fileAcknowledgeUpdateFailed) before the next update.
-    if (f.status === 'FAILED') return userErrors.push({ code: 'INVALID_FAILED_MEDIA_STATE', field: ['files', String(i), 'id'], message: 'File cannot be updated in a failed state.' });
+    if (f.status === 'FAILED' && ctx.shop.settings.refuseUpdatesOfFailedFiles) return userErrors.push({ code: 'INVALID_FAILED_MEDIA_STATE', field: ['files', String(i), 'id'], message: 'File cannot be updated in a failed state.' });
     if (input.filename != null) {
       const sourceExt = input.originalSource ? extensionOf(sourceFilename(input.originalSource)) : extensionOf(f.filename);
       if (!/^[^/\\]+\.[a-z0-9]+$/i.test(input.filename)) return userErrors.push({ code: 'INVALID_FILENAME', field: ['files', String(i), 'filename'], message: 'The filename is invalid.' });

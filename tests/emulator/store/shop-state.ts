@@ -30,6 +30,11 @@ export type ShopSettings = {
   storefrontTtfbMs: [number, number];
   /** A password-protected storefront (PageSpeed then fails like on real development stores). */
   storefrontPassword: boolean;
+  /**
+   * Shopify 2026-10 refuses fileUpdate on a FAILED file (INVALID_FAILED_MEDIA_STATE) until
+   * fileAcknowledgeUpdateFailed resets it. Off by default until the app acknowledges failures.
+   */
+  refuseUpdatesOfFailedFiles: boolean;
 };
 
 /** Fault injection. HTTP faults apply to the next `remaining` matching requests (-1: until cleared). */
@@ -98,6 +103,7 @@ export const DEFAULT_SETTINGS: ShopSettings = {
   webhookUrl: '',
   storefrontTtfbMs: [300, 600],
   storefrontPassword: false,
+  refuseUpdatesOfFailedFiles: false,
 };
 
 export function ensureCatalogue(shop: ShopState): void {
