@@ -126,10 +126,11 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
               </IndexTable.Cell>
               <IndexTable.Cell>{formatDate(row.date, i18n.language)}</IndexTable.Cell>
               <IndexTable.Cell>
-                {/* the row itself toggles selection: the button must not */}
+                {/* the row itself toggles selection: the button must not. An upload that could not be made
+                    smaller kept its original (decisions.md): there is nothing to compare. */}
                 <div onClick={(e) => e.stopPropagation()}>
                   {isUpload ? (
-                    <Button size="slim" onClick={() => onView(row)} disabled={row.is_delete === 1 || row.status !== 'finished'}>
+                    <Button size="slim" onClick={() => onView(row)} disabled={row.is_delete === 1 || row.status !== 'finished' || row.comp_ratio <= 0}>
                       {t('imageDetails.view')}
                     </Button>
                   ) : (

@@ -49,6 +49,7 @@ const ROWS = [
   image(2, { file_name: 'restored.jpg', is_restore: 1, is_compress: 0, after_file_path: '' }),
   image(3, { file_name: 'expired.jpg', is_overdue: 1, before_file_path: '' }),
   image(4, { file_name: 'deleted.jpg', is_delete: 1, before_file_path: '', after_file_path: '' }),
+  image(6, { file_name: 'undone.jpg', is_restore: 1 }),
   image(5, { file_name: 'plain.jpg', is_compress: 0, is_edit_alt: 0, is_watermark: 0, before_file_path: '', after_file_path: '', img_size: 2 * 1048576 }),
 ];
 
@@ -91,6 +92,11 @@ describe('/image_optimisation_details', () => {
     expect(within(rowOf('deleted.jpg')).getByText('Deleted')).toBeTruthy();
     expect(within(rowOf('plain.jpg')).getByText('Not Compressed')).toBeTruthy();
     expect(within(rowOf('plain.jpg')).getByText('2.00 MB')).toBeTruthy();
+    // Restored: the original is back, so no savings and no change tags, whatever flags the row kept.
+    const undone = within(rowOf('undone.jpg'));
+    expect(undone.getByText('575.46 KB')).toBeTruthy();
+    expect(undone.getByText('0.00%')).toBeTruthy();
+    expect(undone.queryByText('Watermark')).toBeNull();
   });
 
   it('View / Download / Restore follow section 4 by status', async () => {

@@ -135,7 +135,7 @@ describe('image optimisation journey', () => {
     await page.getByRole('button', { name: 'Upload images to optimize' }).click();
     const upload = page.getByRole('dialog', { name: 'Upload images to optimize' });
     await upload.locator('input[type=file]').setInputFiles([
-      { name: 'rocket.jpg', mimeType: 'image/jpeg', buffer: readFileSync(`${FIXTURES}/rocket-baseline.jpg`) },
+      { name: 'chelsea.png', mimeType: 'image/png', buffer: readFileSync(`${FIXTURES}/chelsea-rgb.png`) },
       { name: 'notes.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') },
     ]);
     await upload.getByRole('button', { name: 'Upload and optimize' }).click();
@@ -144,7 +144,7 @@ describe('image optimisation journey', () => {
     await shot(page, '10-upload-rejected');
     await upload.getByRole('button', { name: 'Cancel' }).click();
     await toast(page, /images optimized/, 90_000);
-    const uploadRow = page.getByRole('row').filter({ hasText: 'rocket.jpg' }).first();
+    const uploadRow = page.getByRole('row').filter({ hasText: 'chelsea.png' }).first();
     await uploadRow.waitFor({ timeout: 15_000 });
     await shot(page, '11-other-tab');
     await uploadRow.getByRole('button', { name: 'View' }).click();

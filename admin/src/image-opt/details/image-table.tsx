@@ -52,6 +52,10 @@ export function ImageTable({ rows, loading, restoring, onView, onRestore, onReop
     >
       {rows.map((row, index) => {
         const st = statusOfRow(row);
+        // A restored image is the original again: its old savings and changes no longer apply.
+        const undone = st.label === 'Restored';
+        const shownTags = undone ? [] : st.tags;
+        const compressed = row.is_compress === 1 && !undone;
         return (
           <IndexTable.Row id={String(row.id)} key={row.id} position={index} selected={selectedResources.includes(String(row.id))} disabled={st.disabled}>
             <IndexTable.Cell>
@@ -65,7 +69,7 @@ export function ImageTable({ rows, loading, restoring, onView, onRestore, onReop
             <IndexTable.Cell>
               <InlineStack gap="100" wrap>
                 <Badge tone={LABEL_TONES[st.label]}>{t(`imageDetails.status.${LABEL_KEYS[st.label]}`)}</Badge>
-                {st.tags.map((tag) => (
+                {shownTags.map((tag) => (
                   <Badge key={tag} tone="info">
                     {t(`imageDetails.tag.${TAG_KEYS[tag]}`)}
                   </Badge>
@@ -74,12 +78,12 @@ export function ImageTable({ rows, loading, restoring, onView, onRestore, onReop
             </IndexTable.Cell>
             <IndexTable.Cell>
               <Text as="span" alignment="end" numeric>
-                {row.is_compress === 1 ? `${formatSize(row.img_size)} → ${formatSize(row.comp_size)}` : formatSize(row.img_size)}
+                {compressed ? `${formatSize(row.img_size)} → ${formatSize(row.comp_size)}` : formatSize(row.img_size)}
               </Text>
             </IndexTable.Cell>
             <IndexTable.Cell>
               <Text as="span" alignment="end" numeric>
-                {formatRatio(row.comp_ratio)}
+                {formatRatio(compressed ? row.comp_ratio : 0)}
               </Text>
             </IndexTable.Cell>
             <IndexTable.Cell>
