@@ -7,6 +7,7 @@ import { mockApi, renderApp, settingInfo } from './helpers/render-app';
 const realTop = Object.getOwnPropertyDescriptor(window, 'top');
 
 afterEach(() => {
+  vi.restoreAllMocks();
   vi.unstubAllGlobals();
   delete window.shopify;
   if (realTop) Object.defineProperty(window, 'top', realTop);
@@ -118,5 +119,23 @@ describe('app shell session failures', () => {
     const { router } = renderApp('/main', { info: null });
     await waitFor(() => expect(router.state.location.pathname).toBe('/error'), { timeout: 3000 });
     expect(calls).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('app shell storage', () => {
+  it('sends the merchant to the enable-cookies page when storage is blocked and there is no token', async () => {
+    localStorage.clear();
+    const setItem = vi.spyOn(window.localStorage, 'setItem').mockImplementation(() => {
+      throw new DOMException('blocked', 'SecurityError');
+    });
+    const getItem = vi.spyOn(window.localStorage, 'getItem').mockImplementation(() => {
+      throw new DOMException('blocked', 'SecurityError');
+    });
+    vi.stubGlobal('fetch', vi.fn());
+    const { router } = renderApp('/main', { info: null, token: false });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/cookieError'));
+    expect(await screen.findByText('Please enable cookies')).toBeTruthy();
+    setItem.mockRestore();
+    getItem.mockRestore();
   });
 });

@@ -9,6 +9,7 @@ import { ApiRequestError, isOk } from '../api/client';
 import { useShopifyNavigate } from '../hooks/use-shopify-navigate';
 import { i18next } from '../i18n';
 import { inIframe, waitForAppBridge } from '../lib/app-bridge';
+import { storageAvailable } from '../lib/storage';
 import { PUBLIC_PATHS } from '../router';
 import { isOldAtom, languageAtom, settingInfoAtom } from '../state/atoms';
 import { isLanguageCode } from '../../../shared/languages';
@@ -50,6 +51,11 @@ export function AppShell() {
       cancelled = true;
     };
   }, [mode]);
+
+  // Standalone without a usable token and with storage blocked: cookies must be enabled first.
+  useEffect(() => {
+    if (mode === 'standalone' && !isPublic && !hasSession && !sessionRefused && !storageAvailable()) void navigate({ to: '/cookieError' });
+  }, [mode, isPublic, hasSession, sessionRefused, navigate]);
 
   useEffect(() => {
     if (isPublic || settingInfo || !hasSession) return;
