@@ -129,6 +129,14 @@ export async function processDeadLetter(deps: PipelineDeps, msg: OptimiseMessage
     await finishJobImage(deps.db, job.id, msg.imageId, 'failed', reason);
     return;
   }
+  // Retried only because another job held the image: that job owns the outcome, this one steps aside.
+  const heldByOther = row.image.lockJobId !== null && row.image.lockJobId !== job.id;
+  const servedByOther = row.image.step === 'done' && row.image.optimisedAt !== null && row.image.optimisedAt >= job.createdAt;
+  if (member.error === null && (heldByOther || servedByOther)) {
+    await finishJobImage(deps.db, job.id, msg.imageId, 'skipped', 'handled by another job');
+    await settle(deps, job, row.item.id);
+    return;
+  }
   deps.log.error('image_dead_lettered', { shopId: msg.shopId, jobId: msg.jobId, imageId: msg.imageId, reason });
   await fail(deps, job, msg.imageId, row.item.id, reason);
 }

@@ -4,7 +4,7 @@ import { createJob, getJob, listJobImages } from '../../../worker/db/jobs';
 import { claimImage, updateImage } from '../../../worker/db/optimise';
 import { usageLedger } from '../../../worker/db/schema';
 import { enqueueAutomatic } from '../../../worker/optimise/auto';
-import { processOptimiseMessage, type OptimiseMessage } from '../../../worker/optimise/consumer';
+import { processDeadLetter, processOptimiseMessage, type OptimiseMessage } from '../../../worker/optimise/consumer';
 import { planJob } from '../../../worker/optimise/plan';
 import type { PipelineDeps } from '../../../worker/optimise/ports';
 import { scheduleForTab } from '../../../worker/optimise/progress';
@@ -113,6 +113,21 @@ describe('two jobs for the same image', { timeout: 60_000 }, () => {
     expect(await ledgerRows(shop.id)).toHaveLength(1);
     const members = [...(await listJobImages(db(), a!.jobId)), ...(await listJobImages(db(), jobB))];
     expect(members.map((m) => m.status).sort()).toEqual(['done', 'skipped']);
+  });
+});
+
+describe('dead letters', { timeout: 60_000 }, () => {
+  it('a message that only ever waited for another job steps aside instead of failing the image', async () => {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps();
+    await saveSettings(shop.id);
+    const { item, images } = await seedItem(shop, fakes.cdn);
+    const [m] = await planOptimise(deps, shop, [item.id]);
+    expect(await claimImage(db(), shop.id, images[0]!.id, 'other-job', Date.now(), 600_000)).toBe(true);
+    for (let attempt = 1; attempt <= 6; attempt++) expect((await processOptimiseMessage(deps, m!, attempt)).ack).toBe(false);
+    await processDeadLetter(deps, m!);
+    expect((await listJobImages(db(), m!.jobId))[0]).toMatchObject({ status: 'skipped', error: 'handled by another job' });
+    expect((await imageRow(images[0]!.id))!.status).toBe('pending');
   });
 });
 
