@@ -50,7 +50,7 @@ describe('path selection (isolate budget vs Images binding)', () => {
   const header = (w: number, h: number, format: 'jpeg' | 'png' = 'jpeg') => ({ ...readHeader(fixture(format === 'jpeg' ? 'rocket-baseline.jpg' : 'chelsea-rgb.png'), format), width: w, height: h });
 
   it('small images stay in the isolate (WASM, identical everywhere)', () => {
-    expect(selectPath('jpeg', header(2048, 2048), 800_000, settings, true).path).toBe('wasm');
+    expect(selectPath('jpeg', header(1600, 1200), 800_000, settings, true).path).toBe('wasm');
     expect(selectPath('png', header(1000, 1000, 'png'), 800_000, settings, true).path).toBe('wasm');
   });
 
