@@ -5,8 +5,16 @@ import type { Emulator } from '../store/registry';
 import type { ShopState } from '../store/shop-state';
 import type { ArticleRec, Blob, CollectionRec, FileRec, OwnedImage, ProductRec } from '../store/types';
 
+// Blobs are immutable and shared (a large shop's 40,000 images are a few seed blobs): hash each once.
+const hashes = new WeakMap<Uint8Array, string>();
+
 export function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  let h = hashes.get(bytes);
+  if (!h) {
+    h = createHash('sha256').update(bytes).digest('hex');
+    hashes.set(bytes, h);
+  }
+  return h;
 }
 
 function blobInfo(b: Blob) {
