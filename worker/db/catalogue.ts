@@ -179,6 +179,12 @@ export async function getSyncStatus(db: Db, shopId: number): Promise<SyncStatusR
   return db.select().from(catalogueSyncs).where(eq(catalogueSyncs.shopId, shopId)).get();
 }
 
+/** Records a sync as queued unless the shop has a sync row already; true when this call created it. */
+export async function claimFirstSync(db: Db, shopId: number): Promise<boolean> {
+  const row = await db.insert(catalogueSyncs).values({ shopId, status: 'queued' }).onConflictDoNothing().returning({ shopId: catalogueSyncs.shopId }).get();
+  return row !== undefined;
+}
+
 export async function beginSync(db: Db, shopId: number, startedAt: number): Promise<void> {
   const values = { status: 'running', imageCount: 0, error: null, startedAt, finishedAt: null, bulkOperationId: null };
   await db

@@ -145,6 +145,20 @@ describe('webhook follow-ups', () => {
   });
 });
 
+describe('getImageSyncStatus', () => {
+  it('queues a first sync, once, for a shop that never had one', async () => {
+    const { shop, headers } = await createShop();
+    const { getSyncStatus } = await import('../../../worker/db/catalogue');
+    expect(await getSyncStatus(db(), shop.id)).toBeUndefined();
+    const first = await (await call('/api/v1/getImageSyncStatus', { headers })).json<{ code: string; data: Record<string, unknown> }>();
+    expect(first).toEqual({ code: '200', msg: 'success', data: { imageSync: false, imageCount: 0, status: 'queued' } });
+    expect(await getSyncStatus(db(), shop.id)).toMatchObject({ status: 'queued' });
+    // Polling again does not queue another one (the row exists); the claim is single-use.
+    const { claimFirstSync } = await import('../../../worker/db/catalogue');
+    expect(await claimFirstSync(db(), shop.id)).toBe(false);
+  });
+});
+
 describe('mapping helpers', () => {
   it('file names and types from CDN URLs and MIME types', () => {
     expect(fileNameOfUrl('https://cdn.shopify.com/s/files/1/0/files/red%20shoe.JPG?v=12#x')).toBe('red shoe.JPG');
