@@ -75,7 +75,7 @@ describe('settings (/setting) image optimisation section and leave guard', () =>
       '/api/v2/image-opt/saveSettings': (call: Call) => ({ ack: 1, data: call.body }),
     });
     const { router } = renderApp('/setting');
-    fireEvent.click(await screen.findByText('Image Optimization Settings'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
     const save = await screen.findByRole('button', { name: 'Save' });
     expect(save.getAttribute('aria-disabled')).toBe('true');
     fireEvent.click(screen.getByLabelText('Automatic'));
@@ -101,7 +101,7 @@ describe('settings (/setting) image optimisation section and leave guard', () =>
       '/api/v2/image-opt/getSettings': { ack: 1, data: { ...defaultImageSettings(), is_default: 0, auto_switch: 1 } },
     });
     const { router } = renderApp('/setting');
-    fireEvent.click(await screen.findByText('Image Optimization Settings'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
     fireEvent.click(await screen.findByLabelText('Manual'));
     expect(screen.getByText('You need to manually optimize in the APP after each change.')).toBeTruthy();
     fireEvent.click(screen.getByLabelText('Add a watermark'));
@@ -120,7 +120,7 @@ describe('settings (/setting) image optimisation section and leave guard', () =>
       '/api/v2/image-opt/getSettings': { ack: 1, data: defaultImageSettings() },
     });
     renderApp('/setting');
-    fireEvent.click(await screen.findByText('Image Optimization Settings'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
     expect(await screen.findByText('Finish these settings to start optimizing your images.')).toBeTruthy();
     fireEvent.click(screen.getAllByLabelText('None')[0]!);
     fireEvent.click(screen.getByLabelText('Collection images'));
@@ -128,6 +128,20 @@ describe('settings (/setting) image optimisation section and leave guard', () =>
     expect(screen.getByText('Optimization cannot occur until you have set up at least one item.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).toBe('true');
     fireEvent.click(screen.getByLabelText('Blog post images'));
+    expect(screen.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).not.toBe('true');
+  });
+
+  it('keeps unsaved image settings while the merchant looks at Account', async () => {
+    mockApi({
+      '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } },
+      '/api/v2/image-opt/getSettings': settingsAnswer,
+    });
+    renderApp('/setting');
+    fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
+    fireEvent.click(await screen.findByLabelText('Automatic'));
+    fireEvent.click(screen.getByRole('button', { name: 'Account' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Image Optimization Settings' }));
+    expect((screen.getByLabelText('Automatic') as HTMLInputElement).checked).toBe(true);
     expect(screen.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).not.toBe('true');
   });
 });

@@ -3,6 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppFooterHelp } from '../components/footer-help';
+import { PlanLimitDialog } from '../components/plan-limit-dialog';
 import { ReauthorizeModal } from '../components/reauthorize-modal';
 import { ReviewBanner } from '../components/review-banner';
 import { usePolling } from '../hooks/use-polling';
@@ -45,7 +46,9 @@ export function ImageOptimisationScreen() {
     void history.reload();
     void page.reload();
   }, [history, page]);
-  const progress = useOptProgress(refresh);
+  const [limitOpen, setLimitOpen] = useState(false);
+  // A job that stopped at the plan limit: the dialog offers the upgrade and the support requests.
+  const progress = useOptProgress(refresh, () => setLimitOpen(true));
   // Auto mode: new and changed images are optimised in the background; the history follows every 3 s.
   usePolling(() => history.reload(), AUTO_HISTORY_REFRESH_MS, !page.loading && settings.auto_switch === 1 && !isDefault);
 
@@ -122,6 +125,7 @@ export function ImageOptimisationScreen() {
       <FirstSetupModal open={dialog === 'firstSetup'} onClose={() => setDialog('none')} onSetUp={() => setDialog('sheet')} />
       <SettingsSheet open={dialog === 'sheet'} firstTime={isDefault} onClose={() => setDialog('none')} onSaved={() => void page.reload()} />
       <CompareModal images={compare} onClose={() => setCompare(null)} />
+      <PlanLimitDialog open={limitOpen} remaining={totals.un_opt_num} onClose={() => setLimitOpen(false)} onUpgrade={() => void navigate({ to: '/pricing' })} />
     </Page>
   );
 }

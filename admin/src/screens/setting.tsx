@@ -1,9 +1,8 @@
-import { ActionList, BlockStack, Box, Button, Card, InlineStack, Layout, Link, Page, SkeletonBodyText, Text } from '@shopify/polaris';
+import { ActionList, BlockStack, Box, Card, Layout, Link, Page, Text } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ImageSettingsForm, useImageSettings } from '../components/image-settings';
+import { ImageSettingsPanel } from '../components/image-settings';
 import { LanguageSelect } from '../components/language-select';
-import { LeaveGuard } from '../components/leave-guard';
 import { OverchargeSetting } from '../components/overcharge-setting';
 
 type Section = 'account' | 'images';
@@ -12,11 +11,9 @@ type Section = 'account' | 'images';
 export function SettingScreen() {
   const { t } = useTranslation();
   const [section, setSection] = useState<Section>('account');
-  const settings = useImageSettings();
 
   return (
     <Page title={t('setting.title')}>
-      <LeaveGuard when={settings.dirty} />
       <Layout>
         <Layout.Section variant="oneThird">
           <Card padding="200">
@@ -29,7 +26,8 @@ export function SettingScreen() {
           </Card>
         </Layout.Section>
         <Layout.Section>
-          {section === 'account' ? (
+          {/* Both sections stay mounted: switching to Account keeps unsaved image settings (and their guard). */}
+          <div hidden={section !== 'account'}>
             <Card>
               <BlockStack gap="500">
                 <Text as="h2" variant="headingMd">
@@ -44,30 +42,12 @@ export function SettingScreen() {
                 </Text>
               </BlockStack>
             </Card>
-          ) : (
+          </div>
+          <div hidden={section !== 'images'}>
             <Card>
-              <BlockStack gap="400">
-                <InlineStack align="space-between" blockAlign="center">
-                  <Text as="h2" variant="headingMd">
-                    {t('setting.images.title')}
-                  </Text>
-                  <InlineStack gap="200">
-                    <Button onClick={settings.reset} disabled={!settings.dirty || settings.saving}>
-                      {t('common.discard')}
-                    </Button>
-                    <Button variant="primary" onClick={() => void settings.save()} disabled={!settings.dirty || settings.blocked} loading={settings.saving}>
-                      {t('common.save')}
-                    </Button>
-                  </InlineStack>
-                </InlineStack>
-                {settings.loading ? (
-                  <SkeletonBodyText lines={8} />
-                ) : (
-                  <ImageSettingsForm value={settings.draft} onChange={settings.setDraft} showErrors={settings.showErrors} watermarkMissing={settings.watermarkMissing} />
-                )}
-              </BlockStack>
+              <ImageSettingsPanel title={t('setting.images.title')} />
             </Card>
-          )}
+          </div>
         </Layout.Section>
       </Layout>
     </Page>

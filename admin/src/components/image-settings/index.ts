@@ -4,3 +4,4 @@ export { TemplateSection } from './template-section';
 export { TemplateEditor } from './template-editor';
 export { translateSettingsMessage } from './messages';
 export { watermarkUrl } from './watermark-section';
+export { ImageSettingsPanel } from './image-settings-panel';

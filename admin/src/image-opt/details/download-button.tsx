@@ -39,8 +39,8 @@ export function DownloadButton({ row }: { row: ImageRow }) {
     >
       <ActionList
         items={[
-          { content: t('imageDetails.downloadOriginal'), onAction: () => download(row.before_file_path), disabled: !row.before_file_path },
-          { content: t('imageDetails.downloadOptimized'), onAction: () => download(row.after_file_path), disabled: !row.after_file_path },
+          { content: t('imageDetails.downloadOriginal'), onAction: () => download(row.before_file_path) },
+          { content: t('imageDetails.downloadOptimized'), onAction: () => download(row.after_file_path) },
         ]}
       />
     </Popover>

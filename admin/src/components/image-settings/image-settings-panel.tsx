@@ -1,0 +1,39 @@
+import { BlockStack, Button, InlineStack, SkeletonBodyText, Text } from '@shopify/polaris';
+import { useTranslation } from 'react-i18next';
+import type { ImageSettings } from '../../../../shared/image-settings';
+import { LeaveGuard } from '../leave-guard';
+import { ImageSettingsForm } from './image-settings-form';
+import { useImageSettings } from './use-image-settings';
+
+/**
+ * The whole settings editor: heading, Discard / Save (enabled only after a change, disabled while a
+ * section has no scope), the form, and the leave guard for unsaved changes. Used on /setting and, inside
+ * a Sheet, on the image page.
+ */
+export function ImageSettingsPanel({ title, onSaved }: { title: string; onSaved?: (saved: ImageSettings) => void }) {
+  const { t } = useTranslation();
+  const settings = useImageSettings(onSaved);
+  return (
+    <BlockStack gap="400">
+      <LeaveGuard when={settings.dirty} />
+      <InlineStack align="space-between" blockAlign="center">
+        <Text as="h2" variant="headingMd">
+          {title}
+        </Text>
+        <InlineStack gap="200">
+          <Button onClick={settings.reset} disabled={!settings.dirty || settings.saving}>
+            {t('common.discard')}
+          </Button>
+          <Button variant="primary" onClick={() => void settings.save()} disabled={!settings.dirty || settings.blocked} loading={settings.saving}>
+            {t('common.save')}
+          </Button>
+        </InlineStack>
+      </InlineStack>
+      {settings.loading ? (
+        <SkeletonBodyText lines={8} />
+      ) : (
+        <ImageSettingsForm value={settings.draft} onChange={settings.setDraft} showErrors={settings.showErrors} watermarkMissing={settings.watermarkMissing} />
+      )}
+    </BlockStack>
+  );
+}
