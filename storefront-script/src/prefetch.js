@@ -120,15 +120,13 @@
       );
 
     // A touch or a press means a click is coming: fetch at once, the hover delay would only lose time.
-    // (No prerender: it could not finish before the click.)
-    listen('touchstart', (event) => {
-      const link = linkOf(event);
+    // And no prerender from now on: it could not finish before the click, which it would then delay.
+    const pressed = (link) => {
+      clearTimeout(upgradeTimer);
       if (link) prefetch(link);
-    });
-    listen('mousedown', (event) => {
-      const link = linkOf(event);
-      if (link && event.button === 0) prefetch(link);
-    });
+    };
+    listen('touchstart', (event) => pressed(linkOf(event)));
+    listen('mousedown', (event) => event.button === 0 && pressed(linkOf(event)));
     listen('mouseover', (event) => {
       const link = linkOf(event);
       if (!link || link === hovered) return;

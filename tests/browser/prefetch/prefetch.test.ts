@@ -113,6 +113,19 @@ describe('speed-prefetch in Chromium', () => {
     expect(await speculated()).toEqual([['prefetch', '/products/beta']]);
   });
 
+  it('a press keeps it a prefetch: a prerender could not finish before the click', async () => {
+    await open();
+    const link = await tab.centreOf('a[href="/products/beta"]');
+    const away = await tab.centreOf('#title');
+    await tab.mouse('mouseMoved', link.x, link.y);
+    await tab.mouse('mousePressed', link.x, link.y);
+    await sleep(SETTLE_MS); // held on the link well past 200 ms
+    await tab.mouse('mouseMoved', away.x, away.y);
+    await tab.mouse('mouseReleased', away.x, away.y);
+    expect(await speculated()).toEqual([['prefetch', '/products/beta']]);
+    expect(storefront.documentRequests('/products/beta')).toHaveLength(1);
+  });
+
   it('a hover shorter than the delay fetches nothing', async () => {
     // 300 ms instead of 65 ms: the machines running this are busy, and CDP round trips take time.
     storefront.config.scriptData = { delay: '300' };
