@@ -113,7 +113,7 @@ describe('/image_optimisation_details', () => {
     expect((within(rowOf('expired.jpg')).getByRole('checkbox') as HTMLInputElement).disabled).toBe(true);
   });
 
-  it('Download goes over https and records the download; a missing side cannot be chosen', async () => {
+  it("Download goes over https and records the download; a missing link is 'Url is empty'", async () => {
     const api = detailApi({ '/api/v2/image-opt/updateIsDownload': { ack: 1 } });
     await openDetails();
     const clicked: string[] = [];
@@ -121,9 +121,12 @@ describe('/image_optimisation_details', () => {
       clicked.push(this.href);
     });
     fireEvent.click(within(rowOf('restored.jpg')).getByRole('button', { name: 'Download' }));
-    const optimised = await screen.findByRole('button', { name: 'Optimized image' });
-    expect((optimised as HTMLButtonElement).disabled).toBe(true);
-    fireEvent.click(screen.getByRole('button', { name: 'Original image' }));
+    // The restored row has no optimised file any more: 'Url is empty', nothing opened.
+    fireEvent.click(await screen.findByRole('button', { name: 'Optimized image' }));
+    expect((await screen.findAllByText('Url is empty')).length).toBeGreaterThan(0);
+    expect(clicked).toEqual([]);
+    fireEvent.click(within(rowOf('restored.jpg')).getByRole('button', { name: 'Download' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Original image' }));
     expect(clicked).toEqual(['https://app.example.com/files/1/2/before?sig=a&download=1']);
     await waitFor(() => expect(api.callsTo('/api/v2/image-opt/updateIsDownload')[0]?.body).toEqual({ opt_id: '7' }));
   });

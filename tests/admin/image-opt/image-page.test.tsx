@@ -106,6 +106,17 @@ describe('/image_optimisation', () => {
     expect(polls()).toBe(done);
   });
 
+  it('a job that ends at the plan limit opens the plan-limit dialog', async () => {
+    let schedule: unknown = { ack: 1, data: { ...idleSchedule().data, product: { ...idleTab(1), process_type: 'optimize', process_result: 0, opt_in: 5, opt_total: 5, status: 'running' } } };
+    api({ '/api/v2/image-opt/getOptSchedule': () => schedule, '/api/v2/image-opt/getImgOptTotal': totals({ unOpt: 4 }) });
+    renderApp('/image_optimisation');
+    expect(await screen.findByText('Optimizing: Product')).toBeTruthy();
+    schedule = { ack: 1, data: { ...idleSchedule().data, product: { ...idleTab(1), process_type: 'optimize', process_result: 1, opt_in: 4, opt_total: 5, status: 'plan_limit', plan_limit_message: 'There are 4 images that can be optimized.' } } };
+    await advance(6000);
+    const dialog = await screen.findByRole('dialog', { name: 'Plan Limit Reached' });
+    expect(within(dialog).getByText('There are 4 images that can be optimized.')).toBeTruthy();
+  });
+
   it('Stop calls stopImageOptTask and clears the progress panel', async () => {
     const running = { ack: 1, data: { ...idleSchedule().data, collection: { ...idleTab(2), process_type: 'reoptimize', process_result: 0, opt_in: 2, opt_total: 4, status: 'running' } } };
     const calls = api({ '/api/v2/image-opt/getOptSchedule': running, '/api/v2/image-opt/stopImageOptTask': { ack: 1, data: { stopped: 1 } } });
