@@ -60,7 +60,9 @@ export default defineConfig({
         test: {
           name: 'browser',
           environment: 'node',
-          include: ['tests/browser/**/*.test.ts'],
+          // The storefront script's scenarios run on pages of their own. The admin journeys need the whole
+          // product (`npm start`) and run with `npm run test:browser` / `test:browser:images`.
+          include: ['tests/browser/prefetch/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,
