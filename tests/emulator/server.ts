@@ -63,6 +63,9 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
     const s = serve({ fetch: (req) => (app ? app.fetch(req) : new Response('starting', { status: 503 })), port: opts.port ?? 0, hostname: opts.host ?? '127.0.0.1' }, () => resolve(s));
     s.once('error', reject); // e.g. EADDRINUSE: fail loudly instead of hanging
   });
+  // Long bulk operations can keep the event loop busy; a short keep-alive would then close sockets that
+  // clients are about to reuse (ECONNRESET). Node's default is 5 s.
+  (server as import('node:http').Server).keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
   const origin = `http://${opts.host ?? '127.0.0.1'}:${port}`;
   const emu = createEmulator(origin, opts.app);
