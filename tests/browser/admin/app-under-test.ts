@@ -30,6 +30,15 @@ export async function appUnderTest(): Promise<AppUnderTest> {
 }
 
 async function withOwnShop(base: string, emulator: string, stop: () => Promise<void>): Promise<AppUnderTest> {
+  try {
+    return await installOwnShop(base, emulator, stop);
+  } catch (e) {
+    await stop(); // the scenarios will not run: leave nothing behind
+    throw e;
+  }
+}
+
+async function installOwnShop(base: string, emulator: string, stop: () => Promise<void>): Promise<AppUnderTest> {
   const { domain: shop } = (await control(emulator, 'POST', '/shops', { seed: 'dev' })) as { domain: string };
   // Shopify's admin opens the app with a signed query; a new shop is sent to authorise (301).
   const launch = (await control(emulator, 'GET', `/shops/${shop}/launch-url?path=/shopify/app`)) as { url: string };
@@ -42,10 +51,17 @@ async function withOwnShop(base: string, emulator: string, stop: () => Promise<v
     if (done.status >= 400) throw new Error(`OAuth callback answered ${done.status}`);
   }
   // The admin token is bought with an App Bridge session token, as the embedded admin would.
-  const { token } = (await control(emulator, 'POST', `/shops/${shop}/session-token`)) as { token: string };
-  const res = await fetch(`${base}/api/v1/adminToken`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
-  const authToken = ((await res.json()) as { data?: { authToken?: string } }).data?.authToken;
-  if (!authToken) throw new Error(`adminToken answered ${res.status}`);
+  // A few tries: right after the install the local D1 file can still be busy with the callback's writes.
+  let authToken: string | undefined;
+  let status = 0;
+  for (let attempt = 0; attempt < 5 && !authToken; attempt++) {
+    if (attempt) await new Promise((r) => setTimeout(r, 1000));
+    const { token } = (await control(emulator, 'POST', `/shops/${shop}/session-token`)) as { token: string };
+    const res = await fetch(`${base}/api/v1/adminToken`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+    status = res.status;
+    authToken = ((await res.json().catch(() => ({}))) as { data?: { authToken?: string } }).data?.authToken;
+  }
+  if (!authToken) throw new Error(`adminToken answered ${status}`);
   return { base, adminUrl: `${base}/main?authToken=${authToken}`, authToken, emulator, shop, stop };
 }
 
