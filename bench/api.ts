@@ -116,6 +116,8 @@ BILLING_TEST_CHARGES = "true"
     const ids = (await get('/api/v2/image-opt/getImageOptDataPage?page=1&pageSize=100&data_type=1&page_type=0')).body.data?.data?.map((r) => r.prod_id ?? '') ?? [];
     const lastPage = Math.max(1, Math.floor(PRODUCTS / 10));
     const scenarios: { name: string; path: (i: number) => string }[] = [
+      // The floor on this machine right now: authentication plus one small row, no catalogue query.
+      { name: 'baseline: getSettings', path: () => '/api/v2/image-opt/getSettings' },
       { name: 'history, page 1 of products', path: () => '/api/v2/image-opt/getImageOptDataPage?page=1&pageSize=10&data_type=1&page_type=0' },
       { name: `history, pages 1..${lastPage} (deep offsets)`, path: (i) => `/api/v2/image-opt/getImageOptDataPage?page=${1 + ((i * 37) % lastPage)}&pageSize=10&data_type=1&page_type=0` },
       { name: 'history, 100 per page', path: () => '/api/v2/image-opt/getImageOptDataPage?page=3&pageSize=100&data_type=1&page_type=0' },
