@@ -16,7 +16,7 @@ export function connection<T extends { id: number }>(ctx: Ctx, items: T[], args:
       throw new GraphQLError(`The requested page size is greater than the maximum allowed (${MAX_PAGE}).`, { extensions: { code: 'BAD_REQUEST' } });
     }
   }
-  let list = args.reverse ? [...items].reverse() : items;
+  const list = args.reverse ? [...items].reverse() : items;
   let start = 0;
   let end = list.length;
   if (after) {
@@ -40,7 +40,6 @@ export function connection<T extends { id: number }>(ctx: Ctx, items: T[], args:
     hasPreviousPage = hasPreviousPage || page.length > last;
     page = page.slice(Math.max(0, page.length - last));
   }
-  list = [];
   const views = page.map(view);
   return {
     edges: page.map((item, i) => ({ cursor: encodeCursor(item.id), node: views[i] })),

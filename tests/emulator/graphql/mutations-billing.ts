@@ -7,7 +7,7 @@ import type { Money, SubscriptionLine, SubscriptionRec } from '../store/types';
 import { enqueueWebhook, subscriptionPayload } from '../webhooks';
 import { findLineItem, subscriptionView, usageRecordView } from './billing-views';
 import type { Ctx } from './context';
-import { gid, parseGid } from './ids';
+import { parseGid } from './ids';
 
 type LineInput = { plan: { appRecurringPricingDetails?: { price: Money; interval?: 'EVERY_30_DAYS' | 'ANNUAL' } | null; appUsagePricingDetails?: { cappedAmount: Money; terms: string } | null } };
 
@@ -132,8 +132,4 @@ export function decideCharge(ctx: Ctx, chargeId: number, approve: boolean): stri
   const url = new URL(sub.returnUrl);
   url.searchParams.set('charge_id', String(sub.id));
   return url.toString();
-}
-
-export function activeSubscriptionGid(sub: SubscriptionRec): string {
-  return gid('AppSubscription', sub.id);
 }
