@@ -5,7 +5,7 @@
 // Screenshots land in tests/browser/images/screenshots/ for a person to look at.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appUnderTest, type AppUnderTest } from './app-under-test';
 
 const SHOTS = 'tests/browser/images/screenshots';
@@ -13,11 +13,17 @@ const FIXTURES = 'tests/fixtures/images';
 const SIZE = /\d+\.\d{2} (KB|MB|GB)/;
 let app: AppUnderTest;
 let browser: Browser;
+let current: Page | undefined;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   app = await appUnderTest();
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+});
+
+afterEach(async (ctx) => {
+  // A failed step leaves a picture of where it stopped.
+  if (ctx.task.result?.state === 'fail' && current) await shot(current, 'failure').catch(() => undefined);
 });
 
 afterAll(async () => {
@@ -39,6 +45,7 @@ async function adminPage(): Promise<Page> {
   await page.waitForURL(/\/(main|guidance)/);
   await page.goto(`${app.base}/image_optimisation`);
   await page.getByRole('heading', { name: 'Image Optimization' }).waitFor();
+  current = page;
   return page;
 }
 
@@ -141,6 +148,8 @@ describe('image optimisation journey', () => {
     await upload.getByRole('button', { name: 'Upload and optimize' }).click();
     await upload.getByText("The following images couldn't be uploaded:").waitFor();
     await upload.getByText('notes.gif is not supported. File type must be .jpg, .png.').waitFor();
+    // Sent: the accepted file leaves the list, the refused one stays named above it.
+    await upload.getByRole('listitem').filter({ hasText: 'chelsea.png' }).waitFor({ state: 'detached', timeout: 30_000 });
     await shot(page, '10-upload-rejected');
     await upload.getByRole('button', { name: 'Cancel' }).click();
     await toast(page, /images optimized/, 90_000);

@@ -27,6 +27,8 @@ export function useItemImages(prodId: number | undefined) {
   const [polling, setPolling] = useState(false);
   const [resetSeq, setResetSeq] = useState(0);
   const kind = useRef<'restore' | 'reoptimize'>('reoptimize');
+  /** Set while a job of ours (or one found running) is followed; its end is announced once. */
+  const watching = useRef(false);
 
   const load = useCallback(async () => {
     if (prodId === undefined) return;
@@ -56,16 +58,27 @@ export function useItemImages(prodId: number | undefined) {
     if (!body || !isOk(body)) return;
     const s = body.data as TabSchedule;
     if (isRunning(s)) {
+      watching.current = true;
       setSchedule(s);
       setPolling(true);
       return;
     }
+    if (!watching.current) return; // page open and nothing running: nothing to report
+    watching.current = false;
     setPolling(false);
     setSchedule(null);
     setRestoring(new Set());
     if (s.opt_total > 0) toast(t(kind.current === 'restore' ? 'imageDetails.restored' : 'imageDetails.optimized'));
     await load();
   }, [item?.data_type, load, t, toast]);
+
+  // A job already running on this item's tab when the page opens is followed too.
+  const itemType = item?.data_type;
+  useEffect(() => {
+    if (itemType !== undefined) void readSchedule();
+    // once per item type; later reads are the polling
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [itemType]);
 
   usePolling(readSchedule, DETAIL_PROGRESS_POLL_MS, polling);
   const run = async (which: 'restore' | 'reoptimize', chosen: ImageRow[]) => {
@@ -80,6 +93,7 @@ export function useItemImages(prodId: number | undefined) {
           : await reOptimize({ data_type: item.data_type, data_list: [{ data_id: item.id, img_ids: ids }], re_opt_type: '', page_type: 0 });
       if (!isOk(body)) throw new Error(messageOf(body, t('common.tryAgainLater')));
       setResetSeq((n) => n + 1);
+      watching.current = true;
       setTimeout(() => void readSchedule(), DETAIL_FIRST_READ_MS);
     } catch (e) {
       // A failed restore clears the row's loading state and shows an error toast (section 4).
