@@ -6,6 +6,7 @@ import {
   beginSync,
   countLiveCatalogueImages,
   endSync,
+  getSyncStatus,
   markItemDeleted,
   sweepItemImages,
   sweepUnseen,
@@ -19,6 +20,7 @@ import type { Logger } from '../lib/log';
 import {
   getArticle,
   getArticlesPage,
+  getBulkOperation,
   getCollection,
   getCollectionsPage,
   getProduct,
@@ -95,8 +97,18 @@ async function syncProductsPaged(deps: SyncDeps, w: Writer): Promise<void> {
   }
 }
 
-async function syncProductsBulk(deps: SyncDeps, w: Writer): Promise<void> {
-  const operationId = await startBulkQuery(deps.client, PRODUCTS_WITH_MEDIA_BULK_QUERY);
+/**
+ * A bulk query of an earlier attempt that is still running (the consumer was retried or evicted) is
+ * awaited instead of started again: Shopify allows one bulk query per app and shop at a time.
+ */
+async function resumableOperation(deps: SyncDeps, previousId: string | null): Promise<string | null> {
+  if (!previousId) return null;
+  const op = await getBulkOperation(deps.client, previousId);
+  return op && (op.status === 'CREATED' || op.status === 'RUNNING') ? op.id : null;
+}
+
+async function syncProductsBulk(deps: SyncDeps, w: Writer, previousId: string | null): Promise<void> {
+  const operationId = (await resumableOperation(deps, previousId)) ?? (await startBulkQuery(deps.client, PRODUCTS_WITH_MEDIA_BULK_QUERY));
   await updateSyncProgress(deps.db, deps.shopId, { bulkOperationId: operationId });
   const op = await waitForBulkOperation(deps.client, operationId, { timeoutMs: 12 * 60_000 });
   // Lines come parent first, children after; a product is complete when the next product starts.
@@ -131,6 +143,7 @@ export type SyncResult = { images: number; mode: 'paged' | 'bulk'; ms: { product
 export async function runFullSync(deps: SyncDeps): Promise<SyncResult> {
   const now = deps.now ?? Date.now;
   const startedAt = now();
+  const previousOperation = (await getSyncStatus(deps.db, deps.shopId))?.bulkOperationId ?? null;
   await beginSync(deps.db, deps.shopId, startedAt);
   try {
     const productCount = await countProducts(deps.client);
@@ -139,7 +152,7 @@ export async function runFullSync(deps: SyncDeps): Promise<SyncResult> {
 
     const products = new Writer(deps, 1, startedAt, 0);
     const t1 = now();
-    await (mode === 'bulk' ? syncProductsBulk(deps, products) : syncProductsPaged(deps, products));
+    await (mode === 'bulk' ? syncProductsBulk(deps, products, previousOperation) : syncProductsPaged(deps, products));
     await products.flush();
     await sweepUnseen(deps.db, deps.shopId, 1, startedAt);
 

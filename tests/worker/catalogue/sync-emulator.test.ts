@@ -4,7 +4,8 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BULK_THRESHOLD } from '../../../worker/catalogue/sync';
 import { catalogueSyncConsumer } from '../../../worker/catalogue/consumer';
-import { getSyncStatus } from '../../../worker/db/catalogue';
+import { beginSync, getSyncStatus, updateSyncProgress } from '../../../worker/db/catalogue';
+import { PRODUCTS_WITH_MEDIA_BULK_QUERY } from '../../../worker/shopify';
 import { images, items } from '../../../worker/db/schema';
 import type { ShopRow } from '../../../worker/db/shops';
 import { encryptSecret } from '../../../worker/lib/crypto';
@@ -121,4 +122,24 @@ describe('catalogue sync of a large shop (bulk operation)', () => {
     const info = await emu.info();
     expect(info.stats.throttled).toBe(0);
   }, 120_000);
+});
+
+describe('catalogue sync resumes a bulk query of an earlier attempt', () => {
+  it('waits for the still-running operation instead of failing with OPERATION_IN_PROGRESS', async () => {
+    const emu = await createEmulatorShop({ seed: 'large', products: 300, imagesPerProduct: 2, install: true, settings: { bulkOperationMs: 1500 } });
+    const shop = await installed(emu);
+    const started = await emu.graphql<{ bulkOperationRunQuery: { bulkOperation: { id: string } } }>(
+      `mutation R($q: String!) { bulkOperationRunQuery(query: $q) { bulkOperation { id } userErrors { message } } }`,
+      { q: PRODUCTS_WITH_MEDIA_BULK_QUERY },
+    );
+    const opId = started.body.data!.bulkOperationRunQuery.bulkOperation.id;
+    // The earlier attempt had recorded its operation before it died.
+    await beginSync(db(), shop.id, Date.now() - 60_000);
+    await updateSyncProgress(db(), shop.id, { bulkOperationId: opId });
+
+    const result = await deliver({ type: 'sync', shopId: shop.id });
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(await getSyncStatus(db(), shop.id)).toMatchObject({ status: 'done', bulkOperationId: opId });
+    expect(await rowsOf(shop.id, 1)).toHaveLength(300);
+  }, 60_000);
 });
