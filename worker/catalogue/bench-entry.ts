@@ -64,7 +64,54 @@ async function bench(req: Request, env: Env): Promise<Response> {
   return new Response('not found', { status: 404 });
 }
 
+/**
+ * D1 with a stopwatch: the wall time of every D1 call of one request, summed into X-D1-Ms, so the
+ * benchmark can show database time apart from HTTP, auth and the machine's other load.
+ */
+function timedD1(db: D1Database, acc: { ms: number }): D1Database {
+  const targets = new WeakMap<object, D1PreparedStatement>();
+  const timed =
+    <A extends unknown[], R>(fn: (...a: A) => Promise<R>) =>
+    async (...a: A): Promise<R> => {
+      const t = Date.now();
+      try {
+        return await fn(...a);
+      } finally {
+        acc.ms += Date.now() - t;
+      }
+    };
+  const wrap = (stmt: D1PreparedStatement): D1PreparedStatement => {
+    const proxy = new Proxy(stmt, {
+      get(target, prop) {
+        if (prop === 'bind') return (...values: unknown[]) => wrap(target.bind(...values));
+        const value = Reflect.get(target, prop, target) as unknown;
+        if (typeof value !== 'function') return value;
+        const fn = (value as (...a: unknown[]) => Promise<unknown>).bind(target);
+        return prop === 'all' || prop === 'raw' || prop === 'run' || prop === 'first' ? timed(fn) : fn;
+      },
+    });
+    targets.set(proxy, stmt);
+    return proxy;
+  };
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'prepare') return (query: string) => wrap(target.prepare(query));
+      if (prop === 'batch') return timed((stmts: D1PreparedStatement[]) => target.batch(stmts.map((s) => targets.get(s) ?? s)));
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+async function timedFetch(req: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const acc = { ms: 0 };
+  const res = await worker.fetch(req, { ...env, DB: timedD1(env.DB, acc) }, ctx);
+  const out = new Response(res.body, res);
+  out.headers.set('X-D1-Ms', String(acc.ms));
+  return out;
+}
+
 export default {
   ...worker,
-  fetch: (req: Request, env: Env, ctx: ExecutionContext) => (new URL(req.url).pathname.startsWith('/__bench/') ? bench(req, env) : worker.fetch(req, env, ctx)),
+  fetch: (req: Request, env: Env, ctx: ExecutionContext) => (new URL(req.url).pathname.startsWith('/__bench/') ? bench(req, env) : timedFetch(req, env, ctx)),
 } satisfies ExportedHandler<Env>;
