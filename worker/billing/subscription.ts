@@ -4,6 +4,7 @@ import { updateShopBilling, type ShopBillingPatch } from '../db/billing';
 import type { Db } from '../db/client';
 import { findShopByDomain, findShopById, type ShopRow } from '../db/shops';
 import { ApiError, ValidationError } from '../lib/errors';
+import { apiErrorFromShopify } from '../lib/shopify-failures';
 import type { Logger } from '../lib/log';
 import { cancelAppSubscription, createAppSubscription, getActiveSubscriptions, shopifyClientFor, type AppSubscription } from '../shopify';
 import { ShopifyUserError } from '../shopify/errors';
@@ -104,6 +105,8 @@ const FREE_PATCH: ShopBillingPatch = {
 function shopifyFailure(deps: SyncDeps, event: string, err: unknown): ApiError {
   deps.log?.error(event, { error: err });
   if (err instanceof ApiError) return err;
+  const explained = apiErrorFromShopify(err);
+  if (explained && explained.status === 401) return explained;
   if (err instanceof ShopifyUserError) return new ApiError(422, err.userErrors.map((e) => e.message).join('; '));
   return new ApiError(502, SHOPIFY_FAILED_MESSAGE);
 }

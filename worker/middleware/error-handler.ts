@@ -3,11 +3,13 @@ import { HTTPException } from 'hono/http-exception';
 import { errorBody } from '../lib/envelope';
 import { ApiError } from '../lib/errors';
 import { createLogger } from '../lib/log';
+import { apiErrorFromShopify } from '../lib/shopify-failures';
 import type { AppEnv } from '../types';
 
 /** The one place errors leave the Worker: documented envelopes, never a stack trace. */
-export const onError: ErrorHandler<AppEnv> = (err, c) => {
+export const onError: ErrorHandler<AppEnv> = (thrown, c) => {
   const path = c.req.path;
+  const err = apiErrorFromShopify(thrown) ?? thrown;
   if (err instanceof ApiError) {
     for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
     return c.json(errorBody(path, err.status, err.message), err.status);

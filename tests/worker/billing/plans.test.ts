@@ -121,11 +121,10 @@ describe('changePlans', () => {
     expect(await changePlans(headers, '')).toEqual({ status: 400, body: { code: '400', msg: 'Invalid plan level' } });
     expect(await changePlans(headers, 0)).toEqual({ status: 400, body: { code: '400', msg: 'You are already on the Free plan' } });
 
-    // No stored token: Shopify cannot be called; the merchant sees a message, not a stack trace.
+    // No stored token: Shopify cannot be called; the merchant is asked to re-authorise, not shown a stack trace.
     const { headers: noToken } = await createShop();
     const failed = await changePlans(noToken, 1);
-    expect(failed.body.code).toBe('502');
-    expect(failed.body.msg).toBe('Shopify billing is not reachable right now, please try again later');
+    expect(failed).toEqual({ status: 401, body: { code: '401', msg: 'Please authorise the app again to continue.' } });
   });
 });
 

@@ -1,0 +1,25 @@
+import { ShopifyHttpError, ShopifyReauthRequiredError, ShopifyThrottledError, ShopifyUnauthorizedError } from '../shopify/errors';
+import { ApiError } from './errors';
+
+export const REAUTHORISE_MESSAGE = 'Please authorise the app again to continue.';
+export const SHOPIFY_BUSY_MESSAGE = 'Shopify is busy right now. Please try again in a minute.';
+
+/**
+ * What the merchant sees when a Shopify call fails under a request. A missing or revoked access token
+ * is not an outage: the admin is told to re-authorise (Shopify's reauthorize headers point App Bridge at
+ * our re-authorisation path). Throttling and retryable HTTP failures are "try again later" (503).
+ * Anything else is not a Shopify failure we can explain, and stays for the generic handler.
+ */
+export function apiErrorFromShopify(err: unknown): ApiError | null {
+  if (err instanceof ShopifyReauthRequiredError || err instanceof ShopifyUnauthorizedError) {
+    const shop = err instanceof ShopifyReauthRequiredError ? err.shopDomain : '';
+    return new ApiError(401, REAUTHORISE_MESSAGE, {
+      'X-Shopify-API-Request-Failure-Reauthorize': '1',
+      'X-Shopify-API-Request-Failure-Reauthorize-Url': `/shopify/reShopifyAuthor${shop ? `?shop=${encodeURIComponent(shop)}` : ''}`,
+    });
+  }
+  if (err instanceof ShopifyThrottledError || (err instanceof ShopifyHttpError && err.retryable)) {
+    return new ApiError(503, SHOPIFY_BUSY_MESSAGE, { 'Retry-After': '30' });
+  }
+  return null;
+}
