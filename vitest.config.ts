@@ -35,6 +35,9 @@ export default defineConfig({
                 SHOPIFY_ORIGIN: inject('emulatorOrigin'),
                 PAGESPEED_ORIGIN: inject('emulatorOrigin'),
                 TEST_MIGRATIONS: await readD1Migrations('./migrations'),
+                // Thorough settings of the hardening suites (npm run test:fuzz / test:chaos); empty: quick.
+                FUZZ_RUNS: process.env.FUZZ_RUNS ?? '',
+                CHAOS_IMAGES: process.env.CHAOS_IMAGES ?? '',
               },
             },
           })),
