@@ -32,6 +32,7 @@ export {
   updateFile,
   getFileState,
   waitForFileReady,
+  acknowledgeFailedFiles,
   type StagedTarget,
   type FileState,
 } from './operations/files';

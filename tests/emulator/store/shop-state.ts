@@ -32,7 +32,7 @@ export type ShopSettings = {
   storefrontPassword: boolean;
   /**
    * Shopify 2026-10 refuses fileUpdate on a FAILED file (INVALID_FAILED_MEDIA_STATE) until
-   * fileAcknowledgeUpdateFailed resets it. Off by default until the app acknowledges failures.
+   * fileAcknowledgeUpdateFailed resets it. On by default (Shopify's behaviour); off only to test an old client.
    */
   refuseUpdatesOfFailedFiles: boolean;
 };
@@ -103,7 +103,7 @@ export const DEFAULT_SETTINGS: ShopSettings = {
   webhookUrl: '',
   storefrontTtfbMs: [300, 600],
   storefrontPassword: false,
-  refuseUpdatesOfFailedFiles: false,
+  refuseUpdatesOfFailedFiles: true,
 };
 
 export function ensureCatalogue(shop: ShopState): void {

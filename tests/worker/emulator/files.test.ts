@@ -65,7 +65,7 @@ describe('emulator files', () => {
     expect(failed.status).toBe('FAILED');
     expect(failed.errors[0]!.code).toBe('IMAGE_PROCESSING_FAILURE');
     expect(failed.sha256).toBe(target.sha256);
-    await shop.setSettings({ refuseUpdatesOfFailedFiles: true });
+    expect((await shop.info()).settings.refuseUpdatesOfFailedFiles).toBe(true); // Shopify's behaviour by default
     const blocked = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, { files: [{ id: target.id, originalSource: resourceUrl }] });
     expect(blocked.body.data!.fileUpdate.userErrors[0]!.code).toBe('INVALID_FAILED_MEDIA_STATE');
     const ack = await shop.graphql<{ fileAcknowledgeUpdateFailed: { files: { fileStatus: string }[] } }>(
@@ -73,7 +73,9 @@ describe('emulator files', () => {
       { ids: [target.id] },
     );
     expect(ack.body.data!.fileAcknowledgeUpdateFailed.files[0]!.fileStatus).toBe('READY');
-    await shop.setSettings({ refuseUpdatesOfFailedFiles: false });
+    const accepted = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, { files: [{ id: target.id, originalSource: resourceUrl }] });
+    expect(accepted.body.data!.fileUpdate.userErrors).toEqual([]);
+    await shop.waitForFile(target.id);
   });
 
   it('enforces the filename extension rules', async () => {

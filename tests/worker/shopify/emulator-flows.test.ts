@@ -133,9 +133,17 @@ describe('against the store emulator', () => {
     expect(after.url.split('?')[0]).toBe(before.url.split('?')[0]); // same URL, new version
     expect(after.productIds).toEqual(before.productIds);
 
+    // Shopify 2026-10 refuses fileUpdate on a FAILED file until the failure is acknowledged.
+    await shop.setSettings({ refuseUpdatesOfFailedFiles: true });
     await shop.failFileProcessing(1);
     await updateFile(client, { id: media.id, originalSource: await stageImage(client, bytes, `again${ext}`, before.mimeType) });
-    await expect(waitForFileReady(client, media.id, { intervalMs: 50 })).rejects.toBeInstanceOf(ShopifyUserError);
+    const failed = await waitForFileReady(client, media.id, { intervalMs: 50 }).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(ShopifyUserError);
+    expect((failed as ShopifyUserError).codes).toContain('FILE_FAILED');
+    expect((await shop.file(media.id)).status).toBe('READY'); // acknowledged: last good bytes, updatable
+    // A caller's retry is accepted and lands.
+    await updateFile(client, { id: media.id, originalSource: await stageImage(client, bytes, `retry${ext}`, before.mimeType) });
+    expect((await waitForFileReady(client, media.id, { intervalMs: 50 })).fileStatus).toBe('READY');
   }, 20_000);
 
   it('webhooks signed by the emulator: a duplicate is processed once; uninstall revokes; shop/redact removes the shop', async () => {

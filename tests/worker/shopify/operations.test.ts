@@ -5,7 +5,7 @@ import { createAdminClient } from '../../../worker/shopify/graphql-client';
 import { signedQueryMessage, missingScopes } from '../../../worker/shopify/oauth';
 import { assembleBulkProducts } from '../../../worker/shopify/operations/bulk';
 import { numericId } from '../../../worker/shopify/operations/common';
-import { waitForFileReady } from '../../../worker/shopify/operations/files';
+import { updateFile, waitForFileReady } from '../../../worker/shopify/operations/files';
 import { CostBucket } from '../../../worker/shopify/throttle';
 import { installFakeShopify } from './fake-shopify';
 
@@ -56,6 +56,40 @@ describe('file processing', () => {
     const err = await waitForFileReady(client(), 'x', { intervalMs: 10 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ShopifyUserError);
     expect((err as ShopifyUserError).message).toContain('Image could not be processed');
+  });
+
+  it('a FAILED file is acknowledged (fileAcknowledgeUpdateFailed) before FILE_FAILED is thrown', async () => {
+    const calls: { query: string; variables: Record<string, unknown> }[] = [];
+    fake = installFakeShopify({
+      graphql: (call) => {
+        calls.push(call);
+        if (call.query.includes('fileAcknowledgeUpdateFailed')) return { data: { fileAcknowledgeUpdateFailed: { files: [{ id: 'gid://shopify/MediaImage/7', fileStatus: 'READY' }], userErrors: [] } } };
+        return { data: { node: { id: 'gid://shopify/MediaImage/7', alt: '', fileStatus: 'FAILED', fileErrors: [] } } };
+      },
+    });
+    const err = await waitForFileReady(client(), 'gid://shopify/MediaImage/7', { intervalMs: 10 }).catch((e: unknown) => e);
+    expect((err as ShopifyUserError).codes).toEqual(['FILE_FAILED']);
+    const ack = calls.find((c) => c.query.includes('fileAcknowledgeUpdateFailed'));
+    expect(ack?.variables).toEqual({ fileIds: ['gid://shopify/MediaImage/7'] });
+  });
+
+  it('fileUpdate refused with INVALID_FAILED_MEDIA_STATE acknowledges the failure and is sent again once', async () => {
+    let updates = 0;
+    let acks = 0;
+    fake = installFakeShopify({
+      graphql: (call) => {
+        if (call.query.includes('fileAcknowledgeUpdateFailed')) {
+          acks += 1;
+          return { data: { fileAcknowledgeUpdateFailed: { files: [], userErrors: [] } } };
+        }
+        updates += 1;
+        if (acks === 0) return { data: { fileUpdate: { files: null, userErrors: [{ field: ['files', '0', 'id'], message: 'File cannot be updated in a failed state.', code: 'INVALID_FAILED_MEDIA_STATE' }] } } };
+        return { data: { fileUpdate: { files: [{ id: 'gid://shopify/MediaImage/7', alt: 'a', fileStatus: 'UPLOADED', fileErrors: [] }], userErrors: [] } } };
+      },
+    });
+    const state = await updateFile(client(), { id: 'gid://shopify/MediaImage/7', originalSource: 'https://staged/x', alt: 'a' });
+    expect(state.fileStatus).toBe('UPLOADED');
+    expect({ updates, acks }).toEqual({ updates: 2, acks: 1 });
   });
 });
 

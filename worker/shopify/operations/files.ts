@@ -100,7 +100,13 @@ export async function updateFile(client: AdminClient, args: { id: string; origin
   if (args.originalSource !== undefined) input.originalSource = args.originalSource;
   if (args.alt !== undefined) input.alt = args.alt;
   if (args.filename !== undefined) input.filename = args.filename;
-  const d = await client.request<{ fileUpdate: { files: RawFile[] | null; userErrors: UserError[] } }>(FILE_UPDATE, { files: [input] });
+  const send = () => client.request<{ fileUpdate: { files: RawFile[] | null; userErrors: UserError[] } }>(FILE_UPDATE, { files: [input] });
+  let d = await send();
+  if (d.fileUpdate.userErrors?.some((e) => e.code === 'INVALID_FAILED_MEDIA_STATE')) {
+    // A FAILED file nobody acknowledged (an earlier attempt died before it could): acknowledge, resend once.
+    await acknowledgeFailedFiles(client, [args.id]);
+    d = await send();
+  }
   throwOnUserErrors('fileUpdate', d.fileUpdate);
   const f = d.fileUpdate.files?.[0];
   if (!f) throw new Error('fileUpdate returned no file');
@@ -112,7 +118,33 @@ export async function getFileState(client: AdminClient, id: string): Promise<Fil
   return d.node && d.node.fileStatus ? toFileState(d.node) : null;
 }
 
-/** Polls until READY (returned) or FAILED (thrown as a ShopifyUserError with Shopify's fileErrors). */
+const FILE_ACKNOWLEDGE_UPDATE_FAILED = /* GraphQL */ `
+  mutation FileAcknowledgeUpdateFailed($fileIds: [ID!]!) {
+    fileAcknowledgeUpdateFailed(fileIds: $fileIds) {
+      files { id fileStatus }
+      userErrors { field message code }
+    }
+  }
+`;
+
+/**
+ * Resets FAILED files to READY (their last good bytes stay). Since 2026-10 Shopify refuses fileUpdate on
+ * a FAILED file (INVALID_FAILED_MEDIA_STATE) until the failure is acknowledged this way.
+ */
+export async function acknowledgeFailedFiles(client: AdminClient, fileIds: string[]): Promise<void> {
+  const d = await client.request<{ fileAcknowledgeUpdateFailed: { files: { id: string; fileStatus: string }[] | null; userErrors: UserError[] } }>(FILE_ACKNOWLEDGE_UPDATE_FAILED, { fileIds });
+  throwOnUserErrors('fileAcknowledgeUpdateFailed', d.fileAcknowledgeUpdateFailed);
+}
+
+/** The typed error of a file whose processing ended FAILED (code FILE_FAILED, Shopify's fileErrors). */
+function fileFailedError(state: FileState): ShopifyUserError {
+  return new ShopifyUserError('fileStatus', state.errors.length ? state.errors.map((message) => ({ message, code: 'FILE_FAILED' })) : [{ message: 'File processing failed', code: 'FILE_FAILED' }]);
+}
+
+/**
+ * Polls until READY (returned) or FAILED (thrown as a ShopifyUserError with Shopify's fileErrors). A
+ * FAILED file is acknowledged first, so a caller's retry (another fileUpdate) is accepted.
+ */
 export async function waitForFileReady(client: AdminClient, id: string, opts: { timeoutMs?: number; intervalMs?: number; clock?: Clock } = {}): Promise<FileState> {
   const clock = opts.clock ?? realClock;
   const deadline = clock.now() + (opts.timeoutMs ?? 60_000);
@@ -121,7 +153,11 @@ export async function waitForFileReady(client: AdminClient, id: string, opts: { 
     const state = await getFileState(client, id);
     if (!state) throw new ShopifyUserError('fileStatus', [{ message: `file ${id} not found` }]);
     if (state.fileStatus === 'READY') return state;
-    if (state.fileStatus === 'FAILED') throw new ShopifyUserError('fileStatus', state.errors.length ? state.errors.map((message) => ({ message, code: 'FILE_FAILED' })) : [{ message: 'File processing failed', code: 'FILE_FAILED' }]);
+    if (state.fileStatus === 'FAILED') {
+      // The failure is the news; an acknowledgement that did not go through is healed by updateFile.
+      await acknowledgeFailedFiles(client, [id]).catch(() => undefined);
+      throw fileFailedError(state);
+    }
     if (clock.now() + interval > deadline) throw new Error(`file ${id} still ${state.fileStatus} after ${opts.timeoutMs ?? 60_000} ms`);
     await clock.sleep(interval);
     interval = Math.min(interval * 1.5, 3_000);
