@@ -1,4 +1,4 @@
-import { BlockStack, Button, Card, IndexTable, Tabs, Text, TextField, useIndexResourceState } from '@shopify/polaris';
+import { SkeletonBodyText, BlockStack, Button, Card, IndexTable, Tabs, Text, TextField, useIndexResourceState } from '@shopify/polaris';
 import { SearchIcon } from '@shopify/polaris-icons';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
@@ -96,7 +96,7 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
                   { content: t('imageOpt.bulk.reoptimize'), onAction: () => void bulk('reoptimize') },
                 ]
           }
-          emptyState={<div style={{ padding: 'var(--p-space-800)', textAlign: 'center' }}><Text as="p" tone="subdued">{t('imageOpt.history.empty')}</Text></div>}
+          emptyState={<div style={{ padding: 'var(--p-space-800)', textAlign: 'center' }}>{list.loading ? <SkeletonBodyText lines={3} /> : <Text as="p" tone="subdued">{t('imageOpt.history.empty')}</Text>}</div>}
           headings={[
             { title: t('imageOpt.history.colImage') },
             { title: t('imageOpt.history.colTitle') },

@@ -1,4 +1,4 @@
-import { Badge, IndexTable, Modal, Tabs, Text, TextField, useIndexResourceState } from '@shopify/polaris';
+import { SkeletonBodyText, Badge, IndexTable, Modal, Tabs, Text, TextField, useIndexResourceState } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reOptimize } from '../api/calls';
@@ -72,7 +72,7 @@ export function ManualModal({ open, onClose, onStarted }: { open: boolean; onClo
         loading={list.loading}
         selectedItemsCount={allResourcesSelected ? 'All' : selectedResources.length}
         onSelectionChange={handleSelectionChange}
-        emptyState={<div style={{ padding: 'var(--p-space-600)', textAlign: 'center' }}><Text as="p" tone="subdued">{t('imageOpt.history.empty')}</Text></div>}
+        emptyState={<div style={{ padding: 'var(--p-space-600)', textAlign: 'center' }}>{list.loading ? <SkeletonBodyText lines={3} /> : <Text as="p" tone="subdued">{t('imageOpt.history.empty')}</Text>}</div>}
         headings={[{ title: t('imageOpt.history.colImage') }, { title: t('imageOpt.history.colTitle') }, { title: t('imageOpt.manual.colImages') }]}
       >
         {list.rows.map((row, index) => (

@@ -1,4 +1,4 @@
-import { Badge, Button, IndexTable, InlineStack, Text, useIndexResourceState } from '@shopify/polaris';
+import { SkeletonBodyText, Badge, Button, IndexTable, InlineStack, Text, useIndexResourceState } from '@shopify/polaris';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '../../lib/format-size';
@@ -40,7 +40,7 @@ export function ImageTable({ rows, loading, restoring, onView, onRestore, onReop
         { content: t('imageOpt.bulk.restore'), onAction: () => onRestore(chosen) },
         { content: t('imageOpt.bulk.reoptimize'), onAction: () => onReoptimize(chosen) },
       ]}
-      emptyState={<div style={{ padding: 'var(--p-space-800)', textAlign: 'center' }}><Text as="p" tone="subdued">{t('imageOpt.history.empty')}</Text></div>}
+      emptyState={<div style={{ padding: 'var(--p-space-800)', textAlign: 'center' }}>{loading ? <SkeletonBodyText lines={3} /> : <Text as="p" tone="subdued">{t('imageOpt.history.empty')}</Text>}</div>}
       headings={[
         { title: t('imageOpt.history.colImage') },
         { title: t('imageDetails.colFile') },
