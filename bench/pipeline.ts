@@ -6,7 +6,7 @@
 // extensions.cost (a wrapper around the emulator's handler), which gives the points one image costs and
 // so the rate limit's theoretical ceiling: restoreRate / points per image.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,6 +25,8 @@ const arg = (name: string, fallback: string) => {
 };
 const RESTORE_RATE = Number(arg('restore-rate', '100'));
 const KEEP = args.includes('--keep');
+/** Override of image-optimise's max_batch_size in the snapshot (what-if; the committed value stays). */
+const BATCH = arg('batch', '');
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -85,6 +87,11 @@ for (const entry of ['worker', 'shared', 'config', 'storefront-script', 'migrati
   if (existsSync(entry)) cpSync(entry, join(snapshot, entry), { recursive: true });
 }
 symlinkSync(resolve('node_modules'), join(snapshot, 'node_modules'), 'dir');
+if (BATCH) {
+  const toml = join(snapshot, 'wrangler.toml');
+  const text = readFileSync(toml, 'utf8').replace(/(queue = "image-optimise"\nmax_batch_size = )\d+/, `$1${Number(BATCH)}`);
+  writeFileSync(toml, text);
+}
 mkdirSync(join(snapshot, 'dist/admin'), { recursive: true });
 const persist = join(snapshot, '.state');
 const children: ChildProcess[] = [];
@@ -177,7 +184,7 @@ try {
   const ceiling = perImagePoints > 0 ? (RESTORE_RATE / perImagePoints) * 60 : Infinity;
   const files = [...shop.files.values()];
 
-  console.log(`\nPipeline throughput, one shop, emulator at ${RESTORE_RATE} points/s (bucket ${shop.settings.maximumAvailable})`);
+  console.log(`\nPipeline throughput, one shop, emulator at ${RESTORE_RATE} points/s (bucket ${shop.settings.maximumAvailable}), image-optimise max_batch_size ${BATCH || 'as in wrangler.toml'}`);
   console.log(`  catalogue: ${synced} images synced; job: ${total} product images, job status ${sched.status}`);
   console.log(`  elapsed:   ${elapsedS.toFixed(1)} s  ->  ${perMinute.toFixed(1)} images/min`);
   console.log(`  GraphQL:   ${meter.points.toFixed(0)} points in ${[...meter.calls.values()].reduce((n, c) => n + c.n, 0)} calls, ${perImagePoints.toFixed(1)} points per image`);
