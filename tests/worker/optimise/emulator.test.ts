@@ -151,6 +151,12 @@ describe('optimisation against the store emulator', { timeout: 180_000 }, () => 
     const now = (await emu.collections()).find((c) => c.id === `gid://shopify/Collection/${coll.resourceId}`)!;
     expect(now.image!.sha256).toBe(row.resultSha256);
     expect(row.src).toBe(now.image!.url);
+
+    // Restore: the original bytes come back (as a new collection image, Shopify's only way).
+    await deliver(await plan(shop, 2, 'restore', { itemIds: [coll.id] }));
+    const back = (await emu.collections()).find((c) => c.id === `gid://shopify/Collection/${coll.resourceId}`)!;
+    expect(back.image!.sha256).toBe(row.originalSha256);
+    expect((await imageRow(img!.id))!.status).toBe('restored');
   });
 
   it('replaces a blog article image through its mutation, with the blog alt template', async () => {
