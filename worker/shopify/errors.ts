@@ -43,6 +43,20 @@ export class ShopifyGraphqlError extends Error {
 
 export type UserError = { field?: string[] | null; message: string; code?: string | null };
 
+/** Shopify's single-query limit: a query whose requested cost is above it fails with MAX_COST_EXCEEDED. */
+export const MAX_QUERY_COST = 1000;
+
+/**
+ * A query whose estimated requested cost is above MAX_QUERY_COST, refused before it is sent (Shopify
+ * would answer MAX_COST_EXCEEDED). A ShopifyGraphqlError, so callers treat it as "do not retry".
+ */
+export class ShopifyQueryCostError extends ShopifyGraphqlError {
+  constructor(readonly cost: number) {
+    super([{ message: `Query cost is ${cost}, which exceeds the single query max cost limit (${MAX_QUERY_COST}).`, extensions: { code: 'MAX_COST_EXCEEDED', cost, maxCost: MAX_QUERY_COST } }]);
+    this.name = 'ShopifyQueryCostError';
+  }
+}
+
 /** A mutation answered with userErrors: nothing was changed on Shopify. */
 export class ShopifyUserError extends Error {
   constructor(

@@ -2,7 +2,7 @@
 // failures and THROTTLED with backoff, refreshes a rejected expiring token once, and turns top-level
 // errors into typed errors. Operation functions (operations/*.ts) build on `request`.
 import { graphqlUrl } from './api-version';
-import { ShopifyGraphqlError, ShopifyHttpError, ShopifyThrottledError, ShopifyUnauthorizedError, type GraphqlErrorEntry } from './errors';
+import { MAX_QUERY_COST, ShopifyGraphqlError, ShopifyHttpError, ShopifyQueryCostError, ShopifyThrottledError, ShopifyUnauthorizedError, type GraphqlErrorEntry } from './errors';
 import { bucketFor, realClock, type Clock, type CostBucket, type ThrottleStatus } from './throttle';
 
 /** Where the client gets its access token; `renew` is called once when Shopify answers 401. */
@@ -26,6 +26,7 @@ export type AdminClientOptions = {
   clock?: Clock;
 };
 
+/** `expectedCost`: the requested cost estimated from the query; above MAX_QUERY_COST it is refused unsent. */
 export type RequestOptions = { expectedCost?: number };
 
 export type AdminClient = {
@@ -60,6 +61,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
   };
 
   async function request<T>(query: string, variables: Record<string, unknown> = {}, opts: RequestOptions = {}): Promise<T> {
+    if (opts.expectedCost !== undefined && opts.expectedCost > MAX_QUERY_COST) throw new ShopifyQueryCostError(opts.expectedCost);
     let failures = 0;
     let throttled = 0;
     let renewed = false;

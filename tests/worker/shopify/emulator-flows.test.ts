@@ -14,6 +14,7 @@ import {
   updateFile,
   waitForFileReady,
 } from '../../../worker/shopify';
+import { PRODUCTS_PAGE, PRODUCTS_PAGE_DEFAULTS, productsPageCost } from '../../../worker/shopify/operations/products';
 import { refreshWithLease } from '../../../worker/shopify/tokens';
 import { createEmulatorShop } from '../emulator-client';
 import { call, db } from '../helpers';
@@ -105,6 +106,18 @@ describe('against the store emulator', () => {
     expect(info.stats.throttled).toBe(0); // the client never sent a call the bucket could not pay for
     expect(info.stats.graphqlRequests).toBeGreaterThanOrEqual(200);
   }, 60_000);
+
+  it('the products page cost estimate is the requested cost Shopify computes; the defaults stay under 1,000', async () => {
+    const shop = await createEmulatorShop({ install: true });
+    const ask = (first: number, mediaFirst: number) => shop.graphql(PRODUCTS_PAGE, { first, mediaFirst, after: null, query: null });
+    const ok = await ask(PRODUCTS_PAGE_DEFAULTS.first, PRODUCTS_PAGE_DEFAULTS.mediaFirst);
+    expect(ok.body.errors).toBeUndefined();
+    expect(ok.body.extensions!.cost.requestedQueryCost).toBe(productsPageCost(PRODUCTS_PAGE_DEFAULTS.first, PRODUCTS_PAGE_DEFAULTS.mediaFirst));
+    expect(ok.body.extensions!.cost.requestedQueryCost).toBeLessThan(1000);
+    const tooBig = await ask(50, 50);
+    expect(JSON.stringify(tooBig.body.errors)).toContain('MAX_COST_EXCEEDED');
+    expect(tooBig.body.extensions?.cost.requestedQueryCost ?? productsPageCost(50, 50)).toBe(productsPageCost(50, 50));
+  });
 
   it('5xx and 429 faults are retried transparently', async () => {
     const { shop, row } = await installThroughOAuth();

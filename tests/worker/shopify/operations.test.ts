@@ -1,11 +1,12 @@
 import { env } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ShopifyUserError } from '../../../worker/shopify/errors';
+import { ShopifyQueryCostError, ShopifyUserError } from '../../../worker/shopify/errors';
 import { createAdminClient } from '../../../worker/shopify/graphql-client';
 import { signedQueryMessage, missingScopes } from '../../../worker/shopify/oauth';
 import { assembleBulkProducts } from '../../../worker/shopify/operations/bulk';
 import { numericId } from '../../../worker/shopify/operations/common';
 import { updateFile, waitForFileReady } from '../../../worker/shopify/operations/files';
+import { getProductsPage, productsPageCost } from '../../../worker/shopify/operations/products';
 import { CostBucket } from '../../../worker/shopify/throttle';
 import { installFakeShopify } from './fake-shopify';
 
@@ -90,6 +91,28 @@ describe('file processing', () => {
     const state = await updateFile(client(), { id: 'gid://shopify/MediaImage/7', originalSource: 'https://staged/x', alt: 'a' });
     expect(state.fileStatus).toBe('UPLOADED');
     expect({ updates, acks }).toEqual({ updates: 2, acks: 1 });
+  });
+});
+
+describe('query cost', () => {
+  const client = () => createAdminClient({ env, shopDomain: 'cost.myshopify.com', token: 't', bucket: new CostBucket() });
+
+  it('a products page by default asks for less than Shopify’s 1,000-point limit', async () => {
+    const sent: Record<string, unknown>[] = [];
+    fake = installFakeShopify({ graphql: (call) => (sent.push(call.variables), { data: { products: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] } } }) });
+    await getProductsPage(client());
+    const { first, mediaFirst } = sent[0] as { first: number; mediaFirst: number };
+    expect(productsPageCost(first, mediaFirst)).toBeLessThanOrEqual(750);
+    expect(first).toBeGreaterThanOrEqual(10);
+  });
+
+  it('a page whose estimated cost exceeds 1,000 is refused before it is sent (MAX_COST_EXCEEDED)', async () => {
+    fake = installFakeShopify({ graphql: () => ({ data: { products: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] } } }) });
+    const err = await getProductsPage(client(), { first: 50, mediaFirst: 50 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ShopifyQueryCostError);
+    expect((err as ShopifyQueryCostError).codes).toEqual(['MAX_COST_EXCEEDED']);
+    expect((err as ShopifyQueryCostError).cost).toBe(7952);
+    expect(fake.stats.graphql).toBe(0);
   });
 });
 

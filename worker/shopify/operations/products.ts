@@ -43,7 +43,7 @@ export const MEDIA_IMAGE_FIELDS = /* GraphQL */ `
   }
 `;
 
-const PRODUCTS_PAGE = /* GraphQL */ `
+export const PRODUCTS_PAGE = /* GraphQL */ `
   query ProductsWithMedia($first: Int!, $after: String, $query: String, $mediaFirst: Int!) {
     products(first: $first, after: $after, query: $query, sortKey: ID) {
       pageInfo { hasNextPage endCursor }
@@ -125,28 +125,45 @@ export function toProduct(p: RawProduct, media: RawMedia[] = p.media?.nodes ?? [
   };
 }
 
+/**
+ * Requested cost of one product in PRODUCTS_PAGE / PRODUCT_BY_ID by Shopify's formula (objects 1,
+ * scalars 0, connections 2 + first x node): product 1, featuredMedia.preview.image 3, variants(first: 1)
+ * 2 + 1, media 2 + mediaFirst x 3 (node, image, originalSource).
+ */
+export const productCost = (mediaFirst: number): number => 9 + 3 * mediaFirst;
+
+/** Requested cost of a products page: 2 + first x productCost. 50 x 50 was 7,952 (MAX_COST_EXCEEDED). */
+export const productsPageCost = (first: number, mediaFirst: number): number => 2 + first * productCost(mediaFirst);
+
+/**
+ * Defaults of a products page: 10 products x 20 images costs 692 points, under Shopify's 1,000 per query
+ * with room to spare; a product with 20 images or more is read again with getProduct (up to 250: 759).
+ */
+export const PRODUCTS_PAGE_DEFAULTS = { first: 10, mediaFirst: 20 } as const;
+
 /** One page of products with their images. `query` is Shopify search syntax, e.g. "updated_at:>2026-01-01". */
 export async function getProductsPage(
   client: AdminClient,
   args: { first?: number; after?: string | null; query?: string; mediaFirst?: number } = {},
 ): Promise<Page<ProductWithMedia>> {
-  const d = await client.request<{ products: { pageInfo: Page<unknown>['pageInfo']; nodes: RawProduct[] } }>(PRODUCTS_PAGE, {
-    first: args.first ?? 50,
-    after: args.after ?? null,
-    query: args.query ?? null,
-    mediaFirst: args.mediaFirst ?? 50,
-  });
+  const first = args.first ?? PRODUCTS_PAGE_DEFAULTS.first;
+  const mediaFirst = args.mediaFirst ?? PRODUCTS_PAGE_DEFAULTS.mediaFirst;
+  const d = await client.request<{ products: { pageInfo: Page<unknown>['pageInfo']; nodes: RawProduct[] } }>(
+    PRODUCTS_PAGE,
+    { first, after: args.after ?? null, query: args.query ?? null, mediaFirst },
+    { expectedCost: productsPageCost(first, mediaFirst) },
+  );
   return { items: d.products.nodes.map((p) => toProduct(p)), pageInfo: d.products.pageInfo };
 }
 
 /** A single product (webhook follow-up, detail page); null when it no longer exists. */
 export async function getProduct(client: AdminClient, id: string, mediaFirst = 100): Promise<ProductWithMedia | null> {
-  const d = await client.request<{ product: RawProduct | null }>(PRODUCT_BY_ID, { id, mediaFirst });
+  const d = await client.request<{ product: RawProduct | null }>(PRODUCT_BY_ID, { id, mediaFirst }, { expectedCost: productCost(mediaFirst) });
   return d.product ? toProduct(d.product) : null;
 }
 
 /** Every product, page after page (small shops; large ones use the bulk operation). */
-export async function* iterateProducts(client: AdminClient, pageSize = 50): AsyncGenerator<ProductWithMedia> {
+export async function* iterateProducts(client: AdminClient, pageSize: number = PRODUCTS_PAGE_DEFAULTS.first): AsyncGenerator<ProductWithMedia> {
   let after: string | null = null;
   for (;;) {
     const page = await getProductsPage(client, { first: pageSize, after });
