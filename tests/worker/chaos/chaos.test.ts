@@ -21,8 +21,8 @@ import { createShop, db } from '../helpers';
 
 const IMAGES = Number((env as unknown as Record<string, string | undefined>).CHAOS_IMAGES ?? '') || 9;
 const PER_PRODUCT = 3;
-// A queue batch (max_batch_size 10 in wrangler.toml); larger runs deliver more at once to keep the wall time bounded.
-const BATCH = IMAGES > 50 ? 25 : 10;
+// Production batches hold 4 messages (wrangler.toml); the long run delivers 25 at once to bound its wall time.
+const BATCH = IMAGES > 50 ? 25 : 4;
 
 /** A small seeded PRNG so a failing run can be replayed (the seed is printed). */
 function prng(seed: number) {
