@@ -4,6 +4,8 @@ import { createDb } from '../db/client';
 import { markItemDeleted } from '../db/catalogue';
 import { findShopById } from '../db/shops';
 import { createLogger } from '../lib/log';
+import { onCatalogueChanged } from '../optimise/auto';
+import { planDeps } from '../optimise/deps';
 import { ShopifyUnauthorizedError, shopifyClientFor, type SyncQueueMessage } from '../shopify';
 import { runFullSync, syncOneResource } from './sync';
 
@@ -39,6 +41,8 @@ export async function handleSyncMessage(body: SyncQueueMessage, env: Env): Promi
   const deps = { db, client: shopifyClientFor(env, db, shop), shopId: shop.id, log };
   if (body.type === 'sync') {
     const r = await runFullSync(deps);
+    // Automatic mode picks up what the sync found at once instead of at the next half-hourly sweep.
+    await onCatalogueChanged(planDeps(env, db, log), shop.id);
     return `synced_${r.images}`;
   }
   const kind = KINDS[body.type];
@@ -46,7 +50,11 @@ export async function handleSyncMessage(body: SyncQueueMessage, env: Env): Promi
     await markItemDeleted(db, shop.id, kind === 'product' ? 1 : 2, body.resourceId);
     return 'deleted';
   }
-  return syncOneResource(deps, kind, body.gid, body.resourceId);
+  const outcome = await syncOneResource(deps, kind, body.gid, body.resourceId);
+  // New or changed images of a product/collection go straight to the optimiser in automatic mode. Our own
+  // replacements also arrive here as products/update; they are no longer pending, so nothing is queued.
+  await onCatalogueChanged(planDeps(env, db, log), shop.id);
+  return outcome;
 }
 
 export async function catalogueSyncConsumer(batch: MessageBatch<unknown>, env: Env): Promise<void> {

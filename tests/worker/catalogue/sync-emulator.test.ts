@@ -8,22 +8,11 @@ import { beginSync, getSyncStatus, updateSyncProgress } from '../../../worker/db
 import { PRODUCTS_WITH_MEDIA_BULK_QUERY } from '../../../worker/shopify';
 import { images, items } from '../../../worker/db/schema';
 import type { ShopRow } from '../../../worker/db/shops';
-import { encryptSecret } from '../../../worker/lib/crypto';
 import { createEmulatorShop, type EmulatorShop } from '../emulator-client';
 import { createShop, db } from '../helpers';
+import { installedShopFor } from '../installed-shop';
 
-async function installed(emu: EmulatorShop): Promise<ShopRow> {
-  const t = emu.tokens!;
-  const enc = (s: string) => encryptSecret(env.TOKEN_ENCRYPTION_KEY, s);
-  const { shop } = await createShop({
-    domain: emu.domain,
-    accessTokenEnc: await enc(t.access_token),
-    accessTokenExpiresAt: Date.now() + (t.expires_in ?? 3600) * 1000,
-    refreshTokenEnc: t.refresh_token ? await enc(t.refresh_token) : null,
-    refreshTokenExpiresAt: t.refresh_token_expires_in ? Date.now() + t.refresh_token_expires_in * 1000 : null,
-  });
-  return shop;
-}
+const installed = installedShopFor;
 
 async function deliver(body: unknown) {
   const batch = createMessageBatch('catalogue-sync', [{ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body }]);
