@@ -83,7 +83,8 @@ export function classifyPsiResponse(status: number, body: PsiBody | null, retryA
     return UNREACHABLE_CODES.includes(runtimeCode) ? { kind: 'unreachable', detail } : { kind: 'temporary', detail };
   }
   const score = result.categories?.performance?.score;
-  if (typeof score !== 'number') return { kind: 'temporary', detail: 'no performance score in the PSI response' };
+  // Lighthouse scores are fractions 0..1; anything else is a malformed answer, not a score of 8,100.
+  if (typeof score !== 'number' || !(score >= 0 && score <= 1)) return { kind: 'temporary', detail: 'no valid performance score in the PSI response' };
   return { kind: 'score', score: Math.round(score * 100), finalUrl };
 }
 

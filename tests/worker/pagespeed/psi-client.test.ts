@@ -46,6 +46,8 @@ describe('classifyPsiResponse', () => {
     expect(classifyPsiResponse(503, null, null).kind).toBe('temporary');
     expect(classifyPsiResponse(500, psiError(500, 'Internal error encountered.'), null).kind).toBe('temporary');
     expect(classifyPsiResponse(200, lighthouse({ categories: { performance: { score: null } } }), null).kind).toBe('temporary');
+    // A whole-number "score" (81 instead of 0.81) is malformed: never shown as 8,100.
+    expect(classifyPsiResponse(200, lighthouse({ categories: { performance: { score: 81 } } }), null).kind).toBe('temporary');
     expect(classifyPsiResponse(400, psiError(400, 'API key not valid. Please pass a valid API key.'), null).kind).toBe('rejected');
   });
 });
