@@ -32,6 +32,10 @@ export function useOptProgress(onDone: () => void, onPlanLimit?: (message: strin
   const [stopping, setStopping] = useState(false);
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
   const later = useCallback((fn: () => void, ms: number) => timers.current.push(setTimeout(fn, ms)), []);
+  // The reload runs 3 s after the end: it must be the screen's current one, not a stale render's.
+  const onDoneLatest = useRef(onDone);
+  onDoneLatest.current = onDone;
+  const done = useCallback(() => onDoneLatest.current(), []);
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
 
   const read = useCallback(async (watched: number) => {
@@ -58,8 +62,8 @@ export function useOptProgress(onDone: () => void, onPlanLimit?: (message: strin
     if (s.plan_limit_message) onPlanLimit?.(s.plan_limit_message);
     setTab(-1);
     setSchedule(null);
-    later(onDone, RELOAD_AFTER_DONE_MS);
-  }, [later, onDone, onPlanLimit, t, toast]);
+    later(done, RELOAD_AFTER_DONE_MS);
+  }, [later, done, onPlanLimit, t, toast]);
 
   useEffect(() => {
     void read(-1);
@@ -90,9 +94,9 @@ export function useOptProgress(onDone: () => void, onPlanLimit?: (message: strin
       setStopping(false);
       setTab(-1);
       setSchedule(null);
-      later(onDone, RELOAD_AFTER_DONE_MS);
+      later(done, RELOAD_AFTER_DONE_MS);
     }
-  }, [later, onDone, t, toast]);
+  }, [later, done, t, toast]);
 
   return { tab, schedule, watch, stop, stopping };
 }

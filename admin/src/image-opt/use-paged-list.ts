@@ -46,10 +46,17 @@ export function usePagedList(tab: number, pageType: 0 | 1, enabled = true): Page
     setPage(1);
   }, [tab]);
 
+  // reload() may be called late (3 s after a job ends, from a timer set before the tab changed): it
+  // always asks for the list on screen now, never the one of the render that created the timer.
+  const params = { page, pageSize, title, tab, pageType };
+  const current = useRef(params);
+  current.current = params;
+
   const reload = useCallback(async () => {
     const mine = ++seq.current;
+    const q = current.current;
     try {
-      const body = await getImageOptDataPage({ page, pageSize, title: title || undefined, data_type: dataTypeOf(tab), page_type: pageType });
+      const body = await getImageOptDataPage({ page: q.page, pageSize: q.pageSize, title: q.title || undefined, data_type: dataTypeOf(q.tab), page_type: q.pageType });
       if (mine !== seq.current) return; // a newer request (tab, page, search) answers instead
       if (!isOk(body)) {
         toast(messageOf(body, t('common.tryAgainLater')), { error: true });
@@ -62,13 +69,13 @@ export function usePagedList(tab: number, pageType: 0 | 1, enabled = true): Page
     } finally {
       if (mine === seq.current) setLoading(false);
     }
-  }, [page, pageSize, title, tab, pageType, t, toast]);
+  }, [t, toast]);
 
   useEffect(() => {
     if (!enabled) return;
     setLoading(true);
     void reload();
-  }, [reload, enabled]);
+  }, [reload, enabled, page, pageSize, title, tab, pageType]);
 
   return {
     rows,

@@ -57,4 +57,20 @@ describe('upload images to optimize', () => {
     expect(await within(modal).findByText('notes.txt is not supported. File type must be .jpg, .png.')).toBeTruthy();
     expect(api.callsTo('/api/v2/image-opt/uploadImagesOpt')).toHaveLength(0);
   }, 15_000);
+
+  it('after the upload job ends, the history reloads the Other tab (the list on screen), not the one of an older render', async () => {
+    const { api, modal, drop } = await openUpload({
+      '/api/v2/image-opt/uploadImagesOpt': { ack: 1, data: { job_id: 1, accepted: 1, rejected: [] } },
+      // The one image is done by the time of the first read.
+      '/api/v2/image-opt/getOptSchedule': { ack: 1, data: { ...idleSchedule().data, other: { data_type: 4, process_type: 'upload', page_type: 0, process_result: 1, opt_in: 0, opt_total: 1, status: 'done', plan_limit_message: null, list: [] } } },
+    });
+    drop([file('hat.jpg', 'image/jpeg', JPEG)]);
+    await within(modal).findByText('hat.jpg');
+    fireEvent.click(within(modal).getByRole('button', { name: 'Upload and optimize' }));
+    expect((await screen.findAllByText('1 images optimized', undefined, { timeout: 5000 })).length).toBeGreaterThan(0);
+    const history = () => api.callsTo('/api/v2/image-opt/getImageOptDataPage').filter((c) => c.query.get('page_type') === '0');
+    const before = history().length;
+    await waitFor(() => expect(history().length).toBe(before + 1), { timeout: 6000 });
+    expect(history().at(-1)?.query.get('data_type')).toBe('4');
+  }, 20_000);
 });

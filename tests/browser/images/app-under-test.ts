@@ -60,3 +60,35 @@ async function stopGroup(child: ChildProcess) {
   process.kill(-child.pid, 'SIGTERM');
   await new Promise((r) => child.once('exit', r));
 }
+
+/**
+ * A shop of its own for the journey: a fresh dev-seeded shop in the emulator, installed through the
+ * real flow (signed launch -> 301 authorize -> OAuth callback), its catalogue synced, and an admin
+ * token for it. The shared dev store keeps whatever other runs left in the local database (and links to
+ * an emulator that may since have restarted), so its state cannot be relied on.
+ */
+export async function freshShop(app: AppUnderTest): Promise<{ shop: string; adminUrl: string }> {
+  const created = (await (await fetch(`${app.emulator}/__emulator/shops`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ seed: 'dev' }) })).json()) as { domain: string };
+  const shop = created.domain;
+  const launch = (await (await fetch(`${app.emulator}/__emulator/shops/${shop}/launch-url?path=/shopify/app`)).json()) as { url: string };
+  const onBase = (url: string) => `${app.base}${new URL(url).pathname}${new URL(url).search}`;
+  const landing = (await (await fetch(onBase(launch.url))).json()) as { code: number; url: string };
+  if (landing.code !== 301) throw new Error(`/shopify/app answered ${JSON.stringify(landing)}`);
+  const authorize = await fetch(landing.url, { redirect: 'manual' });
+  const callback = authorize.headers.get('location');
+  if (!callback) throw new Error(`authorize answered ${authorize.status}`);
+  const done = await fetch(onBase(callback), { redirect: 'manual' });
+  if (done.status >= 400) throw new Error(`OAuth callback answered ${done.status}: ${(await done.text()).slice(0, 200)}`);
+  const { token } = (await (await fetch(`${app.emulator}/__emulator/shops/${shop}/session-token`, { method: 'POST' })).json()) as { token: string };
+  const res = await fetch(`${app.base}/api/v1/adminToken`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+  const body = (await res.json()) as { data?: { authToken?: string }; authToken?: string };
+  const authToken = body.data?.authToken ?? body.authToken;
+  if (!authToken) throw new Error(`adminToken answered ${res.status} ${JSON.stringify(body)}`);
+  // The install-time catalogue sync runs on the queue: wait for it (getImageSyncStatus, as the admin does).
+  for (let i = 0; i < 120; i++) {
+    const sync = (await (await fetch(`${app.base}/api/v1/getImageSyncStatus`, { headers: { Authorization: `Bearer ${authToken}` } })).json()) as { data?: { imageSync?: boolean } };
+    if (sync.data?.imageSync) return { shop, adminUrl: `${app.base}/main?authToken=${authToken}` };
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error(`the catalogue of ${shop} never finished syncing`);
+}

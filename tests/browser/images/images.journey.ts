@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { appUnderTest, type AppUnderTest } from './app-under-test';
+import { appUnderTest, freshShop, type AppUnderTest } from './app-under-test';
 
 const SHOTS = 'tests/browser/images/screenshots';
 const FIXTURES = 'tests/fixtures/images';
@@ -18,6 +18,8 @@ let current: Page | undefined;
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   app = await appUnderTest();
+  // The journey runs on a shop of its own (see freshShop), installed like any merchant's.
+  app = { ...app, adminUrl: (await freshShop(app)).adminUrl };
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 });
 
