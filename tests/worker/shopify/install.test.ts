@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { quotaCycleForInstall } from '../../../worker/billing';
 import { catalogueSyncs, oauthStates } from '../../../worker/db/schema';
 import { findShopByDomain } from '../../../worker/db/shops';
 import { decryptSecret } from '../../../worker/lib/crypto';
@@ -113,6 +114,25 @@ describe('GET /shopify/callback', () => {
     expect(row.installedAt).toBeTruthy();
     expect(await db().select().from(catalogueSyncs).where(eq(catalogueSyncs.shopId, row.id)).get()).toMatchObject({ status: 'idle' });
     expect(sent).toEqual([{ type: 'sync', shopId: row.id }]);
+  });
+
+  it('a fresh install and a reinstall start the quota cycle on the install day (quotaCycleForInstall)', async () => {
+    fake = installFakeShopify({ graphql: () => shopInfoReply() });
+    const shop = newDomain();
+    const state = await startInstall(shop);
+    expect((await call(`/shopify/callback?${await signed({ code: 'c-cycle', shop, state, timestamp: nowTs() })}`, { redirect: 'manual' })).status).toBe(302);
+    const row = (await findShopByDomain(db(), shop))!;
+    expect(row).toMatchObject(quotaCycleForInstall(row.installedAt!));
+    expect(row.billingCycleDay).toBe(Math.min(new Date(row.installedAt!).getUTCDate(), 28));
+
+    // A reinstall months later: the old cycle (day 5, a period from last year) gives way to the new day.
+    const { shop: old } = await createShop({ uninstalledAt: Date.now() - 86_400_000, installedAt: Date.UTC(2025, 0, 5), billingCycleDay: 5, quotaPeriodStart: Date.UTC(2025, 0, 5), accessTokenEnc: null });
+    const s2 = await startInstall(old.domain);
+    expect((await call(`/shopify/callback?${await signed({ code: 'c-cycle-2', shop: old.domain, state: s2, timestamp: nowTs() })}`, { redirect: 'manual' })).status).toBe(302);
+    const again = (await findShopByDomain(db(), old.domain))!;
+    expect(again.uninstalledAt).toBeNull();
+    expect(again).toMatchObject(quotaCycleForInstall(again.installedAt!));
+    expect(again.quotaPeriodStart).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('re-authorising an old install clears is_old and queues a fresh catalogue sync', async () => {
