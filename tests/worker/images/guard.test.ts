@@ -24,7 +24,7 @@ describe('perceptual guard', () => {
     expect(guarded.bytesOut).toBeGreaterThan(unguarded.bytesOut);
     const score = ssimScore(source, await decodeJpeg(guarded.bytes), false);
     expect(guarded.ssim).toBeCloseTo(score, 6);
-    expect(score >= GUARD_SSIM_FLOOR || guarded.qualityUsed === 90).toBe(true);
+    expect(guarded.qualityUsed).toBe(60); // one step of 5, never more
   });
 
   it('leaves an output above the floor at the requested quality', async () => {
