@@ -1,12 +1,12 @@
 // The catalogue-sync queue consumer: the install-time full sync and the webhook-driven updates
 // (worker/shopify/queue-messages.ts). Delivery is at least once; every message is idempotent.
 import { createDb } from '../db/client';
-import { markItemDeleted } from '../db/catalogue';
+import { endSync, markItemDeleted } from '../db/catalogue';
 import { findShopById } from '../db/shops';
 import { createLogger } from '../lib/log';
 import { onCatalogueChanged } from '../optimise/auto';
 import { planDeps } from '../optimise/deps';
-import { ShopifyUnauthorizedError, shopifyClientFor, type SyncQueueMessage } from '../shopify';
+import { ShopifyReauthRequiredError, ShopifyUnauthorizedError, shopifyClientFor, type SyncQueueMessage } from '../shopify';
 import { runFullSync, syncOneResource } from './sync';
 
 const KINDS = {
@@ -25,12 +25,13 @@ function isSyncMessage(body: unknown): body is SyncQueueMessage {
 }
 
 /**
- * Only a rejected token is final (app uninstalled or access revoked: the uninstall webhook follows).
- * Everything else (throttling, 5xx, network, a bulk operation still running) is retried with backoff;
- * the sync status row records the failure meanwhile.
+ * Final: a rejected token (app uninstalled or access revoked: the uninstall webhook follows) and no
+ * usable grant (refresh token lapsed or refused): no retry can succeed until the merchant opens the
+ * app again, which queues a fresh sync. Everything else (throttling, 5xx, network, a bulk operation
+ * still running) is retried with backoff; the sync status row records the failure meanwhile.
  */
-function isPermanent(err: unknown): boolean {
-  return err instanceof ShopifyUnauthorizedError;
+function isPermanent(err: unknown): err is ShopifyUnauthorizedError | ShopifyReauthRequiredError {
+  return err instanceof ShopifyUnauthorizedError || err instanceof ShopifyReauthRequiredError;
 }
 
 export async function handleSyncMessage(body: SyncQueueMessage, env: Env): Promise<string> {
@@ -72,7 +73,10 @@ export async function catalogueSyncConsumer(batch: MessageBatch<unknown>, env: E
       msg.ack();
     } catch (err) {
       if (isPermanent(err)) {
-        log.error('catalogue_sync_failed_permanently', { type: msg.body.type, shopId: msg.body.shopId, error: err as Error });
+        const reason = `${err instanceof ShopifyReauthRequiredError ? 'reauth_required' : 'unauthorized'}: ${err.message}`.slice(0, 500);
+        log.error('catalogue_sync_failed_permanently', { type: msg.body.type, shopId: msg.body.shopId, reason, error: err });
+        // The status row says why nothing moves (also for a webhook update: the catalogue is stale).
+        await endSync(createDb(env.DB), msg.body.shopId, { status: 'failed', error: reason });
         msg.ack();
       } else {
         log.warn('catalogue_sync_retry', { type: msg.body.type, shopId: msg.body.shopId, error: err as Error });
