@@ -5,7 +5,7 @@ import type { Candidate } from './candidates';
 import { smallest } from './candidates';
 import { decodePng, oxipngFile, oxipngPixels } from './codecs';
 import { guardedJpeg, type GuardMode } from './guard';
-import { ssimScore } from './perceptual';
+import { largeErrorShare, ssimScore } from './perceptual';
 import { flattenOnWhite, hasTransparency } from './pixels';
 import { colourChunks, withChunks } from './png-chunks';
 import { countColours, quantise } from './quantise';
@@ -18,6 +18,9 @@ export function paletteFloor(quality: number): number {
   const q = Math.min(95, Math.max(55, quality));
   return Math.min(0.996, 0.975 + ((q - 55) / 35) * 0.018);
 }
+
+/** At most 1 % of pixels may move by more than 6 levels (gradient banding, see perceptual.ts). */
+export const PALETTE_MAX_BANDING = 0.01;
 
 export async function pngCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
   const base = { format: 'png' as const, width: header.width, height: header.height, convertedToJpg: false, watermarked: false };
@@ -40,8 +43,9 @@ export async function pngCandidates(input: Uint8Array, header: HeaderInfo, s: En
   if (s.mode === 'lossy' && countColours(pixels) > 256) {
     const reduced = quantise(pixels);
     const score = ssimScore(pixels, reduced, alpha, true);
-    if (score >= paletteFloor(s.quality)) palette = { ...base, watermarked, bytes: withChunks(oxipngPixels(reduced), colour) };
-    else note = `palette rejected (SSIM ${score.toFixed(4)} < ${paletteFloor(s.quality).toFixed(4)})`;
+    const banding = largeErrorShare(pixels, reduced);
+    if (score >= paletteFloor(s.quality) && banding <= PALETTE_MAX_BANDING) palette = { ...base, watermarked, bytes: withChunks(oxipngPixels(reduced), colour) };
+    else note = `palette rejected (SSIM ${score.toFixed(4)}, floor ${paletteFloor(s.quality).toFixed(4)}; ${(banding * 100).toFixed(1)} % of pixels off by > 6)`;
   }
   const bestPng = smallest([pngLossless, palette]);
 

@@ -50,6 +50,13 @@ describe('PNG originals', () => {
     }
   });
 
+  it('a smooth gradient keeps full colour: palette banding is rejected', async () => {
+    const gradient = makeImage(256, 96, (x, y) => [x, (y * 2 + x) & 0xff, (x * 3 + y) & 0xff, 255]);
+    const r = optimised(await optimiseImage(pngOf(gradient), lossy(70)));
+    expect(pngColourType(r.bytes)).not.toBe(3);
+    expect(maxChannelDiff(gradient, decodePng(r.bytes))).toBe(0);
+  });
+
   it('PNG to JPG flattens transparent areas on white', async () => {
     // Left half transparent red, right half opaque blue, plus noise so the PNG is not tiny.
     const img = makeImage(64, 32, (x, y) => (x < 32 ? [255, 0, 0, 0] : [0, 0, 255, 255]));
