@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { mountAdminApi } from './http/admin-api';
+import { mountAdminAppFrame } from './http/admin-app-frame';
 import { mountBillingPages } from './http/billing-pages';
 import { CONTROL, mountControlShops } from './http/control-shops';
 import { mountControlResources } from './http/control-resources';
@@ -47,6 +48,7 @@ export function buildApp(emu: Emulator, log = false): Hono {
   mountOAuth(app, emu);
   mountAdminApi(app, emu);
   mountBillingPages(app, emu);
+  mountAdminAppFrame(app, emu);
   mountFiles(app, emu);
   mountPageSpeed(app, emu);
   app.get('/', (c) => c.text(`Shopify store emulator. Control API under ${CONTROL}; see tests/emulator/README.md.`));
