@@ -85,7 +85,7 @@ describe('image optimisation journey', () => {
     const waiting = manual.getByRole('row').filter({ hasText: /[1-9]\d* of \d+ to optimize/ });
     await waiting.first().waitFor();
     const titles: string[] = [];
-    for (let i = 0; i < Math.min(6, await waiting.count()); i++) {
+    for (let i = 0; i < Math.min(3, await waiting.count()); i++) {
       const row = waiting.nth(i);
       titles.push((await row.locator('td').nth(2).innerText()).trim());
       await row.getByRole('checkbox').check({ force: true });
