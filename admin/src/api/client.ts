@@ -1,4 +1,5 @@
 import { authHeader } from './auth';
+import { localiseServerMessage } from './server-messages';
 
 // Transport for the documented calls. The server answers {ack, data, message} (v2 and image calls) or
 // {code, msg, data} (older v1 calls); both are returned as parsed, and callers test them with isOk.
@@ -22,12 +23,12 @@ export function isOk(body: unknown): boolean {
   return b.ack === 1 || String(b.code) === '200';
 }
 
-/** The message the server sent with a failure, for the error toast. */
+/** The message the server sent with a failure, for the error toast, in the merchant's language. */
 export function messageOf(body: unknown, fallback: string): string {
   if (!body || typeof body !== 'object') return fallback;
   const b = body as Record<string, unknown>;
   const m = b.message ?? b.msg;
-  return typeof m === 'string' && m ? m : fallback;
+  return typeof m === 'string' && m ? localiseServerMessage(m) : fallback;
 }
 
 type Query = Record<string, string | number | boolean | undefined | null>;
