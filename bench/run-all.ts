@@ -155,7 +155,8 @@ async function main() {
     }
     const failed = r.timedOut || r.code !== 0 || figures.length === 0;
     if (failed) rows.push({ bench: b.name, figure: r.timedOut ? `timed out after ${args['timeout-min']} min` : `exit code ${r.code}`, value: '-', target: '-', verdict: 'FAILED' });
-    if (!r.timedOut) rows.push(...figures);
+    // A benchmark stopped at its limit still shows what it printed before that.
+    rows.push(...(r.timedOut ? figures.filter((f) => f.verdict !== 'FAILED') : figures));
     console.log(`===== bench:${b.name}: ${failed ? 'FAILED' : 'done'} in ${(r.ms / 1000).toFixed(0)} s =====`);
   }
   const cols: (keyof Row)[] = ['bench', 'figure', 'value', 'target', 'verdict'];
