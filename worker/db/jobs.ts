@@ -2,7 +2,7 @@
 // never kept in counters, so a retried or duplicated message cannot make the numbers drift.
 import { and, desc, eq, gte, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from './client';
-import { jobImages, jobs } from './schema';
+import { images, jobImages, jobs } from './schema';
 
 export type JobRow = typeof jobs.$inferSelect;
 export type JobImageRow = typeof jobImages.$inferSelect;
@@ -89,11 +89,16 @@ export async function finishJobIfComplete(db: Db, jobId: string, now = Date.now(
   return rows.length > 0;
 }
 
-/** Stop (merchant) or plan limit: the job ends and its queued members never run; finished ones stay. */
+/**
+ * Stop (merchant) or plan limit: the job ends and its queued members never run; finished ones stay.
+ * A member whose image is half way through (original stored, maybe already on Shopify, waiting for a
+ * retry) stays queued: its retry completes it, so a stop never leaves Shopify and D1 disagreeing.
+ */
 export async function endJob(db: Db, jobId: string, jobStatus: 'stopped' | 'plan_limit', memberStatus: 'stopped' | 'quota', now = Date.now()): Promise<void> {
+  const notMidway = sql`not exists (select 1 from ${images} where ${images.id} = ${jobImages.imageId} and ${images.status} = 'processing')`;
   await db.batch([
     db.update(jobs).set({ status: jobStatus, finishedAt: now, updatedAt: now }).where(and(eq(jobs.id, jobId), inArray(jobs.status, [...ACTIVE_JOB_STATUSES]))),
-    db.update(jobImages).set({ status: memberStatus, updatedAt: now }).where(and(eq(jobImages.jobId, jobId), eq(jobImages.status, 'queued'))),
+    db.update(jobImages).set({ status: memberStatus, updatedAt: now }).where(and(eq(jobImages.jobId, jobId), eq(jobImages.status, 'queued'), notMidway)),
   ]);
 }
 

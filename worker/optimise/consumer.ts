@@ -46,11 +46,12 @@ export async function processOptimiseMessage(deps: PipelineDeps, msg: OptimiseMe
   const job = await getJob(db, msg.shopId, msg.jobId);
   const member = job && (await getJobImage(db, job.id, msg.imageId));
   if (!job || !member || member.status !== 'queued') return ACK; // duplicate delivery, or the shop is gone
-  if (job.status !== 'queued' && job.status !== 'running') {
+  const row = await getImageWithItem(db, msg.shopId, msg.imageId);
+  // A stopped (or plan-limited) job runs no new image, but one half way through is completed, not abandoned.
+  if (job.status !== 'queued' && job.status !== 'running' && row?.image.status !== 'processing') {
     await finishJobImage(db, job.id, msg.imageId, job.status === 'plan_limit' ? 'quota' : 'stopped');
     return ACK;
   }
-  const row = await getImageWithItem(db, msg.shopId, msg.imageId);
   const shop = await findShopById(db, msg.shopId);
   if (!row || !shop || shop.uninstalledAt) {
     await finishJobImage(db, job.id, msg.imageId, 'failed', 'image or shop no longer exists');

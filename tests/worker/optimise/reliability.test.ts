@@ -7,7 +7,7 @@ import { enqueueAutomatic } from '../../../worker/optimise/auto';
 import { processDeadLetter, processOptimiseMessage, type OptimiseMessage } from '../../../worker/optimise/consumer';
 import { planJob } from '../../../worker/optimise/plan';
 import type { PipelineDeps } from '../../../worker/optimise/ports';
-import { scheduleForTab } from '../../../worker/optimise/progress';
+import { scheduleForTab, stopShopJobs } from '../../../worker/optimise/progress';
 import { createShop, db } from '../helpers';
 import { imageRow, ledgerRows, makeDeps, r2Bytes, recordingQueue, saveSettings, seedItem } from './fixtures';
 
@@ -202,5 +202,37 @@ describe('automatic mode', { timeout: 60_000 }, () => {
     await saveSettings(shop.id);
     await seedItem(shop, fakes.cdn);
     expect(await enqueueAutomatic(planDepsOf(deps).plan, shop.id)).toBe(0);
+  });
+});
+
+describe('stopping a job', { timeout: 60_000 }, () => {
+  it('an image half way through is completed by its retry; images not started are stopped and stay untouched', async () => {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps();
+    await saveSettings(shop.id);
+    const { item, images } = await seedItem(shop, fakes.cdn, { count: 2 });
+    const messages = await planOptimise(deps, shop, [item.id]);
+    const first = messages.find((m) => m.imageId === images[0]!.id)!;
+    const second = messages.find((m) => m.imageId === images[1]!.id)!;
+
+    // Shopify accepts the new file, then the worker dies: the image is half way, its retry is pending.
+    fakes.faults.failAfterAccept = 1;
+    expect((await processOptimiseMessage(deps, first, 1)).ack).toBe(false);
+    expect((await imageRow(images[0]!.id))?.status).toBe('processing');
+
+    expect(await stopShopJobs(db(), shop.id, Date.now())).toBe(1);
+
+    // The retry still lands the image: Shopify and D1 agree, charged once.
+    expect((await processOptimiseMessage(deps, first, 2)).ack).toBe(true);
+    expect(await imageRow(images[0]!.id)).toMatchObject({ status: 'compressed', step: 'done', lockJobId: null });
+    expect(fakes.updates).toHaveLength(1);
+    expect(await ledgerRows(shop.id)).toHaveLength(1);
+
+    // The image that never started is not run and is not left "processing".
+    expect((await processOptimiseMessage(deps, second, 1)).ack).toBe(true);
+    expect((await imageRow(images[1]!.id))?.status).toBe('pending');
+    const members = await listJobImages(db(), first.jobId);
+    expect(members.find((m) => m.imageId === images[1]!.id)?.status).toBe('stopped');
+    expect((await getJob(db(), shop.id, first.jobId))?.status).toBe('stopped');
   });
 });
