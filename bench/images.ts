@@ -35,9 +35,12 @@ const LEVELS: Record<string, { mode: 'lossless' | 'lossy'; quality: number; perc
 const levels = args.levels.split(',').filter(Boolean);
 if (args['compare-guard']) levels.push('medium-noguard', 'high-noguard');
 for (const l of levels) if (!LEVELS[l]) throw new Error(`unknown level ${l}`);
-// Shards may overlap (--only is a substring): one record per file and level.
-const reported: BenchRecord[] = [...new Map((args.report ?? '').split(',').filter(Boolean)
-  .flatMap((f) => JSON.parse(readFileSync(f, 'utf8')) as BenchRecord[]).map((r) => [`${r.file}\u0000${r.level}`, r] as const)).values()];
+// Shards may overlap (--only is a substring): one record per file and level, the first file listed wins.
+const byKey = new Map<string, BenchRecord>();
+for (const f of (args.report ?? '').split(',').filter(Boolean)) {
+  for (const r of JSON.parse(readFileSync(f, 'utf8')) as BenchRecord[]) if (!byKey.has(`${r.file}\u0000${r.level}`)) byKey.set(`${r.file}\u0000${r.level}`, r);
+}
+const reported: BenchRecord[] = [...byKey.values()];
 const metric: Metric = reported[0] ? (reported[0].metric as Metric) : availableMetric(args.metric as 'auto' | Metric);
 
 const files = args.report ? [] : readdirSync(corpus).filter((f) => /\.(jpe?g|png|webp)$/i.test(f) && (!args.only || args.only.split(',').some((o) => f.startsWith(o) || f.includes(o)))).sort();

@@ -11,16 +11,17 @@ export const ISOLATE_BYTES = 128 * 1024 * 1024;
 export const RESERVED_BYTES = 24 * 1024 * 1024;
 
 /**
- * Peak bytes per pixel of each in-isolate pipeline, measured on the corpus (README): the codecs' WASM
- * heaps (MozJPEG decoder + encoder ~33 B/px on a 4.1 MP photo; PNG + OxiPNG ~34 B/px on 3.4 MP) plus
- * the JS pixel copies. WebP has no corpus images: estimated like JPEG.
+ * Peak bytes per pixel of each in-isolate pipeline: worst case on the corpus of the workerd RSS rise on
+ * the first lossy image in a fresh isolate (npm run bench:images): JPEG lossy 40.1 B/px (median 29.4),
+ * PNG lossless 28.9 (median 22.1), PNG lossy 49.0 (median 39.6). The codecs' WASM heaps dominate
+ * (MozJPEG decoder + encoder ~33 B/px). Watermark adds an upright copy; WebP (no corpus images) as JPEG.
  */
 export const PEAK_BYTES_PER_PIXEL = {
-  jpegLossy: 36,
-  jpegWatermark: 40,
+  jpegLossy: 40,
+  jpegWatermark: 44,
   pngLossless: 34,
-  pngLossy: 44,
-  webp: 36,
+  pngLossy: 50,
+  webp: 40,
 } as const;
 
 export type Pipeline = keyof typeof PEAK_BYTES_PER_PIXEL | 'jpegStrip';
