@@ -142,12 +142,14 @@ export async function latestJobForTab(db: Db, shopId: number, dataType: number, 
 }
 
 /** Per item of a job: members in total and still queued. */
-export async function jobCountsByItem(db: Db, jobId: string): Promise<{ optId: number; total: number; queued: number }[]> {
+export async function jobCountsByItem(db: Db, jobId: string): Promise<{ optId: number; total: number; queued: number; done: number; failed: number }[]> {
   return db
     .select({
       optId: jobImages.optId,
       total: sql<number>`count(*)`,
       queued: sql<number>`sum(case when ${jobImages.status} = 'queued' then 1 else 0 end)`,
+      done: sql<number>`sum(case when ${jobImages.status} in ('done', 'skipped') then 1 else 0 end)`,
+      failed: sql<number>`sum(case when ${jobImages.status} = 'failed' then 1 else 0 end)`,
     })
     .from(jobImages)
     .where(eq(jobImages.jobId, jobId))

@@ -19,6 +19,9 @@ export type Schedule = {
   /** Images still waiting. */
   opt_in: number;
   opt_total: number;
+  /** Finished images (done or already optimal) and images that failed after every retry. */
+  opt_done: number;
+  opt_failed: number;
   /** queued, running, done, stopped, plan_limit. */
   status: string;
   /** Set when the job stopped at the plan limit: the documented banner text. */
@@ -27,7 +30,7 @@ export type Schedule = {
 };
 
 function idle(dataType: number): Schedule {
-  return { data_type: dataType, process_type: '', page_type: 0, process_result: 1, opt_in: 0, opt_total: 0, status: 'idle', plan_limit_message: null, list: [] };
+  return { data_type: dataType, process_type: '', page_type: 0, process_result: 1, opt_in: 0, opt_total: 0, opt_done: 0, opt_failed: 0, status: 'idle', plan_limit_message: null, list: [] };
 }
 
 export async function scheduleForTab(db: Db, shopId: number, dataType: number, now: number): Promise<Schedule> {
@@ -37,6 +40,8 @@ export async function scheduleForTab(db: Db, shopId: number, dataType: number, n
   const list = perItem.map((r) => ({ data_id: r.optId, opt_in: Number(r.queued ?? 0), opt_total: Number(r.total) }));
   const optIn = list.reduce((n, r) => n + r.opt_in, 0);
   const optTotal = list.reduce((n, r) => n + r.opt_total, 0);
+  const optDone = perItem.reduce((n, r) => n + Number(r.done ?? 0), 0);
+  const optFailed = perItem.reduce((n, r) => n + Number(r.failed ?? 0), 0);
   let limitMessage: string | null = null;
   if (job.status === 'plan_limit') {
     const members = await listJobImages(db, job.id);
@@ -50,6 +55,8 @@ export async function scheduleForTab(db: Db, shopId: number, dataType: number, n
     process_result: running ? 0 : 1,
     opt_in: optIn,
     opt_total: optTotal,
+    opt_done: optDone,
+    opt_failed: optFailed,
     status: job.status,
     plan_limit_message: limitMessage,
     list,

@@ -85,13 +85,20 @@ export function bulkValidationKey(selected: readonly HistoryRow[], tab: number):
 }
 
 /** Progress of one tab (getOptSchedule). */
-export type TabSchedule = { data_type: number; process_type: string; page_type: number; process_result: number; opt_in: number; opt_total: number; status: string; plan_limit_message: string | null };
+export type TabSchedule = { data_type: number; process_type: string; page_type: number; process_result: number; opt_in: number; opt_total: number; opt_done?: number; opt_failed?: number; status: string; plan_limit_message: string | null };
 
 export const isRunning = (s: TabSchedule | undefined) => !!s && s.process_result !== 1 && (s.status === 'queued' || s.status === 'running');
 
 /** Completion toast key: '{n} products images/collections/blogs optimized' or 'restored'. */
 export function completionToastKey(s: TabSchedule): string | null {
   if (!(s.opt_total > 0 && s.process_result === 1)) return null;
+  // Nothing finished (every image failed or was stopped): no success toast; the failure toast says why.
+  if (s.opt_done !== undefined && s.opt_done === 0) return null;
   const noun = (['products', 'collections', 'blogs', 'other'] as const)[s.data_type - 1] ?? 'products';
   return `imageOpt.done.${noun}${s.process_type === 'restore' ? 'Restored' : 'Optimized'}`;
+}
+
+/** Images of a finished job that failed after every retry (0 when the server does not say). */
+export function failedCount(s: TabSchedule): number {
+  return s.process_result === 1 ? (s.opt_failed ?? 0) : 0;
 }

@@ -4,7 +4,7 @@ import { getOptSchedule, stopImageOptTask } from '../api/calls';
 import { isOk, messageOf } from '../api/client';
 import { usePolling } from '../hooks/use-polling';
 import { useToast } from '../hooks/use-toast';
-import { completionToastKey, isRunning, PROGRESS_POLL_MS, RELOAD_AFTER_DONE_MS, TABS, type TabSchedule } from './rules';
+import { completionToastKey, failedCount, isRunning, PROGRESS_POLL_MS, RELOAD_AFTER_DONE_MS, TABS, type TabSchedule } from './rules';
 
 /** The job is planned when the start call answers; a read this soon after shows its counts. */
 export const FIRST_READ_MS = 1000;
@@ -58,7 +58,9 @@ export function useOptProgress(onDone: () => void, onPlanLimit?: (message: strin
       return;
     }
     const key = completionToastKey(s);
-    if (key) toast(t(key, { n: s.opt_total - s.opt_in }));
+    if (key) toast(t(key, { n: s.opt_done ?? s.opt_total - s.opt_in }));
+    const failed = failedCount(s);
+    if (failed > 0) toast(t('imageOpt.done.failed', { n: failed }), { error: true });
     if (s.plan_limit_message) onPlanLimit?.(s.plan_limit_message);
     setTab(-1);
     setSchedule(null);

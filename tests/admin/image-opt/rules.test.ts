@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   bulkValidationKey,
   completionToastKey,
+  failedCount,
   downloadHref,
   formatRatio,
   quotaBarRed,
@@ -81,5 +82,9 @@ describe('image page rules', () => {
     expect(completionToastKey(sched({ data_type: 3, process_type: 'reoptimize' }))).toBe('imageOpt.done.blogsOptimized');
     expect(completionToastKey(sched({ opt_total: 0 }))).toBeNull();
     expect(completionToastKey(sched({ process_result: 0 }))).toBeNull();
+    // Every image failed: no success toast, the failure count is shown instead.
+    expect(completionToastKey(sched({ opt_total: 3, opt_done: 0, opt_failed: 3 }))).toBeNull();
+    expect(failedCount(sched({ opt_total: 3, opt_done: 1, opt_failed: 2 }))).toBe(2);
+    expect(failedCount(sched({ process_result: 0, opt_failed: 2 }))).toBe(0);
   });
 });

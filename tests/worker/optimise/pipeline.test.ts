@@ -4,6 +4,7 @@ import { getJob, listJobImages } from '../../../worker/db/jobs';
 import { processDeadLetter, processOptimiseMessage, type OptimiseMessage } from '../../../worker/optimise/consumer';
 import { planJob } from '../../../worker/optimise/plan';
 import type { PipelineDeps } from '../../../worker/optimise/ports';
+import { scheduleForTab } from '../../../worker/optimise/progress';
 import { createShop, db } from '../helpers';
 import { imageRow, ledgerRows, makeDeps, r2Bytes, recordingQueue, saveSettings, seedItem } from './fixtures';
 
@@ -183,6 +184,8 @@ describe('failures', { timeout: 60_000 }, () => {
     expect(members[0]).toMatchObject({ status: 'failed', attempts: 6 });
     await processDeadLetter(deps, messages[0]!); // the DLQ delivery finds it recorded: a no-op
     expect((await getJob(db(), shop.id, messages[0]!.jobId))?.status).toBe('done');
+    // The progress panel learns that nothing was optimised and one image failed (no "1 optimized" toast).
+    expect(await scheduleForTab(db(), shop.id, 1, Date.now())).toMatchObject({ process_result: 1, opt_total: 1, opt_done: 0, opt_failed: 1 });
   });
 
   it('marks undecodable bytes failed at once (no retry)', async () => {

@@ -156,7 +156,7 @@ describe('quota', { timeout: 60_000 }, () => {
     expect(fakes.updates).toHaveLength(1);
     expect(await ledgerRows(shop.id)).toHaveLength(150);
     const schedule = await scheduleForTab(db(), shop.id, 1, Date.now());
-    expect(schedule).toMatchObject({ status: 'plan_limit', process_result: 1, opt_total: 3, plan_limit_message: 'There are 2 images that can be optimized.' });
+    expect(schedule).toMatchObject({ status: 'plan_limit', process_result: 1, opt_total: 3, opt_done: 1, opt_failed: 0, plan_limit_message: 'There are 2 images that can be optimized.' });
 
     // A new request is refused before any work starts.
     await expect(planOptimise(deps, shop, [item.id])).rejects.toThrow('There are 2 images that can be optimized.');
