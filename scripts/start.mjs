@@ -3,9 +3,12 @@
 // local D1/R2/Queues (wrangler dev, state kept in .wrangler/state) against the Shopify store emulator
 // (tests/emulator, port 8788), installs the dev store through the real OAuth flow and prints the admin
 // URL, already authenticated.
+//
+// Every start begins from a fresh dev store: the emulator keeps its store in memory and seeds it anew,
+// so the local D1/R2/queue state of an earlier run (which points at that run's files) is cleared too.
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { createHmac, randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 
 const PORT = Number(process.env.PORT ?? 8787);
 const DEV_SHOP = 'dev-store.myshopify.com';
@@ -20,7 +23,8 @@ function run(cmd, args) {
 }
 
 function start(name, cmd, args, env = {}) {
-  const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  // Its own process group, so stopping kills npx and what it started (workerd, tsx), not just npx.
+  const child = spawn(cmd, args, { stdio: 'inherit', detached: true, env: { ...process.env, ...env } });
   child.on('exit', (code) => {
     console.error(`\n${name} exited (${code}); stopping.`);
     stopAll(code ?? 1);
@@ -30,7 +34,14 @@ function start(name, cmd, args, env = {}) {
 }
 
 function stopAll(code = 0) {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  for (const c of children) {
+    if (c.exitCode !== null) continue;
+    try {
+      process.kill(-c.pid, 'SIGTERM');
+    } catch {
+      c.kill('SIGTERM');
+    }
+  }
   process.exit(code);
 }
 process.on('SIGINT', () => stopAll(0));
@@ -42,6 +53,7 @@ if (!existsSync('.dev.vars')) {
 }
 
 run('npx', ['vite', 'build', '--config', 'admin/vite.config.ts', '--logLevel', 'warn']);
+rmSync('.wrangler/state', { recursive: true, force: true });
 run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local']);
 
 // The Shopify store emulator (tests/emulator): .dev.vars points SHOPIFY_ORIGIN and PAGESPEED_ORIGIN at it.
@@ -119,9 +131,5 @@ async function installDevStore() {
   const body = await res.json().catch(() => ({}));
   const authToken = body?.data?.authToken ?? body?.authToken;
   if (res.ok && typeof authToken === 'string') return authToken;
-  // Fallback while the admin-token route is unavailable: store a fresh token's hash directly.
-  const fresh = randomBytes(32).toString('base64url');
-  const hash = createHash('sha256').update(fresh).digest('hex');
-  run('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--command', `UPDATE shops SET admin_token_hash = '${hash}', admin_token_created_at = ${Date.now()} WHERE domain = '${DEV_SHOP}'`]);
-  return fresh;
+  throw new Error(`POST /api/v1/adminToken answered ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
 }
