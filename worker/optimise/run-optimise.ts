@@ -122,7 +122,9 @@ export async function runOptimise(deps: PipelineDeps, ctx: RunContext): Promise<
       const watermark = wantsWatermark && stored.watermarkKey ? await readR2(deps, stored.watermarkKey) : null;
       const input = original;
       const out = await timed('engineMs', () => deps.optimiseImage(input, engineSettingsOf(settings, watermark, ctx.upload)));
-      if (out.kind === 'optimised' && out.bytesOut < out.bytesIn) {
+      // Never larger (decisions.md), except a watermark the merchant asked for: the settings warn that a
+      // watermark may increase file size, so that result is kept; it is not charged (step 4).
+      if (out.kind === 'optimised' && (out.bytesOut < out.bytesIn || out.watermarked)) {
         const sha = await sha256HexOfBytes(out.bytes);
         const key = r2Key('results', shop.id, `${image.id}-${sha.slice(0, 16)}.${extOf(out.format)}`);
         await deps.bucket.put(key, out.bytes, { httpMetadata: { contentType: out.mime } });
@@ -189,7 +191,8 @@ export async function runOptimise(deps: PipelineDeps, ctx: RunContext): Promise<
   // ---- 4. charge once, then record ----
   let charged = false;
   let limitReached = false;
-  if (result) {
+  // Only an image that really got smaller is charged (a watermark that made it larger is free).
+  if (result && result.bytes.byteLength < image.imgSize) {
     const c = await deps.quota.charge(shop, { imageId: image.id, jobId: job.id });
     charged = c.charged;
     // A race with another job used the last image: this one is done on Shopify, the job stops after it.

@@ -97,6 +97,32 @@ describe('optimisation of one image', { timeout: 60_000 }, () => {
     expect((await imageRow(images[0]!.id))).toMatchObject({ status: 'compressed', isWatermark: 1 });
   });
 
+  it('keeps a watermark the merchant asked for even when it makes the file larger, and does not charge it', async () => {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps();
+    // The engine's watermarked result is larger than the original (a busy logo on a tiny, well-compressed photo).
+    deps.optimiseImage = async (input, settings) => {
+      const out = new Uint8Array(input.byteLength + 64);
+      out.set(input);
+      out[5] = (out[5]! + 7) % 256;
+      return { kind: 'optimised', bytes: out, format: 'jpeg', mime: 'image/jpeg', width: 10, height: 10, inputFormat: 'jpeg', convertedToJpg: false, watermarked: !!settings.watermark, bytesIn: input.byteLength, bytesOut: out.byteLength };
+    };
+    const s = await saveSettings(shop.id, (st) => {
+      st.image_opt.watermark = { ...st.image_opt.watermark, switch: 1, logo: 'logo.png' };
+    });
+    const key = `watermarks/${shop.id}/logo.png`;
+    await env.BUCKET.put(key, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]));
+    const { saveImageSettings } = await import('../../../worker/db/image-settings');
+    await saveImageSettings(db(), shop.id, s, { watermarkKey: key });
+    const { item, images } = await seedItem(shop, fakes.cdn);
+    const originalSize = fakes.cdn.get(images[0]!.src)!.byteLength;
+    await drain(deps, (await plan(deps, shop, 'optimize', [item.id])).messages);
+    const row = (await imageRow(images[0]!.id))!;
+    expect(row).toMatchObject({ status: 'compressed', isWatermark: 1, compSize: originalSize + 64 });
+    expect(fakes.cdn.get(images[0]!.src)!.byteLength).toBe(originalSize + 64); // on Shopify
+    expect(await ledgerRows(shop.id)).toHaveLength(0);
+  });
+
   it('records an already-optimal image without uploading or charging', async () => {
     const { shop } = await createShop();
     const { deps, fakes } = makeDeps({ optimal: true });
