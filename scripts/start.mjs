@@ -59,13 +59,18 @@ run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local']);
 // The Shopify store emulator (tests/emulator): .dev.vars points SHOPIFY_ORIGIN and PAGESPEED_ORIGIN at it.
 const EMULATOR_PORT = Number(process.env.EMULATOR_PORT ?? 8788);
 const emulator = `http://127.0.0.1:${EMULATOR_PORT}`;
-start('store emulator', 'npx', ['tsx', 'tests/emulator/server.ts'], { EMULATOR_PORT: String(EMULATOR_PORT) });
+const appUrl = `http://localhost:${PORT}`;
+// The ports decide the URLs: the emulator redirects OAuth and billing back to the app, the app calls the emulator.
+start('store emulator', 'npx', ['tsx', 'tests/emulator/server.ts'], { EMULATOR_PORT: String(EMULATOR_PORT), APP_URL: appUrl });
 if (!(await waitFor(`${emulator}/__emulator/health`))) {
   console.error(`\n✗ the store emulator did not answer on ${emulator}`);
   stopAll(1);
 }
 
-start('wrangler dev', 'npx', ['wrangler', 'dev', '--port', String(PORT), '--ip', '127.0.0.1', '--show-interactive-dev-session=false']);
+start('wrangler dev', 'npx', [
+  'wrangler', 'dev', '--port', String(PORT), '--ip', '127.0.0.1', '--show-interactive-dev-session=false',
+  '--var', `APP_URL:${appUrl}`, '--var', `SHOPIFY_ORIGIN:${emulator}`, '--var', `PAGESPEED_ORIGIN:${emulator}`,
+]);
 
 // Tell the user where to go once the Worker answers.
 const base = `http://localhost:${PORT}`;

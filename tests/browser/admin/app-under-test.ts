@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { startProduct } from '../npm-start';
 
 // Where the admin under test runs. ADMIN_URL (the authenticated URL `npm start` prints,
 // http://localhost:8787/main?authToken=...) uses a running instance; without it, `npm start` is started
@@ -10,23 +10,8 @@ export type AppUnderTest = { base: string; adminUrl: string; authToken: string; 
 export async function appUnderTest(): Promise<AppUnderTest> {
   const emulator = process.env.EMULATOR_URL ?? `http://127.0.0.1:${process.env.EMULATOR_PORT ?? 8788}`;
   if (process.env.ADMIN_URL) return withOwnShop(new URL(process.env.ADMIN_URL).origin, emulator, async () => undefined);
-  const child = spawn('npm', ['start'], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const adminUrl = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`npm start printed no admin URL:\n${out.slice(-2000)}`)), 200_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /Admin:\s+(http\S+authToken=\S+)/.exec(out);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`npm start exited (${code}):\n${out.slice(-2000)}`)));
-  });
-  return withOwnShop(new URL(adminUrl).origin, emulator, () => stopProcessGroup(child));
+  const { adminUrl, stop } = await startProduct();
+  return withOwnShop(new URL(adminUrl).origin, emulator, stop);
 }
 
 async function withOwnShop(base: string, emulator: string, stop: () => Promise<void>): Promise<AppUnderTest> {
@@ -63,12 +48,6 @@ async function installOwnShop(base: string, emulator: string, stop: () => Promis
   }
   if (!authToken) throw new Error(`adminToken answered ${status}`);
   return { base, adminUrl: `${base}/main?authToken=${authToken}`, authToken, emulator, shop, stop };
-}
-
-async function stopProcessGroup(child: ChildProcess) {
-  if (child.pid === undefined || child.exitCode !== null) return;
-  process.kill(-child.pid, 'SIGTERM');
-  await new Promise((r) => child.once('exit', r));
 }
 
 /** The emulator's control API (tests/emulator/README.md). */

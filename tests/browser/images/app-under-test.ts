@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { startProduct } from '../npm-start';
 
 // Where the image journey runs. ADMIN_URL: the authenticated URL `npm start` printed. APP_BASE: a Worker
 // already started by `npm start` (e.g. http://localhost:8797 when 8787 is someone else's run): the test
@@ -15,23 +15,8 @@ export async function appUnderTest(): Promise<AppUnderTest> {
     const base = process.env.APP_BASE.replace(/\/+$/, '');
     return { base, adminUrl: `${base}/main?authToken=${await buyAdminToken(base, emulator)}`, emulator, stop: async () => undefined };
   }
-  const child = spawn('npm', ['start'], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const adminUrl = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`npm start printed no admin URL:\n${out.slice(-2000)}`)), 200_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /Admin:\s+(http\S+authToken=\S+)/.exec(out);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`npm start exited (${code}):\n${out.slice(-2000)}`)));
-  });
-  return { base: new URL(adminUrl).origin, adminUrl, emulator, stop: () => stopGroup(child) };
+  const { adminUrl, stop } = await startProduct();
+  return { base: new URL(adminUrl).origin, adminUrl, emulator, stop: stop };
 }
 
 /** Two local Workers share one local D1 here, so a write can meet a busy database: three tries. */
@@ -53,12 +38,6 @@ async function buyOnce(base: string, emulator: string): Promise<string> {
   const authToken = body.data?.authToken ?? body.authToken;
   if (!authToken) throw new Error(`adminToken answered ${res.status} ${JSON.stringify(body)}`);
   return authToken;
-}
-
-async function stopGroup(child: ChildProcess) {
-  if (child.pid === undefined || child.exitCode !== null) return;
-  process.kill(-child.pid, 'SIGTERM');
-  await new Promise((r) => child.once('exit', r));
 }
 
 /**
