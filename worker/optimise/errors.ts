@@ -17,6 +17,8 @@ export const UPLOAD_MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const UPLOAD_MAX_FILES = 20;
 export const UPLOAD_MAX_REQUEST_BYTES = 20 * 1024 * 1024;
 export const MSG_UPLOAD_FILE_TOO_LARGE = 'is too large. Each image must be 5 MB or smaller.';
+/** Declared pixels above Shopify's 25 MP (see worker/images/declared-size.ts). */
+export const MSG_UPLOAD_TOO_MANY_PIXELS = 'is too large. Images can be at most 25 megapixels.';
 export const MSG_UPLOAD_TOO_MANY = `Upload at most ${UPLOAD_MAX_FILES} images at a time.`;
 export const MSG_UPLOAD_REQUEST_TOO_LARGE = 'Upload at most 20 MB of images at a time.';
 

@@ -4,6 +4,7 @@
 import { insertUpload } from '../db/optimise';
 import type { ShopRow } from '../db/shops';
 import { fromBase64, sha256HexOfBytes } from '../lib/crypto';
+import { declaredSizeAllowed } from '../images/declared-size';
 import { ApiError, ValidationError } from '../lib/errors';
 import { r2Key } from '../lib/r2-keys';
 import {
@@ -11,6 +12,7 @@ import {
   MSG_UPLOAD_NONE,
   MSG_UPLOAD_REQUEST_TOO_LARGE,
   MSG_UPLOAD_TOO_MANY,
+  MSG_UPLOAD_TOO_MANY_PIXELS,
   MSG_UPLOAD_TYPE,
   UPLOAD_MAX_FILES,
   UPLOAD_MAX_FILE_BYTES,
@@ -43,6 +45,7 @@ export function checkUploadFile(file: UploadFile): Checked {
   const isPng = bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47;
   const isJpg = bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
   if (!isPng && !isJpg) return { ok: false, rejected: { name, message: `${name} ${MSG_UPLOAD_TYPE}` } };
+  if (!declaredSizeAllowed(bytes, isPng ? 'png' : 'jpeg')) return { ok: false, rejected: { name, message: `${name} ${MSG_UPLOAD_TOO_MANY_PIXELS}` } };
   return { ok: true, name, bytes, ext: isPng ? 'png' : 'jpg' };
 }
 

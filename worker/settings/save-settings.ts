@@ -1,8 +1,12 @@
 import { mergeSettings, publicSettings, validateImageSettings, type ImageSettings } from '../../shared/image-settings';
 import type { Db } from '../db/client';
 import { completeGuide, getStoredImageSettings, saveImageSettings } from '../db/image-settings';
+import { declaredSizeAllowed } from '../images/declared-size';
 import { ValidationError } from '../lib/errors';
 import { storeWatermark, watermarkR2Key } from './watermark';
+
+/** The watermark picture's declared size is over 25 megapixels (worker/images/declared-size.ts). */
+export const MSG_WATERMARK_TOO_MANY_PIXELS = 'Watermark picture can be at most 25 megapixels.';
 
 export type SaveContext = { db: Db; bucket: R2Bucket; shopId: number };
 
@@ -22,6 +26,10 @@ export async function saveSettings(ctx: SaveContext, input: unknown, opts: { gui
   const merged = mergeSettings(stored.settings, input);
   const checked = validateImageSettings(merged, storedLogo);
   if (!checked.ok) throw new ValidationError(checked.message);
+  // A logo within 500 KB can still declare 100,000 x 100,000 pixels: refused before it is stored.
+  if (checked.upload && !declaredSizeAllowed(checked.upload.bytes, checked.upload.ext === 'png' ? 'png' : 'jpeg')) {
+    throw new ValidationError(MSG_WATERMARK_TOO_MANY_PIXELS);
+  }
 
   const settings: ImageSettings = { ...checked.settings, is_default: 0 };
   let watermarkKey: string | null | undefined;

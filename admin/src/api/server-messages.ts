@@ -28,10 +28,11 @@ const TAB_KEYS: Record<string, string> = {
 };
 
 // One rejected upload: "<file name> <reason>" (worker/optimise/upload.ts); names may contain spaces.
-const REJECTION = /(.+?) (is not supported\. File type must be \.jpg, \.png\.|is too large\. Each image must be 5 MB or smaller\.)(?: |$)/gy;
+const REJECTION = /(.+?) (is not supported\. File type must be \.jpg, \.png\.|is too large\. Each image must be 5 MB or smaller\.|is too large\. Images can be at most 25 megapixels\.)(?: |$)/gy;
 const REJECTION_KEYS: Record<string, string> = {
   'is not supported. File type must be .jpg, .png.': 'server.upload.notSupported',
   'is too large. Each image must be 5 MB or smaller.': 'server.upload.tooLarge',
+  'is too large. Images can be at most 25 megapixels.': 'server.upload.tooManyPixels',
 };
 
 /** The list after the upload heading: each "<name> <reason>" translated; an unparsed tail stays as sent. */
@@ -71,6 +72,7 @@ export const SERVER_MESSAGE_PATTERNS: ServerMessagePattern[] = [
   // worker/optimise/upload.ts: one file refused
   { re: /^(.+?) is not supported\. File type must be \.jpg, \.png\.$/, key: 'server.upload.notSupported', values: (m) => ({ name: m[1] ?? '' }) },
   { re: /^(.+?) is too large\. Each image must be 5 MB or smaller\.$/, key: 'server.upload.tooLarge', values: (m) => ({ name: m[1] ?? '' }) },
+  { re: /^(.+?) is too large\. Images can be at most 25 megapixels\.$/, key: 'server.upload.tooManyPixels', values: (m) => ({ name: m[1] ?? '' }) },
   // worker/lib/validate.ts parseInput fallback and worker/routes/optimise.ts: names the field
   { re: /^Invalid value for (\S+)$/, key: 'server.common.invalidValueFor', values: (m) => ({ field: m[1] ?? '' }) },
   // worker/routes/history.ts page size refinement
