@@ -1,14 +1,12 @@
-import { eq } from 'drizzle-orm';
 import { env } from 'cloudflare:test';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { app } from '../../../worker/app';
 import * as s from '../../../worker/db/schema';
 import { call, createShop, db, sessionToken } from '../helpers';
+import { apiRoutes, shopState } from './fuzz-support';
 
-// The routes are read from the router itself, so a route added later cannot escape these checks.
-const PUBLIC_API = new Set(['/api/health']);
-const apiRoutes = [...new Map(app.routes.filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL' && !PUBLIC_API.has(r.path)).map((r) => [`${r.method} ${r.path}`, r])).values()];
+// The routes are read from the router itself (fuzz-support's apiRoutes), so a route added later cannot
+// escape these checks.
 
 function requestFor(method: string, path: string, headers: Record<string, string>, ids: { itemId: number; imageId: number; marker: string }) {
   const q = new URLSearchParams({ prod_id: String(ids.itemId), opt_id: String(ids.imageId), data_type: '1', page: '1', pageSize: '10', page_type: '0', title: ids.marker });
@@ -43,21 +41,6 @@ async function rawSessionToken(shopDomain: string, claims: { aud: string; exp: n
     .sign(new TextEncoder().encode(env.SHOPIFY_API_SECRET));
 }
 
-async function snapshotOf(shopId: number) {
-  const d = db();
-  return JSON.stringify({
-    shop: await d.select().from(s.shops).where(eq(s.shops.id, shopId)).get(),
-    settings: await d.select().from(s.imageSettings).where(eq(s.imageSettings.shopId, shopId)).all(),
-    items: await d.select().from(s.items).where(eq(s.items.shopId, shopId)).all(),
-    images: await d.select().from(s.images).where(eq(s.images.shopId, shopId)).all(),
-    jobs: await d.select().from(s.jobs).where(eq(s.jobs.shopId, shopId)).all(),
-    ledger: await d.select().from(s.usageLedger).where(eq(s.usageLedger.shopId, shopId)).all(),
-    switches: await d.select().from(s.appSwitches).where(eq(s.appSwitches.shopId, shopId)).all(),
-    contacts: await d.select().from(s.contactMessages).where(eq(s.contactMessages.shopId, shopId)).all(),
-    selections: await d.select().from(s.userSelections).where(eq(s.userSelections.shopId, shopId)).all(),
-  });
-}
-
 describe('route sweep: credentials', () => {
   it('finds the documented API routes in the router', () => {
     const names = apiRoutes.map((r) => `${r.method} ${r.path}`);
@@ -72,12 +55,12 @@ describe('route sweep: credentials', () => {
     const now = Math.floor(Date.now() / 1000);
     const expired = await rawSessionToken(shop.domain, { aud: env.SHOPIFY_API_KEY, exp: now - 120, nbf: now - 300 });
     const wrongAudience = await rawSessionToken(shop.domain, { aud: 'another-app', exp: now + 60, nbf: now });
-    const before = await snapshotOf(shop.id);
+    const before = await shopState(shop.id);
     for (const headers of [{}, { Authorization: 'Bearer short' }, { Authorization: `Bearer ${forged}` }, { Authorization: `Bearer ${expired}` }, { Authorization: `Bearer ${wrongAudience}` }, uninstalled]) {
       const res = await call(path, { method, headers, ...(method === 'GET' ? {} : { json: { data_type: 1 } }) });
       expect(res.status, `${method} ${path} with ${JSON.stringify(headers).slice(0, 40)}`).toBe(401);
     }
-    expect(await snapshotOf(shop.id)).toBe(before);
+    expect(await shopState(shop.id)).toBe(before);
   });
 });
 
@@ -93,13 +76,13 @@ describe('route sweep: isolation between shops', () => {
       .get();
     await db().insert(s.contactMessages).values({ shopId: a.id, name: marker, email: `${marker}@example.com`, description: marker }).run();
     const { headers: bHeaders } = await createShop();
-    const before = await snapshotOf(a.id);
+    const before = await shopState(a.id);
 
     const res = await requestFor(method, path, bHeaders, { itemId: item.id, imageId: image.id, marker });
     const text = await res.text();
     expect(res.status, `${method} ${path}: ${text.slice(0, 200)}`).toBeLessThan(500);
     expect(text).not.toContain(marker);
     expect(text).not.toContain(a.domain);
-    expect(await snapshotOf(a.id)).toBe(before);
+    expect(await shopState(a.id)).toBe(before);
   });
 });
