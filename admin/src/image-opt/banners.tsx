@@ -1,22 +1,9 @@
 import { Banner, BlockStack, Link, Text } from '@shopify/polaris';
 import { useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveAppSwitch } from '../api/calls';
 import { useSettingInfo } from '../hooks/use-settings-info';
-import { isClosed, markClosed } from '../lib/session-flags';
-
-/** A banner the merchant closed stays closed for the browser session (section 2). */
-function useSessionClosable(name: string): [boolean, () => void] {
-  const [closed, setClosed] = useState(() => isClosed(name));
-  return [
-    closed,
-    () => {
-      markClosed(name);
-      setClosed(true);
-    },
-  ];
-}
+import { useSessionClosable } from '../hooks/use-session-closable';
 
 /** 'Plan Limit Reached' with 'There are N images that can be optimized.' and the way to more quota. */
 export function PlanLimitBanner({ show, remaining }: { show: boolean; remaining: number }) {

@@ -1,23 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mockApi, renderApp } from '../helpers/render-app';
 import { idleTab } from './fixtures';
+import { useImagePageEnvironment } from './page-environment';
 
-// The whole admin renders per test on a shared 2-core machine: give each test room.
-vi.setConfig({ testTimeout: 20_000 });
-
-beforeEach(() => {
-  vi.useFakeTimers({ shouldAdvanceTime: true });
-  sessionStorage.clear();
-  Object.defineProperty(window, 'innerWidth', { value: 1280, configurable: true });
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
-
-const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+const advance = useImagePageEnvironment();
 const D = '/api/v2/image-opt/getProductImagesData';
 
 const image = (id: number, over: Record<string, unknown> = {}) => ({

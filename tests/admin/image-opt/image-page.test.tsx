@@ -1,23 +1,10 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { mockApi, renderApp, settingInfo } from '../helpers/render-app';
+import { useImagePageEnvironment } from './page-environment';
 import { historyRow, idleSchedule, idleTab, page, totals } from './fixtures';
 
-// The whole admin renders per test on a shared 2-core machine: give each test room.
-vi.setConfig({ testTimeout: 20_000 });
-
-beforeEach(() => {
-  vi.useFakeTimers({ shouldAdvanceTime: true });
-  sessionStorage.clear();
-  Object.defineProperty(window, 'innerWidth', { value: 1280, configurable: true });
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
-
-const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+const advance = useImagePageEnvironment();
 const H = '/api/v2/image-opt/getImageOptDataPage';
 const historyCalls = (api: ReturnType<typeof mockApi>) => api.callsTo(H).filter((c) => c.query.get('page_type') === '0');
 

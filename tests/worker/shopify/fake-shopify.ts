@@ -1,7 +1,8 @@
 // An in-test stand-in for Shopify's HTTP surface (token endpoint and Admin GraphQL with a leaky
 // bucket), installed by spying on fetch. Used for unit-level tests of the client, the token refresh
 // race and the install flow; the store emulator covers the same surface end to end.
-import { vi } from 'vitest';
+import { env } from 'cloudflare:test';
+import { beforeEach, vi } from 'vitest';
 
 export type GraphqlCall = { shop: string; query: string; variables: Record<string, unknown>; token: string | null };
 export type GraphqlReply = { data?: unknown; errors?: unknown[]; status?: number; headers?: Record<string, string>; raw?: string };
@@ -117,4 +118,17 @@ export function shopInfoReply(overrides: Record<string, unknown> = {}, locale = 
       ],
     },
   };
+}
+
+/** Records what the Worker sends to the catalogue-sync queue, afresh for every test of the file. */
+export function recordSyncQueueSends(): unknown[] {
+  const sent: unknown[] = [];
+  beforeEach(() => {
+    sent.length = 0;
+    vi.spyOn(env.SYNC_QUEUE, 'send').mockImplementation(async (m: unknown) => {
+      sent.push(m);
+      return undefined as never;
+    });
+  });
+  return sent;
 }

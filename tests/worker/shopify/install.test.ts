@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { quotaCycleForInstall } from '../../../worker/billing';
 import { catalogueSyncs, oauthStates } from '../../../worker/db/schema';
 import { findShopByDomain } from '../../../worker/db/shops';
@@ -8,17 +8,10 @@ import { decryptSecret } from '../../../worker/lib/crypto';
 import { shopifyHostUrl } from '../../../worker/shopify/api-version';
 import { signQuery } from '../../../worker/shopify/oauth';
 import { call, createShop, db } from '../helpers';
-import { installFakeShopify, shopInfoReply } from './fake-shopify';
+import { installFakeShopify, recordSyncQueueSends, shopInfoReply } from './fake-shopify';
 
 let fake: ReturnType<typeof installFakeShopify> | undefined;
-let sent: unknown[] = [];
-beforeEach(() => {
-  sent = [];
-  vi.spyOn(env.SYNC_QUEUE, 'send').mockImplementation(async (m: unknown) => {
-    sent.push(m);
-    return undefined as never;
-  });
-});
+const sent = recordSyncQueueSends();
 afterEach(() => {
   fake?.restore();
   vi.restoreAllMocks();

@@ -1,22 +1,15 @@
 import { env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appSwitches, catalogueSyncs, imageSettings, images, items, jobImages, jobs, oauthStates, processedWebhooks, shops, usageLedger } from '../../../worker/db/schema';
 import { findShopById } from '../../../worker/db/shops';
 import { encryptSecret, hmacSha256, toBase64 } from '../../../worker/lib/crypto';
 import { call, createShop, db } from '../helpers';
-import { installFakeShopify } from './fake-shopify';
+import { installFakeShopify, recordSyncQueueSends } from './fake-shopify';
 
 let fake: ReturnType<typeof installFakeShopify> | undefined;
 
-let sent: unknown[] = [];
-beforeEach(() => {
-  sent = [];
-  vi.spyOn(env.SYNC_QUEUE, 'send').mockImplementation(async (m: unknown) => {
-    sent.push(m);
-    return undefined as never;
-  });
-});
+const sent = recordSyncQueueSends();
 afterEach(() => {
   fake?.restore();
   fake = undefined;

@@ -4,20 +4,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { updateCustomerClick } from '../../api/calls';
 import { tutorialEmbedUrl } from '../../lib/app-links';
-import { isClosed, markClosed } from '../../lib/session-flags';
+import { useSessionClosable } from '../../hooks/use-session-closable';
 
 /** Closing a banner: hidden for the session, and the click is recorded (updateCustomerClick). */
-function useClosable(name: string): [boolean, () => void] {
-  const [closed, setClosed] = useState(() => isClosed(name));
-  return [
-    closed,
-    () => {
-      markClosed(name);
-      setClosed(true);
-      void updateCustomerClick(name).catch(() => undefined);
-    },
-  ];
-}
+const useClosable = (name: string) => useSessionClosable(name, () => void updateCustomerClick(name).catch(() => undefined));
 
 /** "Get 30% off" promo banner (section 2), dismissible for the session. */
 export function PromoBanner() {
