@@ -47,7 +47,7 @@ export const shops = sqliteTable(
     // Lease on the access-token refresh: D1 decides which request refreshes, since isolates share no memory.
     tokenRefreshLeaseId: text('token_refresh_lease_id'),
     tokenRefreshLeaseUntil: integer('token_refresh_lease_until'),
-    adminTokenHash: text('admin_token_hash'), // SHA-256 of the standalone authToken
+    adminTokenHash: text('admin_token_hash'), // no longer used: admin tokens live in admin_tokens (moved by migration)
     adminTokenCreatedAt: integer('admin_token_created_at'),
     installedAt: integer('installed_at'),
     uninstalledAt: integer('uninstalled_at'),
@@ -349,12 +349,52 @@ export const processedWebhooks = sqliteTable(
   (t) => [index('processed_webhooks_received_idx').on(t.receivedAt)],
 );
 
-/** OAuth state nonces, single use, short lived. */
-export const oauthStates = sqliteTable('oauth_states', {
-  state: text('state').primaryKey(),
-  shopDomain: text('shop_domain').notNull(),
-  expiresAt: integer('expires_at').notNull(),
-});
+/** OAuth state nonces, single use, short lived; the half-hourly cron sweeps expired ones by expires_at. */
+export const oauthStates = sqliteTable(
+  'oauth_states',
+  {
+    state: text('state').primaryKey(),
+    shopDomain: text('shop_domain').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('oauth_states_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Standalone admin tokens (the documents' authToken), stored only as SHA-256. Each is tied to the
+ * Shopify user who issued it (the session token's `sub`) and expires; Settings lists and revokes them.
+ */
+export const adminTokens = sqliteTable(
+  'admin_tokens',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    shopId: integer('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    userId: text('user_id').notNull().default(''), // `sub` of the session token that issued it
+    createdAt: integer('created_at').notNull().default(now),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [uniqueIndex('admin_tokens_hash_uq').on(t.tokenHash), index('admin_tokens_shop_idx').on(t.shopId, t.userId)],
+);
+
+/**
+ * Per-shop allowances counted per window (e.g. uploads per UTC day, re-optimised images per day). One
+ * conditional upsert takes from the allowance, so concurrent requests never overshoot it.
+ */
+export const shopAllowances = sqliteTable(
+  'shop_allowances',
+  {
+    shopId: integer('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    windowStart: integer('window_start').notNull(),
+    used: integer('used').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.kind, t.windowStart] }), index('shop_allowances_window_idx').on(t.windowStart)],
+);
 
 /** Catalogue sync progress per shop (getImageSyncStatus). */
 export const catalogueSyncs = sqliteTable('catalogue_syncs', {
