@@ -24,16 +24,12 @@ const answers = {
 const tabNames = () => screen.queryAllByRole('tab').map((t) => t.textContent);
 
 describe('app shell', () => {
-  it('standalone: newer accounts see Page Speed and Recommendation tabs', async () => {
-    mockApi(answers);
-    renderApp('/main', { info: settingInfo({ is_old: 0 }) });
-    await waitFor(() => expect(tabNames()).toEqual(['Page Speed', 'Recommendation']));
-  });
-
-  it('standalone: older accounts also see Image Optimization, Settings and Pricing', async () => {
-    mockApi(answers);
-    renderApp('/main', { info: settingInfo({ is_old: 1 }) });
+  it.each([0, 1])('standalone: every merchant sees the whole product (is_old %i)', async (isOld) => {
+    mockApi({ ...answers, '/api/v1/getAppDashboardData': { code: '200', initData: {}, data: { idOld: isOld } } });
+    renderApp('/main', { info: settingInfo({ is_old: isOld }) });
     await waitFor(() => expect(tabNames()).toEqual(['Image Optimization', 'Page Speed', 'Settings', 'Pricing', 'Recommendation']));
+    // 'Forever free' page speed shows to everyone (decisions.md).
+    expect(screen.getAllByText(/forever free/i).length).toBeGreaterThan(0);
   });
 
   it('hides the tabs on /guidance', async () => {
@@ -72,7 +68,7 @@ describe('app shell', () => {
     await waitFor(() => expect(api.callsTo('/api/v1/getSettingInfo')).toHaveLength(1));
     expect(api.fetchMock.mock.calls[0]?.[1]?.headers).toMatchObject({ Authorization: 'Bearer session-token' });
     const links = [...document.querySelectorAll('ui-nav-menu a')].map((a) => a.getAttribute('href'));
-    expect(links).toEqual(['/main', '/recommended-apps']);
+    expect(links).toEqual(['/main', '/image_optimisation', '/setting', '/pricing', '/recommended-apps']);
     expect(tabNames()).toEqual([]);
     document.querySelector('ui-nav-menu a[href="/recommended-apps"]')!.dispatchEvent(new Event('shopify:navigate', { bubbles: true }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/recommended-apps'));
@@ -82,17 +78,18 @@ describe('app shell', () => {
     Object.defineProperty(window, 'top', { configurable: true, value: {} });
     mockApi(answers);
     renderApp('/main', { info: settingInfo({ is_old: 0 }) });
-    await waitFor(() => expect(tabNames()).toEqual(['Page Speed', 'Recommendation']), { timeout: 5000 });
+    await waitFor(() => expect(tabNames()).toEqual(['Image Optimization', 'Page Speed', 'Settings', 'Pricing', 'Recommendation']), { timeout: 5000 });
   });
 });
 
 describe('app shell tab highlight', () => {
-  it('highlights no tab on a page outside the tabs', async () => {
+  it('highlights the Pricing tab on /pricing', async () => {
     mockApi({ '/api/v1/getPricingPlans': { code: '500' }, '/api/v1/getImageSyncStatus': { code: '500' } });
     renderApp('/pricing', { info: settingInfo({ is_old: 0 }) });
-    await waitFor(() => expect(tabNames()).toEqual(['Page Speed', 'Recommendation']));
+    await waitFor(() => expect(tabNames()).toEqual(['Image Optimization', 'Page Speed', 'Settings', 'Pricing', 'Recommendation']));
     // (Polaris renders each tab twice: once to measure, once to show)
-    expect(screen.getAllByRole('tab').every((t) => t.getAttribute('aria-selected') === 'false')).toBe(true);
+    const selected = screen.getAllByRole('tab').filter((t) => t.getAttribute('aria-selected') === 'true');
+    expect(new Set(selected.map((t) => t.textContent))).toEqual(new Set(['Pricing']));
   });
 });
 

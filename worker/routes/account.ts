@@ -6,6 +6,7 @@ import { listAppSwitches } from '../db/app-switches';
 import { ack, v1 } from '../lib/envelope';
 import { parseInput, readBody } from '../lib/validate';
 import { isLanguageCode } from '../../shared/languages';
+import { isOldInstall } from '../shopify/old-install';
 import type { AppEnv } from '../types';
 import { contactLogInput, contactUsInput, customerClickInput, languageInput, reviewInput, appSwitchInput } from './account-inputs';
 
@@ -26,7 +27,7 @@ accountRoutes.get('/api/v1/getSettingInfo', async (c) => {
     shopify_level: shop.shopifyPlan,
     review: shop.reviewScore ?? 0,
     review_tips: shop.reviewTips,
-    is_old: shop.isOld,
+    is_old: isOldInstall(shop, c.env.SHOPIFY_SCOPES),
     language: shop.language,
     new_guide_status: shop.newGuideStatus,
     app_switch: switches.map((s) => ({ name: s.name, st: s.st, at: s.at, exp: s.exp })),

@@ -5,6 +5,7 @@ import { ValidationError } from '../lib/errors';
 import { readBody } from '../lib/validate';
 import { fromLegacyView, toLegacyView } from '../settings/legacy-view';
 import { saveSettings } from '../settings/save-settings';
+import { isOldInstall } from '../shopify/old-install';
 import type { AppEnv } from '../types';
 
 // The older dashboard settings calls, a view over the same settings store (decisions.md "Scope").
@@ -20,15 +21,15 @@ legacySettingsRoutes.get('/api/v1/getAppDashboardData', async (c) => {
     shop_level: shop.planLevel,
     language: shop.language,
     new_guide_status: shop.newGuideStatus,
-    is_old: shop.isOld,
+    is_old: isOldInstall(shop, c.env.SHOPIFY_SCOPES),
   };
-  return c.json({ code: '200', msg: 'success', initData, data: toLegacyView(settings, shop) });
+  return c.json({ code: '200', msg: 'success', initData, data: toLegacyView(settings, { domain: shop.domain, isOld: isOldInstall(shop, c.env.SHOPIFY_SCOPES) }) });
 });
 
 legacySettingsRoutes.get('/api/v1/getAppSettingData', async (c) => {
   const shop = c.get('shop');
   const { settings } = await getStoredImageSettings(c.get('db'), shop.id);
-  return v1(c, toLegacyView(settings, shop));
+  return v1(c, toLegacyView(settings, { domain: shop.domain, isOld: isOldInstall(shop, c.env.SHOPIFY_SCOPES) }));
 });
 
 legacySettingsRoutes.post('/api/v1/updateAppSettingDataNew', async (c) => {
@@ -39,5 +40,5 @@ legacySettingsRoutes.post('/api/v1/updateAppSettingDataNew', async (c) => {
   const { settings } = await getStoredImageSettings(db, shop.id);
   const next = fromLegacyView(body as Record<string, unknown>, settings);
   const saved = await saveSettings({ db, bucket: c.env.BUCKET, shopId: shop.id }, next);
-  return v1(c, toLegacyView(saved, shop));
+  return v1(c, toLegacyView(saved, { domain: shop.domain, isOld: isOldInstall(shop, c.env.SHOPIFY_SCOPES) }));
 });

@@ -1,7 +1,7 @@
 import { Box, EmptyState, Frame, InlineStack, Page, Tabs } from '@shopify/polaris';
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
-import { useAtom, useAtomValue } from 'jotai';
-import { useEffect, useMemo, useState } from 'react';
+import { useAtom } from 'jotai';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getSettingInfo } from '../api/calls';
 import { isEmbedded, readAuthToken } from '../api/auth';
@@ -11,19 +11,20 @@ import { i18next } from '../i18n';
 import { inIframe, waitForAppBridge } from '../lib/app-bridge';
 import { storageAvailable } from '../lib/storage';
 import { PUBLIC_PATHS } from '../router';
-import { isOldAtom, languageAtom, settingInfoAtom } from '../state/atoms';
+import { languageAtom, settingInfoAtom } from '../state/atoms';
 import { isLanguageCode } from '../../../shared/languages';
 import { ContactFormHost } from './contact-form';
 import { ToastHost } from './toast-host';
 
-type NavItem = { path: string; labelKey: string; oldOnly?: boolean };
+type NavItem = { path: string; labelKey: string };
 
-// Top tabs (outside the admin frame) and the embedded navigation menu (section 2 "Navigation").
-const NAV: NavItem[] = [
-  { path: '/image_optimisation', labelKey: 'nav.imageOptimization', oldOnly: true },
+// Top tabs (outside the admin frame) and the embedded navigation menu. Every merchant sees the whole
+// product (decisions.md "Navigation and old installs"): is_old only means a missing access scope now.
+export const NAV: NavItem[] = [
+  { path: '/image_optimisation', labelKey: 'nav.imageOptimization' },
   { path: '/main', labelKey: 'nav.pageSpeed' },
-  { path: '/setting', labelKey: 'nav.settings', oldOnly: true },
-  { path: '/pricing', labelKey: 'nav.pricing', oldOnly: true },
+  { path: '/setting', labelKey: 'nav.settings' },
+  { path: '/pricing', labelKey: 'nav.pricing' },
   { path: '/recommended-apps', labelKey: 'nav.recommendation' },
 ];
 
@@ -36,7 +37,6 @@ export function AppShell() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const [settingInfo, setSettingInfo] = useAtom(settingInfoAtom);
   const [language, setLanguage] = useAtom(languageAtom);
-  const isOld = useAtomValue(isOldAtom);
   const [mode, setMode] = useState<SessionMode>(() => (isEmbedded() ? 'embedded' : inIframe() ? 'waiting' : 'standalone'));
   const [sessionRefused, setSessionRefused] = useState(false);
   const isPublic = PUBLIC_PATHS.includes(pathname);
@@ -89,7 +89,7 @@ export function AppShell() {
     if (i18next.language !== language) void i18next.changeLanguage(language);
   }, [language]);
 
-  const items = useMemo(() => NAV.filter((n) => isOld || !n.oldOnly), [isOld]);
+  const items = NAV;
   const selected = items.findIndex((n) => pathname.startsWith(n.path));
   const showTabs = mode === 'standalone' && !isPublic && pathname !== '/guidance';
 
@@ -126,7 +126,7 @@ export function AppShell() {
           <InlineStack align="center">
             <Tabs
               tabs={items.map((n) => ({ id: n.path.slice(1).replace(/\W/g, '-'), content: t(n.labelKey) }))}
-              selected={selected} // -1 on pages outside the tabs (Settings or Pricing for newer accounts): none is highlighted
+              selected={selected} // -1 on pages outside the tabs (details, guidance): none is highlighted
               onSelect={(i) => {
                 const target = items[i];
                 if (target) void navigate({ to: target.path });

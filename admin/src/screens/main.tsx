@@ -22,7 +22,7 @@ export function MainScreen() {
   return (
     <Page
       title={t('main.title')}
-      subtitle={info?.is_old ? undefined : t('main.subtitle')}
+      subtitle={t('main.subtitle')} // 'forever free' shows to everyone (decisions.md)
       secondaryActions={
         <Box minWidth="180px">
           <LanguageSelect labelHidden />

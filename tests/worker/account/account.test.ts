@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { listContactMessages } from '../../../worker/db/account';
 import { listAppSwitches } from '../../../worker/db/app-switches';
@@ -78,6 +79,26 @@ describe('account info', () => {
     const { shop, headers } = await createShop({ planLevel: 3, language: 'ja' });
     const body = (await (await call('/api/v1/getSettingInfo', { headers })).json()) as { data: Record<string, unknown> };
     expect(body.data).toMatchObject({ shop_owner: shop.domain, email: shop.email, user_id: shop.id, shop_level: 3, review_tips: 1, new_guide_status: 1, is_old: 0, language: 'ja', app_switch: [] });
+  });
+});
+
+describe('is_old: a missing access scope (decisions.md "Navigation and old installs")', () => {
+  const info = async (headers: Record<string, string>) => ((await (await call('/api/v1/getSettingInfo', { headers })).json()) as { data: { is_old: number } }).data.is_old;
+  const dashboard = async (headers: Record<string, string>) =>
+    ((await (await call('/api/v1/getAppDashboardData', { headers })).json()) as { initData: { is_old: number }; data: { idOld: number } });
+
+  it('is 1 while the stored grant lacks a scope the product needs, 0 once every scope is granted', async () => {
+    const lacking = await createShop({ scopes: 'read_products,write_products' });
+    expect(await info(lacking.headers)).toBe(1);
+    expect(await dashboard(lacking.headers)).toMatchObject({ initData: { is_old: 1 }, data: { idOld: 1 } });
+    const full = await createShop({ scopes: env.SHOPIFY_SCOPES });
+    expect(await info(full.headers)).toBe(0);
+    expect((await dashboard(full.headers)).data.idOld).toBe(0);
+  });
+
+  it('an install flagged old stays old until re-authorised', async () => {
+    const { headers } = await createShop({ isOld: 1, scopes: env.SHOPIFY_SCOPES });
+    expect(await info(headers)).toBe(1);
   });
 });
 
