@@ -3,6 +3,18 @@
 // (Bezkrovny's block variant of SSIM, the constants of Wang et al. 2004) and allocates nothing per pixel.
 import type { Rgba } from './types';
 
+/** Lossy JPEG/WebP outputs must keep this block SSIM on luma (why 0.97: guard.ts). */
+export const GUARD_SSIM_FLOOR = 0.97;
+
+/** Palette kept only above this SSIM: 0.985 at Medium (75), 0.993 at Low (90), 0.975 at 55. */
+export function paletteFloor(quality: number): number {
+  const q = Math.min(95, Math.max(55, quality));
+  return Math.min(0.996, 0.975 + ((q - 55) / 35) * 0.018);
+}
+
+/** At most 1 % of pixels may move by more than 6 levels (gradient banding, see largeErrorShare). */
+export const PALETTE_MAX_BANDING = 0.01;
+
 const C1 = (0.01 * 255) ** 2;
 const C2 = (0.03 * 255) ** 2;
 const BLOCK = 8;

@@ -5,7 +5,7 @@ import type { Candidate } from './candidates';
 import { smallest } from './candidates';
 import { decodePng, oxipngFile, oxipngPixels } from './codecs';
 import { guardedJpeg, type GuardMode } from './guard';
-import { largeErrorShare, ssimScore } from './perceptual';
+import { largeErrorShare, paletteFloor, PALETTE_MAX_BANDING, ssimScore } from './perceptual';
 import { flattenOnWhite, hasTransparency } from './pixels';
 import { colourChunks, withChunks } from './png-chunks';
 import { countColours, quantise } from './quantise';
@@ -13,14 +13,7 @@ import type { HeaderInfo } from './sniff';
 import type { EngineSettings } from './types';
 import { applyWatermark } from './watermark';
 
-/** Palette kept only above this SSIM: 0.985 at Medium (75), 0.993 at Low (90), 0.975 at 55. */
-export function paletteFloor(quality: number): number {
-  const q = Math.min(95, Math.max(55, quality));
-  return Math.min(0.996, 0.975 + ((q - 55) / 35) * 0.018);
-}
-
-/** At most 1 % of pixels may move by more than 6 levels (gradient banding, see perceptual.ts). */
-export const PALETTE_MAX_BANDING = 0.01;
+export { paletteFloor, PALETTE_MAX_BANDING } from './perceptual';
 
 export async function pngCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
   const base = { format: 'png' as const, width: header.width, height: header.height, convertedToJpg: false, watermarked: false };

@@ -1,0 +1,137 @@
+// The perceptual guard computed in strips of rows, for images too large to hold twice in the isolate.
+// Same metric as perceptual.ts (block SSIM over 8x8 blocks aligned at (0,0), partial edge blocks
+// ignored, planes seen on white) and bit-identical scores: each block's sums are accumulated in the same
+// order (row by row, left to right) and blocks are averaged in the same row-major order. State: five
+// float64 sums per 8-pixel block column and plane (~200 B per 8 px of width), no pixel rows are kept,
+// so a 25 MP image is judged in a few hundred KB whatever strip height the codec hands over.
+import { GUARD_SSIM_FLOOR, PALETTE_MAX_BANDING, paletteFloor } from './perceptual';
+
+/**
+ * 'luma': lossy JPEG / opaque WebP (floor GUARD_SSIM_FLOOR). 'luma+alpha': WebP with transparency.
+ * 'palette': PNG palette reduction: min(luma, Cb, Cr, alpha) >= paletteFloor(quality) and at most 1 %
+ * of pixels off by more than 6 levels (banding).
+ */
+export type StripGuardLevel = 'luma' | 'luma+alpha' | 'palette';
+
+export type StripGuardOptions = { width: number; height: number; level: StripGuardLevel; quality?: number };
+export type StripGuardResult = { score: number; pass: boolean; banding?: number; floor: number };
+export type StripGuard = {
+  push(originalRows: Uint8Array | Uint8ClampedArray, candidateRows: Uint8Array | Uint8ClampedArray, rows: number, channels: 1 | 3 | 4): void;
+  result(): StripGuardResult;
+  /** Rows pushed so far. */
+  readonly rows: number;
+};
+
+const C1 = (0.01 * 255) ** 2;
+const C2 = (0.03 * 255) ** 2;
+const BLOCK = 8;
+const N = BLOCK * BLOCK;
+
+const enum P { Luma, Alpha, Cb, Cr }
+
+export function createStripGuard(opts: StripGuardOptions): StripGuard {
+  const { width, height, level } = opts;
+  const planes: P[] = level === 'luma' ? [P.Luma] : level === 'luma+alpha' ? [P.Luma, P.Alpha] : [P.Luma, P.Cb, P.Cr, P.Alpha];
+  const floor = level === 'palette' ? paletteFloor(opts.quality ?? 75) : GUARD_SSIM_FLOOR;
+  const nbx = Math.floor(width / BLOCK);
+  const fullBlockRows = Math.floor(height / BLOCK);
+  // sums[plane][bx * 5 + k]: sa, sb, saa, sbb, sab of the block row in progress.
+  const sums = planes.map(() => new Float64Array(nbx * 5));
+  const totals = planes.map(() => 0);
+  let blocks = 0;
+  let row = 0;
+  let bigErrors = 0;
+  // Per-pixel plane values of one row, reused (the plane formulas below match perceptual.ts exactly).
+  const va = new Float64Array(width);
+  const vb = new Float64Array(width);
+
+  function planeRow(src: Uint8Array | Uint8ClampedArray, off: number, ch: number, plane: P, out: Float64Array): void {
+    for (let x = 0; x < width; x++) {
+      const i = off + x * ch;
+      const r = src[i]!;
+      const g = ch >= 3 ? src[i + 1]! : r;
+      const b = ch >= 3 ? src[i + 2]! : r;
+      const a8 = ch === 4 ? src[i + 3]! : 255;
+      if (plane === P.Alpha) { out[x] = a8; continue; }
+      const a = a8 / 255;
+      if (plane === P.Luma) {
+        const y = 0.299 * r + 0.587 * g + 0.114 * b;
+        out[x] = y * a + 255 * (1 - a);
+        continue;
+      }
+      // onWhite(c) = c * (a8 / 255) + 255 * (1 - a8 / 255), as perceptual.ts writes it.
+      const wr = r * (a8 / 255) + 255 * (1 - a8 / 255);
+      const wg = g * (a8 / 255) + 255 * (1 - a8 / 255);
+      const wb = b * (a8 / 255) + 255 * (1 - a8 / 255);
+      out[x] = plane === P.Cb ? 128 + 0.5 * wb - 0.169 * wr - 0.331 * wg : 128 + 0.5 * wr - 0.419 * wg - 0.081 * wb;
+    }
+  }
+
+  function countBanding(o: Uint8Array | Uint8ClampedArray, c: Uint8Array | Uint8ClampedArray, off: number, ch: number): void {
+    for (let x = 0; x < width; x++) {
+      const i = off + x * ch;
+      const wa = (ch === 4 ? o[i + 3]! : 255) / 255;
+      const wb = (ch === 4 ? c[i + 3]! : 255) / 255;
+      for (let k = 0; k < 3; k++) {
+        const kk = ch >= 3 ? k : 0;
+        const v1 = o[i + kk]! * wa + 255 * (1 - wa);
+        const v2 = c[i + kk]! * wb + 255 * (1 - wb);
+        if (Math.abs(v1 - v2) > 6) { bigErrors++; break; }
+      }
+    }
+  }
+
+  function finishBlockRow(): void {
+    for (let p = 0; p < planes.length; p++) {
+      const s = sums[p]!;
+      let t = totals[p]!;
+      for (let bx = 0; bx < nbx; bx++) {
+        const k = bx * 5;
+        const ma = s[k]! / N, mb = s[k + 1]! / N;
+        const vA = s[k + 2]! / N - ma * ma, vB = s[k + 3]! / N - mb * mb, cov = s[k + 4]! / N - ma * mb;
+        t += ((2 * ma * mb + C1) * (2 * cov + C2)) / ((ma * ma + mb * mb + C1) * (vA + vB + C2));
+      }
+      totals[p] = t;
+      s.fill(0);
+    }
+    blocks += nbx;
+  }
+
+  return {
+    get rows() { return row; },
+    push(original, candidate, rows, channels) {
+      const stride = width * channels;
+      if (original.length < rows * stride || candidate.length < rows * stride) throw new RangeError(`strip guard: ${rows} rows of ${stride} bytes expected`);
+      for (let r = 0; r < rows; r++, row++) {
+        if (row >= height) throw new RangeError('strip guard: more rows than the image height');
+        const off = r * stride;
+        if (level === 'palette') countBanding(original, candidate, off, channels);
+        // Rows below the last full block row are ignored, as the whole-image SSIM ignores them.
+        if (Math.floor(row / BLOCK) >= fullBlockRows) continue;
+        for (let p = 0; p < planes.length; p++) {
+          planeRow(original, off, channels, planes[p]!, va);
+          planeRow(candidate, off, channels, planes[p]!, vb);
+          const s = sums[p]!;
+          for (let bx = 0; bx < nbx; bx++) {
+            const k = bx * 5;
+            let sa = s[k]!, sb = s[k + 1]!, saa = s[k + 2]!, sbb = s[k + 3]!, sab = s[k + 4]!;
+            for (let x = bx * BLOCK, end = x + BLOCK; x < end; x++) {
+              const a = va[x]!, b = vb[x]!;
+              sa += a; sb += b; saa += a * a; sbb += b * b; sab += a * b;
+            }
+            s[k] = sa; s[k + 1] = sb; s[k + 2] = saa; s[k + 3] = sbb; s[k + 4] = sab;
+          }
+        }
+        if (row % BLOCK === BLOCK - 1) finishBlockRow();
+      }
+    },
+    result() {
+      if (row !== height) throw new RangeError(`strip guard: ${row} of ${height} rows pushed`);
+      let score = 1;
+      if (blocks > 0) for (let p = 0; p < planes.length; p++) score = Math.min(score, totals[p]! / blocks);
+      if (level !== 'palette') return { score, pass: score >= floor, floor };
+      const banding = bigErrors / (width * height);
+      return { score, pass: score >= floor && banding <= PALETTE_MAX_BANDING, banding, floor };
+    },
+  };
+}
