@@ -337,7 +337,11 @@ export const userSelections = sqliteTable(
   (t) => [primaryKey({ columns: [t.shopId, t.key] })],
 );
 
-/** X-Shopify-Webhook-Id values already handled: Shopify delivers at least once. */
+/**
+ * X-Shopify-Webhook-Id values seen: Shopify delivers at least once. `status` (worker/db/processed-webhooks.ts):
+ * 'received' while a request holds it (until `lease_until`), 'queued' once its work is durably on the
+ * webhook queue, 'running' while the queue consumer holds it, 'done' when the work is finished.
+ */
 export const processedWebhooks = sqliteTable(
   'processed_webhooks',
   {
@@ -345,6 +349,8 @@ export const processedWebhooks = sqliteTable(
     shopDomain: text('shop_domain').notNull(),
     topic: text('topic').notNull(),
     receivedAt: integer('received_at').notNull().default(now),
+    status: text('status').notNull().default('done'),
+    leaseUntil: integer('lease_until'),
   },
   (t) => [index('processed_webhooks_received_idx').on(t.receivedAt)],
 );
