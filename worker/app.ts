@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
+import { serveDocument, WORKER_PATH } from './document';
 import { assertConfig } from './lib/config';
 import { authenticate } from './middleware/authenticate';
 import { onError, onNotFound } from './middleware/error-handler';
@@ -27,7 +28,8 @@ app.use('*', async (c, next) => {
   await next();
 });
 app.use('*', requestContext());
-// The admin is framed by Shopify's admin, so frame-ancestors is set per shop by the admin's HTML, not here.
+// API answers are JSON, never framed documents. The admin's HTML gets its per-shop frame-ancestors policy
+// from serveDocument below (a <meta> cannot carry frame-ancestors, so it must be this response header).
 app.use('/api/*', secureHeaders({ xFrameOptions: false, crossOriginResourcePolicy: false }));
 
 // Unauthenticated entry points: health, Shopify's redirects and webhooks, public files, storefront script.
@@ -48,6 +50,10 @@ app.route('/', catalogueRoutes);
 app.route('/', historyRoutes);
 app.route('/', optimiseRoutes);
 app.route('/', homeRoutes);
+
+// Everything else is the admin: its HTML document (launch at `/`, client routes, SPA fallback) with the
+// security headers and the API key. run_worker_first sends every path but /assets/* here.
+app.get('*', async (c, next) => (WORKER_PATH.test(c.req.path) ? next() : serveDocument(c)));
 
 app.onError(onError);
 app.notFound(onNotFound);

@@ -1,0 +1,75 @@
+// The admin's HTML document (launch at `/`, every client route, the SPA fallback) goes through the Worker
+// so that each response carries the per-shop frame-ancestors policy (a <meta> cannot carry it) and the
+// App Bridge API key from this Worker's configuration. Static files (/assets/*) never reach the Worker:
+// wrangler.toml's run_worker_first excludes them.
+import type { Context } from 'hono';
+import { isShopDomain } from './shopify/session-token';
+import type { AppEnv } from './types';
+
+/** Paths the Worker answers itself; an unknown path under them is a JSON 404, never the document. */
+export const WORKER_PATH = /^\/(api|shopify|webhooks|storefront|imageAddWatermark|files)(\/|$)/;
+
+/** The shop the document is for: `?shop=` when it is a myshopify domain, else the one `?host=` names. */
+export function documentShop(url: URL): string | null {
+  const shop = (url.searchParams.get('shop') ?? '').trim().toLowerCase();
+  if (isShopDomain(shop)) return shop;
+  const host = url.searchParams.get('host');
+  if (!host) return null;
+  let decoded: string;
+  try {
+    decoded = atob(host.replace(/-/g, '+').replace(/_/g, '/'));
+  } catch {
+    return null;
+  }
+  const unified = /^admin\.shopify\.com\/store\/([a-z0-9][a-z0-9-]*)$/.exec(decoded);
+  if (unified) return `${unified[1]}.myshopify.com`;
+  const legacy = /^([a-z0-9][a-z0-9-]*\.myshopify\.com)\/admin$/.exec(decoded);
+  return legacy ? legacy[1]! : null;
+}
+
+/**
+ * Who may frame the document: the shop and Shopify's unified admin. Locally (SHOPIFY_ORIGIN set) the
+ * store emulator plays Shopify's admin, so its origin is allowed too. No validated shop: nobody.
+ */
+export function frameAncestors(env: Pick<Env, 'SHOPIFY_ORIGIN'>, shop: string | null): string {
+  if (!shop) return "frame-ancestors 'none'";
+  const sources = [`https://${shop}`, 'https://admin.shopify.com'];
+  const local = (env.SHOPIFY_ORIGIN ?? '').trim();
+  if (local) sources.push(new URL(local).origin);
+  return `frame-ancestors ${sources.join(' ')}`;
+}
+
+export function documentHeaders(env: Pick<Env, 'SHOPIFY_ORIGIN'>, url: URL): Record<string, string> {
+  return {
+    'Content-Security-Policy': frameAncestors(env, documentShop(url)),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    // The policy and the key differ per request: no shared cache may keep one shop's document.
+    'Cache-Control': 'no-store',
+  };
+}
+
+/** Fills App Bridge's `shopify-api-key` meta with the configured client id. */
+function withApiKey(res: Response, apiKey: string): Response {
+  return new HTMLRewriter()
+    .on('meta[name="shopify-api-key"]', {
+      element(el) {
+        el.setAttribute('content', apiKey);
+      },
+    })
+    .transform(res);
+}
+
+/**
+ * GET/HEAD of any non-Worker path: the asset (index.html for `/` and, through the SPA fallback, for every
+ * client route). HTML gets the key and the security headers; anything else passes through untouched.
+ */
+export async function serveDocument(c: Context<AppEnv>): Promise<Response> {
+  const url = new URL(c.req.url);
+  const asset = await c.env.ASSETS.fetch(new Request(url, { method: c.req.method, headers: c.req.raw.headers }));
+  if (!(asset.headers.get('Content-Type') ?? '').includes('text/html')) return asset;
+  const res = new Response(asset.body, { status: asset.status, statusText: asset.statusText, headers: asset.headers });
+  for (const [k, v] of Object.entries(documentHeaders(c.env, url))) res.headers.set(k, v);
+  res.headers.delete('ETag'); // the body changes with the key; the asset's ETag no longer describes it
+  return c.req.method === 'HEAD' ? res : withApiKey(res, c.env.SHOPIFY_API_KEY);
+}
