@@ -77,17 +77,31 @@ describe('first-run wizard (/guidance)', () => {
     const { router } = renderApp('/guidance');
     await toStep(5);
     fireEvent.click(screen.getByRole('button', { name: 'Save and finish' }));
-    expect(await screen.findByText('Completed instruction!')).toBeTruthy();
+    expect(await screen.findByText('Success')).toBeTruthy();
     const [save] = api.callsTo('/api/v1/saveNewGuideCfg');
     expect(save?.body).toMatchObject({
       page5: { day_backup: 1 },
-      settings: { image_opt: { product: 1, collection: 1, blogs: 1 }, alt_text: { switch: 1, product_rule: '%product_title%-%shop_name%' }, auto_switch: 1, is_default: 0 },
+      settings: { image_opt: { switch: 1, product: 1, collection: 1, blogs: 1 }, alt_text: { switch: 1, product_rule: '%product_title%-%shop_name%' }, auto_switch: 1, is_default: 0 },
     });
     fireEvent.click(screen.getByRole('button', { name: '5 stars' }));
+    expect(await screen.findByText('Completed instruction!')).toBeTruthy();
     expect(open).toHaveBeenCalledWith(expect.stringContaining('apps.shopify.com'), '_blank', 'noopener');
     await waitFor(() => expect(api.callsTo('/api/v1/reviewTipsClick')[0]?.body).toEqual({ score: '5' }));
     expect(router.state.location.pathname).toBe('/guidance');
     await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'), { timeout: 2000 });
+  });
+
+  it('saves with every image type unticked: compression off, Success, no Error', async () => {
+    const api = mockApi({ '/api/v1/saveNewGuideCfg': { ack: 1, code: '200' } });
+    renderApp('/guidance');
+    await toStep(2);
+    for (const label of ['Product images', 'Blog post images', 'Collection images']) fireEvent.click(screen.getByLabelText(label));
+    for (let i = 2; i < 5; i++) next();
+    fireEvent.click(screen.getByRole('button', { name: 'Save and finish' }));
+    expect(await screen.findByText('Success')).toBeTruthy();
+    expect(screen.queryByText('Error')).toBeNull();
+    expect(api.callsTo('/api/v1/saveNewGuideCfg')[0]?.body).toMatchObject({ settings: { image_opt: { switch: 0, product: 0, collection: 0, blogs: 0 } } });
+    expect(screen.getByText('All set! How is your experience so far?')).toBeTruthy();
   });
 
   it('on a failed save shows Error and goes to /image_optimisation after 1 s', async () => {

@@ -17,7 +17,7 @@ describe('settings (/setting) account', () => {
       '/api/v2/setting/saveAppSwitch': { ack: 0, message: 'no' },
       '/api/v2/image-opt/getSettings': settingsAnswer,
     });
-    renderApp('/setting', { info: settingInfo({ shop_level: 2 }) });
+    renderApp('/setting', { info: settingInfo({ shop_level: 2, new_guide_status: 0 }) });
     await waitFor(() => expect(overchargeSwitch().getAttribute('aria-checked')).toBe('true'));
     expect(screen.getByText('Enabled')).toBeTruthy();
     fireEvent.click(overchargeSwitch());
@@ -33,7 +33,7 @@ describe('settings (/setting) account', () => {
       '/api/v2/setting/saveAppSwitch': { ack: 1 },
       '/api/v2/image-opt/getSettings': settingsAnswer,
     });
-    renderApp('/setting', { info: settingInfo({ shop_level: 1 }) });
+    renderApp('/setting', { info: settingInfo({ shop_level: 1, new_guide_status: 0 }) });
     await waitFor(() => expect((overchargeSwitch() as HTMLButtonElement).disabled).toBe(false));
     expect(screen.getByText('Disabled')).toBeTruthy();
     fireEvent.click(overchargeSwitch());
@@ -46,7 +46,7 @@ describe('settings (/setting) account', () => {
     ['free plan', 0, { is_over_quota: 1, is_capped: 1 }],
   ])('is disabled and shown off when %s', async (_, level, account) => {
     mockApi({ '/api/v2/setting/getAccount': { ack: 1, data: account }, '/api/v2/image-opt/getSettings': settingsAnswer });
-    renderApp('/setting', { info: settingInfo({ shop_level: level }) });
+    renderApp('/setting', { info: settingInfo({ shop_level: level, new_guide_status: 0 }) });
     await screen.findByText('Disabled');
     expect((overchargeSwitch() as HTMLButtonElement).disabled).toBe(true);
     expect(overchargeSwitch().getAttribute('aria-checked')).toBe('false');
@@ -58,7 +58,7 @@ describe('settings (/setting) account', () => {
       '/api/v2/image-opt/getSettings': settingsAnswer,
       '/api/v1/updateLanguage': { code: 200, msg: 'OK' },
     });
-    renderApp('/setting');
+    renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) });
     fireEvent.change(await screen.findByLabelText('Language'), { target: { value: 'ge' } });
     expect(await screen.findByText('Konto', { selector: 'h2' })).toBeTruthy();
     // the confirmation speaks the language just chosen
@@ -74,7 +74,7 @@ describe('settings (/setting) image optimisation section and leave guard', () =>
       '/api/v2/image-opt/getSettings': settingsAnswer,
       '/api/v2/image-opt/saveSettings': (call: Call) => ({ ack: 1, data: call.body }),
     });
-    const { router } = renderApp('/setting');
+    const { router } = renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) });
     fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
     const save = await screen.findByRole('button', { name: 'Save' });
     expect(save.getAttribute('aria-disabled')).toBe('true');
@@ -100,7 +100,7 @@ describe('settings (/setting) image optimisation section and leave guard', () =>
       '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } },
       '/api/v2/image-opt/getSettings': { ack: 1, data: { ...defaultImageSettings(), is_default: 0, auto_switch: 1 } },
     });
-    const { router } = renderApp('/setting');
+    const { router } = renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) });
     fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
     fireEvent.click(await screen.findByLabelText('Manual'));
     expect(screen.getByText('You need to manually optimize in the APP after each change.')).toBeTruthy();
@@ -119,7 +119,7 @@ describe('settings (/setting) image optimisation section and leave guard', () =>
       '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } },
       '/api/v2/image-opt/getSettings': { ack: 1, data: defaultImageSettings() },
     });
-    renderApp('/setting');
+    renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) });
     fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
     expect(await screen.findByText('Finish these settings to start optimizing your images.')).toBeTruthy();
     fireEvent.click(screen.getAllByLabelText('None')[0]!);
@@ -136,12 +136,79 @@ describe('settings (/setting) image optimisation section and leave guard', () =>
       '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } },
       '/api/v2/image-opt/getSettings': settingsAnswer,
     });
-    renderApp('/setting');
+    renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) });
     fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
     fireEvent.click(await screen.findByLabelText('Automatic'));
     fireEvent.click(screen.getByRole('button', { name: 'Account' }));
     fireEvent.click(screen.getByRole('button', { name: 'Image Optimization Settings' }));
     expect((screen.getByLabelText('Automatic') as HTMLInputElement).checked).toBe(true);
     expect(screen.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).not.toBe('true');
+  });
+});
+
+describe('settings: first use, the guide, refusals and the save bar', () => {
+  const account = { '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } } };
+
+  it('/setting jumps to /image_optimisation while the guide is not completed', async () => {
+    mockApi({ ...account, '/api/v2/image-opt/getImgOptTotal': { ack: 0, message: 'x' } });
+    const { router } = renderApp('/setting', { info: settingInfo({ new_guide_status: 1 }) });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/image_optimisation'));
+  });
+
+  it('first set-up can be saved as it is (defaults accepted, no change needed)', async () => {
+    const api = mockApi({
+      ...account,
+      '/api/v2/image-opt/getSettings': { ack: 1, data: defaultImageSettings() },
+      '/api/v2/image-opt/saveSettings': (call: Call) => ({ ack: 1, data: { ...(call.body as object), is_default: 0 } }),
+    });
+    renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
+    await screen.findByText('Finish these settings to start optimizing your images.');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).not.toBe('true'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.callsTo('/api/v2/image-opt/saveSettings')).toHaveLength(1));
+    // saved: back to disabled until the next change
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).toBe('true'));
+  });
+
+  it('a refused save expands and scrolls to the section at fault', async () => {
+    const scrolled: string[] = [];
+    const spy = vi.spyOn(HTMLElement.prototype, 'scrollIntoView').mockImplementation(function (this: HTMLElement) {
+      scrolled.push(this.getAttribute('data-settings-section') ?? '');
+    });
+    mockApi({ ...account, '/api/v2/image-opt/getSettings': settingsAnswer });
+    renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
+    // Alt text on with an empty product template, then the section folded away.
+    fireEvent.click(await screen.findByLabelText('Write alt text from templates'));
+    fireEvent.change(screen.getByLabelText('Product alt text template'), { target: { value: '  ' } });
+    await new Promise((r) => setTimeout(r, 150)); // tag debounce
+    const altToggle = screen.getByRole('button', { name: 'Image Alt Text' });
+    fireEvent.click(altToggle);
+    expect(altToggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findAllByText('The input cannot be empty!')).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Image Alt Text' }).getAttribute('aria-expanded')).toBe('true'));
+    await waitFor(() => expect(scrolled).toContain('alt'));
+    spy.mockRestore();
+  });
+
+  it('embedded: the App Bridge save bar shows with unsaved edits and its Save saves', async () => {
+    const saveBar = { show: vi.fn(), hide: vi.fn() };
+    (window as unknown as { shopify?: unknown }).shopify = { saveBar };
+    try {
+      const api = mockApi({ ...account, '/api/v2/image-opt/getSettings': settingsAnswer, '/api/v2/image-opt/saveSettings': (call: Call) => ({ ack: 1, data: call.body }) });
+      renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) });
+      fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
+      fireEvent.click(await screen.findByLabelText('Automatic'));
+      await waitFor(() => expect(saveBar.show).toHaveBeenCalled());
+      const bar = document.querySelector('ui-save-bar')!;
+      expect(saveBar.show).toHaveBeenCalledWith(bar.id);
+      (bar.querySelector('button[variant="primary"]') as HTMLButtonElement).click();
+      await waitFor(() => expect(api.callsTo('/api/v2/image-opt/saveSettings')).toHaveLength(1));
+      await waitFor(() => expect(saveBar.hide).toHaveBeenCalledWith(bar.id));
+    } finally {
+      delete (window as unknown as { shopify?: unknown }).shopify;
+    }
   });
 });

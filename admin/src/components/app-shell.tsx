@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { getSettingInfo } from '../api/calls';
 import { isEmbedded, readAuthToken } from '../api/auth';
 import { ApiRequestError, isOk } from '../api/client';
-import { useShopifyNavigate } from '../hooks/use-shopify-navigate';
+import { useInAppLinks, useShopifyNavigate } from '../hooks/use-shopify-navigate';
 import { i18next } from '../i18n';
 import { inIframe, waitForAppBridge } from '../lib/app-bridge';
 import { storageAvailable } from '../lib/storage';
@@ -41,6 +41,7 @@ export function AppShell() {
   const [sessionRefused, setSessionRefused] = useState(false);
   const isPublic = PUBLIC_PATHS.includes(pathname);
   useShopifyNavigate(mode === 'embedded');
+  useInAppLinks();
   const hasSession = !sessionRefused && (mode === 'embedded' || (mode === 'standalone' && readAuthToken() !== null));
 
   useEffect(() => {

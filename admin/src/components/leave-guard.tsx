@@ -7,16 +7,21 @@ import { useTranslation } from 'react-i18next';
  * Stay on this page dialog, closing or reloading the tab gets the browser's own prompt.
  */
 export function LeaveGuard({ when }: { when: boolean }) {
-  const { t } = useTranslation();
   const blocker = useBlocker({ shouldBlockFn: () => when, withResolver: true, enableBeforeUnload: () => when });
   if (blocker.status !== 'blocked') return null;
+  return <LeaveConfirm onLeave={blocker.proceed} onStay={blocker.reset} />;
+}
+
+/** The Leave / Stay on this page question itself, also asked when a sheet with unsaved edits closes. */
+export function LeaveConfirm({ onLeave, onStay }: { onLeave: () => void; onStay: () => void }) {
+  const { t } = useTranslation();
   return (
     <Modal
       open
       title={t('leave.title')}
-      onClose={blocker.reset}
-      primaryAction={{ content: t('leave.leave'), destructive: true, onAction: blocker.proceed }}
-      secondaryActions={[{ content: t('leave.stay'), onAction: blocker.reset }]}
+      onClose={onStay}
+      primaryAction={{ content: t('leave.leave'), destructive: true, onAction: onLeave }}
+      secondaryActions={[{ content: t('leave.stay'), onAction: onStay }]}
     >
       <Modal.Section>
         <Text as="p">{t('leave.message')}</Text>

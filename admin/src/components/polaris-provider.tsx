@@ -1,7 +1,8 @@
 import { AppProvider } from '@shopify/polaris';
 import en from '@shopify/polaris/locales/en.json';
 import { useAtomValue } from 'jotai';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
+import { IN_APP_NAVIGATE } from '../hooks/use-shopify-navigate';
 import { LANGUAGES } from '../../../shared/languages';
 import { languageAtom } from '../state/atoms';
 
@@ -27,5 +28,31 @@ export function PolarisProvider({ children }: { children: ReactNode }) {
     };
   }, [language]);
 
-  return <AppProvider i18n={i18n}>{children}</AppProvider>;
+  return (
+    <AppProvider i18n={i18n} linkComponent={AppLink}>
+      {children}
+    </AppProvider>
+  );
+}
+
+type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { url: string; external?: boolean; children?: ReactNode };
+
+/**
+ * Polaris renders every `url` (Link, Button) through this. A path of the app moves inside the app (the
+ * router, via the shell), with no full page load that would drop the admin's `host` and session; other
+ * origins, new tabs and modified clicks behave as plain links.
+ */
+export function AppLink({ url, external, children, ...rest }: LinkProps) {
+  const internal = url.startsWith('/') && !url.startsWith('//') && !external && !rest.target && !rest.download;
+  const onClick = (e: MouseEvent<HTMLAnchorElement>) => {
+    rest.onClick?.(e);
+    if (!internal || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    document.dispatchEvent(new CustomEvent(IN_APP_NAVIGATE, { detail: url }));
+  };
+  return (
+    <a {...rest} href={url} onClick={onClick} {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
+      {children}
+    </a>
+  );
 }

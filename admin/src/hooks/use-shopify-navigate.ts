@@ -21,3 +21,18 @@ export function useShopifyNavigate(enabled: boolean): void {
     return () => document.removeEventListener('shopify:navigate', onNavigate);
   }, [enabled, router]);
 }
+
+/** Event an in-app link (Polaris linkComponent) sends with its path; the shell hands it to the router. */
+export const IN_APP_NAVIGATE = 'app:navigate';
+
+export function useInAppLinks(): void {
+  const router = useRouter();
+  useEffect(() => {
+    const onNavigate = (event: Event) => {
+      const path = (event as CustomEvent<unknown>).detail;
+      if (typeof path === 'string' && path.startsWith('/') && !path.startsWith('//')) router.history.push(path);
+    };
+    document.addEventListener(IN_APP_NAVIGATE, onNavigate);
+    return () => document.removeEventListener(IN_APP_NAVIGATE, onNavigate);
+  }, [router]);
+}

@@ -1,8 +1,10 @@
 import { Banner, BlockStack, Button, InlineStack, SkeletonBodyText, Text } from '@shopify/polaris';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ImageSettings } from '../../../shared/image-settings';
 import { ImageSettingsForm, useImageSettings } from '../components/image-settings';
-import { LeaveGuard } from '../components/leave-guard';
+import { AdminSaveBar } from '../components/image-settings/save-bar';
+import { LeaveConfirm, LeaveGuard } from '../components/leave-guard';
 
 type Props = { open: boolean; firstTime: boolean; onClose: () => void; onSaved: (saved: ImageSettings) => void };
 
@@ -19,17 +21,23 @@ function SheetBody({ firstTime, onClose, onSaved }: Omit<Props, 'open'>) {
   const { t } = useTranslation();
   const settings = useImageSettings(onSaved);
   const title = firstTime ? t('imageOpt.sheet.firstTitle') : t('imageOpt.sheet.title');
+  // Closing with unsaved edits asks Leave / Stay on this page, like leaving the page does.
+  const [asking, setAsking] = useState(false);
+  const close = () => (settings.dirty ? setAsking(true) : onClose());
+  const save = () => void settings.save().then((ok) => ok && onClose());
   return (
     <>
       <LeaveGuard when={settings.dirty} />
-      <div onClick={onClose} style={{ position: 'fixed', inset: 0, background: 'rgba(0,0,0,.35)', zIndex: 510 }} />
+      <AdminSaveBar show={settings.dirty} canSave={settings.canSave} saving={settings.saving} onSave={save} onDiscard={settings.reset} />
+      {asking && <LeaveConfirm onLeave={onClose} onStay={() => setAsking(false)} />}
+      <div onClick={close} style={{ position: 'fixed', inset: 0, background: 'rgba(0,0,0,.35)', zIndex: 510 }} />
       <div role="dialog" aria-modal="true" aria-label={title} style={{ position: 'fixed', top: 0, right: 0, bottom: 0, width: 'min(560px, 100vw)', background: 'var(--p-color-bg-surface, #fff)', zIndex: 511, display: 'flex', flexDirection: 'column', boxShadow: '-4px 0 16px rgba(0,0,0,.15)' }}>
         <div style={{ padding: '16px 20px', borderBottom: '1px solid #e3e3e3' }}>
           <InlineStack align="space-between" blockAlign="center">
             <Text as="h2" variant="headingLg">
               {title}
             </Text>
-            <Button variant="tertiary" onClick={onClose}>
+            <Button variant="tertiary" onClick={close}>
               {t('imageOpt.sheet.close')}
             </Button>
           </InlineStack>
@@ -44,7 +52,7 @@ function SheetBody({ firstTime, onClose, onSaved }: Omit<Props, 'open'>) {
             {settings.loading ? (
               <SkeletonBodyText lines={10} />
             ) : (
-              <ImageSettingsForm value={settings.draft} onChange={settings.setDraft} showErrors={settings.showErrors} watermarkMissing={settings.watermarkMissing} />
+              <ImageSettingsForm value={settings.draft} onChange={settings.setDraft} showErrors={settings.showErrors} watermarkMissing={settings.watermarkMissing} fault={settings.fault} />
             )}
           </BlockStack>
         </div>
@@ -53,7 +61,7 @@ function SheetBody({ firstTime, onClose, onSaved }: Omit<Props, 'open'>) {
             <Button onClick={settings.reset} disabled={!settings.dirty || settings.saving}>
               {t('common.discard')}
             </Button>
-            <Button variant="primary" onClick={() => void settings.save().then((ok) => ok && onClose())} disabled={!settings.dirty} loading={settings.saving}>
+            <Button variant="primary" onClick={save} disabled={!settings.canSave} loading={settings.saving}>
               {t('common.save')}
             </Button>
           </InlineStack>

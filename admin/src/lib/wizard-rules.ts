@@ -32,7 +32,7 @@ const RULE_OF: Record<TemplateScope, 'product_rule' | 'collection_rule' | 'blogs
   blogs: 'blogs_rule',
 };
 
-export const hasScope = (s: TemplateSection) => s.product !== 0 || s.collection !== 0 || s.blogs !== 0;
+export const hasScope = (s: Pick<TemplateSection, 'product' | 'collection' | 'blogs'>) => s.product !== 0 || s.collection !== 0 || s.blogs !== 0;
 
 /** Scopes whose template is empty while the section is on and the scope enabled (editors to mark). */
 export function emptyTemplates(s: TemplateSection): TemplateScope[] {
@@ -54,8 +54,13 @@ export function blockingEditors(step: WizardStep, c: WizardConfig): TemplateScop
   return [];
 }
 
-/** The payload of POST /api/v1/saveNewGuideCfg sent when moving from step 5 to 6. */
+/**
+ * The payload of POST /api/v1/saveNewGuideCfg sent when moving from step 5 to 6. Step 2 has no
+ * compression switch of its own: with every image type unticked, compression is off (a switched-on
+ * section with no scope would be refused with 'set up at least one item').
+ */
 export function guidePayload(c: WizardConfig) {
-  const { image_opt, alt_text, file_name, auto_switch, is_default } = c;
+  const { alt_text, file_name, auto_switch, is_default } = c;
+  const image_opt = { ...c.image_opt, switch: hasScope(c.image_opt) ? (1 as const) : (0 as const) };
   return { page5: { day_backup: 1 }, settings: { image_opt, alt_text, file_name, auto_switch, is_default } };
 }

@@ -36,13 +36,19 @@ export function GuidanceScreen() {
     timer.current = setTimeout(() => void navigate({ to }), GUIDE_REDIRECT_MS);
   };
 
+  // The save's Success toast (section 4) shows on the review step; leaving the wizard says it is done.
+  const finish = () => {
+    toast(t('guide.completed'));
+    leaveAfterDelay('/pricing');
+  };
+
   const save = async () => {
     setSaving(true);
     try {
       const body = await saveNewGuideCfg(guidePayload(config));
       if (!isOk(body)) throw new Error('refused');
       setInfo((i) => (i ? { ...i, new_guide_status: 0 } : i));
-      toast(t('guide.completed'));
+      toast(t('common.saved'));
       setStep(6);
     } catch {
       toast(t('common.error'), { error: true });
@@ -64,7 +70,7 @@ export function GuidanceScreen() {
     void reviewTipsClick(score).catch(() => undefined);
     if (score >= 4) window.open(APP_STORE_REVIEW_URL, '_blank', 'noopener');
     setInfo((i) => (i ? { ...i, review_tips: 0 } : i));
-    leaveAfterDelay('/pricing');
+    finish();
   };
 
   const counted = stepNumber(step);

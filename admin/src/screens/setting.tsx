@@ -1,9 +1,11 @@
 import { ActionList, BlockStack, Box, Card, Layout, Link, Page, Text } from '@shopify/polaris';
-import { useState } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ImageSettingsPanel } from '../components/image-settings';
 import { LanguageSelect } from '../components/language-select';
 import { OverchargeSetting } from '../components/overcharge-setting';
+import { useSettingInfo } from '../hooks/use-settings-info';
 
 type Section = 'account' | 'images';
 
@@ -11,6 +13,15 @@ type Section = 'account' | 'images';
 export function SettingScreen() {
   const { t } = useTranslation();
   const [section, setSection] = useState<Section>('account');
+  const navigate = useNavigate();
+  const guidePending = useSettingInfo()?.new_guide_status === 1;
+
+  // Until the first-run guide is completed the settings live on the image page (image-optimisation.md
+  // section 2): its first set-up sheet starts there.
+  useEffect(() => {
+    if (guidePending) void navigate({ to: '/image_optimisation', replace: true });
+  }, [guidePending, navigate]);
+  if (guidePending) return <></>;
 
   return (
     <Page title={t('setting.title')}>
@@ -38,7 +49,7 @@ export function SettingScreen() {
                   <LanguageSelect />
                 </Box>
                 <Text as="p" variant="bodySm" tone="subdued">
-                  <Link url="/pricing">{t('setting.account.plans')}</Link>
+                  <Link onClick={() => void navigate({ to: '/pricing' })}>{t('setting.account.plans')}</Link>
                 </Text>
               </BlockStack>
             </Card>

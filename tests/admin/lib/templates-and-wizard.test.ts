@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { insertPlaceholder, isTemplateEmpty, normaliseTemplate } from '../../../admin/src/lib/templates';
 import { blockingEditors, defaultWizardConfig, guidePayload, isNextDisabled, progressFor, stepNumber } from '../../../admin/src/lib/wizard-rules';
-import { ratingOutcome } from '../../../admin/src/lib/rating';
+import { ratingFollowUp } from '../../../admin/src/lib/rating';
+import { settingsRuleError } from '../../../shared/image-settings';
 
 describe('templates', () => {
   it('collapses whitespace and strips zero-width spaces', () => {
@@ -43,13 +44,27 @@ describe('wizard rules', () => {
     expect(blockingEditors(4, c)).toEqual(['product']);
   });
 
+  it('with every image type unticked, sends compression off so the rules accept it', () => {
+    const c = defaultWizardConfig();
+    c.image_opt = { ...c.image_opt, product: 0, collection: 0, blogs: 0 };
+    expect(settingsRuleError(c, false)).toBe('Optimization cannot occur until you have set up at least one item.');
+    const sent = guidePayload(c).settings;
+    expect(sent.image_opt.switch).toBe(0);
+    expect(settingsRuleError({ ...c, ...sent }, false)).toBeNull();
+    expect(guidePayload(defaultWizardConfig()).settings.image_opt.switch).toBe(1);
+  });
+
   it('sends page5 and the settings', () => {
     expect(guidePayload(defaultWizardConfig())).toMatchObject({ page5: { day_backup: 1 }, settings: { alt_text: { product_rule: '%product_title%-%shop_name%' } } });
   });
 });
 
-describe('rating outcome', () => {
-  it.each([[0, 'dismissed'], [1, 'feedback-form'], [3, 'feedback-form'], [4, 'review-page'], [5, 'review-page']] as const)('%i -> %s', (s, o) =>
-    expect(ratingOutcome(s)).toBe(o),
-  );
+describe('rating follow-up (no review gating)', () => {
+  it.each([
+    [0, { review: false, feedback: false }],
+    [1, { review: true, feedback: true }],
+    [3, { review: true, feedback: true }],
+    [4, { review: true, feedback: false }],
+    [5, { review: true, feedback: false }],
+  ] as const)('%i -> %j', (s, o) => expect(ratingFollowUp(s)).toEqual(o));
 });

@@ -1,9 +1,11 @@
-import { Banner, BlockStack, ChoiceList, Divider, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Button, ChoiceList, Collapsible, Divider, InlineStack, Text } from '@shopify/polaris';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ImageSettings } from '../../../../shared/image-settings';
 import { emptyTemplates } from '../../lib/wizard-rules';
 import { CompressionSection } from './compression-section';
 import { TemplateSection } from './template-section';
+import type { SettingsSection } from './use-image-settings';
 import { WatermarkSection } from './watermark-section';
 
 type Props = {
@@ -12,13 +14,26 @@ type Props = {
   /** Set after a refused save: marks empty editors and the missing watermark picture. */
   showErrors?: boolean;
   watermarkMissing?: boolean;
+  /** A refused save: that section is expanded and scrolled into view (again on every new seq). */
+  fault?: { section: SettingsSection; seq: number } | null;
 };
 
-function Heading({ children }: { children: string }) {
+/** A section the merchant can fold away; its heading is the disclosure button. */
+function FoldSection({ id, title, open, onToggle, children }: { id: SettingsSection; title: string; open: boolean; onToggle: () => void; children: ReactNode }) {
   return (
-    <Text as="h3" variant="headingMd">
-      {children}
-    </Text>
+    <div data-settings-section={id}>
+      <BlockStack gap="200">
+        <InlineStack align="space-between" blockAlign="center">
+          <Text as="h3" variant="headingMd">
+            {title}
+          </Text>
+          <Button variant="plain" disclosure={open ? 'up' : 'down'} onClick={onToggle} ariaExpanded={open} ariaControls={`settings-section-${id}`} accessibilityLabel={title} />
+        </InlineStack>
+        <Collapsible id={`settings-section-${id}`} open={open} transition={false}>
+          {children}
+        </Collapsible>
+      </BlockStack>
+    </div>
   );
 }
 
@@ -26,57 +41,70 @@ function Heading({ children }: { children: string }) {
  * The image settings of image-optimisation.md section 2 (mode, Optimize Images, Image Alt Text, Image
  * Filename), controlled: the caller owns load, dirty state and save (Settings page, image page sheet).
  */
-export function ImageSettingsForm({ value, onChange, showErrors = false, watermarkMissing = false }: Props) {
+export function ImageSettingsForm({ value, onChange, showErrors = false, watermarkMissing = false, fault = null }: Props) {
   const { t } = useTranslation();
   const set = (patch: Partial<ImageSettings>) => onChange({ ...value, ...patch });
+  const [open, setOpen] = useState<Record<SettingsSection, boolean>>({ mode: true, compress: true, alt: true, file: true });
+  const toggle = (id: SettingsSection) => setOpen((o) => ({ ...o, [id]: !o[id] }));
+  const root = useRef<HTMLDivElement>(null);
+
+  // A refused save (section 5): the section at fault opens and comes into view.
+  useEffect(() => {
+    if (!fault) return;
+    setOpen((o) => ({ ...o, [fault.section]: true }));
+    const id = requestAnimationFrame(() => root.current?.querySelector(`[data-settings-section="${fault.section}"]`)?.scrollIntoView?.({ behavior: 'smooth', block: 'start' }));
+    return () => cancelAnimationFrame(id);
+  }, [fault]);
 
   return (
-    <BlockStack gap="500">
-      {value.is_default === 1 && (
-        <Banner tone="info">
-          <p>{t('imageSettings.firstTime')}</p>
-        </Banner>
-      )}
-      <BlockStack gap="200">
-        <Heading>{t('imageSettings.mode.title')}</Heading>
-        <ChoiceList
-          title={t('imageSettings.mode.title')}
-          titleHidden
-          choices={[
-            { label: t('imageSettings.mode.automatic'), value: '1', helpText: t('imageSettings.mode.automaticHelp') },
-            { label: t('imageSettings.mode.manual'), value: '0', helpText: t('imageSettings.mode.manualHelp') },
-          ]}
-          selected={[String(value.auto_switch)]}
-          onChange={([v]) => set({ auto_switch: v === '1' ? 1 : 0 })}
-        />
-        {value.auto_switch === 0 && (
-          <Banner tone="warning">
-            <p>{t('imageSettings.mode.manualWarning')}</p>
+    <div ref={root}>
+      <BlockStack gap="500">
+        {value.is_default === 1 && (
+          <Banner tone="info">
+            <p>{t('imageSettings.firstTime')}</p>
           </Banner>
         )}
+        <FoldSection id="mode" title={t('imageSettings.mode.title')} open={open.mode} onToggle={() => toggle('mode')}>
+          <BlockStack gap="200">
+            <ChoiceList
+              title={t('imageSettings.mode.title')}
+              titleHidden
+              choices={[
+                { label: t('imageSettings.mode.automatic'), value: '1', helpText: t('imageSettings.mode.automaticHelp') },
+                { label: t('imageSettings.mode.manual'), value: '0', helpText: t('imageSettings.mode.manualHelp') },
+              ]}
+              selected={[String(value.auto_switch)]}
+              onChange={([v]) => set({ auto_switch: v === '1' ? 1 : 0 })}
+            />
+            {value.auto_switch === 0 && (
+              <Banner tone="warning">
+                <p>{t('imageSettings.mode.manualWarning')}</p>
+              </Banner>
+            )}
+          </BlockStack>
+        </FoldSection>
+        <Divider />
+        <FoldSection id="compress" title={t('imageSettings.compress.title')} open={open.compress} onToggle={() => toggle('compress')}>
+          <BlockStack gap="200">
+            <CompressionSection value={value.image_opt} onChange={(image_opt) => set({ image_opt })} />
+            {value.image_opt.switch === 1 && (
+              <WatermarkSection
+                value={value.image_opt.watermark}
+                onChange={(watermark) => set({ image_opt: { ...value.image_opt, watermark } })}
+                error={showErrors && watermarkMissing ? t('imageSettings.msg.watermarkRequired') : undefined}
+              />
+            )}
+          </BlockStack>
+        </FoldSection>
+        <Divider />
+        <FoldSection id="alt" title={t('imageSettings.alt.title')} open={open.alt} onToggle={() => toggle('alt')}>
+          <TemplateSection kind="alt" value={value.alt_text} onChange={(alt_text) => set({ alt_text })} invalid={showErrors ? emptyTemplates(value.alt_text) : []} />
+        </FoldSection>
+        <Divider />
+        <FoldSection id="file" title={t('imageSettings.file.title')} open={open.file} onToggle={() => toggle('file')}>
+          <TemplateSection kind="file" value={value.file_name} onChange={(file_name) => set({ file_name })} invalid={showErrors ? emptyTemplates(value.file_name) : []} />
+        </FoldSection>
       </BlockStack>
-      <Divider />
-      <BlockStack gap="200">
-        <Heading>{t('imageSettings.compress.title')}</Heading>
-        <CompressionSection value={value.image_opt} onChange={(image_opt) => set({ image_opt })} />
-        {value.image_opt.switch === 1 && (
-          <WatermarkSection
-            value={value.image_opt.watermark}
-            onChange={(watermark) => set({ image_opt: { ...value.image_opt, watermark } })}
-            error={showErrors && watermarkMissing ? t('imageSettings.msg.watermarkRequired') : undefined}
-          />
-        )}
-      </BlockStack>
-      <Divider />
-      <BlockStack gap="200">
-        <Heading>{t('imageSettings.alt.title')}</Heading>
-        <TemplateSection kind="alt" value={value.alt_text} onChange={(alt_text) => set({ alt_text })} invalid={showErrors ? emptyTemplates(value.alt_text) : []} />
-      </BlockStack>
-      <Divider />
-      <BlockStack gap="200">
-        <Heading>{t('imageSettings.file.title')}</Heading>
-        <TemplateSection kind="file" value={value.file_name} onChange={(file_name) => set({ file_name })} invalid={showErrors ? emptyTemplates(value.file_name) : []} />
-      </BlockStack>
-    </BlockStack>
+    </div>
   );
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ImageSettings } from '../../../../shared/image-settings';
 import { LeaveGuard } from '../leave-guard';
 import { ImageSettingsForm } from './image-settings-form';
+import { AdminSaveBar } from './save-bar';
 import { useImageSettings } from './use-image-settings';
 
 /**
@@ -16,6 +17,7 @@ export function ImageSettingsPanel({ title, onSaved }: { title: string; onSaved?
   return (
     <BlockStack gap="400">
       <LeaveGuard when={settings.dirty} />
+      <AdminSaveBar show={settings.dirty} canSave={settings.canSave} saving={settings.saving} onSave={() => void settings.save()} onDiscard={settings.reset} />
       <InlineStack align="space-between" blockAlign="center">
         <Text as="h2" variant="headingMd">
           {title}
@@ -24,7 +26,7 @@ export function ImageSettingsPanel({ title, onSaved }: { title: string; onSaved?
           <Button onClick={settings.reset} disabled={!settings.dirty || settings.saving}>
             {t('common.discard')}
           </Button>
-          <Button variant="primary" onClick={() => void settings.save()} disabled={!settings.dirty || settings.blocked} loading={settings.saving}>
+          <Button variant="primary" onClick={() => void settings.save()} disabled={!settings.canSave} loading={settings.saving}>
             {t('common.save')}
           </Button>
         </InlineStack>
@@ -32,7 +34,7 @@ export function ImageSettingsPanel({ title, onSaved }: { title: string; onSaved?
       {settings.loading ? (
         <SkeletonBodyText lines={8} />
       ) : (
-        <ImageSettingsForm value={settings.draft} onChange={settings.setDraft} showErrors={settings.showErrors} watermarkMissing={settings.watermarkMissing} />
+        <ImageSettingsForm value={settings.draft} onChange={settings.setDraft} showErrors={settings.showErrors} watermarkMissing={settings.watermarkMissing} fault={settings.fault} />
       )}
     </BlockStack>
   );

@@ -6,6 +6,22 @@ import { useToast } from '../../hooks/use-toast';
 import { defaultImageSettings, imageSettingsSchema, MSG_NEED_ONE_ITEM, settingsRuleError, type ImageSettings } from '../../../../shared/image-settings';
 import { translateSettingsMessage } from './messages';
 
+/** The sections of the settings form, in screen order (image-optimisation.md section 2). */
+export type SettingsSection = 'mode' | 'compress' | 'alt' | 'file';
+
+/**
+ * The section a refused save points at: the first one whose rule fails (compression scope or a missing
+ * watermark picture are Optimize Images; an empty scope or template is its own section).
+ */
+export function faultySection(s: ImageSettings, hasWatermark: boolean): SettingsSection | null {
+  const scoped = (x: { product: number; collection: number; blogs: number }) => x.product !== 0 || x.collection === 1 || x.blogs === 1;
+  if (s.image_opt.switch === 1 && !scoped(s.image_opt)) return 'compress';
+  if (settingsRuleError({ ...s, file_name: { ...s.file_name, switch: 0 } }, true) !== null) return 'alt';
+  if (settingsRuleError(s, true) !== null) return 'file';
+  if (settingsRuleError(s, hasWatermark) !== null) return 'compress';
+  return null;
+}
+
 export type ImageSettingsState = {
   loading: boolean;
   draft: ImageSettings;
@@ -14,6 +30,10 @@ export type ImageSettingsState = {
   dirty: boolean;
   /** A switched-on section has no scope: the warning shows beside it and Save stays disabled (section 5). */
   blocked: boolean;
+  /** Save may be pressed: after a change, or on first use as it is (defaults accepted); never while blocked. */
+  canSave: boolean;
+  /** After a refused save: the section at fault (seq changes on every refusal, to scroll again). */
+  fault: { section: SettingsSection; seq: number } | null;
   saving: boolean;
   showErrors: boolean;
   watermarkMissing: boolean;
@@ -32,6 +52,8 @@ export function useImageSettings(onSaved?: (saved: ImageSettings) => void): Imag
   const [draft, setDraft] = useState<ImageSettings>(defaultImageSettings);
   const [saving, setSaving] = useState(false);
   const [showErrors, setShowErrors] = useState(false);
+  const [fault, setFault] = useState<{ section: SettingsSection; seq: number } | null>(null);
+  const refuse = useCallback((section: SettingsSection) => setFault((f) => ({ section, seq: (f?.seq ?? 0) + 1 })), []);
 
   useEffect(() => {
     let cancelled = false;
@@ -60,6 +82,7 @@ export function useImageSettings(onSaved?: (saved: ImageSettings) => void): Imag
     const problem = settingsRuleError(draft, hasPicture);
     if (problem) {
       setShowErrors(true);
+      refuse(faultySection(draft, hasPicture) ?? 'compress');
       toast(translateSettingsMessage(problem, t), { error: true });
       return false;
     }
@@ -68,6 +91,10 @@ export function useImageSettings(onSaved?: (saved: ImageSettings) => void): Imag
       const body = await saveSettings(draft);
       const parsed = imageSettingsSchema.safeParse(body.data);
       if (!isOk(body)) {
+        // The server's own checks (e.g. a watermark picture it cannot read) point at Optimize Images
+        // unless the local rules name another section.
+        setShowErrors(true);
+        refuse(faultySection(draft, hasPicture) ?? 'compress');
         toast(translateSettingsMessage(messageOf(body, t('common.tryAgainLater')), t), { error: true });
         return false;
       }
@@ -75,6 +102,7 @@ export function useImageSettings(onSaved?: (saved: ImageSettings) => void): Imag
       setSaved(next);
       setDraft(next);
       setShowErrors(false);
+      setFault(null);
       toast(t('common.saved'));
       onSaved?.(next);
       return true;
@@ -84,7 +112,8 @@ export function useImageSettings(onSaved?: (saved: ImageSettings) => void): Imag
     } finally {
       setSaving(false);
     }
-  }, [draft, hasPicture, onSaved, t, toast]);
+  }, [draft, hasPicture, onSaved, refuse, t, toast]);
 
-  return { loading, draft, setDraft, dirty, blocked, saving, showErrors, watermarkMissing, save, reset: () => setDraft(saved) };
+  const canSave = !loading && (dirty || saved.is_default === 1) && !blocked;
+  return { loading, draft, setDraft, dirty, blocked, canSave, fault, saving, showErrors, watermarkMissing, save, reset: () => setDraft(saved) };
 }
