@@ -9,7 +9,7 @@ const realTop = Object.getOwnPropertyDescriptor(window, 'top');
 afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
-  delete window.shopify;
+  delete (window as { shopify?: unknown }).shopify;
   if (realTop) Object.defineProperty(window, 'top', realTop);
   localStorage.clear();
   void i18next.changeLanguage('en');
@@ -62,7 +62,7 @@ describe('app shell', () => {
 
   it('embedded: uses the App Bridge session token, renders the nav menu and follows shopify:navigate', async () => {
     Object.defineProperty(window, 'top', { configurable: true, value: {} });
-    window.shopify = { idToken: async () => 'session-token' };
+    (window as { shopify?: unknown }).shopify = { idToken: async () => 'session-token' };
     const api = mockApi({ ...answers, '/api/v1/getSettingInfo': { code: '200', data: settingInfo({ is_old: 0 }) } });
     const { router } = renderApp('/main', { info: null, token: false });
     await waitFor(() => expect(api.callsTo('/api/v1/getSettingInfo')).toHaveLength(1));

@@ -4,11 +4,7 @@
 export const MIN_AUTH_TOKEN_LENGTH = 32;
 const STORAGE_KEY = 'authToken';
 
-declare global {
-  interface Window {
-    shopify?: { idToken?: () => Promise<string>; config?: { apiKey?: string; shop?: string } };
-  }
-}
+// `window.shopify` is typed by @shopify/app-bridge-types (admin/tsconfig.json); it exists only once App Bridge loaded.
 
 export function isEmbedded(): boolean {
   return typeof window !== 'undefined' && window.top !== window.self && typeof window.shopify?.idToken === 'function';

@@ -1,37 +1,29 @@
 import { Banner, BlockStack, Text } from '@shopify/polaris';
-import { useAtom, useSetAtom } from 'jotai';
+import { useAtom } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { reviewTipsClick } from '../api/calls';
 import { isClosed, markClosed } from '../lib/session-flags';
-import { APP_STORE_REVIEW_URL, ratingOutcome } from '../lib/rating';
 import { settingInfoAtom } from '../state/atoms';
-import { contactFormAtom } from './contact-form';
-import { StarRating } from './star-rating';
+import { StarRating, useRate } from './star-rating';
 
 const FLAG = 'review-banner';
 
 /**
  * Star-rating banner, shown while settingInfo.review_tips is set (section 4): Dismiss sends score 0,
- * Remind me later hides it for the session; 4-5 stars open the store review page, fewer the feedback form.
+ * Remind me later hides it for the session; any star offers the public review, fewer than 4 also the
+ * feedback form (useRate).
  */
 export function ReviewBanner() {
   const { t } = useTranslation();
   const [info, setInfo] = useAtom(settingInfoAtom);
-  const openContact = useSetAtom(contactFormAtom);
   const [hidden, setHidden] = useState(() => isClosed(FLAG));
+  const offer = useRate();
   if (!info?.review_tips || hidden) return null;
 
-  const clearTip = () => {
+  const rate = (score: number) => {
+    offer(score);
     setHidden(true);
     setInfo((i) => (i ? { ...i, review_tips: 0 } : i));
-  };
-  const rate = (score: number) => {
-    void reviewTipsClick(score).catch(() => undefined); // the answer is not used (section 7)
-    clearTip();
-    const outcome = ratingOutcome(score);
-    if (outcome === 'review-page') window.open(APP_STORE_REVIEW_URL, '_blank', 'noopener');
-    if (outcome === 'feedback-form') openContact({ title: t('main.review.feedbackTitle'), path: `review/${score}` });
   };
 
   return (

@@ -1,6 +1,11 @@
 import { InlineStack } from '@shopify/polaris';
-import { useState } from 'react';
+import { useSetAtom } from 'jotai';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { reviewTipsClick } from '../api/calls';
+import { requestPublicReview } from '../lib/app-bridge';
+import { ratingFollowUp } from '../lib/rating';
+import { contactFormAtom } from './contact-form';
 
 /** Five clickable stars (1..5). */
 export function StarRating({ onRate }: { onRate: (score: number) => void }) {
@@ -22,5 +27,24 @@ export function StarRating({ onRate }: { onRate: (score: number) => void }) {
         </button>
       ))}
     </InlineStack>
+  );
+}
+
+/**
+ * What a rating does, wherever stars are shown (decisions.md "Reviews", no gating): the score is
+ * recorded (0 = dismissed); any score offers the public review (Shopify's review modal when embedded,
+ * the listing page otherwise) and a score under 4 also opens the feedback form beside it.
+ */
+export function useRate(): (score: number) => void {
+  const { t } = useTranslation();
+  const openContact = useSetAtom(contactFormAtom);
+  return useCallback(
+    (score: number) => {
+      void reviewTipsClick(score).catch(() => undefined); // the answer is not used (section 7)
+      const offer = ratingFollowUp(score);
+      if (offer.review) void requestPublicReview();
+      if (offer.feedback) openContact({ title: t('main.review.feedbackTitle'), path: `review/${score}` });
+    },
+    [t, openContact],
   );
 }

@@ -3,13 +3,12 @@ import { useNavigate } from '@tanstack/react-router';
 import { useSetAtom } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { reviewTipsClick, saveNewGuideCfg } from '../api/calls';
+import { saveNewGuideCfg } from '../api/calls';
 import { isOk } from '../api/client';
 import { TemplateSection } from '../components/image-settings';
 import { LeaveGuard } from '../components/leave-guard';
-import { StarRating } from '../components/star-rating';
+import { StarRating, useRate } from '../components/star-rating';
 import { useToast } from '../hooks/use-toast';
-import { APP_STORE_REVIEW_URL } from '../lib/rating';
 import type { TemplateScope } from '../lib/templates';
 import { blockingEditors, defaultWizardConfig, guidePayload, isNextDisabled, progressFor, stepNumber, type WizardStep } from '../lib/wizard-rules';
 import { settingInfoAtom } from '../state/atoms';
@@ -22,6 +21,7 @@ export function GuidanceScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const toast = useToast();
+  const offerReview = useRate();
   const setInfo = useSetAtom(settingInfoAtom);
   const [step, setStep] = useState<WizardStep>(1);
   const [config, setConfig] = useState(defaultWizardConfig);
@@ -67,8 +67,7 @@ export function GuidanceScreen() {
   };
 
   const rate = (score: number) => {
-    void reviewTipsClick(score).catch(() => undefined);
-    if (score >= 4) window.open(APP_STORE_REVIEW_URL, '_blank', 'noopener');
+    offerReview(score); // no gating: every score is recorded and offered the public review
     setInfo((i) => (i ? { ...i, review_tips: 0 } : i));
     finish();
   };
