@@ -7,6 +7,8 @@ interface __BaseEnv_Env {
 	OPTIMISE_QUEUE: Queue;
 	SYNC_QUEUE: Queue;
 	PAGESPEED_QUEUE: Queue;
+	SHOPIFY_RATE_LIMITER: RateLimit;
+	WEBHOOK_RATE_LIMITER: RateLimit;
 	IMAGES: ImagesBinding;
 	ASSETS: Fetcher;
 	SHOPIFY_SCOPES: "read_products,write_products,read_content,write_content,read_files,write_files,read_themes";

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from './client';
-import { jobImages, jobs, oauthStates, shops } from './schema';
+import { adminTokens, jobImages, jobs, oauthStates, shops } from './schema';
 
 export type ShopRow = typeof shops.$inferSelect;
 export type NewShop = typeof shops.$inferInsert;
@@ -11,10 +11,6 @@ export async function findShopByDomain(db: Db, domain: string): Promise<ShopRow 
 
 export async function findShopById(db: Db, id: number): Promise<ShopRow | undefined> {
   return db.select().from(shops).where(eq(shops.id, id)).get();
-}
-
-export async function findShopByAdminTokenHash(db: Db, hash: string): Promise<ShopRow | undefined> {
-  return db.select().from(shops).where(eq(shops.adminTokenHash, hash)).get();
 }
 
 /** Token columns as stored: ciphertexts only. */
@@ -112,13 +108,6 @@ export async function listShopsWithRefreshTokenExpiringBefore(db: Db, before: nu
     .all();
 }
 
-export async function setAdminTokenHash(db: Db, shopId: number, hash: string | null, now = Date.now()): Promise<void> {
-  await db
-    .update(shops)
-    .set({ adminTokenHash: hash, adminTokenCreatedAt: hash ? now : null, updatedAt: now })
-    .where(eq(shops.id, shopId));
-}
-
 /**
  * app/uninstalled: the shop's tokens are gone (Shopify revoked them), the admin token is revoked,
  * queued and running jobs are stopped, and the cancelled subscription no longer counts.
@@ -148,6 +137,7 @@ export async function markShopUninstalled(db: Db, shopId: number, now = Date.now
       .set({ status: 'stopped', finishedAt: now, updatedAt: now })
       .where(and(eq(jobs.shopId, shopId), inArray(jobs.status, ['queued', 'running']))),
     db.update(jobImages).set({ status: 'stopped', updatedAt: now }).where(and(eq(jobImages.shopId, shopId), eq(jobImages.status, 'queued'))),
+    db.delete(adminTokens).where(eq(adminTokens.shopId, shopId)),
   ]);
 }
 

@@ -1,10 +1,11 @@
 import { Hono } from 'hono';
 import { v1 } from '../lib/envelope';
-import { ValidationError } from '../lib/errors';
+import { AuthError, ValidationError } from '../lib/errors';
 import { authenticate } from '../middleware/authenticate';
-import { issueAdminToken, revokeAdminToken } from '../shopify/admin-token';
+import { issueAdminToken, revokeAdminTokenById, revokeUserAdminTokens } from '../shopify/admin-token';
 import { authorizeRedirect, handleOAuthCallback, installLanding } from '../shopify/install';
-import { isShopDomain } from '../shopify/session-token';
+import { isShopDomain, verifySessionToken } from '../shopify/session-token';
+import { findShopByDomain } from '../db/shops';
 import type { AppEnv } from '../types';
 
 // /shopify/*: install landing, OAuth callback, re-authorisation; plus the admin-token calls.
@@ -18,24 +19,42 @@ shopifyRoutes.get('/shopify/app', async (c) => c.json(await installLanding(c.env
 /** OAuth redirect_uri: verifies state and HMAC, exchanges the code, stores the grant, goes to the app. */
 shopifyRoutes.get('/shopify/callback', async (c) => c.redirect(await handleOAuthCallback(c.env, c.get('db'), query(c.req.url), c.get('log')), 302));
 
-/** Re-authorisation for old installs (the "Authorise app" action): straight to Shopify's authorize page. */
+/**
+ * Re-authorisation for old installs (the "Authorise app" action): straight to Shopify's authorize page.
+ * It stores an OAuth state, so anyone could fill the table by repeating it: state is created only for a
+ * shop the app knows, or when the request carries a valid session token for the named shop (header or
+ * Shopify's id_token query parameter). Anything else writes nothing.
+ */
 shopifyRoutes.get('/shopify/reShopifyAuthor', async (c) => {
   const shop = (c.req.query('shop') ?? '').trim().toLowerCase();
   const domain = shop.includes('.') ? shop : `${shop}.myshopify.com`;
   if (!isShopDomain(domain)) throw new ValidationError('Invalid shop domain');
+  if (!(await findShopByDomain(c.get('db'), domain)) && !(await carriesSessionTokenFor(c.env, domain, c.req.header('Authorization'), c.req.query('id_token')))) {
+    throw new AuthError('Shop is not installed');
+  }
   return c.redirect(await authorizeRedirect(c.env, c.get('db'), domain), 302);
 });
 
+async function carriesSessionTokenFor(env: Env, domain: string, header: string | undefined, idToken: string | undefined): Promise<boolean> {
+  const token = (header ?? '').replace(/^Bearer\s+/i, '').trim() || (idToken ?? '');
+  if (token.split('.').length !== 3) return false;
+  const claims = await verifySessionToken(token, env.SHOPIFY_API_KEY, env.SHOPIFY_API_SECRET);
+  return claims?.shopDomain === domain;
+}
+
 // The standalone admin token (authToken) for use outside the admin frame. Issuing needs the embedded
-// session (the merchant inside Shopify); revoking works with either credential. These /api paths are
-// registered before app.ts's /api/* authentication, so they authenticate here.
+// session (the merchant inside Shopify); the token is tied to that Shopify user and expires. Revoking
+// works with either credential: an admin token revokes itself, a session token the user's tokens.
+// These /api paths are registered before app.ts's /api/* authentication, so they authenticate here.
 shopifyRoutes.post('/api/v1/adminToken', authenticate({ sessionTokenOnly: true }), async (c) => {
-  const authToken = await issueAdminToken(c.get('db'), c.get('shop').id);
+  const { authToken, expiresAt } = await issueAdminToken(c.get('db'), c.get('shop').id, c.get('auth').userId);
   c.header('Cache-Control', 'no-store');
-  return v1(c, { authToken });
+  return v1(c, { authToken, expires_at: expiresAt });
 });
 
 shopifyRoutes.delete('/api/v1/adminToken', authenticate(), async (c) => {
-  await revokeAdminToken(c.get('db'), c.get('shop').id);
+  const auth = c.get('auth');
+  if (auth.kind === 'admin') await revokeAdminTokenById(c.get('db'), c.get('shop').id, auth.tokenId);
+  else await revokeUserAdminTokens(c.get('db'), c.get('shop').id, auth.userId);
   return v1(c);
 });

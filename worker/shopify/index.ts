@@ -5,7 +5,7 @@ export { createAdminClient, type AdminClient, type AccessTokenSource, type Admin
 export { shopifyClientFor } from './client';
 export { getAccessToken, exchangeSessionToken, REFRESH_MARGIN_MS } from './tokens';
 export { isShopDomain } from './session-token';
-export { issueAdminToken, revokeAdminToken } from './admin-token';
+export { issueAdminToken, listAdminTokens, revokeAdminTokenById, revokeUserAdminTokens } from './admin-token';
 export { shopifyHostUrl } from './api-version';
 export type { ThrottleStatus } from './throttle';
 export type { SyncQueueMessage, SyncCatalogueMessage, ResourceChangedMessage } from './queue-messages';

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// npm run build:codecs [-- --check]
+// Builds worker/images/codecs/mozjpeg.wasm from pinned sources: MozJPEG 3.2 from the npm package
+// `mozjpeg` (devDependency, exact version; its tarball's sha256 is checked) + mozjpeg-glue.c, with
+// Debian's emscripten 3.1.6 as a standalone wasm (no JS glue). Writes the wasm and its sha256 to
+// mozjpeg.wasm.sha256; with --check it rebuilds in a temporary folder and fails when the committed
+// wasm or hash differs (the test tests/worker/images/mozjpeg-wasm.test.ts checks the hash without a
+// compiler). Deterministic: fixed flags, configure-free headers (jconfig*.h, fixed BUILD date), no
+// debug info, the source folder mapped away, SOURCE_DATE_EPOCH pinned.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../../..');
+const check = process.argv.includes('--check');
+
+const TARBALL = join(root, 'node_modules/mozjpeg/vendor/source/mozjpeg.tar.gz');
+const TARBALL_SHA256 = '8aecc1ecad447a73ae01b9a546e99142345e5a92838d84af425f2b19202e7b73'; // mozjpeg@8.0.0 (MozJPEG 3.2)
+const EMCC_VERSION = '3.1.6';
+
+// libjpeg_la_SOURCES of MozJPEG's Makefile.am (no SIMD, arithmetic decoding only).
+const SOURCES = `jcapimin jcapistd jccoefct jccolor jcdctmgr jcext jchuff jcinit jcmainct jcmarker jcmaster jcomapi
+  jcparam jcphuff jcprepct jcsample jctrans jdapimin jdapistd jdatadst jdatasrc jdcoefct jdcolor jddctmgr jdhuff
+  jdinput jdmainct jdmarker jdmaster jdmerge jdphuff jdpostct jdsample jdtrans jerror jfdctflt jfdctfst jfdctint
+  jidctflt jidctfst jidctint jidctred jquant1 jquant2 jutils jmemmgr jmemnobs jsimd_none jaricom jdarith`
+  .split(/\s+/).map((s) => `${s}.c`);
+
+const FLAGS = [
+  '-O3', '-sSTANDALONE_WASM', '--no-entry', '-sALLOW_MEMORY_GROWTH=1', '-sINITIAL_MEMORY=1MB',
+  '-sTOTAL_STACK=256KB', '-sERROR_ON_UNDEFINED_SYMBOLS=0', '-sFILESYSTEM=0', '-g0',
+];
+
+const sha256 = (buf) => createHash('sha256').update(buf).digest('hex');
+
+function fail(msg) {
+  console.error(`build:codecs: ${msg}`);
+  process.exit(1);
+}
+
+if (!existsSync(TARBALL)) fail(`${TARBALL} missing: run npm install (mozjpeg is a devDependency)`);
+if (sha256(readFileSync(TARBALL)) !== TARBALL_SHA256) fail('mozjpeg.tar.gz is not the pinned MozJPEG 3.2 source');
+const env = { ...process.env, NODE_PATH: '/usr/share/nodejs', SOURCE_DATE_EPOCH: '1488672000', LC_ALL: 'C', TZ: 'UTC' };
+let version = '';
+try {
+  version = execFileSync('emcc', ['--version'], { env, encoding: 'utf8' });
+} catch {
+  fail('emcc not found: apt-get install -y emscripten (Debian bookworm, 3.1.6)');
+}
+if (!version.includes(EMCC_VERSION)) console.warn(`build:codecs: emcc is not ${EMCC_VERSION}; the hash will differ`);
+
+const work = mkdtempSync(join(tmpdir(), 'mozjpeg-wasm-'));
+try {
+  execFileSync('tar', ['xzf', TARBALL, '-C', work], { env });
+  const src = join(work, 'mozjpeg');
+  // Quoted includes look in the source's own folder first, so the headers go there.
+  for (const h of ['jconfig.h', 'jconfigint.h']) copyFileSync(join(here, h), join(src, h));
+  copyFileSync(join(here, 'mozjpeg-glue.c'), join(src, 'mozjpeg-glue.c'));
+  const out = join(work, 'mozjpeg.wasm');
+  execFileSync('emcc', [...FLAGS, `-ffile-prefix-map=${src}=.`, '-I.', ...SOURCES, 'mozjpeg-glue.c', '-o', out], { cwd: src, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const wasm = readFileSync(out);
+  const hash = sha256(wasm);
+  const wasmPath = join(here, 'mozjpeg.wasm');
+  const hashPath = join(here, 'mozjpeg.wasm.sha256');
+  if (check) {
+    const recorded = existsSync(hashPath) ? readFileSync(hashPath, 'utf8').trim() : '';
+    const committed = existsSync(wasmPath) ? sha256(readFileSync(wasmPath)) : '';
+    if (hash !== recorded || hash !== committed) fail(`rebuilt ${hash}, recorded ${recorded || '-'}, committed wasm ${committed || '-'}`);
+    console.log(`build:codecs --check: mozjpeg.wasm ${hash} matches the recorded hash`);
+  } else {
+    writeFileSync(wasmPath, wasm);
+    writeFileSync(hashPath, `${hash}\n`);
+    console.log(`build:codecs: mozjpeg.wasm ${wasm.length} bytes, sha256 ${hash}`);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,385 @@
+/*
+ * Streaming MozJPEG for the Worker: decode in strips of rows, encode from strips of rows, and lossless
+ * transcode (jpegtran-class). No emscripten JS glue: the host (worker/images/mozjpeg.ts) instantiates
+ * the standalone wasm with a handful of imports:
+ *   env.js_fill(stream, buf, cap) -> bytes   the next chunk of an input (0 at the end)
+ *   env.js_emit(stream, buf, len)            a chunk of an output
+ *   env.js_error(msg)                        throws in the host (never returns): libjpeg's fatal error
+ * Input and output bytes never sit whole in the wasm heap; only libjpeg's own buffers do (and the
+ * whole-image coefficient arrays that progressive input or progressive/optimised output need).
+ * After a js_error the instance's state is undefined: the host discards it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "jpeglib.h"
+#include "jerror.h"
+
+#define IMPORT(n) __attribute__((import_module("env"), import_name(#n)))
+#define EXPORT(n) __attribute__((export_name(#n)))
+
+IMPORT(js_fill) extern int js_fill(int stream, unsigned char *buf, int cap);
+IMPORT(js_emit) extern void js_emit(int stream, const unsigned char *buf, int len);
+IMPORT(js_error) extern void js_error(const char *msg);
+
+#define IO_CHUNK 65536
+
+/* ---------- errors: fatal -> host exception; warnings counted (corrupt data, premature end) ---------- */
+
+typedef struct {
+  struct jpeg_error_mgr pub;
+  int warnings;
+} err_mgr;
+
+static void on_error_exit(j_common_ptr cinfo) {
+  char msg[JMSG_LENGTH_MAX];
+  (*cinfo->err->format_message)(cinfo, msg);
+  js_error(msg);
+}
+
+static void on_emit_message(j_common_ptr cinfo, int level) {
+  if (level < 0) ((err_mgr *)cinfo->err)->warnings++;
+}
+
+static void on_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+static void init_err(err_mgr *e) {
+  jpeg_std_error(&e->pub);
+  e->pub.error_exit = on_error_exit;
+  e->pub.emit_message = on_emit_message;
+  e->pub.output_message = on_output_message;
+  e->warnings = 0;
+}
+
+/* ---------- source: pulls chunks from the host ---------- */
+
+typedef struct {
+  struct jpeg_source_mgr pub;
+  int stream;
+  int eof; /* the data ended before libjpeg was done (truncated file) */
+  JOCTET buf[IO_CHUNK];
+} src_mgr;
+
+static void src_init(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean src_fill(j_decompress_ptr cinfo) {
+  src_mgr *s = (src_mgr *)cinfo->src;
+  int n = js_fill(s->stream, s->buf, IO_CHUNK);
+  if (n <= 0) {
+    /* Same as libjpeg's stdio source: warn and insert a fake EOI. */
+    s->eof = 1;
+    WARNMS(cinfo, JWRN_JPEG_EOF);
+    s->buf[0] = (JOCTET)0xFF;
+    s->buf[1] = (JOCTET)JPEG_EOI;
+    n = 2;
+  }
+  s->pub.next_input_byte = s->buf;
+  s->pub.bytes_in_buffer = (size_t)n;
+  return TRUE;
+}
+
+static void src_skip(j_decompress_ptr cinfo, long num_bytes) {
+  struct jpeg_source_mgr *src = cinfo->src;
+  if (num_bytes <= 0) return;
+  while (num_bytes > (long)src->bytes_in_buffer) {
+    num_bytes -= (long)src->bytes_in_buffer;
+    (void)(*src->fill_input_buffer)(cinfo);
+  }
+  src->next_input_byte += (size_t)num_bytes;
+  src->bytes_in_buffer -= (size_t)num_bytes;
+}
+
+static void src_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static void use_source(j_decompress_ptr cinfo, src_mgr *s, int stream) {
+  s->stream = stream;
+  s->eof = 0;
+  s->pub.init_source = src_init;
+  s->pub.fill_input_buffer = src_fill;
+  s->pub.skip_input_data = src_skip;
+  s->pub.resync_to_restart = jpeg_resync_to_restart;
+  s->pub.term_source = src_term;
+  s->pub.bytes_in_buffer = 0;
+  s->pub.next_input_byte = NULL;
+  cinfo->src = &s->pub;
+}
+
+/* ---------- destination: hands chunks to the host ---------- */
+
+typedef struct {
+  struct jpeg_destination_mgr pub;
+  int stream;
+  JOCTET buf[IO_CHUNK];
+} dst_mgr;
+
+static void dst_init(j_compress_ptr cinfo) {
+  dst_mgr *d = (dst_mgr *)cinfo->dest;
+  d->pub.next_output_byte = d->buf;
+  d->pub.free_in_buffer = IO_CHUNK;
+}
+
+static boolean dst_empty(j_compress_ptr cinfo) {
+  dst_mgr *d = (dst_mgr *)cinfo->dest;
+  js_emit(d->stream, d->buf, IO_CHUNK);
+  d->pub.next_output_byte = d->buf;
+  d->pub.free_in_buffer = IO_CHUNK;
+  return TRUE;
+}
+
+static void dst_term(j_compress_ptr cinfo) {
+  dst_mgr *d = (dst_mgr *)cinfo->dest;
+  int n = IO_CHUNK - (int)d->pub.free_in_buffer;
+  if (n > 0) js_emit(d->stream, d->buf, n);
+}
+
+static void use_dest(j_compress_ptr cinfo, dst_mgr *d, int stream) {
+  d->stream = stream;
+  d->pub.init_destination = dst_init;
+  d->pub.empty_output_buffer = dst_empty;
+  d->pub.term_destination = dst_term;
+  cinfo->dest = &d->pub;
+}
+
+/* ---------- decoder ---------- */
+
+enum {
+  INFO_WIDTH, INFO_HEIGHT, INFO_COMPONENTS, INFO_COLOR_SPACE, INFO_PROGRESSIVE, INFO_ADOBE,
+  INFO_ADOBE_TRANSFORM, INFO_MAX_H, INFO_MAX_V, INFO_COEF_BYTES, INFO_WARNINGS, INFO_TRUNCATED,
+  INFO_OUT_WIDTH, INFO_OUT_HEIGHT, INFO_LEN
+};
+
+typedef struct {
+  struct jpeg_decompress_struct d;
+  err_mgr err;
+  src_mgr src;
+  int cmyk;
+  int strip;           /* rows per read */
+  JSAMPLE *rows;       /* strip x width x 3 (RGB out) */
+  JSAMPLE *cmyk_rows;  /* strip x width x 4 when the file is CMYK/YCCK */
+  JSAMPROW *ptrs;
+  int info[INFO_LEN];
+} dec_t;
+
+/* Bytes of the whole-image DCT coefficient arrays (2 bytes per coefficient), padded to iMCUs. */
+static int coef_bytes(int width, int height, int ncomp, jpeg_component_info *comp, int max_h, int max_v) {
+  double total = 0;
+  int mcu_w = 8 * max_h, mcu_h = 8 * max_v;
+  int mcus_x = (width + mcu_w - 1) / mcu_w, mcus_y = (height + mcu_h - 1) / mcu_h;
+  for (int c = 0; c < ncomp; c++)
+    total += (double)mcus_x * comp[c].h_samp_factor * mcus_y * comp[c].v_samp_factor * 64 * 2;
+  return total > 2e9 ? 2000000000 : (int)total;
+}
+
+EXPORT(dec_open) dec_t *dec_open(int stream) {
+  dec_t *h = (dec_t *)calloc(1, sizeof(dec_t));
+  if (!h) return NULL;
+  init_err(&h->err);
+  h->d.err = &h->err.pub;
+  jpeg_create_decompress(&h->d);
+  use_source(&h->d, &h->src, stream);
+  return h;
+}
+
+/* Reads the header; returns the info array (see INFO_*). */
+EXPORT(dec_header) int *dec_header(dec_t *h) {
+  jpeg_read_header(&h->d, TRUE);
+  struct jpeg_decompress_struct *d = &h->d;
+  h->info[INFO_WIDTH] = (int)d->image_width;
+  h->info[INFO_HEIGHT] = (int)d->image_height;
+  h->info[INFO_COMPONENTS] = d->num_components;
+  h->info[INFO_COLOR_SPACE] = d->jpeg_color_space;
+  h->info[INFO_PROGRESSIVE] = d->progressive_mode ? 1 : 0;
+  h->info[INFO_ADOBE] = d->saw_Adobe_marker ? 1 : 0;
+  h->info[INFO_ADOBE_TRANSFORM] = d->Adobe_transform;
+  h->info[INFO_MAX_H] = d->max_h_samp_factor;
+  h->info[INFO_MAX_V] = d->max_v_samp_factor;
+  h->info[INFO_COEF_BYTES] = coef_bytes((int)d->image_width, (int)d->image_height, d->num_components, d->comp_info, d->max_h_samp_factor, d->max_v_samp_factor);
+  return h->info;
+}
+
+/*
+ * Starts decompression to RGB (CMYK/YCCK converted here), scaled by 1/scale_denom (1, 2, 4, 8: libjpeg's
+ * DCT scaling, for large watermark logos). Returns the strip buffer's row capacity; the output size is
+ * in the info array (INFO_OUT_WIDTH/HEIGHT).
+ */
+EXPORT(dec_start) int dec_start(dec_t *h, int strip, int scale_denom) {
+  struct jpeg_decompress_struct *d = &h->d;
+  d->scale_num = 1;
+  d->scale_denom = (unsigned int)(scale_denom > 0 ? scale_denom : 1);
+  h->cmyk = d->jpeg_color_space == JCS_CMYK || d->jpeg_color_space == JCS_YCCK;
+  d->out_color_space = h->cmyk ? JCS_CMYK : JCS_RGB;
+  d->dct_method = JDCT_ISLOW;
+  jpeg_start_decompress(d);
+  h->info[INFO_OUT_WIDTH] = (int)d->output_width;
+  h->info[INFO_OUT_HEIGHT] = (int)d->output_height;
+  if (strip < (int)d->rec_outbuf_height) strip = d->rec_outbuf_height;
+  h->strip = strip;
+  size_t w = d->output_width;
+  h->rows = (JSAMPLE *)malloc(w * 3 * (size_t)strip);
+  h->ptrs = (JSAMPROW *)malloc(sizeof(JSAMPROW) * (size_t)strip);
+  if (h->cmyk) h->cmyk_rows = (JSAMPLE *)malloc(w * 4 * (size_t)strip);
+  if (!h->rows || !h->ptrs || (h->cmyk && !h->cmyk_rows)) js_error("out of memory for the row strip");
+  JSAMPLE *base = h->cmyk ? h->cmyk_rows : h->rows;
+  int stride = (int)w * (h->cmyk ? 4 : 3);
+  for (int i = 0; i < strip; i++) h->ptrs[i] = base + (size_t)i * stride;
+  return strip;
+}
+
+EXPORT(dec_rows) JSAMPLE *dec_rows(dec_t *h) { return h->rows; }
+
+/*
+ * Adobe (Photoshop) CMYK JPEGs store inverted values: the raw sample is 255 - ink. Without an Adobe
+ * marker the samples are ink amounts. Naive (uncalibrated) CMYK -> RGB: R = (1 - C)(1 - K).
+ */
+static void cmyk_to_rgb(const JSAMPLE *in, JSAMPLE *out, size_t pixels, int inverted) {
+  for (size_t i = 0; i < pixels; i++, in += 4, out += 3) {
+    int c = in[0], m = in[1], y = in[2], k = in[3];
+    if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+    out[0] = (JSAMPLE)((c * k + 127) / 255);
+    out[1] = (JSAMPLE)((m * k + 127) / 255);
+    out[2] = (JSAMPLE)((y * k + 127) / 255);
+  }
+}
+
+/* Decodes up to `max` rows (<= strip) into dec_rows(); returns the number of rows (0 at the end). */
+EXPORT(dec_read) int dec_read(dec_t *h, int max) {
+  struct jpeg_decompress_struct *d = &h->d;
+  if (max > h->strip) max = h->strip;
+  int got = 0;
+  while (got < max && d->output_scanline < d->output_height) {
+    got += (int)jpeg_read_scanlines(d, h->ptrs + got, (JDIMENSION)(max - got));
+  }
+  if (h->cmyk && got > 0) cmyk_to_rgb(h->cmyk_rows, h->rows, (size_t)got * d->output_width, h->d.saw_Adobe_marker);
+  return got;
+}
+
+/* Finishes (reads to EOI) and returns the info array with warning and truncation counts filled in. */
+EXPORT(dec_finish) int *dec_finish(dec_t *h) {
+  if (h->d.output_scanline >= h->d.output_height) jpeg_finish_decompress(&h->d);
+  h->info[INFO_WARNINGS] = h->err.warnings;
+  h->info[INFO_TRUNCATED] = h->src.eof;
+  return h->info;
+}
+
+EXPORT(dec_close) void dec_close(dec_t *h) {
+  if (!h) return;
+  jpeg_destroy_decompress(&h->d);
+  free(h->rows);
+  free(h->cmyk_rows);
+  free(h->ptrs);
+  free(h);
+}
+
+/* ---------- encoder: RGB rows in, MozJPEG defaults (progressive, optimised scans, trellis, 4:2:0) ---------- */
+
+typedef struct {
+  struct jpeg_compress_struct c;
+  err_mgr err;
+  dst_mgr dst;
+  int strip;
+  JSAMPLE *rows;
+  JSAMPROW *ptrs;
+} enc_t;
+
+EXPORT(enc_open) enc_t *enc_open(int stream, int width, int height, int quality, int grey, int strip) {
+  enc_t *h = (enc_t *)calloc(1, sizeof(enc_t));
+  if (!h) return NULL;
+  init_err(&h->err);
+  h->c.err = &h->err.pub;
+  jpeg_create_compress(&h->c);
+  use_dest(&h->c, &h->dst, stream);
+  struct jpeg_compress_struct *c = &h->c;
+  c->image_width = (JDIMENSION)width;
+  c->image_height = (JDIMENSION)height;
+  c->input_components = 3;
+  c->in_color_space = JCS_RGB;
+  jpeg_set_defaults(c); /* MozJPEG's JCP_MAX_COMPRESSION profile: what cjpeg does by default */
+  if (grey) jpeg_set_colorspace(c, JCS_GRAYSCALE);
+  jpeg_set_quality(c, quality, FALSE);
+  jpeg_simple_progression(c); /* the scan script must match the component count */
+  jpeg_start_compress(c, TRUE);
+  h->strip = strip;
+  h->rows = (JSAMPLE *)malloc((size_t)width * 3 * (size_t)strip);
+  h->ptrs = (JSAMPROW *)malloc(sizeof(JSAMPROW) * (size_t)strip);
+  if (!h->rows || !h->ptrs) js_error("out of memory for the row strip");
+  for (int i = 0; i < strip; i++) h->ptrs[i] = h->rows + (size_t)i * width * 3;
+  return h;
+}
+
+EXPORT(enc_rows) JSAMPLE *enc_rows(enc_t *h) { return h->rows; }
+
+EXPORT(enc_write) int enc_write(enc_t *h, int n) {
+  if (n > h->strip) n = h->strip;
+  int done = 0;
+  while (done < n) done += (int)jpeg_write_scanlines(&h->c, h->ptrs + done, (JDIMENSION)(n - done));
+  return done;
+}
+
+/* Writes the whole file (progressive output is entropy-coded here) through js_emit, then frees. */
+EXPORT(enc_finish) void enc_finish(enc_t *h) {
+  jpeg_finish_compress(&h->c);
+}
+
+EXPORT(enc_close) void enc_close(enc_t *h) {
+  if (!h) return;
+  jpeg_destroy_compress(&h->c);
+  free(h->rows);
+  free(h->ptrs);
+  free(h);
+}
+
+/* ---------- lossless transcode: coefficients in, optimised progressive out ---------- */
+
+/*
+ * jpegtran -copy none -optimize -progressive (MozJPEG's optimised scans): the DCT coefficients are
+ * copied unchanged, so the pixels are identical by construction. The input's coefficient arrays are
+ * the only whole-image buffer (jpeg_write_coefficients encodes from them). No markers are copied: the
+ * host re-attaches orientation and the ICC profile. Returns the number of warnings in the input.
+ */
+/*
+ * progressive = 0 writes baseline with standard Huffman tables instead: a fast, pixel-identical
+ * stand-in for a progressive original, so the lossy path can then decode it strip by strip without
+ * holding the input's coefficients next to the encoder's.
+ */
+EXPORT(transcode) int transcode(int in_stream, int out_stream, int progressive) {
+  struct jpeg_decompress_struct d;
+  struct jpeg_compress_struct c;
+  err_mgr derr, cerr;
+  src_mgr *src = (src_mgr *)malloc(sizeof(src_mgr));
+  dst_mgr *dst = (dst_mgr *)malloc(sizeof(dst_mgr));
+  if (!src || !dst) js_error("out of memory");
+  init_err(&derr);
+  init_err(&cerr);
+  d.err = &derr.pub;
+  c.err = &cerr.pub;
+  jpeg_create_decompress(&d);
+  jpeg_create_compress(&c);
+  use_source(&d, src, in_stream);
+  jpeg_read_header(&d, TRUE);
+  jvirt_barray_ptr *coefs = jpeg_read_coefficients(&d);
+  jpeg_copy_critical_parameters(&d, &c);
+  if (progressive) {
+    c.optimize_coding = TRUE;
+    jpeg_simple_progression(&c);
+  } else {
+    c.optimize_coding = FALSE;
+    c.num_scans = 0;
+    c.scan_info = NULL;
+    jpeg_c_set_bool_param(&c, JBOOLEAN_OPTIMIZE_SCANS, FALSE);
+  }
+  use_dest(&c, dst, out_stream);
+  jpeg_write_coefficients(&c, coefs);
+  jpeg_finish_compress(&c);
+  jpeg_finish_decompress(&d);
+  int warnings = derr.warnings + (src->eof ? 1000 : 0);
+  jpeg_destroy_compress(&c);
+  jpeg_destroy_decompress(&d);
+  free(src);
+  free(dst);
+  return warnings;
+}
+
+/* ---------- memory for the host ---------- */
+
+EXPORT(mem_alloc) void *mem_alloc(int n) { return malloc((size_t)n); }
+EXPORT(mem_free) void mem_free(void *p) { free(p); }
