@@ -3,9 +3,12 @@ import { secureHeaders } from 'hono/secure-headers';
 import { serveDocument, WORKER_PATH } from './document';
 import { assertConfig } from './lib/config';
 import { authenticate } from './middleware/authenticate';
+import { limitBody } from './middleware/body-limit';
 import { onError, onNotFound } from './middleware/error-handler';
+import { rateLimit } from './middleware/rate-limit';
 import { requestContext } from './middleware/request-context';
 import { accountRoutes } from './routes/account';
+import { adminTokenRoutes } from './routes/admin-tokens';
 import { billingRoutes } from './routes/billing';
 import { catalogueRoutes } from './routes/catalogue';
 import { filesRoutes } from './routes/files';
@@ -28,6 +31,12 @@ app.use('*', async (c, next) => {
   await next();
 });
 app.use('*', requestContext());
+// Abuse limits (worker/lib/limits.ts): oversized bodies are refused before they are read; the
+// unauthenticated entry points are rate-limited per client.
+app.use('*', limitBody());
+app.use('/shopify/*', rateLimit('SHOPIFY_RATE_LIMITER'));
+app.use('/webhooks', rateLimit('WEBHOOK_RATE_LIMITER'));
+app.use('/webhooks/*', rateLimit('WEBHOOK_RATE_LIMITER'));
 // API answers are JSON, never framed documents. The admin's HTML gets its per-shop frame-ancestors policy
 // from serveDocument below (a <meta> cannot carry frame-ancestors, so it must be this response header).
 app.use('/api/*', secureHeaders({ xFrameOptions: false, crossOriginResourcePolicy: false }));
@@ -42,6 +51,7 @@ app.route('/', filesRoutes);
 // Every other /api route authenticates first (session token or admin token) and is scoped to that shop.
 app.use('/api/*', authenticate());
 app.route('/', accountRoutes);
+app.route('/', adminTokenRoutes);
 app.route('/', billingRoutes);
 app.route('/', recommendationsRoutes);
 app.route('/', imageSettingsRoutes);

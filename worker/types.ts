@@ -11,5 +11,7 @@ export type AppEnv = {
     db: Db;
     /** Set by the authenticate middleware on every /api route; every query is scoped to it. */
     shop: ShopRow;
+    /** How the caller proved itself: an App Bridge session token (with its user) or an admin token. */
+    auth: { kind: 'session'; userId: string } | { kind: 'admin'; tokenId: number; userId: string };
   };
 };

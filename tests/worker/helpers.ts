@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test';
 import { SignJWT } from 'jose';
 import { createDb } from '../../worker/db/client';
-import { shops } from '../../worker/db/schema';
+import { adminTokens, shops } from '../../worker/db/schema';
 import type { ShopRow } from '../../worker/db/shops';
 import { randomToken, sha256Hex } from '../../worker/lib/crypto';
 
@@ -16,9 +16,13 @@ export async function createShop(overrides: Partial<typeof shops.$inferInsert> =
   const domain = overrides.domain ?? `test-shop-${Date.now().toString(36)}-${counter}.myshopify.com`;
   const shop = await db()
     .insert(shops)
-    .values({ domain, name: `Test Shop ${counter}`, email: `owner${counter}@example.com`, adminTokenHash: await sha256Hex(token), installedAt: Date.now(), ...overrides })
+    .values({ domain, name: `Test Shop ${counter}`, email: `owner${counter}@example.com`, installedAt: Date.now(), ...overrides })
     .returning()
     .get();
+  // A live admin token, as POST /api/v1/adminToken would store it (admin_tokens, hash only).
+  await db()
+    .insert(adminTokens)
+    .values({ shopId: shop.id, tokenHash: await sha256Hex(token), userId: '42', expiresAt: Date.now() + 30 * 86_400_000 });
   return { shop, token, headers: { Authorization: `Bearer ${token}` } };
 }
 
@@ -52,4 +56,9 @@ export async function call(path: string, init: RequestInit & { json?: unknown; f
   const res = await app.request(path, { ...init, headers, body }, env, ctx);
   await waitOnExecutionContext(ctx);
   return res;
+}
+
+/** Headers with an App Bridge session token for the shop (calls an admin token may not make, e.g. changePlans). */
+export async function sessionHeaders(shopDomain: string): Promise<Record<string, string>> {
+  return { Authorization: `Bearer ${await sessionToken(shopDomain)}` };
 }

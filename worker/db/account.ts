@@ -1,5 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { CONTACT_MESSAGES_KEPT, USER_SELECTIONS_KEPT } from '../lib/limits';
 import type { Db } from './client';
+import { keepNewestContactMessages, keepNewestUserSelections } from './retention';
 import { appSwitches, contactMessages, reviewScores, shops, userSelections } from './schema';
 
 export type ContactKind = 'contact' | 'feedback' | 'quota_request';
@@ -13,6 +15,7 @@ export async function insertContactMessage(
   row: { shopId: number; kind: ContactKind; name: string; email: string; title: string; description: string; path: string },
 ): Promise<number> {
   const inserted = await db.insert(contactMessages).values(row).returning({ id: contactMessages.id }).get();
+  await keepNewestContactMessages(db, row.shopId, CONTACT_MESSAGES_KEPT);
   return inserted.id;
 }
 
@@ -51,6 +54,7 @@ export async function recordUserSelection(db: Db, shopId: number, key: string, v
     .values({ shopId, key, value, clicks: 1, updatedAt: now })
     .onConflictDoUpdate({ target: [userSelections.shopId, userSelections.key], set: { value, clicks: sql`${userSelections.clicks} + 1`, updatedAt: now } })
     .run();
+  await keepNewestUserSelections(db, shopId, USER_SELECTIONS_KEPT);
 }
 
 export async function findUserSelection(db: Db, shopId: number, key: string) {

@@ -1,10 +1,32 @@
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, notInArray } from 'drizzle-orm';
 import type { Db } from './client';
 import { oauthStates } from './schema';
 
+/** Live states one shop may hold at once (a few browser tabs installing); older ones are dropped. */
+export const MAX_STATES_PER_SHOP = 5;
+
+/** Stores a nonce; the shop's older states beyond MAX_STATES_PER_SHOP go in the same batch. */
 export async function createOAuthState(db: Db, state: string, shopDomain: string, expiresAt: number): Promise<void> {
-  // Expired nonces are swept on the way: the table only ever holds the last few minutes of installs.
-  await db.batch([db.delete(oauthStates).where(lt(oauthStates.expiresAt, Date.now())), db.insert(oauthStates).values({ state, shopDomain, expiresAt })]);
+  await db.batch([
+    db.insert(oauthStates).values({ state, shopDomain, expiresAt }),
+    db
+      .delete(oauthStates)
+      .where(
+        and(
+          eq(oauthStates.shopDomain, shopDomain),
+          notInArray(
+            oauthStates.state,
+            db.select({ state: oauthStates.state }).from(oauthStates).where(eq(oauthStates.shopDomain, shopDomain)).orderBy(desc(oauthStates.expiresAt)).limit(MAX_STATES_PER_SHOP),
+          ),
+        ),
+      ),
+  ]);
+}
+
+/** Expired nonces, swept by the half-hourly cron through the expires_at index. */
+export async function deleteExpiredOAuthStates(db: Db, now = Date.now()): Promise<number> {
+  const result = await db.delete(oauthStates).where(lt(oauthStates.expiresAt, now)).run();
+  return result.meta.changes ?? 0;
 }
 
 /** Single use: the state is deleted as it is checked; true only when it existed, was live and named this shop. */

@@ -1,7 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
-import { findShopByAdminTokenHash, findShopByDomain } from '../db/shops';
+import { findLiveAdminToken } from '../db/admin-tokens';
+import { findShopByDomain } from '../db/shops';
 import { sha256Hex } from '../lib/crypto';
 import { AuthError } from '../lib/errors';
+import { ShopifyReauthRequiredError } from '../shopify/errors';
 import { completeInstall, lacksGrant } from '../shopify/install';
 import { verifySessionToken } from '../shopify/session-token';
 import { exchangeSessionToken } from '../shopify/tokens';
@@ -31,9 +33,11 @@ export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandl
 
     const db = c.get('db');
     let shop;
+    let auth: AppEnv['Variables']['auth'];
     if (token.split('.').length === 3) {
       const claims = await verifySessionToken(token, c.env.SHOPIFY_API_KEY, c.env.SHOPIFY_API_SECRET);
       if (!claims) throw new AuthError('Invalid session token');
+      auth = { kind: 'session', userId: claims.userId ?? '' };
       shop = await findShopByDomain(db, claims.shopDomain);
       if (lacksGrant(shop)) {
         try {
@@ -42,17 +46,33 @@ export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandl
         } catch (err) {
           // A shop we know as installed keeps using the app's own data while Shopify's token endpoint
           // is failing; Shopify calls then fail on their own. A new or uninstalled shop cannot go on.
-          if (!shop || shop.uninstalledAt) throw err;
+          // Token exchange cannot serve: the browser goes through OAuth (absolute reauthorize URL header).
+          if (!shop || shop.uninstalledAt) throw new ShopifyReauthRequiredError(claims.shopDomain, `token exchange failed: ${(err as Error).message}`);
           c.get('log').warn('token_exchange_failed', { shop: shop.domain, error: err });
         }
       }
     } else {
       if (options.sessionTokenOnly) throw new AuthError('A session token is required');
       if (token.length < MIN_ADMIN_TOKEN_LENGTH) throw new AuthError('Invalid admin token');
-      shop = await findShopByAdminTokenHash(db, await sha256Hex(token));
+      // Only a live token counts: expired ones are refused (and swept by the daily cron).
+      const found = await findLiveAdminToken(db, await sha256Hex(token), Date.now());
+      if (!found) throw new AuthError('Invalid admin token');
+      shop = found.shop;
+      auth = { kind: 'admin', tokenId: found.token.id, userId: found.token.userId };
     }
     if (!shop || shop.uninstalledAt) throw new AuthError('Shop is not installed');
     c.set('shop', shop);
+    c.set('auth', auth);
     c.set('log', c.get('log').child({ shop: shop.domain }));
+    await next();
+  };
+
+/**
+ * For calls an admin token must not make (plan changes spend the merchant's money): only an App Bridge
+ * session token, i.e. a merchant inside the Shopify admin, will do. Runs after authenticate().
+ */
+export const requireSessionToken = (): MiddlewareHandler<AppEnv> =>
+  async function requireSessionToken(c, next) {
+    if (c.get('auth')?.kind !== 'session') throw new AuthError('A session token is required');
     await next();
   };

@@ -1,10 +1,13 @@
 // Job planning: which images a request covers, whether the quota allows it, then one queue message per
 // image. Shared by the routes (manual, re-optimise, restore, upload) and automatic mode.
+import { startOfUtcDay } from '../billing/cycle';
+import { countQueuedImages, takeAllowance } from '../db/allowances';
 import { createJob, endJob, imagesInActiveJobs, type ProcessType } from '../db/jobs';
 import type { Db } from '../db/client';
 import { refreshItemSummary, selectImages, type ImageRow, type ItemRow } from '../db/optimise';
 import type { ShopRow } from '../db/shops';
 import { ApiError, ValidationError } from '../lib/errors';
+import { MAX_QUEUED_IMAGES_PER_SHOP, MSG_QUEUE_BUSY, MSG_REOPTIMISE_ALLOWANCE, REOPTIMISE_IMAGES_PER_DAY } from '../lib/limits';
 import type { Logger } from '../lib/log';
 import type { OptimiseMessage } from './consumer';
 import type { UploadOptions } from './decide';
@@ -67,6 +70,19 @@ function refusal(processType: ProcessType, reasons: Exclusion[]): string {
   return processType === 'optimize' || processType === 'auto' ? MSG_NOTHING_TO_OPTIMISE : MSG_SELECT_CORRECT_STATE;
 }
 
+/**
+ * Per-shop fairness of the shared queue: restores and re-optimisations cost no quota, so a loop of them
+ * could occupy the queue all day. A shop with MAX_QUEUED_IMAGES_PER_SHOP images already waiting plans no
+ * more of them, and re-optimised images count against a daily allowance (taken here, atomically).
+ */
+async function checkFairShare(deps: PlanDeps, req: PlanRequest, size: number): Promise<void> {
+  if (req.processType !== 'restore' && req.processType !== 'reoptimize') return;
+  if ((await countQueuedImages(deps.db, req.shop.id)) >= MAX_QUEUED_IMAGES_PER_SHOP) throw new ApiError(429, MSG_QUEUE_BUSY);
+  if (req.processType === 'reoptimize' && !(await takeAllowance(deps.db, req.shop.id, 'reoptimise', startOfUtcDay(deps.now()), size, REOPTIMISE_IMAGES_PER_DAY))) {
+    throw new ApiError(429, MSG_REOPTIMISE_ALLOWANCE);
+  }
+}
+
 const SEND_BATCH = 100; // Queue.sendBatch accepts at most 100 messages
 
 /**
@@ -97,6 +113,8 @@ export async function planJob(deps: PlanDeps, req: PlanRequest): Promise<{ jobId
     if (req.quiet) return { jobId: null, total: 0 };
     throw new ApiError(402, planLimitMessage(members.length));
   }
+
+  await checkFairShare(deps, req, members.length);
 
   const jobId = crypto.randomUUID();
   const job = { id: jobId, shopId: req.shop.id, dataType: req.dataType, processType: req.processType, pageType: req.pageType, pattern: req.pattern };

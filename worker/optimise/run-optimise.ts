@@ -3,9 +3,10 @@
 // row the retry completes:
 //   start -> original_saved   the original is in R2 (content-addressed key, so rewriting it is harmless)
 //         -> result_saved     the engine's result is in R2 (or no_result: not smaller / not applicable)
+//         -> (charged)        the ledger slot is reserved before Shopify changes (idempotent per image)
 //         -> replacing        about to change Shopify; a retry first checks whether Shopify already has it
 //         -> replaced         Shopify serves the new file (READY)
-//         -> done             charged (idempotent per image) and the row records the result
+//         -> done             the row records the result
 import type { JobRow } from '../db/jobs';
 import { listItemImages, updateImageLocked, type ImageRow, type ItemRow } from '../db/optimise';
 import type { ShopRow } from '../db/shops';
@@ -154,7 +155,23 @@ export async function runOptimise(deps: PipelineDeps, ctx: RunContext): Promise<
     result = { bytes, format: sniffExt(bytes, 'jpg') === 'jpg' ? 'jpeg' : sniffExt(bytes, 'jpg'), width: image.width, height: image.height };
   }
 
-  // ---- 3. Shopify, in place ----
+  // ---- 3. reserve the charge, then Shopify in place ----
+  // The ledger slot is taken BEFORE Shopify changes: an image the quota can no longer pay for (another job
+  // took the last slot) is not replaced at all. Only an image that really got smaller is charged (a
+  // watermark that made it larger is free). Charging is idempotent per image, so a retry that resumes
+  // here is not charged twice. A row already half way into Shopify (older runs) is finished either way.
+  let charged = false;
+  let limitReached = false;
+  if (result && result.bytes.byteLength < image.imgSize) {
+    const c = await deps.quota.charge(shop, { imageId: image.id, jobId: job.id });
+    charged = c.charged;
+    if (!c.ok) {
+      deps.log.warn('quota_exhausted_before_replace', { shopId: shop.id, imageId: image.id, jobId: job.id });
+      if (step !== 'replacing' && step !== 'replaced') return { kind: 'plan_limit', imageDone: false };
+      limitReached = true;
+    }
+  }
+
   const siblings = isUpload ? [image] : await listItemImages(deps.db, shop.id, item.id);
   const meta = decideMetadata(settings, item, image, siblings, shop.name);
   const update: ImageUpdate = {};
@@ -188,17 +205,7 @@ export async function runOptimise(deps: PipelineDeps, ctx: RunContext): Promise<
     await write({ step: 'replaced' });
   }
 
-  // ---- 4. charge once, then record ----
-  let charged = false;
-  let limitReached = false;
-  // Only an image that really got smaller is charged (a watermark that made it larger is free).
-  if (result && result.bytes.byteLength < image.imgSize) {
-    const c = await deps.quota.charge(shop, { imageId: image.id, jobId: job.id });
-    charged = c.charged;
-    // A race with another job used the last image: this one is done on Shopify, the job stops after it.
-    limitReached = !c.ok;
-    if (!c.ok) deps.log.warn('quota_exhausted_after_replace', { shopId: shop.id, imageId: image.id, jobId: job.id });
-  }
+  // ---- 4. record ----
   const now = deps.now();
   const size = image.imgSize;
   const compSize = result ? result.bytes.byteLength : size;

@@ -1,7 +1,10 @@
 // The Upload tab (uploadImagesOpt): merchant files are checked, stored in R2 under uploads/, listed as
 // data_type 4 history rows and optimised by the queue like catalogue images, without Shopify. Results
 // stay downloadable for 30 days (the expiry sweep removes them).
+import { startOfUtcDay } from '../billing/cycle';
+import { takeAllowance } from '../db/allowances';
 import { insertUpload } from '../db/optimise';
+import { MSG_UPLOAD_ALLOWANCE, UPLOADS_PER_DAY } from '../lib/limits';
 import type { ShopRow } from '../db/shops';
 import { fromBase64, sha256HexOfBytes } from '../lib/crypto';
 import { declaredSizeAllowed } from '../images/declared-size';
@@ -20,6 +23,7 @@ import {
   planLimitMessage,
 } from './errors';
 import { planJob, type PlanDeps } from './plan';
+import { KEEP_MS } from './run-optimise';
 
 export type UploadFile = { name: string; data: string; type?: string };
 export type Rejected = { name: string; message: string };
@@ -71,13 +75,17 @@ export async function startUpload(
 
   // Checked before anything is stored: an upload over the plan limit leaves nothing behind.
   if (!(await deps.canOptimise(shop))) throw new ApiError(402, planLimitMessage(good.length));
+  // Each accepted file counts against the shop's daily allowance (R2 and the queue are shared).
+  if (!(await takeAllowance(deps.db, shop.id, 'uploads', startOfUtcDay(deps.now()), good.length, UPLOADS_PER_DAY))) {
+    throw new ApiError(429, MSG_UPLOAD_ALLOWANCE);
+  }
   const imageIds: number[] = [];
   for (const file of good) {
     const uploadId = crypto.randomUUID();
     const sha = await sha256HexOfBytes(file.bytes);
     const key = r2Key('uploads', shop.id, `${uploadId}-${file.name}`);
     await deps.bucket.put(key, file.bytes, { httpMetadata: { contentType: file.ext === 'png' ? 'image/png' : 'image/jpeg' }, customMetadata: { sha256: sha } });
-    const { image } = await insertUpload(deps.db, shop.id, { uploadId, name: file.name, fileType: file.ext, size: file.bytes.byteLength, key, sha256: sha });
+    const { image } = await insertUpload(deps.db, shop.id, { uploadId, name: file.name, fileType: file.ext, size: file.bytes.byteLength, key, sha256: sha, expiresAt: deps.now() + KEEP_MS });
     imageIds.push(image.id);
   }
   const { jobId } = await planJob(deps, {

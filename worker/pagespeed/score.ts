@@ -1,6 +1,9 @@
 import type { Db } from '../db/client';
 import { CHECK_STATUS, type PagespeedCheckRow, finishCheck, insertCheckUnlessRunning, latestCheck, latestReadyCheck } from '../db/pagespeed';
+import { keepNewestPagespeedRows } from '../db/retention';
 import type { ShopRow } from '../db/shops';
+import { ApiError } from '../lib/errors';
+import { MSG_PAGESPEED_COOLDOWN, PAGESPEED_COOLDOWN_MS, PAGESPEED_ROWS_KEPT } from '../lib/limits';
 
 /**
  * The score status of GET /api/v2/home/getPageSpeedScore (page-speed-and-app.md section 3 and 4):
@@ -55,6 +58,7 @@ function reasonOf(check: PagespeedCheckRow): FailureReason {
 export async function requestPageSpeedCheck(env: Pick<Env, 'PAGESPEED_QUEUE'>, db: Db, shop: ShopRow, now = Date.now()): Promise<{ started: boolean }> {
   const check = await insertCheckUnlessRunning(db, shop.id, storefrontUrl(shop), now, now - STALE_CHECK_MS);
   if (!check) return { started: false };
+  await keepNewestPagespeedRows(db, shop.id, PAGESPEED_ROWS_KEPT);
   try {
     await env.PAGESPEED_QUEUE.send({ type: 'check', shopId: shop.id, checkId: check.id } satisfies PagespeedCheckMessage);
   } catch (error) {
@@ -63,6 +67,18 @@ export async function requestPageSpeedCheck(env: Pick<Env, 'PAGESPEED_QUEUE'>, d
     throw error;
   }
   return { started: true };
+}
+
+/**
+ * The merchant's Recheck: a check still running is kept (no second one); a check that finished within
+ * the per-shop cooldown is refused, so a loop of rechecks cannot spend the shared PageSpeed key.
+ */
+export async function recheckPageSpeed(env: Pick<Env, 'PAGESPEED_QUEUE'>, db: Db, shop: ShopRow, now = Date.now()): Promise<{ started: boolean }> {
+  const latest = await latestCheck(db, shop.id);
+  if (latest && latest.status !== CHECK_STATUS.inProgress && latest.requestedAt > now - PAGESPEED_COOLDOWN_MS) {
+    throw new ApiError(429, MSG_PAGESPEED_COOLDOWN, { 'Retry-After': String(Math.ceil((latest.requestedAt + PAGESPEED_COOLDOWN_MS - now) / 1000)) });
+  }
+  return requestPageSpeedCheck(env, db, shop, now);
 }
 
 export async function getPageSpeedScore(env: Pick<Env, 'PAGESPEED_QUEUE'>, db: Db, shop: ShopRow, now = Date.now()): Promise<ScoreAnswer> {

@@ -3,11 +3,21 @@
 import { z } from 'zod';
 import { isLanguageCode } from '../../shared/languages';
 
-/** A form text field: missing counts as empty, so the documented "should not be empty" message shows. */
-const text = (emptyMessage: string, max: number, tooLong: string) =>
-  z.preprocess((v) => (v == null ? '' : v), z.string({ error: emptyMessage }).trim().min(1, emptyMessage).max(max, tooLong));
+/**
+ * Control characters (and bidirectional overrides) are stripped from stored contact fields: they would
+ * forge lines or reorder text where support reads them. Line breaks and tabs survive only where a field
+ * is multi-line (the description).
+ */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+const CONTROL_AND_BREAKS = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+export const stripControl = (v: string, multiline = false) => v.replace(multiline ? CONTROL : CONTROL_AND_BREAKS, '');
+const cleaned = (multiline: boolean) => (v: unknown) => (v == null ? '' : typeof v === 'string' ? stripControl(v, multiline) : v);
 
-const optionalText = (max: number, tooLong: string) => z.preprocess((v) => (v == null ? '' : v), z.string().trim().max(max, tooLong));
+/** A form text field: missing counts as empty, so the documented "should not be empty" message shows. */
+const text = (emptyMessage: string, max: number, tooLong: string, multiline = false) =>
+  z.preprocess(cleaned(multiline), z.string({ error: emptyMessage }).trim().min(1, emptyMessage).max(max, tooLong));
+
+const optionalText = (max: number, tooLong: string) => z.preprocess(cleaned(false), z.string().trim().max(max, tooLong));
 
 /** A whole number from a form field; an empty or missing field is an error (never coerced to 0). */
 export const wholeNumber = (message: string) =>
@@ -21,14 +31,14 @@ export const contactUsInput = z.object({
   name: text('Name should not be empty', 100, 'Name is too long'),
   email: text('Email should not be empty', 254, 'Email is too long').pipe(z.string().regex(EMAIL, INVALID_EMAIL)),
   title: optionalText(200, 'Title is too long'),
-  description: text('Description should not be empty', 5000, 'Description is too long'),
+  description: text('Description should not be empty', 5000, 'Description is too long', true),
   path: optionalText(500, 'Path is too long'),
   kind: z.enum(['contact', 'feedback', 'quota_request'], { error: 'Invalid message kind' }).default('contact'),
 });
 
 export const contactLogInput = z.object({
   path: optionalText(500, 'Path is too long'),
-  content: text('Description should not be empty', 5000, 'Description is too long'),
+  content: text('Description should not be empty', 5000, 'Description is too long', true),
 });
 
 export const languageInput = z.object({

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { ack } from '../lib/envelope';
 import { checkThemeEmbed } from '../pagespeed/embed-status';
-import { getPageSpeedScore, requestPageSpeedCheck } from '../pagespeed/score';
+import { getPageSpeedScore, recheckPageSpeed } from '../pagespeed/score';
 import type { AppEnv } from '../types';
 
 // /api/v2/home: theme app-embed status and page-speed score (page-speed-and-app.md section 7).
@@ -18,8 +18,8 @@ homeRoutes.get('/api/v2/home/getPageSpeedScore', async (c) => {
   return c.json({ ack: 1, ...answer });
 });
 
-// {ack: 1}: starts a check, or keeps the one already running.
+// {ack: 1}: starts a check, or keeps the one already running; 429 within the cooldown after the last one.
 homeRoutes.post('/api/v2/home/refreshPageSpeedOnline', async (c) => {
-  await requestPageSpeedCheck(c.env, c.get('db'), c.get('shop'));
+  await recheckPageSpeed(c.env, c.get('db'), c.get('shop'));
   return ack(c);
 });

@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ack } from '../lib/envelope';
+import { MAX_IDS_PER_REQUEST, MSG_TOO_MANY_IDS } from '../lib/limits';
 import { parseInput, readBody, readQuery } from '../lib/validate';
 import { planDeps } from '../optimise/deps';
+import { MSG_UPLOAD_REQUEST_TOO_LARGE, MSG_UPLOAD_TOO_MANY, UPLOAD_MAX_FILES, UPLOAD_MAX_REQUEST_BYTES } from '../optimise/errors';
 import { planJob, type Selection } from '../optimise/plan';
 import { getSchedule, stopShopJobs } from '../optimise/progress';
 import { MSG_UPLOAD_REJECTED_HEADING, startUpload } from '../optimise/upload';
@@ -25,8 +27,12 @@ const jsonish = <S extends z.ZodType>(schema: S) =>
     }
   }, schema);
 const int = z.coerce.number().int();
+/** base64 of the whole request's bytes plus a data: prefix: no single file's data can be longer. */
+const UPLOAD_MAX_DATA_CHARS = Math.ceil((UPLOAD_MAX_REQUEST_BYTES * 4) / 3) + 100;
 const dataType = z.coerce.number().int().min(1, 'Invalid value for data_type').max(3, 'Invalid value for data_type');
-const ids = z.array(int).max(1000).optional();
+const ids = z.array(int).max(MAX_IDS_PER_REQUEST, MSG_TOO_MANY_IDS).optional();
+/** All rows and image ids of one request together stay within MAX_IDS_PER_REQUEST (one SELECT plans them). */
+const withinIdCap = (list: { img_ids?: number[] | undefined }[]) => list.reduce((n, r) => n + 1 + (r.img_ids?.length ?? 0), 0) <= MAX_IDS_PER_REQUEST;
 
 const restoreSchema = z.object({
   data_type: dataType,
@@ -34,19 +40,26 @@ const restoreSchema = z.object({
     z
       .array(z.object({ data_id: int, img_ids: jsonish(ids), blog_id: z.union([z.string(), z.number()]).optional().nullable(), restore_type: z.string().optional().nullable() }))
       .min(1, 'Select the correct state of the image operation')
-      .max(1000),
+      .max(MAX_IDS_PER_REQUEST, MSG_TOO_MANY_IDS)
+      .refine(withinIdCap, MSG_TOO_MANY_IDS),
   ),
 });
 
 const reOptimizeSchema = z.object({
   data_type: dataType,
-  data_list: jsonish(z.array(z.object({ data_id: int, img_ids: jsonish(ids) })).max(1000)).default([]),
+  data_list: jsonish(z.array(z.object({ data_id: int, img_ids: jsonish(ids) })).max(MAX_IDS_PER_REQUEST, MSG_TOO_MANY_IDS).refine(withinIdCap, MSG_TOO_MANY_IDS)).default([]),
   re_opt_type: z.string().optional().nullable(),
   page_type: z.coerce.number().int().min(0).max(1).default(0),
 });
 
 const uploadSchema = z.object({
-  file_list: jsonish(z.array(z.object({ name: z.string().max(300), data: z.string(), type: z.string().optional() })).default([])),
+  // Maximums in the schema: at most UPLOAD_MAX_FILES files, none longer than the whole request may be.
+  file_list: jsonish(
+    z
+      .array(z.object({ name: z.string().max(300), data: z.string().max(UPLOAD_MAX_DATA_CHARS, MSG_UPLOAD_REQUEST_TOO_LARGE), type: z.string().max(100).optional() }))
+      .max(UPLOAD_MAX_FILES, MSG_UPLOAD_TOO_MANY)
+      .default([]),
+  ),
   opt_cfg: jsonish(z.object({ pngtojpg: z.coerce.number().int().default(0), is_watermark: z.coerce.number().int().default(0) }).default({ pngtojpg: 0, is_watermark: 0 })),
 });
 

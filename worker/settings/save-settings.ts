@@ -1,4 +1,4 @@
-import { mergeSettings, publicSettings, validateImageSettings, type ImageSettings } from '../../shared/image-settings';
+import { MSG_INPUT_EMPTY, mergeSettings, publicSettings, validateImageSettings, type ImageSettings } from '../../shared/image-settings';
 import type { Db } from '../db/client';
 import { completeGuide, getStoredImageSettings, saveImageSettings } from '../db/image-settings';
 import { declaredSizeAllowed } from '../images/declared-size';
@@ -7,6 +7,13 @@ import { storeWatermark, watermarkR2Key } from './watermark';
 
 /** The watermark picture's declared size is over 25 megapixels (worker/images/declared-size.ts). */
 export const MSG_WATERMARK_TOO_MANY_PIXELS = 'Watermark picture can be at most 25 megapixels.';
+
+/** The areas of the documented settings object (section 3); a save names at least one of them. */
+const SETTINGS_AREAS = ['image_opt', 'alt_text', 'file_name', 'auto_switch'] as const;
+
+function carriesSettings(input: unknown): boolean {
+  return typeof input === 'object' && input !== null && !Array.isArray(input) && SETTINGS_AREAS.some((k) => (input as Record<string, unknown>)[k] !== undefined);
+}
 
 export type SaveContext = { db: Db; bucket: R2Bucket; shopId: number };
 
@@ -21,6 +28,9 @@ export async function readSettings(db: Db, shopId: number): Promise<ImageSetting
  * The first successful save clears is_default.
  */
 export async function saveSettings(ctx: SaveContext, input: unknown, opts: { guide?: { dayBackup: number } } = {}): Promise<ImageSettings> {
+  // A save carries the settings object it documents: `{}` (or only unknown keys) is not a save, and would
+  // otherwise clear is_default and mark the shop as configured.
+  if (!carriesSettings(input)) throw new ValidationError(MSG_INPUT_EMPTY);
   const stored = await getStoredImageSettings(ctx.db, ctx.shopId);
   const storedLogo = stored.watermarkKey ? stored.settings.image_opt.watermark.logo : '';
   const merged = mergeSettings(stored.settings, input);

@@ -158,6 +158,7 @@ describe('GET /shopify/callback', () => {
 
 describe('GET /shopify/reShopifyAuthor', () => {
   it('redirects the browser to Shopify’s authorize page for the named shop', async () => {
+    await createShop({ domain: 'old-store.myshopify.com', isOld: 1 }); // only a shop the app knows (issue 17)
     const res = await call('/shopify/reShopifyAuthor?shop=old-store', { redirect: 'manual' });
     expect(res.status).toBe(302);
     const url = new URL(res.headers.get('Location')!);

@@ -1,0 +1,45 @@
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { Db } from './client';
+import { jobImages, jobs, shopAllowances } from './schema';
+
+export type AllowanceKind = 'uploads' | 'reoptimise';
+
+/**
+ * Takes `n` from a shop's allowance for one window, only while used + n stays within `limit`, in ONE
+ * statement (an upsert whose update is conditional): concurrent requests can never overshoot it.
+ * Returns whether the allowance was taken.
+ */
+export async function takeAllowance(db: Db, shopId: number, kind: AllowanceKind, windowStart: number, n: number, limit: number): Promise<boolean> {
+  const result = await db.run(sql`
+    insert into ${shopAllowances} (shop_id, kind, window_start, used)
+    select ${shopId}, ${kind}, ${windowStart}, ${n} where ${n} <= ${limit}
+    on conflict (shop_id, kind, window_start) do update set used = used + excluded.used
+    where ${shopAllowances.used} + excluded.used <= ${limit}`);
+  return (result.meta.changes ?? 0) > 0;
+}
+
+export async function allowanceUsed(db: Db, shopId: number, kind: AllowanceKind, windowStart: number): Promise<number> {
+  const row = await db
+    .select({ used: shopAllowances.used })
+    .from(shopAllowances)
+    .where(and(eq(shopAllowances.shopId, shopId), eq(shopAllowances.kind, kind), eq(shopAllowances.windowStart, windowStart)))
+    .get();
+  return row?.used ?? 0;
+}
+
+/** Windows that ended long ago are of no use: the daily cron drops them. */
+export async function deleteAllowancesBefore(db: Db, before: number): Promise<number> {
+  const result = await db.delete(shopAllowances).where(lt(shopAllowances.windowStart, before)).run();
+  return result.meta.changes ?? 0;
+}
+
+/** Images of the shop still waiting in its active jobs: what it currently holds of the shared queue. */
+export async function countQueuedImages(db: Db, shopId: number): Promise<number> {
+  const row = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(jobImages)
+    .innerJoin(jobs, eq(jobs.id, jobImages.jobId))
+    .where(and(eq(jobImages.shopId, shopId), eq(jobImages.status, 'queued'), sql`${jobs.status} in ('queued', 'running')`))
+    .get();
+  return Number(row?.n ?? 0);
+}

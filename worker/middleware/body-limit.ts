@@ -1,0 +1,30 @@
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { ApiError } from '../lib/errors';
+import { BODY_LIMITS, MSG_BODY_TOO_LARGE } from '../lib/limits';
+import { MSG_UPLOAD_REQUEST_TOO_LARGE } from '../optimise/errors';
+import type { AppEnv } from '../types';
+
+/** The largest body a path may carry: uploads are sized to their documented limits, webhooks to Shopify's. */
+export function bodyLimitFor(path: string): number {
+  if (path === '/api/v2/image-opt/uploadImagesOpt') return BODY_LIMITS.upload;
+  if (path === '/webhooks' || path.startsWith('/webhooks/')) return BODY_LIMITS.webhook;
+  return BODY_LIMITS.json;
+}
+
+/**
+ * Refuses oversized bodies with 413 in the documented envelope. A declared Content-Length over the limit
+ * is refused before a byte is read; a body without one (chunked) is counted while it streams and
+ * refused as soon as it passes the limit, so no route ever buffers more than its limit.
+ */
+export const limitBody = (): MiddlewareHandler<AppEnv> =>
+  async function limitBody(c, next) {
+    const max = bodyLimitFor(c.req.path);
+    const message = c.req.path === '/api/v2/image-opt/uploadImagesOpt' ? MSG_UPLOAD_REQUEST_TOO_LARGE : MSG_BODY_TOO_LARGE;
+    return bodyLimit({
+      maxSize: max,
+      onError: () => {
+        throw new ApiError(413, message);
+      },
+    })(c, next);
+  };

@@ -1,0 +1,26 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { ack } from '../lib/envelope';
+import { NotFoundError } from '../lib/errors';
+import { parseInput, readBody } from '../lib/validate';
+import { listAdminTokens, revokeAdminTokenById } from '../shopify/admin-token';
+import type { AppEnv } from '../types';
+
+// Settings > Admin tokens: the shop's live authTokens (who issued each, when it expires) and revoking one.
+// The token itself is never shown again; `current` marks the token the caller is using.
+export const adminTokenRoutes = new Hono<AppEnv>();
+
+export const MSG_TOKEN_NOT_FOUND = 'This token no longer exists.';
+
+adminTokenRoutes.get('/api/v2/setting/getAdminTokens', async (c) => {
+  const auth = c.get('auth');
+  return ack(c, await listAdminTokens(c.get('db'), c.get('shop').id, auth.kind === 'admin' ? auth.tokenId : null));
+});
+
+const revokeInput = z.object({ id: z.coerce.number().int().positive() });
+
+adminTokenRoutes.post('/api/v2/setting/revokeAdminToken', async (c) => {
+  const { id } = parseInput(revokeInput, await readBody(c));
+  if (!(await revokeAdminTokenById(c.get('db'), c.get('shop').id, id))) throw new NotFoundError(MSG_TOKEN_NOT_FOUND);
+  return ack(c);
+});
