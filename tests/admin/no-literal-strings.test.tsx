@@ -103,7 +103,7 @@ describe('no literal strings in rendered screens', () => {
 
   it('/setting, both sections, with every option shown', async () => {
     api();
-    renderApp('/setting');
+    renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) }); // the guide is done: /setting shows
     await screen.findByRole('switch');
     expect(literalTexts()).toEqual([]);
     fireEvent.click(screen.getAllByText(/Image Optimization Settings/)[0]!);

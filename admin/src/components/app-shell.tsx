@@ -14,6 +14,7 @@ import { PUBLIC_PATHS } from '../router';
 import { languageAtom, settingInfoAtom } from '../state/atoms';
 import { isLanguageCode } from '../../../shared/languages';
 import { ContactFormHost } from './contact-form';
+import { PlanLimitHost } from './plan-limit-dialog';
 import { ToastHost } from './toast-host';
 
 type NavItem = { path: string; labelKey: string };
@@ -139,6 +140,7 @@ export function AppShell() {
       {content}
       <ToastHost />
       <ContactFormHost />
+      <PlanLimitHost onUpgrade={() => void navigate({ to: '/pricing' })} />
     </Frame>
   );
 }

@@ -1,20 +1,33 @@
 import { Modal, Text } from '@shopify/polaris';
-import { useSetAtom } from 'jotai';
+import { atom, useAtom, useSetAtom } from 'jotai';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { contactFormAtom } from './contact-form';
 
 // 'Plan Limit Reached' (section 8) with the two support requests of section 2. Both open the contact
 // form prefilled with the request, which records it for customer service.
-export function PlanLimitDialog({ open, remaining, onClose, onUpgrade }: { open: boolean; remaining: number; onClose: () => void; onUpgrade?: () => void }) {
+
+/** The two requests (decisions.md "Support chat"): the contact form, prefilled, with where it came from. */
+export function useQuotaRequest() {
   const { t } = useTranslation();
   const openContact = useSetAtom(contactFormAtom);
-  const request = (kind: 'permission' | 'credits') => {
+  return useCallback(
+    (kind: 'permission' | 'credits', from: string) =>
+      openContact({
+        title: t(kind === 'permission' ? 'planLimit.applyPermission' : 'planLimit.requestCredits'),
+        description: t(kind === 'permission' ? 'planLimit.permissionMessage' : 'planLimit.creditsMessage'),
+        path: `${from}/${kind}`,
+      }),
+    [openContact, t],
+  );
+}
+
+export function PlanLimitDialog({ open, remaining, onClose, onUpgrade }: { open: boolean; remaining: number; onClose: () => void; onUpgrade?: () => void }) {
+  const { t } = useTranslation();
+  const request = useQuotaRequest();
+  const ask = (kind: 'permission' | 'credits') => {
     onClose();
-    openContact({
-      title: t(kind === 'permission' ? 'planLimit.applyPermission' : 'planLimit.requestCredits'),
-      description: t(kind === 'permission' ? 'planLimit.permissionMessage' : 'planLimit.creditsMessage'),
-      path: `plan-limit/${kind}`,
-    });
+    request(kind, 'plan-limit');
   };
   return (
     <Modal
@@ -23,8 +36,8 @@ export function PlanLimitDialog({ open, remaining, onClose, onUpgrade }: { open:
       title={t('planLimit.title')}
       primaryAction={onUpgrade ? { content: t('planLimit.upgrade'), onAction: onUpgrade } : undefined}
       secondaryActions={[
-        { content: t('planLimit.applyPermission'), onAction: () => request('permission') },
-        { content: t('planLimit.requestCredits'), onAction: () => request('credits') },
+        { content: t('planLimit.applyPermission'), onAction: () => ask('permission') },
+        { content: t('planLimit.requestCredits'), onAction: () => ask('credits') },
       ]}
     >
       <Modal.Section>
@@ -34,5 +47,50 @@ export function PlanLimitDialog({ open, remaining, onClose, onUpgrade }: { open:
         </Text>
       </Modal.Section>
     </Modal>
+  );
+}
+
+// A job refused at planning (HTTP 402 'There are N images that can be optimized.') opens the same
+// dialog as a job that stops at the limit, from whichever screen started it.
+const PLAN_LIMIT = /^There are (\d+) images that can be optimized\.$/;
+
+/** N when the answer is the plan-limit refusal, else null. */
+export function planLimitOf(body: unknown): number | null {
+  if (!body || typeof body !== 'object') return null;
+  const b = body as Record<string, unknown>;
+  if (b.ack === 1 || String(b.code) === '200') return null;
+  const m = PLAN_LIMIT.exec(String(b.message ?? b.msg ?? ''));
+  return m ? Number(m[1]) : null;
+}
+
+export const planLimitAtom = atom<{ remaining: number } | null>(null);
+
+/** Returns a check for answers: a plan-limit refusal opens the dialog (true), anything else is the caller's. */
+export function usePlanLimitRefusal() {
+  const show = useSetAtom(planLimitAtom);
+  return useCallback(
+    (body: unknown) => {
+      const remaining = planLimitOf(body);
+      if (remaining === null) return false;
+      show({ remaining });
+      return true;
+    },
+    [show],
+  );
+}
+
+/** Hosted once by the app shell. */
+export function PlanLimitHost({ onUpgrade }: { onUpgrade: () => void }) {
+  const [state, setState] = useAtom(planLimitAtom);
+  return (
+    <PlanLimitDialog
+      open={state !== null}
+      remaining={state?.remaining ?? 0}
+      onClose={() => setState(null)}
+      onUpgrade={() => {
+        setState(null);
+        onUpgrade();
+      }}
+    />
   );
 }

@@ -1,19 +1,34 @@
-import { Banner, BlockStack, Link, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Button, InlineStack, Link, Text } from '@shopify/polaris';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { saveAppSwitch } from '../api/calls';
+import { useQuotaRequest } from '../components/plan-limit-dialog';
 import { useSettingInfo } from '../hooks/use-settings-info';
 import { useSessionClosable } from '../hooks/use-session-closable';
 
-/** 'Plan Limit Reached' with 'There are N images that can be optimized.' and the way to more quota. */
+/**
+ * 'Plan Limit Reached' with 'There are N images that can be optimized.' and the ways to more quota:
+ * the upgrade, and the two support requests (prefilled contact form) of the plan-limit dialog.
+ */
 export function PlanLimitBanner({ show, remaining }: { show: boolean; remaining: number }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const request = useQuotaRequest();
   const [closed, close] = useSessionClosable('image-plan-limit');
   if (!show || closed) return null;
   return (
     <Banner tone="warning" title={t('planLimit.title')} onDismiss={close} action={{ content: t('planLimit.upgrade'), onAction: () => void navigate({ to: '/pricing' }) }}>
-      <p>{t('planLimit.remaining', { count: remaining })}</p>
+      <BlockStack gap="200">
+        <p>{t('planLimit.remaining', { count: remaining })}</p>
+        <InlineStack gap="200">
+          <Button size="slim" onClick={() => request('permission', 'plan-limit-banner')}>
+            {t('planLimit.applyPermission')}
+          </Button>
+          <Button size="slim" onClick={() => request('credits', 'plan-limit-banner')}>
+            {t('planLimit.requestCredits')}
+          </Button>
+        </InlineStack>
+      </BlockStack>
     </Banner>
   );
 }

@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reOptimize, restore } from '../api/calls';
 import { isOk, messageOf } from '../api/client';
+import { usePlanLimitRefusal } from '../components/plan-limit-dialog';
 import { useToast } from '../hooks/use-toast';
 import { formatDate, HistoryStatusBadge, RowThumbnail } from './history-row-cells';
 import { PagingFooter } from './paging-footer';
@@ -26,6 +27,7 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
   const { t, i18n } = useTranslation();
   const toast = useToast();
   const navigate = useNavigate();
+  const planLimit = usePlanLimitRefusal();
   const ids = list.rows.map((r) => ({ id: String(r.id) }));
   const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(ids);
   const selected = list.rows.filter((r) => selectedResources.includes(String(r.id)));
@@ -46,7 +48,7 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
           ? await restore({ data_type: dataTypeOf(tab), data_list: data_list.map((d) => ({ ...d, restore_type: 'all' as const })) })
           : await reOptimize({ data_type: dataTypeOf(tab), data_list: data_list.map((d) => ({ data_id: d.data_id })), re_opt_type: '', page_type: 0 });
       if (!isOk(body)) {
-        toast(messageOf(body, t('common.tryAgainLater')), { error: true });
+        if (!planLimit(body)) toast(messageOf(body, t('common.tryAgainLater')), { error: true });
         return;
       }
       clearSelection();

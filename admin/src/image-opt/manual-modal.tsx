@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reOptimize } from '../api/calls';
 import { isOk, messageOf } from '../api/client';
+import { usePlanLimitRefusal } from '../components/plan-limit-dialog';
 import { useToast } from '../hooks/use-toast';
 import { RowThumbnail } from './history-row-cells';
 import { PagingFooter } from './paging-footer';
@@ -13,15 +14,19 @@ const MANUAL_TABS = TABS.slice(0, 3);
 
 /**
  * Manually optimize: Product, Collection and Blog lists of items with images to optimise; Optimize now
- * sends the selected rows (or the whole tab) as reOptimize page_type 1, closes and hands over to the
- * progress panel (section 4).
+ * sends the selected rows as reOptimize page_type 1, closes and hands over to the progress panel
+ * (section 4). Selecting the page offers "Select all N items" across pages (Polaris's paginated select
+ * all): then one job covers the whole tab (re_opt_type 'all'). Not while a search narrows the list, as
+ * the whole tab is more than what the merchant sees.
  */
 export function ManualModal({ open, onClose, onStarted }: { open: boolean; onClose: () => void; onStarted: (tab: number) => void }) {
   const { t } = useTranslation();
   const toast = useToast();
   const [tab, setTab] = useState(0);
   const [sending, setSending] = useState(false);
+  const planLimit = usePlanLimitRefusal();
   const list = usePagedList(tab, 1, open);
+  const acrossPages = list.search.trim() === '' && list.total > list.rows.length;
   const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(list.rows.map((r) => ({ id: String(r.id) })));
   useEffect(() => clearSelection(), [tab, list.page, open, clearSelection]);
 
@@ -39,6 +44,7 @@ export function ManualModal({ open, onClose, onStarted }: { open: boolean; onClo
         page_type: 1,
       });
       if (!isOk(body)) {
+        if (planLimit(body)) return onClose(); // refused at planning: the plan-limit dialog takes over
         toast(messageOf(body, t('common.tryAgainLater')), { error: true });
         return;
       }
@@ -72,6 +78,9 @@ export function ManualModal({ open, onClose, onStarted }: { open: boolean; onClo
         loading={list.loading}
         selectedItemsCount={allResourcesSelected ? 'All' : selectedResources.length}
         onSelectionChange={handleSelectionChange}
+        hasMoreItems={acrossPages}
+        paginatedSelectAllActionText={t('imageOpt.manual.selectAll', { count: list.total })}
+        paginatedSelectAllText={allResourcesSelected ? t('imageOpt.manual.allSelected', { count: list.total }) : undefined}
         emptyState={<div style={{ padding: 'var(--p-space-600)', textAlign: 'center' }}>{list.loading ? <SkeletonBodyText lines={3} /> : <Text as="p" tone="subdued">{t('imageOpt.history.empty')}</Text>}</div>}
         headings={[{ title: t('imageOpt.history.colImage') }, { title: t('imageOpt.history.colTitle') }, { title: t('imageOpt.manual.colImages') }]}
       >

@@ -3,10 +3,45 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { uploadImagesOpt } from '../api/calls';
 import { isOk, messageOf } from '../api/client';
+import { localiseServerMessage } from '../api/server-messages';
+import { usePlanLimitRefusal } from '../components/plan-limit-dialog';
 import { useToast } from '../hooks/use-toast';
 
 /** Section 5: only .jpg, .jpeg and .png are uploaded. */
 export const isUploadable = (file: { name: string }) => /\.(jpe?g|png)$/i.test(file.name);
+/** The Worker's per-file limit (worker/optimise/errors.ts UPLOAD_MAX_FILE_BYTES). */
+export const UPLOAD_MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+/** A refused file and its own reason, already in the merchant's language. */
+export type Refused = { name: string; reason: string };
+
+// The Worker's reasons, per file (worker/optimise/upload.ts): type, over 5 MB, over 25 MP.
+const SERVER_REASONS = [
+  { text: 'is not supported. File type must be .jpg, .png.', key: 'server.upload.notSupported' },
+  { text: 'is too large. Each image must be 5 MB or smaller.', key: 'server.upload.tooLarge' },
+  { text: 'is too large. Images can be at most 25 megapixels.', key: 'server.upload.tooManyPixels' },
+] as const;
+
+type T = (key: string, options?: Record<string, unknown>) => string;
+const reasonLine = (t: T, key: string, name: string) => t(key, { name, interpolation: { escapeValue: false } });
+
+/** What the dialog can tell before sending: the type by name, and the 5 MB limit. */
+export function refusalBeforeSending(file: { name: string; size: number }, t: T): Refused | null {
+  if (!isUploadable(file)) return { name: file.name, reason: reasonLine(t, 'server.upload.notSupported', file.name) };
+  if (file.size > UPLOAD_MAX_FILE_BYTES) return { name: file.name, reason: reasonLine(t, 'server.upload.tooLarge', file.name) };
+  return null;
+}
+
+/**
+ * The Worker refused every file at once: its message is the heading followed by "<name> <reason>" for
+ * each. The names are the ones sent, so each file gets its own reason back.
+ */
+export function refusalsFromMessage(message: string, sent: readonly string[], t: T): Refused[] {
+  return sent.flatMap((name) => {
+    const found = SERVER_REASONS.find((r) => message.includes(`${name} ${r.text}`));
+    return found ? [{ name, reason: reasonLine(t, found.key, name) }] : [];
+  });
+}
 
 const readBase64 = (file: File) =>
   new Promise<string>((resolve, reject) => {
@@ -23,7 +58,8 @@ export function UploadModal({ open, onClose, options, onStarted }: Props) {
   const { t } = useTranslation();
   const toast = useToast();
   const [files, setFiles] = useState<File[]>([]);
-  const [rejected, setRejected] = useState<string[]>([]);
+  const [rejected, setRejected] = useState<Refused[]>([]);
+  const planLimit = usePlanLimitRefusal();
   const [sending, setSending] = useState(false);
 
   const close = () => {
@@ -38,11 +74,11 @@ export function UploadModal({ open, onClose, options, onStarted }: Props) {
   };
 
   const upload = async () => {
-    const good = files.filter(isUploadable);
-    const refused = files.filter((f) => !isUploadable(f)).map((f) => f.name);
+    const refused = files.flatMap((f) => refusalBeforeSending(f, t) ?? []);
+    const good = files.filter((f) => refusalBeforeSending(f, t) === null);
     setRejected(refused);
     if (good.length === 0) {
-      toast(t('imageOpt.upload.none'), { error: true });
+      if (files.length === 0) toast(t('imageOpt.upload.none'), { error: true });
       return;
     }
     setSending(true);
@@ -50,10 +86,16 @@ export function UploadModal({ open, onClose, options, onStarted }: Props) {
       const file_list = await Promise.all(good.map(async (f) => ({ name: f.name, data: await readBase64(f), type: f.type })));
       const body = await uploadImagesOpt({ file_list, opt_cfg: options });
       if (!isOk(body)) {
-        toast(messageOf(body, t('common.tryAgainLater')), { error: true });
+        if (planLimit(body)) return close();
+        const raw = String((body as { message?: unknown }).message ?? '');
+        const perFile = refusalsFromMessage(raw, good.map((f) => f.name), t);
+        if (perFile.length > 0) {
+          setFiles([]);
+          setRejected([...refused, ...perFile]);
+        } else toast(messageOf(body, t('common.tryAgainLater')), { error: true });
         return;
       }
-      const server = ((body.data as { rejected?: { name: string }[] } | undefined)?.rejected ?? []).map((r) => r.name);
+      const server = ((body.data as { rejected?: { name: string; message: string }[] } | undefined)?.rejected ?? []).map((r) => ({ name: r.name, reason: localiseServerMessage(r.message) }));
       const allRefused = [...refused, ...server];
       setFiles([]);
       setRejected(allRefused);
@@ -79,8 +121,8 @@ export function UploadModal({ open, onClose, options, onStarted }: Props) {
           {rejected.length > 0 && (
             <Banner tone="critical" title={t('imageOpt.upload.rejectedHeading')}>
               <List>
-                {rejected.map((name) => (
-                  <List.Item key={name}>{t('imageOpt.upload.rejectedFile', { name })}</List.Item>
+                {rejected.map((r, i) => (
+                  <List.Item key={`${r.name}-${i}`}>{r.reason}</List.Item>
                 ))}
               </List>
             </Banner>

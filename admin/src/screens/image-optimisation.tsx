@@ -1,9 +1,10 @@
 import { BlockStack, Card, InlineStack, Layout, Page, SkeletonBodyText, SkeletonDisplayText, SkeletonPage } from '@shopify/polaris';
 import { useNavigate } from '@tanstack/react-router';
+import { useSetAtom } from 'jotai';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppFooterHelp } from '../components/footer-help';
-import { PlanLimitDialog } from '../components/plan-limit-dialog';
+import { planLimitAtom, planLimitOf } from '../components/plan-limit-dialog';
 import { ReauthorizeModal } from '../components/reauthorize-modal';
 import { ReviewBanner } from '../components/review-banner';
 import { usePolling } from '../hooks/use-polling';
@@ -46,9 +47,9 @@ export function ImageOptimisationScreen() {
     void history.reload();
     void page.reload();
   }, [history, page]);
-  const [limitOpen, setLimitOpen] = useState(false);
+  const showPlanLimit = useSetAtom(planLimitAtom);
   // A job that stopped at the plan limit: the dialog offers the upgrade and the support requests.
-  const progress = useOptProgress(refresh, () => setLimitOpen(true));
+  const progress = useOptProgress(refresh, (message) => showPlanLimit({ remaining: planLimitOf({ ack: 0, message }) ?? totals.un_opt_num }));
   // Auto mode: new and changed images are optimised in the background; the history follows every 3 s.
   usePolling(() => history.reload(), AUTO_HISTORY_REFRESH_MS, !page.loading && settings.auto_switch === 1 && !isDefault);
 
@@ -125,7 +126,6 @@ export function ImageOptimisationScreen() {
       <FirstSetupModal open={dialog === 'firstSetup'} onClose={() => setDialog('none')} onSetUp={() => setDialog('sheet')} />
       <SettingsSheet open={dialog === 'sheet'} firstTime={isDefault} onClose={() => setDialog('none')} onSaved={() => void page.reload()} />
       <CompareModal images={compare} onClose={() => setCompare(null)} />
-      <PlanLimitDialog open={limitOpen} remaining={totals.un_opt_num} onClose={() => setLimitOpen(false)} onUpgrade={() => void navigate({ to: '/pricing' })} />
     </Page>
   );
 }

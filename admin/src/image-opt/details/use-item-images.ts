@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { getOptSchedule, getProductImagesData, reOptimize, restore } from '../../api/calls';
 import { isOk, messageOf } from '../../api/client';
 import { usePolling } from '../../hooks/use-polling';
+import { usePlanLimitRefusal } from '../../components/plan-limit-dialog';
 import { useToast } from '../../hooks/use-toast';
 import type { ImageRow } from '../image-row';
 import { DEFAULT_PAGE_SIZE, DETAIL_PROGRESS_POLL_MS, isRunning, type TabSchedule } from '../rules';
@@ -16,6 +17,7 @@ type Item = { id: number; data_type: number; title: string };
 export function useItemImages(prodId: number | undefined) {
   const { t } = useTranslation();
   const toast = useToast();
+  const planLimit = usePlanLimitRefusal();
   const [rows, setRows] = useState<ImageRow[]>([]);
   const [item, setItem] = useState<Item | null>(null);
   const [total, setTotal] = useState(0);
@@ -91,7 +93,10 @@ export function useItemImages(prodId: number | undefined) {
         which === 'restore'
           ? await restore({ data_type: item.data_type, data_list: [{ data_id: item.id, img_ids: ids, restore_type: '' }] })
           : await reOptimize({ data_type: item.data_type, data_list: [{ data_id: item.id, img_ids: ids }], re_opt_type: '', page_type: 0 });
-      if (!isOk(body)) throw new Error(messageOf(body, t('common.tryAgainLater')));
+      if (!isOk(body)) {
+        if (planLimit(body)) return setRestoring((s) => new Set([...s].filter((id) => !ids.includes(id))));
+        throw new Error(messageOf(body, t('common.tryAgainLater')));
+      }
       setResetSeq((n) => n + 1);
       watching.current = true;
       setTimeout(() => void readSchedule(), DETAIL_FIRST_READ_MS);
