@@ -19,15 +19,32 @@ export function countColours(img: Rgba, limit = 256): number {
 
 type Box = { idx: Uint32Array; lo: number; hi: number };
 
+/** The median-cut sample takes every step-th pixel (row-major), at most about MAX_SAMPLES of them. */
+export function sampleStep(pixels: number): number {
+  return Math.max(1, Math.floor(pixels / MAX_SAMPLES));
+}
+
 export function quantise(img: Rgba, colours = 256): Rgba {
   const d = img.data;
   const n = img.width * img.height;
-  const step = Math.max(1, Math.floor(n / MAX_SAMPLES));
-  const sample = new Uint32Array(Math.ceil(n / step));
+  const step = sampleStep(n);
+  const sample = new Uint8Array(Math.ceil(n / step) * 4);
   let s = 0;
-  for (let p = 0; p < n; p += step) sample[s++] = p * 4;
-  const samples = sample.subarray(0, s);
+  for (let p = 0; p < n; p += step, s += 4) sample.set(d.subarray(p * 4, p * 4 + 4), s);
+  const map = createPaletteMapper(buildPalette(sample.subarray(0, s), colours));
+  const out = new Uint8ClampedArray(d.length);
+  map.rgba(d, out, n);
+  return { data: out, width: img.width, height: img.height };
+}
 
+/**
+ * Median cut over packed RGBA samples (4 bytes each): the box with the widest channel range (weighted by
+ * the square root of its population) is split at its median until there are `colours` boxes; each
+ * palette entry is its box's mean. Returns packed RGBA entries.
+ */
+export function buildPalette(d: Uint8Array, colours = 256): Uint8ClampedArray {
+  const samples = new Uint32Array(d.length >> 2);
+  for (let k = 0; k < samples.length; k++) samples[k] = k * 4;
   const boxes: Box[] = [{ idx: samples, lo: 0, hi: samples.length }];
   const rangeOf = (b: Box): [number, number] => {
     let best = 0, bestC = 0;
@@ -62,11 +79,21 @@ export function quantise(img: Rgba, colours = 256): Rgba {
     for (let c = 0; c < 4; c++) palette[i * 4 + c] = sum[c]! / cnt;
     if (palette[i * 4 + 3]! < 8) palette.fill(0, i * 4, i * 4 + 4); // one clean fully transparent entry
   });
+  return palette;
+}
 
+export type PaletteMapper = {
+  palette: Uint8ClampedArray;
+  /** Nearest palette index of each pixel (RGBA in) -> indices out, and optionally the palette colours. */
+  indices(rgba: Uint8Array | Uint8ClampedArray, out: Uint8Array, pixels: number, colours?: Uint8Array | Uint8ClampedArray): void;
+  rgba(rgba: Uint8Array | Uint8ClampedArray, out: Uint8Array | Uint8ClampedArray, pixels: number): void;
+};
+
+/** Maps pixels to their nearest palette entry through a cache keyed on 6-6-6-4 bits (8 MB). */
+export function createPaletteMapper(palette: Uint8ClampedArray): PaletteMapper {
   const cache = new Int16Array(1 << 22).fill(-1);
-  const out = new Uint8ClampedArray(d.length);
-  const count = boxes.length;
-  for (let i = 0; i < d.length; i += 4) {
+  const count = palette.length >> 2;
+  const nearest = (d: Uint8Array | Uint8ClampedArray, i: number): number => {
     const r = d[i]!, g = d[i + 1]!, b = d[i + 2]!, a = d[i + 3]!;
     const key = ((r >> 2) << 16) | ((g >> 2) << 10) | ((b >> 2) << 4) | (a >> 4);
     let p = cache[key]!;
@@ -82,7 +109,19 @@ export function quantise(img: Rgba, colours = 256): Rgba {
       }
       cache[key] = p;
     }
-    out.set(palette.subarray(p * 4, p * 4 + 4), i);
-  }
-  return { data: out, width: img.width, height: img.height };
+    return p;
+  };
+  return {
+    palette,
+    indices(d, out, pixels, colours) {
+      for (let x = 0, i = 0; x < pixels; x++, i += 4) {
+        const p = nearest(d, i);
+        out[x] = p;
+        if (colours) { colours[i] = palette[p * 4]!; colours[i + 1] = palette[p * 4 + 1]!; colours[i + 2] = palette[p * 4 + 2]!; colours[i + 3] = palette[p * 4 + 3]!; }
+      }
+    },
+    rgba(d, out, pixels) {
+      for (let x = 0, i = 0; x < pixels; x++, i += 4) { const p = nearest(d, i) * 4; out.set(palette.subarray(p, p + 4), i); }
+    },
+  };
 }
