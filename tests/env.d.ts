@@ -4,3 +4,9 @@ declare namespace Cloudflare {
     TEST_MIGRATIONS: import('cloudflare:test').D1Migration[];
   }
 }
+
+// Vite's `?raw` imports: a file's text (tests read shopify.app.toml and wrangler.toml this way).
+declare module '*?raw' {
+  const text: string;
+  export default text;
+}

@@ -7,6 +7,7 @@ interface __BaseEnv_Env {
 	OPTIMISE_QUEUE: Queue;
 	SYNC_QUEUE: Queue;
 	PAGESPEED_QUEUE: Queue;
+	WEBHOOK_QUEUE: Queue;
 	SHOPIFY_RATE_LIMITER: RateLimit;
 	WEBHOOK_RATE_LIMITER: RateLimit;
 	IMAGES: ImagesBinding;

@@ -4,9 +4,10 @@
 // Used by `npm start` and by vitest's globalSetup (tests/global-setup.ts). See README.md beside this file.
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
+import { parseAppToml, resolveWebhookTargets, type AppToml } from './app-toml';
 import { mountAdminApi } from './http/admin-api';
 import { mountAdminAppFrame } from './http/admin-app-frame';
 import { mountBillingPages } from './http/billing-pages';
@@ -70,7 +71,8 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
   (server as import('node:http').Server).keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
   const origin = `http://${opts.host ?? '127.0.0.1'}:${port}`;
-  const emu = createEmulator(origin, opts.app);
+  // Webhooks go where Shopify would send them for this app: shopify.app.toml resolved against appUrl.
+  const emu = createEmulator(origin, { ...opts.app, webhooks: opts.app.webhooks ?? resolveWebhookTargets(APP_TOML, opts.app.appUrl) });
   Object.assign(emu.defaultSettings, opts.defaults ?? {});
   if (opts.seedDevStore !== false) createShop(emu, { domain: DEV_STORE_DOMAIN, seed: 'dev' });
   app = buildApp(emu, opts.log);
@@ -97,7 +99,11 @@ export function readDevVars(path = '.dev.vars'): Record<string, string> {
   }
 }
 
-export const DEFAULT_SCOPES = 'read_products,write_products,read_content,write_content,read_files,write_files,read_themes';
+/** The repository's shopify.app.toml: the app's scopes and webhook subscriptions come from it. */
+export const APP_TOML: AppToml = parseAppToml(readFileSync(fileURLToPath(new URL('../../shopify.app.toml', import.meta.url)), 'utf8'));
+
+/** The app's scopes, from their one source (shopify.app.toml). */
+export const DEFAULT_SCOPES = APP_TOML.access_scopes?.scopes ?? '';
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const vars = { ...readDevVars(), ...process.env } as Record<string, string | undefined>;
@@ -112,7 +118,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       handle: 'image-speed-app',
       scopes: (vars.SHOPIFY_SCOPES ?? DEFAULT_SCOPES).split(','),
     },
-    defaults: { webhookUrl: vars.EMULATOR_WEBHOOK_URL ?? `${appUrl}/webhooks` },
+    // Deliver at once, to the URL shopify.app.toml resolves to (EMULATOR_WEBHOOK_URL overrides it).
+    defaults: { deliverWebhooks: true, webhookUrl: vars.EMULATOR_WEBHOOK_URL ?? '' },
     log: vars.EMULATOR_LOG === '1',
   });
   console.log(`Shopify store emulator on ${running.origin} (dev store: ${DEV_STORE_DOMAIN}; storefront http://dev-store.localhost:${running.port}/)`);

@@ -1,8 +1,13 @@
 // Signed webhook delivery, as Shopify does it: REST-shaped JSON body, X-Shopify-Hmac-Sha256 = base64
-// HMAC-SHA256 of the raw body with the app secret. Every delivery is recorded on the shop; when the
-// shop has a target URL (a webhookSubscriptionCreate callback or settings.webhookUrl) it is POSTed
-// at once, otherwise it stays pending for a test to fetch and post into the in-process app itself.
+// HMAC-SHA256 of the raw body with the app secret. Every delivery is recorded on the shop with the URL
+// Shopify would post it to: a webhookSubscriptionCreate callback, else the app's shopify.app.toml
+// subscription resolved as Shopify CLI resolves it (app-toml.ts; emu.app.webhooks), with that
+// subscription's include_fields applied to the payload. A topic the app subscribes nowhere gets no URL
+// (Shopify would not send it). Deliveries are POSTed at once when the shop's settings say so
+// (deliverWebhooks, or a webhookUrl override); otherwise they stay pending for a test to fetch and post
+// into the in-process app itself, to `delivery.url`.
 import { createHmac, randomUUID } from 'node:crypto';
+import { applyIncludeFields } from './app-toml';
 import { cdnPath, cdnUrl } from './store/factory';
 import { isoNow, type Emulator } from './store/registry';
 import type { ShopState } from './store/shop-state';
@@ -14,18 +19,24 @@ export function signWebhookBody(secret: string, body: string): string {
   return createHmac('sha256', secret).update(body, 'utf8').digest('base64');
 }
 
-function targetFor(shop: ShopState, topic: string): string {
+/** Where Shopify sends this topic for this shop, and the payload fields it keeps; null: not subscribed. */
+function targetFor(emu: Emulator, shop: ShopState, topic: string): { url: string; includeFields?: string[]; viaApi?: boolean } | null {
   const graphqlTopic = topic.toUpperCase().replace(/\//g, '_');
-  return shop.webhookSubscriptions.find((s) => s.topic === graphqlTopic)?.callbackUrl ?? shop.settings.webhookUrl;
+  const api = shop.webhookSubscriptions.find((s) => s.topic === graphqlTopic);
+  if (api) return { url: api.callbackUrl, viaApi: true };
+  const app = emu.app.webhooks?.find((t) => t.topic === topic);
+  return app ? { url: app.url, includeFields: app.includeFields } : null;
 }
 
 export function enqueueWebhook(emu: Emulator, shop: ShopState, topic: string, payload: unknown, opts: { evenIfUninstalled?: boolean } = {}): WebhookDelivery | null {
   if (!shop.installed && !opts.evenIfUninstalled) return null; // Shopify only calls installed apps
-  const body = JSON.stringify(payload);
+  const target = targetFor(emu, shop, topic);
+  const body = JSON.stringify(applyIncludeFields(payload, target?.includeFields));
   const id = randomUUID();
   const delivery: WebhookDelivery = {
     id,
     topic,
+    url: shop.settings.webhookUrl || target?.url || '',
     body,
     headers: {
       'Content-Type': 'application/json',
@@ -43,8 +54,8 @@ export function enqueueWebhook(emu: Emulator, shop: ShopState, topic: string, pa
     lastResponseStatus: null,
   };
   shop.webhooks.push(delivery);
-  const url = targetFor(shop, topic);
-  if (url) void deliver(delivery, url);
+  // Subscriptions made through the API are always called; the app's own ones when the settings say so.
+  if (delivery.url && (target?.viaApi || shop.settings.webhookUrl || shop.settings.deliverWebhooks)) void deliver(delivery, delivery.url);
   return delivery;
 }
 
@@ -63,9 +74,10 @@ export async function deliver(d: WebhookDelivery, url: string): Promise<number> 
   }
 }
 
+/** Posts every undelivered delivery to `url`, or to its own URL; those with neither stay pending. */
 export async function deliverPending(shop: ShopState, url: string): Promise<WebhookDelivery[]> {
-  const pending = shop.webhooks.filter((d) => d.status !== 'delivered');
-  for (const d of pending) await deliver(d, url || targetFor(shop, d.topic));
+  const pending = shop.webhooks.filter((d) => d.status !== 'delivered' && (url || d.url));
+  for (const d of pending) await deliver(d, url || d.url);
   return pending;
 }
 

@@ -10,6 +10,7 @@ export type ShopSettings = {
   bulkOperationMs: number;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  deliverWebhooks: boolean;
   webhookUrl: string;
   storefrontTtfbMs: [number, number];
   storefrontPassword: boolean;
@@ -35,7 +36,7 @@ export type ImageInfo = { filename: string; alt: string; url: string; mimeType: 
 export type ProductInfo = { id: string; title: string; handle: string; vendor: string; status: string; published: boolean; updatedAt: string; media: FileInfo[] };
 export type CollectionInfo = { id: string; title: string; handle: string; smart: boolean; productsCount: number; image: ImageInfo | null };
 export type ArticleInfo = { id: string; blogId: string; title: string; handle: string; published: boolean; image: ImageInfo | null };
-export type WebhookDelivery = { id: string; topic: string; body: string; headers: Record<string, string>; status: 'pending' | 'delivered' | 'failed'; attempts: number };
+export type WebhookDelivery = { id: string; topic: string; url: string; body: string; headers: Record<string, string>; status: 'pending' | 'delivered' | 'failed'; attempts: number };
 export type ShopInfo = {
   domain: string;
   installed: boolean;
@@ -88,7 +89,9 @@ export async function createEmulatorShop(opts: { domain?: string; seed?: 'dev' |
     uninstall: () => control<{ webhook: WebhookDelivery | null }>('POST', `${S}/uninstall`),
     expireTokens: () => control<{ expired: number }>('POST', `${S}/tokens/expire`),
     sessionToken: async () => (await control<{ token: string }>('POST', `${S}/session-token`)).token,
-    launchUrl: async (path = '/shopify/app') => (await control<{ url: string }>('GET', `${S}/launch-url?path=${encodeURIComponent(path)}`)).url,
+    /** The signed launch URL; `idToken` adds Shopify's session token (`id_token`) as the embedded admin does. */
+    launchUrl: async (path = '/shopify/app', opts: { idToken?: boolean } = {}) =>
+      (await control<{ url: string }>('GET', `${S}/launch-url?path=${encodeURIComponent(path)}${opts.idToken ? '&idToken=1' : ''}`)).url,
 
     products: () => control<ProductInfo[]>('GET', `${S}/products`),
     collections: () => control<CollectionInfo[]>('GET', `${S}/collections`),
@@ -131,14 +134,17 @@ export async function createEmulatorShop(opts: { domain?: string; seed?: 'dev' |
     /** Queues a webhook of any topic; compliance topics get Shopify's sample payloads. */
     triggerWebhook: (topic: string, payload?: unknown) => control<WebhookDelivery>('POST', `${S}/webhooks/trigger`, { topic, payload }),
     /**
-     * Hands every pending delivery, as the exact signed Request Shopify would send, to `post` (e.g. the
-     * in-process app: (req) => app.fetch(req, env, ctx)), then marks it delivered. Returns the responses.
+     * Hands every pending delivery, as the exact signed Request Shopify would send to the URL the app's
+     * shopify.app.toml resolves to (`delivery.url`, or `url` when given), to `post` (e.g. the in-process
+     * app: (req) => app.fetch(req, env, ctx)), then marks it delivered. Topics the app does not subscribe
+     * (no URL) are not sent, as Shopify would not send them. Returns the responses.
      */
-    postPendingWebhooks: async (post: (req: Request) => Promise<Response>, path = `${env.APP_URL}/webhooks`) => {
+    postPendingWebhooks: async (post: (req: Request) => Promise<Response>, url?: string) => {
       const pending = await control<WebhookDelivery[]>('GET', `${S}/webhooks?status=pending`);
       const results: { delivery: WebhookDelivery; status: number }[] = [];
       for (const d of pending) {
-        const res = await post(new Request(path, { method: 'POST', headers: d.headers, body: d.body }));
+        if (!(url || d.url)) continue;
+        const res = await post(new Request(url || d.url, { method: 'POST', headers: d.headers, body: d.body }));
         results.push({ delivery: d, status: res.status });
         if (res.ok) await control('POST', `${S}/webhooks/${d.id}/ack`);
       }

@@ -1,22 +1,83 @@
-import { eq, lt } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from './client';
 import { processedWebhooks } from './schema';
 
 /**
- * Claims a webhook delivery by its X-Shopify-Webhook-Id. The primary key makes the insert the arbiter:
- * a second delivery of the same id (Shopify retries, or two deliveries racing) gets false.
+ * One row per X-Shopify-Webhook-Id: Shopify delivers at least once, and retries a delivery it timed out
+ * on (5 s) even when the first attempt is still running. The row is the arbiter of exactly-once:
+ * - 'received': a request holds the delivery until `lease_until` (its handler runs, or it enqueues);
+ * - 'queued':   the work is durably on the webhook queue; the consumer will run it;
+ * - 'running':  the queue consumer holds it until `lease_until`;
+ * - 'done':     the work is finished.
+ * A delivery counts as handled ('duplicate' for Shopify) only from 'queued' on: never before its work is
+ * done or durably enqueued.
  */
-export async function claimWebhook(db: Db, webhookId: string, shopDomain: string, topic: string): Promise<boolean> {
-  const rows = await db.insert(processedWebhooks).values({ webhookId, shopDomain, topic }).onConflictDoNothing().returning({ id: processedWebhooks.webhookId }).all();
+export type DeliveryStatus = 'received' | 'queued' | 'running' | 'done';
+
+export type DeliveryRow = typeof processedWebhooks.$inferSelect;
+
+/** A request's hold on a delivery; long enough for any inline handler, short enough for a timely retry. */
+export const RECEIVE_LEASE_MS = 60_000;
+/** The consumer's hold: a queued handler may page through many R2 objects. */
+export const WORK_LEASE_MS = 10 * 60_000;
+
+/**
+ * Claims a delivery for this request: a new id, or one whose previous holder's lease ran out without
+ * finishing (it crashed or was cut off). False when it is handled, queued, or held by a live request.
+ */
+export async function claimWebhook(db: Db, webhookId: string, shopDomain: string, topic: string, now = Date.now(), leaseMs = RECEIVE_LEASE_MS): Promise<boolean> {
+  const rows = await db
+    .insert(processedWebhooks)
+    .values({ webhookId, shopDomain, topic, receivedAt: now, status: 'received', leaseUntil: now + leaseMs })
+    .onConflictDoUpdate({
+      target: processedWebhooks.webhookId,
+      set: { status: 'received', leaseUntil: now + leaseMs },
+      setWhere: and(eq(processedWebhooks.status, 'received'), lt(processedWebhooks.leaseUntil, now)),
+    })
+    .returning({ id: processedWebhooks.webhookId })
+    .all();
   return rows.length === 1;
 }
 
-/** Undoes a claim when handling failed, so Shopify's retry is processed instead of skipped. */
-export async function releaseWebhook(db: Db, webhookId: string): Promise<void> {
-  await db.delete(processedWebhooks).where(eq(processedWebhooks.webhookId, webhookId));
+export async function findDelivery(db: Db, webhookId: string): Promise<DeliveryRow | undefined> {
+  return db.select().from(processedWebhooks).where(eq(processedWebhooks.webhookId, webhookId)).get();
 }
 
-/** Shopify retries for up to 48 hours; ids older than that can go. */
+/** Moves a delivery on, only from the state its caller holds (the consumer may already have moved it). */
+export async function advanceDelivery(db: Db, webhookId: string, from: DeliveryStatus, to: DeliveryStatus): Promise<void> {
+  await db.update(processedWebhooks).set({ status: to, leaseUntil: null }).where(and(eq(processedWebhooks.webhookId, webhookId), eq(processedWebhooks.status, from)));
+}
+
+/** Undoes a request's claim when its work failed, so Shopify's retry is processed instead of skipped. */
+export async function releaseWebhook(db: Db, webhookId: string): Promise<void> {
+  await db.delete(processedWebhooks).where(and(eq(processedWebhooks.webhookId, webhookId), eq(processedWebhooks.status, 'received')));
+}
+
+/**
+ * The queue consumer claims the work of a delivery: queued, still marked received (the request enqueued
+ * but had not yet recorded it), missing (the record failed after the send), or running under a lease that
+ * ran out. False when it is done or another consumer holds a live lease.
+ */
+export async function claimWebhookWork(db: Db, d: { webhookId: string; shopDomain: string; topic: string }, now = Date.now(), leaseMs = WORK_LEASE_MS): Promise<boolean> {
+  const rows = await db
+    .insert(processedWebhooks)
+    .values({ ...d, receivedAt: now, status: 'running', leaseUntil: now + leaseMs })
+    .onConflictDoUpdate({
+      target: processedWebhooks.webhookId,
+      set: { status: 'running', leaseUntil: now + leaseMs },
+      setWhere: sql`${processedWebhooks.status} IN ('queued', 'received') OR (${processedWebhooks.status} = 'running' AND ${processedWebhooks.leaseUntil} < ${now})`,
+    })
+    .returning({ id: processedWebhooks.webhookId })
+    .all();
+  return rows.length === 1;
+}
+
+/** The consumer gives the work back after a failure: the queue's retry claims it again. */
+export async function requeueWebhookWork(db: Db, webhookId: string): Promise<void> {
+  await db.update(processedWebhooks).set({ status: 'queued', leaseUntil: null }).where(and(eq(processedWebhooks.webhookId, webhookId), inArray(processedWebhooks.status, ['running'])));
+}
+
+/** Shopify retries for up to 4 hours (48 before September 2024); ids older than the retention can go. */
 export async function pruneProcessedWebhooks(db: Db, before: number): Promise<void> {
   await db.delete(processedWebhooks).where(lt(processedWebhooks.receivedAt, before));
 }

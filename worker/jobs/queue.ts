@@ -2,6 +2,7 @@ import { createLogger } from '../lib/log';
 import { handleOptimiseBatch, handleOptimiseDeadLetters } from '../optimise/handlers';
 import { handlePagespeedBatch } from '../pagespeed/check-consumer';
 import { catalogueSyncConsumer } from '../catalogue/consumer';
+import { handleWebhookBatch, WEBHOOK_QUEUE_NAME } from '../shopify/webhooks-queue';
 
 /**
  * Queue handlers by queue name. Each handler acks a message when its work is done and retries it on
@@ -16,6 +17,7 @@ queueHandlers['pagespeed-check'] = handlePagespeedBatch;
 queueHandlers['image-optimise'] = handleOptimiseBatch;
 queueHandlers['image-optimise-dlq'] = handleOptimiseDeadLetters;
 queueHandlers['catalogue-sync'] = catalogueSyncConsumer;
+queueHandlers[WEBHOOK_QUEUE_NAME] = handleWebhookBatch;
 
 export async function dispatchQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
   const handler = queueHandlers[batch.queue];

@@ -1,10 +1,12 @@
 import { Hono, type Context } from 'hono';
 import { ApiError, ValidationError } from '../lib/errors';
 import { processWebhook, validWebhookHeaders, verifyWebhookHmac } from '../shopify/webhooks';
+import { checkFreshness, checkSignedPayload } from '../shopify/webhooks-trust';
 import type { AppEnv } from '../types';
 
-// /webhooks/*: Shopify webhooks (HMAC-checked raw body, deduplicated by X-Shopify-Webhook-Id).
-// shopify.app.toml subscribes every topic to /webhooks/shopify; plain /webhooks is accepted as well.
+// /webhooks/*: Shopify webhooks (HMAC-checked raw body, headers checked against the signed payload,
+// exactly once per X-Shopify-Webhook-Id). shopify.app.toml subscribes every topic to /webhooks/shopify;
+// plain /webhooks is accepted as well.
 export const webhooksRoutes = new Hono<AppEnv>();
 
 async function receive(c: Context<AppEnv>) {
@@ -17,14 +19,20 @@ async function receive(c: Context<AppEnv>) {
   const shopDomain = c.req.header('X-Shopify-Shop-Domain')?.toLowerCase();
   const webhookId = c.req.header('X-Shopify-Webhook-Id');
   if (!validWebhookHeaders(topic, shopDomain, webhookId)) throw new ValidationError('Missing or invalid webhook headers');
+  const fresh = checkFreshness(c.req.header('X-Shopify-Triggered-At'));
+  if (!fresh.ok) throw new ApiError(401, fresh.reason);
   let payload: Record<string, unknown>;
   try {
     payload = JSON.parse(new TextDecoder().decode(raw)) as Record<string, unknown>;
   } catch {
     throw new ValidationError('Webhook body is not valid JSON');
   }
+  const signed = checkSignedPayload(topic!, shopDomain!, payload);
+  if (!signed.ok) throw new ApiError(401, signed.reason);
   const log = c.get('log').child({ topic, shop: shopDomain, webhookId });
   const outcome = await processWebhook(c.env, c.get('db'), { topic: topic!, shopDomain: shopDomain!, webhookId: webhookId!, payload }, log);
+  // Another attempt of this delivery is mid-way: Shopify retries later and then gets 'duplicate'.
+  if (outcome === 'in_progress') return c.json({ ok: false, outcome }, 503, { 'Retry-After': '60' });
   return c.json({ ok: true, outcome });
 }
 

@@ -177,7 +177,7 @@ export function mountControlResources(app: Hono, emu: Emulator): void {
       if (b.id) {
         const d = shop.webhooks.find((w) => w.id === b.id);
         if (!d) return c.json({ error: 'no such delivery' }, 404);
-        await deliver(d, b.url ?? shop.settings.webhookUrl);
+        await deliver(d, b.url || d.url);
         return c.json([d]);
       }
       return c.json(await deliverPending(shop, b.url ?? ''));

@@ -1,4 +1,5 @@
 // Global emulator state: the app it knows, every shop, tokens, staged uploads and the CDN path index.
+import type { WebhookTarget } from '../app-toml';
 import { DEFAULT_SETTINGS, type ShopState } from './shop-state';
 import type { Blob } from './types';
 
@@ -11,6 +12,8 @@ export type AppConfig = {
   handle: string;
   /** Scopes granted when the app is installed through token exchange (shopify.app.toml's access_scopes). */
   scopes: string[];
+  /** The app's webhook subscriptions, resolved from shopify.app.toml against appUrl (startEmulator fills it). */
+  webhooks?: WebhookTarget[];
 };
 
 export type AccessToken = { token: string; shop: string; scopes: string[]; expiresAt: number | null; kind: 'offline' | 'online' };

@@ -24,7 +24,9 @@ export type ShopSettings = {
   /** Lifetime of expiring offline access tokens (Shopify: 1 hour). */
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
-  /** Where webhooks go; '' keeps them queued for the test to deliver itself. */
+  /** Post each webhook at once to the URL resolved from shopify.app.toml (`npm start`); false keeps them pending. */
+  deliverWebhooks: boolean;
+  /** Overrides that URL for every topic (and posts at once); '' uses the resolved URL. */
   webhookUrl: string;
   /** Storefront time to first byte, picked uniformly in [min, max] per page. */
   storefrontTtfbMs: [number, number];
@@ -100,6 +102,7 @@ export const DEFAULT_SETTINGS: ShopSettings = {
   bulkOperationMs: 200,
   accessTokenTtlSeconds: 3600,
   refreshTokenTtlSeconds: 90 * 24 * 3600,
+  deliverWebhooks: false,
   webhookUrl: '',
   storefrontTtfbMs: [300, 600],
   storefrontPassword: false,

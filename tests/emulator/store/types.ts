@@ -118,6 +118,8 @@ export type BulkOperationRec = {
 export type WebhookDelivery = {
   id: string;
   topic: string;
+  /** Where Shopify posts it (webhooks.ts targetFor); '' for a topic the app does not subscribe. */
+  url: string;
   body: string; // the raw JSON body, exactly the bytes that were signed
   headers: Record<string, string>;
   createdAt: string;

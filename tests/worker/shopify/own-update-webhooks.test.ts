@@ -73,7 +73,7 @@ describe('products/update caused by our own fileUpdate', { timeout: 120_000 }, (
     const optimiseSendBatch = vi.spyOn(env.OPTIMISE_QUEUE, 'sendBatch');
     const own = await emu.webhooks({ status: 'pending', topic: 'products/update' });
     expect(own.length).toBeGreaterThanOrEqual(1); // fileUpdate did cause products/update
-    await emu.postPendingWebhooks(appFetch, 'https://app.test/webhooks/shopify');
+    await emu.postPendingWebhooks(appFetch);
     const changed = sent.filter((m) => (m as { type: string }).type === 'product_changed');
     expect(changed.length).toBeGreaterThanOrEqual(1);
     for (const m of changed) expect((await consumeSync(m)).explicitAcks).toHaveLength(1);

@@ -3,35 +3,22 @@ import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appSwitches, catalogueSyncs, imageSettings, images, items, jobImages, jobs, oauthStates, processedWebhooks, shops, usageLedger } from '../../../worker/db/schema';
 import { findShopById } from '../../../worker/db/shops';
-import { encryptSecret, hmacSha256, toBase64 } from '../../../worker/lib/crypto';
+import { encryptSecret } from '../../../worker/lib/crypto';
+import { isOldInstall } from '../../../worker/shopify/old-install';
 import { call, createShop, db } from '../helpers';
 import { installFakeShopify, recordSyncQueueSends } from './fake-shopify';
+import { deliverWebhook as deliver, outcomeOf } from './webhook-delivery';
+import { recordWebhookQueue } from './webhook-queue';
 
 let fake: ReturnType<typeof installFakeShopify> | undefined;
 
 const sent = recordSyncQueueSends();
+const queue = recordWebhookQueue();
 afterEach(() => {
   fake?.restore();
   fake = undefined;
   vi.restoreAllMocks();
 });
-
-async function deliver(topic: string, shopDomain: string, payload: unknown, opts: { id?: string; secret?: string; path?: string; tamper?: boolean } = {}) {
-  const body = JSON.stringify(payload);
-  const hmac = toBase64(await hmacSha256(opts.secret ?? env.SHOPIFY_API_SECRET, body));
-  return call(opts.path ?? '/webhooks/shopify', {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'X-Shopify-Topic': topic,
-      'X-Shopify-Shop-Domain': shopDomain,
-      'X-Shopify-Webhook-Id': opts.id ?? crypto.randomUUID(),
-      'X-Shopify-Hmac-Sha256': hmac,
-      'X-Shopify-API-Version': '2026-10',
-    },
-    body: opts.tamper ? body.replace('}', ',"x":1}') : body,
-  });
-}
 
 describe('/webhooks', () => {
   it('refuses a bad HMAC (wrong secret or altered body) and processes nothing', async () => {
@@ -45,10 +32,8 @@ describe('/webhooks', () => {
     const { shop } = await createShop();
     const id = crypto.randomUUID();
     const payload = { id: 632910392, admin_graphql_api_id: 'gid://shopify/Product/632910392', updated_at: '2026-11-21T08:00:00Z' };
-    const first = await deliver('products/update', shop.domain, payload, { id });
-    const again = await deliver('products/update', shop.domain, payload, { id, path: '/webhooks' });
-    expect(((await first.json()) as { outcome: string }).outcome).toBe('processed');
-    expect(((await again.json()) as { outcome: string }).outcome).toBe('duplicate');
+    expect(await outcomeOf(deliver('products/update', shop.domain, payload, { id }))).toBe('processed');
+    expect(await outcomeOf(deliver('products/update', shop.domain, payload, { id, path: '/webhooks' }))).toBe('duplicate');
     expect(sent).toEqual([{ type: 'product_changed', shopId: shop.id, resourceId: '632910392', gid: 'gid://shopify/Product/632910392', updatedAt: '2026-11-21T08:00:00Z', webhookId: id }]);
   });
 
@@ -65,7 +50,7 @@ describe('/webhooks', () => {
       { id: crypto.randomUUID(), shopId: shop.id, dataType: 1, processType: 'optimize', status: 'running' },
       { id: crypto.randomUUID(), shopId: shop.id, dataType: 1, processType: 'optimize', status: 'done' },
     ]);
-    expect((await deliver('app/uninstalled', shop.domain, { id: 1, domain: shop.domain })).status).toBe(200);
+    expect((await deliver('app/uninstalled', shop.domain, { id: 1, domain: shop.domain, myshopify_domain: shop.domain })).status).toBe(200);
     const row = (await findShopById(db(), shop.id))!;
     expect(row).toMatchObject({ accessTokenEnc: null, refreshTokenEnc: null, adminTokenHash: null, planLevel: 0 });
     expect(row.uninstalledAt).toBeTruthy();
@@ -77,15 +62,31 @@ describe('/webhooks', () => {
 
   it('shop/update refreshes the shop details', async () => {
     const { shop } = await createShop();
-    await deliver('shop/update', shop.domain, { name: 'Renamed', email: 'new@example.com', shop_owner: 'New Owner', domain: 'renamed.example', currency: 'CAD', plan_display_name: 'Basic', plan_name: 'basic' });
+    await deliver('shop/update', shop.domain, { myshopify_domain: shop.domain, name: 'Renamed', email: 'new@example.com', shop_owner: 'New Owner', domain: 'renamed.example', currency: 'CAD', plan_display_name: 'Basic', plan_name: 'basic' });
     expect(await findShopById(db(), shop.id)).toMatchObject({ name: 'Renamed', email: 'new@example.com', ownerName: 'New Owner', primaryDomain: 'https://renamed.example', currencyCode: 'CAD', shopifyPlan: 'Basic', isDevelopmentStore: 0 });
   });
 
-  it('app_subscriptions/update of the current subscription records its status; a cancellation goes to free', async () => {
+  it('app/scopes_update keeps the stored scopes in step with the grant (and so the old-install flag)', async () => {
+    const { shop } = await createShop({ accessTokenEnc: 'x', scopes: env.SHOPIFY_SCOPES });
+    expect(isOldInstall((await findShopById(db(), shop.id))!, env.SHOPIFY_SCOPES)).toBe(0);
+    const narrowed = ['read_products', 'write_products'];
+    expect(await outcomeOf(deliver('app/scopes_update', shop.domain, { id: 1, previous: env.SHOPIFY_SCOPES.split(','), current: narrowed, updated_at: '2026-11-21T08:00:00Z' }))).toBe('processed');
+    const row = (await findShopById(db(), shop.id))!;
+    expect(row.scopes).toBe('read_products,write_products');
+    expect(isOldInstall(row, env.SHOPIFY_SCOPES)).toBe(1);
+    await deliver('app/scopes_update', shop.domain, { id: 2, previous: narrowed, current: env.SHOPIFY_SCOPES.split(','), updated_at: '2026-11-21T09:00:00Z' });
+    expect((await findShopById(db(), shop.id))!.scopes).toBe(env.SHOPIFY_SCOPES);
+  });
+
+  it('app_subscriptions/update answers at once and does its Shopify work in the webhook queue: a cancellation goes to free', async () => {
     const subId = 'gid://shopify/AppSubscription/1029266947';
     fake = installFakeShopify({ graphql: ({ query }) => (query.includes('activeSubscriptions') ? { data: { currentAppInstallation: { id: 'gid://shopify/AppInstallation/1', activeSubscriptions: [] } } } : undefined) });
     const { shop } = await createShop({ planLevel: 3, subscriptionId: subId, subscriptionStatus: 'ACTIVE', accessTokenEnc: await encryptSecret(env.TOKEN_ENCRYPTION_KEY, 'shpat_live'), scopes: env.SHOPIFY_SCOPES });
-    await deliver('app_subscriptions/update', shop.domain, { app_subscription: { admin_graphql_api_id: subId, name: 'Premium', status: 'CANCELLED' } });
+    expect(await outcomeOf(deliver('app_subscriptions/update', shop.domain, { app_subscription: { admin_graphql_api_id: subId, name: 'Premium', status: 'CANCELLED' } }))).toBe('queued');
+    // Nothing asked of Shopify inside the request.
+    expect(fake.stats.graphql).toBe(0);
+    expect(await findShopById(db(), shop.id)).toMatchObject({ planLevel: 3 });
+    expect((await queue.drain()).explicitAcks).toHaveLength(1);
     expect(await findShopById(db(), shop.id)).toMatchObject({ planLevel: 0, subscriptionId: null, subscriptionStatus: 'CANCELLED' });
     expect(fake.stats.graphql).toBe(1);
   });
@@ -96,8 +97,8 @@ describe('/webhooks', () => {
     expect((await deliver('customers/redact', shop.domain, { shop_domain: shop.domain, customer: { id: 1 } })).status).toBe(200);
   });
 
-  it('shop/redact leaves no row and no R2 object of that shop behind, and touches no other shop', async () => {
-    const { shop } = await createShop();
+  it('shop/redact (queued) leaves no row and no R2 object of that uninstalled shop behind, and touches no other shop', async () => {
+    const { shop } = await createShop({ uninstalledAt: Date.now() - 48 * 3600_000 });
     const { shop: other } = await createShop();
     for (const s of [shop, other]) {
       const item = await db().insert(items).values({ shopId: s.id, dataType: 1, resourceId: '1', title: 'P' }).returning().get();
@@ -116,6 +117,9 @@ describe('/webhooks', () => {
     }
     const res = await deliver('shop/redact', shop.domain, { shop_id: 1, shop_domain: shop.domain });
     expect(res.status).toBe(200);
+    expect(((await res.json()) as { outcome: string }).outcome).toBe('queued');
+    expect(await findShopById(db(), shop.id)).toBeTruthy(); // the work waits for the consumer
+    await queue.drain();
 
     expect(await findShopById(db(), shop.id)).toBeUndefined();
     for (const table of [items, images, jobs, jobImages, usageLedger, appSwitches, catalogueSyncs, imageSettings]) {
@@ -137,15 +141,15 @@ describe('/webhooks', () => {
     }
     expect(await db().select().from(shops).where(eq(shops.id, other.id)).get()).toBeTruthy();
     // The dedupe record stays (it holds no personal data) so a retried redact is a no-op.
-    expect(await db().select().from(processedWebhooks).where(eq(processedWebhooks.shopDomain, shop.domain)).all()).toHaveLength(1);
+    const record = await db().select().from(processedWebhooks).where(eq(processedWebhooks.shopDomain, shop.domain)).all();
+    expect(record).toMatchObject([{ status: 'done' }]);
   });
 
-  it('a failing handler releases the claim so Shopify’s retry is processed', async () => {
+  it('a failing inline handler releases the claim so Shopify’s retry is processed', async () => {
     const { shop } = await createShop();
     vi.mocked(env.SYNC_QUEUE.send).mockRejectedValueOnce(new Error('queue down'));
     const id = crypto.randomUUID();
     expect((await deliver('products/create', shop.domain, { id: 5 }, { id })).status).toBe(500);
-    const retry = await deliver('products/create', shop.domain, { id: 5 }, { id });
-    expect(((await retry.json()) as { outcome: string }).outcome).toBe('processed');
+    expect(await outcomeOf(deliver('products/create', shop.domain, { id: 5 }, { id }))).toBe('processed');
   });
 });
