@@ -12,7 +12,8 @@ export type { SyncQueueMessage, SyncCatalogueMessage, ResourceChangedMessage } f
 
 export { getShopInfo, type ShopInfo } from './operations/shop';
 export { numericId, gid, type Page, type PageInfo, type ImageRef } from './operations/common';
-export { getProductsPage, getProduct, iterateProducts, productsPageCost, PRODUCTS_PAGE_DEFAULTS, type ProductWithMedia, type ProductMediaImage } from './operations/products';
+export { getProductsPage, getProduct, iterateProducts, productsPageCost, PRODUCTS_PAGE_DEFAULTS, PRODUCTS_COUNT, type ProductWithMedia, type ProductMediaImage } from './operations/products';
+export { ADMIN_GRAPHQL_DOCUMENTS, BULK_QUERY_DOCUMENTS } from './operations/documents';
 export { getCollectionsPage, getCollection, updateCollectionImage, type CollectionWithImage } from './operations/collections';
 export { getArticlesPage, getArticle, updateArticleImage, type ArticleWithImage } from './operations/articles';
 export {

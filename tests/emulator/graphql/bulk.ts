@@ -7,6 +7,7 @@ import type { BulkOperationRec } from '../store/types';
 import { enqueueWebhook } from '../webhooks';
 import type { Ctx } from './context';
 import { encodeCursor, gid, parseGid } from './ids';
+import { validateDocument } from './validate';
 
 export type Executor = (ctx: Ctx, query: string) => Promise<ExecutionResult>;
 
@@ -117,6 +118,9 @@ export function bulkOperationRunQuery(args: { query: string }, ctx: Ctx, execute
   try {
     const doc = parse(args.query);
     if (doc.definitions.length !== 1) throw new GraphQLError('Bulk queries must contain exactly one operation');
+    // Shopify checks the query against the schema when the operation is created, not when it runs.
+    const invalid = ctx.schema ? validateDocument(ctx.schema, doc)[0] : undefined;
+    if (invalid) throw new GraphQLError(invalid.message);
   } catch (e) {
     return { bulkOperation: null, userErrors: [{ code: 'INVALID', field: ['query'], message: `Invalid bulk query: ${(e as Error).message}` }] };
   }

@@ -1,15 +1,14 @@
-// Runs one Admin GraphQL request: parse, validate, charge the shop's leaky bucket, execute, and
-// report `extensions.cost` with throttleStatus exactly where Shopify puts it.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { buildSchema, execute, type ExecutionResult, getOperationAST, GraphQLError, parse, validate } from 'graphql';
+// Runs one Admin GraphQL request: parse, validate the document and its variables against Shopify's
+// published schema for the requested API version (published-schema.ts), charge the shop's leaky bucket,
+// execute with our resolvers, and report `extensions.cost` with throttleStatus where Shopify puts it.
+import { execute, type ExecutionResult, getOperationAST, GraphQLError, type GraphQLSchema, parse } from 'graphql';
 import type { Emulator } from '../store/registry';
 import type { ShopState } from '../store/shop-state';
 import type { Ctx } from './context';
 import { actualCost, requestedCost } from './cost';
+import { publishedSchema } from './published-schema';
 import { buildRoot } from './root';
-
-export const schema = buildSchema(readFileSync(fileURLToPath(new URL('./schema.graphql', import.meta.url)), 'utf8'));
+import { validateDocument, validateVariables } from './validate';
 
 /** Shopify refuses any single query whose requested cost is above 1,000 points. */
 export const SINGLE_QUERY_MAX_COST = 1000;
@@ -26,15 +25,18 @@ function throttleStatus(shop: ShopState) {
 
 /** Executes without cost accounting (bulk operations run outside the bucket, as on Shopify). */
 export async function executeUnmetered(ctx: Ctx, query: string, variables: Record<string, unknown> = {}, operationName?: string): Promise<ExecutionResult> {
+  const schema = ctx.schema;
+  if (!schema) throw new Error('executeUnmetered runs inside a GraphQL request (ctx.schema)');
   const doc = parse(query);
-  const errors = validate(schema, doc);
-  if (errors.length) return { errors };
+  const errors = validateDocument(schema, doc);
+  if (errors.length) return { errors: errors.map((e) => new GraphQLError(e.message, { extensions: e.extensions })) };
   return execute({ schema, document: doc, rootValue: buildRoot(ctx, executeUnmetered), contextValue: ctx, variableValues: variables, operationName });
 }
 
 export type GraphqlBody = { query?: unknown; variables?: unknown; operationName?: unknown };
 
-export async function runAdminGraphql(emu: Emulator, shop: ShopState, body: GraphqlBody): Promise<{ status: number; json: unknown }> {
+/** `version` is a published API version (the admin route maps the request path onto one). */
+export async function runAdminGraphql(emu: Emulator, shop: ShopState, body: GraphqlBody, version: string): Promise<{ status: number; json: unknown }> {
   shop.stats.graphqlRequests += 1;
   if (typeof body.query !== 'string' || !body.query.trim()) return { status: 400, json: { errors: { query: 'Required parameter missing or invalid' } } };
   const variables = body.variables && typeof body.variables === 'object' ? (body.variables as Record<string, unknown>) : {};
@@ -46,10 +48,13 @@ export async function runAdminGraphql(emu: Emulator, shop: ShopState, body: Grap
     const err = e as GraphQLError;
     return { status: 200, json: { errors: [{ message: err.message, locations: err.locations }] } };
   }
-  const validation = validate(schema, doc);
-  if (validation.length) return { status: 200, json: { errors: validation.map((e) => e.toJSON()) } };
+  const schema: GraphQLSchema = publishedSchema(version);
+  const validation = validateDocument(schema, doc);
+  if (validation.length) return { status: 200, json: { errors: validation } };
   const op = getOperationAST(doc, operationName);
-  if (!op) return { status: 200, json: { errors: [{ message: 'An operation name is required' }] } };
+  if (!op) return { status: 200, json: { errors: [{ message: operationName ? `No operation named "${operationName}"` : 'An operation name is required' }] } };
+  const badVariables = validateVariables(schema, op, variables);
+  if (badVariables.length) return { status: 200, json: { errors: badVariables } };
 
   const requested = requestedCost(schema, doc, op, variables);
   refillBucket(shop);
@@ -77,7 +82,7 @@ export async function runAdminGraphql(emu: Emulator, shop: ShopState, body: Grap
     };
   }
   shop.bucket.available -= requested;
-  const ctx: Ctx = { emu, shop, bulk: false };
+  const ctx: Ctx = { emu, shop, bulk: false, schema };
   const result = await execute({ schema, document: doc, rootValue: buildRoot(ctx, executeUnmetered), contextValue: ctx, variableValues: variables, operationName });
   const actual = actualCost(result.data, op.operation === 'mutation', requested);
   shop.bucket.available = Math.min(shop.settings.maximumAvailable, shop.bucket.available + (requested - actual)); // refund the unused part

@@ -169,9 +169,13 @@ export function fileCreate(args: { files: FileCreateInput[] }, ctx: Ctx) {
 
 type ImageInput = { id?: string | null; altText?: string | null; src?: string | null };
 
-export async function collectionUpdate(args: { input: { id?: string; title?: string; handle?: string; descriptionHtml?: string; image?: ImageInput | null } }, ctx: Ctx) {
+type CollectionUpdateInput = { id?: string; title?: string; handle?: string; descriptionHtml?: string; image?: ImageInput | null };
+
+/** `collection:` (CollectionUpdateInput) since 2026-07; the deprecated `input:` (CollectionInput) is still accepted. */
+export async function collectionUpdate(args: { collection?: CollectionUpdateInput | null; input?: CollectionUpdateInput | null }, ctx: Ctx) {
   ensureCatalogue(ctx.shop);
-  const { input } = args;
+  const input = args.collection ?? args.input;
+  if (!input) return { collection: null, userErrors: [{ field: ['collection'], message: 'Collection input is required' }] };
   const c = input.id ? ctx.shop.collections.find((x) => x.id === parseGid(input.id!, 'Collection')) : undefined;
   if (!c) return { collection: null, userErrors: [{ field: ['id'], message: 'Collection does not exist' }] };
   if ('image' in input) {

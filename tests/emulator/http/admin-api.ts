@@ -1,6 +1,7 @@
 // Admin GraphQL endpoint (`POST /<shop>/admin/api/<version>/graphql.json`) and bulk result files.
 import type { Hono } from 'hono';
 import { runAdminGraphql } from '../graphql/execute';
+import { servedVersion } from '../graphql/published-schema';
 import type { Emulator } from '../store/registry';
 import { applyFault } from './faults';
 import { SHOP_PARAM } from './oauth';
@@ -11,8 +12,9 @@ export function mountAdminApi(app: Hono, emu: Emulator): void {
   app.post(`/${SHOP_PARAM}/admin/api/:version/graphql.json`, async (c) => {
     const shop = emu.shops.get(c.req.param('shop'));
     if (!shop) return c.json({ errors: 'Not Found' }, 404);
-    const version = c.req.param('version');
-    if (!/^\d{4}-(01|04|07|10)$|^unstable$/.test(version)) return c.json({ errors: 'Not Found' }, 404);
+    // A published version answers as itself, an older one falls forward to the oldest published (as on Shopify).
+    const version = servedVersion(c.req.param('version'));
+    if (!version) return c.json({ errors: 'Not Found' }, 404);
     const fault = await applyFault(shop, 'graphql');
     if (fault) return fault;
     const token = emu.accessTokens.get(c.req.header('X-Shopify-Access-Token') ?? '');
@@ -27,7 +29,7 @@ export function mountAdminApi(app: Hono, emu: Emulator): void {
     } catch {
       return c.json({ errors: { query: 'Required parameter missing or invalid' } }, 400);
     }
-    const { status, json } = await runAdminGraphql(emu, shop, body);
+    const { status, json } = await runAdminGraphql(emu, shop, body, version);
     c.header('X-Shopify-API-Version', version);
     c.header('X-Request-Id', crypto.randomUUID());
     return c.json(json as Record<string, unknown>, status as 200);

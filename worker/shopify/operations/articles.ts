@@ -15,7 +15,7 @@ export type ArticleWithImage = {
 const IMAGE_FIELDS = 'id url altText width height';
 const ARTICLE_FIELDS = `id title handle updatedAt isPublished blog { id title } image { ${IMAGE_FIELDS} }`;
 
-const ARTICLES_PAGE = /* GraphQL */ `
+export const ARTICLES_PAGE = /* GraphQL */ `
   query ArticlesWithImage($first: Int!, $after: String, $query: String) {
     articles(first: $first, after: $after, query: $query, sortKey: ID) {
       pageInfo { hasNextPage endCursor }
@@ -24,11 +24,11 @@ const ARTICLES_PAGE = /* GraphQL */ `
   }
 `;
 
-const ARTICLE_BY_ID = /* GraphQL */ `
+export const ARTICLE_BY_ID = /* GraphQL */ `
   query ArticleWithImage($id: ID!) { article(id: $id) { ${ARTICLE_FIELDS} } }
 `;
 
-const ARTICLE_UPDATE_IMAGE = /* GraphQL */ `
+export const ARTICLE_UPDATE_IMAGE = /* GraphQL */ `
   mutation ArticleImageUpdate($id: ID!, $article: ArticleUpdateInput!) {
     articleUpdate(id: $id, article: $article) {
       article { ${ARTICLE_FIELDS} }

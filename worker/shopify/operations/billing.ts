@@ -38,7 +38,7 @@ const SUBSCRIPTION_FIELDS = /* GraphQL */ `
   }
 `;
 
-const SUBSCRIPTION_CREATE = /* GraphQL */ `
+export const SUBSCRIPTION_CREATE = /* GraphQL */ `
   mutation AppSubscriptionCreate($name: String!, $returnUrl: URL!, $lineItems: [AppSubscriptionLineItemInput!]!, $trialDays: Int, $test: Boolean, $replacementBehavior: AppSubscriptionReplacementBehavior) {
     appSubscriptionCreate(name: $name, returnUrl: $returnUrl, lineItems: $lineItems, trialDays: $trialDays, test: $test, replacementBehavior: $replacementBehavior) {
       appSubscription { ${SUBSCRIPTION_FIELDS} }
@@ -90,7 +90,7 @@ export async function createAppSubscription(client: AdminClient, args: CreateSub
   return { subscription: appSubscription, confirmationUrl };
 }
 
-const SUBSCRIPTION_CANCEL = /* GraphQL */ `
+export const SUBSCRIPTION_CANCEL = /* GraphQL */ `
   mutation AppSubscriptionCancel($id: ID!, $prorate: Boolean) {
     appSubscriptionCancel(id: $id, prorate: $prorate) {
       appSubscription { ${SUBSCRIPTION_FIELDS} }
@@ -106,7 +106,7 @@ export async function cancelAppSubscription(client: AdminClient, id: string, pro
   return d.appSubscriptionCancel.appSubscription;
 }
 
-const ACTIVE_SUBSCRIPTIONS = /* GraphQL */ `
+export const ACTIVE_SUBSCRIPTIONS = /* GraphQL */ `
   query ActiveSubscriptions { currentAppInstallation { id activeSubscriptions { ${SUBSCRIPTION_FIELDS} } } }
 `;
 
@@ -115,7 +115,7 @@ export async function getActiveSubscriptions(client: AdminClient): Promise<AppSu
   return d.currentAppInstallation.activeSubscriptions;
 }
 
-const USAGE_RECORD_CREATE = /* GraphQL */ `
+export const USAGE_RECORD_CREATE = /* GraphQL */ `
   mutation AppUsageRecordCreate($subscriptionLineItemId: ID!, $price: MoneyInput!, $description: String!, $idempotencyKey: String) {
     appUsageRecordCreate(subscriptionLineItemId: $subscriptionLineItemId, price: $price, description: $description, idempotencyKey: $idempotencyKey) {
       appUsageRecord { id idempotencyKey createdAt price { amount currencyCode } }
@@ -137,7 +137,7 @@ export async function createUsageRecord(client: AdminClient, args: { subscriptio
   return d.appUsageRecordCreate.appUsageRecord;
 }
 
-const LINE_ITEM_UPDATE = /* GraphQL */ `
+export const LINE_ITEM_UPDATE = /* GraphQL */ `
   mutation AppSubscriptionLineItemUpdate($id: ID!, $cappedAmount: MoneyInput!) {
     appSubscriptionLineItemUpdate(id: $id, cappedAmount: $cappedAmount) {
       appSubscription { ${SUBSCRIPTION_FIELDS} }

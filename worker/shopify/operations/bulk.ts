@@ -14,7 +14,7 @@ export type BulkOperation = {
   partialDataUrl: string | null;
 };
 
-const RUN_QUERY = /* GraphQL */ `
+export const RUN_QUERY = /* GraphQL */ `
   mutation BulkRunQuery($query: String!) {
     bulkOperationRunQuery(query: $query) {
       bulkOperation { id status }
@@ -23,7 +23,7 @@ const RUN_QUERY = /* GraphQL */ `
   }
 `;
 
-const BULK_STATUS = /* GraphQL */ `
+export const BULK_STATUS = /* GraphQL */ `
   query BulkStatus($id: ID!) {
     node(id: $id) { ... on BulkOperation { id status errorCode objectCount url partialDataUrl } }
   }

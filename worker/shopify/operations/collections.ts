@@ -6,7 +6,7 @@ export type CollectionWithImage = { id: string; title: string; handle: string; u
 
 const IMAGE_FIELDS = 'id url altText width height';
 
-const COLLECTIONS_PAGE = /* GraphQL */ `
+export const COLLECTIONS_PAGE = /* GraphQL */ `
   query CollectionsWithImage($first: Int!, $after: String, $query: String) {
     collections(first: $first, after: $after, query: $query, sortKey: ID) {
       pageInfo { hasNextPage endCursor }
@@ -15,15 +15,15 @@ const COLLECTIONS_PAGE = /* GraphQL */ `
   }
 `;
 
-const COLLECTION_BY_ID = /* GraphQL */ `
+export const COLLECTION_BY_ID = /* GraphQL */ `
   query CollectionWithImage($id: ID!) {
     collection(id: $id) { id title handle updatedAt image { ${IMAGE_FIELDS} } }
   }
 `;
 
-const COLLECTION_UPDATE_IMAGE = /* GraphQL */ `
-  mutation CollectionImageUpdate($input: CollectionInput!) {
-    collectionUpdate(input: $input) {
+export const COLLECTION_UPDATE_IMAGE = /* GraphQL */ `
+  mutation CollectionImageUpdate($collection: CollectionUpdateInput!) {
+    collectionUpdate(collection: $collection) {
       collection { id updatedAt image { ${IMAGE_FIELDS} } }
       userErrors { field message }
     }
@@ -49,7 +49,7 @@ export async function getCollection(client: AdminClient, id: string): Promise<Co
  */
 export async function updateCollectionImage(client: AdminClient, args: { id: string; src: string; altText?: string }): Promise<CollectionWithImage> {
   const d = await client.request<{ collectionUpdate: { collection: CollectionWithImage | null; userErrors: UserError[] } }>(COLLECTION_UPDATE_IMAGE, {
-    input: { id: args.id, image: { src: args.src, ...(args.altText === undefined ? {} : { altText: args.altText }) } },
+    collection: { id: args.id, image: { src: args.src, ...(args.altText === undefined ? {} : { altText: args.altText }) } },
   });
   throwOnUserErrors('collectionUpdate', d.collectionUpdate);
   if (!d.collectionUpdate.collection) throw new Error('collectionUpdate returned no collection');

@@ -7,7 +7,7 @@ import { realClock, type Clock } from '../throttle';
 
 export type StagedTarget = { url: string; resourceUrl: string; parameters: { name: string; value: string }[] };
 
-const STAGED_UPLOADS_CREATE = /* GraphQL */ `
+export const STAGED_UPLOADS_CREATE = /* GraphQL */ `
   mutation StagedUploadsCreate($input: [StagedUploadInput!]!) {
     stagedUploadsCreate(input: $input) {
       stagedTargets { url resourceUrl parameters { name value } }
@@ -68,7 +68,7 @@ const FILE_FIELDS = /* GraphQL */ `
   ... on MediaImage { image { url width height } originalSource { fileSize } }
 `;
 
-const FILE_UPDATE = /* GraphQL */ `
+export const FILE_UPDATE = /* GraphQL */ `
   mutation FileUpdate($files: [FileUpdateInput!]!) {
     fileUpdate(files: $files) {
       files { ${FILE_FIELDS} }
@@ -77,7 +77,7 @@ const FILE_UPDATE = /* GraphQL */ `
   }
 `;
 
-const FILE_STATUS = /* GraphQL */ `
+export const FILE_STATUS = /* GraphQL */ `
   query FileStatus($id: ID!) { node(id: $id) { ... on File { ${FILE_FIELDS} } } }
 `;
 
@@ -118,7 +118,7 @@ export async function getFileState(client: AdminClient, id: string): Promise<Fil
   return d.node && d.node.fileStatus ? toFileState(d.node) : null;
 }
 
-const FILE_ACKNOWLEDGE_UPDATE_FAILED = /* GraphQL */ `
+export const FILE_ACKNOWLEDGE_UPDATE_FAILED = /* GraphQL */ `
   mutation FileAcknowledgeUpdateFailed($fileIds: [ID!]!) {
     fileAcknowledgeUpdateFailed(fileIds: $fileIds) {
       files { id fileStatus }

@@ -57,7 +57,7 @@ export const PRODUCTS_PAGE = /* GraphQL */ `
   }
 `;
 
-const PRODUCT_BY_ID = /* GraphQL */ `
+export const PRODUCT_BY_ID = /* GraphQL */ `
   query ProductWithMedia($id: ID!, $mediaFirst: Int!) {
     product(id: $id) {
       id title handle vendor productType status publishedAt updatedAt
@@ -65,6 +65,13 @@ const PRODUCT_BY_ID = /* GraphQL */ `
       variants(first: 1) { nodes { title price } }
       media(first: $mediaFirst) { nodes { ${MEDIA_IMAGE_FIELDS} } }
     }
+  }
+`;
+
+/** How many products the shop has (1 point; Shopify caps the count at 10,000 by default). */
+export const PRODUCTS_COUNT = /* GraphQL */ `
+  query ProductsCount {
+    productsCount { count }
   }
 `;
 

@@ -15,7 +15,7 @@ export type ShopInfo = {
   primaryLocale: string;
 };
 
-const SHOP_INFO = /* GraphQL */ `
+export const SHOP_INFO = /* GraphQL */ `
   query ShopInfo {
     shop {
       id

@@ -2,7 +2,7 @@ import type { AdminClient } from '../graphql-client';
 
 export type MainThemeSettings = { themeId: string; themeName: string; content: string | null };
 
-const MAIN_THEME_SETTINGS = /* GraphQL */ `
+export const MAIN_THEME_SETTINGS = /* GraphQL */ `
   query MainThemeSettingsData {
     themes(first: 1, roles: [MAIN]) {
       nodes {

@@ -1,0 +1,57 @@
+// Shopify's published Admin GraphQL schema, one per API version: the introspection result that the
+// pinned devDependency @shopify/dev-mcp ships as dist/data/admin_<version>.json.gz. The emulator
+// validates and executes every document against it (graphql-js buildClientSchema); only the resolvers
+// in this folder are ours.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { buildClientSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
+
+const PACKAGE_DIR = fileURLToPath(new URL('../../../node_modules/@shopify/dev-mcp/', import.meta.url));
+const DATA_DIR = `${PACKAGE_DIR}dist/data/`;
+
+/** The package and version the schemas come from, e.g. "@shopify/dev-mcp@1.16.0". */
+export function schemaPackage(): string {
+  const pkg = JSON.parse(readFileSync(`${PACKAGE_DIR}package.json`, 'utf8')) as { name: string; version: string };
+  return `${pkg.name}@${pkg.version}`;
+}
+
+/** Where the introspection of `version` lives, relative to the repository root. */
+export function schemaSource(version: string): string {
+  return `node_modules/@shopify/dev-mcp/dist/data/admin_${version}.json.gz`;
+}
+
+/** The API versions the package ships (stable ones sorted, then "unstable" when present). */
+export function publishedVersions(): string[] {
+  if (!existsSync(DATA_DIR)) throw new Error(`${DATA_DIR} is missing: run npm install (devDependency @shopify/dev-mcp)`);
+  const found = readdirSync(DATA_DIR).flatMap((f) => /^admin_(\d{4}-\d{2}|unstable)\.json\.gz$/.exec(f)?.[1] ?? []);
+  return [...found.filter((v) => v !== 'unstable').sort(), ...found.filter((v) => v === 'unstable')];
+}
+
+/**
+ * The version whose schema answers a request for `requested`, as Shopify does it: a version that is
+ * published answers as itself, an older one than the oldest published falls forward to the oldest,
+ * anything else (a future or malformed version) has no schema: null.
+ */
+export function servedVersion(requested: string): string | null {
+  const versions = publishedVersions();
+  if (versions.includes(requested)) return requested;
+  const stable = versions.filter((v) => v !== 'unstable');
+  if (/^\d{4}-(01|04|07|10)$/.test(requested) && stable.length && requested < stable[0]!) return stable[0]!;
+  return null;
+}
+
+const cache = new Map<string, GraphQLSchema>();
+
+/** The executable schema of one published version (about 0.5 s to build the first time, then cached). */
+export function publishedSchema(version: string): GraphQLSchema {
+  let schema = cache.get(version);
+  if (!schema) {
+    const file = `${DATA_DIR}admin_${version}.json.gz`;
+    if (!existsSync(file)) throw new Error(`No published Admin schema for ${version} in ${schemaPackage()} (has ${publishedVersions().join(', ')})`);
+    const json = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as { data: IntrospectionQuery };
+    schema = buildClientSchema(json.data);
+    cache.set(version, schema);
+  }
+  return schema;
+}
