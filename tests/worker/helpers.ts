@@ -62,3 +62,12 @@ export async function call(path: string, init: RequestInit & { json?: unknown; f
 export async function sessionHeaders(shopDomain: string): Promise<Record<string, string>> {
   return { Authorization: `Bearer ${await sessionToken(shopDomain)}` };
 }
+
+/** The same shop as admin-token headers, as a session token (the shop is found through admin_tokens). */
+export async function sessionHeadersFor(adminHeaders: Record<string, string>): Promise<Record<string, string>> {
+  const token = (adminHeaders.Authorization ?? '').replace(/^Bearer\s+/i, '');
+  const { findLiveAdminToken } = await import('../../worker/db/admin-tokens');
+  const found = await findLiveAdminToken(db(), await sha256Hex(token), Date.now());
+  if (!found) throw new Error('sessionHeadersFor: not a live admin token');
+  return sessionHeaders(found.shop.domain);
+}

@@ -37,7 +37,22 @@ function clampDay(day: number): number {
   return Number.isInteger(day) && day >= 1 ? Math.min(day, 28) : 1;
 }
 
-/** The quota cycle of a fresh install: periods start on the install day of each month. */
+/** The quota cycle of a first install: periods start on the install day of each month. */
 export function quotaCycleForInstall(installedAt: number): { billingCycleDay: number; quotaPeriodStart: number } {
   return { billingCycleDay: cycleDayOf(installedAt), quotaPeriodStart: installedAt };
+}
+
+/**
+ * The quota cycle after an install. A first install starts its cycle today. A reinstall keeps the shop's
+ * billing-cycle day and, within the same period, its period start, so the period's usage still counts
+ * (uninstalling and reinstalling must not hand out a fresh quota). A reinstall after the period ended
+ * moves on to the current period of the same cycle day, as the daily reset would have.
+ */
+export function quotaCycleOnInstall(
+  previous: { billingCycleDay: number; quotaPeriodStart: number } | null,
+  installedAt: number,
+): { billingCycleDay: number; quotaPeriodStart: number } {
+  if (!previous) return quotaCycleForInstall(installedAt);
+  const current = currentPeriodStart(previous.billingCycleDay, installedAt);
+  return { billingCycleDay: previous.billingCycleDay, quotaPeriodStart: Math.max(previous.quotaPeriodStart, current) };
 }

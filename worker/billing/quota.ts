@@ -16,9 +16,9 @@
 import type { Db } from '../db/client';
 import { findShopById, type ShopRow } from '../db/shops';
 import { ensureUsageCharge } from '../db/usage-charges';
-import { countPeriodUsage, findLedgerRow, insertLedgerRowWithinLimit } from '../db/usage-ledger';
+import { countPeriodUsage, findLedgerRow, insertLedgerRowWithinLimit, moveLedgerPeriod } from '../db/usage-ledger';
 import { OVERAGE_CENTS_PER_1000, planFor } from '../../shared/plans';
-import { nextPeriodStart } from './cycle';
+import { currentPeriodStart, nextPeriodStart } from './cycle';
 
 export const OVERAGE_BLOCK_IMAGES = 1000;
 
@@ -134,4 +134,15 @@ async function recordOverageBlock(db: Db, shopId: number, periodStart: number): 
 
 export function overageChargeKey(periodStart: number, block: number): string {
   return `overage:${periodStart}:${block}`;
+}
+
+/**
+ * A new subscription starts a new quota period at `newStart`: the current period's usage moves with it
+ * (a plan change within a period carries that period's usage over). Usage of a period that already ended
+ * (the daily reset had not run yet) stays where it is.
+ */
+export async function carryUsageToNewPeriod(db: Db, shop: Pick<ShopRow, 'id' | 'billingCycleDay' | 'quotaPeriodStart'>, newStart: number): Promise<number> {
+  if (shop.quotaPeriodStart === newStart) return 0;
+  if (shop.quotaPeriodStart < currentPeriodStart(shop.billingCycleDay, newStart)) return 0;
+  return moveLedgerPeriod(db, shop.id, shop.quotaPeriodStart, newStart);
 }

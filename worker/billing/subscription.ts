@@ -12,6 +12,7 @@ import type { AdminClient } from '../shopify/graphql-client';
 import type { TokenEnv } from '../shopify/tokens';
 import { MAX_PLAN_LEVEL, planFor } from '../../shared/plans';
 import { cycleDayOf } from './cycle';
+import { carryUsageToNewPeriod } from './quota';
 import { SHOPIFY_FAILED_MESSAGE, type BillingDeps, type SyncDeps } from './deps';
 import { canDiscount } from './discount';
 import { settleUsageCharges } from './overage';
@@ -168,6 +169,8 @@ export async function syncSubscription(deps: SyncDeps, shop: ShopRow, preferId?:
     if (canDiscount(shop, now)) patch.discountExpiresAt = now;
   }
   await updateShopBilling(deps.db, shop.id, patch);
+  // The period's images stay charged under the new subscription (no fresh quota per plan change).
+  if (isNew) await carryUsageToNewPeriod(deps.db, shop, now);
   return { planLevel: level, subscriptionId: sub.id, changed: isNew || level !== shop.planLevel };
 }
 

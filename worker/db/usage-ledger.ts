@@ -46,3 +46,17 @@ export async function insertLedgerRowWithinLimit(
     on conflict (shop_id, charge_key) do nothing`);
   return (result.meta.changes ?? 0) > 0;
 }
+
+/**
+ * Moves a period's charges to a new period start (a new subscription starts a new billing cycle mid-period):
+ * the images stay charged, so climbing the plan ladder never adds up every plan's quota. Overage marks
+ * are cleared: those blocks were billed under the old subscription, the new plan counts them as used.
+ */
+export async function moveLedgerPeriod(db: Db, shopId: number, fromStart: number, toStart: number): Promise<number> {
+  const result = await db
+    .update(usageLedger)
+    .set({ periodStart: toStart, isOverage: 0 })
+    .where(and(eq(usageLedger.shopId, shopId), eq(usageLedger.periodStart, fromStart)))
+    .run();
+  return result.meta.changes ?? 0;
+}

@@ -6,6 +6,7 @@ import { BILLING_RETURN_PATH, changePlan, handleBillingReturn } from '../billing
 import { v1 } from '../lib/envelope';
 import { ValidationError } from '../lib/errors';
 import { parseInput, readBody } from '../lib/validate';
+import { requireSessionToken } from '../middleware/authenticate';
 import { shopBaseUrl } from '../shopify/api-version';
 import { isShopDomain } from '../shopify/session-token';
 import type { AppEnv } from '../types';
@@ -19,7 +20,8 @@ billingRoutes.get('/api/v1/getPricingPlans', async (c) => v1(c, await pricingDat
 const changePlansInput = z.object({ newLevel: wholeNumber('Invalid plan level') });
 
 /** Upgrade: {code:'200', url: Shopify's confirmation URL}. Downgrade to free: {code:'200', url: ''}. */
-billingRoutes.post('/api/v1/changePlans', async (c) => {
+// Plan changes spend the merchant's money: a session token (the merchant in Shopify's admin) only.
+billingRoutes.post('/api/v1/changePlans', requireSessionToken(), async (c) => {
   const { newLevel } = parseInput(changePlansInput, await readBody(c));
   const result = await changePlan({ env: c.env, db: c.get('db'), log: c.get('log') }, c.get('shop'), newLevel);
   return c.json({ code: '200', msg: 'success', url: result.url ?? '', data: { url: result.url ?? '', level: result.planLevel } });

@@ -1,7 +1,7 @@
 // Install and re-authorisation: the landing's decision, the OAuth callback, and what an install does
 // (encrypted token, shop info, default rows, first catalogue sync).
 import { languageFromShopLocale } from '../../shared/languages';
-import { quotaCycleForInstall } from '../billing/cycle';
+import { quotaCycleOnInstall } from '../billing/cycle';
 import { updateShopBilling } from '../db/billing';
 import type { Db } from '../db/client';
 import { createOAuthState, consumeOAuthState } from '../db/oauth-states';
@@ -103,8 +103,9 @@ export async function completeInstall(env: InstallEnv, db: Db, shopDomain: strin
     log.error('install_shop_info_failed', { shop: shopDomain, error: err });
   }
   await updateShopInfo(db, shop.id, fields);
-  // A (re)install starts on the free plan: its quota resets monthly on the install day (worker/billing).
-  if (freshInstall && shop.installedAt != null) await updateShopBilling(db, shop.id, quotaCycleForInstall(shop.installedAt));
+  // A first install starts its quota cycle on the install day; a reinstall keeps the cycle day and the
+  // current period's usage (worker/billing/cycle.ts quotaCycleOnInstall).
+  if (freshInstall && shop.installedAt != null) await updateShopBilling(db, shop.id, quotaCycleOnInstall(before ?? null, shop.installedAt));
   await ensureShopDefaultRows(db, shop.id);
   if (freshInstall || widened) await enqueueSync(env.SYNC_QUEUE, { type: 'sync', shopId: shop.id });
   log.info('shop_installed', { shop: shopDomain, freshInstall, expiring: grant.expires_in != null });

@@ -7,7 +7,7 @@ import { applySubscriptionUpdate, chargeImageOnce, quotaStatus, settleUsageCharg
 import { findShopById, type ShopRow } from '../../../worker/db/shops';
 import { encryptSecret } from '../../../worker/lib/crypto';
 import { createEmulatorShop, type EmulatorShop } from '../emulator-client';
-import { call, createShop, db } from '../helpers';
+import { call, createShop, db, sessionHeadersFor } from '../helpers';
 import { seedLedger } from './seed';
 
 async function installed(emu: EmulatorShop) {
@@ -46,7 +46,7 @@ async function pressOnConfirmationPage(confirmationUrl: string, approve: boolean
 }
 
 async function changePlans(headers: Record<string, string>, newLevel: number) {
-  const res = await call('/api/v1/changePlans', { method: 'POST', headers, form: { newLevel: String(newLevel) } });
+  const res = await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), form: { newLevel: String(newLevel) } });
   return (await res.json()) as { code: string; msg: string; url: string };
 }
 

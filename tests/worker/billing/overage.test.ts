@@ -4,7 +4,7 @@ import { chargeImageOnce, quotaStatus, settleAllUsageCharges, settleUsageCharges
 import { listPeriodUsageCharges } from '../../../worker/db/usage-charges';
 import { findShopById } from '../../../worker/db/shops';
 import { encryptSecret } from '../../../worker/lib/crypto';
-import { call, createShop, db } from '../helpers';
+import { call, createShop, db, sessionHeadersFor } from '../helpers';
 import { installBillingFake } from './billing-fake';
 import { seedLedger } from './seed';
 
@@ -23,7 +23,7 @@ async function shopRow(id: number) {
 /** A shop on Premium level 1 (1,000 images) approved through Shopify, with overcharge switched on. */
 async function paidShopWithOvercharge() {
   const created = await createShop({ accessTokenEnc: await encryptSecret(env.TOKEN_ENCRYPTION_KEY, 'shpat_overage'), accessTokenExpiresAt: Date.now() + 3_600_000 });
-  const res = await call('/api/v1/changePlans', { method: 'POST', headers: created.headers, form: { newLevel: '1' } });
+  const res = await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(created.headers), form: { newLevel: '1' } });
   const { url } = (await res.json()) as { url: string };
   await call(fake.decide(url, true), { redirect: 'manual' });
   const on = await call('/api/v2/setting/saveAppSwitch', { method: 'POST', headers: created.headers, form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' } });

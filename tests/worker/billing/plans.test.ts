@@ -4,7 +4,7 @@ import { applySubscriptionUpdate, chargeImageOnce } from '../../../worker/billin
 import { findShopById } from '../../../worker/db/shops';
 import { encryptSecret } from '../../../worker/lib/crypto';
 import { shopBaseUrl } from '../../../worker/shopify/api-version';
-import { call, createShop, db } from '../helpers';
+import { call, createShop, db, sessionHeadersFor } from '../helpers';
 import { installBillingFake } from './billing-fake';
 import { seedLedger } from './seed';
 
@@ -30,7 +30,7 @@ async function shopRow(id: number) {
 }
 
 async function changePlans(headers: Record<string, string>, newLevel: number | string) {
-  const res = await call('/api/v1/changePlans', { method: 'POST', headers, form: { newLevel: String(newLevel) } });
+  const res = await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), form: { newLevel: String(newLevel) } });
   return { status: res.status, body: (await res.json()) as { code: string; msg: string; url?: string } };
 }
 
@@ -121,10 +121,14 @@ describe('changePlans', () => {
     expect(await changePlans(headers, '')).toEqual({ status: 400, body: { code: '400', msg: 'Invalid plan level' } });
     expect(await changePlans(headers, 0)).toEqual({ status: 400, body: { code: '400', msg: 'You are already on the Free plan' } });
 
-    // No stored token: Shopify cannot be called; the merchant is asked to re-authorise, not shown a stack trace.
+    // No stored token: plan changes need a session token (issue 17), and a session token for a shop without
+    // a grant is exchanged for one first, so the change goes on rather than failing.
     const { headers: noToken } = await createShop();
-    const failed = await changePlans(noToken, 1);
-    expect(failed).toEqual({ status: 401, body: { code: '401', msg: 'Please authorise the app again to continue.' } });
+    const changed = await changePlans(noToken, 1);
+    expect(changed.status).toBe(200);
+    // An admin token alone cannot change the plan.
+    const byAdminToken = await call('/api/v1/changePlans', { method: 'POST', headers: noToken, form: { newLevel: '1' } });
+    expect(byAdminToken.status).toBe(401);
   });
 });
 

@@ -5,7 +5,7 @@ import { currentPeriodStart, nextPeriodStart } from '../../../worker/billing/cyc
 import { findShopById } from '../../../worker/db/shops';
 import { encryptSecret } from '../../../worker/lib/crypto';
 import { CRON, dispatchScheduled } from '../../../worker/jobs/scheduled';
-import { call, createShop, db } from '../helpers';
+import { call, createShop, db, sessionHeadersFor } from '../helpers';
 import { installBillingFake } from './billing-fake';
 import { seedLedger } from './seed';
 
@@ -79,14 +79,14 @@ describe('new-user discount', () => {
     expect(pricing.data.plans[1]).toEqual({ level: 1, name: 'Premium', impressions: 1000, price: '4.99', discount_mPrice: '3.99', proportion: 0.8 });
     expect(pricing.data.plans[6]).toMatchObject({ price: '149.99', discount_mPrice: '119.99' });
 
-    const res = (await (await call('/api/v1/changePlans', { method: 'POST', headers, form: { newLevel: '1' } })).json()) as { url: string };
+    const res = (await (await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), form: { newLevel: '1' } })).json()) as { url: string };
     const recurring = fake.subscriptions.at(-1)!.lines.find((l) => l.kind === 'recurring')!;
     expect(recurring.kind === 'recurring' && recurring.discount).toEqual({ percentage: 0.2, intervals: 3 });
 
     // Once a paid plan is active, the offer is used up: no discount on a later plan change.
     await call(fake.decide(res.url, true), { redirect: 'manual' });
     expect((await shopRow(shop.id)).discountExpiresAt).not.toBeNull();
-    await call('/api/v1/changePlans', { method: 'POST', headers, form: { newLevel: '2' } });
+    await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), form: { newLevel: '2' } });
     const second = fake.subscriptions.at(-1)!.lines.find((l) => l.kind === 'recurring')!;
     expect(second.kind === 'recurring' && second.discount).toBeNull();
   });
@@ -97,7 +97,7 @@ describe('new-user discount', () => {
     expect(pricing.data.canDiscount).toBe(false);
     expect(pricing.data.rebate_info.expired_time).toBe(0);
     expect(pricing.data.plans[1]).toMatchObject({ discount_mPrice: '4.99', proportion: 1 });
-    await call('/api/v1/changePlans', { method: 'POST', headers, form: { newLevel: '1' } });
+    await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), form: { newLevel: '1' } });
     const recurring = fake.subscriptions.at(-1)!.lines.find((l) => l.kind === 'recurring')!;
     expect(recurring.kind === 'recurring' && recurring.discount).toBeNull();
   });

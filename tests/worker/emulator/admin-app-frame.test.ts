@@ -5,7 +5,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { encryptSecret } from '../../../worker/lib/crypto';
 import { createEmulatorShop, emulatorOrigin } from '../emulator-client';
-import { call, createShop } from '../helpers';
+import { call, createShop, sessionHeadersFor } from '../helpers';
 
 const get = (url: string) => fetch(url, { redirect: 'manual' });
 
@@ -46,7 +46,7 @@ describe('emulator: the app page inside the Shopify admin', () => {
       refreshTokenEnc: t.refresh_token ? await enc(t.refresh_token) : null,
       refreshTokenExpiresAt: t.refresh_token_expires_in ? Date.now() + t.refresh_token_expires_in * 1000 : null,
     });
-    const plan = (await (await call('/api/v1/changePlans', { method: 'POST', headers, form: { newLevel: '1' } })).json()) as { url: string };
+    const plan = (await (await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), form: { newLevel: '1' } })).json()) as { url: string };
     const pressed = await fetch(plan.url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'decision=approve', redirect: 'manual' });
     const returnUrl = new URL(pressed.headers.get('Location')!);
     const back = await call(returnUrl.pathname + returnUrl.search, { redirect: 'manual' });

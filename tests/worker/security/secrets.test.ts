@@ -9,7 +9,7 @@ import { decryptSecret, encryptSecret } from '../../../worker/lib/crypto';
 import { r2Key } from '../../../worker/lib/r2-keys';
 import { LINK_TTL_MS, signedFileUrl } from '../../../worker/settings/download-links';
 import { createEmulatorShop } from '../emulator-client';
-import { call, createShop, db } from '../helpers';
+import { call, createShop, db, sessionHeadersFor } from '../helpers';
 import { apiRoutes } from './fuzz-support';
 
 afterEach(() => vi.restoreAllMocks());
@@ -51,7 +51,7 @@ describe('secrets', { timeout: 120_000 }, () => {
       // Shopify fails hard: 5xx and throttling on every call.
       await emu.injectFault({ target: 'all', status: 503, times: -1 });
       bodies += await (await call('/api/v2/home/checkThemeAppExtension', { headers })).text();
-      bodies += await (await call('/api/v1/changePlans', { method: 'POST', headers, json: { newLevel: 1 } })).text();
+      bodies += await (await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), json: { newLevel: 1 } })).text();
       await emu.clearFaults();
       // An unhandled error (D1 binding broken for one call) reaches onError, which logs it.
       vi.spyOn(env.DB, 'prepare').mockImplementationOnce(() => {

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { quotaCycleForInstall } from '../../../worker/billing';
+import { currentPeriodStart, quotaCycleForInstall } from '../../../worker/billing/cycle';
 import { catalogueSyncs, oauthStates } from '../../../worker/db/schema';
 import { findShopByDomain } from '../../../worker/db/shops';
 import { decryptSecret } from '../../../worker/lib/crypto';
@@ -109,7 +109,7 @@ describe('GET /shopify/callback', () => {
     expect(sent).toEqual([{ type: 'sync', shopId: row.id }]);
   });
 
-  it('a fresh install and a reinstall start the quota cycle on the install day (quotaCycleForInstall)', async () => {
+  it('a fresh install starts the quota cycle on the install day; a reinstall keeps the cycle day', async () => {
     fake = installFakeShopify({ graphql: () => shopInfoReply() });
     const shop = newDomain();
     const state = await startInstall(shop);
@@ -118,14 +118,13 @@ describe('GET /shopify/callback', () => {
     expect(row).toMatchObject(quotaCycleForInstall(row.installedAt!));
     expect(row.billingCycleDay).toBe(Math.min(new Date(row.installedAt!).getUTCDate(), 28));
 
-    // A reinstall months later: the old cycle (day 5, a period from last year) gives way to the new day.
+    // A reinstall months later keeps the cycle day (5) and moves on to that day's current period (issue 17).
     const { shop: old } = await createShop({ uninstalledAt: Date.now() - 86_400_000, installedAt: Date.UTC(2025, 0, 5), billingCycleDay: 5, quotaPeriodStart: Date.UTC(2025, 0, 5), accessTokenEnc: null });
     const s2 = await startInstall(old.domain);
     expect((await call(`/shopify/callback?${await signed({ code: 'c-cycle-2', shop: old.domain, state: s2, timestamp: nowTs() })}`, { redirect: 'manual' })).status).toBe(302);
     const again = (await findShopByDomain(db(), old.domain))!;
     expect(again.uninstalledAt).toBeNull();
-    expect(again).toMatchObject(quotaCycleForInstall(again.installedAt!));
-    expect(again.quotaPeriodStart).toBeGreaterThan(Date.now() - 60_000);
+    expect(again).toMatchObject({ billingCycleDay: 5, quotaPeriodStart: currentPeriodStart(5, again.installedAt!) });
   });
 
   it('re-authorising an old install clears is_old and queues a fresh catalogue sync', async () => {
