@@ -1,6 +1,6 @@
 import { createRootRoute, createRoute, createRouter, redirect } from '@tanstack/react-router';
 import { AppShell } from './components/app-shell';
-import { AuthInstallScreen } from './screens/auth-install';
+import { AuthInstallScreen, isLaunchQuery } from './screens/auth-install';
 import { CookieErrorScreen } from './screens/cookie-error';
 import { ErrorScreen } from './screens/error';
 import { GuidanceScreen } from './screens/guidance';
@@ -35,12 +35,23 @@ const toMain = <const P extends string>(path: P) =>
     },
   });
 
+/** `/` is application_url: with Shopify's launch query it is the launch screen, otherwise the home. */
+const launchRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  beforeLoad: ({ location }) => {
+    if (isLaunchQuery(location.searchStr)) return;
+    throw redirect({ to: '/main', search: location.search as never, replace: true });
+  },
+  component: AuthInstallScreen,
+});
+
 const page = <const P extends string>(path: P, component: () => JSX.Element) => createRoute({ getParentRoute: () => rootRoute, path, component });
 
 export type DetailsState = { prodId?: number; title?: string };
 
 const routeTree = rootRoute.addChildren([
-  toMain('/'),
+  launchRoute,
   toMain('/admin'),
   toMain('/admin/index'),
   toMain('/admin/preload'),
@@ -74,4 +85,4 @@ declare module '@tanstack/react-router' {
 }
 
 /** Routes that need no shop credentials (public pages and the install landing). */
-export const PUBLIC_PATHS = ['/auth/install', '/cookieError', '/privacy-policy', '/error', '/404'];
+export const PUBLIC_PATHS = ['/', '/auth/install', '/cookieError', '/privacy-policy', '/error', '/404'];

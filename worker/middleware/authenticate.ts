@@ -3,7 +3,7 @@ import { findLiveAdminToken } from '../db/admin-tokens';
 import { findShopByDomain } from '../db/shops';
 import { sha256Hex } from '../lib/crypto';
 import { AuthError } from '../lib/errors';
-import { ShopifyReauthRequiredError } from '../shopify/errors';
+import { ShopifyHttpError, ShopifyReauthRequiredError } from '../shopify/errors';
 import { completeInstall, lacksGrant } from '../shopify/install';
 import { verifySessionToken } from '../shopify/session-token';
 import { exchangeSessionToken } from '../shopify/tokens';
@@ -46,8 +46,11 @@ export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandl
         } catch (err) {
           // A shop we know as installed keeps using the app's own data while Shopify's token endpoint
           // is failing; Shopify calls then fail on their own. A new or uninstalled shop cannot go on.
-          // Token exchange cannot serve: the browser goes through OAuth (absolute reauthorize URL header).
-          if (!shop || shop.uninstalledAt) throw new ShopifyReauthRequiredError(claims.shopDomain, `token exchange failed: ${(err as Error).message}`);
+          // Shopify refused the exchange: OAuth is the way left (401 + absolute reauthorize URL header).
+          // An outage (retryable) stays an outage.
+          if (!shop || shop.uninstalledAt) {
+            throw err instanceof ShopifyHttpError && !err.retryable ? new ShopifyReauthRequiredError(claims.shopDomain, `token exchange refused: ${err.message}`) : err;
+          }
           c.get('log').warn('token_exchange_failed', { shop: shop.domain, error: err });
         }
       }

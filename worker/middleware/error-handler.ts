@@ -6,12 +6,19 @@ import { createLogger } from '../lib/log';
 import { apiErrorFromShopify } from '../lib/shopify-failures';
 import type { AppEnv } from '../types';
 
+const REAUTH_URL_HEADER = 'x-shopify-api-request-failure-reauthorize-url';
+const lowerKeys = (h: Record<string, string>) => Object.fromEntries(Object.keys(h).map((k) => [k.toLowerCase(), true]));
+/** Shopify's reauthorize header must be absolute: the admin navigates the top frame to it. */
+const absoluteAppUrl = (env: Pick<Env, 'APP_URL'>, url: string) => new URL(url, env.APP_URL).toString();
+
 /** The one place errors leave the Worker: documented envelopes, never a stack trace. */
 export const onError: ErrorHandler<AppEnv> = (thrown, c) => {
   const path = c.req.path;
   const err = apiErrorFromShopify(thrown) ?? thrown;
   if (err instanceof ApiError) {
-    for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+    for (const [k, v] of Object.entries(err.headers)) c.header(k, k.toLowerCase() === REAUTH_URL_HEADER ? absoluteAppUrl(c.env, v) : v);
+    // App Bridge and our admin client read the reauthorize headers from fetch answers (as shopify-app-js does).
+    if (REAUTH_URL_HEADER in lowerKeys(err.headers)) c.header('Access-Control-Expose-Headers', 'X-Shopify-API-Request-Failure-Reauthorize, X-Shopify-API-Request-Failure-Reauthorize-Url');
     return c.json(errorBody(path, err.status, err.message), err.status);
   }
   if (err instanceof HTTPException) {

@@ -13,8 +13,11 @@ export const shopifyRoutes = new Hono<AppEnv>();
 
 const query = (url: string) => new URL(url).searchParams;
 
-/** Install and auth landing: {code: 301, url: authorize URL} or {code: 302, url: in-app route}. */
-shopifyRoutes.get('/shopify/app', async (c) => c.json(await installLanding(c.env, c.get('db'), query(c.req.url))));
+/** Launch / install landing: {code: 302, url: in-app route} (installed by token exchange when needed) or {code: 301, url: authorize URL}. */
+shopifyRoutes.get('/shopify/app', async (c) => {
+  const bearer = (c.req.header('Authorization') ?? '').replace(/^Bearer\s+/i, '').trim() || null;
+  return c.json(await installLanding(c.env, c.get('db'), query(c.req.url), { log: c.get('log'), bearer }));
+});
 
 /** OAuth redirect_uri: verifies state and HMAC, exchanges the code, stores the grant, goes to the app. */
 shopifyRoutes.get('/shopify/callback', async (c) => c.redirect(await handleOAuthCallback(c.env, c.get('db'), query(c.req.url), c.get('log')), 302));

@@ -15,8 +15,8 @@ import { createAdminClient } from './graphql-client';
 import { buildAuthorizeUrl, isFreshTimestamp, missingScopes, verifyQueryHmac, type AuthorizeEnv } from './oauth';
 import { getShopInfo } from './operations/shop';
 import { enqueueSync } from './queue-messages';
-import { isShopDomain } from './session-token';
-import { exchangeAuthorizationCode, toStoredTokens, type TokenEnv, type TokenResponse } from './tokens';
+import { isShopDomain, verifySessionToken } from './session-token';
+import { exchangeAuthorizationCode, exchangeSessionToken, toStoredTokens, type TokenEnv, type TokenResponse } from './tokens';
 
 export type InstallEnv = TokenEnv & AuthorizeEnv & Pick<Env, 'SYNC_QUEUE'>;
 
@@ -62,16 +62,42 @@ export function needsAuthorisation(shop: ShopRow | undefined, requiredScopes: st
   return lacksGrant(shop, now) || missingScopes(shop!.scopes, requiredScopes).length > 0;
 }
 
-/** GET /shopify/app: 301 + Shopify's authorize URL when the shop must (re)authorise, else 302 + in-app route. */
-export async function installLanding(env: InstallEnv, db: Db, params: URLSearchParams): Promise<{ code: 301 | 302; url: string }> {
+export type LandingOptions = { log: Logger; /** The Authorization bearer of the landing request (App Bridge's session token). */ bearer?: string | null };
+
+/**
+ * GET /shopify/app, the launch Shopify's admin opens (the query arrives verbatim from the admin's launch
+ * screen). A shop without a usable grant is installed right here by token exchange when the launch
+ * carries a session token for that shop (`id_token`, or App Bridge's bearer): Shopify's managed
+ * installation, no redirect out of the admin. Only without a session token (standalone) or when the
+ * exchanged grant still lacks a scope does the answer send the browser through OAuth (301 + authorize
+ * URL). Otherwise 302 + the in-app route.
+ */
+export async function installLanding(env: InstallEnv, db: Db, params: URLSearchParams, opts: LandingOptions): Promise<{ code: 301 | 302; url: string }> {
   const shopDomain = await verifySignedQuery(params, env.SHOPIFY_API_SECRET);
-  const shop = await findShopByDomain(db, shopDomain);
-  if (needsAuthorisation(shop, env.SHOPIFY_SCOPES)) return { code: 301, url: await authorizeRedirect(env, db, shopDomain, params.get('locale')) };
+  let shop = await findShopByDomain(db, shopDomain);
+  if (needsAuthorisation(shop, env.SHOPIFY_SCOPES)) {
+    const sessionToken = await launchSessionToken(env, shopDomain, [params.get('id_token'), opts.bearer]);
+    if (sessionToken) {
+      const grant = await exchangeSessionToken(env, shopDomain, sessionToken);
+      shop = await completeInstall(env, db, shopDomain, grant, opts.log, params.get('locale'));
+    }
+    if (needsAuthorisation(shop, env.SHOPIFY_SCOPES)) return { code: 301, url: await authorizeRedirect(env, db, shopDomain, params.get('locale')) };
+  }
   const route = shop!.newGuideStatus === 1 ? '/guidance' : '/main';
   const keep = new URLSearchParams({ shop: shopDomain });
   const host = params.get('host');
   if (host) keep.set('host', host);
   return { code: 302, url: `${route}?${keep.toString()}` };
+}
+
+/** The first candidate that verifies as a session token for this very shop, or null. */
+async function launchSessionToken(env: InstallEnv, shopDomain: string, candidates: (string | null | undefined)[]): Promise<string | null> {
+  for (const token of candidates) {
+    if (!token || token.split('.').length !== 3) continue;
+    const claims = await verifySessionToken(token, env.SHOPIFY_API_KEY, env.SHOPIFY_API_SECRET);
+    if (claims?.shopDomain === shopDomain) return token;
+  }
+  return null;
 }
 
 /**

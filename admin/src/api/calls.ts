@@ -20,7 +20,8 @@ export type SettingInfo = {
   app_switch: { name: string; st: number; at: number; exp: number }[];
 };
 
-export const installLanding = (query: Record<string, string>) => get<{ code: number; url: string }>('/shopify/app', query);
+/** The launch query goes to the Worker verbatim (`?` included): Shopify's HMAC covers every parameter it sent. */
+export const installLanding = (search: string) => get<{ code: number; url: string }>(`/shopify/app${search}`);
 export const getSettingInfo = () => get<V1Envelope<SettingInfo>>('/api/v1/getSettingInfo');
 
 // ---- language, account, contact, review ---------------------------------------------------------

@@ -1,4 +1,5 @@
-import { authHeader } from './auth';
+import { openTop } from '../lib/app-bridge';
+import { authHeader, isEmbedded } from './auth';
 import { localiseServerMessage } from './server-messages';
 
 // Transport for the documented calls. The server answers {ack, data, message} (v2 and image calls) or
@@ -41,8 +42,21 @@ function withQuery(path: string, query?: Query): string {
   return s ? `${path}?${s}` : path;
 }
 
+/** Shopify's re-authorisation answer (as shopify-app-js sends it): 401 + where the top frame must go. */
+export const REAUTHORIZE_URL_HEADER = 'X-Shopify-API-Request-Failure-Reauthorize-Url';
+/** A stale session token: App Bridge mints a fresh one and the request is sent once more. */
+export const RETRY_INVALID_SESSION_HEADER = 'X-Shopify-Retry-Invalid-Session-Request';
+
+async function request(path: string, init: RequestInit): Promise<Response> {
+  return fetch(path, { ...init, headers: { Accept: 'application/json', ...(await authHeader()), ...(init.headers ?? {}) } });
+}
+
 async function send<T>(path: string, init: RequestInit): Promise<T> {
-  const res = await fetch(path, { ...init, headers: { Accept: 'application/json', ...(await authHeader()), ...(init.headers ?? {}) } });
+  let res = await request(path, init);
+  if (res.status === 401 && res.headers.get(RETRY_INVALID_SESSION_HEADER) === '1' && isEmbedded()) res = await request(path, init);
+  const reauthorize = res.status === 401 ? res.headers.get(REAUTHORIZE_URL_HEADER) : null;
+  // The shop must authorise the app again: leave the iframe for Shopify's grant screen (top frame).
+  if (reauthorize && /^https?:\/\//.test(reauthorize)) openTop(reauthorize);
   let body: unknown;
   try {
     body = await res.json();

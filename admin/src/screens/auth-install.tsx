@@ -8,11 +8,18 @@ import { openTop } from '../lib/app-bridge';
 import { languageAtom } from '../state/atoms';
 import { languageFromShopLocale } from '../../../shared/languages';
 
-const FORWARDED = ['shop', 'hmac', 'host', 'locale', 'session', 'timestamp', 'embedded', 'id_token'] as const;
+/** Shopify's launch query (application_url is the app root): it carries shop and its HMAC. */
+export const isLaunchQuery = (search: string) => {
+  const q = new URLSearchParams(search);
+  return q.has('shop') && q.has('hmac');
+};
 
 /**
- * /auth/install: spinner and welcome while GET /shopify/app decides (section 2): code 301 sends the
- * browser (top frame) to Shopify's authorize URL, 302 moves inside the app, anything else is only logged.
+ * The launch screen (`/` with Shopify's launch query, and /auth/install): spinner and welcome while
+ * GET /shopify/app decides (section 2). The query is forwarded exactly as Shopify sent it, so any
+ * parameter Shopify adds keeps the HMAC valid. A new shop is installed there by token exchange and the
+ * answer is 302 (move inside the app); 301 (standalone, no session token) sends the top frame to
+ * Shopify's authorize URL; anything else is only logged.
  */
 export function AuthInstallScreen() {
   const { t } = useTranslation();
@@ -24,14 +31,10 @@ export function AuthInstallScreen() {
   useEffect(() => {
     if (asked.current) return;
     asked.current = true;
-    const params = new URLSearchParams(window.location.search);
-    setLanguage(languageFromShopLocale(params.get('locale')));
-    const query: Record<string, string> = {};
-    for (const key of FORWARDED) {
-      const v = params.get(key);
-      if (v !== null) query[key] = v;
-    }
-    installLanding(query)
+    // The address bar as Shopify wrote it (the router's copy, for in-memory histories, only when it has none).
+    const search = isLaunchQuery(window.location.search) ? window.location.search : router.state.location.searchStr;
+    setLanguage(languageFromShopLocale(new URLSearchParams(search).get('locale')));
+    installLanding(search)
       .then((body) => {
         const code = Number(body.code);
         if (code === 301 && body.url) return openTop(body.url);

@@ -12,6 +12,20 @@ import { hostParam, installShop, issueTokens, signQuery } from './oauth';
 
 export const CONTROL = '/__emulator';
 
+/** A session token as App Bridge mints it for the embedded admin (HS256 with the app secret). */
+export function mintSessionToken(emu: Emulator, shop: ShopState): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ iss: `https://${shop.domain}/admin`, dest: `https://${shop.domain}`, sid: crypto.randomUUID() })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setAudience(emu.app.apiKey)
+    .setSubject('42')
+    .setIssuedAt(now)
+    .setNotBefore(now)
+    .setExpirationTime(now + 60)
+    .setJti(crypto.randomUUID())
+    .sign(new TextEncoder().encode(emu.app.apiSecret));
+}
+
 export async function body<T>(c: Context): Promise<T> {
   const text = await c.req.text();
   return (text ? JSON.parse(text) : {}) as T;
@@ -133,10 +147,12 @@ export function mountControlShops(app: Hono, emu: Emulator): void {
   );
 
   // What Shopify's admin opens when the merchant launches the app: the app URL with a signed query.
+  // `idToken=1`: the embedded launch also carries a session token (`id_token`), as Shopify's admin adds it.
   app.get(
     `${CONTROL}/shops/:shop/launch-url`,
-    withShop(emu, (c, shop) => {
+    withShop(emu, async (c, shop) => {
       const params: Record<string, string> = { embedded: '1', host: hostParam(shop.domain), locale: shop.locales[0] ?? 'en', session: crypto.randomUUID().replace(/-/g, ''), shop: shop.domain, timestamp: String(Math.floor(Date.now() / 1000)) };
+      if (c.req.query('idToken') === '1') params.id_token = await mintSessionToken(emu, shop);
       params.hmac = signQuery(emu.app.apiSecret, params);
       return c.json({ url: `${emu.app.appUrl}${c.req.query('path') ?? '/shopify/app'}?${new URLSearchParams(params)}`, params });
     }),
@@ -145,19 +161,7 @@ export function mountControlShops(app: Hono, emu: Emulator): void {
   // A session token as App Bridge mints it for the embedded admin (HS256 with the app secret).
   app.post(
     `${CONTROL}/shops/:shop/session-token`,
-    withShop(emu, async (c, shop) => {
-      const now = Math.floor(Date.now() / 1000);
-      const token = await new SignJWT({ iss: `https://${shop.domain}/admin`, dest: `https://${shop.domain}`, sid: crypto.randomUUID() })
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setAudience(emu.app.apiKey)
-        .setSubject('42')
-        .setIssuedAt(now)
-        .setNotBefore(now)
-        .setExpirationTime(now + 60)
-        .setJti(crypto.randomUUID())
-        .sign(new TextEncoder().encode(emu.app.apiSecret));
-      return c.json({ token });
-    }),
+    withShop(emu, async (c, shop) => c.json({ token: await mintSessionToken(emu, shop) })),
   );
 
   app.put(`${CONTROL}/pagespeed`, async (c) => {

@@ -78,11 +78,12 @@ describe('App Bridge session tokens', () => {
 });
 
 describe('token exchange failures', () => {
-  it('a new shop whose token exchange fails is not let in and no row is created', async () => {
+  it('a new shop whose token exchange is refused is not let in, is sent to re-authorise, and no row is created', async () => {
     // No fake here: the token endpoint (the emulator, which does not know this shop) refuses.
     const domain = `unknown-${crypto.randomUUID().slice(0, 8)}.myshopify.com`;
     const res = await issue(await sessionToken(domain));
-    expect(res.status).toBeGreaterThanOrEqual(500);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('X-Shopify-API-Request-Failure-Reauthorize-Url')).toBe(`${env.APP_URL}/shopify/reShopifyAuthor?shop=${domain}`);
     expect(await findShopByDomain(db(), domain)).toBeUndefined();
   });
 
