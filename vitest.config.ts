@@ -59,13 +59,24 @@ export default defineConfig({
         },
       },
       {
+        // The app's configuration files held against Shopify's own rules and tools (shopify.app.toml the way
+        // Shopify CLI reads it, theme-check over the theme app extension, one source for key and scopes).
+        test: {
+          name: 'config',
+          environment: 'node',
+          include: ['tests/config/**/*.test.ts'],
+          testTimeout: 60_000,
+        },
+      },
+      {
         // Real Chromium (/usr/bin/chromium) driven from Node; one folder per browser scenario.
         test: {
           name: 'browser',
           environment: 'node',
-          // The storefront script's scenarios run on pages of their own. The admin journeys need the whole
-          // product (`npm start`) and run with `npm run test:browser` / `test:browser:images`.
-          include: ['tests/browser/prefetch/**/*.test.ts'],
+          // The storefront script's scenarios run on pages of their own; the embedded journey starts the
+          // whole product (`npm start` on free ports). The other admin journeys run with
+          // `npm run test:browser` / `test:browser:images`.
+          include: ['tests/browser/prefetch/**/*.test.ts', 'tests/browser/embedded/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,

@@ -6,6 +6,7 @@ import { parse } from 'smol-toml';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hmacSha256, toBase64 } from '../../../worker/lib/crypto';
 import { WEBHOOK_TOPICS } from '../../../worker/shopify/webhooks';
+import { RESOURCE_INCLUDE_FIELDS } from '../../../worker/shopify/webhooks-handlers';
 import { applyIncludeFields, parseAppToml, resolveUri, resolveWebhookTargets, type WebhookTarget } from '../../emulator/app-toml';
 import appTomlText from '../../../shopify.app.toml?raw';
 import wranglerTomlText from '../../../wrangler.toml?raw';
@@ -84,6 +85,13 @@ describe('shopify.app.toml as Shopify CLI deploys it', () => {
       expect(new URL(t.url).origin, t.topic).toBe(new URL(appToml.application_url).origin);
       expect(reachesWorker(new URL(t.url).pathname), `${t.topic} ${t.url} is served by the Worker (run_worker_first)`).toBe(true);
     }
+  });
+
+  it('subscribes app/scopes_update; product and collection topics send only the fields their handlers read', () => {
+    expect(targets.map((t) => t.topic)).toContain('app/scopes_update');
+    const resources = targets.filter((t) => /^(products|collections)\//.test(t.topic));
+    expect(resources).toHaveLength(6);
+    for (const t of resources) expect(t.includeFields, t.topic).toEqual([...RESOURCE_INCLUDE_FIELDS]);
   });
 
   it.each(targets.map((t) => [t.topic, t] as const))('%s: a signed delivery to the resolved uri is accepted (200); unsigned or wrongly signed 401', async (_topic, target) => {

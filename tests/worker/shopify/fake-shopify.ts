@@ -34,7 +34,7 @@ export function installFakeShopify(opts: FakeShopifyOptions = {}) {
     tokenSeq += 1;
     const access = `shpat_fake_${tokenSeq}_${crypto.randomUUID()}`;
     validTokens.add(access);
-    return { access_token: access, scope: 'read_products,write_products,read_content,write_content,read_files,write_files,read_themes', expires_in: 3600, refresh_token: `shprt_${tokenSeq}_${crypto.randomUUID()}`, refresh_token_expires_in: 7776000 };
+    return { access_token: access, scope: env.SHOPIFY_SCOPES, expires_in: 3600, refresh_token: `shprt_${tokenSeq}_${crypto.randomUUID()}`, refresh_token_expires_in: 7776000 };
   };
 
   const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
