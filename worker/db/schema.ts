@@ -22,6 +22,9 @@ export const shops = sqliteTable(
     currencyCode: text('currency_code').notNull().default('USD'),
     shopifyPlan: text('shopify_plan').notNull().default(''), // shopify_level
     isDevelopmentStore: integer('is_development_store').notNull().default(0),
+    // 1 once Shopify refused a real charge ("The shop cannot accept the provided charge."): a store that can
+    // only make test charges (app review, staff stores); its test subscriptions count as paid plans.
+    testChargesOnly: integer('test_charges_only').notNull().default(0),
     planLevel: integer('plan_level').notNull().default(0), // shop_level: 0 free, 1-6 paid
     language: text('language').notNull().default('en'),
     reviewTips: integer('review_tips').notNull().default(1), // 1: show the review request

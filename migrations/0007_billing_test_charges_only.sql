@@ -1,0 +1,1 @@
+ALTER TABLE `shops` ADD `test_charges_only` integer DEFAULT 0 NOT NULL;
