@@ -1,41 +1,288 @@
-// JPEG originals. Lossless: segment surgery only (no decode, pixel-identical). Lossy: MozJPEG at the
-// chosen quality with the perceptual guard; orientation and ICC profile re-attached to the new file.
+// JPEG originals, every size up to 25 MP, with the streaming MozJPEG built from source (mozjpeg.ts).
+// Lossless: jpegtran-class transcode (coefficients copied, optimised Huffman, progressive scans):
+//   pixel-identical by construction; orientation and ICC re-attached; the metadata-stripped original
+//   competes (and is the fallback when the coefficients do not fit the budget).
+// Lossy: strips of decoded rows go straight into the encoder (MozJPEG defaults, 4:2:0), so the heap
+//   holds the encoder's coefficients (~3 B/px, the format needs them for progressive/optimised output)
+//   plus strip buffers. A progressive original is first transcoded to a baseline stand-in (identical
+//   pixels) so its coefficients never sit next to the encoder's. The perceptual guard then decodes the
+//   stand-in and the candidate in lockstep, strip by strip (strip-guard.ts). CMYK/YCCK originals are
+//   converted to RGB (their CMYK ICC profile no longer applies and is dropped).
+import { DEFAULT_BUDGET_BYTES } from './budget';
 import type { Candidate } from './candidates';
 import { smallest } from './candidates';
-import { decodeJpeg, encodeJpeg } from './codecs';
+import { ImageDecodeError } from './errors';
+import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_SSIM_FLOOR, GUARD_STEP, type GuardMode } from './guard';
 import { attachMetadata, iccSegments, jpegOrientation, stripJpegMetadata } from './jpeg-markers';
+import { JCS_CMYK, JCS_YCCK, JpegDecoder, JpegEncoder, MozJpegError, readJpegHeader, releaseMozjpeg, reserveMozjpegHeap, transcodeJpeg, type JpegHeader } from './mozjpeg';
 import { applyOrientation } from './pixels';
 import type { HeaderInfo } from './sniff';
-import { guardedJpeg, type GuardMode } from './guard';
-import type { EngineSettings } from './types';
-import { applyWatermark } from './watermark';
+import { createStripGuard } from './strip-guard';
+import type { EngineSettings, Rgba } from './types';
+import { applyWatermark, LOGO_MAX_BYTES, placeLogo, type PlacedWatermark } from './watermark';
 
 /** Quality for re-encoding a watermarked JPEG in lossless mode (the Low level: visually lossless). */
 export const LOSSLESS_WATERMARK_QUALITY = 90;
 
-export async function jpegCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
-  const stripped: Candidate = { bytes: stripJpegMetadata(input), format: 'jpeg', width: header.width, height: header.height, convertedToJpg: false, watermarked: false };
-  const cmyk = header.components === 4;
-  if (cmyk && !s.watermark) return { best: stripped, note: 'CMYK JPEG: the WASM decoder reads YCbCr/grey only, so only metadata was removed' };
-  if (cmyk) throw new UnsupportedInput('CMYK JPEG cannot be watermarked by the WASM codec');
-  if (s.mode === 'lossless' && !s.watermark) return { best: stripped };
+/** Above this the MozJPEG instance is dropped after a job so its heap can be reclaimed. */
+const RETAINED_HEAP_BYTES = 64 * 1024 * 1024;
 
+export async function jpegCandidates(input: Uint8Array, _header: HeaderInfo, s: EngineSettings, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
+  try {
+    return await candidates(input, s, guard);
+  } catch (e) {
+    if (e instanceof MozJpegError) {
+      if (/insufficient memory|out of memory/i.test(e.message)) throw new Error(`JPEG codec out of memory: ${e.message}`);
+      throw new ImageDecodeError(`JPEG data is corrupt: ${e.message}`);
+    }
+    throw e;
+  } finally {
+    releaseMozjpeg(RETAINED_HEAP_BYTES);
+  }
+}
+
+async function candidates(input: Uint8Array, s: EngineSettings, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
+  const info = readJpegHeader(input);
   const orientation = jpegOrientation(input);
   const icc = iccSegments(input);
-  let pixels = await decodeJpeg(input);
-  const grayscale = header.components === 1 && !s.watermark;
+  const stripped: Candidate = { bytes: stripJpegMetadata(input), format: 'jpeg', width: info.width, height: info.height, convertedToJpg: false, watermarked: false };
+  const cmyk = info.colorSpace === JCS_CMYK || info.colorSpace === JCS_YCCK;
+  const fits = (path: JpegPath) => jpegPeakBytes(info, input.length, path) <= DEFAULT_BUDGET_BYTES;
+  const mp = ((info.width * info.height) / 1e6).toFixed(1);
+
   if (s.watermark) {
-    // Composite on upright pixels so "bottom right" is where the shopper sees it; orientation becomes 1.
-    pixels = applyOrientation(pixels, orientation);
-    await applyWatermark(pixels, s.watermark);
-    const quality = s.mode === 'lossless' ? LOSSLESS_WATERMARK_QUALITY : s.quality;
-    const out = s.mode === 'lossless' ? { bytes: await encodeJpeg(pixels, { quality }), qualityUsed: quality } : await guardedJpeg(pixels, quality, false, guard);
-    return { best: { bytes: attachMetadata(out.bytes, { orientation: 1, icc }), format: 'jpeg', width: pixels.width, height: pixels.height, convertedToJpg: false, watermarked: true, qualityUsed: out.qualityUsed } };
+    // The logo is placed where the shopper sees it: on upright pixels (whole image) when EXIF rotates it.
+    const path: JpegPath = orientation === 1 ? 'watermark' : 'watermark-upright';
+    if (!fits(path)) throw new UnsupportedInput(`JPEG of ${mp} MP is too large to watermark within the isolate's memory`);
+    if (path === 'watermark-upright') return { best: await watermarkedUpright(input, info, s, guard, cmyk ? [] : icc) };
+  } else if (s.mode === 'lossless' || !fits('lossy')) {
+    // Lossless, or a lossy job whose encoder would not fit: the transcode (or only metadata removal).
+    const note = s.mode === 'lossless' ? undefined : `JPEG of ${mp} MP is too large to re-encode within the isolate: losslessly recompressed`;
+    if (!fits('lossless')) return { best: stripped, note: `JPEG of ${mp} MP: coefficients too large for the isolate, metadata removed only` };
+    return { best: smallest([lossless(input, info, orientation, icc), stripped]), note };
   }
-  const out = await guardedJpeg(pixels, s.quality, grayscale, guard);
-  const lossy: Candidate = { bytes: attachMetadata(out.bytes, { orientation, icc }), format: 'jpeg', width: header.width, height: header.height, convertedToJpg: false, watermarked: false, qualityUsed: out.qualityUsed, ssim: out.score };
-  // At high quality a re-encode can exceed an already-compressed original; metadata removal may still win.
-  return { best: smallest([lossy, stripped]) };
+
+  // CMYK becomes RGB: the CMYK profile would now misdescribe the pixels.
+  const keepIcc = cmyk ? [] : icc;
+  const grayscale = info.components === 1 && !s.watermark;
+  reserveMozjpegHeap(lossyHeapBytes(info, grayscale));
+  // Pixel-identical baseline stand-in for a progressive original (see the file comment).
+  const source = info.progressive ? transcodeJpeg(input, { progressive: false }).bytes : input;
+  const placed = s.watermark ? await placeLogo(s.watermark, info.width, info.height) : undefined;
+  const quality = s.watermark && s.mode === 'lossless' ? LOSSLESS_WATERMARK_QUALITY : s.quality;
+  const out = guarded(source, quality, grayscale, s.mode === 'lossless' ? 'off' : guard, placed);
+  const lossy: Candidate = {
+    bytes: attachMetadata(out.bytes, { orientation: s.watermark ? 1 : orientation, icc: keepIcc }), format: 'jpeg', width: info.width, height: info.height,
+    convertedToJpg: false, watermarked: Boolean(s.watermark), qualityUsed: out.qualityUsed, ssim: out.score,
+  };
+  if (s.watermark) return { best: lossy };
+  // At high quality a re-encode can exceed an already-compressed original: then the lossless transcode
+  // (and the metadata-stripped original) compete.
+  const others = lossy.bytes.length < stripped.bytes.length ? [stripped] : [stripped, lossless(input, info, orientation, icc)];
+  return { best: smallest([lossy, ...others]) };
+}
+
+function lossless(input: Uint8Array, info: JpegHeader, orientation: number, icc: Uint8Array[]): Candidate {
+  reserveMozjpegHeap(info.coefBytes + HEAP_OVERHEAD);
+  const { bytes } = transcodeJpeg(input, { progressive: true });
+  return { bytes: attachMetadata(bytes, { orientation, icc }), format: 'jpeg', width: info.width, height: info.height, convertedToJpg: false, watermarked: false };
+}
+
+type Output = { bytes: Uint8Array; qualityUsed: number; score: number | null };
+
+/** Encode; with the guard on, score it and raise the quality one step when under the floor. */
+function guarded(source: Uint8Array, quality: number, grayscale: boolean, guard: GuardMode, wm?: PlacedWatermark): Output {
+  let q = quality;
+  let bytes = encodeStrips(source, q, grayscale, wm);
+  if (guard === 'off') return { bytes, qualityUsed: q, score: null };
+  let score = scoreStrips(source, bytes, wm);
+  const ceiling = Math.min(GUARD_MAX_QUALITY, quality + GUARD_MAX_RAISE);
+  while (guard === 'on' && score < GUARD_SSIM_FLOOR && q < ceiling) {
+    q = Math.min(ceiling, q + GUARD_STEP);
+    bytes = encodeStrips(source, q, grayscale, wm);
+    score = scoreStrips(source, bytes, wm);
+  }
+  return { bytes, qualityUsed: q, score };
+}
+
+/** Strips of decoded rows straight into the encoder's row buffer (no copy of the image in JS). */
+function encodeStrips(source: Uint8Array, quality: number, grayscale: boolean, wm?: PlacedWatermark): Uint8Array {
+  const dec = new JpegDecoder(source);
+  let enc: JpegEncoder | undefined;
+  try {
+    enc = new JpegEncoder({ width: dec.width, height: dec.height, quality, grayscale });
+    const draw = wm ? rowDrawer(wm, dec.width) : undefined;
+    let y = 0;
+    for (let n = dec.read(); n > 0; n = dec.read()) {
+      const buf = enc.buffer();
+      buf.set(dec.rows(n));
+      draw?.(buf, y, n);
+      enc.commit(n);
+      y += n;
+    }
+    checkComplete(dec, y);
+    dec.close(); // before the encoder's final pass, which needs its coefficients only
+    return enc.finish();
+  } finally {
+    dec.close();
+    enc?.close();
+  }
+}
+
+/** Block-SSIM of the candidate against the source pixels, both decoded strip by strip in lockstep. */
+function scoreStrips(source: Uint8Array, candidate: Uint8Array, wm?: PlacedWatermark): number {
+  const a = new JpegDecoder(source);
+  let b: JpegDecoder | undefined;
+  try {
+    b = new JpegDecoder(candidate);
+    const g = createStripGuard({ width: a.width, height: a.height, level: 'luma' });
+    const draw = wm ? rowDrawer(wm, a.width) : undefined;
+    let y = 0;
+    for (;;) {
+      const na = a.read();
+      const nb = b.read();
+      if (na !== nb) throw new MozJpegError('guard: decoders out of step');
+      if (na === 0) break;
+      const orig = a.rows(na); // views after both reads: no heap growth in between
+      if (draw) draw(orig, y, na);
+      g.push(orig, b.rows(nb), na, 3);
+      y += na;
+    }
+    return g.result().score;
+  } finally {
+    a.close();
+    b?.close();
+  }
+}
+
+function checkComplete(dec: JpegDecoder, rows: number): void {
+  const { truncated } = dec.finish();
+  // A cut-off file decodes with grey below the cut: never publish that as the merchant's image.
+  if (truncated || rows !== dec.height) throw new ImageDecodeError('JPEG data ends early (truncated file)');
+}
+
+/** Draws the watermark onto packed RGB rows (the logo blends over opaque pixels). */
+function rowDrawer(wm: PlacedWatermark, width: number): (rgb: Uint8Array, y: number, rows: number) => void {
+  let rgba = new Uint8Array(0);
+  return (rgb, y, rows) => {
+    if (y + rows <= wm.at.y || y >= wm.at.y + wm.at.height) return;
+    const n = rows * width;
+    if (rgba.length < n * 4) rgba = new Uint8Array(n * 4);
+    for (let i = 0, j = 0; i < n * 3; i += 3, j += 4) {
+      rgba[j] = rgb[i]!; rgba[j + 1] = rgb[i + 1]!; rgba[j + 2] = rgb[i + 2]!; rgba[j + 3] = 255;
+    }
+    wm.drawRows(rgba, y, rows, width);
+    for (let i = 0, j = 0; i < n * 3; i += 3, j += 4) {
+      rgb[i] = rgba[j]!; rgb[i + 1] = rgba[j + 1]!; rgb[i + 2] = rgba[j + 2]!;
+    }
+  };
+}
+
+/** Watermark on an image with EXIF orientation: upright whole pixels (RGBA), then strips into the encoder. */
+async function watermarkedUpright(input: Uint8Array, info: JpegHeader, s: EngineSettings, guard: GuardMode, icc: Uint8Array[]): Promise<Candidate> {
+  reserveMozjpegHeap(lossyHeapBytes(info, false));
+  const dec = new JpegDecoder(input);
+  const data = new Uint8ClampedArray(dec.width * dec.height * 4);
+  try {
+    let y = 0;
+    for (let n = dec.read(); n > 0; n = dec.read()) {
+      const rgb = dec.rows(n);
+      for (let i = 0, j = (y * dec.width) * 4; i < rgb.length; i += 3, j += 4) {
+        data[j] = rgb[i]!; data[j + 1] = rgb[i + 1]!; data[j + 2] = rgb[i + 2]!; data[j + 3] = 255;
+      }
+      y += n;
+    }
+    checkComplete(dec, y);
+  } finally {
+    dec.close();
+  }
+  const upright: Rgba = applyOrientation({ data, width: info.width, height: info.height }, jpegOrientation(input));
+  await applyWatermark(upright, s.watermark!);
+  const quality = s.mode === 'lossless' ? LOSSLESS_WATERMARK_QUALITY : s.quality;
+  const encodeRgba = (q: number) => {
+    const enc = new JpegEncoder({ width: upright.width, height: upright.height, quality: q });
+    const stride = upright.width;
+    try {
+      for (let y = 0; y < upright.height; y += 16) {
+        const n = Math.min(16, upright.height - y);
+        const buf = enc.buffer();
+        for (let i = 0, j = y * stride * 4; i < n * stride * 3; i += 3, j += 4) {
+          buf[i] = upright.data[j]!; buf[i + 1] = upright.data[j + 1]!; buf[i + 2] = upright.data[j + 2]!;
+        }
+        enc.commit(n);
+      }
+      return enc.finish();
+    } finally {
+      enc.close();
+    }
+  };
+  const score = (bytes: Uint8Array) => {
+    const d = new JpegDecoder(bytes);
+    try {
+      const g = createStripGuard({ width: upright.width, height: upright.height, level: 'luma' });
+      const ref = new Uint8Array(upright.data.buffer, upright.data.byteOffset, upright.data.byteLength);
+      let y = 0;
+      const rgba = new Uint8Array(upright.width * 16 * 4);
+      for (let n = d.read(); n > 0; n = d.read()) {
+        const rgb = d.rows(n);
+        for (let i = 0, j = 0; i < rgb.length; i += 3, j += 4) { rgba[j] = rgb[i]!; rgba[j + 1] = rgb[i + 1]!; rgba[j + 2] = rgb[i + 2]!; rgba[j + 3] = 255; }
+        g.push(ref.subarray(y * upright.width * 4, (y + n) * upright.width * 4), rgba, n, 4);
+        y += n;
+      }
+      return g.result().score;
+    } finally {
+      d.close();
+    }
+  };
+  let q = quality;
+  let bytes = encodeRgba(q);
+  let ssim: number | null = null;
+  if (s.mode !== 'lossless' && guard !== 'off') {
+    ssim = score(bytes);
+    const ceiling = Math.min(GUARD_MAX_QUALITY, quality + GUARD_MAX_RAISE);
+    while (guard === 'on' && ssim < GUARD_SSIM_FLOOR && q < ceiling) {
+      q = Math.min(ceiling, q + GUARD_STEP);
+      bytes = encodeRgba(q);
+      ssim = score(bytes);
+    }
+  }
+  return { bytes: attachMetadata(bytes, { orientation: 1, icc }), format: 'jpeg', width: upright.width, height: upright.height, convertedToJpg: false, watermarked: true, qualityUsed: q, ssim };
+}
+
+// ---------- memory (bytes), used by budget.ts and to size the heap once per job ----------
+
+/** libjpeg's state, Huffman/scan-optimisation buffers, strip buffers: measured well under this. */
+const HEAP_OVERHEAD = 4 * 1024 * 1024;
+
+/** Coefficient bytes of MozJPEG's output: 4:2:0 (or one grey component), 2 B per coefficient, padded to MCUs. */
+export function outputCoefBytes(width: number, height: number, grayscale: boolean): number {
+  if (grayscale) return Math.ceil(width / 8) * Math.ceil(height / 8) * 64 * 2;
+  return Math.ceil(width / 16) * Math.ceil(height / 16) * 6 * 64 * 2;
+}
+
+function lossyHeapBytes(info: JpegHeader, grayscale: boolean): number {
+  // Progressive originals: the baseline stand-in transcode holds the input's coefficients first; after
+  // that (and in the guard) only one coefficient set at a time plus strip decoders.
+  const out = outputCoefBytes(info.width, info.height, grayscale);
+  return Math.max(info.progressive ? info.coefBytes : 0, out) + HEAP_OVERHEAD + info.width * 16 * 3 * 6;
+}
+
+export type JpegPath = 'lossless' | 'lossy' | 'watermark' | 'watermark-upright';
+
+/**
+ * Peak bytes of a JPEG path from the file's real header (sampling, progressive): the wasm heap plus the
+ * JS-side bytes this module adds (the caller's copy of the original is in budget.ts's reserve):
+ * lossless: the input's coefficients + the output (at most the input) held twice while it is joined;
+ * lossy: the larger of the stand-in transcode and the encoder/guard heap + the stand-in + outputs;
+ * watermark: plus the logo (LOGO_MAX_BYTES) and, upright, the whole RGBA image and its rotated copy.
+ */
+export function jpegPeakBytes(info: JpegHeader, inputBytes: number, path: JpegPath): number {
+  if (path === 'lossless') return info.coefBytes + HEAP_OVERHEAD + inputBytes * 2;
+  const px = info.width * info.height;
+  const heap = lossyHeapBytes(info, info.components === 1 && path === 'lossy');
+  const js = (info.progressive ? inputBytes : 0) + inputBytes * 1.5;
+  if (path === 'lossy') return heap + js;
+  return heap + js + LOGO_MAX_BYTES + (path === 'watermark-upright' ? px * 8 : 0);
 }
 
 export class UnsupportedInput extends Error {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { optimiseImage, sniffFormat } from '../../../worker/images';
 import { decodeJpeg } from '../../../worker/images/codecs';
-import { attachMetadata, iccSegments, jpegOrientation } from '../../../worker/images/jpeg-markers';
+import { decodeJpegRgb, readJpegHeader } from '../../../worker/images/mozjpeg';
+import { attachMetadata, iccSegments, jpegOrientation, stripJpegMetadata } from '../../../worker/images/jpeg-markers';
 import { fixture } from './fixtures';
 import { jpegComponents, lossless, lossy, maxChannelDiff, optimised, text } from './helpers';
 
@@ -34,14 +35,20 @@ describe('JPEG originals', () => {
     expect(sizes[1]).toBeLessThan(sizes[2]!);
   });
 
-  it('lossless removes metadata only: pixel-identical, orientation kept', async () => {
+  it('lossless is a jpegtran-class transcode: pixel-identical, progressive, smaller than metadata removal alone, orientation kept', async () => {
     const input = fixture('rocket-baseline.jpg');
     expect(text(input)).toContain('metadata that lossless mode removes');
     const r = optimised(await optimiseImage(input, lossless()));
-    expect(r.bytesOut).toBeLessThan(r.bytesIn);
+    expect(r.bytesOut).toBeLessThan(stripJpegMetadata(input).length); // Huffman + scans, not only metadata
+    expect(readJpegHeader(r.bytes).progressive).toBe(true);
     expect(text(r.bytes)).not.toContain('metadata that lossless mode removes');
+    // Identical pixels by two independent decoders (jSquash's and ours).
     const [a, b] = [await decodeJpeg(input), await decodeJpeg(r.bytes)];
     expect(maxChannelDiff(a, b)).toBe(0);
+    expect(decodeJpegRgb(r.bytes).data).toEqual(decodeJpegRgb(input).data);
+    const prog = fixture('rocket-progressive.jpg');
+    const rp = optimised(await optimiseImage(prog, lossless()));
+    expect(decodeJpegRgb(rp.bytes).data).toEqual(decodeJpegRgb(prog).data);
 
     const rotated = fixture('rocket-orient6.jpg');
     expect(jpegOrientation(rotated)).toBe(6);
@@ -63,13 +70,32 @@ describe('JPEG originals', () => {
     expect(jpegComponents(r.bytes)).toBe(1);
   });
 
-  it('CMYK: never a crash; only metadata can go, else already optimal', async () => {
-    const r = await optimiseImage(fixture('rocket-cmyk.jpg'), lossy(75));
-    expect(['optimised', 'already-optimal']).toContain(r.kind);
-    if (r.kind === 'already-optimal') expect(r.reason).toMatch(/CMYK/);
+  it('CMYK (Adobe, inverted) is decoded and optimised: lossy becomes a smaller RGB JPEG with the right colours', async () => {
+    const input = fixture('rocket-cmyk.jpg');
+    expect(readJpegHeader(input).components).toBe(4);
+    const r = optimised(await optimiseImage(input, lossy(75)));
+    expect(r.bytesOut).toBeLessThan(r.bytesIn * 0.6);
+    expect(readJpegHeader(r.bytes)).toMatchObject({ components: 3, progressive: true, width: 160, height: 107 });
+    expect(iccSegments(r.bytes)).toHaveLength(0); // a CMYK profile would misdescribe RGB pixels
+    expect(r.ssim).toBeGreaterThan(0.9);
+    // Same colours as the RGB original (half size by DCT scaling), not a negative.
+    const ref = decodeJpegRgb(fixture('rocket-baseline.jpg'), 2).data;
+    const out = decodeJpegRgb(r.bytes).data;
+    let diff = 0;
+    for (let i = 0; i < out.length; i++) diff += Math.abs(out[i]! - ref[i]!);
+    expect(diff / out.length).toBeLessThan(20);
+  });
+
+  it('CMYK lossless stays CMYK, pixel-identical and smaller; CMYK can be watermarked', async () => {
+    const input = fixture('rocket-cmyk.jpg');
+    const r = optimised(await optimiseImage(input, lossless()));
+    expect(r.bytesOut).toBeLessThan(r.bytesIn);
+    expect(readJpegHeader(r.bytes)).toMatchObject({ components: 4, adobe: true });
+    expect(decodeJpegRgb(r.bytes).data).toEqual(decodeJpegRgb(input).data);
     const logo = fixture('horse-alpha.png');
-    const w = await optimiseImage(fixture('rocket-cmyk.jpg'), lossy(75, { watermark: { bytes: logo, position: 'c', heightFraction: 0.2, opacity: 1 } }));
-    expect(w).toMatchObject({ kind: 'unsupported', reason: expect.stringMatching(/CMYK/) });
+    const w = optimised(await optimiseImage(input, lossy(75, { watermark: { bytes: logo, position: 'c', heightFraction: 0.5, opacity: 1 } })));
+    expect(w.watermarked).toBe(true);
+    expect(readJpegHeader(w.bytes).components).toBe(3);
   });
 
   it('re-attaches the ICC profile to a re-encoded JPEG', () => {
