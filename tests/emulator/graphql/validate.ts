@@ -296,6 +296,25 @@ function explanation(schema: GraphQLSchema, message: string, value: unknown): st
   return message;
 }
 
+// graphql-ruby walks an input object in the order its keys were sent (fields it does not know included),
+// then adds missing required fields; graphql-js goes by the type's field order. Problems are sorted the Ruby way.
+function rankIn(value: unknown, path: readonly (string | number)[]): number[] {
+  const ranks: number[] = [];
+  let at = value;
+  for (const key of path) {
+    const keys = at && typeof at === 'object' ? Object.keys(at) : [];
+    const i = keys.indexOf(String(key));
+    ranks.push(i === -1 ? Number.MAX_SAFE_INTEGER : i);
+    at = i === -1 ? undefined : (at as Record<string, unknown>)[String(key)];
+  }
+  return ranks;
+}
+
+function compareRanks(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
 /**
  * Checks the variables against the operation's variable definitions the way graphql-ruby does before
  * anything runs: one error per bad variable, "Variable $x of type T was provided invalid value[ for
@@ -320,6 +339,7 @@ export function validateVariables(schema: GraphQLSchema, op: OperationDefinition
       });
     }
     if (!problems.length) continue;
+    problems.sort((a, b) => compareRanks(rankIn(value, a.path), rankIn(value, b.path)));
     const fields = problems.filter((p) => p.path.length).map((p) => `${p.path.join('.')} (${p.explanation})`);
     errors.push({
       message: `Variable $${name} of type ${String(type)} was provided invalid value${fields.length ? ` for ${fields.join(', ')}` : ''}`,

@@ -1,9 +1,11 @@
 // Admin GraphQL endpoint (`POST /<shop>/admin/api/<version>/graphql.json`) and bulk result files.
 import type { Hono } from 'hono';
 import { runAdminGraphql } from '../graphql/execute';
+import { checkDocument } from '../graphql/check';
 import { servedVersion } from '../graphql/published-schema';
 import type { Emulator } from '../store/registry';
 import { applyFault } from './faults';
+import { CONTROL } from './control-shops';
 import { SHOP_PARAM } from './oauth';
 
 const INVALID_TOKEN = { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' };
@@ -33,6 +35,13 @@ export function mountAdminApi(app: Hono, emu: Emulator): void {
     c.header('X-Shopify-API-Version', version);
     c.header('X-Request-Id', crypto.randomUUID());
     return c.json(json as Record<string, unknown>, status as 200);
+  });
+
+  // Control API: checks a document against the published schema of `version` without running it.
+  app.post(`${CONTROL}/graphql/validate`, async (c) => {
+    const { query, version } = (await c.req.json()) as { query?: string; version?: string };
+    if (typeof query !== 'string' || typeof version !== 'string') return c.json({ error: 'query and version are required' }, 400);
+    return c.json(checkDocument(query, version));
   });
 
   // Bulk operation results: Shopify serves them from a signed storage URL; here from the emulator.

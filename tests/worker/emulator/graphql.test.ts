@@ -97,6 +97,77 @@ describe('emulator Admin GraphQL', () => {
     expect((await small.info()).stats.throttled).toBe(1);
   });
 
+  it("validates against Shopify's published schema and answers errors as Shopify words them", async () => {
+    const bad = await shop.graphql('query B { blogs(first: 1) { nodes { articles(first: 2, sortKey: ID) { nodes { id } } } } shop { nope } }');
+    expect(bad.status).toBe(200);
+    expect(bad.body.data).toBeUndefined();
+    expect(bad.body.extensions).toBeUndefined();
+    expect(bad.body.errors).toEqual([
+      {
+        message: "Field 'articles' doesn't accept argument 'sortKey'",
+        locations: [{ line: 1, column: 56 }],
+        path: ['query B', 'blogs', 'nodes', 'articles', 'sortKey'],
+        extensions: { code: 'argumentNotAccepted', name: 'articles', typeName: 'Field', argumentName: 'sortKey' },
+      },
+      { message: "Field 'nope' doesn't exist on type 'Shop'", locations: [{ line: 1, column: 97 }], path: ['query B', 'shop', 'nope'], extensions: { code: 'undefinedField', typeName: 'Shop', fieldName: 'nope' } },
+    ]);
+    const missing = await shop.graphql('{ product { id } }');
+    expect(missing.body.errors).toEqual([expect.objectContaining({ message: "Field 'product' is missing required arguments: id", extensions: { code: 'missingRequiredArguments', className: 'Field', name: 'product', arguments: 'id' } })]);
+    const mismatch = await shop.graphql('query P($id: ID) { product(id: $id) { id } }', { id: 'gid://shopify/Product/1' });
+    expect(mismatch.body.errors).toEqual([expect.objectContaining({ message: 'Nullability mismatch on variable $id and argument id (ID / ID!)', extensions: expect.objectContaining({ code: 'variableMismatch' }) })]);
+  });
+
+  it('checks variables against their declared input types (graphql-ruby problems with paths)', async () => {
+    const r = await shop.graphql(
+      'mutation C($collection: CollectionUpdateInput!) { collectionUpdate(collection: $collection) { userErrors { message } } }',
+      { collection: { id: 'gid://shopify/Collection/1', colour: 'red', image: { src: 5 } } },
+    );
+    expect(r.body.data).toBeUndefined();
+    expect(r.body.errors).toEqual([
+      {
+        message: 'Variable $collection of type CollectionUpdateInput! was provided invalid value for colour (Field is not defined on CollectionUpdateInput), image.src (Could not coerce value 5 to String)',
+        locations: [{ line: 1, column: 12 }],
+        extensions: {
+          value: { id: 'gid://shopify/Collection/1', colour: 'red', image: { src: 5 } },
+          problems: [
+            { path: ['colour'], explanation: 'Field is not defined on CollectionUpdateInput' },
+            { path: ['image', 'src'], explanation: 'Could not coerce value 5 to String' },
+          ],
+        },
+      },
+    ]);
+    const absent = await shop.graphql('query P($first: Int!) { products(first: $first) { nodes { id } } }');
+    expect(absent.body.errors).toEqual([
+      { message: 'Variable $first of type Int! was provided invalid value', locations: [{ line: 1, column: 9 }], extensions: { value: null, problems: [{ path: [], explanation: 'Expected value to not be null' }] } },
+    ]);
+  });
+
+  it('serves each published API version with its own schema; older ones fall forward, unknown ones are 404', async () => {
+    const post = (version: string, query: string) =>
+      fetch(`${shop.base}/admin/api/${version}/graphql.json`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': shop.tokens!.access_token }, body: JSON.stringify({ query }) });
+    // collectionUpdate(collection:) arrived in 2026-07; 2026-04 only has input:.
+    const mutation = 'mutation { collectionUpdate(collection: { id: "gid://shopify/Collection/0" }) { userErrors { message } } }';
+    const old = await post('2026-04', mutation);
+    expect(old.headers.get('X-Shopify-API-Version')).toBe('2026-04');
+    expect(JSON.stringify(await old.json())).toContain("Field 'collectionUpdate' doesn't accept argument 'collection'");
+    const current = (await (await post('2026-10', mutation)).json()) as { data?: { collectionUpdate: { userErrors: { message: string }[] } } };
+    expect(current.data?.collectionUpdate.userErrors).toEqual([{ message: 'Collection does not exist' }]);
+    const ancient = await post('2019-04', '{ shop { id } }');
+    expect(ancient.status).toBe(200);
+    expect(ancient.headers.get('X-Shopify-API-Version')).toMatch(/^20\d\d-\d\d$/);
+    expect(ancient.headers.get('X-Shopify-API-Version')! > '2019-04').toBe(true);
+    expect((await post('2099-01', '{ shop { id } }')).status).toBe(404);
+  });
+
+  it('refuses a bulk query the schema does not accept when it is created', async () => {
+    const { body } = await shop.graphql<{ bulkOperationRunQuery: { bulkOperation: unknown; userErrors: { code: string; field: string[]; message: string }[] } }>(
+      'mutation R($q: String!) { bulkOperationRunQuery(query: $q) { bulkOperation { id } userErrors { code field message } } }',
+      { q: '{ products { edges { node { id colour } } } }' },
+    );
+    expect(body.data!.bulkOperationRunQuery.bulkOperation).toBeNull();
+    expect(body.data!.bulkOperationRunQuery.userErrors).toEqual([{ code: 'INVALID', field: ['query'], message: "Invalid bulk query: Field 'colour' doesn't exist on type 'Product'" }]);
+  });
+
   it('injects HTTP 429 with Retry-After, 5xx, and slow answers on the next requests only', async () => {
     await shop.injectFault({ target: 'graphql', status: 429, times: 1, retryAfter: 1 });
     await shop.injectFault({ target: 'graphql', status: 503, times: 1 });
