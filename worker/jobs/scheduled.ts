@@ -3,6 +3,7 @@ import { quotaResetTask } from '../billing/quota-reset';
 import { createLogger } from '../lib/log';
 import { automaticSweepTask, expirySweepTask } from '../optimise/handlers';
 import { pruneWebhookIdsTask, refreshLapsingGrantsTask } from '../shopify/maintenance';
+import { sweepExpiredCredentialsTask, sweepOAuthStatesTask } from './sweeps';
 
 /** Cron expressions of wrangler.toml [triggers], named once here. */
 export const CRON = {
@@ -16,8 +17,8 @@ export type ScheduledTask = (controller: ScheduledController, env: Env, ctx: Exe
 /** Tasks by cron expression; several tasks may share one trigger. */
 export const scheduledTasks: Record<string, ScheduledTask[]> = {
   [CRON.quotaReset]: [quotaResetTask],
-  [CRON.expirySweep]: [expirySweepTask, pruneWebhookIdsTask],
-  [CRON.halfHourly]: [usageChargesTask, automaticSweepTask, refreshLapsingGrantsTask],
+  [CRON.expirySweep]: [expirySweepTask, pruneWebhookIdsTask, sweepExpiredCredentialsTask],
+  [CRON.halfHourly]: [usageChargesTask, automaticSweepTask, refreshLapsingGrantsTask, sweepOAuthStatesTask],
 };
 
 export async function dispatchScheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
