@@ -21,7 +21,10 @@ export type ImageStatus = {
   tags: ('PNG -> JPG' | 'Alt text' | 'File name' | 'Watermark')[];
   /** Deleted and expired (overdue) rows cannot be selected. */
   disabled: boolean;
-  /** View (compare): compressed and not deleted, expired or restored. */
+  /**
+   * View (compare): compressed and not expired or restored. A deleted item's image stays viewable while
+   * both files are kept (30 days from optimisation, issue 15); otherwise deleted rows show no View.
+   */
   can_view: boolean;
   /** Download: a before or after file exists. */
   can_download: boolean;
@@ -46,7 +49,7 @@ export function imageStatusOf(f: ImageFlags): ImageStatus {
     label,
     tags,
     disabled: deleted || expired,
-    can_view: f.is_compress === 1 && live,
+    can_view: f.is_compress === 1 && !expired && !restored && (!deleted || (f.has_before_file && f.has_after_file)),
     can_download: f.has_before_file || f.has_after_file,
     can_restore: live && changed,
   };

@@ -35,6 +35,9 @@ export const insertContactLog = (path: string, content: string) => postForm<V1En
 export const reviewTipsClick = (score: number) => postForm<V1Envelope>('/api/v1/reviewTipsClick', { score });
 export const getUserSelectData = () => get<V1Envelope<Record<string, string>>>('/api/v1/getUserSelectData');
 export const updateCustomerClick = (key: string, value = '1') => postForm<V1Envelope>('/api/v1/updateCustomerClick', { key, value });
+export type AdminTokenInfo = { id: number; user_id: string; created_at: number; expires_at: number; current: boolean };
+export const getAdminTokens = () => get<AckEnvelope<AdminTokenInfo[]>>('/api/v2/setting/getAdminTokens');
+export const revokeAdminToken = (id: number) => postForm<AckEnvelope>('/api/v2/setting/revokeAdminToken', { id });
 export const getAccount = () => get<AckEnvelope<{ is_over_quota: number; is_capped: number }>>('/api/v2/setting/getAccount');
 export const saveAppSwitch = (name: 'is_over_quota' | 'extra_adver', st: 0 | 1, exp = 0) =>
   postForm<AckEnvelope>('/api/v2/setting/saveAppSwitch', { name, st, exp, type: 'param' });
@@ -60,7 +63,7 @@ export const saveSettings = (settings: unknown) => postJson<AckEnvelope>('/api/v
 export const getImgOptTotal = () => get<AckEnvelope>('/api/v2/image-opt/getImgOptTotal');
 export const getImageOptDataPage = (q: { page: number; pageSize: number; title?: string; data_type: number; page_type: 0 | 1 }) =>
   get<AckEnvelope<{ data: unknown[]; current_page: number; per_page: number; total: number }>>('/api/v2/image-opt/getImageOptDataPage', q);
-export const getProductImagesData = (q: { prod_id: number | string; page: number; pageSize: number }) =>
+export const getProductImagesData = (q: { prod_id: number | string; page: number; pageSize: number; data_type?: number }) =>
   get<AckEnvelope<{ data: unknown[]; current_page: number; per_page: number; total: number }>>('/api/v2/image-opt/getProductImagesData', q);
 export const getOptSchedule = (data_type?: number) => get<AckEnvelope>('/api/v2/image-opt/getOptSchedule', { data_type });
 export const stopImageOptTask = () => get<AckEnvelope>('/api/v2/image-opt/stopImageOptTask');

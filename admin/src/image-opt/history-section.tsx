@@ -1,4 +1,4 @@
-import { SkeletonBodyText, BlockStack, Button, Card, IndexTable, Tabs, Text, TextField, useIndexResourceState } from '@shopify/polaris';
+import { SkeletonBodyText, BlockStack, Button, Card, IndexTable, InlineStack, Tabs, Text, TextField, useIndexResourceState } from '@shopify/polaris';
 import { SearchIcon } from '@shopify/polaris-icons';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
@@ -8,7 +8,9 @@ import { isOk, messageOf } from '../api/client';
 import { usePlanLimitRefusal } from '../components/plan-limit-dialog';
 import { useToast } from '../hooks/use-toast';
 import { formatDate, HistoryStatusBadge, RowThumbnail } from './history-row-cells';
+import { DownloadButton } from './details/download-button';
 import { PagingFooter } from './paging-footer';
+import { readUploadImage } from './use-view-upload';
 import { actionableRows, bulkValidationKey, dataTypeOf, formatRatio, TABS, type HistoryRow } from './rules';
 import type { PagedList } from './use-paged-list';
 
@@ -132,11 +134,16 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
                     smaller kept its original (decisions.md): there is nothing to compare. */}
                 <div onClick={(e) => e.stopPropagation()}>
                   {isUpload ? (
-                    <Button size="slim" onClick={() => onView(row)} disabled={row.is_delete === 1 || row.status !== 'finished' || row.comp_ratio <= 0}>
-                      {t('imageDetails.view')}
-                    </Button>
+                    // Optimised uploads: original and result, viewable and downloadable for 30 days.
+                    <InlineStack gap="100" wrap={false}>
+                      <Button size="slim" onClick={() => onView(row)} disabled={row.is_delete === 1 || row.status !== 'finished' || row.comp_ratio <= 0}>
+                        {t('imageDetails.view')}
+                      </Button>
+                      {row.status === 'finished' && row.is_delete !== 1 && <DownloadButton fresh={() => readUploadImage(row)} />}
+                    </InlineStack>
                   ) : (
-                    <Button size="slim" onClick={() => details(row)} disabled={row.is_delete === 1}>
+                    // A deleted item's images stay viewable and downloadable within 30 days (detail page).
+                    <Button size="slim" onClick={() => details(row)}>
                       {t('imageOpt.history.details')}
                     </Button>
                   )}

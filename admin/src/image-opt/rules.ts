@@ -50,6 +50,17 @@ export function downloadHref(url: string | null | undefined): string | null {
   return url.replace(/^http:\/\//, 'https://');
 }
 
+/**
+ * View and download links are signed with an expiry (`exp`, epoch ms; worker/settings/download-links.ts).
+ * A page left open longer than that asks for fresh ones before using a link (a minute's margin).
+ */
+export const LINK_MARGIN_MS = 60_000;
+export function linkExpired(url: string | null | undefined, now = Date.now()): boolean {
+  if (!url) return false;
+  const exp = Number(new URL(url, 'http://x').searchParams.get('exp'));
+  return Number.isFinite(exp) && exp > 0 && exp - LINK_MARGIN_MS <= now;
+}
+
 /** A history row as the history/manual calls answer it (section 3). */
 export type HistoryRow = {
   id: number;

@@ -7,14 +7,23 @@ import type { CompareImages } from './compare-modal';
 import { compareOf, statusOfRow, type ImageRow } from './image-row';
 import type { HistoryRow } from './rules';
 
-/** Other tab: an uploaded file is one image; View reads it and opens the compare modal. */
+/**
+ * Other tab: an uploaded file is one image (data_type 4). Its row is read when View or Download is
+ * pressed, so the signed links are always fresh, however long the page has been open.
+ */
+export async function readUploadImage(row: Pick<HistoryRow, 'id'>): Promise<ImageRow | null> {
+  const body = await getProductImagesData({ prod_id: row.id, data_type: 4, page: 1, pageSize: 10 });
+  return isOk(body) ? ((body.data?.data?.[0] ?? null) as ImageRow | null) : null;
+}
+
+/** View reads the upload's image and opens the compare modal (original and result). */
 export function useViewUpload(open: (images: CompareImages) => void) {
   const { t } = useTranslation();
   const toast = useToast();
   return useCallback(
     async (row: HistoryRow) => {
       try {
-        const body = await getProductImagesData({ prod_id: row.id, page: 1, pageSize: 10 });
+        const body = await getProductImagesData({ prod_id: row.id, data_type: 4, page: 1, pageSize: 10 });
         const image = (body.data?.data?.[0] ?? null) as ImageRow | null;
         if (!isOk(body) || !image) {
           toast(messageOf(body, t('imageOpt.history.empty')), { error: true });

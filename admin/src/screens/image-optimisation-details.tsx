@@ -9,6 +9,7 @@ import { ImageTable } from '../image-opt/details/image-table';
 import { useItemImages } from '../image-opt/details/use-item-images';
 import { compareOf, statusOfRow, type ImageRow } from '../image-opt/image-row';
 import { PagingFooter } from '../image-opt/paging-footer';
+import { linkExpired } from '../image-opt/rules';
 
 /** Bulk actions on the detail page: restore what can be restored; re-optimize what is not deleted or expired. */
 export const restorableRows = (rows: readonly ImageRow[]) => rows.filter((r) => statusOfRow(r).can_restore);
@@ -33,6 +34,12 @@ export function ImageOptimisationDetailsScreen() {
       return;
     }
     void data.run(which, usable);
+  };
+
+  // Links expire (one hour): a page left open asks for fresh ones before showing the pictures.
+  const viewFresh = async (row: ImageRow) => {
+    const current = linkExpired(row.before_file_path) || linkExpired(row.after_file_path) ? ((await data.freshRow(row.id).catch(() => null)) ?? row) : row;
+    setCompare(compareOf(current));
   };
 
   const s = data.schedule;
@@ -65,10 +72,11 @@ export function ImageOptimisationDetailsScreen() {
                 rows={data.rows}
                 loading={data.loading}
                 restoring={data.restoring}
-                onView={(row) => setCompare(compareOf(row))}
+                onView={(row) => void viewFresh(row)}
                 onRestore={(rows) => bulk('restore', rows)}
                 onReoptimize={(rows) => bulk('reoptimize', rows)}
                 onSelectionReset={data.resetSeq}
+                onFresh={data.freshRow}
               />
               <div style={{ padding: 'var(--p-space-300) var(--p-space-400)' }}>
                 <PagingFooter page={data.page} pageSize={data.pageSize} total={data.total} onPage={data.setPage} onPageSize={data.setPageSize} />

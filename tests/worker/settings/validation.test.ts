@@ -135,6 +135,10 @@ describe('image status rules (section 4)', () => {
     expect(imageStatusOf({ ...base, is_restore: 1 })).toMatchObject({ label: 'Restored', can_view: false, can_restore: false, disabled: false });
     expect(imageStatusOf({ ...base, is_overdue: 1, has_before_file: false })).toMatchObject({ label: 'Expired', can_view: false, can_restore: false, disabled: true, can_download: true });
     expect(imageStatusOf({ ...base, is_delete: 1, is_overdue: 1 })).toMatchObject({ label: 'Deleted', disabled: true, can_restore: false });
+    // A deleted item's image within 30 days: both files kept, so it can still be viewed and downloaded.
+    expect(imageStatusOf({ ...base, is_delete: 1 })).toMatchObject({ label: 'Deleted', disabled: true, can_view: true, can_download: true, can_restore: false });
+    expect(imageStatusOf({ ...base, is_delete: 1, is_overdue: 1, has_before_file: false })).toMatchObject({ can_view: false });
+    expect(imageStatusOf({ ...base, is_delete: 1, has_after_file: false })).toMatchObject({ can_view: false, can_download: true });
     expect(imageStatusOf({ ...base, is_compress: 0, has_before_file: false, has_after_file: false })).toMatchObject({ label: 'Not Compressed', can_view: false, can_download: false, can_restore: false });
     expect(imageStatusOf({ ...base, is_to_jpg: 1, is_edit_alt: 1, is_edit_name: 1, is_watermark: 1 }).tags).toEqual(['PNG -> JPG', 'Alt text', 'File name', 'Watermark']);
   });

@@ -19,10 +19,12 @@ type Props = {
   onRestore: (rows: ImageRow[]) => void;
   onReoptimize: (rows: ImageRow[]) => void;
   onSelectionReset: number;
+  /** Reads a row again with fresh signed links (download on a page left open). */
+  onFresh?: (id: number) => Promise<ImageRow | null>;
 };
 
 /** One item's images: status label, tags, sizes, and View / Download / Restore per section 4. */
-export function ImageTable({ rows, loading, restoring, onView, onRestore, onReoptimize, onSelectionReset }: Props) {
+export function ImageTable({ rows, loading, restoring, onView, onRestore, onReoptimize, onSelectionReset, onFresh }: Props) {
   const { t } = useTranslation();
   const selectable = rows.filter((r) => !statusOfRow(r).disabled);
   const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(selectable.map((r) => ({ id: String(r.id) })));
@@ -95,7 +97,7 @@ export function ImageTable({ rows, loading, restoring, onView, onRestore, onReop
                       {t('imageDetails.view')}
                     </Button>
                   )}
-                  {st.can_download && <DownloadButton row={row} />}
+                  {st.can_download && <DownloadButton row={row} fresh={onFresh ? () => onFresh(row.id) : undefined} />}
                   {st.can_restore && (
                     <Button size="slim" onClick={() => onRestore([row])} loading={restoring.has(row.id)}>
                       {t('imageDetails.restore')}

@@ -55,6 +55,19 @@ export function useItemImages(prodId: number | undefined) {
     void load();
   }, [load]);
 
+  /** The page again with fresh signed links (a page left open past their lifetime); the row asked for. */
+  const freshRow = useCallback(
+    async (id: number): Promise<ImageRow | null> => {
+      if (prodId === undefined) return null;
+      const body = await getProductImagesData({ prod_id: prodId, page, pageSize });
+      if (!isOk(body)) return null;
+      const list = (body.data?.data ?? []) as ImageRow[];
+      setRows(list);
+      return list.find((r) => r.id === id) ?? null;
+    },
+    [prodId, page, pageSize],
+  );
+
   const readSchedule = useCallback(async () => {
     const body = await getOptSchedule(item?.data_type ?? 1).catch(() => null);
     if (!body || !isOk(body)) return;
@@ -118,6 +131,7 @@ export function useItemImages(prodId: number | undefined) {
     schedule,
     running: polling,
     resetSeq,
+    freshRow,
     setPage,
     setPageSize: (n: number) => {
       setPageSize(n);
