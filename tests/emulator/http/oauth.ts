@@ -6,6 +6,7 @@ import type { Hono } from 'hono';
 import { jwtVerify } from 'jose';
 import type { Emulator } from '../store/registry';
 import type { ShopState } from '../store/shop-state';
+import { enqueueWebhook } from '../webhooks';
 import { applyFault } from './faults';
 
 export const SHOP_PARAM = ':shop{[a-z0-9][a-z0-9-]*\\.myshopify\\.com}';
@@ -50,9 +51,13 @@ async function readParams(req: Request): Promise<Record<string, string>> {
   return Object.fromEntries(new URLSearchParams(text));
 }
 
-export function installShop(shop: ShopState, scopes: string[]): void {
+/** Records the grant. A grant that changes an installed app's scopes makes Shopify send app/scopes_update. */
+export function installShop(shop: ShopState, scopes: string[], emu?: Emulator): void {
+  const previous = shop.scopes;
+  const changed = shop.installed && [...previous].sort().join(',') !== [...scopes].sort().join(',');
   shop.installed = true;
   shop.scopes = scopes;
+  if (changed && emu) enqueueWebhook(emu, shop, 'app/scopes_update', { id: shop.shopNumber, previous, current: scopes, updated_at: new Date().toISOString() });
 }
 
 export function mountOAuth(app: Hono, emu: Emulator): void {
@@ -73,7 +78,7 @@ export function mountOAuth(app: Hono, emu: Emulator): void {
     const scopes = (q.scope ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     const code = randomBytes(16).toString('hex');
     emu.authCodes.set(code, { code, shop: shop.domain, scopes, expiresAt: Date.now() + 10 * 60_000, used: false });
-    installShop(shop, scopes);
+    installShop(shop, scopes, emu);
     const params: Record<string, string> = { code, host: hostParam(shop.domain), shop: shop.domain, state: q.state ?? '', timestamp: String(Math.floor(Date.now() / 1000)) };
     params.hmac = signQuery(emu.app.apiSecret, params);
     for (const [k, v] of Object.entries(params)) redirect.searchParams.set(k, v);
