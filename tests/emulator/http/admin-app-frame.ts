@@ -1,11 +1,13 @@
 // The app's page inside Shopify's admin: after OAuth and after a billing approve/decline the app sends
 // the browser to `admin.shopify.com/store/<store>/apps/<api key>/<path>` (or the shop's own
 // `/<shop>/admin/apps/<api key>/<path>`, which Shopify forwards to the former). Real Shopify renders
-// its admin and frames the app's URL; the emulator has no admin frame, so it sends the browser
-// straight to the app's own page `${APP_URL}/<path>` with the query kept. The standalone admin finds
-// its authToken in localStorage, so the flow lands where it would inside the frame (e.g. /pricing).
+// its admin and frames the app's URL; here these redirects send the browser straight to the app's own
+// page `${APP_URL}/<path>` with the query kept. The standalone admin finds its authToken in
+// localStorage, so the flow lands where it would inside the frame (e.g. /pricing). The admin page that
+// does frame the app (for the embedded journey) is `/store/<store>/apps/<app>/<path>`: admin-embedded.ts.
 import type { Context, Hono } from 'hono';
 import type { Emulator } from '../store/registry';
+import { mountEmbeddedAdmin } from './admin-embedded';
 import { SHOP_PARAM } from './oauth';
 
 /** Shopify accepts the app's API key or its handle in the admin URL. */
@@ -35,4 +37,6 @@ export function mountAdminAppFrame(app: Hono, emu: Emulator): void {
   };
   app.get(`/${SHOP_PARAM}/admin/apps/:app`, legacy);
   app.get(`/${SHOP_PARAM}/admin/apps/:app/*`, legacy);
+
+  mountEmbeddedAdmin(app, emu);
 }

@@ -1,0 +1,182 @@
+// The embedded journey, in Debian's Chromium against the whole product (`npm start` on free ports):
+// Shopify's admin (the store emulator's admin page, seen by the browser at https://admin.shopify.com)
+// frames the app at application_url + path with the signed launch query; App Bridge is a stand-in served
+// at the CDN script's URL (app-bridge-stand-in.js). A fresh store opens the app for the first time:
+// it installs by token exchange with no top-level redirect, the merchant reaches Image Optimization
+// through the app's navigation in the admin, optimises an image and restores it; the admin shows the
+// app's toasts. Every HTML response of the app carries the frame-ancestors policy for the shop.
+// Screenshots land in tests/browser/embedded/screenshots/ (ignored by git) for a person to look at.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { chromium, type Browser, type BrowserContext, type Frame, type FrameLocator, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startProduct } from '../npm-start';
+
+const SHOTS = 'tests/browser/embedded/screenshots';
+const STAND_IN = readFileSync(new URL('./app-bridge-stand-in.js', import.meta.url), 'utf8');
+const ADMIN = 'https://admin.shopify.com';
+const HANDLE = 'image-speed-app';
+
+let product: { adminUrl: string; stop: () => Promise<void> } | undefined; // undefined: APP_BASE given
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let emulator: string;
+let appOrigin: string;
+let shop: string;
+let store: string;
+const htmlResponses: { url: string; status: number; csp: string | null }[] = [];
+const topUrls: string[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png` });
+const emu = async <T>(path: string, init?: RequestInit): Promise<T> => (await (await fetch(`${emulator}${path}`, init)).json()) as T;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  if (process.env.APP_BASE && process.env.EMULATOR_URL) {
+    // A product already running (`PORT=... EMULATOR_PORT=... npm start`), e.g. while working on this test.
+    appOrigin = new URL(process.env.APP_BASE).origin;
+    emulator = new URL(process.env.EMULATOR_URL).origin;
+  } else {
+    // Its own ports, so a developer's `npm start` on 8787/8788 is not disturbed.
+    process.env.PORT = String(await freePort());
+    process.env.EMULATOR_PORT = String(await freePort());
+    emulator = `http://127.0.0.1:${process.env.EMULATOR_PORT}`;
+    product = await startProduct();
+    appOrigin = new URL(product.adminUrl).origin;
+  }
+  // A store of its own that has never opened the app (not installed).
+  shop = (await emu<{ domain: string }>('/__emulator/shops', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ seed: 'dev' }) })).domain;
+  store = shop.replace('.myshopify.com', '');
+
+  // Local Network Access checks stop a public page (Shopify's admin) from framing a loopback address; in
+  // production the app is public too, so the check would not apply: off for this local stand-in.
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-features=LocalNetworkAccessChecks'],
+  });
+  context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  // Shopify's admin is the emulator's admin page, at Shopify's origin so the app's CSP is what decides.
+  await context.route(`${ADMIN}/**`, async (route) => {
+    const url = new URL(route.request().url());
+    const res = await route.fetch({ url: `${emulator}${url.pathname}${url.search}` });
+    await route.fulfill({ response: res });
+  });
+  // App Bridge from Shopify's CDN is the stand-in; nothing else leaves the machine.
+  await context.route('https://cdn.shopify.com/**', (route) =>
+    new URL(route.request().url()).pathname === '/shopifycloud/app-bridge.js'
+      ? route.fulfill({ status: 200, contentType: 'text/javascript', body: STAND_IN })
+      : route.abort(),
+  );
+  context.on('response', (res) => {
+    if (!res.url().startsWith(appOrigin) || !(res.headers()['content-type'] ?? '').includes('text/html')) return;
+    htmlResponses.push({ url: res.url(), status: res.status(), csp: res.headers()['content-security-policy'] ?? null });
+  });
+  page = await context.newPage();
+  page.on('pageerror', (e) => console.error('admin page error:', e.message));
+  page.on('framenavigated', (f) => f === page.mainFrame() && topUrls.push(f.url()));
+}, 300_000);
+
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail' && page) await shot('failure').catch(() => undefined);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+/** The app inside the admin's iframe. */
+const app = (): FrameLocator => page.frameLocator('#app-iframe');
+const appFrame = (): Frame | null => page.frame({ name: 'app-iframe' });
+/** A toast the app showed through App Bridge, in the admin's toast area. */
+const adminToast = (text: string | RegExp, timeout = 30_000) => page.locator('#toasts div').filter({ hasText: text }).first().waitFor({ timeout });
+
+describe('embedded in Shopify’s admin', () => {
+  it('installs without leaving the admin, navigates by the admin menu, optimises and restores an image', async () => {
+    const adminHome = `${ADMIN}/store/${store}/apps/${HANDLE}`;
+    await page.goto(adminHome);
+
+    // 1. First open: managed installation by token exchange, no OAuth redirect out of the admin.
+    // The launch screen asks the Worker, which installs and sends the app on to its first screen.
+    await expect.poll(() => new URL(appFrame()?.url() ?? 'about:blank').pathname, { timeout: 60_000 }).toMatch(/^\/(guidance|main)$/);
+    await app().getByRole('button', { name: /Let's start now|Recheck/ }).first().waitFor({ timeout: 30_000 });
+    const described = await emu<{ installed: boolean; stats: { tokenExchanges: number; authorizationCodes: number } }>(`/__emulator/shops/${shop}`);
+    expect(described.installed).toBe(true);
+    expect(described.stats.tokenExchanges).toBeGreaterThan(0);
+    expect(described.stats.authorizationCodes).toBe(0);
+    await shot('01-installed');
+
+    // 2. The app's ui-nav-menu is the admin's navigation; Image Optimization opens inside the frame.
+    const nav = page.getByRole('navigation', { name: 'App navigation' });
+    await nav.getByRole('link', { name: 'Image Optimization' }).click();
+    await app().getByRole('heading', { name: 'Image Optimization' }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.url()).toBe(`${adminHome}/image_optimisation`);
+    expect(new URL(appFrame()!.url()).pathname).toBe('/image_optimisation');
+    await shot('02-image-optimization');
+
+    // 3. Settings first (a new shop must set up before optimising): manual mode, compress product images.
+    await app().getByRole('button', { name: 'Settings' }).first().click();
+    const sheet = app().getByRole('dialog').filter({ has: app().getByRole('heading', { name: /First set up requirement|Settings/ }) });
+    await sheet.getByText('Select optimization mode').first().waitFor();
+    await sheet.getByLabel('Manual', { exact: true }).check({ force: true }); // Polaris draws over its inputs
+    const compress = sheet.getByLabel('Compress images');
+    if (!(await compress.isChecked())) await compress.check({ force: true });
+    await sheet.getByLabel('All product images').check({ force: true });
+    await sheet.getByRole('button', { name: 'Save' }).click();
+    await adminToast('Success');
+
+    // 4. Optimise one product's images.
+    await app().getByRole('button', { name: 'Manually optimize' }).click();
+    const manual = app().getByRole('dialog', { name: 'Manually optimize' });
+    const waiting = manual.getByRole('row').filter({ hasText: /[1-9]\d* of \d+ to optimize/ });
+    await waiting.first().waitFor({ timeout: 60_000 });
+    const title = (await waiting.first().locator('td').nth(2).innerText()).trim();
+    await waiting.first().getByRole('checkbox').check({ force: true });
+    await manual.getByRole('button', { name: 'Optimize now' }).click();
+    await adminToast(/images optimized/, 120_000);
+    await shot('03-optimised');
+
+    // Rating the app opens Shopify's own review modal (App Bridge reviews API), whatever the score.
+    await app().getByRole('button', { name: '5 stars' }).first().click();
+    const review = page.getByRole('dialog', { name: 'Review this app' });
+    await review.waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __admin: { reviewRequests: number } }).__admin.reviewRequests)).toBe(1);
+    await review.getByRole('button', { name: 'Close' }).click();
+
+    // 5. Its details; restore the compressed image.
+    const historyRow = app().getByRole('row').filter({ hasText: title }).first();
+    await historyRow.getByRole('button', { name: 'Details' }).click();
+    await app().getByText('Image data is kept for 30 days only.', { exact: false }).waitFor();
+    await expect.poll(() => page.url()).toContain(`${adminHome}/image_optimisation_details`);
+    const compressed = app().getByRole('row').filter({ has: app().getByText('Compressed', { exact: true }) }).first();
+    await compressed.getByRole('button', { name: 'Restore' }).click();
+    await adminToast('Your picture has been restored', 60_000);
+    await app().getByRole('row').filter({ hasText: 'Restored' }).first().waitFor();
+    await shot('04-restored');
+
+    // Toasts were the admin's (App Bridge), not drawn inside the app.
+    expect(await app().locator('.Polaris-Frame-Toast').count()).toBe(0);
+
+    // 6. The top frame never left Shopify's admin for this app (no OAuth or other top-level redirect).
+    expect(topUrls.length).toBeGreaterThan(0);
+    for (const url of topUrls) expect(url.startsWith(`${adminHome}`), url).toBe(true);
+
+    // 7. Every HTML response of the app said who may frame it: this shop and Shopify's admin.
+    expect(htmlResponses.length).toBeGreaterThan(0);
+    for (const r of htmlResponses) {
+      expect(r.csp, r.url).toMatch(new RegExp(`^frame-ancestors https://${shop.replace(/\./g, '\\.')} https://admin\\.shopify\\.com( |$)`));
+    }
+  }, 300_000);
+});
