@@ -1,20 +1,24 @@
-// Which path an image takes: the WASM codecs inside the isolate (identical everywhere, preferred) or the
-// Images binding (runs outside the isolate's 128 MB; production path for images above the budget).
-// Peak bytes per pixel were measured with `npm run bench:images` (workerd RSS high-water mark minus the
-// idle isolate); see bench/images.ts and the figures in worker/images/README.md.
-import type { EngineSettings, EnginePath } from './types';
+// Which in-isolate pipeline an image takes, and whether it fits the isolate at all. Every image Shopify
+// accepts (25 MP, 20 MB) must run here with the guard (decisions.md: the Images binding is not a
+// quality path): small PNGs take the whole-image codecs (OxiPNG compresses best), large ones the
+// row-wise path (png-large.ts), whose memory grows with the width and the file size, not the area.
+// Figures were measured with `npm run bench:images` (workerd RSS high-water mark over the idle Worker
+// and the codec heaps; see bench/images.ts and worker/images/README.md).
+import { LOGO_MAX_BYTES } from './watermark';
+import type { EngineSettings } from './types';
 import type { HeaderInfo } from './sniff';
 
 /** Isolate memory limit. */
 export const ISOLATE_BYTES = 128 * 1024 * 1024;
-/** Left for the Worker's own code, the request, the queue batch and the original bytes. */
+/** Left for the Worker's own code, the request, the queue batch and the caller's copy of the original. */
 export const RESERVED_BYTES = 24 * 1024 * 1024;
+export const DEFAULT_BUDGET_BYTES = ISOLATE_BYTES - RESERVED_BYTES;
 
 /**
- * Peak bytes per pixel of each in-isolate pipeline: worst case on the corpus of the workerd RSS rise on
- * the first lossy image in a fresh isolate (npm run bench:images): JPEG lossy 40.1 B/px (median 29.4),
- * PNG lossless 28.9 (median 22.1), PNG lossy 49.0 (median 39.6). The codecs' WASM heaps dominate
- * (MozJPEG decoder + encoder ~33 B/px). Watermark adds an upright copy; WebP (no corpus images) as JPEG.
+ * Peak bytes per pixel of the whole-image pipelines: worst case on the corpus of the workerd RSS rise on
+ * the first lossy image in a fresh isolate: JPEG lossy 40.1 B/px (median 29.4), PNG lossless 28.9
+ * (median 22.1), PNG lossy 49.0 (median 39.6). WebP (jSquash: the decoder's heap keeps the RGBA, the JS
+ * copy, the encoder's copy and its YUV picture) measured in README.
  */
 export const PEAK_BYTES_PER_PIXEL = {
   jpegLossy: 40,
@@ -24,9 +28,18 @@ export const PEAK_BYTES_PER_PIXEL = {
   webp: 40,
 } as const;
 
-export type Pipeline = keyof typeof PEAK_BYTES_PER_PIXEL | 'jpegStrip';
+/**
+ * Row-wise PNG (png-large.ts): fixed part (palette cache 8 MB, strip buffers, native zlib state), per
+ * byte of width (strips of ~1 MB, guard sums), per byte of the file (the original, the re-encoded PNGs
+ * held to pick the smallest), and the JPEG encoder's whole-image coefficients when converting.
+ */
+export const PNG_ROWS = { fixedBytes: 16 << 20, perWidthByte: 256, perInputByte: 3 } as const;
+/** Progressive/optimised JPEG output keeps every DCT coefficient: 2 B per coefficient, 1.5 per pixel at 4:2:0. */
+export const JPEG_ENCODER_BYTES_PER_PIXEL = 3.2;
 
-export function pipelineFor(format: 'jpeg' | 'png' | 'webp', header: HeaderInfo, settings: EngineSettings): Pipeline {
+export type Pipeline = keyof typeof PEAK_BYTES_PER_PIXEL | 'jpegStrip' | 'pngRows';
+
+export function pipelineFor(format: 'jpeg' | 'png' | 'webp', header: HeaderInfo, settings: EngineSettings): Exclude<Pipeline, 'pngRows'> {
   if (format === 'jpeg') {
     if (settings.watermark) return 'jpegWatermark';
     // Lossless JPEG and CMYK JPEG never decode: segment surgery needs about twice the file size.
@@ -37,25 +50,36 @@ export function pipelineFor(format: 'jpeg' | 'png' | 'webp', header: HeaderInfo,
   return 'webp';
 }
 
-export function estimatePeakBytes(pipeline: Pipeline, header: HeaderInfo, inputBytes: number): number {
+export function estimatePeakBytes(pipeline: Pipeline, header: HeaderInfo, inputBytes: number, settings?: EngineSettings): number {
+  const logo = settings?.watermark ? LOGO_MAX_BYTES : 0;
   if (pipeline === 'jpegStrip') return inputBytes * 2;
-  return header.width * header.height * PEAK_BYTES_PER_PIXEL[pipeline] + inputBytes * 2;
+  if (pipeline === 'pngRows') {
+    const jpeg = settings?.pngToJpg ? header.width * header.height * JPEG_ENCODER_BYTES_PER_PIXEL : 0;
+    return PNG_ROWS.fixedBytes + header.width * PNG_ROWS.perWidthByte + inputBytes * PNG_ROWS.perInputByte + jpeg + logo;
+  }
+  return header.width * header.height * PEAK_BYTES_PER_PIXEL[pipeline] + inputBytes * 2 + logo;
 }
 
-/** Largest pixel count a pipeline handles within the isolate budget (stated in the README). */
+/** Largest pixel count a whole-image pipeline handles within the isolate budget (stated in the README). */
 export function maxPixelsInIsolate(pipeline: keyof typeof PEAK_BYTES_PER_PIXEL): number {
   return Math.floor(DEFAULT_BUDGET_BYTES / PEAK_BYTES_PER_PIXEL[pipeline]);
 }
 
-export type PathChoice = { path: EnginePath; pipeline: Pipeline; estimatedPeakBytes: number } | { path: 'none'; pipeline: Pipeline; estimatedPeakBytes: number; reason: string };
+export type PathChoice =
+  | { path: 'wasm' | 'wasm-rows'; pipeline: Pipeline; estimatedPeakBytes: number }
+  | { path: 'none'; pipeline: Pipeline; estimatedPeakBytes: number; reason: string };
 
-export const DEFAULT_BUDGET_BYTES = ISOLATE_BYTES - RESERVED_BYTES;
-
-export function selectPath(format: 'jpeg' | 'png' | 'webp', header: HeaderInfo, inputBytes: number, settings: EngineSettings, hasImagesBinding: boolean, budgetBytes = DEFAULT_BUDGET_BYTES): PathChoice {
+export function selectPath(format: 'jpeg' | 'png' | 'webp', header: HeaderInfo, inputBytes: number, settings: EngineSettings, budgetBytes = DEFAULT_BUDGET_BYTES): PathChoice {
   const pipeline = pipelineFor(format, header, settings);
-  const estimatedPeakBytes = estimatePeakBytes(pipeline, header, inputBytes);
+  // [16a] JPEG sizes itself from the file's real header (sampling, progressive: jpegPeakBytes in
+  // jpeg-pipeline.ts) and steps down to a lossless transcode or metadata removal when lossy cannot fit.
+  if (format === 'jpeg') return { path: 'wasm', pipeline, estimatedPeakBytes: inputBytes * 2 };
+  const estimatedPeakBytes = estimatePeakBytes(pipeline, header, inputBytes, settings);
   if (estimatedPeakBytes <= budgetBytes) return { path: 'wasm', pipeline, estimatedPeakBytes };
-  if (hasImagesBinding) return { path: 'images-binding', pipeline, estimatedPeakBytes };
+  if (format === 'png') {
+    const rows = estimatePeakBytes('pngRows', header, inputBytes, settings);
+    if (rows <= budgetBytes) return { path: 'wasm-rows', pipeline: 'pngRows', estimatedPeakBytes: rows };
+  }
   const mp = ((header.width * header.height) / 1e6).toFixed(1);
-  return { path: 'none', pipeline, estimatedPeakBytes, reason: `image of ${mp} MP is above the in-isolate memory budget and no Images binding is configured` };
+  return { path: 'none', pipeline, estimatedPeakBytes, reason: `image of ${mp} MP needs about ${Math.round(estimatedPeakBytes / 2 ** 20)} MB, above the in-isolate memory budget (${Math.round(budgetBytes / 2 ** 20)} MB); left unchanged` };
 }

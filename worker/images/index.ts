@@ -7,8 +7,8 @@
 import { selectPath } from './budget';
 import type { Candidate } from './candidates';
 import { ImageDecodeError } from './errors';
-import { encodeWithBinding } from './images-binding';
 import { jpegCandidates, UnsupportedInput } from './jpeg-pipeline';
+import { largePngCandidates } from './png-large';
 import { pngCandidates } from './png-pipeline';
 import { readHeader, sniffFormat, ascii, type HeaderInfo } from './sniff';
 import { trimCodecs } from './codecs';
@@ -52,13 +52,13 @@ export async function optimiseImage(input: Uint8Array, settings: EngineSettings,
   const header = readHeader(input, fmt);
   if (header.animated) return { kind: 'unsupported', reason: `animated ${fmt.toUpperCase()} is left unchanged`, inputFormat: fmt };
 
-  const choice = selectPath(fmt, header, input.length, s, Boolean(deps.images), deps.budgetBytes);
+  const choice = selectPath(fmt, header, input.length, s, deps.budgetBytes);
   if (choice.path === 'none') return { kind: 'unsupported', reason: choice.reason, inputFormat: fmt };
 
   let best: Candidate | null;
   let note: string | undefined;
   try {
-    ({ best, note } = await runPipeline(choice.path, deps, input, fmt, header, s, guard));
+    ({ best, note } = await runPipeline(choice.path, input, fmt, header, s, guard));
   } catch (e) {
     if (e instanceof UnsupportedInput) return { kind: 'unsupported', reason: e.message, inputFormat: fmt };
     throw e;
@@ -68,9 +68,9 @@ export async function optimiseImage(input: Uint8Array, settings: EngineSettings,
   return verdict(input, fmt, best, note, choice.path);
 }
 
-async function runPipeline(path: EnginePath, deps: EngineDeps, input: Uint8Array, fmt: EngineFormat, header: HeaderInfo, s: EngineOptions, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
+async function runPipeline(path: EnginePath, input: Uint8Array, fmt: EngineFormat, header: HeaderInfo, s: EngineOptions, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
   try {
-    if (path === 'images-binding') return { best: await viaBinding(deps.images as ImagesBinding, input, fmt, header, s) };
+    if (path === 'wasm-rows') return await largePngCandidates(input, header, s, guard);
     const run = fmt === 'jpeg' ? jpegCandidates : fmt === 'png' ? pngCandidates : webpCandidates;
     return await run(input, header, s, guard);
   } catch (e) {
@@ -95,12 +95,4 @@ function verdict(input: Uint8Array, fmt: EngineFormat, best: Candidate | null, n
     path, ...(best.qualityUsed !== undefined ? { qualityUsed: best.qualityUsed } : {}),
     ...(typeof best.ssim === 'number' ? { ssim: best.ssim } : {}),
   };
-}
-
-async function viaBinding(images: ImagesBinding, input: Uint8Array, fmt: EngineFormat, header: HeaderInfo, s: EngineSettings): Promise<Candidate> {
-  const toJpg = fmt === 'png' && s.pngToJpg;
-  const format: EngineFormat = toJpg ? 'jpeg' : fmt;
-  const quality = s.mode === 'lossless' ? (format === 'png' ? 100 : 90) : s.quality;
-  const bytes = await encodeWithBinding(images, input, header, { format, quality, flatten: toJpg }, s);
-  return { bytes, format, width: header.width, height: header.height, convertedToJpg: toJpg, watermarked: Boolean(s.watermark) };
 }

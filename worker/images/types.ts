@@ -29,7 +29,7 @@ export type EngineResult =
       watermarked: boolean;
       bytesIn: number;
       bytesOut: number;
-      /** 'wasm' (in the isolate) or 'images-binding' (large images, production path). */
+      /** 'wasm' (whole-image codecs) or 'wasm-rows' (row-wise path of large PNGs); both in the isolate. */
       path?: EnginePath;
       /** Lossy JPEG quality actually used (the perceptual guard may raise it above the setting). */
       qualityUsed?: number;
@@ -39,16 +39,15 @@ export type EngineResult =
   | { kind: 'already-optimal'; reason: string; inputFormat: string; bytesIn: number }
   | { kind: 'unsupported'; reason: string; inputFormat: string };
 
-export type EnginePath = 'wasm' | 'images-binding';
+export type EnginePath = 'wasm' | 'wasm-rows';
 
 export type SniffedFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'unknown';
 
 /** Straight (non-premultiplied) RGBA, 8 bits per channel, row-major. */
 export type Rgba = { data: Uint8ClampedArray; width: number; height: number };
 
-/** The optional dependencies of optimiseImage: the Workers Images binding for images above the budget. */
+/** The optional dependencies of optimiseImage. */
 export type EngineDeps = {
-  images?: ImagesBinding;
   /** Bytes the in-isolate pipeline may use (default: 128 MB minus a reserve). Benchmarks raise it. */
   budgetBytes?: number;
 };

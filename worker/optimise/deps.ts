@@ -49,7 +49,7 @@ export function oneAtATime<A extends unknown[], R>(fn: (...args: A) => Promise<R
 }
 
 /** One codec run at a time per isolate, across every batch the isolate is handling. */
-const isolateEngine = oneAtATime((input: Uint8Array, settings: EngineSettings, images: ImagesBinding) => optimiseImage(input, settings, { images }));
+const isolateEngine = oneAtATime((input: Uint8Array, settings: EngineSettings) => optimiseImage(input, settings));
 
 export function pipelineDeps(env: Env, log: Logger): PipelineDeps {
   const db = createDb(env.DB);
@@ -58,7 +58,7 @@ export function pipelineDeps(env: Env, log: Logger): PipelineDeps {
     bucket: env.BUCKET,
     log,
     now: () => Date.now(),
-    optimiseImage: (input, settings) => isolateEngine(input, settings, env.IMAGES),
+    optimiseImage: (input, settings) => isolateEngine(input, settings),
     fetchImage: fetchImageBytes,
     shopify: shopifyImages(env, db),
     quota: quotaPort(db),

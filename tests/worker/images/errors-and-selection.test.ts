@@ -45,57 +45,31 @@ describe('format sniffing and bad bytes', () => {
   });
 });
 
-describe('path selection (isolate budget vs Images binding)', () => {
+describe('path selection (all in the isolate; the Images binding is not a quality path)', () => {
   const settings = lossy(75);
   const header = (w: number, h: number, format: 'jpeg' | 'png' = 'jpeg') => ({ ...readHeader(fixture(format === 'jpeg' ? 'rocket-baseline.jpg' : 'chelsea-rgb.png'), format), width: w, height: h });
 
-  it('small images stay in the isolate (WASM, identical everywhere)', () => {
-    expect(selectPath('jpeg', header(1600, 1200), 800_000, settings, true).path).toBe('wasm');
-    expect(selectPath('png', header(1000, 1000, 'png'), 800_000, settings, true).path).toBe('wasm');
+  it('small images take the whole-image codecs', () => {
+    expect(selectPath('jpeg', header(1600, 1200), 800_000, settings).path).toBe('wasm');
+    expect(selectPath('png', header(1000, 1000, 'png'), 800_000, settings).path).toBe('wasm');
   });
 
-  it('above the budget: the Images binding when configured, else unsupported with a reason', () => {
-    const big = header(8000, 6000);
-    expect(selectPath('jpeg', big, 9_000_000, settings, true).path).toBe('images-binding');
-    const none = selectPath('jpeg', big, 9_000_000, settings, false);
-    expect(none).toMatchObject({ path: 'none', reason: expect.stringMatching(/48\.0 MP .* no Images binding/) });
-  });
-
-  it('the limit sits at the measured bytes per pixel', () => {
-    const max = maxPixelsInIsolate('jpegLossy');
+  it('PNGs above the whole-image budget take the row-wise path, up to 25 MP and 20 MB', () => {
+    const max = maxPixelsInIsolate('pngLossy');
     const side = Math.floor(Math.sqrt(max));
-    expect(selectPath('jpeg', header(side - 10, side - 10), 100_000, settings, true).path).toBe('wasm');
-    expect(selectPath('jpeg', header(side + 200, side + 200), 100_000, settings, true).path).toBe('images-binding');
+    expect(selectPath('png', header(side - 10, side - 10, 'png'), 1_000_000, settings).path).toBe('wasm');
+    expect(selectPath('png', header(side + 200, side + 200, 'png'), 1_000_000, settings).path).toBe('wasm-rows');
+    for (const s of [lossy(75), lossless(), lossy(75, { pngToJpg: true }), lossless({ pngToJpg: true })]) {
+      expect(selectPath('png', header(5000, 5000, 'png'), 20_000_000, s)).toMatchObject({ path: 'wasm-rows', pipeline: 'pngRows' });
+    }
+  });
+
+  it('what does not fit is left unchanged with the reason, never sent elsewhere', () => {
+    const none = selectPath('png', header(30000, 30000, 'png'), 20_000_000, lossy(75, { pngToJpg: true }));
+    expect(none).toMatchObject({ path: 'none', reason: expect.stringMatching(/900\.0 MP needs about \d+ MB, above the in-isolate memory budget/) });
   });
 
   it('lossless JPEG never decodes, so any size stays in the isolate', () => {
-    expect(selectPath('jpeg', header(12000, 9000), 20_000_000, lossless(), false).path).toBe('wasm');
-  });
-
-  it('optimiseImage hands a large image to the binding with quality, format and watermark placement', async () => {
-    // A real JPEG whose frame header claims 9000x7000: only the headers are read before selection.
-    const input = fixture('rocket-baseline.jpg').slice();
-    for (let i = 2; i < input.length; ) {
-      const m = input[i + 1]!;
-      if (m >= 0xc0 && m <= 0xc2) { input.set([0x1b, 0x58, 0x23, 0x28], i + 5); break; } // h=7000, w=9000
-      i += 2 + ((input[i + 2]! << 8) | input[i + 3]!);
-    }
-    const calls: { draw?: unknown; output?: unknown; transforms: unknown[] } = { transforms: [] };
-    const transformer = (): ImageTransformer => ({
-      transform(t) { calls.transforms.push(t); return transformer(); },
-      draw(_img, opts) { calls.draw = opts; return transformer(); },
-      async output(opts) {
-        calls.output = opts;
-        return { response: () => new Response('x'), contentType: () => 'image/jpeg', image: () => new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xd9])]).stream() };
-      },
-    });
-    const images = { input: () => transformer(), info: async () => ({ format: 'image/jpeg', fileSize: 1, width: 9000, height: 7000 }), text: () => transformer() } as unknown as ImagesBinding;
-    const logo = fixture('horse-alpha.png'); // 200x164
-    const r = await optimiseImage(input, lossy(70, { watermark: { bytes: logo, position: 'b_r', heightFraction: 0.1, opacity: 0.6 } }), { images });
-    expect(r).toMatchObject({ kind: 'optimised', path: 'images-binding', format: 'jpeg', watermarked: true, width: 9000, height: 7000 });
-    expect(calls.output).toEqual({ format: 'image/jpeg', quality: 70 });
-    // 10 % of 7000 = 700 px high, 854 px wide; margin 3 % of 7000 = 210.
-    expect(calls.transforms).toContainEqual({ width: 854, height: 700, fit: 'squeeze' });
-    expect(calls.draw).toEqual({ left: 9000 - 854 - 210, top: 7000 - 700 - 210, opacity: 0.6 });
+    expect(selectPath('jpeg', header(12000, 9000), 20_000_000, lossless()).path).toBe('wasm');
   });
 });

@@ -1,0 +1,249 @@
+// PNG originals too large to hold whole in the isolate (budget.ts decides): everything row by row.
+// Decoding is png-stream.ts (native inflate + unfiltering), encoding png-writer.ts (native deflate),
+// JPEG rows jpeg-rows.ts, judging strip-guard.ts. Each pass re-decodes the original instead of keeping
+// pixels, so memory is a few strips, the palette tools (8 MB) and the compressed outputs.
+//   pass 1 (stats): opaque? grey? <= 256 colours? and the median-cut sample
+//   pass 2 (encode): lossless PNG in the smallest exact colour type, and (lossy, > 256 colours) the
+//                    palette PNG judged by the palette guard; with PNG to JPG also the JPEG rows
+//   pass 3 (guard):  the JPEG read back row by row against the original (and once more if raised)
+// Lossless without watermark: the original with its metadata chunks removed competes with a row-wise
+// re-encode (16-bit kept).
+import type { Candidate } from './candidates';
+import { smallest } from './candidates';
+import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_STEP, type GuardMode } from './guard';
+import { createJpegRowWriter, openJpegRows } from './jpeg-rows';
+import { stripPngMetadata } from './png-chunks';
+import { forEachRawRow, forEachRgbaStrip, readPngInfo, stripRowsFor, type PngInfo } from './png-stream';
+import { createPngWriter, type PngWriter, type PngWriterOptions } from './png-writer';
+import { buildPalette, createPaletteMapper, sampleStep } from './quantise';
+import type { HeaderInfo } from './sniff';
+import { createStripGuard } from './strip-guard';
+import type { EngineSettings } from './types';
+import { placeLogo, type PlacedWatermark } from './watermark';
+
+type Stats = { opaque: boolean; grey: boolean; colours: Map<number, number> | null; samples: Uint8Array };
+
+export async function largePngCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
+  const info = readPngInfo(input);
+  const { width: W, height: H } = info;
+  const base = { format: 'png' as const, width: W, height: H, convertedToJpg: false, watermarked: Boolean(s.watermark) };
+  const stripped: Candidate | null = s.watermark ? null : { ...base, bytes: stripPngMetadata(input) };
+  if (s.mode === 'lossless' && !s.watermark && !s.pngToJpg && info.bitDepth === 16) {
+    return { best: smallest([stripped, { ...base, bytes: await reencodeRaw(info) }]) };
+  }
+  const wm = s.watermark ? await placeLogo(s.watermark, W, H) : null;
+  const rows = stripRowsFor(W);
+  const strips = (fn: (rgba: Uint8Array, y: number, n: number) => void | Promise<void>) =>
+    forEachRgbaStrip(info, rows, (rgba, y, n) => {
+      wm?.drawRows(rgba, y, n, W);
+      return fn(rgba, y, n);
+    });
+
+  const stats = await collectStats(info, strips);
+  const lossy = s.mode === 'lossy';
+  const exact = exactFormat(stats, W);
+  const lossless = createPngWriter({ width: W, height: H, ...exact.options, extraChunks: info.colourChunks });
+  const tryPalette = lossy && stats.colours === null;
+  const mapper = tryPalette ? createPaletteMapper(buildPalette(stats.samples)) : null;
+  const paletteWriter = mapper ? createPngWriter({ width: W, height: H, bitDepth: 8, colourType: 3, ...paletteChunks(mapper.palette), extraChunks: info.colourChunks }) : null;
+  const paletteGuard = mapper ? createStripGuard({ width: W, height: H, level: 'palette', quality: s.quality }) : null;
+  const jpegQuality = lossy ? s.quality : 90;
+  const jpeg = s.pngToJpg ? await createJpegRowWriter({ width: W, height: H, quality: jpegQuality }) : null;
+
+  const row = new Uint8Array(Math.max(exact.rowBytes, W));
+  const indices = new Uint8Array(W);
+  const mapped = mapper ? new Uint8Array(rows * W * 4) : null;
+  const flat = jpeg ? new Uint8Array(rows * W * 4) : null;
+  await strips(async (rgba, _y, n) => {
+    for (let r = 0; r < n; r++) {
+      exact.pack(rgba, r * W * 4, row);
+      await lossless.writeRow(row);
+    }
+    if (mapper && paletteWriter && mapped && paletteGuard) {
+      for (let r = 0; r < n; r++) {
+        mapper.indices(rgba.subarray(r * W * 4), indices, W, mapped.subarray(r * W * 4));
+        await paletteWriter.writeRow(indices);
+      }
+      paletteGuard.push(rgba, mapped, n, 4);
+    }
+    if (jpeg && flat) {
+      flattenRows(rgba, flat, n * W);
+      await jpeg.write(flat, n);
+    }
+  });
+
+  const losslessPng: Candidate = { ...base, bytes: await lossless.finish() };
+  let palette: Candidate | null = null;
+  let note: string | undefined;
+  if (paletteWriter && paletteGuard) {
+    const bytes = await paletteWriter.finish();
+    const v = paletteGuard.result();
+    if (v.pass) palette = { ...base, bytes };
+    else note = `palette rejected (SSIM ${v.score.toFixed(4)}, floor ${v.floor.toFixed(4)}; ${((v.banding ?? 0) * 100).toFixed(1)} % of pixels off by > 6)`;
+  }
+  const bestPng = smallest([stripped, losslessPng, palette]);
+  if (!jpeg) return { best: bestPng, note };
+
+  // PNG to JPG: the guard reads the JPEG back row by row against the flattened original (raised once).
+  let q = jpegQuality;
+  let jpgBytes = await jpeg.finish();
+  let score: number | null = null;
+  if (lossy && guard !== 'off') {
+    let v = await jpegVerdict(W, H, strips, jpgBytes);
+    const ceiling = Math.min(GUARD_MAX_QUALITY, q + GUARD_MAX_RAISE);
+    if (guard === 'on' && !v.pass && q < ceiling) {
+      q = Math.min(ceiling, q + GUARD_STEP);
+      jpgBytes = await encodeJpegRows(W, H, strips, q);
+      v = await jpegVerdict(W, H, strips, jpgBytes);
+    }
+    score = v.score;
+  }
+  const jpgCandidate: Candidate = { bytes: jpgBytes, format: 'jpeg', width: W, height: H, convertedToJpg: true, watermarked: Boolean(wm), qualityUsed: q, ssim: score };
+  if (s.pngToJpgSizeControl && bestPng && jpgBytes.length >= bestPng.bytes.length) {
+    return { best: bestPng, note: `JPG skipped: ${jpgBytes.length} bytes is not smaller than the PNG (${bestPng.bytes.length})` };
+  }
+  if (jpgBytes.length < input.length || wm) return { best: jpgCandidate, note };
+  return { best: bestPng, note: 'JPG not smaller than the original PNG' };
+}
+
+type Strips = (fn: (rgba: Uint8Array, y: number, n: number) => void | Promise<void>) => Promise<void>;
+
+/** Pass 1: what exact (lossless) colour type fits, and every sampleStep-th pixel for the median cut. */
+async function collectStats(info: PngInfo, strips: Strips): Promise<Stats> {
+  const n = info.width * info.height;
+  const step = sampleStep(n);
+  const samples = new Uint8Array(Math.ceil(n / step) * 4);
+  let taken = 0;
+  let nextSample = 0;
+  let opaque = true;
+  let grey = true;
+  let colours: Map<number, number> | null = new Map();
+  let last = -1;
+  await strips((rgba, y, rows) => {
+    const first = y * info.width;
+    const count = rows * info.width;
+    const px = new Uint32Array(rgba.buffer, rgba.byteOffset, count);
+    for (let i = 0; i < count; i++) {
+      const v = px[i]!;
+      if (v === last) continue;
+      last = v;
+      const o = i * 4;
+      if (rgba[o + 3] !== 255) opaque = false;
+      if (rgba[o] !== rgba[o + 1] || rgba[o] !== rgba[o + 2]) grey = false;
+      if (colours && !colours.has(v)) {
+        colours.set(v, colours.size);
+        if (colours.size > 256) colours = null;
+      }
+    }
+    for (; nextSample < first + count; nextSample += step, taken += 4) samples.set(rgba.subarray((nextSample - first) * 4, (nextSample - first) * 4 + 4), taken);
+  });
+  return { opaque, grey, colours, samples: samples.subarray(0, taken) };
+}
+
+type Exact = { options: Pick<PngWriterOptions, 'bitDepth' | 'colourType' | 'palette' | 'trns'>; rowBytes: number; pack(rgba: Uint8Array, off: number, out: Uint8Array): void };
+
+/** The smallest exact 8-bit form: palette (1-8 bits) when <= 256 colours, else grey/RGB with or without alpha. */
+function exactFormat(st: Stats, w: number): Exact {
+  if (st.colours) {
+    // Entries with transparency first, so tRNS stays short.
+    const entries = [...st.colours.keys()].sort((a, b) => ((a >>> 24) === 255 ? 1 : 0) - ((b >>> 24) === 255 ? 1 : 0));
+    const index = new Map(entries.map((v, i) => [v, i]));
+    const bitDepth = entries.length <= 2 ? 1 : entries.length <= 4 ? 2 : entries.length <= 16 ? 4 : 8;
+    const rgba = new Uint8ClampedArray(entries.length * 4);
+    const view = new Uint32Array(rgba.buffer);
+    entries.forEach((v, i) => { view[i] = v; });
+    return {
+      options: { bitDepth: bitDepth as 1 | 2 | 4 | 8, colourType: 3, ...paletteChunks(rgba) },
+      rowBytes: Math.ceil((w * bitDepth) / 8),
+      pack(src, off, out) {
+        out.fill(0, 0, Math.ceil((w * bitDepth) / 8));
+        const px = new Uint32Array(src.buffer, src.byteOffset + off, w);
+        let lastV = -1;
+        let lastI = 0;
+        for (let x = 0; x < w; x++) {
+          const v = px[x]!;
+          if (v !== lastV) { lastV = v; lastI = index.get(v) ?? 0; }
+          if (bitDepth === 8) out[x] = lastI;
+          else { const bit = x * bitDepth; out[bit >> 3] = out[bit >> 3]! | (lastI << (8 - bitDepth - (bit & 7))); }
+        }
+      },
+    };
+  }
+  const colourType = st.grey ? (st.opaque ? 0 : 4) : st.opaque ? 2 : 6;
+  const ch = { 0: 1, 2: 3, 4: 2, 6: 4 }[colourType]!;
+  return {
+    options: { bitDepth: 8, colourType },
+    rowBytes: w * ch,
+    pack(src, off, out) {
+      if (ch === 4) { out.set(src.subarray(off, off + w * 4)); return; }
+      for (let x = 0, i = off, o = 0; x < w; x++, i += 4) {
+        if (ch === 3) { out[o++] = src[i]!; out[o++] = src[i + 1]!; out[o++] = src[i + 2]!; }
+        else if (ch === 2) { out[o++] = src[i]!; out[o++] = src[i + 3]!; }
+        else out[o++] = src[i]!;
+      }
+    },
+  };
+}
+
+/** PLTE and tRNS payloads of packed RGBA palette entries (tRNS up to the last non-opaque entry). */
+function paletteChunks(rgba: Uint8ClampedArray): { palette: Uint8Array; trns?: Uint8Array } {
+  const n = rgba.length >> 2;
+  const palette = new Uint8Array(n * 3);
+  let lastAlpha = -1;
+  for (let i = 0; i < n; i++) {
+    palette.set(rgba.subarray(i * 4, i * 4 + 3), i * 3);
+    if (rgba[i * 4 + 3] !== 255) lastAlpha = i;
+  }
+  if (lastAlpha < 0) return { palette };
+  const trns = new Uint8Array(lastAlpha + 1);
+  for (let i = 0; i <= lastAlpha; i++) trns[i] = rgba[i * 4 + 3]!;
+  return { palette, trns };
+}
+
+/** Straight RGBA onto opaque white, as flattenOnWhite (pixels.ts) does for whole images. */
+function flattenRows(src: Uint8Array, out: Uint8Array, pixels: number): void {
+  for (let i = 0; i < pixels * 4; i += 4) {
+    const a = src[i + 3]!;
+    const inv = 255 - a;
+    out[i] = ((src[i]! * a + 255 * inv + 127) / 255) | 0;
+    out[i + 1] = ((src[i + 1]! * a + 255 * inv + 127) / 255) | 0;
+    out[i + 2] = ((src[i + 2]! * a + 255 * inv + 127) / 255) | 0;
+    out[i + 3] = 255;
+  }
+}
+
+async function encodeJpegRows(W: number, H: number, strips: Strips, quality: number): Promise<Uint8Array> {
+  const jpeg = await createJpegRowWriter({ width: W, height: H, quality });
+  const flat = new Uint8Array(stripRowsFor(W) * W * 4);
+  await strips(async (rgba, _y, n) => {
+    flattenRows(rgba, flat, n * W);
+    await jpeg.write(flat, n);
+  });
+  return jpeg.finish();
+}
+
+/** The luma guard of a JPEG made from the flattened original, both read row by row. */
+async function jpegVerdict(W: number, H: number, strips: Strips, jpg: Uint8Array): Promise<{ score: number; pass: boolean }> {
+  const g = createStripGuard({ width: W, height: H, level: 'luma' });
+  const reader = await openJpegRows(jpg);
+  const flat = new Uint8Array(stripRowsFor(W) * W * 4);
+  try {
+    await strips(async (rgba, _y, n) => {
+      flattenRows(rgba, flat, n * W);
+      g.push(flat, await reader.read(n), n, 4);
+    });
+  } finally {
+    reader.close();
+  }
+  return g.result();
+}
+
+/** Lossless re-encode of the file's own samples (16-bit, palette and all), filters chosen per row. */
+async function reencodeRaw(info: PngInfo): Promise<Uint8Array> {
+  const w: PngWriter = createPngWriter({
+    width: info.width, height: info.height, bitDepth: info.bitDepth as 8, colourType: info.colourType as 2,
+    ...(info.palette ? { palette: info.palette } : {}), ...(info.trns ? { trns: info.trns } : {}), extraChunks: info.colourChunks,
+  });
+  await forEachRawRow(info, (raw) => w.writeRow(raw));
+  return w.finish();
+}
