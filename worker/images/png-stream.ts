@@ -209,7 +209,7 @@ export async function forEachRawRow(info: PngInfo, onRow: (raw: Uint8Array, y: n
           const sb = i * bits;
           const v = (row[1 + (sb >> 3)]! >> (8 - bits - (sb & 7))) & mask;
           const db = (ps.x0 + i * ps.dx) * bits;
-          buf[dst + (db >> 3)] |= v << (8 - bits - (db & 7));
+          buf[dst + (db >> 3)] = buf[dst + (db >> 3)]! | (v << (8 - bits - (db & 7)));
         }
       }
     });

@@ -75,7 +75,7 @@ describe('row-wise PNG encoding', () => {
     const pal = createPngWriter({ width: 61, height: 37, bitDepth: 2, colourType: 3, palette: new Uint8Array([255, 0, 0, 0, 255, 0, 0, 0, 255, 9, 9, 9]), trns: new Uint8Array([255, 128]) });
     for (let y = 0; y < 37; y++) {
       const row = new Uint8Array(Math.ceil(61 / 4));
-      for (let x = 0; x < 61; x++) row[x >> 2] |= ((x + y) % 4) << (6 - 2 * (x & 3));
+      for (let x = 0; x < 61; x++) row[x >> 2] = row[x >> 2]! | (((x + y) % 4) << (6 - 2 * (x & 3)));
       await pal.writeRow(row);
     }
     const back = decodePng(await pal.finish());
