@@ -5,7 +5,8 @@ import type { ShopRow } from '../db/shops';
 import { PLANS } from '../../shared/plans';
 import { canDiscount, rebateInfo } from './discount';
 import { quotaStatus } from './quota';
-import { centsToAmount, DISCOUNT_RATE } from './terms';
+import { nextCapStep } from './overage';
+import { capCentsForImages, centsToAmount, DISCOUNT_RATE } from './terms';
 
 export type PricingPlan = {
   level: number;
@@ -49,6 +50,12 @@ export async function pricingData(db: Db, shop: ShopRow, now = Date.now()) {
     precent: quota.planImages > 0 ? Math.round((planUsed / quota.planImages) * 10000) / 100 : 0,
     next_reset_at: quota.nextResetAt,
     is_capped: quota.isCapped ? 1 : 0,
+    // The usage cap in dollars, and the next one the merchant can ask Shopify for (0: none higher).
+    capped_amount: shop.cappedAmountCents / 100,
+    next_capped_amount: (() => {
+      const step = nextCapStep(shop);
+      return step === null ? 0 : capCentsForImages(step) / 100;
+    })(),
     is_over_quota: quota.isOverQuota ? 1 : 0,
     pending_level: shop.pendingPlanLevel,
     total: {

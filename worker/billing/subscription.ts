@@ -15,6 +15,8 @@ import { cycleDayOf } from './cycle';
 import { carryUsageToNewPeriod } from './quota';
 import { SHOPIFY_FAILED_MESSAGE, type BillingDeps, type SyncDeps } from './deps';
 import { canDiscount } from './discount';
+import { billingReturnUrl, type ReturnKind } from './return-url';
+import { chargeIsTest, markTestChargesOnly, refusedAsTestOnly, testChargesAllowed } from './test-charges';
 import { settleUsageCharges } from './overage';
 import {
   amountToCents,
@@ -28,17 +30,10 @@ import {
   USAGE_TERMS,
 } from './terms';
 
-export const BILLING_RETURN_PATH = '/shopify/billing/return';
+export { BILLING_RETURN_PATH } from './return-url';
 
 function client(deps: SyncDeps, shop: ShopRow): AdminClient {
   return deps.client ?? shopifyClientFor(deps.env, deps.db, shop);
-}
-
-export function billingReturnUrl(env: Pick<Env, 'APP_URL'>, shopDomain: string, kind: 'plan' | 'cap'): string {
-  const url = new URL(BILLING_RETURN_PATH, env.APP_URL);
-  url.searchParams.set('shop', shopDomain);
-  url.searchParams.set('kind', kind);
-  return url.toString();
 }
 
 export type ChangePlanResult = { url: string | null; planLevel: number };
@@ -59,16 +54,29 @@ export async function changePlan(deps: BillingDeps, shop: ShopRow, newLevel: num
 
   const now = deps.now ?? Date.now();
   const plan = planFor(newLevel);
+  const shopify = client(deps, shop);
   try {
-    const created = await createAppSubscription(client(deps, shop), {
-      name: subscriptionName(newLevel),
-      returnUrl: billingReturnUrl(deps.env, shop.domain, 'plan'),
-      // Development stores cannot pay: configuration (BILLING_TEST_CHARGES) marks their charges as test.
-      test: deps.env.BILLING_TEST_CHARGES === 'true',
-      price: { amount: centsToAmount(plan.priceCents), currencyCode: 'USD' },
-      usage: { cappedAmount: { amount: centsToAmount(capCentsForImages(OVERAGE_CAP_STEPS_IMAGES[0])), currencyCode: 'USD' }, terms: USAGE_TERMS },
-      ...(canDiscount(shop, now) ? { discount: { percentage: DISCOUNT_RATE, durationLimitInIntervals: DISCOUNT_MONTHS } } : {}),
-    });
+    const create = async (test: boolean) =>
+      createAppSubscription(shopify, {
+        name: subscriptionName(newLevel),
+        returnUrl: await billingReturnUrl(deps.env, shop.domain, 'plan', now),
+        test,
+        price: { amount: centsToAmount(plan.priceCents), currencyCode: 'USD' },
+        usage: { cappedAmount: { amount: centsToAmount(capCentsForImages(OVERAGE_CAP_STEPS_IMAGES[0])), currencyCode: 'USD' }, terms: USAGE_TERMS },
+        ...(canDiscount(shop, now) ? { discount: { percentage: DISCOUNT_RATE, durationLimitInIntervals: DISCOUNT_MONTHS } } : {}),
+      });
+    // Development stores cannot pay: their charges are test charges (worker/billing/test-charges.ts).
+    const test = await chargeIsTest(deps, shop, shopify);
+    let created;
+    try {
+      created = await create(test);
+    } catch (err) {
+      // App review and staff stores accept only test charges: Shopify says so, and the charge is retried as one.
+      if (test || !refusedAsTestOnly(err)) throw err;
+      deps.log?.info('subscription_retried_as_test', { shop: shop.domain });
+      await markTestChargesOnly(deps, shop);
+      created = await create(true);
+    }
     await updateShopBilling(deps.db, shop.id, { pendingPlanLevel: newLevel });
     return { url: created.confirmationUrl, planLevel: shop.planLevel };
   } catch (err) {
@@ -137,7 +145,9 @@ export type SyncResult = { planLevel: number; subscriptionId: string | null; cha
  */
 export async function syncSubscription(deps: SyncDeps, shop: ShopRow, preferId?: string): Promise<SyncResult> {
   const now = deps.now ?? Date.now();
-  const subs = (await getActiveSubscriptions(client(deps, shop))).filter((s) => s.status === 'ACTIVE');
+  // A test subscription is a paid plan only where test charges are allowed (never for a paying store).
+  const testOk = testChargesAllowed(deps.env, shop);
+  const subs = (await getActiveSubscriptions(client(deps, shop))).filter((s) => s.status === 'ACTIVE' && (!s.test || testOk));
   const sub = subs.find((s) => s.id === preferId) ?? subs.find((s) => s.id === shop.subscriptionId) ?? subs[0];
   if (!sub) {
     const changed = shop.planLevel !== 0 || shop.subscriptionId !== null;
@@ -174,11 +184,14 @@ export async function syncSubscription(deps: SyncDeps, shop: ShopRow, preferId?:
   return { planLevel: level, subscriptionId: sub.id, changed: isNew || level !== shop.planLevel };
 }
 
-export type ReturnOutcome = { shop: ShopRow; approved: boolean; planLevel: number };
+export type ReturnOutcome = { shop: ShopRow; approved: boolean; planLevel: number; kind: ReturnKind };
 
 /**
- * Shopify redirects the merchant's browser here after the approval page (appending charge_id). Nothing
- * in the query is trusted: the subscription must be ACTIVE when asked from Shopify.
+ * Shopify redirects the merchant's browser here after the approval page (appending charge_id); the
+ * route has checked the URL's signature. Nothing else in the query is trusted: the subscription must be
+ * ACTIVE when asked from Shopify. Shopify returns a usage-cap approval to the subscription's own return
+ * URL, so a return for the current subscription with no plan change pending is a cap decision,
+ * approved when the cap went up.
  */
 export async function handleBillingReturn(deps: SyncDeps, shopDomain: string, chargeId: string | undefined): Promise<ReturnOutcome | null> {
   const shop = await findShopByDomain(deps.db, shopDomain);
@@ -190,10 +203,13 @@ export async function handleBillingReturn(deps: SyncDeps, shopDomain: string, ch
   } catch (err) {
     throw shopifyFailure(deps, 'billing_return_sync_failed', err);
   }
+  const fresh = (await findShopById(deps.db, shop.id)) ?? shop;
+  if (preferId && preferId === shop.subscriptionId && shop.pendingPlanLevel === null) {
+    return { shop: fresh, approved: fresh.cappedAmountCents > shop.cappedAmountCents, planLevel: result.planLevel, kind: 'cap' };
+  }
   const approved = preferId ? result.subscriptionId === preferId : result.changed;
   if (!approved && shop.pendingPlanLevel !== null) await updateShopBilling(deps.db, shop.id, { pendingPlanLevel: null });
-  const fresh = (await findShopById(deps.db, shop.id)) ?? shop;
-  return { shop: fresh, approved, planLevel: result.planLevel };
+  return { shop: (await findShopById(deps.db, shop.id)) ?? fresh, approved, planLevel: result.planLevel, kind: 'plan' };
 }
 
 /** The app_subscriptions/update payload fields this code reads (Shopify's REST-style webhook body). */
@@ -206,7 +222,7 @@ type SubscriptionWebhook = { app_subscription?: { admin_graphql_api_id?: string;
  * stale level. Returns the level after the update, or null for an unknown shop.
  */
 export async function applySubscriptionUpdate(
-  env: TokenEnv,
+  env: SyncDeps['env'],
   db: Db,
   shopDomain: string,
   payload: unknown,

@@ -18,6 +18,8 @@ export type ShopBillingPatch = Partial<
     | 'billingCycleDay'
     | 'quotaPeriodStart'
     | 'discountExpiresAt'
+    | 'isDevelopmentStore'
+    | 'testChargesOnly'
   >
 >;
 

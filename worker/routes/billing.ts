@@ -2,9 +2,10 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { raiseOverageCap } from '../billing/overage';
 import { pricingData } from '../billing/pricing';
+import { verifyBillingReturn } from '../billing/return-url';
 import { BILLING_RETURN_PATH, changePlan, handleBillingReturn } from '../billing/subscription';
 import { v1 } from '../lib/envelope';
-import { ValidationError } from '../lib/errors';
+import { ApiError, ValidationError } from '../lib/errors';
 import { parseInput, readBody } from '../lib/validate';
 import { requireSessionToken } from '../middleware/authenticate';
 import { shopBaseUrl } from '../shopify/api-version';
@@ -38,15 +39,18 @@ billingRoutes.post('/api/v1/raiseOverageCap', async (c) => {
 
 /**
  * Shopify sends the merchant's browser here after the approval page (no session token: it is a top-level
- * navigation). The level changes only if Shopify reports the subscription ACTIVE; then the merchant goes
- * back to the app's pricing page inside the Shopify admin.
+ * navigation). Only a URL this app signed (shop, kind, expiry) is acted on; a forged one changes nothing
+ * and asks Shopify nothing. The level changes only if Shopify reports the subscription ACTIVE; then the
+ * merchant goes back to the app's pricing page inside the Shopify admin, which shows the result.
  */
 billingRoutes.get(BILLING_RETURN_PATH, async (c) => {
   const shopDomain = (c.req.query('shop') ?? '').trim().toLowerCase();
   if (!isShopDomain(shopDomain)) throw new ValidationError('Invalid shop domain');
+  if (!(await verifyBillingReturn(c.env, new URL(c.req.url).searchParams))) throw new ApiError(401, 'Invalid billing return');
   const outcome = await handleBillingReturn({ env: c.env, db: c.get('db'), log: c.get('log') }, shopDomain, c.req.query('charge_id'));
   if (!outcome) throw new ValidationError('Shop is not installed');
   const target = new URL(`${shopBaseUrl(c.env, shopDomain)}/admin/apps/${c.env.SHOPIFY_API_KEY}/pricing`);
   target.searchParams.set('billing', outcome.approved ? 'approved' : 'declined');
+  target.searchParams.set('kind', outcome.kind);
   return c.redirect(target.toString(), 302);
 });

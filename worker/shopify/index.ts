@@ -10,7 +10,7 @@ export { shopifyHostUrl } from './api-version';
 export type { ThrottleStatus } from './throttle';
 export type { SyncQueueMessage, SyncCatalogueMessage, ResourceChangedMessage } from './queue-messages';
 
-export { getShopInfo, type ShopInfo } from './operations/shop';
+export { getShopInfo, isPartnerDevelopmentShop, type ShopInfo } from './operations/shop';
 export { numericId, gid, type Page, type PageInfo, type ImageRef } from './operations/common';
 export { getProductsPage, getProduct, iterateProducts, productsPageCost, PRODUCTS_PAGE_DEFAULTS, PRODUCTS_COUNT, type ProductWithMedia, type ProductMediaImage } from './operations/products';
 export { ADMIN_GRAPHQL_DOCUMENTS, BULK_QUERY_DOCUMENTS } from './operations/documents';

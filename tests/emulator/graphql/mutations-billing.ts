@@ -41,6 +41,8 @@ export function appSubscriptionCreate(
       lines.push({ id: ctx.emu.nextId(), kind: 'usage', cappedAmount: money(u.cappedAmount), balanceUsed: { amount: '0.00', currencyCode: u.cappedAmount.currencyCode }, terms: u.terms, pendingCappedAmount: null });
     } else errors.push({ field: ['lineItems', 'plan'], message: 'Plan must have pricing details' });
   }
+  // Development stores, and stores Shopify lets make only test charges, refuse a real charge.
+  if (!args.test && (ctx.shop.partnerDevelopment || ctx.shop.settings.testChargesOnly)) errors.push({ field: [], message: 'The shop cannot accept the provided charge.' });
   if (errors.length) return { appSubscription: null, confirmationUrl: null, userErrors: errors };
   const sub: SubscriptionRec = {
     id: ctx.emu.nextId(),

@@ -37,6 +37,11 @@ export type ShopSettings = {
    * fileAcknowledgeUpdateFailed resets it. On by default (Shopify's behaviour); off only to test an old client.
    */
   refuseUpdatesOfFailedFiles: boolean;
+  /**
+   * A store Shopify lets make only test charges although it is no development store (app review and
+   * staff stores): a real appSubscriptionCreate answers "The shop cannot accept the provided charge.".
+   */
+  testChargesOnly: boolean;
 };
 
 /** Fault injection. HTTP faults apply to the next `remaining` matching requests (-1: until cleared). */
@@ -107,6 +112,7 @@ export const DEFAULT_SETTINGS: ShopSettings = {
   storefrontTtfbMs: [300, 600],
   storefrontPassword: false,
   refuseUpdatesOfFailedFiles: true,
+  testChargesOnly: false,
 };
 
 export function ensureCatalogue(shop: ShopState): void {

@@ -75,7 +75,7 @@ describe('billing against the store emulator', () => {
     const upgrade = await changePlans(headers, 2);
     const approved = await call(await pressOnConfirmationPage(upgrade.url, true), { redirect: 'manual' });
     expect(approved.status).toBe(302);
-    expect(approved.headers.get('Location')).toBe(`${emu.base}/admin/apps/test-api-key/pricing?billing=approved`);
+    expect(approved.headers.get('Location')).toBe(`${emu.base}/admin/apps/test-api-key/pricing?billing=approved&kind=plan`);
     const row = await shopRow(shop.id);
     expect(row).toMatchObject({ planLevel: 2, subscriptionStatus: 'ACTIVE', isCapped: 1, cappedAmountCents: 9980 });
     const billing = await emu.billing();

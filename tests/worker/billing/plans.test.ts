@@ -45,7 +45,7 @@ describe('changePlans', () => {
     const sub = fake.subscriptions.at(-1)!;
     expect(sub.name).toBe('Premium 2,500 images per month');
     expect(sub.test).toBe(true); // BILLING_TEST_CHARGES=true in the test configuration
-    expect(sub.returnUrl).toBe(`https://app.test/shopify/billing/return?shop=${shop.domain}&kind=plan`);
+    expect(sub.returnUrl).toMatch(new RegExp(`^https://app\\.test/shopify/billing/return\\?shop=${shop.domain.replace(/\./g, '\\.')}&kind=plan&exp=\\d+&sig=[0-9a-f]{64}$`));
     expect(sub.lines).toEqual([
       expect.objectContaining({ kind: 'recurring', price: { amount: '9.99', currencyCode: 'USD' } }),
       expect.objectContaining({ kind: 'usage', cappedAmount: { amount: '99.80', currencyCode: 'USD' } }),
@@ -57,7 +57,7 @@ describe('changePlans', () => {
     const returnPath = fake.decide(body.url!, true);
     const back = await call(returnPath, { redirect: 'manual' });
     expect(back.status).toBe(302);
-    expect(back.headers.get('Location')).toBe(`${shopBaseUrl(env, shop.domain)}/admin/apps/test-api-key/pricing?billing=approved`);
+    expect(back.headers.get('Location')).toBe(`${shopBaseUrl(env, shop.domain)}/admin/apps/test-api-key/pricing?billing=approved&kind=plan`);
     const after = await shopRow(shop.id);
     expect(after).toMatchObject({ planLevel: 2, subscriptionId: `gid://shopify/AppSubscription/${sub.id}`, subscriptionStatus: 'ACTIVE', isCapped: 1, cappedAmountCents: 9980, pendingPlanLevel: null });
     expect(after.usageLineItemId).toMatch(/^gid:\/\/shopify\/AppSubscriptionLineItem\/\d+$/);
@@ -71,11 +71,15 @@ describe('changePlans', () => {
     expect(back.headers.get('Location')).toContain('billing=declined');
     expect(await shopRow(shop.id)).toMatchObject({ planLevel: 0, subscriptionId: null, pendingPlanLevel: null });
 
-    // A return URL with a charge that Shopify does not report ACTIVE never upgrades.
+    // A signed return URL with a charge that Shopify does not report ACTIVE never upgrades.
     const { body: again } = await changePlans(headers, 6);
     const pendingId = /charges\/(\d+)\//.exec(again.url!)![1];
-    const forged = await call(`/shopify/billing/return?shop=${shop.domain}&charge_id=${pendingId}`, { redirect: 'manual' });
+    const signed = new URL(returnPath, 'https://app.test');
+    signed.searchParams.set('charge_id', pendingId!);
+    const forged = await call(signed.pathname + signed.search, { redirect: 'manual' });
     expect(forged.headers.get('Location')).toContain('billing=declined');
+    // Without the app's signature the return is refused outright.
+    expect((await call(`/shopify/billing/return?shop=${shop.domain}&kind=plan&charge_id=${pendingId}`, { redirect: 'manual' })).status).toBe(401);
     expect((await shopRow(shop.id)).planLevel).toBe(0);
   });
 

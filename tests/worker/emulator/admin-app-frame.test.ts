@@ -53,6 +53,6 @@ describe('emulator: the app page inside the Shopify admin', () => {
     expect(back.status).toBe(302);
     const landed = await get(back.headers.get('Location')!);
     expect(landed.status).toBe(302);
-    expect(landed.headers.get('Location')).toBe(`${env.APP_URL}/pricing?billing=approved`);
+    expect(landed.headers.get('Location')).toBe(`${env.APP_URL}/pricing?billing=approved&kind=plan`);
   });
 });

@@ -64,3 +64,15 @@ export async function getShopInfo(client: AdminClient): Promise<ShopInfo> {
     primaryLocale: primary?.locale ?? 'en',
   };
 }
+
+export const SHOP_PLAN = /* GraphQL */ `
+  query ShopPlan {
+    shop { plan { partnerDevelopment } }
+  }
+`;
+
+/** Whether Shopify calls this a partner development store (it can only accept test charges). */
+export async function isPartnerDevelopmentShop(client: AdminClient): Promise<boolean> {
+  const d = await client.request<{ shop: { plan: { partnerDevelopment: boolean } } }>(SHOP_PLAN);
+  return d.shop.plan.partnerDevelopment === true;
+}
