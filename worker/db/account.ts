@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { CONTACT_MESSAGES_KEPT, USER_SELECTIONS_KEPT } from '../lib/limits';
+import { CONTACT_ROWS_KEPT, USER_SELECTIONS_KEPT } from '../lib/limits';
 import type { Db } from './client';
 import { keepNewestContactMessages, keepNewestUserSelections } from './retention';
 import { appSwitches, contactMessages, reviewScores, shops, userSelections } from './schema';
@@ -15,7 +15,7 @@ export async function insertContactMessage(
   row: { shopId: number; kind: ContactKind; name: string; email: string; title: string; description: string; path: string },
 ): Promise<number> {
   const inserted = await db.insert(contactMessages).values(row).returning({ id: contactMessages.id }).get();
-  await keepNewestContactMessages(db, row.shopId, CONTACT_MESSAGES_KEPT);
+  await keepNewestContactMessages(db, row.shopId, CONTACT_ROWS_KEPT);
   return inserted.id;
 }
 

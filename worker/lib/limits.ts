@@ -47,6 +47,6 @@ export const MSG_REOPTIMISE_ALLOWANCE = "Today's re-optimization allowance is us
 export const MSG_QUEUE_BUSY = 'Many images are still waiting to be processed. Please try again when they are done.';
 
 /** Retention of per-shop rows: the newest ones are kept. */
-export const CONTACT_MESSAGES_KEPT = 100;
+export const CONTACT_ROWS_KEPT = 100;
 export const USER_SELECTIONS_KEPT = 100;
 export const PAGESPEED_ROWS_KEPT = 50;

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { MSG_WATERMARK_TOO_LARGE } from '../../shared/image-settings';
 import { ApiError } from '../lib/errors';
 import { BODY_LIMITS, MSG_BODY_TOO_LARGE } from '../lib/limits';
 import { MSG_UPLOAD_REQUEST_TOO_LARGE } from '../optimise/errors';
@@ -12,6 +13,13 @@ export function bodyLimitFor(path: string): number {
   return BODY_LIMITS.json;
 }
 
+/** 413 with the documented message where the route has one: only a watermark picture makes a settings save big. */
+function tooLarge(path: string): ApiError {
+  if (path === '/api/v2/image-opt/uploadImagesOpt') return new ApiError(413, MSG_UPLOAD_REQUEST_TOO_LARGE);
+  if (path === '/api/v2/image-opt/saveSettings' || path === '/api/v1/saveNewGuideCfg') return new ApiError(413, MSG_WATERMARK_TOO_LARGE);
+  return new ApiError(413, MSG_BODY_TOO_LARGE);
+}
+
 /**
  * Refuses oversized bodies with 413 in the documented envelope. A declared Content-Length over the limit
  * is refused before a byte is read; a body without one (chunked) is counted while it streams and
@@ -19,12 +27,11 @@ export function bodyLimitFor(path: string): number {
  */
 export const limitBody = (): MiddlewareHandler<AppEnv> =>
   async function limitBody(c, next) {
-    const max = bodyLimitFor(c.req.path);
-    const message = c.req.path === '/api/v2/image-opt/uploadImagesOpt' ? MSG_UPLOAD_REQUEST_TOO_LARGE : MSG_BODY_TOO_LARGE;
+    const path = c.req.path;
     return bodyLimit({
-      maxSize: max,
+      maxSize: bodyLimitFor(path),
       onError: () => {
-        throw new ApiError(413, message);
+        throw tooLarge(path);
       },
     })(c, next);
   };

@@ -16,6 +16,8 @@ export function readAuthToken(search: string = typeof location === 'undefined' ?
   if (fromQuery && fromQuery.length >= MIN_AUTH_TOKEN_LENGTH) {
     try {
       localStorage.setItem(STORAGE_KEY, fromQuery);
+      // Stored: the token leaves the address bar (history, screenshots, shared links, Referer).
+      if (typeof location !== 'undefined' && search === location.search) forgetTokenInAddressBar();
     } catch {
       // storage blocked (e.g. third-party cookies off): the token still works for this page
     }
@@ -27,6 +29,14 @@ export function readAuthToken(search: string = typeof location === 'undefined' ?
   } catch {
     return null;
   }
+}
+
+/** Replaces the current history entry with the same address minus authToken. */
+function forgetTokenInAddressBar(): void {
+  if (typeof history === 'undefined') return;
+  const url = new URL(location.href);
+  url.searchParams.delete('authToken');
+  history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`);
 }
 
 export async function authHeader(): Promise<Record<string, string>> {

@@ -2,6 +2,7 @@ import { ActionList, BlockStack, Box, Card, Layout, Link, Page, Text } from '@sh
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AdminTokensCard } from '../components/admin-tokens-card';
 import { ImageSettingsPanel } from '../components/image-settings';
 import { LanguageSelect } from '../components/language-select';
 import { OverchargeSetting } from '../components/overcharge-setting';
@@ -45,6 +46,7 @@ export function SettingScreen() {
                   {t('setting.account.title')}
                 </Text>
                 <OverchargeSetting />
+                <AdminTokensCard />
                 <Box maxWidth="320px">
                   <LanguageSelect />
                 </Box>

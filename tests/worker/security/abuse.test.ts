@@ -12,7 +12,7 @@ import { findShopById } from '../../../worker/db/shops';
 import { sweepOAuthStatesTask } from '../../../worker/jobs/sweeps';
 import {
   BODY_LIMITS,
-  CONTACT_MESSAGES_KEPT,
+  CONTACT_ROWS_KEPT,
   MAX_QUEUED_IMAGES_PER_SHOP,
   MSG_BODY_TOO_LARGE,
   MSG_PAGESPEED_COOLDOWN,
@@ -33,7 +33,7 @@ import { planJob } from '../../../worker/optimise/plan';
 import { completeInstall } from '../../../worker/shopify/install';
 import { createLogger } from '../../../worker/lib/log';
 import { startOfUtcDay } from '../../../worker/billing/cycle';
-import { MSG_INPUT_EMPTY } from '../../../shared/image-settings';
+import { MSG_INPUT_EMPTY, MSG_WATERMARK_TOO_LARGE } from '../../../shared/image-settings';
 import { call, createShop, db, sessionHeaders, sessionToken } from '../helpers';
 import { imageRow, ledgerRows, makeDeps, recordingQueue, saveSettings, seedItem } from '../optimise/fixtures';
 import { shopState } from './fuzz-support';
@@ -129,7 +129,8 @@ function unreadableBody(state: { read: boolean }) {
 
 describe('bounded requests', () => {
   const cases = [
-    { path: '/api/v2/image-opt/saveSettings', declared: BODY_LIMITS.json + 1, status: 413, body: { ack: 0, message: MSG_BODY_TOO_LARGE } },
+    { path: '/api/v2/image-opt/saveSettings', declared: BODY_LIMITS.json + 1, status: 413, body: { ack: 0, message: MSG_WATERMARK_TOO_LARGE } },
+    { path: '/api/v2/image-opt/restore', declared: BODY_LIMITS.json + 1, status: 413, body: { ack: 0, message: MSG_BODY_TOO_LARGE } },
     { path: '/api/v1/insertContactUs', declared: 50 * 1024 * 1024, status: 413, body: { code: '413', msg: MSG_BODY_TOO_LARGE } },
     { path: '/api/v2/image-opt/uploadImagesOpt', declared: BODY_LIMITS.upload + 1, status: 413, body: { ack: 0, message: MSG_UPLOAD_REQUEST_TOO_LARGE } },
     { path: '/webhooks/shopify', declared: BODY_LIMITS.webhook + 1, status: 413, body: { ack: 0, message: MSG_BODY_TOO_LARGE } },
@@ -365,13 +366,13 @@ describe('bad input changes nothing', () => {
 describe('tables stay bounded', () => {
   it('contact messages keep the newest per shop, with control characters stripped', async () => {
     const { shop, headers } = await createShop();
-    for (let i = 0; i < CONTACT_MESSAGES_KEPT + 5; i++) {
+    for (let i = 0; i < CONTACT_ROWS_KEPT + 5; i++) {
       await call('/api/v1/insertContactUs', { method: 'POST', headers, form: { name: `Ann\u0000\u001b[31m${i}`, email: 'ann@example.com', title: 'Hi\r\nBcc: x', description: `line one\nline two\u0007 ${i}` } });
     }
     const rows = await db().select().from(contactMessages).where(eq(contactMessages.shopId, shop.id)).all();
-    expect(rows).toHaveLength(CONTACT_MESSAGES_KEPT);
+    expect(rows).toHaveLength(CONTACT_ROWS_KEPT);
     const last = rows.at(-1)!;
-    expect(last).toMatchObject({ name: `Ann[31m${CONTACT_MESSAGES_KEPT + 4}`, title: 'HiBcc: x', description: `line one\nline two ${CONTACT_MESSAGES_KEPT + 4}` });
+    expect(last).toMatchObject({ name: `Ann[31m${CONTACT_ROWS_KEPT + 4}`, title: 'HiBcc: x', description: `line one\nline two ${CONTACT_ROWS_KEPT + 4}` });
   });
 
   it('selections keep the most recent keys per shop', async () => {

@@ -1,0 +1,52 @@
+// Issue 17: the admin token's lifecycle on the admin side. Settings lists the live tokens (who issued each,
+// when it expires) and revokes them; a token read from the address bar leaves it once stored.
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defaultImageSettings } from '../../shared/image-settings';
+import { readAuthToken } from '../../admin/src/api/auth';
+import { mockApi, renderApp, settingInfo } from './helpers/render-app';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const day = 86_400_000;
+
+describe('Settings: admin tokens', () => {
+  it('lists the live tokens with their Shopify user and revokes one', async () => {
+    let tokens = [
+      { id: 7, user_id: '42', created_at: Date.now(), expires_at: Date.now() + 30 * day, current: true },
+      { id: 5, user_id: '', created_at: Date.now() - day, expires_at: Date.now() + 2 * day, current: false },
+    ];
+    const api = mockApi({
+      '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } },
+      '/api/v2/image-opt/getSettings': { ack: 1, data: { ...defaultImageSettings(), is_default: 0 } },
+      '/api/v2/setting/getAdminTokens': () => ({ ack: 1, data: tokens }),
+      '/api/v2/setting/revokeAdminToken': (call: { body: unknown }) => {
+        tokens = tokens.filter((t) => String(t.id) !== (call.body as { id: string }).id);
+        return { ack: 1 };
+      },
+    });
+    renderApp('/setting', { info: settingInfo({ shop_level: 1, new_guide_status: 0 }) });
+    expect(await screen.findByText('Shopify user 42')).toBeTruthy();
+    expect(screen.getByText('In use here')).toBeTruthy();
+    expect(screen.getByText('Created before users were recorded')).toBeTruthy();
+    fireEvent.click(screen.getAllByRole('button', { name: 'Revoke' })[1]!);
+    expect(await screen.findByText('Token revoked')).toBeTruthy();
+    expect(api.callsTo('/api/v2/setting/revokeAdminToken')[0]?.body).toEqual({ id: '5' });
+    await waitFor(() => expect(screen.queryByText('Created before users were recorded')).toBeNull());
+  });
+});
+
+describe('authToken in the address bar', () => {
+  it('is stored and removed from the address, other parameters kept', () => {
+    const token = 'x'.repeat(43);
+    history.replaceState(null, '', `/main?shop=demo.myshopify.com&authToken=${token}#top`);
+    expect(readAuthToken()).toBe(token);
+    expect(localStorage.getItem('authToken')).toBe(token);
+    expect(location.search).toBe('?shop=demo.myshopify.com');
+    expect(location.hash).toBe('#top');
+    // Later reads come from storage.
+    expect(readAuthToken()).toBe(token);
+  });
+});
