@@ -157,6 +157,8 @@ export async function optTotals(db: Db, shop: ShopRow) {
       impressions_all: quota.overageAllowance,
       is_capped: quota.isCapped ? 1 : 0,
       is_over_quota: quota.isOverQuota ? 1 : 0,
+      /** When the monthly quota starts again (epoch ms; the shop's billing-cycle day). */
+      next_reset_at: quota.nextResetAt,
     },
   };
 }

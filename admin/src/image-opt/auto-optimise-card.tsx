@@ -1,4 +1,4 @@
-import { BlockStack, Card, InlineStack, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Card, InlineStack, Text } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveSettings } from '../api/calls';
@@ -6,13 +6,21 @@ import { isOk, messageOf } from '../api/client';
 import { SwitchToggle } from '../components/switch-toggle';
 import { useToast } from '../hooks/use-toast';
 
-type Props = { isDefault: boolean; on: boolean; onChanged: (on: boolean) => void; onNeedsSetup: () => void };
+type Props = {
+  isDefault: boolean;
+  on: boolean;
+  /** Automatic mode has something to do: compression, alt text or file names switched on. */
+  hasContent: boolean;
+  onChanged: (on: boolean) => void;
+  onNeedsSetup: () => void;
+  onOpenSettings: () => void;
+};
 
 /**
  * Auto-optimise: only once settings exist (is_default 1 opens the first-set-up modal instead); the
  * switch saves auto_switch alone (section 4).
  */
-export function AutoOptimiseCard({ isDefault, on, onChanged, onNeedsSetup }: Props) {
+export function AutoOptimiseCard({ isDefault, on, hasContent, onChanged, onNeedsSetup, onOpenSettings }: Props) {
   const { t } = useTranslation();
   const toast = useToast();
   const [saving, setSaving] = useState(false);
@@ -45,6 +53,15 @@ export function AutoOptimiseCard({ isDefault, on, onChanged, onNeedsSetup }: Pro
         </BlockStack>
         <SwitchToggle checked={on} disabled={saving} label={t('imageOpt.auto.title')} onChange={(next) => void toggle(next)} />
       </InlineStack>
+      {on && !hasContent && (
+        // Automatic mode is on, but every kind of change is switched off (e.g. a wizard with every
+        // image type unticked): nothing would ever be optimised automatically (section 8 message).
+        <div style={{ marginTop: 'var(--p-space-300)' }}>
+          <Banner tone="warning" action={{ content: t('imageOpt.sheet.title'), onAction: onOpenSettings }}>
+            <p>{t('imageOpt.auto.noContent')}</p>
+          </Banner>
+        </div>
+      )}
     </Card>
   );
 }

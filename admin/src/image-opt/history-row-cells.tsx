@@ -18,6 +18,14 @@ export function HistoryStatusBadge({ row }: { row: HistoryRow }) {
   return <Badge tone={s.tone}>{t(s.key)}</Badge>;
 }
 
+const PATTERNS: Record<string, string> = { automatic: 'imageOpt.pattern.automatic', auto: 'imageOpt.pattern.automatic', manual: 'imageOpt.pattern.manual', upload: 'imageOpt.pattern.upload' };
+
+/** How a history item was optimised (catalogue "history entry": Automatic, Manual, Upload); '' if unknown. */
+export function patternLabel(pattern: string | undefined, t: (key: string) => string): string {
+  const key = PATTERNS[pattern ?? ''];
+  return key ? t(key) : '';
+}
+
 export function RowThumbnail({ src, alt }: { src: string | null | undefined; alt: string }) {
   return <Thumbnail source={src || ImageIcon} alt={alt} size="small" />;
 }

@@ -7,7 +7,7 @@ import { reOptimize, restore } from '../api/calls';
 import { isOk, messageOf } from '../api/client';
 import { usePlanLimitRefusal } from '../components/plan-limit-dialog';
 import { useToast } from '../hooks/use-toast';
-import { formatDate, HistoryStatusBadge, RowThumbnail } from './history-row-cells';
+import { formatDate, HistoryStatusBadge, patternLabel, RowThumbnail } from './history-row-cells';
 import { DownloadButton } from './details/download-button';
 import { PagingFooter } from './paging-footer';
 import { readUploadImage } from './use-view-upload';
@@ -105,6 +105,7 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
             { title: t('imageOpt.history.colImage') },
             { title: t('imageOpt.history.colTitle') },
             { title: t('imageOpt.history.colStatus') },
+            { title: t('imageOpt.history.colPattern') },
             { title: t('imageOpt.history.colSaved'), alignment: 'end' },
             { title: t('imageOpt.history.colDate') },
             { title: t('imageOpt.history.colAction') },
@@ -123,6 +124,7 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
               <IndexTable.Cell>
                 <HistoryStatusBadge row={row} />
               </IndexTable.Cell>
+              <IndexTable.Cell>{patternLabel(row.pattern, t)}</IndexTable.Cell>
               <IndexTable.Cell>
                 <Text as="span" alignment="end" numeric>
                   {formatRatio(row.comp_ratio)}

@@ -3,6 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { PAGE_SIZES, showPageSize } from './rules';
 import { useWindowWidth } from './use-window-width';
 
+/** 'Showing x - y of z results' (page-speed-and-app.md section 9): 0 - 0 of 0 for an empty list. */
+export function showingRange(page: number, pageSize: number, total: number): { from: number; to: number; total: number } {
+  if (total <= 0) return { from: 0, to: 0, total: 0 };
+  const from = Math.min(total, (page - 1) * pageSize + 1);
+  return { from, to: Math.min(total, page * pageSize), total };
+}
+
 type Props = { page: number; pageSize: number; total: number; onPage: (page: number) => void; onPageSize: (size: number) => void };
 
 /** Page-size choice (only wider than 550 px) and previous / next paging under a table. */
@@ -27,7 +34,7 @@ export function PagingFooter({ page, pageSize, total, onPage, onPageSize }: Prop
       )}
       <InlineStack gap="200" blockAlign="center">
         <Text as="span" variant="bodySm" tone="subdued">
-          {t('imageOpt.paging.pageOf', { page, pages })}
+          {t('imageOpt.paging.showing', showingRange(page, pageSize, total))}
         </Text>
         <Pagination
           hasPrevious={page > 1}

@@ -28,7 +28,16 @@ export const FREE_RED_PERCENT = 80;
 export const quotaPercent = (used: number, all: number) => (all > 0 ? Math.min(100, (used / all) * 100) : 0);
 export const quotaBarRed = (level: number, used: number, all: number) => level === 0 && quotaPercent(used, all) >= FREE_RED_PERCENT;
 
-export type OptSchedule = { img_usage_use: number; img_usage_all: number; impressions_use: number; impressions_all: number; is_capped: number; is_over_quota: number };
+export type OptSchedule = {
+  img_usage_use: number;
+  img_usage_all: number;
+  impressions_use: number;
+  impressions_all: number;
+  is_capped: number;
+  is_over_quota: number;
+  /** When the monthly quota starts again (epoch ms); absent or 0 when unknown. */
+  next_reset_at?: number;
+};
 
 /** The plan's images are used up and overage cannot pay for more: Manually optimize becomes Upgrade plan. */
 export function quotaUsedUp(s: OptSchedule): boolean {
@@ -80,6 +89,8 @@ export type HistoryRow = {
   opt_num?: number;
   un_opt_num?: number;
   date?: number | string | null;
+  /** How the item was optimised: automatic, manual or upload. */
+  pattern?: string;
 };
 
 /** Rows a bulk Restore / Re-optimize may act on: not deleted. */

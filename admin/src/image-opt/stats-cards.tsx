@@ -1,5 +1,6 @@
 import { BlockStack, Card, InlineGrid, InlineStack, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
+import { formatDay } from '../lib/format-date';
 import { formatSize } from '../lib/format-size';
 import { formatRatio, quotaBarRed, quotaPercent, type OptSchedule } from './rules';
 
@@ -42,7 +43,7 @@ export function QuotaBar({ label, used, all, red }: { label: string; used: numbe
 
 /** Total saved space, average saved space and percent, and the plan card with its quota bars. */
 export function StatsCards({ totals, quota, level }: { totals: Totals; quota: OptSchedule; level: number }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <InlineGrid columns={{ xs: 1, sm: 2, md: 4 }} gap="400">
       <Stat label={t('imageOpt.stats.totalSaved')} value={formatSize(totals.total_saved_size)} />
@@ -55,6 +56,11 @@ export function StatsCards({ totals, quota, level }: { totals: Totals; quota: Op
           </Text>
           <QuotaBar label={t('imageOpt.plan.quota')} used={quota.img_usage_use} all={quota.img_usage_all} red={quotaBarRed(level, quota.img_usage_use, quota.img_usage_all)} />
           {quota.impressions_all > 0 && <QuotaBar label={t('imageOpt.plan.addons')} used={quota.impressions_use} all={quota.impressions_all} red={false} />}
+          {(quota.next_reset_at ?? 0) > 0 && (
+            <Text as="p" variant="bodySm" tone="subdued">
+              {t('imageOpt.plan.nextReset', { date: formatDay(quota.next_reset_at ?? 0, i18n.language) })}
+            </Text>
+          )}
         </BlockStack>
       </Card>
     </InlineGrid>

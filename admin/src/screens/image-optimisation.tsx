@@ -107,6 +107,8 @@ export function ImageOptimisationScreen() {
               on={settings.auto_switch === 1 && !isDefault}
               onChanged={(on) => page.patchSettings({ auto_switch: on ? 1 : 0 })}
               onNeedsSetup={() => setDialog('firstSetup')}
+              hasContent={settings.image_opt.switch === 1 || settings.alt_text.switch === 1 || settings.file_name.switch === 1}
+              onOpenSettings={() => setDialog('sheet')}
             />
             <ProgressPanel progress={progress} />
             <HistorySection tab={tab} onTab={setTab} list={history} onStarted={started} onView={viewUpload} />

@@ -1,4 +1,5 @@
-import { BlockStack, Box, InlineStack, Layout, Page } from '@shopify/polaris';
+import { Banner, BlockStack, Box, InlineStack, Layout, Page } from '@shopify/polaris';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppFooterHelp } from '../components/footer-help';
 import { LanguageSelect } from '../components/language-select';
@@ -16,7 +17,10 @@ export function MainScreen() {
   const { t } = useTranslation();
   const embed = useEmbedStatus();
   const info = useSettingInfo();
+  // Previewing the hover preload needs the embed on: say so first (section 8 message).
+  const [needsEmbed, setNeedsEmbed] = useState(false);
   const preview = () => {
+    if (embed.loaded && !embed.on) return setNeedsEmbed(true);
     if (info?.shop_owner) window.open(`https://${info.shop_owner}`, '_blank', 'noopener');
   };
   return (
@@ -33,6 +37,15 @@ export function MainScreen() {
         <Layout.Section>
           <BlockStack gap="400">
             <ReauthorizeModal />
+            {needsEmbed && !embed.on && (
+              <Banner
+                tone="warning"
+                onDismiss={() => setNeedsEmbed(false)}
+                action={{ content: t('main.embed.settings'), onAction: () => (setNeedsEmbed(false), embed.openEditor()) }}
+              >
+                <p>{t('main.embed.required')}</p>
+              </Banner>
+            )}
             <PromoBanner />
             <ReviewBanner />
             <VideoCard onPreview={preview} />

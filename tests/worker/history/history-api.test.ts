@@ -172,7 +172,11 @@ describe('getImgOptTotal and updateIsDownload', () => {
       total_opt_num: 2,
       un_opt_num: 2,
     });
-    expect(body.opt_schedule).toEqual({ img_usage_use: 0, img_usage_all: 150, impressions_use: 0, impressions_all: 0, is_capped: 0, is_over_quota: 0 });
+    expect(body.opt_schedule).toEqual({ img_usage_use: 0, img_usage_all: 150, impressions_use: 0, impressions_all: 0, is_capped: 0, is_over_quota: 0, next_reset_at: expect.any(Number) });
+    // The next monthly reset is ahead, within a month (issue 15: shown on the statistics card).
+    const reset = (body.opt_schedule as { next_reset_at: number }).next_reset_at;
+    expect(reset).toBeGreaterThan(Date.now());
+    expect(reset - Date.now()).toBeLessThanOrEqual(32 * 86_400_000);
     expect(body.settings).toMatchObject({ is_default: 1 });
 
     const dl = await call('/api/v2/image-opt/updateIsDownload', { method: 'POST', headers, form: { opt_id: String(id) } });

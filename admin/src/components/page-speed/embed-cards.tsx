@@ -42,8 +42,19 @@ export function SpeedUpCard({ embed }: { embed: EmbedState }) {
         </InlineStack>
         {embed.watching && (
           <Text as="p" variant="bodySm" tone="subdued">
-            {t('main.speedUp.watching')}
+            {/* Turning off: say where the switch is (theme editor, App embeds). */}
+            {embed.intent === 'off' ? t('main.speedUp.turnOffWhere') : t('main.speedUp.watching')}
           </Text>
+        )}
+        {embed.timedOut && (
+          <InlineStack gap="200" blockAlign="center">
+            <Text as="p" variant="bodySm" tone="caution">
+              {embed.intent === 'off' ? t('main.speedUp.timedOutOff') : t('main.speedUp.timedOut')}
+            </Text>
+            <Button variant="plain" onClick={embed.recheck}>
+              {t('main.speedUp.checkAgain')}
+            </Button>
+          </InlineStack>
         )}
       </BlockStack>
     </Card>

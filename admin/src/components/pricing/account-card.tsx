@@ -1,12 +1,13 @@
 import { BlockStack, Card, InlineStack, Link, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
+import { formatDay } from '../../lib/format-date';
 import { formatSize } from '../../lib/format-size';
 import { UsageBar } from '../usage-bar';
 import type { PricingData } from './pricing-data';
 
 /** Account info: plan, quota bars, totals, and the link to the overcharge setting. */
 export function AccountCard({ data }: { data: PricingData }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const row = (label: string, value: string) => (
     <InlineStack align="space-between">
       <Text as="span" tone="subdued">
@@ -26,6 +27,7 @@ export function AccountCard({ data }: { data: PricingData }) {
         {row(t('pricing.account.plan'), data.level > 0 ? t('pricing.paid.title') : t('pricing.free.title'))}
         <UsageBar label={t('pricing.account.quota')} used={data.img_usage_use} all={data.img_usage_all} />
         {data.impressions_all > 0 && <UsageBar label={t('pricing.account.addons')} used={data.impressions_use} all={data.impressions_all} />}
+        {data.next_reset_at > 0 && row(t('pricing.account.nextReset'), formatDay(data.next_reset_at, i18n.language))}
         {row(t('pricing.account.optimised'), data.total.total_opt_num.toLocaleString())}
         {row(t('pricing.account.saved'), formatSize(data.total.total_saved_size))}
         {row(t('pricing.account.waiting'), data.total.un_opt_num.toLocaleString())}

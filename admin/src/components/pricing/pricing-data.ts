@@ -4,6 +4,9 @@ import type { PricingPlan } from '../../lib/plan-stepping';
 export type PricingData = {
   plans: PricingPlan[];
   level: number;
+  /** The usage cap in dollars per 30 days (0: no capped usage line), and the next one Shopify can approve (0: none). */
+  capped_amount: number;
+  next_capped_amount: number;
   canDiscount: boolean;
   rebate_info: { expired_time: number | string; rate: number; discount_period: number };
   img_usage_use: number;
@@ -12,6 +15,8 @@ export type PricingData = {
   impressions_all: number;
   precent: number;
   total: { un_opt_num: number; total_saved_size: number; total_opt_num: number };
+  /** When the monthly quota starts again (epoch ms), 0 when unknown. */
+  next_reset_at: number;
 };
 
 const num = (v: unknown, fallback = 0) => (Number.isFinite(Number(v)) ? Number(v) : fallback);
@@ -33,6 +38,8 @@ export function readPricing(data: unknown): PricingData | null {
       proportion: p.proportion === undefined ? undefined : num(p.proportion),
     })),
     level: num(d.level),
+    capped_amount: num(d.capped_amount),
+    next_capped_amount: num(d.next_capped_amount),
     canDiscount: d.canDiscount === true || d.canDiscount === 1 || d.canDiscount === '1',
     rebate_info: { expired_time: (rebate.expired_time as number | string) ?? 0, rate: num(rebate.rate), discount_period: num(rebate.discount_period) },
     img_usage_use: num(d.img_usage_use),
@@ -41,6 +48,7 @@ export function readPricing(data: unknown): PricingData | null {
     impressions_all: num(d.impressions_all),
     precent: num(d.precent),
     total: { un_opt_num: num(total.un_opt_num), total_saved_size: num(total.total_saved_size), total_opt_num: num(total.total_opt_num) },
+    next_reset_at: num(d.next_reset_at),
   };
 }
 

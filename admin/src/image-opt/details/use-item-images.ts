@@ -83,7 +83,8 @@ export function useItemImages(prodId: number | undefined) {
     setPolling(false);
     setSchedule(null);
     setRestoring(new Set());
-    if (s.opt_total > 0) toast(t(kind.current === 'restore' ? 'imageDetails.restored' : 'imageDetails.optimized'));
+    // A restore of several pictures says all of them are back (section 8); one picture, the singular.
+    if (s.opt_total > 0) toast(t(kind.current === 'restore' ? (s.opt_total > 1 ? 'imageDetails.allRestored' : 'imageDetails.restored') : 'imageDetails.optimized'));
     await load();
   }, [item?.data_type, load, t, toast]);
 
