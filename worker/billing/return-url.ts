@@ -11,7 +11,7 @@ export const RETURN_URL_LIFETIME_MS = 400 * 86_400_000;
 export type ReturnKind = 'plan' | 'cap';
 type SignEnv = Pick<Env, 'APP_URL' | 'SHOPIFY_API_SECRET'>;
 
-const message = (shop: string, kind: string, exp: string) => `billing-return\n${shop}\n${kind}\n${exp}`;
+const signedText = (shop: string, kind: string, exp: string) => `billing-return\n${shop}\n${kind}\n${exp}`;
 
 export async function billingReturnUrl(env: SignEnv, shopDomain: string, kind: ReturnKind, now = Date.now()): Promise<string> {
   const url = new URL(BILLING_RETURN_PATH, env.APP_URL);
@@ -19,7 +19,7 @@ export async function billingReturnUrl(env: SignEnv, shopDomain: string, kind: R
   url.searchParams.set('shop', shopDomain);
   url.searchParams.set('kind', kind);
   url.searchParams.set('exp', exp);
-  url.searchParams.set('sig', toHex(await hmacSha256(env.SHOPIFY_API_SECRET, message(shopDomain, kind, exp))));
+  url.searchParams.set('sig', toHex(await hmacSha256(env.SHOPIFY_API_SECRET, signedText(shopDomain, kind, exp))));
   return url.toString();
 }
 
@@ -31,6 +31,6 @@ export async function verifyBillingReturn(env: Pick<Env, 'SHOPIFY_API_SECRET'>, 
   const sig = (q.get('sig') ?? '').toLowerCase();
   if ((kind !== 'plan' && kind !== 'cap') || !/^\d{1,12}$/.test(exp) || !/^[0-9a-f]{64}$/.test(sig)) return null;
   if (Number(exp) * 1000 < now) return null;
-  const expected = toHex(await hmacSha256(env.SHOPIFY_API_SECRET, message(shop, kind, exp)));
+  const expected = toHex(await hmacSha256(env.SHOPIFY_API_SECRET, signedText(shop, kind, exp)));
   return timingSafeEqual(expected, sig) ? { shop, kind } : null;
 }

@@ -4,10 +4,12 @@ import { useTranslation } from 'react-i18next';
 import { changePlans, getPricingPlans } from '../api/calls';
 import { isOk, messageOf } from '../api/client';
 import { AccountCard } from '../components/pricing/account-card';
+import { BillingResultBanner } from '../components/pricing/billing-result-banner';
 import { DiscountBanner } from '../components/pricing/discount-banner';
 import { ImageSyncStatus } from '../components/pricing/image-sync-card';
 import { FreePlanCard, PaidPlanCard } from '../components/pricing/plan-cards';
 import { readPricing, type PricingData } from '../components/pricing/pricing-data';
+import { UsageCapCard } from '../components/pricing/usage-cap-card';
 import { useToast } from '../hooks/use-toast';
 import { openTop } from '../lib/app-bridge';
 import { msUntil } from '../lib/countdown';
@@ -62,6 +64,7 @@ export function PricingScreen() {
 
   return (
     <Page title={t('pricing.title')}>
+      <BillingResultBanner />
       {!data ? (
         <Card>
           <SkeletonBodyText lines={8} />
@@ -86,7 +89,10 @@ export function PricingScreen() {
               <PaidPlanCard plans={data.plans} current={data.level} busy={busy} onChoose={choose} selected={selected} onSelect={setSelected} discount={discountActive} />
             </Layout.Section>
             <Layout.Section variant="oneThird">
-              <AccountCard data={data} />
+              <BlockStack gap="400">
+                <AccountCard data={data} />
+                <UsageCapCard data={data} />
+              </BlockStack>
             </Layout.Section>
           </Layout>
         </BlockStack>

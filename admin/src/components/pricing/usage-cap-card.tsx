@@ -1,0 +1,54 @@
+import { BlockStack, Button, Card, Text } from '@shopify/polaris';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { raiseOverageCap } from '../../api/calls';
+import { isOk, messageOf } from '../../api/client';
+import { useToast } from '../../hooks/use-toast';
+import { openTop } from '../../lib/app-bridge';
+import { formatPrice, type PricingData } from './pricing-data';
+
+/**
+ * The usage cap of a paid plan (what overage may cost per 30 days) and the action that raises it:
+ * Shopify's confirmation page approves the new cap (appSubscriptionLineItemUpdate), top frame.
+ */
+export function UsageCapCard({ data }: { data: PricingData }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  if (data.level <= 0 || data.capped_amount <= 0) return null;
+
+  const raise = async () => {
+    setBusy(true);
+    try {
+      const body = await raiseOverageCap();
+      if (!isOk(body) || typeof body.url !== 'string' || !body.url) throw new Error(messageOf(body, t('common.tryAgainLater')));
+      return openTop(body.url);
+    } catch (e) {
+      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
+    }
+    setBusy(false);
+  };
+
+  return (
+    <Card>
+      <BlockStack gap="200">
+        <Text as="h2" variant="headingMd">
+          {t('pricing.usageCap.title')}
+        </Text>
+        <Text as="p">{t('pricing.usageCap.current', { amount: formatPrice(data.capped_amount) })}</Text>
+        {data.next_capped_amount > 0 && (
+          <>
+            <Text as="p" tone="subdued">
+              {t('pricing.usageCap.help')}
+            </Text>
+            <div>
+              <Button onClick={() => void raise()} loading={busy}>
+                {t('pricing.usageCap.raise', { amount: formatPrice(data.next_capped_amount) })}
+              </Button>
+            </div>
+          </>
+        )}
+      </BlockStack>
+    </Card>
+  );
+}
