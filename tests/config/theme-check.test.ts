@@ -7,12 +7,14 @@ import { check } from '@shopify/theme-check-node';
 import { describe, expect, it } from 'vitest';
 
 const EXTENSION = join(import.meta.dirname, '../../storefront-script/extension');
+/** theme-check's own configuration for theme app extensions (context `app`: app blocks and embeds). */
+const CONFIG = 'theme-check:theme-app-extension';
 
 const describeOffenses = (offenses: Awaited<ReturnType<typeof check>>) => offenses.map((o) => `${o.check} ${o.uri.split('/extension/')[1] ?? o.uri}: ${o.message}`);
 
 describe('theme-check over the theme app extension', () => {
   it('reports no offense', async () => {
-    expect(describeOffenses(await check(EXTENSION))).toEqual([]);
+    expect(describeOffenses(await check(EXTENSION, CONFIG))).toEqual([]);
   });
 
   it('does report offenses in a broken copy (the check is live, with its docs)', async () => {
@@ -21,7 +23,7 @@ describe('theme-check over the theme app extension', () => {
       cpSync(EXTENSION, dir, { recursive: true });
       const block = join(dir, 'blocks/prefetch.liquid');
       writeFileSync(block, readFileSync(block, 'utf8').replace('| asset_url }}', '| asset_urls }}').replace('t:settings.limit.label', 't:settings.limit.missing'));
-      const found = (await check(dir)).map((o) => o.check).sort();
+      const found = (await check(dir, CONFIG)).map((o) => o.check).sort();
       expect(found).toEqual(expect.arrayContaining(['UnknownFilter', 'ValidSchemaTranslations']));
     } finally {
       rmSync(dir, { recursive: true, force: true });
