@@ -21,6 +21,7 @@ import { optimise as oxiOptimise, optimise_raw as oxiOptimiseRaw, initSync as ox
 // @ts-expect-error as above: default import is the compiled WebAssembly.Module.
 import oxiWasm from '@jsquash/oxipng/codec/pkg/squoosh_oxipng_bg.wasm';
 import { ImageDecodeError } from './errors';
+import { mozjpegHeapBytes, releaseMozjpeg } from './mozjpeg';
 import { stripPngMetadata } from './png-chunks';
 import type { Rgba } from './types';
 
@@ -128,6 +129,7 @@ export const RETAINED_HEAP_CAP_BYTES = 64 * 1024 * 1024;
  * instances are released so V8 can reclaim their heaps; the next image instantiates fresh ones (~ms).
  */
 export function trimCodecs(): void {
+  releaseMozjpeg(RETAINED_HEAP_CAP_BYTES);
   if (wasmHeapBytes() <= RETAINED_HEAP_CAP_BYTES) return;
   instances.clear();
   heapBytes.clear();
@@ -135,7 +137,7 @@ export function trimCodecs(): void {
 
 /** WebAssembly memory held by all codec instances of this isolate (for the memory report). */
 export function wasmHeapBytes(): number {
-  let sum = (pngMemory?.buffer.byteLength ?? 0) + (oxiMemory?.buffer.byteLength ?? 0);
+  let sum = (pngMemory?.buffer.byteLength ?? 0) + (oxiMemory?.buffer.byteLength ?? 0) + mozjpegHeapBytes();
   for (const n of heapBytes.values()) sum += n;
   return sum;
 }

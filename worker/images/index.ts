@@ -58,7 +58,7 @@ export async function optimiseImage(input: Uint8Array, settings: EngineSettings,
   let best: Candidate | null;
   let note: string | undefined;
   try {
-    ({ best, note } = await runPipeline(choice.path, input, fmt, header, s, guard));
+    ({ best, note } = await runPipeline(choice.path, input, fmt, header, s, guard, deps.budgetBytes));
   } catch (e) {
     if (e instanceof UnsupportedInput) return { kind: 'unsupported', reason: e.message, inputFormat: fmt };
     throw e;
@@ -68,9 +68,9 @@ export async function optimiseImage(input: Uint8Array, settings: EngineSettings,
   return verdict(input, fmt, best, note, choice.path);
 }
 
-async function runPipeline(path: EnginePath, input: Uint8Array, fmt: EngineFormat, header: HeaderInfo, s: EngineOptions, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
+async function runPipeline(path: EnginePath, input: Uint8Array, fmt: EngineFormat, header: HeaderInfo, s: EngineOptions, guard: GuardMode, budgetBytes?: number): Promise<{ best: Candidate | null; note?: string }> {
   try {
-    if (path === 'wasm-rows') return await largePngCandidates(input, header, s, guard);
+    if (path === 'wasm-rows') return await largePngCandidates(input, header, s, guard, budgetBytes);
     const run = fmt === 'jpeg' ? jpegCandidates : fmt === 'png' ? pngCandidates : webpCandidates;
     return await run(input, header, s, guard);
   } catch (e) {

@@ -41,3 +41,15 @@ export function stripPngMetadata(png: Uint8Array): Uint8Array {
   }
   return dropped ? concat(parts) : png;
 }
+
+/** Length stripPngMetadata would return, without building it. */
+export function strippedPngLength(png: Uint8Array): number {
+  let n = 8;
+  for (let i = 8; i + 12 <= png.length; ) {
+    const end = i + 12 + be32(png, i);
+    if (end > png.length) break;
+    if (KEEP.has(ascii(png, i + 4, 4))) n += end - i;
+    i = end;
+  }
+  return n;
+}

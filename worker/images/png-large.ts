@@ -4,36 +4,44 @@
 // pixels, so memory is a few strips, the palette tools (8 MB) and the compressed outputs.
 //   pass 1 (stats): opaque? grey? <= 256 colours? and the median-cut sample
 //   pass 2 (encode): lossless PNG in the smallest exact colour type, and (lossy, > 256 colours) the
-//                    palette PNG judged by the palette guard; with PNG to JPG also the JPEG rows
-//   pass 3 (guard):  the JPEG read back row by row against the original (and once more if raised)
+//                    palette PNG judged by the palette guard
+//   PNG to JPG:      JPEG from rows (MozJPEG, streaming), then the guard reads it back row by row
+//                    against the original (once more if the quality is raised)
 // Lossless without watermark: the original with its metadata chunks removed competes with a row-wise
 // re-encode (16-bit kept).
 import type { Candidate } from './candidates';
-import { smallest } from './candidates';
 import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_STEP, type GuardMode } from './guard';
-import { createJpegRowWriter, openJpegRows } from './jpeg-rows';
-import { stripPngMetadata } from './png-chunks';
+import { DEFAULT_BUDGET_BYTES, PNG_ROWS } from './budget';
+import { createJpegRowWriter, jpegWriterBytes, openJpegRows } from './jpeg-rows';
+import { strippedPngLength, stripPngMetadata } from './png-chunks';
 import { forEachRawRow, forEachRgbaStrip, readPngInfo, stripRowsFor, type PngInfo } from './png-stream';
 import { createPngWriter, type PngWriter, type PngWriterOptions } from './png-writer';
 import { buildPalette, createPaletteMapper, sampleStep } from './quantise';
 import type { HeaderInfo } from './sniff';
 import { createStripGuard } from './strip-guard';
 import type { EngineSettings } from './types';
-import { placeLogo, type PlacedWatermark } from './watermark';
+import { LOGO_MAX_BYTES, placeLogo } from './watermark';
 
 type Stats = { opaque: boolean; grey: boolean; colours: Map<number, number> | null; samples: Uint8Array };
 
-export async function largePngCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
+export async function largePngCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: GuardMode, budgetBytes = DEFAULT_BUDGET_BYTES): Promise<{ best: Candidate | null; note?: string }> {
   const info = readPngInfo(input);
   const { width: W, height: H } = info;
   const base = { format: 'png' as const, width: W, height: H, convertedToJpg: false, watermarked: Boolean(s.watermark) };
-  const stripped: Candidate | null = s.watermark ? null : { ...base, bytes: stripPngMetadata(input) };
+  // The original minus its metadata chunks competes without a watermark; it is built only if it wins.
+  const stripped = s.watermark ? null : { ...base, bytes: new Uint8Array(0), length: strippedPngLength(input) };
+  const finishPng = (c: (Candidate & { length?: number }) | null): Candidate | null => (c && c === stripped ? { ...base, bytes: stripPngMetadata(input) } : c);
+  const pick = (cs: (Candidate | null)[]) => {
+    let best: (Candidate & { length?: number }) | null = null;
+    for (const c of [stripped, ...cs]) if (c && (!best || size(c) < size(best))) best = c;
+    return best;
+  };
   if (s.mode === 'lossless' && !s.watermark && !s.pngToJpg && info.bitDepth === 16) {
-    return { best: smallest([stripped, { ...base, bytes: await reencodeRaw(info) }]) };
+    return { best: finishPng(pick([{ ...base, bytes: await reencodeRaw(info) }])) };
   }
   const wm = s.watermark ? await placeLogo(s.watermark, W, H) : null;
   const rows = stripRowsFor(W);
-  const strips = (fn: (rgba: Uint8Array, y: number, n: number) => void | Promise<void>) =>
+  const strips: Strips = (fn) =>
     forEachRgbaStrip(info, rows, (rgba, y, n) => {
       wm?.drawRows(rgba, y, n, W);
       return fn(rgba, y, n);
@@ -43,17 +51,13 @@ export async function largePngCandidates(input: Uint8Array, header: HeaderInfo, 
   const lossy = s.mode === 'lossy';
   const exact = exactFormat(stats, W);
   const lossless = createPngWriter({ width: W, height: H, ...exact.options, extraChunks: info.colourChunks });
-  const tryPalette = lossy && stats.colours === null;
-  const mapper = tryPalette ? createPaletteMapper(buildPalette(stats.samples)) : null;
+  const mapper = lossy && stats.colours === null ? createPaletteMapper(buildPalette(stats.samples)) : null;
   const paletteWriter = mapper ? createPngWriter({ width: W, height: H, bitDepth: 8, colourType: 3, ...paletteChunks(mapper.palette), extraChunks: info.colourChunks }) : null;
   const paletteGuard = mapper ? createStripGuard({ width: W, height: H, level: 'palette', quality: s.quality }) : null;
-  const jpegQuality = lossy ? s.quality : 90;
-  const jpeg = s.pngToJpg ? await createJpegRowWriter({ width: W, height: H, quality: jpegQuality }) : null;
 
   const row = new Uint8Array(Math.max(exact.rowBytes, W));
   const indices = new Uint8Array(W);
   const mapped = mapper ? new Uint8Array(rows * W * 4) : null;
-  const flat = jpeg ? new Uint8Array(rows * W * 4) : null;
   await strips(async (rgba, _y, n) => {
     for (let r = 0; r < n; r++) {
       exact.pack(rgba, r * W * 4, row);
@@ -66,10 +70,6 @@ export async function largePngCandidates(input: Uint8Array, header: HeaderInfo, 
       }
       paletteGuard.push(rgba, mapped, n, 4);
     }
-    if (jpeg && flat) {
-      flattenRows(rgba, flat, n * W);
-      await jpeg.write(flat, n);
-    }
   });
 
   const losslessPng: Candidate = { ...base, bytes: await lossless.finish() };
@@ -81,19 +81,25 @@ export async function largePngCandidates(input: Uint8Array, header: HeaderInfo, 
     if (v.pass) palette = { ...base, bytes };
     else note = `palette rejected (SSIM ${v.score.toFixed(4)}, floor ${v.floor.toFixed(4)}; ${((v.banding ?? 0) * 100).toFixed(1)} % of pixels off by > 6)`;
   }
-  const bestPng = smallest([stripped, losslessPng, palette]);
-  if (!jpeg) return { best: bestPng, note };
+  const bestPng = finishPng(pick([losslessPng, palette]));
+  if (!s.pngToJpg) return { best: bestPng, note };
 
-  // PNG to JPG: the guard reads the JPEG back row by row against the flattened original (raised once).
-  let q = jpegQuality;
-  let jpgBytes = await jpeg.finish();
+  // PNG to JPG, after the PNG candidates are settled (only the best is kept): the encoder holds every
+  // coefficient of the image (x2 with trellis), so it gets the memory the PNG work has released.
+  const left = budgetBytes - (PNG_ROWS.fixedBytes + input.length + (bestPng?.bytes.length ?? 0) + (wm ? LOGO_MAX_BYTES : 0));
+  const trellis = jpegWriterBytes(W, H, true) <= left;
+  if (!trellis && jpegWriterBytes(W, H, false) > left) {
+    return { best: bestPng, note: `JPG not tried: a ${((W * H) / 1e6).toFixed(1)} MP JPEG encoder needs ${Math.round(jpegWriterBytes(W, H, false) / 2 ** 20)} MB, ${Math.round(Math.max(0, left) / 2 ** 20)} MB left` };
+  }
+  let q = lossy ? s.quality : 90;
+  let jpgBytes = await encodeJpegRows(W, H, strips, q, trellis);
   let score: number | null = null;
   if (lossy && guard !== 'off') {
     let v = await jpegVerdict(W, H, strips, jpgBytes);
     const ceiling = Math.min(GUARD_MAX_QUALITY, q + GUARD_MAX_RAISE);
     if (guard === 'on' && !v.pass && q < ceiling) {
       q = Math.min(ceiling, q + GUARD_STEP);
-      jpgBytes = await encodeJpegRows(W, H, strips, q);
+      jpgBytes = await encodeJpegRows(W, H, strips, q, trellis);
       v = await jpegVerdict(W, H, strips, jpgBytes);
     }
     score = v.score;
@@ -105,6 +111,8 @@ export async function largePngCandidates(input: Uint8Array, header: HeaderInfo, 
   if (jpgBytes.length < input.length || wm) return { best: jpgCandidate, note };
   return { best: bestPng, note: 'JPG not smaller than the original PNG' };
 }
+
+const size = (c: Candidate & { length?: number }) => c.length ?? c.bytes.length;
 
 type Strips = (fn: (rgba: Uint8Array, y: number, n: number) => void | Promise<void>) => Promise<void>;
 
@@ -212,12 +220,12 @@ function flattenRows(src: Uint8Array, out: Uint8Array, pixels: number): void {
   }
 }
 
-async function encodeJpegRows(W: number, H: number, strips: Strips, quality: number): Promise<Uint8Array> {
-  const jpeg = await createJpegRowWriter({ width: W, height: H, quality });
+async function encodeJpegRows(W: number, H: number, strips: Strips, quality: number, trellis: boolean): Promise<Uint8Array> {
+  const jpeg = createJpegRowWriter({ width: W, height: H, quality, trellis });
   const flat = new Uint8Array(stripRowsFor(W) * W * 4);
-  await strips(async (rgba, _y, n) => {
+  await strips((rgba, _y, n) => {
     flattenRows(rgba, flat, n * W);
-    await jpeg.write(flat, n);
+    jpeg.write(flat, n);
   });
   return jpeg.finish();
 }
@@ -225,12 +233,12 @@ async function encodeJpegRows(W: number, H: number, strips: Strips, quality: num
 /** The luma guard of a JPEG made from the flattened original, both read row by row. */
 async function jpegVerdict(W: number, H: number, strips: Strips, jpg: Uint8Array): Promise<{ score: number; pass: boolean }> {
   const g = createStripGuard({ width: W, height: H, level: 'luma' });
-  const reader = await openJpegRows(jpg);
+  const reader = openJpegRows(jpg);
   const flat = new Uint8Array(stripRowsFor(W) * W * 4);
   try {
-    await strips(async (rgba, _y, n) => {
+    await strips((rgba, _y, n) => {
       flattenRows(rgba, flat, n * W);
-      g.push(flat, await reader.read(n), n, 4);
+      g.push(flat, reader.read(n), n, 4);
     });
   } finally {
     reader.close();

@@ -105,13 +105,17 @@ async function decodePngLogo(bytes: Uint8Array): Promise<Logo> {
   return { pixels: shrink.pixels, width: info.width, height: info.height };
 }
 
+/** JPEG logos: MozJPEG's DCT scaling (1/2, 1/4, 1/8) does most of the shrinking, a box filter the rest. */
 async function decodeJpegLogo(bytes: Uint8Array): Promise<Logo> {
   const { width, height } = readHeader(bytes, 'jpeg');
   const f = logoFactor(width, height);
-  const shrink = boxShrinker(width, height, f);
+  const denom = f >= 8 ? 8 : f >= 4 ? 4 : f >= 2 ? 2 : 1;
+  const sw = Math.ceil(width / denom);
+  const sh = Math.ceil(height / denom);
+  const shrink = boxShrinker(sw, sh, logoFactor(sw, sh));
   await forEachJpegRgbaStrip(bytes, (rgba, y, rows) => {
-    for (let r = 0; r < rows; r++) shrink.row(rgba, r * width * 4, y + r);
-  });
+    for (let r = 0; r < rows; r++) shrink.row(rgba, r * sw * 4, y + r);
+  }, denom);
   return { pixels: shrink.pixels, width, height };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { optimiseImage } from '../../../worker/images';
 import { decodePng, wasmHeapBytes } from '../../../worker/images/codecs';
+import { JpegEncoder } from '../../../worker/images/mozjpeg';
 import { createPngWriter } from '../../../worker/images/png-writer';
 import { decodeLogo, LOGO_MAX_PIXELS, LOGO_MAX_SIDE, placeWatermark } from '../../../worker/images/watermark';
 import { lossless, makeImage, optimised, pixel, pngOf } from './helpers';
@@ -41,5 +42,22 @@ describe('oversized watermark picture', () => {
     expect(pixel(out, at.x + 10, at.y + 50)).toEqual([255, 0, 0, 255]);
     expect(pixel(out, at.x + at.width - 10, at.y + 50)).toEqual([0, 0, 255, 255]);
     expect(pixel(out, at.x - 3, at.y + 50)).toEqual([255, 255, 255, 255]);
+  });
+
+  it('a large JPEG logo is DCT-scaled while decoding, then box-averaged', async () => {
+    const side = 4000;
+    const enc = new JpegEncoder({ width: side, height: side, quality: 50, trellis: false });
+    const row = new Uint8Array(side * 3 * 16);
+    for (let x = 0; x < side * 16; x++) row.set(x % side < side / 2 ? [250, 10, 10] : [10, 10, 250], x * 3);
+    for (let y = 0; y < side; y += 16) enc.write(row, 16);
+    const bytes = enc.finish();
+    expect(bytes.length).toBeLessThan(512000);
+    const logo = await decodeLogo(bytes);
+    expect([logo.width, logo.height]).toEqual([side, side]);
+    expect(logo.pixels.width * logo.pixels.height).toBeLessThanOrEqual(LOGO_MAX_PIXELS);
+    const left = pixel(logo.pixels, 20, 20);
+    expect(left[0]).toBeGreaterThan(230);
+    expect(left[2]).toBeLessThan(30);
+    expect(pixel(logo.pixels, logo.pixels.width - 20, 20)[2]).toBeGreaterThan(230);
   });
 });
