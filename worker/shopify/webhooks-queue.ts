@@ -42,6 +42,9 @@ export async function runWebhookWork(env: WebhookEnv, db: Db, m: WebhookWorkMess
   return 'done';
 }
 
+/** wrangler.toml `max_retries` of the shopify-webhooks consumer: the last delivery is attempt 11. */
+export const WEBHOOK_QUEUE_MAX_RETRIES = 10;
+
 /** Retry delay: a busy delivery is looked at again once its holder should have finished. */
 const BUSY_RETRY_SECONDS = 60;
 const failureDelay = (attempts: number) => Math.min(600, 15 * 2 ** Math.max(0, attempts - 1));
@@ -66,7 +69,9 @@ export async function handleWebhookBatch(batch: MessageBatch<unknown>, env: Env)
         msg.ack();
       }
     } catch (err) {
-      wlog.error('webhook_work_failed', { error: err });
+      // After the last retry Cloudflare drops the message: that line is the record of lost work.
+      const final = msg.attempts > WEBHOOK_QUEUE_MAX_RETRIES;
+      wlog.error(final ? 'webhook_work_gave_up' : 'webhook_work_failed', { error: err });
       msg.retry({ delaySeconds: failureDelay(msg.attempts) });
     }
   }
