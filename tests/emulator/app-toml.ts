@@ -2,7 +2,7 @@
 // would and the conformance tests post where Shopify would. Pure (no node: imports): it also runs inside
 // workerd (tests/worker/shopify/conformance.test.ts).
 //
-// What Shopify CLI does (Shopify/cli, packages/app/src/cli/models/extensions/specifications/):
+// What Shopify CLI does (Shopify/cli at a0798d198d1c, August 2026; packages/app/src/cli/models/extensions/specifications/):
 // - a subscription's `uri` first loses its trailing slashes (validation/common.ts `removeTrailingSlash`:
 //   `/\/+$/` removed), in the schema's preprocess step (app_config_webhook_schemas/webhook_subscription_schema.ts);
 // - topic subscriptions (app_config_webhook_subscription.ts, forward transform `prependApplicationUrl` in
