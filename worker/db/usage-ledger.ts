@@ -60,3 +60,17 @@ export async function moveLedgerPeriod(db: Db, shopId: number, fromStart: number
     .run();
   return result.meta.changes ?? 0;
 }
+
+/**
+ * The slot a job reserved for an image before replacing it on Shopify is given back when the image fails
+ * before Shopify confirmed the new file (step not 'replaced' or 'done'): nothing was delivered, nothing
+ * is owed, as when the charge came after the replacement.
+ * Only that job's own reservation goes; a charge from an earlier run of the image stays.
+ */
+export async function releaseReservedCharge(db: Db, shopId: number, imageId: number, jobId: string): Promise<boolean> {
+  const result = await db.run(sql`
+    delete from ${usageLedger}
+    where ${usageLedger.shopId} = ${shopId} and ${usageLedger.chargeKey} = ${`image:${imageId}`} and ${usageLedger.jobId} = ${jobId}
+      and not exists (select 1 from images where id = ${imageId} and step in ('replaced', 'done'))`);
+  return (result.meta.changes ?? 0) > 0;
+}

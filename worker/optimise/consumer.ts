@@ -9,6 +9,7 @@ import { isRetryable, reasonOf } from './errors';
 import type { PipelineDeps } from './ports';
 import { runOptimise, type Outcome } from './run-optimise';
 import { runRestore } from './run-restore';
+import { releaseReservedCharge } from '../db/usage-ledger';
 
 export type OptimiseMessage = { type: 'image'; jobId: string; shopId: number; imageId: number; upload?: UploadOptions };
 
@@ -35,6 +36,8 @@ async function settle(deps: PipelineDeps, job: JobRow, optId: number): Promise<v
 }
 
 async function fail(deps: PipelineDeps, job: JobRow, imageId: number, optId: number, reason: string): Promise<void> {
+  // The quota slot reserved before replacing (run-optimise step 3) is returned if Shopify was never asked.
+  await releaseReservedCharge(deps.db, job.shopId, imageId, job.id);
   await updateImage(deps.db, job.shopId, imageId, { status: 'failed', failReason: reason, lockJobId: null, lockExpiresAt: null });
   await finishJobImage(deps.db, job.id, imageId, 'failed', reason);
   await settle(deps, job, optId);

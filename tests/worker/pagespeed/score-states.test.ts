@@ -7,6 +7,7 @@ import { PAGESPEED_MAX_ATTEMPTS } from '../../../worker/pagespeed/check-consumer
 import { FAILURE_MESSAGES, STALE_CHECK_MS, type PagespeedCheckMessage } from '../../../worker/pagespeed/score';
 import { createShop, db } from '../helpers';
 import { PSI_ORIGIN, fakePsi, psiPasswordPage, psiRateLimited, psiScore, psiUnreachable } from './psi-fake';
+import { PAGESPEED_COOLDOWN_MS } from '../../../worker/lib/limits';
 
 const psi = fakePsi();
 beforeAll(() => psi.server.listen({ onUnhandledRequest: 'error' }));
@@ -53,6 +54,10 @@ async function deliver(body: PagespeedCheckMessage, attempts = 1) {
   return { acked: result.explicitAcks.length === 1, retries: result.retryMessages.map((_, i) => ({ delaySeconds: delays[i] })) };
 }
 
+/** The shop's checks as if requested before the recheck cooldown (worker/lib/limits.ts). */
+const pastCooldown = (shopId: number) =>
+  db().update(pagespeedScores).set({ requestedAt: Date.now() - PAGESPEED_COOLDOWN_MS - 1000 }).where(eq(pagespeedScores.shopId, shopId));
+
 const rowsOf = (shopId: number) => db().select().from(pagespeedScores).where(eq(pagespeedScores.shopId, shopId)).all();
 
 describe('getPageSpeedScore and refreshPageSpeedOnline', () => {
@@ -88,6 +93,9 @@ describe('getPageSpeedScore and refreshPageSpeedOnline', () => {
     await callApi(queue, '/api/v2/home/refreshPageSpeedOnline', headers, 'POST');
     await deliver(sent[0] as PagespeedCheckMessage);
     psi.answer(psiScore(70, 35));
+    // Within the per-shop cooldown a recheck is refused (issue 17); after it, a new check starts.
+    expect((await callApi(queue, '/api/v2/home/refreshPageSpeedOnline', headers, 'POST')).status).toBe(429);
+    await pastCooldown(shop.id);
     await callApi(queue, '/api/v2/home/refreshPageSpeedOnline', headers, 'POST');
     expect(sent).toHaveLength(2);
 
@@ -177,6 +185,7 @@ describe('pagespeed-check consumer: PSI failures', () => {
   it('still rate limited on the last delivery: failed as unavailable, last good score kept', async () => {
     const { shop, headers, queue, message } = await startCheck();
     await deliver(message);
+    await pastCooldown(shop.id);
     await callApi(queue, '/api/v2/home/refreshPageSpeedOnline', headers, 'POST');
     const latest = (await rowsOf(shop.id)).at(-1);
     if (!latest) throw new Error('no check');
