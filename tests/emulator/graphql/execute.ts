@@ -33,6 +33,16 @@ export async function executeUnmetered(ctx: Ctx, query: string, variables: Recor
   return execute({ schema, document: doc, rootValue: buildRoot(ctx, executeUnmetered), contextValue: ctx, variableValues: variables, operationName });
 }
 
+// The Worker sends the same few documents over and over: each is validated once per schema.
+const validQueries = new WeakMap<GraphQLSchema, Set<string>>();
+const knownValid = (schema: GraphQLSchema) => validQueries.get(schema) ?? new Set<string>();
+function rememberValid(schema: GraphQLSchema, query: string): void {
+  const set = validQueries.get(schema) ?? new Set<string>();
+  if (set.size >= 1000) set.clear();
+  set.add(query);
+  validQueries.set(schema, set);
+}
+
 export type GraphqlBody = { query?: unknown; variables?: unknown; operationName?: unknown };
 
 /** `version` is a published API version (the admin route maps the request path onto one). */
@@ -49,8 +59,11 @@ export async function runAdminGraphql(emu: Emulator, shop: ShopState, body: Grap
     return { status: 200, json: { errors: [{ message: err.message, locations: err.locations }] } };
   }
   const schema: GraphQLSchema = publishedSchema(version);
-  const validation = validateDocument(schema, doc);
-  if (validation.length) return { status: 200, json: { errors: validation } };
+  if (!knownValid(schema).has(body.query)) {
+    const validation = validateDocument(schema, doc);
+    if (validation.length) return { status: 200, json: { errors: validation } };
+    rememberValid(schema, body.query);
+  }
   const op = getOperationAST(doc, operationName);
   if (!op) return { status: 200, json: { errors: [{ message: operationName ? `No operation named "${operationName}"` : 'An operation name is required' }] } };
   const badVariables = validateVariables(schema, op, variables);

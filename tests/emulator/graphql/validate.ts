@@ -35,7 +35,7 @@ export type ShopifyGraphqlError = {
 };
 
 /** Where a node sits: graphql-ruby's error path, its ancestors, and type information at that point. */
-type Place = { path: (string | number)[]; ancestors: ASTNode[]; inputType: GraphQLInputType | null; parentField: string | null; parentInputType: string | null };
+type Place = { path: (string | number)[]; ancestors: ASTNode[]; inputType: GraphQLInputType | null; parentInputType: string | null };
 
 function placesOf(schema: GraphQLSchema, doc: DocumentNode): Map<ASTNode, Place> {
   const places = new Map<ASTNode, Place>();
@@ -75,7 +75,6 @@ function placesOf(schema: GraphQLSchema, doc: DocumentNode): Map<ASTNode, Place>
           path: [...path],
           ancestors: [...stack],
           inputType: typeInfo.getInputType() ?? null,
-          parentField: typeInfo.getFieldDef()?.name ?? null,
           parentInputType: parentInput ? getNamedType(parentInput).name : null,
         });
         stack.push(node);
@@ -254,6 +253,8 @@ function invalidLiteral(e: GraphQLError, node: ASTNode, place: Place, places: Ma
 
 /** Every validation error of `doc` against `schema`, in document order, worded as Shopify words them. */
 export function validateDocument(schema: GraphQLSchema, doc: DocumentNode): ShopifyGraphqlError[] {
+  if (!validate(schema, doc).length) return []; // the usual case: one pass, nothing to word
+  // Rule by rule, so each error is known by the rule that found it.
   const places = placesOf(schema, doc);
   const out: (ShopifyGraphqlError & { at: number })[] = [];
   const seen = new Set<string>();
@@ -271,6 +272,14 @@ export function validateDocument(schema: GraphQLSchema, doc: DocumentNode): Shop
         path: shaped?.path ?? place?.path,
         extensions: shaped?.extensions ?? { code: fallbackCode(name) },
       };
+      // graphql-ruby names every missing argument of a field in one error; graphql-js reports each.
+      const sameField = error.extensions?.code === 'missingRequiredArguments' ? out.find((o) => o.extensions?.code === 'missingRequiredArguments' && o.at === (node?.loc?.start ?? 0)) : undefined;
+      if (sameField) {
+        const args = `${sameField.extensions!.arguments}, ${error.extensions!.arguments}`;
+        sameField.extensions = { ...sameField.extensions, arguments: args };
+        sameField.message = sameField.message.replace(/: .*$/, `: ${args}`);
+        continue;
+      }
       // graphql-ruby reports one literal error per argument; graphql-js may report several inside it.
       const key = `${error.message}|${JSON.stringify(error.path)}`;
       if (seen.has(key)) continue;
