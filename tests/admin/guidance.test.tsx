@@ -91,6 +91,18 @@ describe('first-run wizard (/guidance)', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'), { timeout: 2000 });
   });
 
+  it('a low rating is not gated: recorded, the public review offered and the feedback form beside it', async () => {
+    const api = mockApi({ '/api/v1/saveNewGuideCfg': { ack: 1, code: '200' }, '/api/v1/reviewTipsClick': { code: '200' }, '/api/v1/getThisUserEmail': { code: '200', data: { email: 'o@example.com', name: 'O' } } });
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    renderApp('/guidance');
+    await toStep(5);
+    fireEvent.click(screen.getByRole('button', { name: 'Save and finish' }));
+    fireEvent.click(await screen.findByRole('button', { name: '2 stars' }));
+    await waitFor(() => expect(api.callsTo('/api/v1/reviewTipsClick')[0]?.body).toEqual({ score: '2' }));
+    await waitFor(() => expect(open).toHaveBeenCalledWith(expect.stringContaining('apps.shopify.com'), '_blank', 'noopener'));
+    expect(await screen.findByText('Contact us')).toBeTruthy();
+  });
+
   it('saves with every image type unticked: compression off, Success, no Error', async () => {
     const api = mockApi({ '/api/v1/saveNewGuideCfg': { ack: 1, code: '200' } });
     renderApp('/guidance');
