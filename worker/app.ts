@@ -12,6 +12,7 @@ import { adminTokenRoutes } from './routes/admin-tokens';
 import { billingRoutes } from './routes/billing';
 import { catalogueRoutes } from './routes/catalogue';
 import { filesRoutes } from './routes/files';
+import { appConfigRoutes } from './routes/app-config';
 import { healthRoutes } from './routes/health';
 import { historyRoutes } from './routes/history';
 import { homeRoutes } from './routes/home';
@@ -43,6 +44,7 @@ app.use('/api/*', secureHeaders({ xFrameOptions: false, crossOriginResourcePolic
 
 // Unauthenticated entry points: health, Shopify's redirects and webhooks, public files, storefront script.
 app.route('/', healthRoutes);
+app.route('/', appConfigRoutes);
 app.route('/', shopifyRoutes);
 app.route('/', webhooksRoutes);
 app.route('/', storefrontRoutes);

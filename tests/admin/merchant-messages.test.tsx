@@ -5,6 +5,7 @@ import { PolarisProvider } from '../../admin/src/components/polaris-provider';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultImageSettings } from '../../shared/image-settings';
 import { showingRange } from '../../admin/src/image-opt/paging-footer';
+import { resetAppConfig } from '../../admin/src/hooks/use-app-config';
 import { mockApi, renderApp } from './helpers/render-app';
 import { historyRow, idleSchedule, idleTab, page, totals } from './image-opt/fixtures';
 
@@ -145,5 +146,36 @@ describe('the pricing page account card', () => {
     );
     expect(screen.getByText('Next reset date')).toBeTruthy();
     expect(screen.getByText('December 3, 2026')).toBeTruthy();
+  });
+});
+
+describe('runtime configuration (GET /app-config)', () => {
+  const score = { '/api/v2/home/getPageSpeedScore': { ack: 1, status: 1, score: { pc: 90, mb: 70 } }, '/api/v2/home/checkThemeAppExtension': { ack: 1, data: { url: EDITOR, status: 1 } } };
+  beforeEach(() => resetAppConfig());
+
+  it('the video card promises a video only when one is configured; Watch the video opens it at 115 s', async () => {
+    mockApi({ ...score, '/app-config': { tutorial_video_url: 'https://www.youtube-nocookie.com/embed/demo', privacy_contact_email: null } });
+    renderApp('/main');
+    fireEvent.click((await screen.findAllByRole('button', { name: 'Watch the video' }))[0]!); // the thumbnail and the action
+    const modal = await screen.findByRole('dialog', { name: 'See how Page Speed works' });
+    const src = modal.querySelector('iframe')?.getAttribute('src') ?? '';
+    expect(src).toMatch(/^https:\/\/www\.youtube-nocookie\.com\/embed\/demo\?/);
+    expect(new URL(src).searchParams.get('start')).toBe('115');
+  });
+
+  it('without one, no Watch the video', async () => {
+    mockApi({ ...score, '/app-config': { tutorial_video_url: null, privacy_contact_email: null } });
+    renderApp('/main');
+    await screen.findByText('See how Page Speed works');
+    await act(() => vi.advanceTimersByTimeAsync(50));
+    expect(screen.queryByRole('button', { name: 'Watch the video' })).toBeNull();
+  });
+
+  it('the privacy policy names the configured contact address', async () => {
+    mockApi({ '/app-config': { tutorial_video_url: null, privacy_contact_email: 'privacy@shop-apps.example' } });
+    renderApp('/privacy-policy', { info: null, token: false });
+    const mail = await screen.findByRole('link', { name: 'privacy@shop-apps.example' });
+    expect(mail.getAttribute('href')).toBe('mailto:privacy@shop-apps.example');
+    expect(mail.closest('p')?.textContent).toBe('For more information about our privacy practices, questions or complaints, email us at privacy@shop-apps.example, or use the contact form in the app.');
   });
 });

@@ -1,5 +1,6 @@
 import { BlockStack, Card, List, Page, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
+import { useAppConfig } from '../hooks/use-app-config';
 
 const SECTIONS = ['collect', 'use', 'rights', 'retention', 'contact'] as const;
 const COLLECTED = ['name', 'email', 'phone', 'products', 'blogs', 'collections', 'scripts', 'theme'] as const;
@@ -7,6 +8,9 @@ const COLLECTED = ['name', 'email', 'phone', 'products', 'blogs', 'collections',
 /** /privacy-policy: the static policy of page-speed-and-app.md section 2 (public, no session needed). */
 export function PrivacyPolicyScreen() {
   const { t } = useTranslation();
+  // The contact address comes from the Worker's configuration (PRIVACY_CONTACT_EMAIL); without one the
+  // policy points at the App Store listing's support address and the in-app form.
+  const email = useAppConfig().privacy_contact_email;
   return (
     <Page narrowWidth title={t('privacy.title')}>
       <Card>
@@ -17,7 +21,15 @@ export function PrivacyPolicyScreen() {
               <Text as="h2" variant="headingMd">
                 {t(`privacy.${s}.title`)}
               </Text>
-              <Text as="p">{t(`privacy.${s}.body`)}</Text>
+              {s === 'contact' && email ? (
+                <Text as="p">
+                  {t('privacy.contact.bodyEmail', { email: '\u0000' })
+                    .split('\u0000')
+                    .flatMap((part, i) => (i === 0 ? [part] : [<a key={i} href={`mailto:${email}`}>{email}</a>, part]))}
+                </Text>
+              ) : (
+                <Text as="p">{t(`privacy.${s}.body`)}</Text>
+              )}
               {s === 'collect' && (
                 <List>
                   {COLLECTED.map((c) => (

@@ -3,6 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { updateCustomerClick } from '../../api/calls';
+import { useAppConfig } from '../../hooks/use-app-config';
 import { tutorialEmbedUrl } from '../../lib/app-links';
 import { useSessionClosable } from '../../hooks/use-session-closable';
 
@@ -32,7 +33,7 @@ export function VideoCard({ onPreview }: { onPreview: () => void }) {
   const { t } = useTranslation();
   const [closed, close] = useClosable('video_card');
   const [open, setOpen] = useState(false);
-  const videoUrl = tutorialEmbedUrl();
+  const videoUrl = tutorialEmbedUrl(useAppConfig().tutorial_video_url);
   if (closed) return null;
   return (
     <>
