@@ -73,6 +73,16 @@ describe('fuzz: request bodies', { timeout: 120_000 }, () => {
   });
 });
 
+describe('fuzz: empty settings saves (found by the thorough fuzz, issue 17)', () => {
+  it.each(['/api/v2/image-opt/saveSettings', '/api/v1/saveNewGuideCfg'])('%s refuses an empty object and marks nothing as configured', async (path) => {
+    const before = await shopState(shopId);
+    for (const body of path.endsWith('saveSettings') ? [{}, { unknown_key: 1 }] : [{ settings: {} }, { page5: { day_backup: 1 }, settings: {} }]) {
+      expectRefused(await answerOf(await call(path, { method: 'POST', headers, json: body })), `${path} ${JSON.stringify(body)}`);
+    }
+    expect(await shopState(shopId)).toBe(before);
+  });
+});
+
 describe('fuzz: queries', { timeout: 120_000 }, () => {
   it.each(getRoutes.map((r) => [r.method, r.path]))('%s %s answers hostile queries with a documented envelope', async (method, path) => {
     const before = await shopState(shopId);
