@@ -2,11 +2,24 @@
 // instead of a silent "" deep inside a signature check.
 const REQUIRED = ['SHOPIFY_API_KEY', 'SHOPIFY_API_SECRET', 'TOKEN_ENCRYPTION_KEY', 'APP_URL'] as const;
 
+/** The stand-in values wrangler.toml carries ("set-by-…", "set-in-…"). */
+const PLACEHOLDER = /^set-(by|in)-/;
+
 let checked = false;
+
+/** What is wrong with the configuration, or null. */
+export function configProblem(env: Env): string | null {
+  const missing = REQUIRED.filter((name) => !env[name] || String(env[name]).trim() === '');
+  if (missing.length > 0) return `Missing required configuration: ${missing.join(', ')}`;
+  // wrangler.toml ships a stand-in for the client id until `shopify app config link` fills it: App Bridge
+  // would get it in every document, so a deploy that still carries it fails loudly here instead.
+  if (PLACEHOLDER.test(String(env.SHOPIFY_API_KEY))) return 'SHOPIFY_API_KEY is still the placeholder: set the app client id';
+  return null;
+}
 
 export function assertConfig(env: Env): void {
   if (checked) return;
-  const missing = REQUIRED.filter((name) => !env[name] || String(env[name]).trim() === '');
-  if (missing.length > 0) throw new Error(`Missing required configuration: ${missing.join(', ')}`);
+  const problem = configProblem(env);
+  if (problem) throw new Error(problem);
   checked = true;
 }
