@@ -1,5 +1,9 @@
 // npm run bench:images -- --corpus DIR [--json FILE] [--levels lossless,low,medium,high] [--metric auto|butteraugli|ssim]
-//                         [--compare-guard] [--only SUBSTRING]
+//                         [--compare-guard] [--only SUBSTRING] [--large DIR] [--budget-mb N]
+// --large DIR builds (once) and runs the large set (bench/lib/large-set.ts: wallpaper crops of 2048-4000 px,
+// 4/12/25 MP JPEG/PNG/WebP, 9 MP PNG graphics) and compares the JPEG savings with native MozJPEG q75.
+// The engine runs with the product's memory budget; --budget-mb only for measuring what a left-unchanged
+// image would need.
 // Runs the image engine inside workerd (wrangler's unstable_startWorker with worker/images/bench-entry.ts)
 // over every JPEG/PNG/WebP in the corpus at each level and prints bytes saved, kept-as-original counts,
 // a perceptual score, ms per megapixel and the workerd peak memory per image.
@@ -11,6 +15,8 @@ import { unstable_startWorker } from 'wrangler';
 import { cpuMs, findWorkerd, hwmBytes, resetHwm, rssBytes } from './lib/memory';
 import { availableMetric, score, type Metric } from './lib/metrics';
 import { median, table, type BenchRecord } from './lib/report';
+import { buildLargeSet, nativeMozjpegBytes } from './lib/large-set';
+import sharp from 'sharp';
 
 const { values: args } = parseArgs({
   options: {
@@ -18,10 +24,13 @@ const { values: args } = parseArgs({
     metric: { type: 'string', default: 'auto' }, 'compare-guard': { type: 'boolean', default: false }, only: { type: 'string' },
     // Print the tables from --json files of earlier (e.g. sharded) runs instead of running: --report a.json,b.json
     report: { type: 'string' },
+    large: { type: 'string' }, 'budget-mb': { type: 'string' },
   },
 });
-const corpus = resolve(args.corpus ?? (existsSync('../shared/corpus') ? '../shared/corpus' : ''));
-if (!args.report && !existsSync(corpus)) throw new Error('no corpus: pass --corpus DIR');
+const corpus = resolve(args.large ?? args.corpus ?? (existsSync('../shared/corpus') ? '../shared/corpus' : ''));
+const budgetBytes = args['budget-mb'] ? Number(args['budget-mb']) * 2 ** 20 : undefined;
+const ISOLATE_MB = 128;
+if (!args.report && !args.large && !existsSync(corpus)) throw new Error('no corpus: pass --corpus DIR');
 const LEVELS: Record<string, { mode: 'lossless' | 'lossy'; quality: number; perceptualGuard: boolean | 'measure' }> = {
   lossless: { mode: 'lossless', quality: 75, perceptualGuard: true },
   low: { mode: 'lossy', quality: 90, perceptualGuard: true },
@@ -31,6 +40,8 @@ const LEVELS: Record<string, { mode: 'lossless' | 'lossy'; quality: number; perc
   'high-noguard': { mode: 'lossy', quality: 70, perceptualGuard: 'measure' },
   // Guard off entirely: the plain decode + MozJPEG encode speed (the 150 ms/MP target).
   'medium-off': { mode: 'lossy', quality: 75, perceptualGuard: false },
+  // PNG to JPG at Medium (size control on, as the settings default).
+  'medium-jpg': { mode: 'lossy', quality: 75, perceptualGuard: true, pngToJpg: true } as never,
 };
 const levels = args.levels.split(',').filter(Boolean);
 if (args['compare-guard']) levels.push('medium-noguard', 'high-noguard');
@@ -43,7 +54,8 @@ for (const f of (args.report ?? '').split(',').filter(Boolean)) {
 const reported: BenchRecord[] = [...byKey.values()];
 const metric: Metric = reported[0] ? (reported[0].metric as Metric) : availableMetric(args.metric as 'auto' | Metric);
 
-const files = args.report ? [] : readdirSync(corpus).filter((f) => /\.(jpe?g|png|webp)$/i.test(f) && (!args.only || args.only.split(',').some((o) => f.startsWith(o) || f.includes(o)))).sort();
+const largeFiles = args.large && !args.report ? await buildLargeSet(corpus) : null;
+const files = args.report ? [] : (largeFiles ?? readdirSync(corpus)).filter((f) => /\.(jpe?g|png|webp)$/i.test(f) && (!args.only || args.only.split(',').some((o) => f.startsWith(o) || f.includes(o)))).sort();
 const kindOf = (b: Uint8Array) => (b[0] === 0xff ? 'jpeg' : b[0] === 0x89 ? 'png' : 'webp');
 
 // A fresh workerd per image: memory left behind by one image (dead WASM heaps awaiting GC) must not be
@@ -89,35 +101,37 @@ for (const file of files) {
       const canReset = resetAll();
       const t0 = performance.now();
       const c0 = cpu();
-      const res = await send(input, LEVELS[level]!).catch((e: unknown) => new Response(null, { status: 599, headers: { 'x-result': JSON.stringify({ kind: 'crash', reason: String(e) }) } }));
+      const res = await send(input, { ...LEVELS[level]!, ...(budgetBytes ? { budgetBytes } : {}) }).catch((e: unknown) => new Response(null, { status: 599, headers: { 'x-result': JSON.stringify({ kind: 'crash', reason: String(e) }) } }));
       const out = new Uint8Array(await res.arrayBuffer());
       const ms = performance.now() - t0;
       const cpuUsed = cpu() - c0;
       const peakBytes = canReset ? peakOverIdle() : null;
-      const meta = JSON.parse(res.headers.get('x-result') ?? '{}') as { kind: string; format?: string; width?: number; height?: number; qualityUsed?: number; reason?: string; ssim?: number; wasmHeapBytes?: number };
+      const meta = JSON.parse(res.headers.get('x-result') ?? '{}') as { kind: string; format?: string; width?: number; height?: number; qualityUsed?: number; reason?: string; ssim?: number; wasmHeapBytes?: number; path?: string };
       const kept = meta.kind !== 'optimised';
       if (meta.kind === 'crash' || meta.kind === 'decode-error') console.log(`${file} ${level}: ${meta.kind} ${meta.reason ?? ''}`);
       const outFormat = kept ? kindOf(input) : meta.format!;
-      const dims = meta.width ? { w: meta.width, h: meta.height! } : readDims(file);
+      const dims = meta.width ? { w: meta.width, h: meta.height! } : await readDims(file, input);
       const sc = kept ? { value: metric === 'butteraugli' ? 0 : 1, max: metric === 'butteraugli' ? 0 : undefined } : await score(metric, input, kindOf(input), out, outFormat).catch(() => ({ value: Number.NaN, max: undefined }));
       const s = sc.value;
       const rec: BenchRecord = {
         file, kind: kindOf(input), category: file.split('_')[0] ?? file, level, bytesIn: input.length, bytesOut: kept ? input.length : out.length, kept,
         result: meta.kind, outFormat, score: s, metric, ms: Math.round(ms), cpuMs: Math.round(cpuUsed), megapixels: (dims.w * dims.h) / 1e6, peakBytes, qualityUsed: meta.qualityUsed ?? null,
-        ...(meta.reason ? { reason: meta.reason } : {}), ...(sc.max !== undefined ? { scoreMax: sc.max } : {}), ...(meta.ssim !== undefined ? { engineSsim: meta.ssim } : {}), ...(meta.wasmHeapBytes ? { wasmHeapBytes: meta.wasmHeapBytes } : {}),
+        path: meta.path ?? (meta.kind === 'optimised' ? 'wasm' : meta.kind), ...(meta.reason ? { reason: meta.reason } : {}), ...(sc.max !== undefined ? { scoreMax: sc.max } : {}), ...(meta.ssim !== undefined ? { engineSsim: meta.ssim } : {}), ...(meta.wasmHeapBytes ? { wasmHeapBytes: meta.wasmHeapBytes } : {}),
       };
       records.push(rec);
-      console.log(`${file.padEnd(52)} ${level.padEnd(15)} ${rec.result.padEnd(15)} ${String(rec.bytesIn).padStart(8)} -> ${String(rec.bytesOut).padStart(8)}  q=${rec.qualityUsed ?? '-'}  ${metric}=${Number.isFinite(s) ? s.toFixed(3) : '-'}${sc.max !== undefined ? ` (max ${sc.max.toFixed(2)})` : ''} ssim=${meta.ssim?.toFixed(4) ?? '-'}  ${rec.ms} ms (CPU ${rec.cpuMs} ms)  peak ${peakBytes === null ? '-' : (peakBytes / 2 ** 20).toFixed(0)} MB (WASM heaps ${((meta.wasmHeapBytes ?? 0) / 2 ** 20).toFixed(0)} MB)`);
+      if (largeFiles && rec.kind === 'jpeg' && level === 'medium') rec.nativeBytes = await nativeMozjpegBytes(input);
+      records.push(rec);
+      const savedPct = ((1 - rec.bytesOut / rec.bytesIn) * 100).toFixed(1);
+      console.log(`${file.padEnd(44)} ${level.padEnd(11)} ${rec.megapixels.toFixed(1).padStart(5)} MP  ${String(rec.path).padEnd(13)} ${rec.result.padEnd(15)} ${String(rec.bytesIn).padStart(8)} -> ${String(rec.bytesOut).padStart(8)} (${savedPct.padStart(5)} %${rec.nativeBytes ? `, native q75 ${((1 - rec.nativeBytes / rec.bytesIn) * 100).toFixed(1)} %` : ''})  q=${rec.qualityUsed ?? '-'}  ${metric}=${Number.isFinite(s) ? s.toFixed(3) : '-'}${sc.max !== undefined ? ` (max ${sc.max.toFixed(2)})` : ''} ssim=${meta.ssim?.toFixed(4) ?? '-'}  CPU ${rec.cpuMs} ms = ${Math.round((rec.cpuMs ?? 0) / rec.megapixels)} ms/MP  peak ${peakBytes === null ? '-' : (peakBytes / 2 ** 20).toFixed(0)} of ${ISOLATE_MB} MB (WASM heaps ${((meta.wasmHeapBytes ?? 0) / 2 ** 20).toFixed(0)} MB)${rec.reason && rec.kept ? `  [${rec.reason}]` : ''}`);
     }
   } finally {
     await engine.dispose().catch(() => undefined);
   }
 }
 
-function readDims(file: string): { w: number; h: number } {
-  const line = readFileSync(join(corpus, 'MANIFEST.tsv'), 'utf8').split('\n').find((l) => l.startsWith(`${file}\t`));
-  const cols = line?.split('\t') ?? [];
-  return { w: Number(cols[6] ?? 1), h: Number(cols[7] ?? 1) };
+async function readDims(_file: string, input: Uint8Array): Promise<{ w: number; h: number }> {
+  const m = await sharp(input).metadata();
+  return { w: m.width ?? 1, h: m.height ?? 1 };
 }
 
 console.log(`\nBy input kind (${metric}: ${metric === 'butteraugli' ? '3-norm distance, lower is better; kept originals count as 0' : 'mean SSIM, 1 = identical'}):`);
@@ -148,6 +162,20 @@ for (const [on, off] of [['medium', 'medium-off'], ['medium', 'medium-noguard'],
   const worst = (rs: BenchRecord[]) => Math.max(...rs.map((r) => r.score ?? Number.NaN).filter(Number.isFinite));
   console.log(`\nGuard at ${on} (vs ${off}, ${pairs.length} images): raised the quality of ${raised.length}: ${raised.map(([g, u]) => `${g.file} q${g.qualityUsed} ${metric} ${u.score?.toFixed(2)} -> ${g.score?.toFixed(2)}, ${u.bytesOut} -> ${g.bytesOut} B`).join('; ')}`);
   console.log(`  bytes out ${bytes(pairs.map((p) => p[1]))} -> ${bytes(pairs.map((p) => p[0]))} (+${((bytes(pairs.map((p) => p[0])) / bytes(pairs.map((p) => p[1])) - 1) * 100).toFixed(1)} %), median saved ${(median(pairs.map(([, u]) => 1 - u.bytesOut / u.bytesIn)) * 100).toFixed(1)} % -> ${(median(pairs.map(([g]) => 1 - g.bytesOut / g.bytesIn)) * 100).toFixed(1)} %, worst ${metric} ${worst(pairs.map((p) => p[1])).toFixed(2)} -> ${worst(pairs.map((p) => p[0])).toFixed(2)}`);
+}
+// Large set: the product path's saving next to native MozJPEG q75 on the same JPEG originals.
+const withNative = records.filter((r) => r.nativeBytes && r.level === 'medium');
+for (const [label, rs] of [['all', withNative], ['>= 6 MP', withNative.filter((r) => r.megapixels >= 6)]] as const) {
+  if (rs.length === 0) continue;
+  const product = median(rs.map((r) => 1 - r.bytesOut / r.bytesIn));
+  const native = median(rs.map((r) => 1 - r.nativeBytes! / r.bytesIn));
+  console.log(`\nJPEG photos (${label}, ${rs.length}): product Medium median saved ${(product * 100).toFixed(1)} %, native MozJPEG q75 ${(native * 100).toFixed(1)} % -> ${((product / native) * 100).toFixed(1)} % of native; worst ${metric} ${Math.max(...rs.map((r) => r.score ?? 0)).toFixed(2)}`);
+}
+// Memory points: peak (workerd RSS rise over the idle Worker) per kind at 4, 12 and 25 MP.
+const points = records.filter((r) => r.file.startsWith('mem-'));
+if (points.length) {
+  console.log(`\nPeak memory against the ${ISOLATE_MB} MB isolate (workerd RSS high-water mark over the idle Worker):`);
+  for (const r of points) console.log(`  ${r.kind.padEnd(5)} ${r.megapixels.toFixed(1).padStart(5)} MP  ${r.level.padEnd(11)} ${String(r.path).padEnd(13)} peak ${r.peakBytes === null ? '-' : (r.peakBytes / 2 ** 20).toFixed(0).padStart(4)} MB  CPU ${Math.round((r.cpuMs ?? 0) / r.megapixels)} ms/MP  saved ${((1 - r.bytesOut / r.bytesIn) * 100).toFixed(1)} %${r.kept && r.reason ? `  [${r.reason}]` : ''}`);
 }
 if (args.json) {
   writeFileSync(args.json, JSON.stringify(records, null, 1));

@@ -7,6 +7,10 @@ export type BenchRecord = {
   peakBytes: number | null; qualityUsed: number | null; reason?: string;
   /** butteraugli max distance (score is its 3-norm); the engine's own block SSIM of the output. */
   scoreMax?: number; engineSsim?: number; wasmHeapBytes?: number;
+  /** Path the engine took ('wasm', 'wasm-rows', or the result kind when nothing was made). */
+  path?: string;
+  /** Bytes native MozJPEG q75 (sharp) makes of the same original (large set, JPEG inputs). */
+  nativeBytes?: number;
 };
 
 export const median = (xs: number[]) => {
