@@ -151,7 +151,7 @@ export async function createEmulatorShop(opts: { domain?: string; seed?: 'dev' |
       return results;
     },
 
-    billing: () => control<{ subscriptions: { id: number; name: string; status: string; lineItems: unknown[] }[]; usageRecords: unknown[] }>('GET', `${S}/billing`),
+    billing: () => control<{ subscriptions: { id: number; name: string; status: string; test: boolean; lineItems: unknown[] }[]; usageRecords: unknown[] }>('GET', `${S}/billing`),
     /** Approves (or declines) a charge as the merchant would on the confirmation page; returns the returnUrl with charge_id. */
     decideCharge: async (chargeIdOrGid: string | number, approve = true) =>
       (await control<{ returnUrl: string }>('POST', `${S}/billing/${String(chargeIdOrGid).replace(/^.*\//, '')}/${approve ? 'approve' : 'decline'}`)).returnUrl,
