@@ -53,8 +53,11 @@ if (!existsSync('.dev.vars')) {
 }
 
 run('npx', ['vite', 'build', '--config', 'admin/vite.config.ts', '--logLevel', 'warn']);
-rmSync('.wrangler/state', { recursive: true, force: true });
-run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local']);
+// WRANGLER_STATE: another folder for the local D1/R2/Queues state, so two `npm start`s on other ports
+// (PORT / EMULATOR_PORT) do not wipe each other's database.
+const STATE = process.env.WRANGLER_STATE || '.wrangler/state';
+rmSync(STATE, { recursive: true, force: true });
+run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', STATE]);
 
 // The Shopify store emulator (tests/emulator): .dev.vars points SHOPIFY_ORIGIN and PAGESPEED_ORIGIN at it.
 const EMULATOR_PORT = Number(process.env.EMULATOR_PORT ?? 8788);
@@ -68,7 +71,7 @@ if (!(await waitFor(`${emulator}/__emulator/health`))) {
 }
 
 start('wrangler dev', 'npx', [
-  'wrangler', 'dev', '--port', String(PORT), '--ip', '127.0.0.1', '--show-interactive-dev-session=false',
+  'wrangler', 'dev', '--port', String(PORT), '--ip', '127.0.0.1', '--show-interactive-dev-session=false', '--persist-to', STATE,
   '--var', `APP_URL:${appUrl}`, '--var', `SHOPIFY_ORIGIN:${emulator}`, '--var', `PAGESPEED_ORIGIN:${emulator}`,
 ]);
 

@@ -51,7 +51,7 @@ export function SettingScreen() {
                   <LanguageSelect />
                 </Box>
                 <Text as="p" variant="bodySm" tone="subdued">
-                  <Link onClick={() => void navigate({ to: '/pricing' })}>{t('setting.account.plans')}</Link>
+                  <Link url="/pricing">{t('setting.account.plans')}</Link>
                 </Text>
               </BlockStack>
             </Card>

@@ -1,7 +1,7 @@
 // The admin in Debian's Chromium against the whole product (`npm start`: Worker, local D1/R2/Queues,
 // the Shopify store emulator and its PageSpeed emulator). Screenshots land in
 // tests/browser/admin/screenshots/ for a person to look at.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appUnderTest, control, signedLaunchQuery, type AppUnderTest } from './app-under-test';
@@ -58,8 +58,10 @@ describe('admin in the browser', () => {
       // A new shop is sent to the first-run wizard.
       await page.waitForURL(/\/guidance/, { timeout: 30_000 });
       await page.getByRole('button', { name: "Let's start now" }).click();
-      await shot(page, 'wizard-step-2');
       await page.getByText('Step 1 of 4').waitFor();
+      // Issue 15: a merchant who unticks every image type can still finish (compression off).
+      for (const label of ['Product images', 'Blog post images', 'Collection images']) await page.getByLabel(label).uncheck();
+      await shot(page, 'wizard-step-2-nothing-ticked');
       await page.getByRole('button', { name: 'Next' }).click();
       await page.getByLabel('Collection alt text template').fill('');
       await page.getByRole('button', { name: 'Next' }).click();
@@ -71,11 +73,14 @@ describe('admin in the browser', () => {
       await page.getByRole('button', { name: 'Next' }).click();
       await page.getByText('Your originals are safe for 30 days').waitFor();
       await page.getByRole('button', { name: 'Save and finish' }).click();
-      await page.getByText('Completed instruction!').first().waitFor();
+      await page.getByText('Success', { exact: true }).first().waitFor();
+      expect(await page.getByText('Error', { exact: true }).count()).toBe(0);
       await shot(page, 'wizard-step-6-review');
       await page.getByRole('button', { name: 'Skip' }).click();
+      await page.getByText('Completed instruction!').first().waitFor();
       await page.waitForURL(/\/pricing/, { timeout: 10_000 });
       await page.getByText('Premium').first().waitFor();
+      await page.getByText('Next reset date').waitFor();
       await page.waitForTimeout(1000);
       await shot(page, 'pricing');
       expect(await page.getByRole('button', { name: 'Fewer images' }).getAttribute('aria-disabled')).toBe('true');
@@ -136,4 +141,120 @@ describe('admin in the browser', () => {
       await page.locator('select').first().selectOption('en');
       await page.getByRole('heading', { name: 'Page Speed', exact: true }).waitFor();
     }));
+});
+
+// Issue 15: every screen reachable and finished for a merchant (runs after the wizard above).
+describe('a merchant finds every screen', () => {
+  it('the whole menu for everyone; /setting after the guide; internal links move inside the app', () =>
+    scenario('navigation', async (page) => {
+      const tabs = page.getByRole('tab');
+      await page.getByRole('tab', { name: 'Image Optimization' }).first().waitFor();
+      const names = (await tabs.allTextContents()).filter((n) => n.trim());
+      for (const name of ['Image Optimization', 'Page Speed', 'Settings', 'Pricing', 'Recommendation']) expect(names).toContain(name);
+      // A marker on the window survives in-app navigation and is lost on a full reload.
+      await page.evaluate(() => ((window as unknown as { __stay: number }).__stay = 1));
+      await page.getByRole('tab', { name: 'Image Optimization' }).last().click();
+      await page.waitForURL(/\/image_optimisation/);
+      await page.getByText('Optimization History').waitFor();
+      await shot(page, 'nav-image-page');
+      await page.getByRole('tab', { name: 'Settings' }).last().click();
+      await page.waitForURL(/\/setting/);
+      await page.getByRole('link', { name: 'View plans and usage' }).click();
+      await page.waitForURL(/\/pricing/);
+      await page.getByText('Next reset date').waitFor();
+      expect(await page.evaluate(() => (window as unknown as { __stay?: number }).__stay)).toBe(1);
+      await shot(page, 'nav-pricing-from-settings-link');
+    }));
+
+  it('settings sheet: Save disabled under the warning, Leave / Stay on close, a refused save opens its section', () =>
+    scenario('settings-sheet', async (page) => {
+      await page.getByRole('tab', { name: 'Image Optimization' }).last().click();
+      await page.getByText('Optimization History').waitFor();
+      await page.getByRole('button', { name: 'Settings' }).first().click();
+      const sheet = page.getByRole('dialog', { name: 'Settings' });
+      await sheet.getByLabel('Compress images').check();
+      await sheet.getByText('Optimization cannot occur until you have set up at least one item.').waitFor();
+      expect(await sheet.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).toBe('true');
+      await shot(page, 'sheet-warning-save-disabled');
+      await sheet.getByText('All product images').click(); // (Polaris hides the radio input behind its label)
+      await sheet.getByText('Collection images').click();
+      await sheet.getByRole('button', { name: 'Close' }).click();
+      await page.getByText('Your changes have not been saved. Are you sure you want to leave?').waitFor();
+      await shot(page, 'sheet-leave-stay');
+      await page.getByRole('button', { name: 'Stay on this page' }).click();
+      // Empty product alt template, section folded: the refused save unfolds it.
+      await sheet.getByLabel('Product alt text template').fill('');
+      await page.waitForTimeout(200);
+      await sheet.getByRole('button', { name: 'Image Alt Text' }).click();
+      expect(await sheet.getByRole('button', { name: 'Image Alt Text' }).getAttribute('aria-expanded')).toBe('false');
+      await sheet.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('The input cannot be empty!').first().waitFor();
+      await page.waitForFunction(() => document.querySelector('[data-settings-section="alt"] button[aria-expanded]')?.getAttribute('aria-expanded') === 'true');
+      await shot(page, 'sheet-refused-save-opens-alt');
+      await sheet.getByLabel('Product alt text template').fill('%product_title% photo');
+      await page.waitForTimeout(200);
+      await sheet.getByRole('button', { name: 'Save' }).click();
+      await sheet.waitFor({ state: 'detached', timeout: 15_000 });
+    }));
+
+  it('manual modal: select all items across pages, one job for the whole tab', () =>
+    scenario('select-all', async (page) => {
+      await page.getByRole('tab', { name: 'Image Optimization' }).last().click();
+      await page.getByRole('button', { name: 'Manually optimize' }).click();
+      const modal = page.getByRole('dialog', { name: 'Manually optimize' });
+      await modal.getByRole('row').nth(3).waitFor({ timeout: 30_000 });
+      await modal.getByRole('checkbox').first().check(); // the page
+      const selectAll = modal.getByRole('button', { name: /^Select all \d+ items$/ });
+      await selectAll.waitFor();
+      const total = Number(/\d+/.exec((await selectAll.textContent()) ?? '')?.[0]);
+      expect(total).toBeGreaterThan(10);
+      await selectAll.click();
+      await modal.getByText(`All ${total} items on every page are selected`).waitFor();
+      await shot(page, 'manual-select-all');
+      await modal.getByRole('button', { name: 'Optimize now' }).click();
+      await page.getByText('Optimizing: Product').waitFor({ timeout: 15_000 });
+      const processed = page.getByText(/\d+ of \d+ images processed/).first();
+      await processed.waitFor({ timeout: 20_000 });
+      const of = Number(/of (\d+)/.exec((await processed.textContent()) ?? '')?.[1]);
+      expect(of).toBeGreaterThan(10); // more than one page of items in one job
+      await shot(page, 'manual-select-all-job');
+      await page.getByRole('button', { name: 'Stop' }).click();
+    }));
+
+  it('upload: each refused file with its own reason; the Other tab offers View and Download', () =>
+    scenario('upload', async (page) => {
+      await page.getByRole('tab', { name: 'Image Optimization' }).last().click();
+      await page.getByRole('button', { name: 'Upload images to optimize' }).click();
+      const upload = page.getByRole('dialog', { name: 'Upload images to optimize' });
+      const huge = Buffer.alloc(5 * 1024 * 1024 + 10, 7);
+      huge.set([0xff, 0xd8, 0xff, 0xe0]);
+      await upload.locator('input[type=file]').setInputFiles([
+        { name: 'rocket.jpg', mimeType: 'image/jpeg', buffer: readFileSync('tests/fixtures/images/rocket-baseline.jpg') },
+        { name: 'anim.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') },
+        { name: 'huge.jpg', mimeType: 'image/jpeg', buffer: huge },
+      ]);
+      await upload.getByRole('button', { name: 'Upload and optimize' }).click();
+      await upload.getByText('anim.gif is not supported. File type must be .jpg, .png.').waitFor();
+      await upload.getByText('huge.jpg is too large. Each image must be 5 MB or smaller.').waitFor();
+      await shot(page, 'upload-reasons');
+      await upload.getByRole('button', { name: 'Cancel' }).click();
+      const row = page.getByRole('row').filter({ hasText: 'rocket.jpg' }).first();
+      // Listed once optimised (the queue may still be busy with the stopped job above).
+      await row.getByRole('button', { name: 'Download' }).waitFor({ timeout: 120_000 });
+      await row.getByRole('button', { name: 'Download' }).click();
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Original image' }).last().click();
+      expect((await download).suggestedFilename()).toMatch(/rocket.*before\.jpg/);
+      await shot(page, 'other-tab-download');
+    }), 240_000);
+
+  it("dashboard: Preview without the embed says to enable it first", async () => {
+    await control(app.emulator, 'POST', `/shops/${app.shop}/theme/embed`, { enabled: false });
+    await scenario('embed-required', async (page) => {
+      await page.getByText('Enable Shopify embed to speed up your store.').waitFor({ timeout: 30_000 });
+      await page.getByRole('button', { name: 'Preview' }).first().click();
+      await page.getByText('Before using this function, please enable the APP embed block').waitFor();
+      await shot(page, 'dashboard-embed-required');
+    });
+  });
 });
