@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { buildClientSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
+import { buildClientSchema, type GraphQLSchema, type IntrospectionQuery, isScalarType, Kind, type ValueNode } from 'graphql';
 
 const PACKAGE_DIR = fileURLToPath(new URL('../../../node_modules/@shopify/dev-mcp/', import.meta.url));
 const DATA_DIR = `${PACKAGE_DIR}dist/data/`;
@@ -41,6 +41,40 @@ export function servedVersion(requested: string): string | null {
   return null;
 }
 
+// An introspection result carries no scalar parsers, so Shopify's custom scalars would accept anything.
+// These are the formats their descriptions in the schema state, checked on input (variables and literals).
+const SCALAR_FORMATS: Record<string, (v: unknown) => boolean> = {
+  URL: (v) => typeof v === 'string' && URL.canParse(v),
+  DateTime: (v) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)),
+  Date: (v) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v),
+  UnsignedInt64: (v) => (typeof v === 'string' && /^\d{1,20}$/.test(v)) || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0),
+  Decimal: (v) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim())) || (typeof v === 'number' && Number.isFinite(v)),
+  Money: (v) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim())) || (typeof v === 'number' && Number.isFinite(v)),
+};
+
+function literalValue(node: ValueNode): unknown {
+  if (node.kind === Kind.STRING) return node.value;
+  if (node.kind === Kind.INT || node.kind === Kind.FLOAT) return Number(node.value);
+  return undefined; // lists, objects, booleans, enums: not a value of these scalars
+}
+
+function checkScalarFormats(schema: GraphQLSchema): GraphQLSchema {
+  for (const [name, ok] of Object.entries(SCALAR_FORMATS)) {
+    const type = schema.getType(name);
+    if (!type || !isScalarType(type)) continue;
+    type.parseValue = (v: unknown) => {
+      if (!ok(v)) throw new TypeError(`Invalid ${name}`); // graphql-js words it "Expected type ..."
+      return v;
+    };
+    type.parseLiteral = (node: ValueNode) => {
+      const v = literalValue(node);
+      if (!ok(v)) throw new TypeError(`Invalid ${name}`); // graphql-js words it "Expected type ..."
+      return v;
+    };
+  }
+  return schema;
+}
+
 const cache = new Map<string, GraphQLSchema>();
 
 /** The executable schema of one published version (about 0.5 s to build the first time, then cached). */
@@ -50,7 +84,7 @@ export function publishedSchema(version: string): GraphQLSchema {
     const file = `${DATA_DIR}admin_${version}.json.gz`;
     if (!existsSync(file)) throw new Error(`No published Admin schema for ${version} in ${schemaPackage()} (has ${publishedVersions().join(', ')})`);
     const json = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as { data: IntrospectionQuery };
-    schema = buildClientSchema(json.data);
+    schema = checkScalarFormats(buildClientSchema(json.data));
     cache.set(version, schema);
   }
   return schema;

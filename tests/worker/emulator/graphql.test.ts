@@ -136,6 +136,9 @@ describe('emulator Admin GraphQL', () => {
         },
       },
     ]);
+    // Shopify's custom scalars keep their formats (an introspection result alone would accept anything).
+    const relative = await shop.graphql('query W($u: URL) { webhookSubscriptions(first: 1, callbackUrl: $u) { nodes { id } } }', { u: '/webhooks' });
+    expect(relative.body.errors).toEqual([expect.objectContaining({ message: 'Variable $u of type URL was provided invalid value', extensions: { value: '/webhooks', problems: [{ path: [], explanation: 'Could not coerce value "/webhooks" to URL' }] } })]);
     const absent = await shop.graphql('query P($first: Int!) { products(first: $first) { nodes { id } } }');
     expect(absent.body.errors).toEqual([
       { message: 'Variable $first of type Int! was provided invalid value', locations: [{ line: 1, column: 9 }], extensions: { value: null, problems: [{ path: [], explanation: 'Expected value to not be null' }] } },
