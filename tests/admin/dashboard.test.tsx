@@ -95,6 +95,7 @@ describe('page speed dashboard (/main)', () => {
       '/api/v1/reviewTipsClick': { code: '200' },
       '/api/v1/getThisUserEmail': { code: '200', data: { email: 'owner@example.com', name: 'Owner' } },
       '/api/v1/updateCustomerClick': { code: '200' },
+      '/api/v1/getPricingPlans': { code: '200', data: { plans: [], level: 0, canDiscount: true, rebate_info: { expired_time: Date.now() + 3_600_000, rate: 20, discount_period: 3 }, total: {} } },
     });
     const first = renderApp('/main', { info: settingInfo({ review_tips: 1 }) });
     fireEvent.click(await screen.findByRole('button', { name: '2 stars' }));
@@ -108,7 +109,7 @@ describe('page speed dashboard (/main)', () => {
     await waitFor(() => expect(api.callsTo('/api/v1/reviewTipsClick')[1]?.body).toEqual({ score: '0' }));
 
     // promo banner closed: remembered in sessionStorage and recorded on the server
-    fireEvent.click(screen.getAllByRole('button', { name: /dismiss/i }).find((b) => b.closest('.Polaris-Banner')?.textContent?.includes('30%'))!);
+    fireEvent.click(screen.getAllByRole('button', { name: /dismiss/i }).find((b) => b.closest('.Polaris-Banner')?.textContent?.includes('New users get 20% off for the first 3 months'))!);
     await waitFor(() => expect(api.callsTo('/api/v1/updateCustomerClick')[0]?.body).toMatchObject({ key: 'promo_banner' }));
     expect(sessionStorage.getItem('closed:promo_banner')).toBe('1');
   });

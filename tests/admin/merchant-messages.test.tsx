@@ -179,3 +179,23 @@ describe('runtime configuration (GET /app-config)', () => {
     expect(mail.closest('p')?.textContent).toBe('For more information about our privacy practices, questions or complaints, email us at privacy@shop-apps.example, or use the contact form in the app.');
   });
 });
+
+describe('one offer everywhere', () => {
+  const base = { '/api/v2/home/getPageSpeedScore': { ack: 1, status: 1, score: { pc: 90, mb: 70 } }, '/api/v2/home/checkThemeAppExtension': { ack: 1, data: { url: EDITOR, status: 1 } } };
+  const pricing = (canDiscount: boolean) => ({ code: '200', data: { plans: [], level: 0, canDiscount, rebate_info: { expired_time: canDiscount ? Date.now() + 3_600_000 : 0, rate: 20, discount_period: 3 }, total: {} } });
+
+  it('the dashboard banner shows the discount billing applies (rate and months from the pricing data)', async () => {
+    mockApi({ ...base, '/api/v1/getPricingPlans': pricing(true) });
+    renderApp('/main');
+    expect(await screen.findByText('New users get 20% off for the first 3 months')).toBeTruthy();
+    expect(screen.queryByText(/30%/)).toBeNull();
+  });
+
+  it('no offer, no banner', async () => {
+    const api = mockApi({ ...base, '/api/v1/getPricingPlans': pricing(false) });
+    renderApp('/main');
+    await waitFor(() => expect(api.callsTo('/api/v1/getPricingPlans')).toHaveLength(1));
+    await act(() => vi.advanceTimersByTimeAsync(50));
+    expect(screen.queryByText(/New users get/)).toBeNull();
+  });
+});

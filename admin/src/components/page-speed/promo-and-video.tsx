@@ -1,8 +1,10 @@
 import { Banner, BlockStack, MediaCard, Modal, Text, VideoThumbnail } from '@shopify/polaris';
 import { useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { updateCustomerClick } from '../../api/calls';
+import { getPricingPlans, updateCustomerClick } from '../../api/calls';
+import { isOk } from '../../api/client';
+import { readPricing } from '../pricing/pricing-data';
 import { useAppConfig } from '../../hooks/use-app-config';
 import { tutorialEmbedUrl } from '../../lib/app-links';
 import { useSessionClosable } from '../../hooks/use-session-closable';
@@ -10,17 +12,47 @@ import { useSessionClosable } from '../../hooks/use-session-closable';
 /** Closing a banner: hidden for the session, and the click is recorded (updateCustomerClick). */
 const useClosable = (name: string) => useSessionClosable(name, () => void updateCustomerClick(name).catch(() => undefined));
 
-/** "Get 30% off" promo banner (section 2), dismissible for the session. */
+/**
+ * The new-user offer on the dashboard (section 2 promo banner), dismissible for the session. One offer
+ * everywhere (decisions.md "Offers"): the rate and months come from getPricingPlans' rebate_info, the
+ * same source as the pricing page's countdown and the discount billing applies; no offer, no banner.
+ */
 export function PromoBanner() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [closed, close] = useClosable('promo_banner');
-  if (closed) return null;
+  const offer = useNewUserOffer(!closed);
+  if (closed || !offer) return null;
   return (
-    <Banner tone="info" title={t('main.promo.title')} onDismiss={close} action={{ content: t('main.promo.action'), onAction: () => void navigate({ to: '/pricing' }) }}>
+    <Banner
+      tone="info"
+      title={t('pricing.discount.title', { rate: offer.rate, months: offer.months })}
+      onDismiss={close}
+      action={{ content: t('main.promo.action'), onAction: () => void navigate({ to: '/pricing' }) }}
+    >
       <p>{t('main.promo.body')}</p>
     </Banner>
   );
+}
+
+/** The active new-user offer ({rate, months}) or null: none, expired, or not answered yet. */
+function useNewUserOffer(enabled: boolean): { rate: number; months: number } | null {
+  const [offer, setOffer] = useState<{ rate: number; months: number } | null>(null);
+  useEffect(() => {
+    if (!enabled) return;
+    let cancelled = false;
+    getPricingPlans()
+      .then((body) => {
+        const data = isOk(body) ? readPricing(body.data) : null;
+        const expires = Number(data?.rebate_info.expired_time ?? 0);
+        if (!cancelled && data?.canDiscount && expires > Date.now() && data.rebate_info.rate > 0) setOffer({ rate: data.rebate_info.rate, months: data.rebate_info.discount_period });
+      })
+      .catch(() => undefined); // no offer shown
+    return () => {
+      cancelled = true;
+    };
+  }, [enabled]);
+  return offer;
 }
 
 // A drawn poster frame, so the card needs nothing from outside before the merchant presses play.
