@@ -11,6 +11,7 @@ import { ApiError, ValidationError } from '../lib/errors';
 import type { Logger } from '../lib/log';
 import { randomToken } from '../lib/crypto';
 import { shopifyHostUrl } from './api-version';
+import { ShopifyHttpError } from './errors';
 import { createAdminClient } from './graphql-client';
 import { buildAuthorizeUrl, isFreshTimestamp, missingScopes, verifyQueryHmac, type AuthorizeEnv } from './oauth';
 import { getShopInfo } from './operations/shop';
@@ -78,8 +79,14 @@ export async function installLanding(env: InstallEnv, db: Db, params: URLSearchP
   if (needsAuthorisation(shop, env.SHOPIFY_SCOPES)) {
     const sessionToken = await launchSessionToken(env, shopDomain, [params.get('id_token'), opts.bearer]);
     if (sessionToken) {
-      const grant = await exchangeSessionToken(env, shopDomain, sessionToken);
-      shop = await completeInstall(env, db, shopDomain, grant, opts.log, params.get('locale'));
+      try {
+        const grant = await exchangeSessionToken(env, shopDomain, sessionToken);
+        shop = await completeInstall(env, db, shopDomain, grant, opts.log, params.get('locale'));
+      } catch (err) {
+        // Shopify refused the exchange: OAuth below is the way left. An outage stays an outage.
+        if (!(err instanceof ShopifyHttpError) || err.retryable) throw err;
+        opts.log.warn('launch_token_exchange_refused', { shop: shopDomain, error: err });
+      }
     }
     if (needsAuthorisation(shop, env.SHOPIFY_SCOPES)) return { code: 301, url: await authorizeRedirect(env, db, shopDomain, params.get('locale')) };
   }

@@ -58,6 +58,17 @@ describe('the launch from Shopify’s admin', () => {
     expect((await shop.info()).stats.tokenExchanges).toBe(0);
   });
 
+  it('falls back to OAuth when Shopify refuses the token exchange', async () => {
+    const shop = await createEmulatorShop({ install: false });
+    const launch = new URL(await shop.launchUrl('/', { idToken: true }));
+    await shop.injectFault({ target: 'oauth', status: 400, times: 1 });
+    const body = (await (await call(`/shopify/app${launch.search}`)).json()) as Landing;
+    await shop.clearFaults();
+    expect(body.code).toBe(301);
+    expect(new URL(body.url).pathname).toMatch(/\/admin\/oauth\/authorize$/);
+    expect(await findShopByDomain(db(), shop.domain)).toBeUndefined();
+  });
+
   it('verifies the HMAC over every parameter Shopify sent, including ones the app does not know', async () => {
     const { shop } = { shop: `launch-${crypto.randomUUID().slice(0, 8)}.myshopify.com` };
     const q = new URLSearchParams({ embedded: '1', shop, timestamp: String(Math.floor(Date.now() / 1000)), brand_new_param: 'x', locale: 'fr' });
