@@ -66,7 +66,11 @@ function withApiKey(res: Response, apiKey: string): Response {
  */
 export async function serveDocument(c: Context<AppEnv>): Promise<Response> {
   const url = new URL(c.req.url);
-  const asset = await c.env.ASSETS.fetch(new Request(url, { method: c.req.method, headers: c.req.raw.headers }));
+  // No conditional request: a 304 would answer for the document without its per-request headers.
+  const headers = new Headers(c.req.raw.headers);
+  headers.delete('If-None-Match');
+  headers.delete('If-Modified-Since');
+  const asset = await c.env.ASSETS.fetch(new Request(url, { method: c.req.method, headers }));
   if (!(asset.headers.get('Content-Type') ?? '').includes('text/html')) return asset;
   const res = new Response(asset.body, { status: asset.status, statusText: asset.statusText, headers: asset.headers });
   for (const [k, v] of Object.entries(documentHeaders(c.env, url))) res.headers.set(k, v);

@@ -11,6 +11,8 @@ const ASSETS = {
   fetch: async (input: Request | string) => {
     const url = new URL(typeof input === 'string' ? input : input.url);
     served.push(url.pathname);
+    // Like Cloudflare's asset server: a matching conditional request gets a bare 304.
+    if (typeof input !== 'string' && input.headers.get('If-None-Match')) return new Response(null, { status: 304 });
     if (url.pathname.startsWith('/assets/')) return new Response('console.log(1)', { headers: { 'Content-Type': 'text/javascript', ETag: '"js"' } });
     return new Response(indexHtml, { headers: { 'Content-Type': 'text/html; charset=utf-8', ETag: '"html"' } });
   },
@@ -57,6 +59,15 @@ describe('the admin HTML document', () => {
       const res = await get(path, { SHOPIFY_ORIGIN: '' });
       expect(res.headers.get('Content-Security-Policy'), path).toBe("frame-ancestors 'none'");
     }
+  });
+
+  it('answers a conditional request with the whole document and its headers, never a bare 304', async () => {
+    const { app } = await import('../../../worker/app');
+    const ctx = createExecutionContext();
+    const res = await app.request('/main?shop=c.myshopify.com', { headers: { 'If-None-Match': '"html"' } }, { ...env, ASSETS }, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Security-Policy')).toContain('https://c.myshopify.com');
   });
 
   it('fills the shopify-api-key meta from the Worker configuration at request time', async () => {
