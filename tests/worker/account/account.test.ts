@@ -4,6 +4,7 @@ import { listContactMessages } from '../../../worker/db/account';
 import { listAppSwitches } from '../../../worker/db/app-switches';
 import { findShopById } from '../../../worker/db/shops';
 import { LANGUAGE_CODES } from '../../../shared/languages';
+import { recommendations, textFor } from '../../../worker/routes/recommendations';
 import { call, createShop, db } from '../helpers';
 
 async function post(path: string, headers: Record<string, string>, form: Record<string, string>) {
@@ -155,5 +156,21 @@ describe('getRecommendedApps', () => {
     expect(body.data.apps).toHaveLength(5);
     expect(body.data.apps.filter((a) => a.free).map((a) => a.name)).toEqual(['Trust Badges']);
     for (const app of body.data.apps) expect(Object.keys(app).sort()).toEqual(['description', 'free', 'name', 'rating', 'review_count', 'url']);
+  });
+
+  it("answers tab titles and app descriptions in the shop's language; the configuration has all 21", async () => {
+    const { headers } = await createShop({ language: 'ge' });
+    const body = (await (await call('/api/v1/getRecommendedApps', { headers })).json()) as { data: { iframe: { title: string }; partner: { title: string }; apps: { description: string }[] } };
+    expect(body.data.iframe.title).toBe('Von channelwill');
+    expect(body.data.apps[2]?.description).toBe('Findet defekte Links und leitet sie auf die richtige Seite um');
+    const texts = [recommendations.iframeTitle, recommendations.partnerTitle, ...recommendations.apps.map((a) => a.description)];
+    for (const text of texts) {
+      expect(typeof text).toBe('object');
+      expect(Object.keys(text).sort()).toEqual([...LANGUAGE_CODES].sort());
+      const en = textFor(text, 'en');
+      // No English left in another language (brand names aside, every text differs from English).
+      for (const code of LANGUAGE_CODES.filter((c) => c !== 'en')) expect(textFor(text, code), `${code}: ${en}`).not.toBe(en);
+    }
+    expect(textFor({ en: 'Hello', fr: 'Bonjour' }, 'ja')).toBe('Hello');
   });
 });
