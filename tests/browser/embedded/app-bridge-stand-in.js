@@ -53,6 +53,12 @@
       pending.get(m.replyTo).resolve(m.result);
       pending.delete(m.replyTo);
     } else if (m.type === 'navigate') navigate(m.href);
+    else if (m.type === 'saveBarAction') {
+      // The admin's Save / Discard press the element's own buttons (primary = save).
+      const buttons = [...(document.getElementById(m.id)?.querySelectorAll('button') || [])];
+      const button = m.action === 'save' ? buttons.find((b) => b.getAttribute('variant') === 'primary') : buttons.find((b) => b.getAttribute('variant') !== 'primary');
+      button?.click();
+    } else if (m.type === 'saveBarsDropped') shownBars.clear();
   });
 
   // Session tokens live a minute; App Bridge hands out the same one until shortly before it expires.
@@ -86,7 +92,38 @@
       hide() {},
     },
     reviews: { request: () => ask('reviewsRequest') },
+    // The contextual save bar: the admin draws it from the <ui-save-bar> element's buttons and, while it
+    // shows, asks before its own navigation leaves the page.
+    saveBar: {
+      async show(id) {
+        const bar = document.getElementById(id);
+        if (!bar) throw new Error(`App Bridge: no ui-save-bar with id ${id}`);
+        shownBars.set(id, '');
+        reportBar(id);
+      },
+      async hide(id) {
+        if (!shownBars.delete(id)) return;
+        send({ type: 'saveBar', id, visible: false });
+      },
+      async toggle(id) {
+        return shownBars.has(id) ? window.shopify.saveBar.hide(id) : window.shopify.saveBar.show(id);
+      },
+      async leaveConfirmation() {
+        if (shownBars.size) await ask('leaveConfirmation');
+      },
+    },
   };
+  // Shown save bars and what the admin was last told about their buttons.
+  const shownBars = new Map();
+  function reportBar(id) {
+    const bar = document.getElementById(id);
+    if (!bar) return;
+    const buttons = [...bar.querySelectorAll('button')].map((b) => ({ label: (b.textContent || '').trim(), primary: b.getAttribute('variant') === 'primary', disabled: b.disabled }));
+    const json = JSON.stringify(buttons);
+    if (shownBars.get(id) === json) return;
+    shownBars.set(id, json);
+    send({ type: 'saveBar', id, visible: true, buttons });
+  }
 
   // App Bridge v4 adds the session token to the app's own fetches.
   const realFetch = window.fetch.bind(window);
@@ -115,8 +152,12 @@
   new MutationObserver(() => {
     if (scheduled) return;
     scheduled = true;
-    setTimeout(() => ((scheduled = false), reportMenu()), 30);
-  }).observe(document.documentElement, { childList: true, subtree: true, characterData: true });
+    setTimeout(() => {
+      scheduled = false;
+      reportMenu();
+      for (const id of shownBars.keys()) reportBar(id);
+    }, 30);
+  }).observe(document.documentElement, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['disabled', 'variant'] });
 
   // The admin's address bar follows the app's route (without the launch parameters).
   const appPath = () => {

@@ -139,6 +139,23 @@ describe('embedded in Shopify’s admin', () => {
 
     // 4. Optimise one product's images.
     await expect.poll(() => sheet.count()).toBe(0);
+
+    // Unsaved settings show the admin's save bar; the admin's own navigation asks before leaving them.
+    await app().getByRole('button', { name: 'Settings' }).first().click();
+    await sheet.getByText('Select optimization mode').first().waitFor();
+    await sheet.getByLabel('Automatic', { exact: true }).check({ force: true });
+    const saveBar = page.getByRole('region', { name: 'Unsaved changes' });
+    await saveBar.getByRole('button', { name: 'Discard' }).waitFor();
+    await shot('03-save-bar');
+    await nav.getByRole('link', { name: 'Pricing' }).click();
+    const leave = page.getByRole('dialog', { name: 'Leave page with unsaved changes?' });
+    await leave.getByRole('button', { name: 'Stay' }).click();
+    expect(new URL(appFrame()!.url()).pathname).toBe('/image_optimisation');
+    await saveBar.getByRole('button', { name: 'Discard' }).click();
+    await saveBar.waitFor({ state: 'hidden' });
+    await expect(sheet.getByLabel('Manual', { exact: true }).isChecked()).resolves.toBe(true);
+    await sheet.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => sheet.count()).toBe(0);
     // The page reloads its settings after the save; until then it still asks for the first set-up.
     const manual = app().getByRole('dialog', { name: 'Manually optimize' });
     const firstSetup = app().getByRole('dialog', { name: 'First set up requirement' });
@@ -156,7 +173,7 @@ describe('embedded in Shopify’s admin', () => {
     await waiting.first().getByRole('checkbox').check({ force: true });
     await manual.getByRole('button', { name: 'Optimize now' }).click();
     await adminToast(/images optimized/, 120_000);
-    await shot('03-optimised');
+    await shot('04-optimised');
 
     // Rating the app opens Shopify's own review modal (App Bridge reviews API), whatever the score.
     await app().getByRole('button', { name: '5 stars' }).first().click();
@@ -174,7 +191,7 @@ describe('embedded in Shopify’s admin', () => {
     await compressed.getByRole('button', { name: 'Restore' }).click();
     await adminToast('Your picture has been restored', 60_000);
     await app().getByRole('row').filter({ hasText: 'Restored' }).first().waitFor();
-    await shot('04-restored');
+    await shot('05-restored');
 
     // Toasts were the admin's (App Bridge), not drawn inside the app.
     expect(await app().locator('.Polaris-Frame-Toast').count()).toBe(0);

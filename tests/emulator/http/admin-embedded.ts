@@ -11,7 +11,12 @@
 //                 {source: 'app-bridge', type: 'navMenu', items: [{href, label, home}]}
 //                 {source: 'app-bridge', type: 'location', path}       (the admin URL follows the app's route)
 //                 {source: 'app-bridge', type: 'reload', path}         (load the app anew at path, new launch query)
+//                 {source: 'app-bridge', type: 'saveBar', id, visible, buttons: [{label, primary, disabled}]}
+//                 {source: 'app-bridge', type: 'leaveConfirmation', id}   (answered once the merchant chose)
 //   admin -> app  {source: 'shopify-admin', type: 'navigate', href}     (a click in the app's navigation)
+//                 {source: 'shopify-admin', type: 'saveBarAction', id, action: 'save' | 'discard'}
+//                 {source: 'shopify-admin', type: 'saveBarsDropped'}    (the merchant left the page anyway)
+// While a save bar shows, the admin's own navigation first asks "Leave page with unsaved changes?".
 // Session tokens are minted here (`POST /store/<store>/app-bridge/id-token`), never in the browser: the
 // app secret stays with "Shopify".
 import type { Context, Hono } from 'hono';
@@ -88,14 +93,21 @@ function adminHtml(o: { shop: string; store: string; prefix: string; src: string
   #toasts div.error { background: #8e1f0b; }
   #review { position: fixed; inset: 0; background: rgba(0,0,0,.4); display: none; align-items: center; justify-content: center; }
   #review[open] { display: flex; }
-  #review section { background: #fff; padding: 24px; border-radius: 12px; }
+  #review section, #leave section { background: #fff; padding: 24px; border-radius: 12px; }
+  #leave { position: fixed; inset: 0; background: rgba(0,0,0,.4); display: none; align-items: center; justify-content: center; }
+  #leave[open] { display: flex; }
+  #save-bar { display: none; align-items: center; gap: 8px; margin-left: auto; }
+  #save-bar[open] { display: flex; }
+  #save-bar button { padding: 6px 12px; border-radius: 8px; border: 0; }
+  #save-bar button.primary { background: #fff; color: #1a1a1a; font-weight: 600; }
 </style>
 </head>
 <body>
-<header><strong>Shopify</strong><span>${esc(o.shop)}</span></header>
+<header><strong>Shopify</strong><span>${esc(o.shop)}</span><div id="save-bar" role="region" aria-label="Unsaved changes"><span>Unsaved changes</span></div></header>
 <nav aria-label="App navigation"><a class="home" href="${esc(o.prefix)}">${esc(o.title)}</a><div id="app-nav"></div></nav>
 <main><iframe id="app-iframe" name="app-iframe" title="${esc(o.title)}" src="${esc(o.src)}"></iframe></main>
 <div id="toasts" role="status" aria-live="polite"></div>
+<div id="leave" role="dialog" aria-label="Leave page with unsaved changes?"><section><p>Leave page with unsaved changes?</p><p>Leaving this page will delete all unsaved changes.</p><button type="button" id="leave-stay">Stay</button> <button type="button" id="leave-go">Leave page</button></section></div>
 <div id="review" role="dialog" aria-label="Review this app"><section><p>How would you rate ${esc(o.title)} on the Shopify App Store?</p><button type="button" id="review-close">Close</button></section></div>
 <script>
 (() => {
@@ -119,8 +131,9 @@ function adminHtml(o: { shop: string; store: string; prefix: string; src: string
       a.href = adminPath(i.href);
       a.textContent = i.label;
       a.dataset.appHref = i.href;
-      a.addEventListener('click', (e) => {
+      a.addEventListener('click', async (e) => {
         e.preventDefault();
+        if (!(await mayLeave())) return;
         log.navigations.push(i.href);
         post({ type: 'navigate', href: i.href });
       });
@@ -144,6 +157,45 @@ function adminHtml(o: { shop: string; store: string; prefix: string; src: string
     setTimeout(() => div.remove(), m.duration || 5000);
   }
 
+  // The save bar: drawn from the app's ui-save-bar buttons; while it shows, leaving asks first.
+  const bars = new Map();
+  function renderSaveBar() {
+    const box = document.getElementById('save-bar');
+    box.querySelectorAll('button').forEach((b) => b.remove());
+    for (const [id, buttons] of bars) {
+      for (const b of buttons) {
+        const el = document.createElement('button');
+        el.type = 'button';
+        el.textContent = b.label;
+        el.disabled = b.disabled;
+        if (b.primary) el.className = 'primary';
+        el.addEventListener('click', () => post({ type: 'saveBarAction', id, action: b.primary ? 'save' : 'discard' }));
+        box.append(el);
+      }
+    }
+    if (bars.size) box.setAttribute('open', '');
+    else box.removeAttribute('open');
+  }
+  function mayLeave() {
+    if (!bars.size) return Promise.resolve(true);
+    log.leaveConfirmations = (log.leaveConfirmations || 0) + 1;
+    const dialog = document.getElementById('leave');
+    dialog.setAttribute('open', '');
+    return new Promise((resolve) => {
+      const done = (leave) => {
+        dialog.removeAttribute('open');
+        if (leave) {
+          bars.clear();
+          renderSaveBar();
+          post({ type: 'saveBarsDropped' });
+        }
+        resolve(leave);
+      };
+      document.getElementById('leave-stay').onclick = () => done(false);
+      document.getElementById('leave-go').onclick = () => done(true);
+    });
+  }
+
   document.getElementById('review-close').addEventListener('click', () => document.getElementById('review').removeAttribute('open'));
 
   window.addEventListener('message', async (e) => {
@@ -157,6 +209,13 @@ function adminHtml(o: { shop: string; store: string; prefix: string; src: string
       log.reviewRequests += 1;
       document.getElementById('review').setAttribute('open', '');
       post({ replyTo: m.id, result: { success: true, code: 'success', message: 'Review modal shown successfully' } });
+    } else if (m.type === 'leaveConfirmation') {
+      await mayLeave();
+      post({ replyTo: m.id, result: undefined });
+    } else if (m.type === 'saveBar') {
+      if (m.visible) bars.set(m.id, m.buttons || []);
+      else bars.delete(m.id);
+      renderSaveBar();
     } else if (m.type === 'toast') toast(m);
     else if (m.type === 'navMenu') renderNav(m.items || []);
     else if (m.type === 'location') {
