@@ -4,7 +4,8 @@
 // at the CDN script's URL (app-bridge-stand-in.js). A fresh store opens the app for the first time:
 // it installs by token exchange with no top-level redirect, the merchant reaches Image Optimization
 // through the app's navigation in the admin, optimises an image and restores it; the admin shows the
-// app's toasts. Every HTML response of the app carries the frame-ancestors policy for the shop.
+// app's toasts, its review modal and the settings' save bar (which guards the admin's own navigation).
+// Every HTML response of the app carries the frame-ancestors policy for the shop.
 // Screenshots land in tests/browser/embedded/screenshots/ (ignored by git) for a person to look at.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
