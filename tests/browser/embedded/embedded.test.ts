@@ -7,7 +7,9 @@
 // app's toasts, its review modal and the settings' save bar (which guards the admin's own navigation).
 // Every HTML response of the app carries the frame-ancestors policy for the shop.
 // Screenshots land in tests/browser/embedded/screenshots/ (ignored by git) for a person to look at.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Frame, type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +21,7 @@ const ADMIN = 'https://admin.shopify.com';
 const HANDLE = 'image-speed-app';
 
 let product: { adminUrl: string; stop: () => Promise<void> } | undefined; // undefined: APP_BASE given
+let stateDir: string | undefined;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -50,11 +53,18 @@ beforeAll(async () => {
     appOrigin = new URL(process.env.APP_BASE).origin;
     emulator = new URL(process.env.EMULATOR_URL).origin;
   } else {
-    // Its own ports, so a developer's `npm start` on 8787/8788 is not disturbed.
-    process.env.PORT = String(await freePort());
-    process.env.EMULATOR_PORT = String(await freePort());
-    emulator = `http://127.0.0.1:${process.env.EMULATOR_PORT}`;
-    product = await startProduct();
+    // Its own ports and local state, so a developer's `npm start` (8787/8788, .wrangler/state) is not
+    // disturbed. A port picked free can be taken by another process before wrangler binds it: one retry.
+    process.env.WRANGLER_STATE = stateDir = mkdtempSync(join(tmpdir(), 'embedded-journey-'));
+    for (let attempt = 1; !product; attempt++) {
+      process.env.PORT = String(await freePort());
+      process.env.EMULATOR_PORT = String(await freePort());
+      emulator = `http://127.0.0.1:${process.env.EMULATOR_PORT}`;
+      product = await startProduct().catch((e: unknown) => {
+        if (attempt >= 2) throw e;
+        return undefined;
+      });
+    }
     appOrigin = new URL(product.adminUrl).origin;
   }
   // A store of its own that has never opened the app (not installed).
@@ -96,6 +106,7 @@ afterEach(async (ctx) => {
 afterAll(async () => {
   await browser?.close();
   await product?.stop();
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 });
 
 /** The app inside the admin's iframe. */
