@@ -1,3 +1,4 @@
+import type { ShopifyGlobal } from '@shopify/app-bridge-types';
 import { createElement, useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -5,10 +6,11 @@ import { useTranslation } from 'react-i18next';
 // shows Save / Discard at the top and itself asks before the merchant leaves through the admin's own
 // navigation (which the app's Leave / Stay dialog cannot see). Only when App Bridge is loaded: outside
 // the admin the element would be an unknown tag with two bare buttons.
-type SaveBarApi = { show: (id: string) => Promise<void> | void; hide: (id: string) => Promise<void> | void };
+type SaveBarApi = Pick<ShopifyGlobal['saveBar'], 'show' | 'hide'>;
 
 export function saveBarApi(): SaveBarApi | null {
-  const api = (window as unknown as { shopify?: { saveBar?: SaveBarApi } }).shopify?.saveBar;
+  // The global exists only once App Bridge loaded (its type, from @shopify/app-bridge-types, says always).
+  const api = (window as { shopify?: Partial<ShopifyGlobal> }).shopify?.saveBar;
   return api && typeof api.show === 'function' && typeof api.hide === 'function' ? api : null;
 }
 
