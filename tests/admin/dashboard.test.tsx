@@ -88,7 +88,7 @@ describe('page speed dashboard (/main)', () => {
     expect(api.callsTo('/api/v2/home/checkThemeAppExtension')).toHaveLength(4);
   });
 
-  it('review banner: Dismiss sends 0; low ratings open the feedback form; dismissals last the session', async () => {
+  it('review banner: Dismiss sends 0; low ratings open the feedback form beside the review; dismissals last the session', async () => {
     const api = mockApi({
       '/api/v2/home/getPageSpeedScore': { ack: 1, status: 1, score: { pc: 90, mb: 70 } },
       '/api/v2/home/checkThemeAppExtension': { ack: 1, data: { url: '', status: 1 } },
@@ -97,8 +97,10 @@ describe('page speed dashboard (/main)', () => {
       '/api/v1/updateCustomerClick': { code: '200' },
       '/api/v1/getPricingPlans': { code: '200', data: { plans: [], level: 0, canDiscount: true, rebate_info: { expired_time: Date.now() + 3_600_000, rate: 20, discount_period: 3 }, total: {} } },
     });
+    const open = vi.spyOn(window, 'open').mockReturnValue(null); // the public review (no gating)
     const first = renderApp('/main', { info: settingInfo({ review_tips: 1 }) });
     fireEvent.click(await screen.findByRole('button', { name: '2 stars' }));
+    await waitFor(() => expect(open).toHaveBeenCalledWith(expect.stringContaining('apps.shopify.com'), '_blank', 'noopener'));
     await waitFor(() => expect(api.callsTo('/api/v1/reviewTipsClick')[0]?.body).toEqual({ score: '2' }));
     expect(await screen.findByText('Contact us')).toBeTruthy();
     expect(screen.queryByText('How would you rate our app?')).toBeNull();
