@@ -28,3 +28,6 @@ INSERT INTO `admin_tokens` (`shop_id`, `token_hash`, `user_id`, `created_at`, `e
   FROM `shops` WHERE `admin_token_hash` IS NOT NULL;
 --> statement-breakpoint
 UPDATE `shops` SET `admin_token_hash` = NULL, `admin_token_created_at` = NULL WHERE `admin_token_hash` IS NOT NULL;
+--> statement-breakpoint
+-- Uploads stored before uploads expired from the start (failed or skipped ones had no expiry): 30 days from their creation.
+UPDATE `images` SET `expires_at` = `created_at` + 2592000000 WHERE `expires_at` IS NULL AND `img_id` LIKE 'upload:%';
