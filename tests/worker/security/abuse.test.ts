@@ -251,6 +251,9 @@ describe('no unauthenticated writes any caller can repeat', () => {
     expect(await json(refused!)).toEqual({ code: '429', msg: MSG_TOO_MANY_REQUESTS });
     // Another client is not affected.
     expect((await call('/shopify/app', { headers: { 'CF-Connecting-IP': '198.51.100.7' } })).status).not.toBe(429);
+    // /webhooks has its own binding (600 per minute per client): the same middleware, configured in wrangler.toml.
+    expect(typeof env.WEBHOOK_RATE_LIMITER.limit).toBe('function');
+    expect((await env.WEBHOOK_RATE_LIMITER.limit({ key: ip })).success).toBe(true);
   });
 });
 
