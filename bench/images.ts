@@ -25,6 +25,8 @@ const { values: args } = parseArgs({
     // Print the tables from --json files of earlier (e.g. sharded) runs instead of running: --report a.json,b.json
     report: { type: 'string' },
     large: { type: 'string' }, 'budget-mb': { type: 'string' },
+    // A fresh workerd for every level too (memory points: no garbage of the previous level counted).
+    fresh: { type: 'boolean', default: false },
   },
 });
 const corpus = resolve(args.large ?? args.corpus ?? (existsSync('../shared/corpus') ? '../shared/corpus' : ''));
@@ -94,10 +96,14 @@ if (!args.report) console.log(`corpus ${corpus}: ${files.length} images, levels 
 const records: BenchRecord[] = [...reported];
 for (const file of files) {
   const input = new Uint8Array(readFileSync(join(corpus, file)));
-  const engine = await startEngine();
-  const { send, resetAll, peakOverIdle, cpu } = engine;
+  let engine = await startEngine();
   try {
-    for (const level of levels) {
+    for (const [li, level] of levels.entries()) {
+      if (args.fresh && li > 0) {
+        await engine.dispose().catch(() => undefined);
+        engine = await startEngine();
+      }
+      const { send, resetAll, peakOverIdle, cpu } = engine;
       const canReset = resetAll();
       const t0 = performance.now();
       const c0 = cpu();
@@ -118,7 +124,6 @@ for (const file of files) {
         result: meta.kind, outFormat, score: s, metric, ms: Math.round(ms), cpuMs: Math.round(cpuUsed), megapixels: (dims.w * dims.h) / 1e6, peakBytes, qualityUsed: meta.qualityUsed ?? null,
         path: meta.path ?? (meta.kind === 'optimised' ? 'wasm' : meta.kind), ...(meta.reason ? { reason: meta.reason } : {}), ...(sc.max !== undefined ? { scoreMax: sc.max } : {}), ...(meta.ssim !== undefined ? { engineSsim: meta.ssim } : {}), ...(meta.wasmHeapBytes ? { wasmHeapBytes: meta.wasmHeapBytes } : {}),
       };
-      records.push(rec);
       if (largeFiles && rec.kind === 'jpeg' && level === 'medium') rec.nativeBytes = await nativeMozjpegBytes(input);
       records.push(rec);
       const savedPct = ((1 - rec.bytesOut / rec.bytesIn) * 100).toFixed(1);

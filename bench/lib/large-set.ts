@@ -36,7 +36,8 @@ export async function buildLargeSet(dir: string): Promise<string[]> {
     const mp = Math.round((side * side) / 1e6);
     const img = () => sharp(memSrc).resize(side, side, { fit: 'cover' });
     await make(`mem-jpg_${mp}mp.jpg`, () => img().jpeg({ quality: 92 }).toFile(join(dir, `mem-jpg_${mp}mp.jpg`)));
-    await make(`mem-png_${mp}mp.png`, () => img().png().toFile(join(dir, `mem-png_${mp}mp.png`)));
+    // As a camera app or editor writes them: filtered, zlib level 9 (sharp's default is unfiltered).
+    await make(`mem-png_${mp}mp.png`, () => img().png({ compressionLevel: 9, adaptiveFiltering: true }).toFile(join(dir, `mem-png_${mp}mp.png`)));
     await make(`mem-webp_${mp}mp.webp`, () => img().webp({ quality: 90 }).toFile(join(dir, `mem-webp_${mp}mp.webp`)));
   }
   if (existsSync(UKUI)) {

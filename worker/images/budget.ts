@@ -4,6 +4,7 @@
 // row-wise path (png-large.ts), whose memory grows with the width and the file size, not the area.
 // Figures were measured with `npm run bench:images` (workerd RSS high-water mark over the idle Worker
 // and the codec heaps; see bench/images.ts and worker/images/README.md).
+import { MAX_IMAGE_PIXELS } from './declared-size';
 import { LOGO_MAX_BYTES } from './watermark';
 import type { EngineSettings } from './types';
 import type { HeaderInfo } from './sniff';
@@ -76,10 +77,13 @@ export function selectPath(format: 'jpeg' | 'png' | 'webp', header: HeaderInfo, 
   if (format === 'jpeg') return { path: 'wasm', pipeline, estimatedPeakBytes: inputBytes * 2 };
   const estimatedPeakBytes = estimatePeakBytes(pipeline, header, inputBytes, settings);
   if (estimatedPeakBytes <= budgetBytes) return { path: 'wasm', pipeline, estimatedPeakBytes };
+  let need = estimatedPeakBytes;
   if (format === 'png') {
-    const rows = estimatePeakBytes('pngRows', header, inputBytes, settings);
-    if (rows <= budgetBytes) return { path: 'wasm-rows', pipeline: 'pngRows', estimatedPeakBytes: rows };
+    // PNG to JPG is dropped inside png-large.ts when its encoder does not fit; the PNG work must.
+    need = estimatePeakBytes('pngRows', header, inputBytes, { ...settings, pngToJpg: false });
+    if (need <= budgetBytes && header.width * header.height <= MAX_IMAGE_PIXELS) return { path: 'wasm-rows', pipeline: 'pngRows', estimatedPeakBytes: estimatePeakBytes('pngRows', header, inputBytes, settings) };
   }
   const mp = ((header.width * header.height) / 1e6).toFixed(1);
-  return { path: 'none', pipeline, estimatedPeakBytes, reason: `image of ${mp} MP needs about ${Math.round(estimatedPeakBytes / 2 ** 20)} MB, above the in-isolate memory budget (${Math.round(budgetBytes / 2 ** 20)} MB); left unchanged` };
+  if (header.width * header.height > MAX_IMAGE_PIXELS) return { path: 'none', pipeline, estimatedPeakBytes: need, reason: `image of ${mp} MP is above the 25 MP Shopify accepts; left unchanged` };
+  return { path: 'none', pipeline, estimatedPeakBytes: need, reason: `image of ${mp} MP needs about ${Math.round(need / 2 ** 20)} MB, above the in-isolate memory budget (${Math.round(budgetBytes / 2 ** 20)} MB); left unchanged` };
 }

@@ -58,24 +58,39 @@ export async function largePngCandidates(input: Uint8Array, header: HeaderInfo, 
   const row = new Uint8Array(Math.max(exact.rowBytes, W));
   const indices = new Uint8Array(W);
   const mapped = mapper ? new Uint8Array(rows * W * 4) : null;
+  // Candidates that can no longer win are dropped as soon as that is certain, with their output:
+  // a lossless re-encode already larger than the stripped original, a palette already banding.
+  let losslessAlive = true;
+  let paletteAlive = Boolean(mapper);
+  let note: string | undefined;
   await strips(async (rgba, _y, n) => {
-    for (let r = 0; r < n; r++) {
-      exact.pack(rgba, r * W * 4, row);
-      await lossless.writeRow(row);
+    if (losslessAlive) {
+      for (let r = 0; r < n; r++) {
+        exact.pack(rgba, r * W * 4, row);
+        await lossless.writeRow(row);
+      }
+      if (stripped && lossless.compressedBytes > stripped.length) {
+        losslessAlive = false;
+        await lossless.abort();
+      }
     }
-    if (mapper && paletteWriter && mapped && paletteGuard) {
+    if (paletteAlive && mapper && paletteWriter && mapped && paletteGuard) {
       for (let r = 0; r < n; r++) {
         mapper.indices(rgba.subarray(r * W * 4), indices, W, mapped.subarray(r * W * 4));
         await paletteWriter.writeRow(indices);
       }
       paletteGuard.push(rgba, mapped, n, 4);
+      if (paletteGuard.hopeless()) {
+        paletteAlive = false;
+        note = 'palette rejected (more than 1 % of pixels off by > 6)';
+        await paletteWriter.abort();
+      }
     }
   });
 
-  const losslessPng: Candidate = { ...base, bytes: await lossless.finish() };
+  const losslessPng: Candidate | null = losslessAlive ? { ...base, bytes: await lossless.finish() } : null;
   let palette: Candidate | null = null;
-  let note: string | undefined;
-  if (paletteWriter && paletteGuard) {
+  if (paletteAlive && paletteWriter && paletteGuard) {
     const bytes = await paletteWriter.finish();
     const v = paletteGuard.result();
     if (v.pass) palette = { ...base, bytes };

@@ -45,6 +45,8 @@ export type PngWriter = {
   /** One unfiltered row in the output format (packed samples); the buffer may be reused after the call. */
   writeRow(raw: Uint8Array): Promise<void>;
   finish(): Promise<Uint8Array>;
+  /** Stops early (a candidate that can no longer win): releases the compressed output. */
+  abort(): Promise<void>;
   /** Compressed bytes so far (for the memory account). */
   readonly compressedBytes: number;
 };
@@ -74,9 +76,21 @@ export function createPngWriter(o: PngWriterOptions): PngWriter {
   let written = 0;
   const cand = Array.from({ length: 5 }, () => new Uint8Array(1 + rowBytes));
 
+  // Filtered rows are batched into one reused buffer: a write resolves once the compressor has
+  // consumed it (no copy per row left for the GC).
+  const batch = new Uint8Array(Math.max(1 + rowBytes, 256 << 10));
+  let used = 0;
+  const flush = async () => {
+    if (used === 0) return;
+    await writer.ready;
+    await writer.write(batch.subarray(0, used));
+    used = 0;
+  };
+
   function filterRow(cur: Uint8Array): Uint8Array {
     if (!adaptive) {
-      const r = new Uint8Array(1 + rowBytes);
+      const r = cand[0]!;
+      r[0] = 0;
       r.set(cur, 1);
       return r;
     }
@@ -108,8 +122,8 @@ export function createPngWriter(o: PngWriterOptions): PngWriter {
       }
       if (sum < bestSum) { bestSum = sum; best = f; }
     }
-    // The winner's buffer is complete (its loop never broke early); hand over a copy for the stream.
-    return cand[best]!.slice();
+    // The winner's buffer is complete (its loop never broke early).
+    return cand[best]!;
   }
 
   return {
@@ -120,11 +134,18 @@ export function createPngWriter(o: PngWriterOptions): PngWriter {
       const filtered = filterRow(row);
       prev.set(row);
       written++;
-      await writer.ready;
-      await writer.write(filtered);
+      if (used + filtered.length > batch.length) await flush();
+      batch.set(filtered, used);
+      used += filtered.length;
+    },
+    async abort() {
+      out.length = 0;
+      await writer.abort().catch(() => undefined);
+      await draining.catch(() => undefined);
     },
     async finish() {
       if (written !== o.height) throw new RangeError(`PNG writer: ${written} of ${o.height} rows written`);
+      await flush();
       await writer.close();
       await draining;
       const ihdr = new Uint8Array(13);
@@ -133,21 +154,41 @@ export function createPngWriter(o: PngWriterOptions): PngWriter {
       dv.setUint32(4, o.height);
       ihdr[8] = o.bitDepth;
       ihdr[9] = o.colourType;
-      const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), ...(o.extraChunks ?? [])];
-      if (o.palette) parts.push(pngChunk('PLTE', o.palette));
-      if (o.trns && o.trns.length) parts.push(pngChunk('tRNS', o.trns));
-      // IDAT chunks of about 1 MB, each built from consecutive compressed pieces (freed as they go).
-      let group: Uint8Array[] = [];
-      let size = 0;
-      for (let i = 0; i < out.length; i++) {
-        group.push(out[i]!);
-        size += out[i]!.length;
-        out[i] = new Uint8Array(0);
-        if (size >= 1 << 20 || i === out.length - 1) { parts.push(pngChunk('IDAT', concat(group))); group = []; size = 0; }
+      const head = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), ...(o.extraChunks ?? [])];
+      if (o.palette) head.push(pngChunk('PLTE', o.palette));
+      if (o.trns && o.trns.length) head.push(pngChunk('tRNS', o.trns));
+      // The file is written once, in place: IDAT chunks of about 1 MB straight from the compressed pieces
+      // (each piece released as it is copied), so the output exists at most twice, never three times.
+      const IDAT_MAX = 1 << 20;
+      const idatCount = Math.max(1, Math.ceil(compressed / IDAT_MAX));
+      const headBytes = head.reduce((n, h) => n + h.length, 0);
+      const file = new Uint8Array(headBytes + compressed + idatCount * 12 + 12);
+      const dvf = new DataView(file.buffer);
+      let at = 0;
+      for (const h of head) { file.set(h, at); at += h.length; }
+      let piece = 0;
+      let pieceOff = 0;
+      for (let left = compressed; left > 0 || at === headBytes; ) {
+        const len = Math.min(IDAT_MAX, left);
+        dvf.setUint32(at, len);
+        file.set([0x49, 0x44, 0x41, 0x54], at + 4);
+        let w = at + 8;
+        while (w < at + 8 + len) {
+          const p = out[piece]!;
+          const take = Math.min(p.length - pieceOff, at + 8 + len - w);
+          file.set(p.subarray(pieceOff, pieceOff + take), w);
+          w += take;
+          pieceOff += take;
+          if (pieceOff === p.length) { out[piece++] = new Uint8Array(0); pieceOff = 0; }
+        }
+        dvf.setUint32(at + 8 + len, crc32([file.subarray(at + 4, at + 8 + len)]));
+        at += 12 + len;
+        left -= len;
       }
-      parts.push(pngChunk('IEND', new Uint8Array(0)));
+      file.set(pngChunk('IEND', new Uint8Array(0)), at);
+      out.length = 0;
       prev = new Uint8Array(0);
-      return concat(parts);
+      return file;
     },
   };
 }

@@ -18,6 +18,8 @@ export type StripGuardResult = { score: number; pass: boolean; banding?: number;
 export type StripGuard = {
   push(originalRows: Uint8Array | Uint8ClampedArray, candidateRows: Uint8Array | Uint8ClampedArray, rows: number, channels: 1 | 3 | 4): void;
   result(): StripGuardResult;
+  /** Already certain to fail (palette: more pixels off by > 6 than the whole image may have): stop early. */
+  hopeless(): boolean;
   /** Rows pushed so far. */
   readonly rows: number;
 };
@@ -124,6 +126,9 @@ export function createStripGuard(opts: StripGuardOptions): StripGuard {
         }
         if (row % BLOCK === BLOCK - 1) finishBlockRow();
       }
+    },
+    hopeless() {
+      return level === 'palette' && bigErrors > PALETTE_MAX_BANDING * width * height;
     },
     result() {
       if (row !== height) throw new RangeError(`strip guard: ${row} of ${height} rows pushed`);

@@ -57,16 +57,17 @@ describe('path selection (all in the isolate; the Images binding is not a qualit
   it('PNGs above the whole-image budget take the row-wise path, up to 25 MP and 20 MB', () => {
     const max = maxPixelsInIsolate('pngLossy');
     const side = Math.floor(Math.sqrt(max));
-    expect(selectPath('png', header(side - 10, side - 10, 'png'), 1_000_000, settings).path).toBe('wasm');
-    expect(selectPath('png', header(side + 200, side + 200, 'png'), 1_000_000, settings).path).toBe('wasm-rows');
+    expect(selectPath('png', header(side - 10, side - 10, 'png'), 100_000, settings).path).toBe('wasm');
+    expect(selectPath('png', header(side + 200, side + 200, 'png'), 100_000, settings).path).toBe('wasm-rows');
     for (const s of [lossy(75), lossless(), lossy(75, { pngToJpg: true }), lossless({ pngToJpg: true })]) {
       expect(selectPath('png', header(5000, 5000, 'png'), 20_000_000, s)).toMatchObject({ path: 'wasm-rows', pipeline: 'pngRows' });
     }
   });
 
   it('what does not fit is left unchanged with the reason, never sent elsewhere', () => {
-    const none = selectPath('png', header(30000, 30000, 'png'), 20_000_000, lossy(75, { pngToJpg: true }));
-    expect(none).toMatchObject({ path: 'none', reason: expect.stringMatching(/900\.0 MP needs about \d+ MB, above the in-isolate memory budget/) });
+    const wide = selectPath('png', header(200000, 120, 'png'), 20_000_000, lossy(75));
+    expect(wide).toMatchObject({ path: 'none', reason: expect.stringMatching(/24\.0 MP needs about \d+ MB, above the in-isolate memory budget \(104 MB\); left unchanged/) });
+    expect(selectPath('png', header(6000, 6000, 'png'), 100_000, lossy(75))).toMatchObject({ path: 'none', reason: expect.stringMatching(/36\.0 MP is above the 25 MP/) });
   });
 
   it('lossless JPEG never decodes, so any size stays in the isolate', () => {
