@@ -38,9 +38,6 @@ export const updateCustomerClick = (key: string, value = '1') => postForm<V1Enve
 export type AdminTokenInfo = { id: number; user_id: string; created_at: number; expires_at: number; current: boolean };
 export const getAdminTokens = () => get<AckEnvelope<AdminTokenInfo[]>>('/api/v2/setting/getAdminTokens');
 export const revokeAdminToken = (id: number) => postForm<AckEnvelope>('/api/v2/setting/revokeAdminToken', { id });
-export type AdminTokenInfo = { id: number; user_id: string; created_at: number; expires_at: number; current: boolean };
-export const getAdminTokens = () => get<AckEnvelope<AdminTokenInfo[]>>('/api/v2/setting/getAdminTokens');
-export const revokeAdminToken = (id: number) => postForm<AckEnvelope>('/api/v2/setting/revokeAdminToken', { id });
 export const getAccount = () => get<AckEnvelope<{ is_over_quota: number; is_capped: number }>>('/api/v2/setting/getAccount');
 export const saveAppSwitch = (name: 'is_over_quota' | 'extra_adver', st: 0 | 1, exp = 0) =>
   postForm<AckEnvelope>('/api/v2/setting/saveAppSwitch', { name, st, exp, type: 'param' });
