@@ -10,7 +10,7 @@ let pending: Promise<AppConfig> | null = null;
 
 export function loadAppConfig(): Promise<AppConfig> {
   pending ??= fetch('/app-config', { headers: { Accept: 'application/json' } })
-    .then((res) => (res.ok ? (res.json() as Promise<Partial<AppConfig>>) : {}))
+    .then((res): Promise<Partial<AppConfig>> | Partial<AppConfig> => (res.ok ? (res.json() as Promise<Partial<AppConfig>>) : {}))
     .then((body) => ({
       tutorial_video_url: typeof body.tutorial_video_url === 'string' && body.tutorial_video_url ? body.tutorial_video_url : null,
       privacy_contact_email: typeof body.privacy_contact_email === 'string' && body.privacy_contact_email ? body.privacy_contact_email : null,

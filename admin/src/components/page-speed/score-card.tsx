@@ -18,7 +18,8 @@ export function ScoreCard() {
   const onRecheck = async () => {
     setStarting(true);
     try {
-      if (!(await recheck())) toast(t('common.tryAgainLater'), { error: true });
+      const refused = await recheck();
+      if (refused !== null) toast(refused || t('common.tryAgainLater'), { error: true });
     } catch (e) {
       toast(messageOf(e, t('common.tryAgainLater')), { error: true });
     } finally {

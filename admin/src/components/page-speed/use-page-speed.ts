@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { getPageSpeedScore, refreshPageSpeedOnline } from '../../api/calls';
-import { isOk } from '../../api/client';
+import { isOk, messageOf } from '../../api/client';
 import { usePolling } from '../../hooks/use-polling';
 import { isScorePending } from '../../lib/score-bands';
 
@@ -8,7 +8,9 @@ import { isScorePending } from '../../lib/score-bands';
 export const SCORE_POLL_MS = 5000;
 
 /** Why the last check failed (status 3): password_protected | unreachable | unavailable. */
-export type PageSpeedState = { score: { pc: number; mb: number } | null; pending: boolean; failure: string | null; recheck: () => Promise<boolean> };
+export type PageSpeedState = { score: { pc: number; mb: number } | null; pending: boolean; failure: string | null; /** Starts a new test; resolves null when started, else the server's reason (e.g. the 5-minute cooldown). */
+  recheck: () => Promise<string | null>;
+};
 
 /**
  * The dashboard score (section 4): read once, then every 5 s while status is 0 or 2. Status 0 means no
@@ -46,11 +48,11 @@ export function usePageSpeed(): PageSpeedState {
   const recheck = useCallback(async () => {
     started.current = true;
     const body = await refreshPageSpeedOnline();
-    if (!isOk(body)) return false;
+    if (!isOk(body)) return messageOf(body, '');
     setScore(null);
     setFailure(null);
     setPending(true);
-    return true;
+    return null;
   }, []);
 
   return { score, pending, failure, recheck };
