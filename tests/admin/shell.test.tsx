@@ -136,3 +136,16 @@ describe('app shell storage', () => {
     getItem.mockRestore();
   });
 });
+
+describe('internal links', () => {
+  it('a Polaris link to an app path moves inside the app (router), not a full page load', async () => {
+    mockApi({ '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } }, '/api/v1/getPricingPlans': { code: '500' }, '/api/v1/getImageSyncStatus': { code: '500' } });
+    const { router } = renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) });
+    const link = await screen.findByRole('link', { name: 'View plans and usage' });
+    expect(link.getAttribute('href')).toBe('/pricing');
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 });
+    link.dispatchEvent(click);
+    expect(click.defaultPrevented).toBe(true); // the browser does not load /pricing itself
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'));
+  });
+});
