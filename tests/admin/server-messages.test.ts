@@ -39,6 +39,8 @@ const DEVELOPER_ONLY = new Set([
   'Shopify kept throttling the request',
   // config/recommendations.json is validated when the Worker loads: a deploy-time error for developers.
   'iframeUrl needs {shop}, {appId} and {user}',
+  'a per-language text needs en',
+  'unknown language code',
 ]);
 
 /** Error-constructor arguments whose text is computed; each says where its texts are checked. */
@@ -52,6 +54,10 @@ const DYNAMIC_ARGUMENTS = new Set([
   'refusal(req.processType, reasons)',
   // worker/lib/validate.ts: the first zod issue (schema messages scanned here; fallback literal below).
   "result.error.issues[0]?.message ?? 'Invalid input'",
+  // worker/shopify/webhooks-trust.ts: why a webhook delivery was refused (401 to Shopify, never shown
+  // to a merchant).
+  'fresh.reason',
+  'signed.reason',
 ]);
 
 type Found = { text: string; where: string };
