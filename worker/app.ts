@@ -33,11 +33,12 @@ app.use('*', async (c, next) => {
 });
 app.use('*', requestContext());
 // Abuse limits (worker/lib/limits.ts): oversized bodies are refused before they are read; the
-// unauthenticated entry points are rate-limited per client.
+// unauthenticated entry points are rate-limited per client. On /webhooks only refused (unsigned or
+// untrusted) deliveries count, so Shopify's own bursts (a product import) are never throttled.
+// ('/webhooks/*' also matches '/webhooks' itself: one registration, one count per request.)
 app.use('*', limitBody());
 app.use('/shopify/*', rateLimit('SHOPIFY_RATE_LIMITER'));
-app.use('/webhooks', rateLimit('WEBHOOK_RATE_LIMITER'));
-app.use('/webhooks/*', rateLimit('WEBHOOK_RATE_LIMITER'));
+app.use('/webhooks/*', rateLimit('WEBHOOK_RATE_LIMITER', 'refused'));
 // API answers are JSON, never framed documents. The admin's HTML gets its per-shop frame-ancestors policy
 // from serveDocument below (a <meta> cannot carry frame-ancestors, so it must be this response header).
 app.use('/api/*', secureHeaders({ xFrameOptions: false, crossOriginResourcePolicy: false }));

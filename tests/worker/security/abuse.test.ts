@@ -23,6 +23,7 @@ import {
   MSG_UPLOAD_ALLOWANCE,
   PAGESPEED_COOLDOWN_MS,
   PAGESPEED_ROWS_KEPT,
+  RATE_LIMITS,
   REOPTIMISE_IMAGES_PER_DAY,
   UPLOADS_PER_DAY,
   USER_SELECTIONS_KEPT,
@@ -37,6 +38,9 @@ import { MSG_INPUT_EMPTY, MSG_WATERMARK_TOO_LARGE } from '../../../shared/image-
 import { call, createShop, db, sessionHeaders, sessionToken } from '../helpers';
 import { imageRow, ledgerRows, makeDeps, recordingQueue, saveSettings, seedItem } from '../optimise/fixtures';
 import { shopState } from './fuzz-support';
+import { deliverWebhook } from '../shopify/webhook-delivery';
+import { parse } from 'smol-toml';
+import wranglerToml from '../../../wrangler.toml?raw';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -254,6 +258,31 @@ describe('no unauthenticated writes any caller can repeat', () => {
     // /webhooks has its own binding (600 per minute per client): the same middleware, configured in wrangler.toml.
     expect(typeof env.WEBHOOK_RATE_LIMITER.limit).toBe('function');
     expect((await env.WEBHOOK_RATE_LIMITER.limit({ key: ip })).success).toBe(true);
+  });
+
+  it('/webhooks counts only refused deliveries: a client over the limit still gets its signed ones through', async () => {
+    // Shopify sends every shop's webhooks from a few addresses; a product import is thousands a minute.
+    const ip = `192.0.2.${Math.floor(Math.random() * 200) + 1}`;
+    const { shop } = await createShop({ accessTokenEnc: 'enc', name: 'Before' });
+    const from = (addr: string) => ({ headers: { 'CF-Connecting-IP': addr } });
+    for (let i = 0; i < RATE_LIMITS.webhooks.limit; i++) await env.WEBHOOK_RATE_LIMITER.limit({ key: ip });
+    const body = { id: 1, myshopify_domain: shop.domain, name: 'After' };
+    const signed = await deliverWebhook('shop/update', shop.domain, body, from(ip));
+    expect(signed.status).toBe(200);
+    expect((await findShopById(db(), shop.id))!.name).toBe('After');
+    const forged = await deliverWebhook('shop/update', shop.domain, { ...body, name: 'Forged' }, { ...from(ip), secret: 'not-the-app-secret' });
+    expect(forged.status).toBe(429);
+    expect(forged.headers.get('Retry-After')).toBe(String(RATE_LIMITS.webhooks.periodSeconds));
+    expect(await json(forged)).toEqual({ ack: 0, message: MSG_TOO_MANY_REQUESTS }); // /webhooks' error envelope
+    // A client under the limit is told 401, as before; nothing forged was applied.
+    expect((await deliverWebhook('shop/update', shop.domain, body, { ...from('198.51.100.9'), secret: 'not-the-app-secret' })).status).toBe(401);
+    expect((await findShopById(db(), shop.id))!.name).toBe('After');
+  });
+
+  it('limits.ts states the rates wrangler.toml configures', () => {
+    const configured = (parse(wranglerToml) as { ratelimits: { name: string; simple: { limit: number; period: number } }[] }).ratelimits;
+    const byName = Object.fromEntries(configured.map((r) => [r.name, { limit: r.simple.limit, periodSeconds: r.simple.period }]));
+    expect(byName).toEqual({ SHOPIFY_RATE_LIMITER: RATE_LIMITS.shopify, WEBHOOK_RATE_LIMITER: RATE_LIMITS.webhooks });
   });
 });
 

@@ -12,6 +12,8 @@ export type DeliveryOptions = {
   tamper?: boolean;
   /** X-Shopify-Triggered-At; null leaves the header out. Default: now. */
   triggeredAt?: string | null;
+  /** More request headers (e.g. CF-Connecting-IP, the client Cloudflare saw). */
+  headers?: Record<string, string>;
 };
 
 export async function deliverWebhook(topic: string, shopDomain: string, payload: unknown, opts: DeliveryOptions = {}) {
@@ -24,6 +26,7 @@ export async function deliverWebhook(topic: string, shopDomain: string, payload:
     'X-Shopify-Webhook-Id': opts.id ?? crypto.randomUUID(),
     'X-Shopify-Hmac-Sha256': hmac,
     'X-Shopify-API-Version': '2026-10',
+    ...opts.headers,
   };
   const triggeredAt = opts.triggeredAt === undefined ? new Date().toISOString() : opts.triggeredAt;
   if (triggeredAt !== null) headers['X-Shopify-Triggered-At'] = triggeredAt;
