@@ -103,6 +103,19 @@ describe('getSettings / saveSettings', () => {
     expect((await db().select().from(shops).where(eq(shops.id, shop.id)).get())?.newGuideStatus).toBe(0);
   });
 
+  it('saveNewGuideCfg with every image type unticked (compression off, as the wizard sends it) succeeds and closes the guide', async () => {
+    const { headers, shop } = await createShop();
+    const wizard = { page5: { day_backup: 1 }, settings: { image_opt: { switch: 0, product: 0, collection: 0, blogs: 0 }, auto_switch: 1, is_default: 0 } };
+    const res = await call('/api/v1/saveNewGuideCfg', { method: 'POST', headers, json: wizard });
+    expect(res.status).toBe(200);
+    expect((await res.json<Ack<ImageSettings>>()).data.image_opt).toMatchObject({ switch: 0, product: 0, collection: 0, blogs: 0 });
+    expect((await db().select().from(shops).where(eq(shops.id, shop.id)).get())?.newGuideStatus).toBe(0);
+    // With compression left on, the same choice is the documented refusal (what the wizard used to send).
+    const other = await createShop();
+    const refused = await call('/api/v1/saveNewGuideCfg', { method: 'POST', headers: other.headers, json: { ...wizard, settings: { ...wizard.settings, image_opt: { switch: 1, product: 0, collection: 0, blogs: 0 } } } });
+    expect(refused.status).toBe(400);
+  });
+
   it('saveNewGuideCfg with an empty template fails and keeps the guide open', async () => {
     const { headers, shop } = await createShop();
     const res = await call('/api/v1/saveNewGuideCfg', { method: 'POST', headers, json: { page5: { day_backup: 1 }, settings: { alt_text: { switch: 1, product_rule: '' } } } });
