@@ -5,7 +5,7 @@ import { sha256Hex } from '../lib/crypto';
 import { AuthError } from '../lib/errors';
 import { ShopifyHttpError, ShopifyReauthRequiredError } from '../shopify/errors';
 import { completeInstall, lacksGrant } from '../shopify/install';
-import { verifySessionToken } from '../shopify/session-token';
+import { bearerToken, looksLikeJwt, verifySessionToken } from '../shopify/session-token';
 import { exchangeSessionToken } from '../shopify/tokens';
 import type { AppEnv } from '../types';
 
@@ -27,14 +27,13 @@ export type AuthenticateOptions = {
  */
 export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandler<AppEnv> =>
   async function authenticate(c, next) {
-    const header = c.req.header('Authorization') ?? '';
-    const token = header.replace(/^Bearer\s+/i, '').trim();
+    const token = bearerToken(c.req.header('Authorization'));
     if (!token) throw new AuthError('Missing credentials');
 
     const db = c.get('db');
     let shop;
     let auth: AppEnv['Variables']['auth'];
-    if (token.split('.').length === 3) {
+    if (looksLikeJwt(token)) {
       const claims = await verifySessionToken(token, c.env.SHOPIFY_API_KEY, c.env.SHOPIFY_API_SECRET);
       if (!claims) throw new AuthError('Invalid session token');
       auth = { kind: 'session', userId: claims.userId ?? '' };

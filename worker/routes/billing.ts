@@ -44,9 +44,11 @@ billingRoutes.post('/api/v1/raiseOverageCap', async (c) => {
  * merchant goes back to the app's pricing page inside the Shopify admin, which shows the result.
  */
 billingRoutes.get(BILLING_RETURN_PATH, async (c) => {
-  const shopDomain = (c.req.query('shop') ?? '').trim().toLowerCase();
-  if (!isShopDomain(shopDomain)) throw new ValidationError('Invalid shop domain');
-  if (!(await verifyBillingReturn(c.env, new URL(c.req.url).searchParams))) throw new ApiError(401, 'Invalid billing return');
+  if (!isShopDomain((c.req.query('shop') ?? '').trim().toLowerCase())) throw new ValidationError('Invalid shop domain');
+  const signed = await verifyBillingReturn(c.env, new URL(c.req.url).searchParams);
+  if (!signed) throw new ApiError(401, 'Invalid billing return');
+  // Act on the shop the app signed, not on a re-spelling of the query.
+  const shopDomain = signed.shop;
   const outcome = await handleBillingReturn({ env: c.env, db: c.get('db'), log: c.get('log') }, shopDomain, c.req.query('charge_id'));
   if (!outcome) throw new ValidationError('Shop is not installed');
   const target = new URL(`${shopBaseUrl(c.env, shopDomain)}/admin/apps/${c.env.SHOPIFY_API_KEY}/pricing`);

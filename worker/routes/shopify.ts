@@ -4,7 +4,7 @@ import { AuthError, ValidationError } from '../lib/errors';
 import { authenticate } from '../middleware/authenticate';
 import { issueAdminToken, revokeAdminTokenById, revokeUserAdminTokens } from '../shopify/admin-token';
 import { authorizeRedirect, handleOAuthCallback, installLanding } from '../shopify/install';
-import { isShopDomain, verifySessionToken } from '../shopify/session-token';
+import { bearerToken, isShopDomain, sessionTokenForShop } from '../shopify/session-token';
 import { findShopByDomain } from '../db/shops';
 import type { AppEnv } from '../types';
 
@@ -15,7 +15,7 @@ const query = (url: string) => new URL(url).searchParams;
 
 /** Launch / install landing: {code: 302, url: in-app route} (installed by token exchange when needed) or {code: 301, url: authorize URL}. */
 shopifyRoutes.get('/shopify/app', async (c) => {
-  const bearer = (c.req.header('Authorization') ?? '').replace(/^Bearer\s+/i, '').trim() || null;
+  const bearer = bearerToken(c.req.header('Authorization')) || null;
   return c.json(await installLanding(c.env, c.get('db'), query(c.req.url), { log: c.get('log'), bearer }));
 });
 
@@ -32,18 +32,12 @@ shopifyRoutes.get('/shopify/reShopifyAuthor', async (c) => {
   const shop = (c.req.query('shop') ?? '').trim().toLowerCase();
   const domain = shop.includes('.') ? shop : `${shop}.myshopify.com`;
   if (!isShopDomain(domain)) throw new ValidationError('Invalid shop domain');
-  if (!(await findShopByDomain(c.get('db'), domain)) && !(await carriesSessionTokenFor(c.env, domain, c.req.header('Authorization'), c.req.query('id_token')))) {
+  const known = !!(await findShopByDomain(c.get('db'), domain));
+  if (!known && !(await sessionTokenForShop(c.env, domain, [bearerToken(c.req.header('Authorization')), c.req.query('id_token')]))) {
     throw new AuthError('Shop is not installed');
   }
   return c.redirect(await authorizeRedirect(c.env, c.get('db'), domain), 302);
 });
-
-async function carriesSessionTokenFor(env: Env, domain: string, header: string | undefined, idToken: string | undefined): Promise<boolean> {
-  const token = (header ?? '').replace(/^Bearer\s+/i, '').trim() || (idToken ?? '');
-  if (token.split('.').length !== 3) return false;
-  const claims = await verifySessionToken(token, env.SHOPIFY_API_KEY, env.SHOPIFY_API_SECRET);
-  return claims?.shopDomain === domain;
-}
 
 // The standalone admin token (authToken) for use outside the admin frame. Issuing needs the embedded
 // session (the merchant inside Shopify); the token is tied to that Shopify user and expires. Revoking

@@ -16,7 +16,7 @@ import { createAdminClient } from './graphql-client';
 import { buildAuthorizeUrl, isFreshTimestamp, missingScopes, verifyQueryHmac, type AuthorizeEnv } from './oauth';
 import { getShopInfo } from './operations/shop';
 import { enqueueSync } from './queue-messages';
-import { isShopDomain, verifySessionToken } from './session-token';
+import { isShopDomain, sessionTokenForShop } from './session-token';
 import { exchangeAuthorizationCode, exchangeSessionToken, toStoredTokens, type TokenEnv, type TokenResponse } from './tokens';
 
 export type InstallEnv = TokenEnv & AuthorizeEnv & Pick<Env, 'SYNC_QUEUE'>;
@@ -77,7 +77,7 @@ export async function installLanding(env: InstallEnv, db: Db, params: URLSearchP
   const shopDomain = await verifySignedQuery(params, env.SHOPIFY_API_SECRET);
   let shop = await findShopByDomain(db, shopDomain);
   if (needsAuthorisation(shop, env.SHOPIFY_SCOPES)) {
-    const sessionToken = await launchSessionToken(env, shopDomain, [params.get('id_token'), opts.bearer]);
+    const sessionToken = await sessionTokenForShop(env, shopDomain, [params.get('id_token'), opts.bearer]);
     if (sessionToken) {
       try {
         const grant = await exchangeSessionToken(env, shopDomain, sessionToken);
@@ -95,16 +95,6 @@ export async function installLanding(env: InstallEnv, db: Db, params: URLSearchP
   const host = params.get('host');
   if (host) keep.set('host', host);
   return { code: 302, url: `${route}?${keep.toString()}` };
-}
-
-/** The first candidate that verifies as a session token for this very shop, or null. */
-async function launchSessionToken(env: InstallEnv, shopDomain: string, candidates: (string | null | undefined)[]): Promise<string | null> {
-  for (const token of candidates) {
-    if (!token || token.split('.').length !== 3) continue;
-    const claims = await verifySessionToken(token, env.SHOPIFY_API_KEY, env.SHOPIFY_API_SECRET);
-    if (claims?.shopDomain === shopDomain) return token;
-  }
-  return null;
 }
 
 /**

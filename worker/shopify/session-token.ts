@@ -29,6 +29,31 @@ export async function verifySessionToken(token: string, apiKey: string, apiSecre
   }
 }
 
+/** The credential of an `Authorization: Bearer <token>` header ('' when there is none). */
+export function bearerToken(header: string | null | undefined): string {
+  return (header ?? '').replace(/^Bearer\s+/i, '').trim();
+}
+
+/** A JWT's shape (three dot-separated parts): a session token rather than the standalone admin token. */
+export const looksLikeJwt = (token: string) => token.split('.').length === 3;
+
+/**
+ * The first candidate that verifies as a session token for this very shop, or null. Used where a
+ * request may carry one without needing it (the launch's `id_token`, App Bridge's bearer).
+ */
+export async function sessionTokenForShop(
+  env: Pick<Env, 'SHOPIFY_API_KEY' | 'SHOPIFY_API_SECRET'>,
+  shopDomain: string,
+  candidates: (string | null | undefined)[],
+): Promise<string | null> {
+  for (const token of candidates) {
+    if (!token || !looksLikeJwt(token)) continue;
+    const claims = await verifySessionToken(token, env.SHOPIFY_API_KEY, env.SHOPIFY_API_SECRET);
+    if (claims?.shopDomain === shopDomain) return token;
+  }
+  return null;
+}
+
 export function isShopDomain(domain: string): boolean {
   return /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(domain);
 }
