@@ -19,24 +19,31 @@ export const DEFAULT_BUDGET_BYTES = ISOLATE_BYTES - RESERVED_BYTES;
  * Peak bytes per pixel of the whole-image pipelines: worst case on the corpus of the workerd RSS rise on
  * the first lossy image in a fresh isolate: JPEG lossy 40.1 B/px (median 29.4), PNG lossless 28.9
  * (median 22.1), PNG lossy 49.0 (median 39.6). WebP (jSquash: the decoder's heap keeps the RGBA, the JS
- * copy, the encoder's copy and its YUV picture) measured in README.
+ * copy, the encoder's copy and its YUV picture, and the guard decodes the output whole again).
  */
 export const PEAK_BYTES_PER_PIXEL = {
   jpegLossy: 40,
   jpegWatermark: 44,
   pngLossless: 34,
   pngLossy: 50,
-  webp: 40,
+  // Measured (bench memory points, guard on, raised once): 4 MP 121 MB, 12 MP 322 MB = 27-30 B/px.
+  webp: 30,
 } as const;
 
 /**
- * Row-wise PNG (png-large.ts): fixed part (palette cache 8 MB, strip buffers, native zlib state), per
- * byte of width (strips of ~1 MB, guard sums), per byte of the file (the original, the re-encoded PNGs
- * held to pick the smallest), and the JPEG encoder's whole-image coefficients when converting.
+ * Row-wise PNG (png-large.ts), fitted to the bench's memory points (engine share: workerd RSS rise minus
+ * the harness's own request/response buffers, 2.9x the file; README): 4 MP / 4.7 MB file 35 MB,
+ * 12 MP / 11 MB 56 MB, 25 MP / 18 MB 87 MB, all including the original once. Fixed part (palette cache
+ * 8 MB, strips, inflater), per byte of the file (the original, the re-encoded PNG held to pick the
+ * smallest), per pixel (what the GC has not collected yet of the per-pass buffers), per byte of width.
  */
-export const PNG_ROWS = { fixedBytes: 16 << 20, perWidthByte: 256, perInputByte: 3 } as const;
-/** Progressive/optimised JPEG output keeps every DCT coefficient: 2 B per coefficient, 1.5 per pixel at 4:2:0. */
-export const JPEG_ENCODER_BYTES_PER_PIXEL = 3.2;
+export const PNG_ROWS = { fixedBytes: 20 << 20, perInputByte: 2, perPixel: 1.3, perWidthByte: 64 } as const;
+/**
+ * PNG to JPG of a large PNG: MozJPEG's heap when it encodes (progressive output keeps every coefficient,
+ * 3 B/px at 4:2:0 without trellis) and then decodes its output for the guard; measured 52 MB at 12 MP
+ * against 40 MB of coefficients, hence the 1.3 (allocator slack between encoder and decoder).
+ */
+export const JPEG_STAGE_SLACK = 1.3;
 
 export type Pipeline = keyof typeof PEAK_BYTES_PER_PIXEL | 'jpegStrip' | 'pngRows';
 
@@ -55,8 +62,8 @@ export function estimatePeakBytes(pipeline: Pipeline, header: HeaderInfo, inputB
   const logo = settings?.watermark ? LOGO_MAX_BYTES : 0;
   if (pipeline === 'jpegStrip') return inputBytes * 2;
   if (pipeline === 'pngRows') {
-    const jpeg = settings?.pngToJpg ? header.width * header.height * JPEG_ENCODER_BYTES_PER_PIXEL : 0;
-    return PNG_ROWS.fixedBytes + header.width * PNG_ROWS.perWidthByte + inputBytes * PNG_ROWS.perInputByte + jpeg + logo;
+    // PNG to JPG runs after the PNG work, in what it left: png-large.ts drops it when it does not fit.
+    return PNG_ROWS.fixedBytes + header.width * PNG_ROWS.perWidthByte + header.width * header.height * PNG_ROWS.perPixel + inputBytes * PNG_ROWS.perInputByte + logo;
   }
   return header.width * header.height * PEAK_BYTES_PER_PIXEL[pipeline] + inputBytes * 2 + logo;
 }
@@ -79,9 +86,8 @@ export function selectPath(format: 'jpeg' | 'png' | 'webp', header: HeaderInfo, 
   if (estimatedPeakBytes <= budgetBytes) return { path: 'wasm', pipeline, estimatedPeakBytes };
   let need = estimatedPeakBytes;
   if (format === 'png') {
-    // PNG to JPG is dropped inside png-large.ts when its encoder does not fit; the PNG work must.
-    need = estimatePeakBytes('pngRows', header, inputBytes, { ...settings, pngToJpg: false });
-    if (need <= budgetBytes && header.width * header.height <= MAX_IMAGE_PIXELS) return { path: 'wasm-rows', pipeline: 'pngRows', estimatedPeakBytes: estimatePeakBytes('pngRows', header, inputBytes, settings) };
+    need = estimatePeakBytes('pngRows', header, inputBytes, settings);
+    if (need <= budgetBytes && header.width * header.height <= MAX_IMAGE_PIXELS) return { path: 'wasm-rows', pipeline: 'pngRows', estimatedPeakBytes: need };
   }
   const mp = ((header.width * header.height) / 1e6).toFixed(1);
   if (header.width * header.height > MAX_IMAGE_PIXELS) return { path: 'none', pipeline, estimatedPeakBytes: need, reason: `image of ${mp} MP is above the 25 MP Shopify accepts; left unchanged` };

@@ -65,7 +65,7 @@ describe('path selection (all in the isolate; the Images binding is not a qualit
   });
 
   it('what does not fit is left unchanged with the reason, never sent elsewhere', () => {
-    const wide = selectPath('png', header(200000, 120, 'png'), 20_000_000, lossy(75));
+    const wide = selectPath('png', header(400000, 60, 'png'), 20_000_000, lossy(75));
     expect(wide).toMatchObject({ path: 'none', reason: expect.stringMatching(/24\.0 MP needs about \d+ MB, above the in-isolate memory budget \(104 MB\); left unchanged/) });
     expect(selectPath('png', header(6000, 6000, 'png'), 100_000, lossy(75))).toMatchObject({ path: 'none', reason: expect.stringMatching(/36\.0 MP is above the 25 MP/) });
   });
