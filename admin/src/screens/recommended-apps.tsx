@@ -10,7 +10,7 @@ const appId = () => window.shopify?.config?.apiKey ?? document.querySelector<HTM
 
 /** /recommended-apps: the configured apps page (iframe) and the partner apps list (section 2). */
 export function RecommendedAppsScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const info = useSettingInfo();
   const [config, setConfig] = useState<Recommendations | null>(null);
   const [tab, setTab] = useState(0);
@@ -23,7 +23,8 @@ export function RecommendedAppsScreen() {
     return () => {
       cancelled = true;
     };
-  }, []);
+    // Titles and descriptions come in the shop's language: read again when the merchant switches it.
+  }, [i18n.language]);
 
   const tabs = [
     { id: 'all-apps', content: config?.iframe?.title || t('recommend.allApps') },
