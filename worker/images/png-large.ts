@@ -96,7 +96,7 @@ export async function largePngCandidates(input: Uint8Array, header: HeaderInfo, 
   if (paletteAlive && paletteWriter && paletteGuard) {
     const bytes = await paletteWriter.finish();
     const v = paletteGuard.result();
-    if (v.pass) palette = { ...base, bytes };
+    if (v.pass) palette = { ...base, bytes, ssim: v.score };
     else note = `palette rejected (SSIM ${v.score.toFixed(4)}, floor ${v.floor.toFixed(4)}; ${((v.banding ?? 0) * 100).toFixed(1)} % of pixels off by > 6)`;
   }
   const bestPng = finishPng(pick([losslessPng, palette]));
