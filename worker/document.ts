@@ -3,6 +3,7 @@
 // App Bridge API key from this Worker's configuration. Static files (/assets/*) never reach the Worker:
 // wrangler.toml's run_worker_first excludes them.
 import type { Context } from 'hono';
+import { shopFromHost } from './shopify/host';
 import { isShopDomain } from './shopify/session-token';
 import type { AppEnv } from './types';
 
@@ -12,19 +13,7 @@ export const WORKER_PATH = /^\/(api|shopify|webhooks|storefront|imageAddWatermar
 /** The shop the document is for: `?shop=` when it is a myshopify domain, else the one `?host=` names. */
 export function documentShop(url: URL): string | null {
   const shop = (url.searchParams.get('shop') ?? '').trim().toLowerCase();
-  if (isShopDomain(shop)) return shop;
-  const host = url.searchParams.get('host');
-  if (!host) return null;
-  let decoded: string;
-  try {
-    decoded = atob(host.replace(/-/g, '+').replace(/_/g, '/'));
-  } catch {
-    return null;
-  }
-  const unified = /^admin\.shopify\.com\/store\/([a-z0-9][a-z0-9-]*)$/.exec(decoded);
-  if (unified) return `${unified[1]}.myshopify.com`;
-  const legacy = /^([a-z0-9][a-z0-9-]*\.myshopify\.com)\/admin$/.exec(decoded);
-  return legacy ? legacy[1]! : null;
+  return isShopDomain(shop) ? shop : shopFromHost(url.searchParams.get('host'));
 }
 
 /**

@@ -18,15 +18,6 @@ export async function takeAllowance(db: Db, shopId: number, kind: AllowanceKind,
   return (result.meta.changes ?? 0) > 0;
 }
 
-export async function allowanceUsed(db: Db, shopId: number, kind: AllowanceKind, windowStart: number): Promise<number> {
-  const row = await db
-    .select({ used: shopAllowances.used })
-    .from(shopAllowances)
-    .where(and(eq(shopAllowances.shopId, shopId), eq(shopAllowances.kind, kind), eq(shopAllowances.windowStart, windowStart)))
-    .get();
-  return row?.used ?? 0;
-}
-
 /** Windows that ended long ago are of no use: the daily cron drops them. */
 export async function deleteAllowancesBefore(db: Db, before: number): Promise<number> {
   const result = await db.delete(shopAllowances).where(lt(shopAllowances.windowStart, before)).run();

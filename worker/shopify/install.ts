@@ -13,6 +13,7 @@ import { randomToken } from '../lib/crypto';
 import { shopifyHostUrl } from './api-version';
 import { ShopifyHttpError } from './errors';
 import { createAdminClient } from './graphql-client';
+import { decodeHost, UNIFIED_ADMIN_HOST } from './host';
 import { buildAuthorizeUrl, isFreshTimestamp, missingScopes, verifyQueryHmac, type AuthorizeEnv } from './oauth';
 import { getShopInfo } from './operations/shop';
 import { enqueueSync } from './queue-messages';
@@ -152,13 +153,8 @@ export async function handleOAuthCallback(env: InstallEnv, db: Db, params: URLSe
  * names Shopify's admin; otherwise to the app's own route.
  */
 export function appHomeUrl(env: Pick<Env, 'APP_URL' | 'SHOPIFY_API_KEY' | 'SHOPIFY_ORIGIN'>, shop: ShopRow, host: string | null): string {
-  let decoded = '';
-  try {
-    decoded = host ? atob(host.replace(/-/g, '+').replace(/_/g, '/')) : '';
-  } catch {
-    decoded = '';
-  }
-  if (/^admin\.shopify\.com\/store\/[a-z0-9][a-z0-9-]*$/.test(decoded)) return `${shopifyHostUrl(env, decoded)}/apps/${env.SHOPIFY_API_KEY}`;
+  const decoded = decodeHost(host);
+  if (UNIFIED_ADMIN_HOST.test(decoded)) return `${shopifyHostUrl(env, decoded)}/apps/${env.SHOPIFY_API_KEY}`;
   const route = shop.newGuideStatus === 1 ? '/guidance' : '/main';
   const q = new URLSearchParams({ shop: shop.domain, ...(host ? { host } : {}) });
   return `${env.APP_URL.replace(/\/+$/, '')}${route}?${q.toString()}`;
