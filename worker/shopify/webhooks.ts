@@ -3,8 +3,7 @@
 // each X-Shopify-Webhook-Id is handled exactly once: light topics inline, heavy ones through the webhook
 // queue (webhooks-queue.ts), so Shopify gets its answer well within 5 s.
 import type { Db } from '../db/client';
-import { advanceDelivery, claimWebhook, findDelivery, releaseWebhook } from '../db/processed-webhooks';
-import { findShopByDomain } from '../db/shops';
+import { advanceDelivery, claimWebhookWithShop, findDelivery, releaseWebhook } from '../db/processed-webhooks';
 import { hmacSha256, timingSafeEqual, toBase64 } from '../lib/crypto';
 import type { Logger } from '../lib/log';
 import { handlers, QUEUED_TOPICS, type WebhookDelivery, type WebhookEnv } from './webhooks-handlers';
@@ -39,7 +38,8 @@ export async function processWebhook(env: WebhookEnv, db: Db, d: WebhookDelivery
     log.warn('webhook_unknown_topic', { topic: d.topic, shop: d.shopDomain });
     return 'ignored';
   }
-  if (!(await claimWebhook(db, d.webhookId, d.shopDomain, d.topic, now))) {
+  const { claimed, shop } = await claimWebhookWithShop(db, d.webhookId, d.shopDomain, d.topic, now);
+  if (!claimed) {
     const seen = await findDelivery(db, d.webhookId);
     return seen && seen.status !== 'received' ? 'duplicate' : 'in_progress';
   }
@@ -49,7 +49,7 @@ export async function processWebhook(env: WebhookEnv, db: Db, d: WebhookDelivery
       await advanceDelivery(db, d.webhookId, 'received', 'queued');
       return 'queued';
     }
-    await handler(env, db, await findShopByDomain(db, d.shopDomain), d, log);
+    await handler(env, db, shop, d, log);
     await advanceDelivery(db, d.webhookId, 'received', 'done');
     return 'processed';
   } catch (err) {
