@@ -254,6 +254,23 @@ describe('a merchant finds every screen', () => {
       await page.getByRole('button', { name: 'Stop' }).click();
     }));
 
+  it('recommendations in the merchant language; the privacy policy names a contact', () =>
+    scenario('recommendations-de', async (page) => {
+      await page.locator('select').first().selectOption('ge');
+      await page.getByRole('heading', { name: 'Seitengeschwindigkeit', exact: true }).waitFor();
+      await page.getByRole('tab', { name: 'Empfehlungen' }).last().click();
+      await page.getByRole('tab', { name: 'Von SEOAnt' }).last().click();
+      await page.getByText('Findet defekte Links und leitet sie auf die richtige Seite um').waitFor();
+      await shot(page, 'recommendations-de');
+      await page.goto(`${app.base}/main`);
+      await page.locator('select').first().selectOption('en');
+      await page.getByRole('heading', { name: 'Page Speed', exact: true }).waitFor();
+      await page.goto(`${app.base}/privacy-policy`);
+      // No PRIVACY_CONTACT_EMAIL locally: the policy points at the listing's support address and the form.
+      await page.getByText(/email us at/).waitFor();
+      await shot(page, 'privacy-policy');
+    }));
+
   it("dashboard: Preview without the embed says to enable it first", async () => {
     await control(app.emulator, 'POST', `/shops/${app.shop}/theme/embed`, { enabled: false });
     await scenario('embed-required', async (page) => {
