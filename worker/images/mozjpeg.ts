@@ -24,7 +24,7 @@ type Exports = {
   dec_read(h: number, max: number): number;
   dec_finish(h: number): number;
   dec_close(h: number): void;
-  enc_open(stream: number, width: number, height: number, quality: number, grey: number, strip: number): number;
+  enc_open(stream: number, width: number, height: number, quality: number, grey: number, strip: number, flags: number): number;
   enc_rows(h: number): number;
   enc_write(h: number, n: number): number;
   enc_finish(h: number): void;
@@ -43,6 +43,7 @@ let current: { ex: Exports; streams: Map<number, Input | Output>; nextStream: nu
 
 function instance() {
   if (current && !current.broken) return current;
+  if (current) peakHeap = Math.max(peakHeap, current.ex.memory.buffer.byteLength);
   const streams = new Map<number, Input | Output>();
   const state = { ex: null as unknown as Exports, streams, nextStream: 1, broken: false };
   const mem = () => new Uint8Array(state.ex.memory.buffer);
@@ -143,6 +144,14 @@ export function mozjpegHeapBytes(): number {
   return current && !current.broken ? current.ex.memory.buffer.byteLength : 0;
 }
 
+let peakHeap = 0;
+/** Largest heap an instance reached since the last reset (instances dropped meanwhile included). */
+export function mozjpegPeakHeapBytes(reset = false): number {
+  const peak = Math.max(peakHeap, mozjpegHeapBytes());
+  if (reset) peakHeap = 0;
+  return peak;
+}
+
 /**
  * Grows the heap once to at least `bytes` (the job's estimate), so the codec never grows in small steps
  * or with geometric slack. Free malloc space left by earlier jobs counts towards it.
@@ -156,6 +165,7 @@ export function reserveMozjpegHeap(bytes: number): void {
 
 /** Drops the instance (and with it its heap) when it holds more than `capBytes`; the next call makes a new one. */
 export function releaseMozjpeg(capBytes = 0): void {
+  peakHeap = Math.max(peakHeap, mozjpegHeapBytes());
   if (current && current.ex.memory.buffer.byteLength > capBytes) current = null;
 }
 
@@ -268,7 +278,11 @@ export function readJpegHeader(bytes: Uint8Array): JpegHeader {
 
 /**
  * Streaming MozJPEG encoder from packed RGB rows at MozJPEG's defaults (cjpeg: progressive with
- * optimised scans, trellis quantisation, quantisation table 3, 4:2:0), or greyscale.
+ * optimised scans, trellis quantisation, quantisation table 3, 4:2:0), or greyscale. Heap: the
+ * whole-image coefficients twice with trellis (quantised + unquantised: 6 B/px at 4:2:0), once with
+ * `trellis: false` (3 B/px; a few % larger output): `encoderCoefBytes()`. MozJPEG's scan optimisation
+ * trial-encodes every candidate scan into memory (a few times the output size); `optimizeScans: false`
+ * uses the standard progressive script instead.
  */
 export class JpegEncoder {
   readonly width: number;
@@ -278,12 +292,12 @@ export class JpegEncoder {
   private rowsPtr: number;
   private written = 0;
 
-  constructor(opts: { width: number; height: number; quality: number; grayscale?: boolean }) {
+  constructor(opts: { width: number; height: number; quality: number; grayscale?: boolean; trellis?: boolean; optimizeScans?: boolean }) {
     const { ex } = instance();
     this.width = opts.width;
     this.height = opts.height;
     this.stream = openOutput();
-    this.h = guarded(() => ex.enc_open(this.stream, opts.width, opts.height, Math.round(opts.quality), opts.grayscale ? 1 : 0, STRIP_ROWS));
+    this.h = guarded(() => ex.enc_open(this.stream, opts.width, opts.height, Math.round(opts.quality), opts.grayscale ? 1 : 0, STRIP_ROWS, (opts.trellis === false ? 0 : 1) | (opts.optimizeScans === false ? 0 : 2)));
     if (!this.h) throw new MozJpegError('out of memory');
     this.rowsPtr = ex.enc_rows(this.h);
   }
@@ -333,17 +347,26 @@ export class JpegEncoder {
  * Lossless transcode (jpegtran -copy none -optimize -progressive with MozJPEG's scan optimisation):
  * the DCT coefficients are unchanged, so the pixels are identical. No metadata is copied (the caller
  * re-attaches orientation and ICC). `progressive: false` gives a fast baseline copy with standard
- * tables (the lossy path's stand-in for a progressive original). Throws on truncated input.
+ * tables (the lossy path's stand-in for a progressive original); `optimizeScans: false` the standard
+ * progressive script (MozJPEG's scan search buffers every trial scan: about 2x the output). Throws on
+ * truncated input.
  */
-export function transcodeJpeg(bytes: Uint8Array, opts: { progressive: boolean } = { progressive: true }): { bytes: Uint8Array; warnings: number } {
+export function transcodeJpeg(bytes: Uint8Array, opts: { progressive: boolean; optimizeScans?: boolean } = { progressive: true }): { bytes: Uint8Array; warnings: number } {
   const { ex } = instance();
   const inId = openInput(bytes);
   const outId = openOutput();
-  const warnings = guarded(() => ex.transcode(inId, outId, opts.progressive ? 1 : 0));
+  const mode = !opts.progressive ? 0 : opts.optimizeScans === false ? 2 : 1;
+  const warnings = guarded(() => ex.transcode(inId, outId, mode));
   instance().streams.delete(inId);
   const out = takeOutput(outId);
   if (warnings >= 1000) throw new MozJpegError('JPEG data ends early (truncated file)');
   return { bytes: out, warnings };
+}
+
+/** Whole-image coefficient bytes of the encoder's output (4:2:0 or grey; x2 with trellis). */
+export function encoderCoefBytes(width: number, height: number, grayscale: boolean, trellis: boolean): number {
+  const one = grayscale ? Math.ceil(width / 8) * Math.ceil(height / 8) * 128 : Math.ceil(width / 16) * Math.ceil(height / 16) * 6 * 128;
+  return trellis ? one * 2 : one;
 }
 
 /** Whole-image RGB decode (small images, watermark compositing); memory 3 B/px plus the codec's. */

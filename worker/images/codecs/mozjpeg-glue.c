@@ -281,7 +281,13 @@ typedef struct {
   JSAMPROW *ptrs;
 } enc_t;
 
-EXPORT(enc_open) enc_t *enc_open(int stream, int width, int height, int quality, int grey, int strip) {
+/* Memory savers for images whose full-strength encoder does not fit (flags, both set = MozJPEG defaults):
+ * ENC_TRELLIS off: no trellis quantisation, so one coefficient array (3 B/px at 4:2:0) instead of two
+ *   (see the patch in build.mjs); ENC_OPTIMIZE_SCANS off: the standard progressive script instead of
+ *   trial-encoding every candidate scan into memory (those buffers add several times the output size). */
+#define ENC_TRELLIS 1
+#define ENC_OPTIMIZE_SCANS 2
+EXPORT(enc_open) enc_t *enc_open(int stream, int width, int height, int quality, int grey, int strip, int flags) {
   enc_t *h = (enc_t *)calloc(1, sizeof(enc_t));
   if (!h) return NULL;
   init_err(&h->err);
@@ -295,6 +301,11 @@ EXPORT(enc_open) enc_t *enc_open(int stream, int width, int height, int quality,
   c->in_color_space = JCS_RGB;
   jpeg_set_defaults(c); /* MozJPEG's JCP_MAX_COMPRESSION profile: what cjpeg does by default */
   if (grey) jpeg_set_colorspace(c, JCS_GRAYSCALE);
+  if (!(flags & ENC_TRELLIS)) {
+    jpeg_c_set_bool_param(c, JBOOLEAN_TRELLIS_QUANT, FALSE);
+    jpeg_c_set_bool_param(c, JBOOLEAN_TRELLIS_QUANT_DC, FALSE);
+  }
+  if (!(flags & ENC_OPTIMIZE_SCANS)) jpeg_c_set_bool_param(c, JBOOLEAN_OPTIMIZE_SCANS, FALSE);
   jpeg_set_quality(c, quality, FALSE);
   jpeg_simple_progression(c); /* the scan script must match the component count */
   jpeg_start_compress(c, TRUE);
@@ -360,6 +371,8 @@ EXPORT(transcode) int transcode(int in_stream, int out_stream, int progressive) 
   jpeg_copy_critical_parameters(&d, &c);
   if (progressive) {
     c.optimize_coding = TRUE;
+    /* progressive == 2: the standard script instead of trial-encoding candidate scans in memory */
+    if (progressive == 2) jpeg_c_set_bool_param(&c, JBOOLEAN_OPTIMIZE_SCANS, FALSE);
     jpeg_simple_progression(&c);
   } else {
     c.optimize_coding = FALSE;
