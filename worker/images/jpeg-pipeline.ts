@@ -14,7 +14,7 @@ import { smallest } from './candidates';
 import { ImageDecodeError } from './errors';
 import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_SSIM_FLOOR, GUARD_STEP, type GuardMode } from './guard';
 import { attachMetadata, iccSegments, jpegOrientation, stripJpegMetadata } from './jpeg-markers';
-import { JCS_CMYK, JCS_YCCK, JpegDecoder, JpegEncoder, MozJpegError, readJpegHeader, releaseMozjpeg, reserveMozjpegHeap, transcodeJpeg, type JpegHeader } from './mozjpeg';
+import { encoderCoefBytes, JCS_CMYK, JCS_YCCK, JpegDecoder, JpegEncoder, MozJpegError, readJpegHeader, releaseMozjpeg, reserveMozjpegHeap, transcodeJpeg, type JpegHeader } from './mozjpeg';
 import { applyOrientation } from './pixels';
 import type { HeaderInfo } from './sniff';
 import { createStripGuard } from './strip-guard';
@@ -50,27 +50,36 @@ async function candidates(input: Uint8Array, s: EngineSettings, guard: GuardMode
   const fits = (path: JpegPath) => jpegPeakBytes(info, input.length, path) <= DEFAULT_BUDGET_BYTES;
   const mp = ((info.width * info.height) / 1e6).toFixed(1);
 
+  // MozJPEG's trellis needs a second coefficient array; without it large images still fit.
+  let trellis = true;
   if (s.watermark) {
     // The logo is placed where the shopper sees it: on upright pixels (whole image) when EXIF rotates it.
-    const path: JpegPath = orientation === 1 ? 'watermark' : 'watermark-upright';
-    if (!fits(path)) throw new UnsupportedInput(`JPEG of ${mp} MP is too large to watermark within the isolate's memory`);
-    if (path === 'watermark-upright') return { best: await watermarkedUpright(input, info, s, guard, cmyk ? [] : icc) };
-  } else if (s.mode === 'lossless' || !fits('lossy')) {
+    if (orientation !== 1) {
+      if (!fits('watermark-upright')) throw new UnsupportedInput(`JPEG of ${mp} MP is too large to watermark upright within the isolate's memory`);
+      return { best: await watermarkedUpright(input, info, s, guard, cmyk ? [] : icc) };
+    }
+    trellis = fits('watermark');
+    if (!trellis && !fits('watermark-no-trellis')) throw new UnsupportedInput(`JPEG of ${mp} MP is too large to watermark within the isolate's memory`);
+  } else if (s.mode === 'lossy' && fits('lossy')) {
+    trellis = true;
+  } else if (s.mode === 'lossy' && fits('lossy-no-trellis')) {
+    trellis = false; // and the standard scan script: see jpegPeakBytes
+  } else {
     // Lossless, or a lossy job whose encoder would not fit: the transcode (or only metadata removal).
     const note = s.mode === 'lossless' ? undefined : `JPEG of ${mp} MP is too large to re-encode within the isolate: losslessly recompressed`;
-    if (!fits('lossless')) return { best: stripped, note: `JPEG of ${mp} MP: coefficients too large for the isolate, metadata removed only` };
-    return { best: smallest([lossless(input, info, orientation, icc), stripped]), note };
+    if (!fits('lossless-standard-scans')) return { best: stripped, note: `JPEG of ${mp} MP: coefficients too large for the isolate, metadata removed only` };
+    return { best: smallest([lossless(input, info, orientation, icc, fits('lossless')), stripped]), note };
   }
 
   // CMYK becomes RGB: the CMYK profile would now misdescribe the pixels.
   const keepIcc = cmyk ? [] : icc;
   const grayscale = info.components === 1 && !s.watermark;
-  reserveMozjpegHeap(lossyHeapBytes(info, grayscale));
+  reserveMozjpegHeap(lossyHeapBytes(info, grayscale, trellis) + (trellis ? scanBufferBytes(input.length / 2) : 0));
   // Pixel-identical baseline stand-in for a progressive original (see the file comment).
   const source = info.progressive ? transcodeJpeg(input, { progressive: false }).bytes : input;
   const placed = s.watermark ? await placeLogo(s.watermark, info.width, info.height) : undefined;
   const quality = s.watermark && s.mode === 'lossless' ? LOSSLESS_WATERMARK_QUALITY : s.quality;
-  const out = guarded(source, quality, grayscale, s.mode === 'lossless' ? 'off' : guard, placed);
+  const out = guarded(source, { quality, grayscale, trellis }, s.mode === 'lossless' ? 'off' : guard, placed);
   const lossy: Candidate = {
     bytes: attachMetadata(out.bytes, { orientation: s.watermark ? 1 : orientation, icc: keepIcc }), format: 'jpeg', width: info.width, height: info.height,
     convertedToJpg: false, watermarked: Boolean(s.watermark), qualityUsed: out.qualityUsed, ssim: out.score,
@@ -78,39 +87,43 @@ async function candidates(input: Uint8Array, s: EngineSettings, guard: GuardMode
   if (s.watermark) return { best: lossy };
   // At high quality a re-encode can exceed an already-compressed original: then the lossless transcode
   // (and the metadata-stripped original) compete.
-  const others = lossy.bytes.length < stripped.bytes.length ? [stripped] : [stripped, lossless(input, info, orientation, icc)];
+  const others = lossy.bytes.length < stripped.bytes.length || !fits('lossless-standard-scans') ? [stripped] : [stripped, lossless(input, info, orientation, icc, fits('lossless'))];
   return { best: smallest([lossy, ...others]) };
 }
 
-function lossless(input: Uint8Array, info: JpegHeader, orientation: number, icc: Uint8Array[]): Candidate {
-  reserveMozjpegHeap(info.coefBytes + HEAP_OVERHEAD);
-  const { bytes } = transcodeJpeg(input, { progressive: true });
+function lossless(input: Uint8Array, info: JpegHeader, orientation: number, icc: Uint8Array[], optimizeScans: boolean): Candidate {
+  reserveMozjpegHeap(info.coefBytes + HEAP_OVERHEAD + (optimizeScans ? scanBufferBytes(input.length) : 0));
+  const { bytes } = transcodeJpeg(input, { progressive: true, optimizeScans });
   return { bytes: attachMetadata(bytes, { orientation, icc }), format: 'jpeg', width: info.width, height: info.height, convertedToJpg: false, watermarked: false };
 }
 
 type Output = { bytes: Uint8Array; qualityUsed: number; score: number | null };
 
 /** Encode; with the guard on, score it and raise the quality one step when under the floor. */
-function guarded(source: Uint8Array, quality: number, grayscale: boolean, guard: GuardMode, wm?: PlacedWatermark): Output {
+type EncodeOptions = { quality: number; grayscale: boolean; trellis: boolean };
+
+function guarded(source: Uint8Array, o: EncodeOptions, guard: GuardMode, wm?: PlacedWatermark): Output {
+  const quality = o.quality;
   let q = quality;
-  let bytes = encodeStrips(source, q, grayscale, wm);
+  let bytes = encodeStrips(source, o, wm);
   if (guard === 'off') return { bytes, qualityUsed: q, score: null };
   let score = scoreStrips(source, bytes, wm);
   const ceiling = Math.min(GUARD_MAX_QUALITY, quality + GUARD_MAX_RAISE);
   while (guard === 'on' && score < GUARD_SSIM_FLOOR && q < ceiling) {
     q = Math.min(ceiling, q + GUARD_STEP);
-    bytes = encodeStrips(source, q, grayscale, wm);
+    bytes = encodeStrips(source, { ...o, quality: q }, wm);
     score = scoreStrips(source, bytes, wm);
   }
   return { bytes, qualityUsed: q, score };
 }
 
 /** Strips of decoded rows straight into the encoder's row buffer (no copy of the image in JS). */
-function encodeStrips(source: Uint8Array, quality: number, grayscale: boolean, wm?: PlacedWatermark): Uint8Array {
+function encodeStrips(source: Uint8Array, o: EncodeOptions, wm?: PlacedWatermark): Uint8Array {
   const dec = new JpegDecoder(source);
   let enc: JpegEncoder | undefined;
   try {
-    enc = new JpegEncoder({ width: dec.width, height: dec.height, quality, grayscale });
+    // Large images (no trellis) also skip the in-memory trial scans of MozJPEG's scan optimisation.
+    enc = new JpegEncoder({ width: dec.width, height: dec.height, ...o, optimizeScans: o.trellis });
     const draw = wm ? rowDrawer(wm, dec.width) : undefined;
     let y = 0;
     for (let n = dec.read(); n > 0; n = dec.read()) {
@@ -131,10 +144,12 @@ function encodeStrips(source: Uint8Array, quality: number, grayscale: boolean, w
 
 /** Block-SSIM of the candidate against the source pixels, both decoded strip by strip in lockstep. */
 function scoreStrips(source: Uint8Array, candidate: Uint8Array, wm?: PlacedWatermark): number {
-  const a = new JpegDecoder(source);
-  let b: JpegDecoder | undefined;
+  // The candidate (progressive: its whole-image coefficients) first, so that big block takes the space
+  // the encoder just freed before the small strip decoder can split it (no heap growth for the guard).
+  const b = new JpegDecoder(candidate);
+  let a: JpegDecoder | undefined;
   try {
-    b = new JpegDecoder(candidate);
+    a = new JpegDecoder(source);
     const g = createStripGuard({ width: a.width, height: a.height, level: 'luma' });
     const draw = wm ? rowDrawer(wm, a.width) : undefined;
     let y = 0;
@@ -150,8 +165,8 @@ function scoreStrips(source: Uint8Array, candidate: Uint8Array, wm?: PlacedWater
     }
     return g.result().score;
   } finally {
-    a.close();
-    b?.close();
+    a?.close();
+    b.close();
   }
 }
 
@@ -180,7 +195,7 @@ function rowDrawer(wm: PlacedWatermark, width: number): (rgb: Uint8Array, y: num
 
 /** Watermark on an image with EXIF orientation: upright whole pixels (RGBA), then strips into the encoder. */
 async function watermarkedUpright(input: Uint8Array, info: JpegHeader, s: EngineSettings, guard: GuardMode, icc: Uint8Array[]): Promise<Candidate> {
-  reserveMozjpegHeap(lossyHeapBytes(info, false));
+  reserveMozjpegHeap(lossyHeapBytes(info, false, true));
   const dec = new JpegDecoder(input);
   const data = new Uint8ClampedArray(dec.width * dec.height * 4);
   try {
@@ -254,34 +269,40 @@ async function watermarkedUpright(input: Uint8Array, info: JpegHeader, s: Engine
 /** libjpeg's state, Huffman/scan-optimisation buffers, strip buffers: measured well under this. */
 const HEAP_OVERHEAD = 4 * 1024 * 1024;
 
-/** Coefficient bytes of MozJPEG's output: 4:2:0 (or one grey component), 2 B per coefficient, padded to MCUs. */
-export function outputCoefBytes(width: number, height: number, grayscale: boolean): number {
-  if (grayscale) return Math.ceil(width / 8) * Math.ceil(height / 8) * 64 * 2;
-  return Math.ceil(width / 16) * Math.ceil(height / 16) * 6 * 64 * 2;
-}
-
-function lossyHeapBytes(info: JpegHeader, grayscale: boolean): number {
+function lossyHeapBytes(info: JpegHeader, grayscale: boolean, trellis: boolean): number {
   // Progressive originals: the baseline stand-in transcode holds the input's coefficients first; after
-  // that (and in the guard) only one coefficient set at a time plus strip decoders.
-  const out = outputCoefBytes(info.width, info.height, grayscale);
+  // that only the encoder's arrays, then (guard) the candidate decoder's, plus strip decoders.
+  const out = encoderCoefBytes(info.width, info.height, grayscale, trellis);
   return Math.max(info.progressive ? info.coefBytes : 0, out) + HEAP_OVERHEAD + info.width * 16 * 3 * 6;
 }
 
-export type JpegPath = 'lossless' | 'lossy' | 'watermark' | 'watermark-upright';
+/**
+ * MozJPEG's scan optimisation trial-encodes every candidate scan into memory: measured ~9x the output
+ * (21 MB of buffers for a 2.4 MB lossless transcode of a 25 MP image). Bound on the output: the input
+ * for lossless, half of it for lossy.
+ */
+function scanBufferBytes(outputBound: number): number {
+  return outputBound * 9;
+}
+
+export type JpegPath = 'lossless' | 'lossless-standard-scans' | 'lossy' | 'lossy-no-trellis' | 'watermark' | 'watermark-no-trellis' | 'watermark-upright';
 
 /**
  * Peak bytes of a JPEG path from the file's real header (sampling, progressive): the wasm heap plus the
  * JS-side bytes this module adds (the caller's copy of the original is in budget.ts's reserve):
  * lossless: the input's coefficients + the output (at most the input) held twice while it is joined;
- * lossy: the larger of the stand-in transcode and the encoder/guard heap + the stand-in + outputs;
+ * lossy: the larger of the stand-in transcode and the encoder/guard heap + the stand-in + outputs
+ *   (without trellis the encoder keeps one coefficient array instead of two: how 13-25 MP fit);
  * watermark: plus the logo (LOGO_MAX_BYTES) and, upright, the whole RGBA image and its rotated copy.
  */
 export function jpegPeakBytes(info: JpegHeader, inputBytes: number, path: JpegPath): number {
-  if (path === 'lossless') return info.coefBytes + HEAP_OVERHEAD + inputBytes * 2;
+  if (path === 'lossless') return info.coefBytes + scanBufferBytes(inputBytes) + HEAP_OVERHEAD + inputBytes * 2;
+  if (path === 'lossless-standard-scans') return info.coefBytes + HEAP_OVERHEAD + inputBytes * 2;
   const px = info.width * info.height;
-  const heap = lossyHeapBytes(info, info.components === 1 && path === 'lossy');
+  const trellis = !path.endsWith('no-trellis');
+  const heap = lossyHeapBytes(info, info.components === 1 && path.startsWith('lossy'), trellis) + (trellis ? scanBufferBytes(inputBytes / 2) : 0);
   const js = (info.progressive ? inputBytes : 0) + inputBytes * 1.5;
-  if (path === 'lossy') return heap + js;
+  if (path.startsWith('lossy')) return heap + js;
   return heap + js + LOGO_MAX_BYTES + (path === 'watermark-upright' ? px * 8 : 0);
 }
 

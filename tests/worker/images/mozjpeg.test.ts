@@ -61,6 +61,19 @@ describe('streaming MozJPEG', () => {
     expect(q90.finish().length).toBeGreaterThan(out.length);
   });
 
+  it('without trellis (large images) the output is a little larger and decodes', () => {
+    const src = decodeJpegRgb(fixture('rocket-baseline.jpg'));
+    const sizes = [true, false].map((trellis) => {
+      const enc = new JpegEncoder({ width: src.width, height: src.height, quality: 75, trellis });
+      enc.write(src.data, src.height);
+      const out = enc.finish();
+      expect(meanDiff(src.data, decodeJpegRgb(out).data)).toBeLessThan(4);
+      return out.length;
+    });
+    expect(sizes[1]).toBeGreaterThan(sizes[0]!);
+    expect(sizes[1]).toBeLessThan(sizes[0]! * 1.2);
+  });
+
   it('greyscale output has one component', () => {
     const src = decodeJpegRgb(fixture('rocket-grey.jpg'));
     const enc = new JpegEncoder({ width: src.width, height: src.height, quality: 75, grayscale: true });

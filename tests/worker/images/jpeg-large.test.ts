@@ -1,0 +1,74 @@
+// A 25 MP JPEG (the largest Shopify accepts) through the product's JPEG path inside workerd, within the
+// isolate's memory: the photo is made at test time (a fixture photo upscaled to 5000 x 5000 with
+// grain, streamed into our encoder row by row), so nothing large is committed.
+import { describe, expect, it } from 'vitest';
+import { optimiseImage } from '../../../worker/images';
+import { DEFAULT_BUDGET_BYTES } from '../../../worker/images/budget';
+import { JpegDecoder, JpegEncoder, decodeJpegRgb, mozjpegPeakHeapBytes, readJpegHeader, releaseMozjpeg, transcodeJpeg } from '../../../worker/images/mozjpeg';
+import { fixture } from './fixtures';
+import { lossless, lossy, optimised } from './helpers';
+
+const SIDE = 5000;
+
+/** 5000 x 5000 photo-like JPEG: bilinear upscale of the rocket photo plus deterministic grain. */
+function make25MpJpeg(quality: number): Uint8Array {
+  const src = decodeJpegRgb(fixture('rocket-baseline.jpg'));
+  const enc = new JpegEncoder({ width: SIDE, height: SIDE, quality });
+  const row = new Uint8Array(SIDE * 3 * 16);
+  let seed = 12345;
+  const sx = (src.width - 1) / (SIDE - 1), sy = (src.height - 1) / (SIDE - 1);
+  for (let y0 = 0; y0 < SIDE; y0 += 16) {
+    const n = Math.min(16, SIDE - y0);
+    for (let r = 0; r < n; r++) {
+      const fy = (y0 + r) * sy, y = Math.floor(fy), wy = fy - y, y1 = Math.min(src.height - 1, y + 1);
+      for (let x = 0; x < SIDE; x++) {
+        const fx = x * sx, xi = Math.floor(fx), wx = fx - xi, x1 = Math.min(src.width - 1, xi + 1);
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        const grain = ((seed >> 16) % 9) - 4;
+        for (let c = 0; c < 3; c++) {
+          const p = (yy: number, xx: number) => src.data[(yy * src.width + xx) * 3 + c]!;
+          const v = (p(y, xi) * (1 - wx) + p(y, x1) * wx) * (1 - wy) + (p(y1, xi) * (1 - wx) + p(y1, x1) * wx) * wy;
+          row[(r * SIDE + x) * 3 + c] = Math.max(0, Math.min(255, Math.round(v + grain)));
+        }
+      }
+    }
+    enc.write(row, n);
+  }
+  return enc.finish();
+}
+
+describe('25 MP JPEG in the isolate', () => {
+  it('lossy with the strip guard and lossless transcode, each within the memory budget', { timeout: 120_000 }, async () => {
+    const progressive = make25MpJpeg(92);
+    // Camera JPEGs are baseline: the same pixels as a baseline file (lossless transcode).
+    const input = transcodeJpeg(progressive, { progressive: false }).bytes;
+    expect(readJpegHeader(input)).toMatchObject({ width: SIDE, height: SIDE, progressive: false });
+    releaseMozjpeg(0);
+    mozjpegPeakHeapBytes(true);
+
+    const r = optimised(await optimiseImage(input, lossy(75)));
+    releaseMozjpeg(0);
+    const lossyHeap = mozjpegPeakHeapBytes(true);
+    expect([r.width, r.height]).toEqual([SIDE, SIDE]);
+    expect(r.bytesOut).toBeLessThan(r.bytesIn * 0.7);
+    expect(r.ssim).toBeGreaterThan(0.9); // the strip guard ran on all 25 MP
+    // Heap: the encoder's coefficients (3 B/px at 4:2:0 = 75 MB) + strips, well inside the budget with the
+    // input and output bytes on the JS side.
+    expect(lossyHeap).toBeLessThan(SIDE * SIDE * 3.3);
+    expect(lossyHeap + input.length + r.bytesOut * 2).toBeLessThan(DEFAULT_BUDGET_BYTES);
+    // The output decodes (strip by strip) to the full size.
+    const dec = new JpegDecoder(r.bytes);
+    let rows = 0;
+    for (let n = dec.read(); n > 0; n = dec.read()) rows += n;
+    dec.close();
+    expect(rows).toBe(SIDE);
+
+    const l = optimised(await optimiseImage(input, lossless()));
+    releaseMozjpeg(0);
+    const losslessHeap = mozjpegPeakHeapBytes(true);
+    expect(l.bytesOut).toBeLessThan(l.bytesIn);
+    expect(readJpegHeader(l.bytes).progressive).toBe(true);
+    expect(losslessHeap).toBeLessThan(SIDE * SIDE * 3.3);
+    console.log(`25 MP: input ${input.length} B, lossy ${r.bytesOut} B (q${r.qualityUsed}, ssim ${r.ssim?.toFixed(4)}), heap ${(lossyHeap / 2 ** 20).toFixed(1)} MiB; lossless ${l.bytesOut} B, heap ${(losslessHeap / 2 ** 20).toFixed(1)} MiB`);
+  });
+});
