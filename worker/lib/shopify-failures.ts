@@ -12,10 +12,15 @@ export const SHOPIFY_BUSY_MESSAGE = 'Shopify is busy right now. Please try again
  */
 export function apiErrorFromShopify(err: unknown): ApiError | null {
   if (err instanceof ShopifyReauthRequiredError || err instanceof ShopifyUnauthorizedError) {
-    const shop = err instanceof ShopifyReauthRequiredError ? err.shopDomain : '';
+    const q = new URLSearchParams();
+    if (err instanceof ShopifyReauthRequiredError) {
+      q.set('shop', err.shopDomain);
+      if (err.sessionToken) q.set('id_token', err.sessionToken);
+    }
+    const query = q.toString();
     return new ApiError(401, REAUTHORISE_MESSAGE, {
       'X-Shopify-API-Request-Failure-Reauthorize': '1',
-      'X-Shopify-API-Request-Failure-Reauthorize-Url': `/shopify/reShopifyAuthor${shop ? `?shop=${encodeURIComponent(shop)}` : ''}`,
+      'X-Shopify-API-Request-Failure-Reauthorize-Url': `/shopify/reShopifyAuthor${query ? `?${query}` : ''}`,
     });
   }
   if (err instanceof ShopifyThrottledError || (err instanceof ShopifyHttpError && err.retryable)) {

@@ -48,7 +48,9 @@ export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandl
           // Shopify refused the exchange: OAuth is the way left (401 + absolute reauthorize URL header).
           // An outage (retryable) stays an outage.
           if (!shop || shop.uninstalledAt) {
-            throw err instanceof ShopifyHttpError && !err.retryable ? new ShopifyReauthRequiredError(claims.shopDomain, `token exchange refused: ${err.message}`) : err;
+            // A shop with no row yet: the reauthorize URL needs this token (see ShopifyReauthRequiredError).
+            const refused = err instanceof ShopifyHttpError && !err.retryable;
+            throw refused ? new ShopifyReauthRequiredError(claims.shopDomain, `token exchange refused: ${err.message}`, shop ? undefined : token) : err;
           }
           c.get('log').warn('token_exchange_failed', { shop: shop.domain, error: err });
         }

@@ -79,7 +79,13 @@ export function throwOnUserErrors(operation: string, payload: { userErrors?: Use
 
 /** The shop's access token is missing or could not be refreshed: the merchant must open the app again. */
 export class ShopifyReauthRequiredError extends Error {
-  constructor(readonly shopDomain: string, reason: string) {
+  /**
+   * `sessionToken`: for a shop the app holds no row of, the verified session token of this request. The
+   * re-authorisation route creates OAuth state for an unknown shop only with one, and the admin opens the
+   * reauthorize URL in the top frame, which sends no Authorization header: the URL carries it as
+   * `id_token`, as Shopify's own launch URL does (it lives a minute).
+   */
+  constructor(readonly shopDomain: string, reason: string, readonly sessionToken?: string) {
     super(`Shop ${shopDomain} must re-authorise the app: ${reason}`);
     this.name = 'ShopifyReauthRequiredError';
   }

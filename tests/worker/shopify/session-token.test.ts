@@ -81,9 +81,11 @@ describe('token exchange failures', () => {
   it('a new shop whose token exchange is refused is not let in, is sent to re-authorise, and no row is created', async () => {
     // No fake here: the token endpoint (the emulator, which does not know this shop) refuses.
     const domain = `unknown-${crypto.randomUUID().slice(0, 8)}.myshopify.com`;
-    const res = await issue(await sessionToken(domain));
+    const token = await sessionToken(domain);
+    const res = await issue(token);
     expect(res.status).toBe(401);
-    expect(res.headers.get('X-Shopify-API-Request-Failure-Reauthorize-Url')).toBe(`${env.APP_URL}/shopify/reShopifyAuthor?shop=${domain}`);
+    // The shop has no row: the URL carries the session token, without which re-authorisation refuses it.
+    expect(res.headers.get('X-Shopify-API-Request-Failure-Reauthorize-Url')).toBe(`${env.APP_URL}/shopify/reShopifyAuthor?shop=${domain}&id_token=${token}`);
     expect(await findShopByDomain(db(), domain)).toBeUndefined();
   });
 
