@@ -58,6 +58,16 @@ export async function call(path: string, init: RequestInit & { json?: unknown; f
   return res;
 }
 
+/** The Worker's fetch handler in-process, for callers that hold a Request (e.g. the emulator posting webhooks). */
+export async function appFetch(req: Request): Promise<Response> {
+  const { app } = await import('../../worker/app');
+  const { createExecutionContext, waitOnExecutionContext } = await import('cloudflare:test');
+  const ctx = createExecutionContext();
+  const res = await app.fetch(req, env, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
 /** Headers with an App Bridge session token for the shop (calls an admin token may not make, e.g. changePlans). */
 export async function sessionHeaders(shopDomain: string): Promise<Record<string, string>> {
   return { Authorization: `Bearer ${await sessionToken(shopDomain)}` };

@@ -5,8 +5,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { findShopById, type ShopRow } from '../../../worker/db/shops';
-import { encryptSecret } from '../../../worker/lib/crypto';
-import { createEmulatorShop, type EmulatorShop } from '../emulator-client';
+import { createEmulatorShop } from '../emulator-client';
+import { installedShopFor } from '../installed-shop';
 import { createShop, db, sessionHeaders } from '../helpers';
 
 const PRODUCTION = { ...env, BILLING_TEST_CHARGES: 'false' };
@@ -25,18 +25,8 @@ async function call(path: string, init: RequestInit & { form?: Record<string, st
   return res;
 }
 
-async function installed(emu: EmulatorShop) {
-  const t = emu.tokens!;
-  const enc = (s: string) => encryptSecret(env.TOKEN_ENCRYPTION_KEY, s);
-  const { shop } = await createShop({
-    domain: emu.domain,
-    accessTokenEnc: await enc(t.access_token),
-    accessTokenExpiresAt: Date.now() + (t.expires_in ?? 3600) * 1000,
-    refreshTokenEnc: t.refresh_token ? await enc(t.refresh_token) : null,
-    refreshTokenExpiresAt: t.refresh_token_expires_in ? Date.now() + t.refresh_token_expires_in * 1000 : null,
-  });
-  return shop;
-}
+// The app's row for an emulator shop installed there (tokens stored encrypted, as OAuth would).
+const installed = installedShopFor;
 
 const row = async (id: number): Promise<ShopRow> => (await findShopById(db(), id))!;
 

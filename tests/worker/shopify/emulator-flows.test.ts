@@ -1,7 +1,7 @@
 // End to end against the store emulator (started by tests/global-setup.ts; SHOPIFY_ORIGIN is its
 // origin): the real OAuth round trip, token exchange, the refresh race, throttling at 100 points/s,
 // fileUpdate in place, and webhooks signed by the emulator.
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findShopByDomain } from '../../../worker/db/shops';
 import { decryptSecret, sha256HexOfBytes } from '../../../worker/lib/crypto';
@@ -17,7 +17,7 @@ import {
 import { PRODUCTS_PAGE, PRODUCTS_PAGE_DEFAULTS, productsPageCost } from '../../../worker/shopify/operations/products';
 import { refreshWithLease } from '../../../worker/shopify/tokens';
 import { createEmulatorShop } from '../emulator-client';
-import { call, db } from '../helpers';
+import { appFetch, call, db } from '../helpers';
 import { recordWebhookQueue } from './webhook-queue';
 
 let sent: unknown[] = [];
@@ -30,14 +30,6 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 const webhookQueue = recordWebhookQueue();
-
-const appFetch = async (req: Request) => {
-  const { app } = await import('../../../worker/app');
-  const ctx = createExecutionContext();
-  const res = await app.fetch(req, env, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-};
 
 /** Installs the app on a fresh emulator shop through the browser round trip; returns the shop. */
 async function installThroughOAuth(opts: Parameters<typeof createEmulatorShop>[0] = {}) {

@@ -1,7 +1,7 @@
 // Our own fileUpdate makes Shopify send products/update. That webhook must refresh the catalogue and
 // nothing more: no second optimisation round (no job, no quota, Shopify's file untouched), also in
 // automatic mode, which queues every pending image a webhook brings in.
-import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOnExecutionContext } from 'cloudflare:test';
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { catalogueSyncConsumer } from '../../../worker/catalogue/consumer';
@@ -14,7 +14,7 @@ import { quotaPort } from '../../../worker/optimise/deps';
 import { handleOptimiseBatch } from '../../../worker/optimise/handlers';
 import { planJob } from '../../../worker/optimise/plan';
 import { createEmulatorShop, type EmulatorShop } from '../emulator-client';
-import { db } from '../helpers';
+import { appFetch, db } from '../helpers';
 import { installedShopFor } from '../installed-shop';
 import { imageRow, ledgerRows, recordingQueue, saveSettings } from '../optimise/fixtures';
 
@@ -25,14 +25,6 @@ async function consumeSync(body: unknown) {
   await catalogueSyncConsumer(batch, env);
   return getQueueResult(batch, createExecutionContext());
 }
-
-const appFetch = async (req: Request) => {
-  const { app } = await import('../../../worker/app');
-  const ctx = createExecutionContext();
-  const res = await app.fetch(req, env, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-};
 
 const jobsOf = (shopId: number) => db().select().from(jobs).where(eq(jobs.shopId, shopId)).all();
 

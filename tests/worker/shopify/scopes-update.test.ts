@@ -1,20 +1,12 @@
 // app/scopes_update end to end: a grant that changes the app's scopes makes the store emulator send the
 // webhook (as Shopify does), to the URL shopify.app.toml resolves to; the Worker stores the new scopes.
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { findShopById } from '../../../worker/db/shops';
 import { createEmulatorShop } from '../emulator-client';
-import { createShop, db } from '../helpers';
+import { appFetch, createShop, db } from '../helpers';
 
 afterEach(() => vi.restoreAllMocks());
-
-const appFetch = async (req: Request) => {
-  const { app } = await import('../../../worker/app');
-  const ctx = createExecutionContext();
-  const res = await app.fetch(req, env, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-};
 
 describe('app/scopes_update', () => {
   it('the emulator sends it when a grant changes the scopes, and the stored scopes follow', async () => {
