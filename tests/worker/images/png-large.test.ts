@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { optimiseImage } from '../../../worker/images';
 import { decodeJpeg } from '../../../worker/images/codecs';
 import { forEachRgbaStrip, readPngInfo } from '../../../worker/images/png-stream';
-import { createPngWriter } from '../../../worker/images/png-writer';
+import { createPngWriter, pngChunk } from '../../../worker/images/png-writer';
 import { GUARD_SSIM_FLOOR } from '../../../worker/images/perceptual';
 import { lossless, lossy, optimised } from './helpers';
 
@@ -73,4 +73,56 @@ describe('9 MP PNGs run in the isolate row by row', () => {
     const back = await decodeJpeg(j.bytes);
     expect([back.width, back.height]).toEqual([SIDE, SIDE]);
   }, 60_000);
+});
+
+describe('the row-wise path gives what the whole-image path gives (small images forced onto it)', () => {
+  // A budget too small for the whole-image codecs sends small PNGs down the row-wise path.
+  const rowsOnly = { budgetBytes: 40 << 20 };
+
+  it('watermarks strip by strip exactly as the whole image is watermarked (lossless PNG)', async () => {
+    const { makeImage, pngOf } = await import('./helpers');
+    // 300 x 2400: several strips, the logo near the bottom crosses a strip boundary.
+    const canvas = pngOf(makeImage(300, 2400, (x, y) => [255 - (y % 7), 250, 240 + (x % 9), 255]));
+    const logo = pngOf(makeImage(40, 30, (x) => (x < 20 ? [200, 0, 0, 255] : [0, 0, 200, 120])));
+    for (const position of ['b_r', 'c'] as const) {
+      const s = lossless({ watermark: { bytes: logo, position, heightFraction: 0.3, opacity: 0.7 } });
+      const rows = optimised(await optimiseImage(canvas, s, rowsOnly));
+      const whole = optimised(await optimiseImage(canvas, s));
+      expect([rows.path, whole.path]).toEqual(['wasm-rows', 'wasm']);
+      const { decodePng } = await import('../../../worker/images/codecs');
+      const a = decodePng(rows.bytes);
+      const b = decodePng(whole.bytes);
+      let diff = 0;
+      for (let i = 0; i < a.data.length; i++) diff = Math.max(diff, Math.abs(a.data[i]! - b.data[i]!));
+      expect(diff).toBe(0);
+    }
+  });
+
+  it('keeps 16 bits in lossless mode', async () => {
+    const { decodePng16 } = await import('../../../worker/images/codecs');
+    // 1200 x 1200 RGB, 16 bits per sample (a smooth gradient whose low bytes matter).
+    const w = createPngWriter({ width: 1200, height: 1200, bitDepth: 16, colourType: 2 });
+    const row = new Uint8Array(1200 * 6);
+    for (let y = 0; y < 1200; y++) {
+      const dv = new DataView(row.buffer);
+      for (let x = 0; x < 1200; x++) { dv.setUint16(x * 6, x * 50 + y); dv.setUint16(x * 6 + 2, y * 50); dv.setUint16(x * 6 + 4, (x * y) & 0xffff); }
+      await w.writeRow(row);
+    }
+    // A tEXt chunk the lossless pass removes, so the result is smaller.
+    const plain = await w.finish();
+    const text = pngChunk('tEXt', new TextEncoder().encode(`Comment\0${'x'.repeat(2000)}`));
+    const input = new Uint8Array(plain.length + text.length);
+    input.set(plain.subarray(0, 33));
+    input.set(text, 33);
+    input.set(plain.subarray(33), 33 + text.length);
+    const r = optimised(await optimiseImage(input, lossless(), { budgetBytes: 45 << 20 }));
+    expect(r.path).toBe('wasm-rows');
+    expect(readPngInfo(r.bytes).bitDepth).toBe(16);
+    const a = decodePng16(r.bytes).data;
+    const b = decodePng16(input).data;
+    let same = a.length === b.length;
+    for (let i = 0; same && i < a.length; i++) same = a[i] === b[i];
+    expect(same).toBe(true);
+    expect(r.bytesOut).toBeLessThan(r.bytesIn);
+  }, 30_000);
 });
