@@ -3,7 +3,8 @@
 // and unfiltered here one scanline at a time: memory grows with the
 // width, not the area. Interlaced (Adam7) images are decoded in sweeps: each sweep inflates the whole
 // stream again and keeps only the rows of one band, so the band buffer, not the image, bounds memory.
-import { Inflate } from 'pako/lib/inflate.js';
+import * as zlib from 'pako/lib/zlib/inflate.js';
+import ZStream from 'pako/lib/zlib/zstream.js';
 import { ImageDecodeError } from './errors';
 import { ascii, be32 } from './sniff';
 
@@ -62,43 +63,39 @@ export function readPngInfo(png: Uint8Array): PngInfo {
   return { width, height, bitDepth, colourType, interlaced, channels, rowBytes: Math.ceil((width * channels * bitDepth) / 8), palette, trns, idat, colourChunks };
 }
 
-/** Most decompressed bytes one push should produce at the observed ratio (deflate can expand 1032x). */
-const BURST_BYTES = 1 << 20;
-
 /**
- * Inflates the zlib stream spread over the IDAT chunks, yielding its output in pieces. pako (pure-JS
- * zlib) rather than the runtime's DecompressionStream: workerd's DecompressionStream applies no
- * backpressure (measured: 50 writes of a 50 MB stream all resolve with nothing read, the whole output
- * queued), so a 25 MP image would sit decompressed in memory. Here each push is synchronous and small
- * (slices sized from the ratio seen so far), so at most about BURST_BYTES are pending at once.
+ * Inflates the zlib stream spread over the IDAT chunks into ONE reused 64 KB buffer, yielding views of
+ * it (the caller consumes each view before asking for the next). pako's low-level inflater (pure JS)
+ * rather than the runtime's DecompressionStream: workerd's DecompressionStream applies no backpressure
+ * (measured: 50 writes of a 50 MB stream all resolve with nothing read, the whole output queued), so a
+ * 25 MP image would sit decompressed in memory; and a fresh buffer per piece would leave the image's
+ * size in garbage for the GC to find.
  */
 async function* inflate(parts: Uint8Array[]): AsyncGenerator<Uint8Array> {
-  const inf = new Inflate({ chunkSize: 64 * 1024 });
-  let pending: Uint8Array[] = [];
-  inf.onData = (chunk) => { pending.push(chunk); };
-  inf.onEnd = () => undefined;
-  let inTotal = 0;
-  let outTotal = 0;
-  for (const p of parts) {
-    for (let o = 0; o < p.length && !inf.ended; ) {
-      const ratio = inTotal > 0 ? Math.max(1, outTotal / inTotal) : 256;
-      const n = Math.min(p.length - o, Math.max(1024, Math.min(65536, Math.floor(BURST_BYTES / ratio))));
-      inf.push(p.subarray(o, o + n), false);
-      if (inf.err) throw new ImageDecodeError(`PNG data is corrupt: ${inf.msg || `zlib error ${inf.err}`}`);
-      inTotal += n;
-      o += n;
-      const out = pending;
-      pending = [];
-      for (const c of out) {
-        outTotal += c.length;
-        yield c;
-      }
+  const strm = new ZStream();
+  if (zlib.inflateInit2(strm, 15) !== 0) throw new ImageDecodeError('PNG inflater could not start');
+  const out = new Uint8Array(64 * 1024);
+  try {
+    for (const p of parts) {
+      strm.input = p;
+      strm.next_in = 0;
+      strm.avail_in = p.length;
+      do {
+        strm.output = out;
+        strm.next_out = 0;
+        strm.avail_out = out.length;
+        const status = zlib.inflate(strm, 0 /* Z_NO_FLUSH */);
+        if (status < 0 && status !== -5 /* Z_BUF_ERROR: no progress possible */) throw new ImageDecodeError(`PNG data is corrupt: ${strm.msg || `zlib error ${status}`}`);
+        const n = out.length - strm.avail_out;
+        if (n > 0) yield out.subarray(0, n);
+        if (status === 1 /* Z_STREAM_END */) return;
+        if (n === 0 && (status === -5 || strm.avail_in === 0)) break;
+      } while (strm.avail_in > 0 || strm.avail_out === 0);
     }
+    // Input exhausted before the end of the stream: scan() reports the missing rows as truncation.
+  } finally {
+    zlib.inflateEnd(strm);
   }
-  // pako hands over a partly filled output buffer only at the end of the stream or on a flush.
-  if (!inf.ended) inf.push(new Uint8Array(0), 2 /* Z_SYNC_FLUSH */);
-  if (inf.err) throw new ImageDecodeError(`PNG data is corrupt: ${inf.msg || `zlib error ${inf.err}`}`);
-  for (const c of pending) yield c;
 }
 
 function paeth(a: number, b: number, c: number): number {
