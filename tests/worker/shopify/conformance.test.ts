@@ -13,6 +13,7 @@ import wranglerTomlText from '../../../wrangler.toml?raw';
 import { call, createShop } from '../helpers';
 import { recordSyncQueueSends } from './fake-shopify';
 import { recordWebhookQueue } from './webhook-queue';
+import { WEBHOOK_QUEUE_MAX_RETRIES, WEBHOOK_QUEUE_NAME } from '../../../worker/shopify/webhooks-queue';
 
 const appToml = parseAppToml(appTomlText);
 const targets = resolveWebhookTargets(appToml);
@@ -92,6 +93,13 @@ describe('shopify.app.toml as Shopify CLI deploys it', () => {
     const resources = targets.filter((t) => /^(products|collections)\//.test(t.topic));
     expect(resources).toHaveLength(6);
     for (const t of resources) expect(t.includeFields, t.topic).toEqual([...RESOURCE_INCLUDE_FIELDS]);
+  });
+
+  it('the heavy topics\' queue is produced, consumed and retried as webhooks-queue.ts counts on (wrangler.toml)', () => {
+    const { queues } = parse(wranglerTomlText) as { queues: { producers: { binding: string; queue: string }[]; consumers: { queue: string; max_retries?: number }[] } };
+    expect(queues.producers).toContainEqual({ binding: 'WEBHOOK_QUEUE', queue: WEBHOOK_QUEUE_NAME });
+    // Its final attempt logs webhook_work_gave_up: the number must be the consumer's max_retries.
+    expect(queues.consumers.find((c) => c.queue === WEBHOOK_QUEUE_NAME)?.max_retries).toBe(WEBHOOK_QUEUE_MAX_RETRIES);
   });
 
   it.each(targets.map((t) => [t.topic, t] as const))('%s: a signed delivery to the resolved uri is accepted (200); unsigned or wrongly signed 401', async (_topic, target) => {
