@@ -6,6 +6,9 @@ import { UPLOAD_MAX_REQUEST_BYTES } from '../optimise/errors';
 const MB = 1024 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** UPLOAD_MAX_REQUEST_BYTES of images as base64 (4 characters per 3 bytes): the most upload data one request carries. */
+export const UPLOAD_MAX_BASE64_CHARS = Math.ceil((UPLOAD_MAX_REQUEST_BYTES * 4) / 3);
+
 /** Request bodies, refused by Content-Length before they are read (413). */
 export const BODY_LIMITS = {
   /** Every JSON / form API call; a settings save with a 500 KB watermark in base64 fits. */
@@ -13,7 +16,7 @@ export const BODY_LIMITS = {
   /** Shopify webhooks (the largest product payloads stay far below). */
   webhook: 2 * MB,
   /** uploadImagesOpt: 20 MB of images as base64 (4/3) plus the JSON around them. */
-  upload: Math.ceil((UPLOAD_MAX_REQUEST_BYTES * 4) / 3) + 1 * MB,
+  upload: UPLOAD_MAX_BASE64_CHARS + 1 * MB,
 } as const;
 export const MSG_BODY_TOO_LARGE = 'The request is too large.';
 

@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ack } from '../lib/envelope';
-import { MAX_IDS_PER_REQUEST, MSG_TOO_MANY_IDS } from '../lib/limits';
+import { MAX_IDS_PER_REQUEST, MSG_TOO_MANY_IDS, UPLOAD_MAX_BASE64_CHARS } from '../lib/limits';
 import { parseInput, readBody, readQuery } from '../lib/validate';
 import { planDeps } from '../optimise/deps';
-import { MSG_UPLOAD_REQUEST_TOO_LARGE, MSG_UPLOAD_TOO_MANY, UPLOAD_MAX_FILES, UPLOAD_MAX_REQUEST_BYTES } from '../optimise/errors';
+import { MSG_UPLOAD_REQUEST_TOO_LARGE, MSG_UPLOAD_TOO_MANY, UPLOAD_MAX_FILES } from '../optimise/errors';
 import { planJob, type Selection } from '../optimise/plan';
 import { getSchedule, stopShopJobs } from '../optimise/progress';
 import { MSG_UPLOAD_REJECTED_HEADING, startUpload } from '../optimise/upload';
@@ -28,7 +28,7 @@ const jsonish = <S extends z.ZodType>(schema: S) =>
   }, schema);
 const int = z.coerce.number().int();
 /** base64 of the whole request's bytes plus a data: prefix: no single file's data can be longer. */
-const UPLOAD_MAX_DATA_CHARS = Math.ceil((UPLOAD_MAX_REQUEST_BYTES * 4) / 3) + 100;
+const UPLOAD_MAX_DATA_CHARS = UPLOAD_MAX_BASE64_CHARS + 100;
 const dataType = z.coerce.number().int().min(1, 'Invalid value for data_type').max(3, 'Invalid value for data_type');
 const ids = z.array(int).max(MAX_IDS_PER_REQUEST, MSG_TOO_MANY_IDS).optional();
 /** All rows and image ids of one request together stay within MAX_IDS_PER_REQUEST (one SELECT plans them). */
