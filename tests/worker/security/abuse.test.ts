@@ -243,7 +243,7 @@ describe('no unauthenticated writes any caller can repeat', () => {
     expect(JSON.stringify(plan.results)).toContain('oauth_states_expires_idx');
   });
 
-  it('/shopify/* and /webhooks are rate-limited per client (Workers rate-limiting binding)', async () => {
+  it('/shopify/* is rate-limited per client (Workers rate-limiting binding)', async () => {
     const ip = `203.0.113.${Math.floor(Math.random() * 200) + 1}`;
     let refused: Response | undefined;
     for (let i = 0; i < 80 && !refused; i++) {
@@ -255,9 +255,6 @@ describe('no unauthenticated writes any caller can repeat', () => {
     expect(await json(refused!)).toEqual({ code: '429', msg: MSG_TOO_MANY_REQUESTS });
     // Another client is not affected.
     expect((await call('/shopify/app', { headers: { 'CF-Connecting-IP': '198.51.100.7' } })).status).not.toBe(429);
-    // /webhooks has its own binding (600 per minute per client): the same middleware, configured in wrangler.toml.
-    expect(typeof env.WEBHOOK_RATE_LIMITER.limit).toBe('function');
-    expect((await env.WEBHOOK_RATE_LIMITER.limit({ key: ip })).success).toBe(true);
   });
 
   it('/webhooks counts only refused deliveries: a client over the limit still gets its signed ones through', async () => {
