@@ -81,18 +81,24 @@ export async function settleAllUsageCharges(env: Env, db: Db, log: Logger = crea
   return settled;
 }
 
+type CapShop = Pick<ShopRow, 'planLevel' | 'usageLineItemId' | 'subscriptionId' | 'cappedAmountCents'>;
+
+/** A paid plan whose subscription has the usage line item: the only kind whose cap can be raised. */
+const hasUsageLine = <S extends CapShop>(shop: S): shop is S & { usageLineItemId: string; subscriptionId: string } =>
+  shop.planLevel !== 0 && !!shop.usageLineItemId && !!shop.subscriptionId;
+
+/** The next cap step above the shop's cap (in overage images), or null: no paid, capped plan or already highest. */
+export function nextCapStep(shop: CapShop): number | null {
+  if (!hasUsageLine(shop)) return null;
+  return OVERAGE_CAP_STEPS_IMAGES.find((step) => capCentsForImages(step) > shop.cappedAmountCents) ?? null;
+}
+
 /**
  * Raising the cap: asks Shopify for the next cap step (or a given image count); the merchant approves on
  * the confirmation page and the billing return URL syncs the new cap.
  */
-/** The next cap step above the shop's cap (in overage images), or null: no paid, capped plan or already highest. */
-export function nextCapStep(shop: Pick<ShopRow, 'planLevel' | 'usageLineItemId' | 'subscriptionId' | 'cappedAmountCents'>): number | null {
-  if (shop.planLevel === 0 || !shop.usageLineItemId || !shop.subscriptionId) return null;
-  return OVERAGE_CAP_STEPS_IMAGES.find((step) => capCentsForImages(step) > shop.cappedAmountCents) ?? null;
-}
-
 export async function raiseOverageCap(deps: SyncDeps, shop: ShopRow, images?: number): Promise<{ url: string; cappedAmountCents: number }> {
-  if (shop.planLevel === 0 || !shop.usageLineItemId || !shop.subscriptionId) throw new ValidationError('Overcharge needs a paid plan');
+  if (!hasUsageLine(shop)) throw new ValidationError('Overcharge needs a paid plan');
   const next = images ?? nextCapStep(shop);
   if (!next || !Number.isInteger(next) || capCentsForImages(next) <= shop.cappedAmountCents) throw new ValidationError('The cap is already at its highest');
   const cents = capCentsForImages(next);

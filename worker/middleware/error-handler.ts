@@ -7,7 +7,6 @@ import { apiErrorFromShopify } from '../lib/shopify-failures';
 import type { AppEnv } from '../types';
 
 const REAUTH_URL_HEADER = 'x-shopify-api-request-failure-reauthorize-url';
-const lowerKeys = (h: Record<string, string>) => Object.fromEntries(Object.keys(h).map((k) => [k.toLowerCase(), true]));
 /** Shopify's reauthorize header must be absolute: the admin navigates the top frame to it. */
 const absoluteAppUrl = (env: Pick<Env, 'APP_URL'>, url: string) => new URL(url, env.APP_URL).toString();
 
@@ -18,7 +17,7 @@ export const onError: ErrorHandler<AppEnv> = (thrown, c) => {
   if (err instanceof ApiError) {
     for (const [k, v] of Object.entries(err.headers)) c.header(k, k.toLowerCase() === REAUTH_URL_HEADER ? absoluteAppUrl(c.env, v) : v);
     // App Bridge and our admin client read the reauthorize headers from fetch answers (as shopify-app-js does).
-    if (REAUTH_URL_HEADER in lowerKeys(err.headers)) c.header('Access-Control-Expose-Headers', 'X-Shopify-API-Request-Failure-Reauthorize, X-Shopify-API-Request-Failure-Reauthorize-Url');
+    if (Object.keys(err.headers).some((k) => k.toLowerCase() === REAUTH_URL_HEADER)) c.header('Access-Control-Expose-Headers', 'X-Shopify-API-Request-Failure-Reauthorize, X-Shopify-API-Request-Failure-Reauthorize-Url');
     return c.json(errorBody(path, err.status, err.message), err.status);
   }
   if (err instanceof HTTPException) {
