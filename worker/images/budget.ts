@@ -45,9 +45,16 @@ export const PNG_ROWS = { fixedBytes: 20 << 20, perInputByte: 2, perPixel: 1.3, 
  */
 export const JPEG_STAGE_SLACK = 1.3;
 
-export type Pipeline = keyof typeof PEAK_BYTES_PER_PIXEL | 'jpegStrip' | 'pngRows';
+/**
+ * Bounded lossy WebP (libwebp.ts, our own libwebp 1.2.4 build): the original and the guard's decoded
+ * candidate as YUV 4:2:0 pictures (1.5 B/px each, 2.5 with alpha) plus the file copied into the wasm
+ * heap and libwebp's encoder state; JS holds the original, the output and 16-row guard strips.
+ */
+export const WEBP_BOUNDED = { fixedBytes: 8 << 20, perPixel: 3.4, perPixelAlpha: 5.4, perInputByte: 2 } as const;
 
-export function pipelineFor(format: 'jpeg' | 'png' | 'webp', header: HeaderInfo, settings: EngineSettings): Exclude<Pipeline, 'pngRows'> {
+export type Pipeline = keyof typeof PEAK_BYTES_PER_PIXEL | 'jpegStrip' | 'pngRows' | 'webpBounded';
+
+export function pipelineFor(format: 'jpeg' | 'png' | 'webp', header: HeaderInfo, settings: EngineSettings): Exclude<Pipeline, 'pngRows' | 'webpBounded'> {
   if (format === 'jpeg') {
     if (settings.watermark) return 'jpegWatermark';
     // Lossless JPEG and CMYK JPEG never decode: segment surgery needs about twice the file size.
@@ -64,6 +71,10 @@ export function estimatePeakBytes(pipeline: Pipeline, header: HeaderInfo, inputB
   if (pipeline === 'pngRows') {
     // PNG to JPG runs after the PNG work, in what it left: png-large.ts drops it when it does not fit.
     return PNG_ROWS.fixedBytes + header.width * PNG_ROWS.perWidthByte + header.width * header.height * PNG_ROWS.perPixel + inputBytes * PNG_ROWS.perInputByte + logo;
+  }
+  if (pipeline === 'webpBounded') {
+    const perPixel = header.mayHaveAlpha ? WEBP_BOUNDED.perPixelAlpha : WEBP_BOUNDED.perPixel;
+    return WEBP_BOUNDED.fixedBytes + header.width * header.height * perPixel + inputBytes * WEBP_BOUNDED.perInputByte;
   }
   return header.width * header.height * PEAK_BYTES_PER_PIXEL[pipeline] + inputBytes * 2 + logo;
 }
@@ -88,6 +99,11 @@ export function selectPath(format: 'jpeg' | 'png' | 'webp', header: HeaderInfo, 
   if (format === 'png') {
     need = estimatePeakBytes('pngRows', header, inputBytes, settings);
     if (need <= budgetBytes && header.width * header.height <= MAX_IMAGE_PIXELS) return { path: 'wasm-rows', pipeline: 'pngRows', estimatedPeakBytes: need };
+  }
+  // Large lossy WebP (no watermark): the bounded libwebp path (libwebp.ts), the image held once as YUV.
+  if (format === 'webp' && settings.mode === 'lossy' && !settings.watermark) {
+    need = estimatePeakBytes('webpBounded', header, inputBytes, settings);
+    if (need <= budgetBytes && header.width * header.height <= MAX_IMAGE_PIXELS) return { path: 'wasm-rows', pipeline: 'webpBounded', estimatedPeakBytes: need };
   }
   const mp = ((header.width * header.height) / 1e6).toFixed(1);
   if (header.width * header.height > MAX_IMAGE_PIXELS) return { path: 'none', pipeline, estimatedPeakBytes: need, reason: `image of ${mp} MP is above the 25 MP Shopify accepts; left unchanged` };

@@ -22,6 +22,7 @@ import { optimise as oxiOptimise, optimise_raw as oxiOptimiseRaw, initSync as ox
 import oxiWasm from '@jsquash/oxipng/codec/pkg/squoosh_oxipng_bg.wasm';
 import { ImageDecodeError } from './errors';
 import { mozjpegHeapBytes, releaseMozjpeg } from './mozjpeg';
+import { libwebpHeapBytes, releaseLibwebp } from './libwebp';
 import { stripPngMetadata } from './png-chunks';
 import type { Rgba } from './types';
 
@@ -130,6 +131,7 @@ export const RETAINED_HEAP_CAP_BYTES = 64 * 1024 * 1024;
  */
 export function trimCodecs(): void {
   releaseMozjpeg(RETAINED_HEAP_CAP_BYTES);
+  releaseLibwebp(RETAINED_HEAP_CAP_BYTES);
   if (wasmHeapBytes() <= RETAINED_HEAP_CAP_BYTES) return;
   instances.clear();
   heapBytes.clear();
@@ -137,7 +139,7 @@ export function trimCodecs(): void {
 
 /** WebAssembly memory held by all codec instances of this isolate (for the memory report). */
 export function wasmHeapBytes(): number {
-  let sum = (pngMemory?.buffer.byteLength ?? 0) + (oxiMemory?.buffer.byteLength ?? 0) + mozjpegHeapBytes();
+  let sum = (pngMemory?.buffer.byteLength ?? 0) + (oxiMemory?.buffer.byteLength ?? 0) + mozjpegHeapBytes() + libwebpHeapBytes();
   for (const n of heapBytes.values()) sum += n;
   return sum;
 }

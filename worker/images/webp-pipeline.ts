@@ -7,6 +7,7 @@ import { hasTransparency } from './pixels';
 import type { HeaderInfo } from './sniff';
 import type { EngineSettings } from './types';
 import { applyWatermark } from './watermark';
+import { optimiseWebpBounded } from './libwebp';
 
 export async function webpCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
   const pixels = await decodeWebp(input);
@@ -19,4 +20,13 @@ export async function webpCandidates(input: Uint8Array, header: HeaderInfo, s: E
   }
   const out = await guardedWebp(pixels, s.quality, guard, hasTransparency(pixels));
   return { best: { ...base, bytes: out.bytes, qualityUsed: out.qualityUsed, ssim: out.score } };
+}
+
+/**
+ * WebPs beyond jSquash's budget (lossy mode, no watermark; budget.ts picks this): our libwebp build
+ * decodes into the encoder's YUV picture and guards strip by strip (libwebp.ts), ~3.4 B/px.
+ */
+export async function largeWebpCandidates(input: Uint8Array, _header: HeaderInfo, s: EngineSettings, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
+  const out = optimiseWebpBounded(input, s.quality, guard);
+  return { best: { format: 'webp', width: out.width, height: out.height, convertedToJpg: false, watermarked: false, bytes: out.bytes, qualityUsed: out.qualityUsed, ssim: out.score } };
 }

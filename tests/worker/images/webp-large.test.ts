@@ -1,0 +1,126 @@
+// Large WebPs through the bounded libwebp path (our own build, libwebp.ts) inside workerd, within the
+// isolate's memory. The WebPs are made at test time (a fixture photo upscaled with grain, written into
+// our encoder's YUV picture strip by strip), so nothing large is committed.
+/// <reference types="vite/client" />
+import { describe, expect, it } from 'vitest';
+import { optimiseImage } from '../../../worker/images';
+import { DEFAULT_BUDGET_BYTES, estimatePeakBytes, selectPath } from '../../../worker/images/budget';
+import wasmModule from '../../../worker/images/codecs/libwebp.wasm';
+import recordedHash from '../../../worker/images/codecs/libwebp.wasm.sha256?raw';
+import { WebpPicture, libwebpPeakHeapBytes, optimiseWebpBounded, readWebpFeatures, releaseLibwebp } from '../../../worker/images/libwebp';
+import { decodeJpegRgb } from '../../../worker/images/mozjpeg';
+import { readHeader } from '../../../worker/images/sniff';
+import { decodeWebp } from '../../../worker/images/codecs';
+import { GUARD_SSIM_FLOOR, ssimScore } from '../../../worker/images/perceptual';
+import { fixture } from './fixtures';
+import { lossy, optimised } from './helpers';
+
+const wasmBytes = import.meta.glob<string>('../../../worker/images/codecs/libwebp.wasm', { query: '?url&inline', import: 'default', eager: true });
+
+/** width x height photo-like WebP: bilinear upscale of the rocket photo plus grain; optional alpha ramp. */
+function makeWebp(width: number, height: number, quality: number, alpha = false): Uint8Array {
+  const src = decodeJpegRgb(fixture('rocket-baseline.jpg'));
+  const pic = new WebpPicture(width, height, alpha);
+  const ch = alpha ? 4 : 3;
+  const rows = new Uint8Array(width * ch * 16);
+  let seed = 12345;
+  const sx = (src.width - 1) / (width - 1), sy = (src.height - 1) / (height - 1);
+  for (let y0 = 0; y0 < height; y0 += 16) {
+    const n = Math.min(16, height - y0);
+    for (let r = 0; r < n; r++) {
+      const fy = (y0 + r) * sy, y = Math.floor(fy), wy = fy - y, y1 = Math.min(src.height - 1, y + 1);
+      for (let x = 0; x < width; x++) {
+        const fx = x * sx, xi = Math.floor(fx), wx = fx - xi, x1 = Math.min(src.width - 1, xi + 1);
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        const grain = ((seed >> 16) % 9) - 4;
+        for (let c = 0; c < 3; c++) {
+          const p = (yy: number, xx: number) => src.data[(yy * src.width + xx) * 3 + c]!;
+          const v = (p(y, xi) * (1 - wx) + p(y, x1) * wx) * (1 - wy) + (p(y1, xi) * (1 - wx) + p(y1, x1) * wx) * wy;
+          rows[(r * width + x) * ch + c] = Math.max(0, Math.min(255, Math.round(v + grain)));
+        }
+        if (alpha) rows[(r * width + x) * 4 + 3] = x < width / 4 ? 0 : Math.min(255, Math.round(((x - width / 4) / (width / 2)) * 255));
+      }
+    }
+    pic.setRgbRows(y0, rows, n, ch as 3 | 4);
+  }
+  const out = pic.encode(quality, { method: 0 }); // fast to make
+  pic.free();
+  return out;
+}
+
+async function sha256(b: Uint8Array): Promise<string> {
+  return [...new Uint8Array(await crypto.subtle.digest('SHA-256', b))].map((x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+describe('libwebp.wasm', () => {
+  it('is the binary npm run build:codecs records (sha256 in libwebp.wasm.sha256), importing only js_emit', async () => {
+    const url = Object.values(wasmBytes)[0]!;
+    const bytes = Uint8Array.from(atob(url.slice(url.indexOf(',') + 1)), (c) => c.charCodeAt(0));
+    expect(await sha256(bytes)).toBe(recordedHash.trim());
+    expect(WebAssembly.Module.imports(wasmModule).map((i) => `${i.module}.${i.name}`).sort()).toEqual(['env.emscripten_notify_memory_growth', 'env.js_emit']);
+  });
+});
+
+describe('large WebP in the isolate (bounded libwebp path)', () => {
+  it('12 MP opaque WebP: smaller, decodes, guard ran, heap within the estimate and the budget', { timeout: 120_000 }, async () => {
+    const [W, H] = [4000, 3000];
+    const input = makeWebp(W, H, 95);
+    const header = readHeader(input, 'webp');
+    // Beyond jSquash's whole-image budget: the bounded path is chosen.
+    const choice = selectPath('webp', header, input.length, lossy(75));
+    expect(choice).toMatchObject({ path: 'wasm-rows', pipeline: 'webpBounded' });
+    releaseLibwebp(0);
+    libwebpPeakHeapBytes(true);
+    const t0 = Date.now();
+    const r = optimised(await optimiseImage(input, lossy(75)));
+    const ms = Date.now() - t0;
+    releaseLibwebp(0);
+    const heap = libwebpPeakHeapBytes(true);
+    console.log(`webp-large 12 MP: ${input.length} -> ${r.bytesOut} bytes, q${r.qualityUsed}, ssim ${r.ssim?.toFixed(4)}, heap peak ${(heap / 2 ** 20).toFixed(1)} MiB (${(heap / (W * H)).toFixed(2)} B/px), ${ms} ms`);
+    expect(r).toMatchObject({ format: 'webp', width: W, height: H, path: 'wasm-rows' });
+    expect(r.bytesOut).toBeLessThan(r.bytesIn * 0.8);
+    // The strip guard ran on all 12 MP; under the floor it raised the quality one step (guard.ts policy).
+    expect(r.ssim).toBeGreaterThan(0.85);
+    expect(r.qualityUsed).toBe(r.ssim! < GUARD_SSIM_FLOOR ? 80 : 75);
+    expect(heap).toBeLessThan(estimatePeakBytes('webpBounded', header, input.length));
+    expect(heap + input.length + r.bytesOut * 2).toBeLessThan(DEFAULT_BUDGET_BYTES);
+    // The output is a valid WebP of the full size and decodes whole.
+    expect(readWebpFeatures(r.bytes)).toMatchObject({ width: W, height: H, hasAlpha: false });
+    const back = new WebpPicture(W, H, false);
+    back.decode(r.bytes);
+    back.free();
+    releaseLibwebp(0);
+  });
+
+  it('WebP with alpha keeps its alpha under the luma+alpha guard; a failing floor raises the quality once', { timeout: 60_000 }, async () => {
+    const [W, H] = [1600, 1200];
+    const input = makeWebp(W, H, 95, true);
+    expect(readWebpFeatures(input)).toMatchObject({ hasAlpha: true });
+    const out = optimiseWebpBounded(input, 75, 'on');
+    expect(out.bytes.length).toBeLessThan(input.length);
+    // The Y-plane strip guard scores what the whole-image guard scores on the decoded RGBA (luma on white + alpha).
+    const whole = ssimScore(await decodeWebp(input), await decodeWebp(out.bytes), true);
+    expect(out.score!).toBeCloseTo(whole, 2);
+    const back = new WebpPicture(W, H, true);
+    back.decode(out.bytes);
+    const { a, aStride } = back.planes();
+    expect(a![10 * aStride + 5]).toBe(0); // transparent quarter stays transparent (alpha is lossless)
+    expect(a![10 * aStride + W - 1]).toBe(255);
+    back.free();
+    // Very low quality on grainy content: the guard scores under the floor and raises one step.
+    const low = optimiseWebpBounded(input, 5, 'on');
+    const off = optimiseWebpBounded(input, 5, 'off');
+    expect(low.score).not.toBeNull();
+    expect(low.raised).toBe(true);
+    expect(low.qualityUsed).toBe(10);
+    expect(off.score).toBeNull();
+    releaseLibwebp(0);
+  });
+
+  it('corrupt large WebP is reported as a decode error, not a crash', async () => {
+    const input = makeWebp(800, 600, 90);
+    const cut = input.slice(0, input.length >> 1);
+    expect(() => optimiseWebpBounded(cut, 75, 'on')).toThrow(/decode failed/);
+    releaseLibwebp(0);
+  });
+});

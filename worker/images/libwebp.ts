@@ -1,0 +1,306 @@
+// libwebp 1.2.4 built from source (worker/images/codecs: `npm run build:codecs`), instantiated here
+// without emscripten's JS glue: the bounded WebP path for WebPs too large for jSquash (which holds the
+// image as RGBA several times, ~30 B/px). Here the image lives in the heap once, as the encoder's own
+// YUV 4:2:0 picture (1.5 B/px, 2.5 with alpha): the original is decoded straight into its planes, the
+// lossy encoder reads it there and pushes its output out in 64 KB chunks, and the guard decodes the
+// candidate into a second picture and compares the Y (+A) planes strip by strip (strip-guard.ts).
+//
+// Why Y planes suffice for the guard: its metric is block SSIM on luma (0.299 R + 0.587 G + 0.114 B);
+// for BT.601 YUV -> RGB that sum is 255/219 (Y - 16) (the chroma terms cancel), so expanding Y to full
+// range gives the luma the whole-image guard computes on the decoded RGB, without RGB anywhere.
+//
+// One instance per isolate; a libwebp failure discards it.
+import wasmModule from './codecs/libwebp.wasm';
+import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_STEP, type GuardMode, type GuardedOutput } from './guard';
+import { GUARD_SSIM_FLOOR } from './perceptual';
+import { createStripGuard } from './strip-guard';
+
+const PAGE = 65536;
+const STRIP = 16;
+
+type Exports = {
+  memory: WebAssembly.Memory;
+  _initialize(): void;
+  wb_malloc(n: number): number;
+  wb_free(p: number): void;
+  wb_features(data: number, size: number): number;
+  wb_pic_new(w: number, h: number, alpha: number): number;
+  wb_pic_free(pic: number): void;
+  wb_pic_planes(pic: number): number;
+  wb_decode_into(data: number, size: number, pic: number): number;
+  wb_encode(pic: number, quality: number, method: number, exact: number, stream: number): number;
+};
+
+export class LibwebpError extends Error {
+  override name = 'LibwebpError';
+}
+
+type State = { ex: Exports; outputs: Map<number, Uint8Array[]>; nextStream: number };
+let current: State | null = null;
+let peakHeap = 0;
+
+function instance(): State {
+  if (current) return current;
+  const state: State = { ex: null as unknown as Exports, outputs: new Map(), nextStream: 1 };
+  const imports = {
+    env: {
+      js_emit(stream: number, buf: number, len: number): void {
+        state.outputs.get(stream)?.push(new Uint8Array(state.ex.memory.buffer).slice(buf, buf + len));
+      },
+      emscripten_notify_memory_growth() {},
+    },
+  };
+  state.ex = new WebAssembly.Instance(wasmModule, imports).exports as unknown as Exports;
+  state.ex._initialize();
+  current = state;
+  return state;
+}
+
+function guarded<T>(fn: (ex: Exports) => T): T {
+  const s = instance();
+  try {
+    return fn(s.ex);
+  } catch (e) {
+    releaseLibwebp(0); // state unknown after a trap: the next call makes a new instance
+    throw e instanceof LibwebpError ? e : new LibwebpError(String(e));
+  }
+}
+
+/** Bytes of WebAssembly memory the libwebp instance holds. */
+export function libwebpHeapBytes(): number {
+  return current ? current.ex.memory.buffer.byteLength : 0;
+}
+
+/** Largest heap an instance reached since the last reset (dropped instances included). */
+export function libwebpPeakHeapBytes(reset = false): number {
+  const peak = Math.max(peakHeap, libwebpHeapBytes());
+  if (reset) peakHeap = 0;
+  return peak;
+}
+
+/** Drops the instance (and its heap) when it holds more than `capBytes`. */
+export function releaseLibwebp(capBytes = 0): void {
+  peakHeap = Math.max(peakHeap, libwebpHeapBytes());
+  if (current && current.ex.memory.buffer.byteLength > capBytes) current = null;
+}
+
+/** Grows the heap once to `bytes` (the job's estimate): no geometric-growth slack. */
+function reserve(bytes: number): void {
+  const mem = instance().ex.memory;
+  const want = Math.ceil(bytes / PAGE);
+  const have = mem.buffer.byteLength / PAGE;
+  if (want > have) mem.grow(want - have);
+}
+
+/** Copies bytes into the heap; the caller frees the pointer. */
+function toHeap(ex: Exports, bytes: Uint8Array): number {
+  const p = ex.wb_malloc(bytes.length);
+  if (!p) throw new LibwebpError('out of memory');
+  new Uint8Array(ex.memory.buffer, p, bytes.length).set(bytes);
+  return p;
+}
+
+export type WebpFeatures = { width: number; height: number; hasAlpha: boolean; lossless: boolean; animated: boolean };
+
+export function readWebpFeatures(bytes: Uint8Array): WebpFeatures {
+  return guarded((ex) => {
+    // The RIFF header and first chunks are enough (VP8X/VP8/VP8L headers sit in the first bytes).
+    const head = bytes.subarray(0, Math.min(bytes.length, 4096));
+    const p = toHeap(ex, head);
+    try {
+      const f = ex.wb_features(p, head.length);
+      if (!f) throw new LibwebpError('WebP header is invalid');
+      const i = new Int32Array(ex.memory.buffer, f, 5);
+      return { width: i[0]!, height: i[1]!, hasAlpha: i[2] === 1, lossless: i[3] === 2, animated: i[4] === 1 };
+    } finally {
+      ex.wb_free(p);
+    }
+  });
+}
+
+/** A YUV 4:2:0 (+A) picture in the wasm heap, the encoder's input. */
+export class WebpPicture {
+  readonly width: number;
+  readonly height: number;
+  readonly alpha: boolean;
+  private pic: number;
+
+  constructor(width: number, height: number, alpha: boolean) {
+    this.width = width;
+    this.height = height;
+    this.alpha = alpha;
+    this.pic = guarded((ex) => ex.wb_pic_new(width, height, alpha ? 1 : 0));
+    if (!this.pic) throw new LibwebpError(`out of memory for a ${width}x${height} picture`);
+  }
+
+  /** Views of the planes (valid until the next codec call that may grow the heap). */
+  planes(): { y: Uint8Array; yStride: number; u: Uint8Array; v: Uint8Array; uvStride: number; a: Uint8Array | null; aStride: number } {
+    const { ex } = instance();
+    const i = new Int32Array(ex.memory.buffer, ex.wb_pic_planes(this.pic), 7);
+    const buf = ex.memory.buffer;
+    const uvH = (this.height + 1) >> 1;
+    return {
+      y: new Uint8Array(buf, i[0]!, i[1]! * this.height), yStride: i[1]!,
+      u: new Uint8Array(buf, i[2]!, i[4]! * uvH), v: new Uint8Array(buf, i[3]!, i[4]! * uvH), uvStride: i[4]!,
+      a: this.alpha ? new Uint8Array(buf, i[5]!, i[6]! * this.height) : null, aStride: i[6]!,
+    };
+  }
+
+  /** Decodes a WebP of the same size into the planes (lossy files keep their exact YUV). */
+  decode(bytes: Uint8Array): void {
+    guarded((ex) => {
+      const p = toHeap(ex, bytes);
+      try {
+        const st = ex.wb_decode_into(p, bytes.length, this.pic);
+        if (st !== 0) throw new LibwebpError(`WebP decode failed (VP8 status ${st}: ${st === 7 ? 'truncated data' : st === 3 ? 'corrupt bitstream' : 'invalid'})`);
+      } finally {
+        ex.wb_free(p);
+      }
+    });
+  }
+
+  /**
+   * Fills rows [y0, y0 + n) from packed RGB(A) rows (BT.601 limited range, as libwebp's RGB import;
+   * chroma is the 2x2 average). `y0` and `n` must be even except for the picture's last row.
+   */
+  setRgbRows(y0: number, rows: Uint8Array, n: number, channels: 3 | 4): void {
+    const { y, yStride, u, v, uvStride, a, aStride } = this.planes();
+    const w = this.width;
+    for (let r = 0; r < n; r++) {
+      const yy = y0 + r;
+      for (let x = 0; x < w; x++) {
+        const s = (r * w + x) * channels;
+        const R = rows[s]!, G = rows[s + 1]!, B = rows[s + 2]!;
+        y[yy * yStride + x] = (16839 * R + 33059 * G + 6420 * B + (16 << 16) + 32768) >> 16;
+        if (a) a[yy * aStride + x] = channels === 4 ? rows[s + 3]! : 255;
+      }
+    }
+    for (let r = 0; r < n; r += 2) {
+      const r2 = Math.min(r + 1, n - 1);
+      const cy = (y0 + r) >> 1;
+      for (let cx = 0; cx < (w + 1) >> 1; cx++) {
+        const x0 = cx * 2, x1 = Math.min(x0 + 1, w - 1);
+        let R = 0, G = 0, B = 0;
+        for (const [rr, xx] of [[r, x0], [r, x1], [r2, x0], [r2, x1]] as const) {
+          const s = (rr * w + xx) * channels;
+          R += rows[s]!;
+          G += rows[s + 1]!;
+          B += rows[s + 2]!;
+        }
+        u[cy * uvStride + cx] = Math.max(0, Math.min(255, (-9719 * R - 19081 * G + 28800 * B + (128 << 18) + (1 << 17)) >> 18));
+        v[cy * uvStride + cx] = Math.max(0, Math.min(255, (28800 * R - 24116 * G - 4684 * B + (128 << 18) + (1 << 17)) >> 18));
+      }
+    }
+  }
+
+  /** Lossy encode at `quality` (libwebp's defaults, method 4 as the whole-image path). */
+  encode(quality: number, opts: { method?: number; exact?: boolean } = {}): Uint8Array {
+    const s = instance();
+    const stream = s.nextStream++;
+    s.outputs.set(stream, []);
+    try {
+      const err = guarded((ex) => ex.wb_encode(this.pic, quality, opts.method ?? 4, opts.exact ? 1 : 0, stream));
+      if (err !== 0) throw new LibwebpError(`WebP encode failed (error ${err}${err === 1 ? ': out of memory' : ''})`);
+      const chunks = s.outputs.get(stream)!;
+      const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+      let off = 0;
+      for (const c of chunks) {
+        out.set(c, off);
+        off += c.length;
+      }
+      return out;
+    } finally {
+      s.outputs.delete(stream);
+    }
+  }
+
+  free(): void {
+    if (this.pic && current) current.ex.wb_pic_free(this.pic);
+    this.pic = 0;
+  }
+}
+
+/** Heap bytes of one picture (the planes libwebp allocates). */
+export function pictureBytes(width: number, height: number, alpha: boolean): number {
+  const uv = ((width + 1) >> 1) * ((height + 1) >> 1);
+  return width * height * (alpha ? 2 : 1) + uv * 2;
+}
+
+/** Limited-range Y -> full-range luma, as the decoder's RGB would give it. */
+const LUMA = Uint8Array.from({ length: 256 }, (_, y) => Math.max(0, Math.min(255, Math.round(((y - 16) * 255) / 219))));
+
+/** Strip-by-strip block-SSIM of the candidate picture against the original (luma, + alpha on white). */
+function compare(orig: WebpPicture, cand: WebpPicture): number {
+  const { width, height, alpha } = orig;
+  const guard = createStripGuard({ width, height, level: alpha ? 'luma+alpha' : 'luma' });
+  const ch = alpha ? 4 : 1;
+  const a = new Uint8Array(STRIP * width * ch);
+  const b = new Uint8Array(STRIP * width * ch);
+  const po = orig.planes();
+  const pc = cand.planes();
+  for (let y0 = 0; y0 < height; y0 += STRIP) {
+    const n = Math.min(STRIP, height - y0);
+    for (const [p, out] of [[po, a], [pc, b]] as const) {
+      for (let r = 0; r < n; r++) {
+        const yRow = (y0 + r) * p.yStride;
+        const o = r * width * ch;
+        if (ch === 1) {
+          for (let x = 0; x < width; x++) out[o + x] = LUMA[p.y[yRow + x]!]!;
+        } else {
+          const aRow = (y0 + r) * p.aStride;
+          for (let x = 0; x < width; x++) {
+            const l = LUMA[p.y[yRow + x]!]!;
+            const i = o + x * 4;
+            out[i] = l;
+            out[i + 1] = l;
+            out[i + 2] = l;
+            out[i + 3] = p.a![aRow + x]!;
+          }
+        }
+      }
+    }
+    guard.push(a, b, n, ch as 1 | 4);
+  }
+  return guard.result().score;
+}
+
+/** Heap estimate of optimiseWebpBounded for a width x height image (see budget.ts WEBP_BOUNDED). */
+export function boundedWebpHeapBytes(width: number, height: number, alpha: boolean, inputBytes: number): number {
+  return pictureBytes(width, height, alpha) * 2 + inputBytes + (4 << 20);
+}
+
+/**
+ * Lossy re-encode of a WebP in bounded memory with the perceptual guard (one raise of GUARD_STEP, as
+ * guard.ts): original picture + candidate picture + the file being decoded, plus libwebp's encoder state.
+ */
+export function optimiseWebpBounded(input: Uint8Array, quality: number, guard: GuardMode): GuardedOutput & { width: number; height: number } {
+  const f = readWebpFeatures(input);
+  if (f.animated) throw new LibwebpError('animated WebP');
+  reserve(boundedWebpHeapBytes(f.width, f.height, f.hasAlpha, input.length));
+  const orig = new WebpPicture(f.width, f.height, f.hasAlpha);
+  try {
+    orig.decode(input);
+    let q = quality;
+    let bytes = orig.encode(q);
+    if (guard === 'off') return { bytes, qualityUsed: q, score: null, raised: false, width: f.width, height: f.height };
+    const score = (out: Uint8Array) => {
+      const cand = new WebpPicture(f.width, f.height, f.hasAlpha);
+      try {
+        cand.decode(out);
+        return compare(orig, cand);
+      } finally {
+        cand.free();
+      }
+    };
+    let s = score(bytes);
+    const ceiling = Math.min(GUARD_MAX_QUALITY, quality + GUARD_MAX_RAISE);
+    while (guard === 'on' && s < GUARD_SSIM_FLOOR && q < ceiling) {
+      q = Math.min(ceiling, q + GUARD_STEP);
+      bytes = orig.encode(q);
+      s = score(bytes);
+    }
+    return { bytes, qualityUsed: q, score: s, raised: q !== quality, width: f.width, height: f.height };
+  } finally {
+    orig.free();
+  }
+}
