@@ -4,8 +4,10 @@
 //   competes (and is the fallback when the coefficients do not fit the budget).
 // Lossy: strips of decoded rows go straight into the encoder (MozJPEG defaults, 4:2:0), so the heap
 //   holds the encoder's coefficients (~3 B/px, the format needs them for progressive/optimised output)
-//   plus strip buffers. A progressive original is first transcoded to a baseline stand-in (identical
-//   pixels) so its coefficients never sit next to the encoder's. The perceptual guard then decodes the
+//   plus strip buffers. MozJPEG's trellis keeps a second, unquantised array; where both do not fit, our
+//   row-trellis patch trellis-quantises per block row instead. A progressive original is first
+//   transcoded to a baseline stand-in (identical pixels) so its coefficients never sit next to the
+//   encoder's. The perceptual guard then decodes the
 //   stand-in and the candidate in lockstep, strip by strip (strip-guard.ts). CMYK/YCCK originals are
 //   converted to RGB (their CMYK ICC profile no longer applies and is dropped).
 import { DEFAULT_BUDGET_BYTES } from './budget';
