@@ -47,10 +47,21 @@ export const JPEG_STAGE_SLACK = 1.3;
 
 /**
  * Bounded lossy WebP (libwebp.ts, our own libwebp 1.2.4 build): the original and the guard's decoded
- * candidate as YUV 4:2:0 pictures (1.5 B/px each, 2.5 with alpha) plus the file copied into the wasm
- * heap and libwebp's encoder state; JS holds the original, the output and 16-row guard strips.
+ * candidate as YUV 4:2:0 pictures (1.5 B/px each, 2.5 with an alpha plane) plus the file copied into
+ * the wasm heap and libwebp's encoder state; JS holds the original, the output and 16-row guard strips.
+ * Measured wasm heap peaks (workerd, tests/worker/images/webp-large.test.ts' generator, guard raised
+ * once): opaque 4 MP 16.3 MiB (4.3 B/px), 12 MP 40.5 MiB (3.5), 25 MP 79.9 MiB (3.35). Real transparency:
+ * libwebp's lossless alpha encoder takes an ARGB copy of the alpha plane, its transform buffer and hash
+ * chain: 1.9 MP 47.1 MiB, 4 MP 72.8 MiB, 12 MP 206 MiB (with the heap's growth slack): 20 B/px + 12 MB,
+ * so transparent WebPs fit up to ~4.5 MP;
+ * whether the alpha plane is really transparent is known only after decoding (webp-pipeline.ts).
  */
-export const WEBP_BOUNDED = { fixedBytes: 8 << 20, perPixel: 3.4, perPixelAlpha: 5.4, perInputByte: 2 } as const;
+export const WEBP_BOUNDED = { fixedBytes: 8 << 20, perPixel: 3.5, perPixelAlphaPlane: 1, perPixelTransparent: 20, fixedTransparentBytes: 12 << 20, perInputByte: 2 } as const;
+
+/** Peak of the bounded WebP path once the alpha plane turned out to hold transparency. */
+export function webpTransparentPeakBytes(header: HeaderInfo, inputBytes: number): number {
+  return WEBP_BOUNDED.fixedTransparentBytes + header.width * header.height * WEBP_BOUNDED.perPixelTransparent + inputBytes * WEBP_BOUNDED.perInputByte;
+}
 
 export type Pipeline = keyof typeof PEAK_BYTES_PER_PIXEL | 'jpegStrip' | 'pngRows' | 'webpBounded';
 
@@ -73,7 +84,8 @@ export function estimatePeakBytes(pipeline: Pipeline, header: HeaderInfo, inputB
     return PNG_ROWS.fixedBytes + header.width * PNG_ROWS.perWidthByte + header.width * header.height * PNG_ROWS.perPixel + inputBytes * PNG_ROWS.perInputByte + logo;
   }
   if (pipeline === 'webpBounded') {
-    const perPixel = header.mayHaveAlpha ? WEBP_BOUNDED.perPixelAlpha : WEBP_BOUNDED.perPixel;
+    // An alpha flag alone costs the A plane; real transparency is checked after decoding (see above).
+    const perPixel = WEBP_BOUNDED.perPixel + (header.mayHaveAlpha ? WEBP_BOUNDED.perPixelAlphaPlane : 0);
     return WEBP_BOUNDED.fixedBytes + header.width * header.height * perPixel + inputBytes * WEBP_BOUNDED.perInputByte;
   }
   return header.width * header.height * PEAK_BYTES_PER_PIXEL[pipeline] + inputBytes * 2 + logo;

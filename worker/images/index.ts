@@ -70,7 +70,7 @@ export async function optimiseImage(input: Uint8Array, settings: EngineSettings,
 
 async function runPipeline(path: EnginePath, input: Uint8Array, fmt: EngineFormat, header: HeaderInfo, s: EngineOptions, guard: GuardMode, budgetBytes?: number): Promise<{ best: Candidate | null; note?: string }> {
   try {
-    if (path === 'wasm-rows' && fmt === 'webp') return await largeWebpCandidates(input, header, s, guard);
+    if (path === 'wasm-rows' && fmt === 'webp') return await largeWebpCandidates(input, header, s, guard, budgetBytes);
     if (path === 'wasm-rows') return await largePngCandidates(input, header, s, guard, budgetBytes);
     const run = fmt === 'jpeg' ? jpegCandidates : fmt === 'png' ? pngCandidates : webpCandidates;
     return await run(input, header, s, guard);

@@ -220,6 +220,21 @@ export class WebpPicture {
   }
 }
 
+/** The image needs more memory than the isolate budget allows (known only after decoding). */
+export class WebpTooLarge extends LibwebpError {
+  override name = 'WebpTooLarge';
+}
+
+function hasTransparency(pic: WebpPicture): boolean {
+  const { a, aStride } = pic.planes();
+  if (!a) return false;
+  for (let y = 0; y < pic.height; y++) {
+    const row = y * aStride;
+    for (let x = 0; x < pic.width; x++) if (a[row + x] !== 255) return true;
+  }
+  return false;
+}
+
 /** Heap bytes of one picture (the planes libwebp allocates). */
 export function pictureBytes(width: number, height: number, alpha: boolean): number {
   const uv = ((width + 1) >> 1) * ((height + 1) >> 1);
@@ -273,13 +288,18 @@ export function boundedWebpHeapBytes(width: number, height: number, alpha: boole
  * Lossy re-encode of a WebP in bounded memory with the perceptual guard (one raise of GUARD_STEP, as
  * guard.ts): original picture + candidate picture + the file being decoded, plus libwebp's encoder state.
  */
-export function optimiseWebpBounded(input: Uint8Array, quality: number, guard: GuardMode): GuardedOutput & { width: number; height: number } {
+export function optimiseWebpBounded(input: Uint8Array, quality: number, guard: GuardMode, opts: { transparentFits?: () => boolean } = {}): GuardedOutput & { width: number; height: number } {
   const f = readWebpFeatures(input);
   if (f.animated) throw new LibwebpError('animated WebP');
   reserve(boundedWebpHeapBytes(f.width, f.height, f.hasAlpha, input.length));
   const orig = new WebpPicture(f.width, f.height, f.hasAlpha);
   try {
     orig.decode(input);
+    // Real transparency costs libwebp's lossless alpha encoder ~20 B/px (an ARGB copy of the alpha plane,
+    // its transform buffer and hash chain); an all-opaque alpha plane is dropped by the encoder for free.
+    if (f.hasAlpha && opts.transparentFits && hasTransparency(orig) && !opts.transparentFits()) {
+      throw new WebpTooLarge(`WebP of ${((f.width * f.height) / 1e6).toFixed(1)} MP with transparency needs more memory than the isolate has (libwebp's alpha encoder); left unchanged`);
+    }
     let q = quality;
     let bytes = orig.encode(q);
     if (guard === 'off') return { bytes, qualityUsed: q, score: null, raised: false, width: f.width, height: f.height };

@@ -7,7 +7,9 @@ import { hasTransparency } from './pixels';
 import type { HeaderInfo } from './sniff';
 import type { EngineSettings } from './types';
 import { applyWatermark } from './watermark';
-import { optimiseWebpBounded } from './libwebp';
+import { DEFAULT_BUDGET_BYTES, webpTransparentPeakBytes } from './budget';
+import { UnsupportedInput } from './jpeg-pipeline';
+import { optimiseWebpBounded, WebpTooLarge } from './libwebp';
 
 export async function webpCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
   const pixels = await decodeWebp(input);
@@ -24,9 +26,15 @@ export async function webpCandidates(input: Uint8Array, header: HeaderInfo, s: E
 
 /**
  * WebPs beyond jSquash's budget (lossy mode, no watermark; budget.ts picks this): our libwebp build
- * decodes into the encoder's YUV picture and guards strip by strip (libwebp.ts), ~3.4 B/px.
+ * decodes into the encoder's YUV picture and guards strip by strip (libwebp.ts): ~3.4 B/px, ~20 B/px with real transparency.
  */
-export async function largeWebpCandidates(input: Uint8Array, _header: HeaderInfo, s: EngineSettings, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
-  const out = optimiseWebpBounded(input, s.quality, guard);
+export async function largeWebpCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: GuardMode, budgetBytes = DEFAULT_BUDGET_BYTES): Promise<{ best: Candidate | null; note?: string }> {
+  let out;
+  try {
+    out = optimiseWebpBounded(input, s.quality, guard, { transparentFits: () => webpTransparentPeakBytes(header, input.length) <= budgetBytes });
+  } catch (e) {
+    if (e instanceof WebpTooLarge) throw new UnsupportedInput(e.message);
+    throw e;
+  }
   return { best: { format: 'webp', width: out.width, height: out.height, convertedToJpg: false, watermarked: false, bytes: out.bytes, qualityUsed: out.qualityUsed, ssim: out.score } };
 }

@@ -4,7 +4,7 @@
 /// <reference types="vite/client" />
 import { describe, expect, it } from 'vitest';
 import { optimiseImage } from '../../../worker/images';
-import { DEFAULT_BUDGET_BYTES, estimatePeakBytes, selectPath } from '../../../worker/images/budget';
+import { DEFAULT_BUDGET_BYTES, estimatePeakBytes, selectPath, webpTransparentPeakBytes } from '../../../worker/images/budget';
 import wasmModule from '../../../worker/images/codecs/libwebp.wasm';
 import recordedHash from '../../../worker/images/codecs/libwebp.wasm.sha256?raw';
 import { WebpPicture, libwebpPeakHeapBytes, optimiseWebpBounded, readWebpFeatures, releaseLibwebp } from '../../../worker/images/libwebp';
@@ -96,7 +96,12 @@ describe('large WebP in the isolate (bounded libwebp path)', () => {
     const [W, H] = [1600, 1200];
     const input = makeWebp(W, H, 95, true);
     expect(readWebpFeatures(input)).toMatchObject({ hasAlpha: true });
+    releaseLibwebp(0);
+    libwebpPeakHeapBytes(true);
     const out = optimiseWebpBounded(input, 75, 'on');
+    releaseLibwebp(0);
+    // Real transparency: libwebp's lossless alpha encoder dominates (~20 B/px), within budget.ts' figure.
+    expect(libwebpPeakHeapBytes(true)).toBeLessThan(webpTransparentPeakBytes(readHeader(input, 'webp'), input.length));
     expect(out.bytes.length).toBeLessThan(input.length);
     // The Y-plane strip guard scores what the whole-image guard scores on the decoded RGBA (luma on white + alpha).
     const whole = ssimScore(await decodeWebp(input), await decodeWebp(out.bytes), true);
@@ -114,6 +119,16 @@ describe('large WebP in the isolate (bounded libwebp path)', () => {
     expect(low.raised).toBe(true);
     expect(low.qualityUsed).toBe(10);
     expect(off.score).toBeNull();
+    releaseLibwebp(0);
+  });
+
+  it('a transparent WebP whose alpha encoding would not fit is left unchanged with the reason', async () => {
+    const input = makeWebp(1600, 1200, 95, true);
+    const budgetBytes = 30 << 20; // the A plane fits (selectPath), the alpha encoder's ~18 B/px does not
+    expect(selectPath('webp', readHeader(input, 'webp'), input.length, lossy(75), budgetBytes)).toMatchObject({ path: 'wasm-rows' });
+    const r = await optimiseImage(input, lossy(75), { budgetBytes });
+    expect(r).toMatchObject({ kind: 'unsupported', inputFormat: 'webp' });
+    expect('reason' in r && r.reason).toMatch(/transparency needs more memory/);
     releaseLibwebp(0);
   });
 
