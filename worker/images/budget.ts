@@ -55,8 +55,10 @@ export const JPEG_STAGE_SLACK = 1.3;
  * chain: 1.9 MP 47.1 MiB, 4 MP 72.8 MiB, 12 MP 206 MiB (with the heap's growth slack): 20 B/px + 12 MB,
  * so transparent WebPs fit up to ~4.5 MP;
  * whether the alpha plane is really transparent is known only after decoding (webp-pipeline.ts).
+ * A lossless (VP8L) original decodes through libwebp's whole-image ARGB buffer (4 B/px) beside the picture:
+ * 4 MP 31.6 MiB = 8.3 B/px, so lossless originals fit up to ~11 MP.
  */
-export const WEBP_BOUNDED = { fixedBytes: 8 << 20, perPixel: 3.5, perPixelAlphaPlane: 1, perPixelTransparent: 20, fixedTransparentBytes: 12 << 20, perInputByte: 2 } as const;
+export const WEBP_BOUNDED = { fixedBytes: 8 << 20, perPixel: 3.5, perPixelLosslessOriginal: 8.5, perPixelAlphaPlane: 1, perPixelTransparent: 20, fixedTransparentBytes: 12 << 20, perInputByte: 2 } as const;
 
 /** Peak of the bounded WebP path once the alpha plane turned out to hold transparency. */
 export function webpTransparentPeakBytes(header: HeaderInfo, inputBytes: number): number {
@@ -85,7 +87,7 @@ export function estimatePeakBytes(pipeline: Pipeline, header: HeaderInfo, inputB
   }
   if (pipeline === 'webpBounded') {
     // An alpha flag alone costs the A plane; real transparency is checked after decoding (see above).
-    const perPixel = WEBP_BOUNDED.perPixel + (header.mayHaveAlpha ? WEBP_BOUNDED.perPixelAlphaPlane : 0);
+    const perPixel = (header.webpLossless ? WEBP_BOUNDED.perPixelLosslessOriginal : WEBP_BOUNDED.perPixel) + (header.mayHaveAlpha ? WEBP_BOUNDED.perPixelAlphaPlane : 0);
     return WEBP_BOUNDED.fixedBytes + header.width * header.height * perPixel + inputBytes * WEBP_BOUNDED.perInputByte;
   }
   return header.width * header.height * PEAK_BYTES_PER_PIXEL[pipeline] + inputBytes * 2 + logo;
