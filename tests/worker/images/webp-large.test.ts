@@ -1,4 +1,4 @@
-// Large WebPs through the bounded libwebp path (our own build, libwebp.ts) inside workerd, within the
+// Large WebPs (25 MP) through the bounded libwebp path (our own build, libwebp.ts) inside workerd, within the
 // isolate's memory. The WebPs are made at test time (a fixture photo upscaled with grain, written into
 // our encoder's YUV picture strip by strip), so nothing large is committed.
 /// <reference types="vite/client" />
@@ -62,8 +62,8 @@ describe('libwebp.wasm', () => {
 });
 
 describe('large WebP in the isolate (bounded libwebp path)', () => {
-  it('12 MP opaque WebP: smaller, decodes, guard ran, heap within the estimate and the budget', { timeout: 120_000 }, async () => {
-    const [W, H] = [4000, 3000];
+  it('25 MP opaque WebP (the largest Shopify accepts): smaller, decodes, guard ran, heap within the estimate and the budget', { timeout: 120_000 }, async () => {
+    const [W, H] = [5000, 5000];
     const input = makeWebp(W, H, 95);
     const header = readHeader(input, 'webp');
     // Beyond jSquash's whole-image budget: the bounded path is chosen.
@@ -76,10 +76,10 @@ describe('large WebP in the isolate (bounded libwebp path)', () => {
     const ms = Date.now() - t0;
     releaseLibwebp(0);
     const heap = libwebpPeakHeapBytes(true);
-    console.log(`webp-large 12 MP: ${input.length} -> ${r.bytesOut} bytes, q${r.qualityUsed}, ssim ${r.ssim?.toFixed(4)}, heap peak ${(heap / 2 ** 20).toFixed(1)} MiB (${(heap / (W * H)).toFixed(2)} B/px), ${ms} ms`);
+    console.log(`webp-large 25 MP: ${input.length} -> ${r.bytesOut} bytes, q${r.qualityUsed}, ssim ${r.ssim?.toFixed(4)}, heap peak ${(heap / 2 ** 20).toFixed(1)} MiB (${(heap / (W * H)).toFixed(2)} B/px), ${ms} ms`);
     expect(r).toMatchObject({ format: 'webp', width: W, height: H, path: 'wasm-rows' });
     expect(r.bytesOut).toBeLessThan(r.bytesIn * 0.8);
-    // The strip guard ran on all 12 MP; under the floor it raised the quality one step (guard.ts policy).
+    // The strip guard ran on all 25 MP; under the floor it raised the quality one step (guard.ts policy).
     expect(r.ssim).toBeGreaterThan(0.85);
     expect(r.qualityUsed).toBe(r.ssim! < GUARD_SSIM_FLOOR ? 80 : 75);
     expect(heap).toBeLessThan(estimatePeakBytes('webpBounded', header, input.length));
