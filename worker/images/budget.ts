@@ -88,7 +88,7 @@ export function estimatePeakBytes(pipeline: Pipeline, header: HeaderInfo, inputB
   if (pipeline === 'webpBounded') {
     // An alpha flag alone costs the A plane; real transparency is checked after decoding (see above).
     const perPixel = (header.webpLossless ? WEBP_BOUNDED.perPixelLosslessOriginal : WEBP_BOUNDED.perPixel) + (header.mayHaveAlpha ? WEBP_BOUNDED.perPixelAlphaPlane : 0);
-    return WEBP_BOUNDED.fixedBytes + header.width * header.height * perPixel + inputBytes * WEBP_BOUNDED.perInputByte;
+    return WEBP_BOUNDED.fixedBytes + header.width * header.height * perPixel + inputBytes * WEBP_BOUNDED.perInputByte + logo;
   }
   return header.width * header.height * PEAK_BYTES_PER_PIXEL[pipeline] + inputBytes * 2 + logo;
 }
@@ -114,8 +114,8 @@ export function selectPath(format: 'jpeg' | 'png' | 'webp', header: HeaderInfo, 
     need = estimatePeakBytes('pngRows', header, inputBytes, settings);
     if (need <= budgetBytes && header.width * header.height <= MAX_IMAGE_PIXELS) return { path: 'wasm-rows', pipeline: 'pngRows', estimatedPeakBytes: need };
   }
-  // Large lossy WebP (no watermark): the bounded libwebp path (libwebp.ts), the image held once as YUV.
-  if (format === 'webp' && settings.mode === 'lossy' && !settings.watermark) {
+  // Large lossy WebP (watermark drawn into its picture): the bounded libwebp path (libwebp.ts), the image held once as YUV.
+  if (format === 'webp' && settings.mode === 'lossy') {
     need = estimatePeakBytes('webpBounded', header, inputBytes, settings);
     if (need <= budgetBytes && header.width * header.height <= MAX_IMAGE_PIXELS) return { path: 'wasm-rows', pipeline: 'webpBounded', estimatedPeakBytes: need };
   }

@@ -193,6 +193,28 @@ export class WebpPicture {
     }
   }
 
+  /**
+   * Rows [y0, y0 + n) as straight RGBA (BT.601, chroma nearest; A = 255 without an alpha plane), for
+   * drawing on the picture (watermark) and writing back with setRgbRows.
+   */
+  getRgbaRows(y0: number, n: number, out: Uint8Array): void {
+    const { y, yStride, u, v, uvStride, a, aStride } = this.planes();
+    const w = this.width;
+    for (let r = 0; r < n; r++) {
+      const yy = y0 + r;
+      const cRow = (yy >> 1) * uvStride;
+      for (let x = 0; x < w; x++) {
+        const l = 1.164 * (y[yy * yStride + x]! - 16);
+        const cu = u[cRow + (x >> 1)]! - 128, cv = v[cRow + (x >> 1)]! - 128;
+        const o = (r * w + x) * 4;
+        out[o] = Math.max(0, Math.min(255, Math.round(l + 1.596 * cv)));
+        out[o + 1] = Math.max(0, Math.min(255, Math.round(l - 0.813 * cv - 0.391 * cu)));
+        out[o + 2] = Math.max(0, Math.min(255, Math.round(l + 2.018 * cu)));
+        out[o + 3] = a ? a[yy * aStride + x]! : 255;
+      }
+    }
+  }
+
   /** Lossy encode at `quality` (libwebp's defaults, method 4 as the whole-image path). */
   encode(quality: number, opts: { method?: number; exact?: boolean } = {}): Uint8Array {
     const s = instance();
@@ -288,7 +310,7 @@ export function boundedWebpHeapBytes(width: number, height: number, alpha: boole
  * Lossy re-encode of a WebP in bounded memory with the perceptual guard (one raise of GUARD_STEP, as
  * guard.ts): original picture + candidate picture + the file being decoded, plus libwebp's encoder state.
  */
-export function optimiseWebpBounded(input: Uint8Array, quality: number, guard: GuardMode, opts: { transparentFits?: () => boolean } = {}): GuardedOutput & { width: number; height: number } {
+export function optimiseWebpBounded(input: Uint8Array, quality: number, guard: GuardMode, opts: { transparentFits?: () => boolean; draw?: (pic: WebpPicture) => void } = {}): GuardedOutput & { width: number; height: number } {
   const f = readWebpFeatures(input);
   if (f.animated) throw new LibwebpError('animated WebP');
   reserve(boundedWebpHeapBytes(f.width, f.height, f.hasAlpha, input.length));
@@ -300,6 +322,8 @@ export function optimiseWebpBounded(input: Uint8Array, quality: number, guard: G
     if (f.hasAlpha && opts.transparentFits && hasTransparency(orig) && !opts.transparentFits()) {
       throw new WebpTooLarge(`WebP of ${((f.width * f.height) / 1e6).toFixed(1)} MP with transparency needs more memory than the isolate has (libwebp's alpha encoder); left unchanged`);
     }
+    // A watermark is drawn into the picture: the guard then compares against the watermarked source.
+    opts.draw?.(orig);
     let q = quality;
     let bytes = orig.encode(q);
     if (guard === 'off') return { bytes, qualityUsed: q, score: null, raised: false, width: f.width, height: f.height };

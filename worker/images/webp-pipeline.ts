@@ -6,10 +6,10 @@ import { guardedWebp, type GuardMode } from './guard';
 import { hasTransparency } from './pixels';
 import type { HeaderInfo } from './sniff';
 import type { EngineSettings } from './types';
-import { applyWatermark } from './watermark';
+import { applyWatermark, placeLogo, type PlacedWatermark } from './watermark';
 import { DEFAULT_BUDGET_BYTES, webpTransparentPeakBytes } from './budget';
 import { UnsupportedInput } from './jpeg-pipeline';
-import { optimiseWebpBounded, WebpTooLarge } from './libwebp';
+import { optimiseWebpBounded, WebpTooLarge, type WebpPicture } from './libwebp';
 
 export async function webpCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
   const pixels = await decodeWebp(input);
@@ -25,16 +25,34 @@ export async function webpCandidates(input: Uint8Array, header: HeaderInfo, s: E
 }
 
 /**
- * WebPs beyond jSquash's budget (lossy mode, no watermark; budget.ts picks this): our libwebp build
+ * WebPs beyond jSquash's budget (lossy mode, with or without watermark; budget.ts picks this): our libwebp build
  * decodes into the encoder's YUV picture and guards strip by strip (libwebp.ts): ~3.4 B/px, ~20 B/px with real transparency.
  */
 export async function largeWebpCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: GuardMode, budgetBytes = DEFAULT_BUDGET_BYTES): Promise<{ best: Candidate | null; note?: string }> {
+  const placed = s.watermark ? await placeLogo(s.watermark, header.width, header.height) : null;
   let out;
   try {
-    out = optimiseWebpBounded(input, s.quality, guard, { transparentFits: () => webpTransparentPeakBytes(header, input.length) <= budgetBytes });
+    out = optimiseWebpBounded(input, s.quality, guard, {
+      transparentFits: () => webpTransparentPeakBytes(header, input.length) <= budgetBytes,
+      draw: placed ? (pic) => drawOnPicture(pic, placed) : undefined,
+    });
   } catch (e) {
     if (e instanceof WebpTooLarge) throw new UnsupportedInput(e.message);
     throw e;
   }
-  return { best: { format: 'webp', width: out.width, height: out.height, convertedToJpg: false, watermarked: false, bytes: out.bytes, qualityUsed: out.qualityUsed, ssim: out.score } };
+  return { best: { format: 'webp', width: out.width, height: out.height, convertedToJpg: false, watermarked: Boolean(placed), bytes: out.bytes, qualityUsed: out.qualityUsed, ssim: out.score } };
+}
+
+/** Draws the logo on the rows it covers (even-aligned 16-row strips through RGBA and back). */
+function drawOnPicture(pic: WebpPicture, placed: PlacedWatermark): void {
+  const STRIP = 16;
+  const rows = new Uint8Array(STRIP * pic.width * 4);
+  const from = Math.max(0, placed.at.y) & ~1;
+  const to = Math.min(pic.height, placed.at.y + placed.at.height);
+  for (let y0 = from; y0 < to; y0 += STRIP) {
+    const n = Math.min(STRIP, pic.height - y0);
+    pic.getRgbaRows(y0, n, rows);
+    placed.drawRows(rows, y0, n, pic.width);
+    pic.setRgbRows(y0, rows, n, 4);
+  }
 }

@@ -13,7 +13,8 @@ import { readHeader } from '../../../worker/images/sniff';
 import { decodeWebp } from '../../../worker/images/codecs';
 import { GUARD_SSIM_FLOOR, ssimScore } from '../../../worker/images/perceptual';
 import { fixture } from './fixtures';
-import { lossy, optimised } from './helpers';
+import { lossy, makeImage, optimised, pngOf } from './helpers';
+import { placeWatermark } from '../../../worker/images/watermark';
 
 const wasmBytes = import.meta.glob<string>('../../../worker/images/codecs/libwebp.wasm', { query: '?url&inline', import: 'default', eager: true });
 
@@ -129,6 +130,28 @@ describe('large WebP in the isolate (bounded libwebp path)', () => {
     const r = await optimiseImage(input, lossy(75), { budgetBytes });
     expect(r).toMatchObject({ kind: 'unsupported', inputFormat: 'webp' });
     expect('reason' in r && r.reason).toMatch(/transparency needs more memory/);
+    releaseLibwebp(0);
+  });
+
+  it('4 MP WebP with a watermark: the logo is drawn into the picture strip by strip and survives the re-encode', { timeout: 60_000 }, async () => {
+    const [W, H] = [2400, 1800];
+    const input = makeWebp(W, H, 95);
+    const logo = await pngOf(makeImage(100, 50, () => [255, 0, 0, 255]));
+    const settings = lossy(75, { watermark: { bytes: logo, position: 'b_r', heightFraction: 0.1, opacity: 1 } });
+    expect(selectPath('webp', readHeader(input, 'webp'), input.length, settings)).toMatchObject({ path: 'wasm-rows', pipeline: 'webpBounded' });
+    const r = optimised(await optimiseImage(input, settings));
+    expect(r).toMatchObject({ format: 'webp', watermarked: true, width: W, height: H });
+    const back = new WebpPicture(W, H, false);
+    back.decode(r.bytes);
+    const rows = new Uint8Array(W * 4 * 2);
+    const at = placeWatermark(W, H, 100, 50, 'b_r', 0.1);
+    back.getRgbaRows(at.y + (at.height >> 1) & ~1, 2, rows); // middle of the logo: red
+    const mid = (at.x + (at.width >> 1)) * 4;
+    expect(rows[mid]!).toBeGreaterThan(200);
+    expect(rows[mid + 1]!).toBeLessThan(60);
+    back.getRgbaRows(10, 2, rows); // far from the logo: the photo (the rocket's sky is not red)
+    expect(rows[mid]! - rows[mid + 1]!).toBeLessThan(100);
+    back.free();
     releaseLibwebp(0);
   });
 
