@@ -131,7 +131,9 @@ export const RETAINED_HEAP_CAP_BYTES = 64 * 1024 * 1024;
  */
 export function trimCodecs(): void {
   releaseMozjpeg(RETAINED_HEAP_CAP_BYTES);
-  releaseLibwebp(RETAINED_HEAP_CAP_BYTES);
+  // The bounded WebP heap is sized per image (up to ~80 MB): never kept for the next job, whose codec
+  // could not use it (the compiled module is instantiated again, a fresh 1 MB heap).
+  releaseLibwebp(0);
   if (wasmHeapBytes() <= RETAINED_HEAP_CAP_BYTES) return;
   instances.clear();
   heapBytes.clear();

@@ -7,7 +7,7 @@ import { optimiseImage } from '../../../worker/images';
 import { DEFAULT_BUDGET_BYTES, estimatePeakBytes, selectPath, webpTransparentPeakBytes } from '../../../worker/images/budget';
 import wasmModule from '../../../worker/images/codecs/libwebp.wasm';
 import recordedHash from '../../../worker/images/codecs/libwebp.wasm.sha256?raw';
-import { WebpPicture, libwebpPeakHeapBytes, optimiseWebpBounded, readWebpFeatures, releaseLibwebp } from '../../../worker/images/libwebp';
+import { WebpPicture, libwebpHeapBytes, libwebpPeakHeapBytes, optimiseWebpBounded, readWebpFeatures, releaseLibwebp } from '../../../worker/images/libwebp';
 import { decodeJpegRgb } from '../../../worker/images/mozjpeg';
 import { readHeader } from '../../../worker/images/sniff';
 import { decodeWebp } from '../../../worker/images/codecs';
@@ -75,6 +75,7 @@ describe('large WebP in the isolate (bounded libwebp path)', () => {
     const t0 = Date.now();
     const r = optimised(await optimiseImage(input, lossy(75)));
     const ms = Date.now() - t0;
+    expect(libwebpHeapBytes()).toBe(0); // trimCodecs dropped the 80 MiB heap: nothing kept for the next job
     releaseLibwebp(0);
     const heap = libwebpPeakHeapBytes(true);
     console.log(`webp-large 25 MP: ${input.length} -> ${r.bytesOut} bytes, q${r.qualityUsed}, ssim ${r.ssim?.toFixed(4)}, heap peak ${(heap / 2 ** 20).toFixed(1)} MiB (${(heap / (W * H)).toFixed(2)} B/px), ${ms} ms`);
