@@ -8,11 +8,11 @@
 // tests/worker/images/webp-large.test.ts checks the hash without a compiler). Deterministic: fixed
 // flags and file order, no debug info, the source folder mapped away, SOURCE_DATE_EPOCH pinned.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fail, recordOrCheck, sha256 } from './record.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const check = process.argv.includes('--check');
@@ -30,12 +30,6 @@ const FLAGS = [
 const PLATFORM = /_(mips32|mips_dsp_r2|msa|neon|sse2|sse41)\.c$/;
 const DIRS = ['sharpyuv', 'src/dec', 'src/dsp', 'src/enc', 'src/utils'];
 
-const sha256 = (buf) => createHash('sha256').update(buf).digest('hex');
-
-function fail(msg) {
-  console.error(`build:codecs (webp): ${msg}`);
-  process.exit(1);
-}
 
 const env = { ...process.env, NODE_PATH: '/usr/share/nodejs', SOURCE_DATE_EPOCH: '1665100800', LC_ALL: 'C', TZ: 'UTC' };
 let version = '';
@@ -66,19 +60,7 @@ try {
   const out = join(work, 'libwebp.wasm');
   execFileSync('emcc', [...FLAGS, `-ffile-prefix-map=${src}=.`, '-I.', ...sources, 'webp-glue.c', '-o', out], { cwd: src, env, stdio: ['ignore', 'ignore', 'pipe'] });
   const wasm = readFileSync(out);
-  const hash = sha256(wasm);
-  const wasmPath = join(here, 'libwebp.wasm');
-  const hashPath = join(here, 'libwebp.wasm.sha256');
-  if (check) {
-    const recorded = existsSync(hashPath) ? readFileSync(hashPath, 'utf8').trim() : '';
-    const committed = existsSync(wasmPath) ? sha256(readFileSync(wasmPath)) : '';
-    if (hash !== recorded || hash !== committed) fail(`rebuilt ${hash}, recorded ${recorded || '-'}, committed wasm ${committed || '-'}`);
-    console.log(`build:codecs --check: libwebp.wasm ${hash} matches the recorded hash`);
-  } else {
-    writeFileSync(wasmPath, wasm);
-    writeFileSync(hashPath, `${hash}\n`);
-    console.log(`build:codecs: libwebp.wasm ${wasm.length} bytes, sha256 ${hash}`);
-  }
+  recordOrCheck(here, 'libwebp.wasm', wasm, check);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -8,11 +8,11 @@
 // compiler). Deterministic: fixed flags, configure-free headers (jconfig*.h, fixed BUILD date), no
 // debug info, the source folder mapped away, SOURCE_DATE_EPOCH pinned.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fail, recordOrCheck, sha256 } from './record.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../../..');
@@ -89,12 +89,6 @@ function patchSource(src) {
   }
 }
 
-const sha256 = (buf) => createHash('sha256').update(buf).digest('hex');
-
-function fail(msg) {
-  console.error(`build:codecs: ${msg}`);
-  process.exit(1);
-}
 
 if (!existsSync(TARBALL)) fail(`${TARBALL} missing: run npm install (mozjpeg is a devDependency)`);
 if (sha256(readFileSync(TARBALL)) !== TARBALL_SHA256) fail('mozjpeg.tar.gz is not the pinned MozJPEG 3.2 source');
@@ -118,19 +112,7 @@ try {
   const out = join(work, 'mozjpeg.wasm');
   execFileSync('emcc', [...FLAGS, `-ffile-prefix-map=${src}=.`, '-I.', ...SOURCES, 'mozjpeg-glue.c', '-o', out], { cwd: src, env, stdio: ['ignore', 'ignore', 'pipe'] });
   const wasm = readFileSync(out);
-  const hash = sha256(wasm);
-  const wasmPath = join(here, 'mozjpeg.wasm');
-  const hashPath = join(here, 'mozjpeg.wasm.sha256');
-  if (check) {
-    const recorded = existsSync(hashPath) ? readFileSync(hashPath, 'utf8').trim() : '';
-    const committed = existsSync(wasmPath) ? sha256(readFileSync(wasmPath)) : '';
-    if (hash !== recorded || hash !== committed) fail(`rebuilt ${hash}, recorded ${recorded || '-'}, committed wasm ${committed || '-'}`);
-    console.log(`build:codecs --check: mozjpeg.wasm ${hash} matches the recorded hash`);
-  } else {
-    writeFileSync(wasmPath, wasm);
-    writeFileSync(hashPath, `${hash}\n`);
-    console.log(`build:codecs: mozjpeg.wasm ${wasm.length} bytes, sha256 ${hash}`);
-  }
+  recordOrCheck(here, 'mozjpeg.wasm', wasm, check);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
