@@ -12,7 +12,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fail, recordOrCheck, sha256 } from './record.mjs';
+import { emccEnv, fail, recordOrCheck, sha256 } from './record.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const check = process.argv.includes('--check');
@@ -31,14 +31,7 @@ const PLATFORM = /_(mips32|mips_dsp_r2|msa|neon|sse2|sse41)\.c$/;
 const DIRS = ['sharpyuv', 'src/dec', 'src/dsp', 'src/enc', 'src/utils'];
 
 
-const env = { ...process.env, NODE_PATH: '/usr/share/nodejs', SOURCE_DATE_EPOCH: '1665100800', LC_ALL: 'C', TZ: 'UTC' };
-let version = '';
-try {
-  version = execFileSync('emcc', ['--version'], { env, encoding: 'utf8' });
-} catch {
-  fail('emcc not found: apt-get install -y emscripten (Debian bookworm, 3.1.6)');
-}
-if (!version.includes(EMCC_VERSION)) console.warn(`build:codecs: emcc is not ${EMCC_VERSION}; the hash will differ`);
+const env = emccEnv('1665100800', EMCC_VERSION);
 
 const work = mkdtempSync(join(tmpdir(), 'libwebp-wasm-'));
 try {

@@ -12,7 +12,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fail, recordOrCheck, sha256 } from './record.mjs';
+import { emccEnv, fail, recordOrCheck, sha256 } from './record.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../../..');
@@ -92,14 +92,7 @@ function patchSource(src) {
 
 if (!existsSync(TARBALL)) fail(`${TARBALL} missing: run npm install (mozjpeg is a devDependency)`);
 if (sha256(readFileSync(TARBALL)) !== TARBALL_SHA256) fail('mozjpeg.tar.gz is not the pinned MozJPEG 3.2 source');
-const env = { ...process.env, NODE_PATH: '/usr/share/nodejs', SOURCE_DATE_EPOCH: '1488672000', LC_ALL: 'C', TZ: 'UTC' };
-let version = '';
-try {
-  version = execFileSync('emcc', ['--version'], { env, encoding: 'utf8' });
-} catch {
-  fail('emcc not found: apt-get install -y emscripten (Debian bookworm, 3.1.6)');
-}
-if (!version.includes(EMCC_VERSION)) console.warn(`build:codecs: emcc is not ${EMCC_VERSION}; the hash will differ`);
+const env = emccEnv('1488672000', EMCC_VERSION);
 
 const work = mkdtempSync(join(tmpdir(), 'mozjpeg-wasm-'));
 try {

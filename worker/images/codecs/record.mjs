@@ -1,5 +1,6 @@
 // Shared by the codec builds: the sha256 of a built wasm is recorded beside it, and `--check` proves the
 // committed binary is the one the pinned sources and flags produce (so CI needs no compiler).
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,4 +27,17 @@ export function recordOrCheck(dir, name, wasm, check) {
     writeFileSync(hashPath, `${hash}\n`);
     console.log(`build:codecs: ${name} ${wasm.length} bytes, sha256 ${hash}`);
   }
+}
+
+/** The pinned build environment (fixed epoch, locale, zone) and a check that Debian's emcc is there. */
+export function emccEnv(sourceDateEpoch, emccVersion) {
+  const env = { ...process.env, NODE_PATH: '/usr/share/nodejs', SOURCE_DATE_EPOCH: sourceDateEpoch, LC_ALL: 'C', TZ: 'UTC' };
+  let version = '';
+  try {
+    version = execFileSync('emcc', ['--version'], { env, encoding: 'utf8' });
+  } catch {
+    fail('emcc not found: apt-get install -y emscripten (Debian bookworm, 3.1.6)');
+  }
+  if (!version.includes(emccVersion)) console.warn(`build:codecs: emcc is not ${emccVersion}; the hash will differ`);
+  return env;
 }
