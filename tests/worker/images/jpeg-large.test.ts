@@ -4,36 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import { optimiseImage } from '../../../worker/images';
 import { DEFAULT_BUDGET_BYTES } from '../../../worker/images/budget';
-import { JpegDecoder, JpegEncoder, decodeJpegRgb, mozjpegPeakHeapBytes, readJpegHeader, releaseMozjpeg, transcodeJpeg } from '../../../worker/images/mozjpeg';
-import { fixture } from './fixtures';
-import { lossless, lossy, optimised } from './helpers';
+import { JpegDecoder, JpegEncoder, mozjpegPeakHeapBytes, readJpegHeader, releaseMozjpeg, transcodeJpeg } from '../../../worker/images/mozjpeg';
+import { grainyUpscaleStrips, lossless, lossy, optimised } from './helpers';
 
 const SIDE = 5000;
 
 /** 5000 x 5000 photo-like JPEG: bilinear upscale of the rocket photo plus deterministic grain. */
 function make25MpJpeg(quality: number): Uint8Array {
-  const src = decodeJpegRgb(fixture('rocket-baseline.jpg'));
   const enc = new JpegEncoder({ width: SIDE, height: SIDE, quality, trellis: false, optimizeScans: false }); // fast to make
-  const row = new Uint8Array(SIDE * 3 * 16);
-  let seed = 12345;
-  const sx = (src.width - 1) / (SIDE - 1), sy = (src.height - 1) / (SIDE - 1);
-  for (let y0 = 0; y0 < SIDE; y0 += 16) {
-    const n = Math.min(16, SIDE - y0);
-    for (let r = 0; r < n; r++) {
-      const fy = (y0 + r) * sy, y = Math.floor(fy), wy = fy - y, y1 = Math.min(src.height - 1, y + 1);
-      for (let x = 0; x < SIDE; x++) {
-        const fx = x * sx, xi = Math.floor(fx), wx = fx - xi, x1 = Math.min(src.width - 1, xi + 1);
-        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-        const grain = ((seed >> 16) % 9) - 4;
-        for (let c = 0; c < 3; c++) {
-          const p = (yy: number, xx: number) => src.data[(yy * src.width + xx) * 3 + c]!;
-          const v = (p(y, xi) * (1 - wx) + p(y, x1) * wx) * (1 - wy) + (p(y1, xi) * (1 - wx) + p(y1, x1) * wx) * wy;
-          row[(r * SIDE + x) * 3 + c] = Math.max(0, Math.min(255, Math.round(v + grain)));
-        }
-      }
-    }
-    enc.write(row, n);
-  }
+  grainyUpscaleStrips(SIDE, SIDE, 3, (_y0, rows, n) => enc.write(rows, n));
   return enc.finish();
 }
 

@@ -8,42 +8,20 @@ import { DEFAULT_BUDGET_BYTES, estimatePeakBytes, selectPath, webpTransparentPea
 import wasmModule from '../../../worker/images/codecs/libwebp.wasm';
 import recordedHash from '../../../worker/images/codecs/libwebp.wasm.sha256?raw';
 import { WebpPicture, libwebpHeapBytes, libwebpPeakHeapBytes, optimiseWebpBounded, readWebpFeatures, releaseLibwebp } from '../../../worker/images/libwebp';
-import { decodeJpegRgb } from '../../../worker/images/mozjpeg';
 import { readHeader } from '../../../worker/images/sniff';
 import { decodeWebp } from '../../../worker/images/codecs';
 import { GUARD_SSIM_FLOOR, ssimScore } from '../../../worker/images/perceptual';
-import { fixture } from './fixtures';
-import { lossy, makeImage, optimised, pngOf } from './helpers';
+import { grainyUpscaleStrips, lossy, makeImage, optimised, pngOf } from './helpers';
 import { placeWatermark } from '../../../worker/images/watermark';
 
 const wasmBytes = import.meta.glob<string>('../../../worker/images/codecs/libwebp.wasm', { query: '?url&inline', import: 'default', eager: true });
 
 /** width x height photo-like WebP: bilinear upscale of the rocket photo plus grain; optional alpha ramp. */
 function makeWebp(width: number, height: number, quality: number, alpha = false): Uint8Array {
-  const src = decodeJpegRgb(fixture('rocket-baseline.jpg'));
   const pic = new WebpPicture(width, height, alpha);
-  const ch = alpha ? 4 : 3;
-  const rows = new Uint8Array(width * ch * 16);
-  let seed = 12345;
-  const sx = (src.width - 1) / (width - 1), sy = (src.height - 1) / (height - 1);
-  for (let y0 = 0; y0 < height; y0 += 16) {
-    const n = Math.min(16, height - y0);
-    for (let r = 0; r < n; r++) {
-      const fy = (y0 + r) * sy, y = Math.floor(fy), wy = fy - y, y1 = Math.min(src.height - 1, y + 1);
-      for (let x = 0; x < width; x++) {
-        const fx = x * sx, xi = Math.floor(fx), wx = fx - xi, x1 = Math.min(src.width - 1, xi + 1);
-        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-        const grain = ((seed >> 16) % 9) - 4;
-        for (let c = 0; c < 3; c++) {
-          const p = (yy: number, xx: number) => src.data[(yy * src.width + xx) * 3 + c]!;
-          const v = (p(y, xi) * (1 - wx) + p(y, x1) * wx) * (1 - wy) + (p(y1, xi) * (1 - wx) + p(y1, x1) * wx) * wy;
-          rows[(r * width + x) * ch + c] = Math.max(0, Math.min(255, Math.round(v + grain)));
-        }
-        if (alpha) rows[(r * width + x) * 4 + 3] = x < width / 4 ? 0 : Math.min(255, Math.round(((x - width / 4) / (width / 2)) * 255));
-      }
-    }
-    pic.setRgbRows(y0, rows, n, ch as 3 | 4);
-  }
+  const ch: 3 | 4 = alpha ? 4 : 3;
+  const alphaRamp = (x: number) => (x < width / 4 ? 0 : Math.min(255, Math.round(((x - width / 4) / (width / 2)) * 255)));
+  grainyUpscaleStrips(width, height, ch, (y0, rows, n) => pic.setRgbRows(y0, rows, n, ch), alphaRamp);
   const out = pic.encode(quality, { method: 0 }); // fast to make
   pic.free();
   return out;
