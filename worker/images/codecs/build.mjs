@@ -1,24 +1,24 @@
 #!/usr/bin/env node
 // npm run build:codecs [-- --check]
 // Builds worker/images/codecs/mozjpeg.wasm from pinned sources: MozJPEG 3.2 from the npm package
-// `mozjpeg` (devDependency, exact version; its tarball's sha256 is checked) + mozjpeg-glue.c, with
+// `mozjpeg@8.0.0` (fetched with `npm pack`, which runs no install script: the package's postinstall
+// compiles native binaries and needs GitHub; the source tarball's sha256 is checked) + mozjpeg-glue.c, with
 // Debian's emscripten 3.1.6 as a standalone wasm (no JS glue). Writes the wasm and its sha256 to
 // mozjpeg.wasm.sha256; with --check it rebuilds in a temporary folder and fails when the committed
 // wasm or hash differs (the test tests/worker/images/mozjpeg-wasm.test.ts checks the hash without a
 // compiler). Deterministic: fixed flags, configure-free headers (jconfig*.h, fixed BUILD date), no
 // debug info, the source folder mapped away, SOURCE_DATE_EPOCH pinned.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emccEnv, fail, recordOrCheck, sha256 } from './record.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '../../..');
 const check = process.argv.includes('--check');
 
-const TARBALL = join(root, 'node_modules/mozjpeg/vendor/source/mozjpeg.tar.gz');
+const PACKAGE = 'mozjpeg@8.0.0';
 const TARBALL_SHA256 = '8aecc1ecad447a73ae01b9a546e99142345e5a92838d84af425f2b19202e7b73'; // mozjpeg@8.0.0 (MozJPEG 3.2)
 const EMCC_VERSION = '3.1.6';
 
@@ -90,13 +90,15 @@ function patchSource(src) {
 }
 
 
-if (!existsSync(TARBALL)) fail(`${TARBALL} missing: run npm install (mozjpeg is a devDependency)`);
-if (sha256(readFileSync(TARBALL)) !== TARBALL_SHA256) fail('mozjpeg.tar.gz is not the pinned MozJPEG 3.2 source');
 const env = emccEnv('1488672000', EMCC_VERSION);
 
 const work = mkdtempSync(join(tmpdir(), 'mozjpeg-wasm-'));
 try {
-  execFileSync('tar', ['xzf', TARBALL, '-C', work], { env });
+  const packed = execFileSync('npm', ['pack', PACKAGE, '--silent', '--pack-destination', work], { cwd: work, encoding: 'utf8' }).trim();
+  execFileSync('tar', ['xzf', join(work, packed), '-C', work, 'package/vendor/source/mozjpeg.tar.gz']);
+  const tarball = join(work, 'package/vendor/source/mozjpeg.tar.gz');
+  if (sha256(readFileSync(tarball)) !== TARBALL_SHA256) fail('mozjpeg.tar.gz is not the pinned MozJPEG 3.2 source');
+  execFileSync('tar', ['xzf', tarball, '-C', work], { env });
   const src = join(work, 'mozjpeg');
   // Quoted includes look in the source's own folder first, so the headers go there.
   for (const h of ['jconfig.h', 'jconfigint.h']) copyFileSync(join(here, h), join(src, h));
