@@ -3,7 +3,7 @@ import { RouterProvider } from '@tanstack/react-router';
 import { Provider as JotaiProvider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { PolarisProvider } from './components/polaris-provider';
+import { PolarisProvider } from './shell/polaris-provider';
 import { initI18n } from './i18n';
 import { createAppRouter } from './router';
 import { store } from './state/atoms';

@@ -1,5 +1,5 @@
 import { createRootRoute, createRoute, createRouter, redirect } from '@tanstack/react-router';
-import { AppShell } from './components/app-shell';
+import { AppShell } from './shell/app-shell';
 import { AuthInstallScreen, isLaunchQuery } from './screens/auth-install';
 import { CookieErrorScreen } from './screens/cookie-error';
 import { ErrorScreen } from './screens/error';
@@ -83,6 +83,3 @@ declare module '@tanstack/react-router' {
     title?: string;
   }
 }
-
-/** Routes that need no shop credentials (public pages and the install landing). */
-export const PUBLIC_PATHS = ['/', '/auth/install', '/cookieError', '/privacy-policy', '/error', '/404'];

@@ -2,10 +2,10 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Frame } from '@shopify/polaris';
 import { createStore, Provider } from 'jotai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ContactFormHost } from '../../admin/src/components/contact-form';
-import { PlanLimitDialog } from '../../admin/src/components/plan-limit-dialog';
-import { PolarisProvider } from '../../admin/src/components/polaris-provider';
-import { ToastHost } from '../../admin/src/components/toast-host';
+import { ContactFormHost } from '../../admin/src/support/contact-form';
+import { PlanLimitDialog } from '../../admin/src/pricing/plan-limit-dialog';
+import { PolarisProvider } from '../../admin/src/shell/polaris-provider';
+import { ToastHost } from '../../admin/src/widgets/toast-host';
 import { mockApi, renderApp, settingInfo } from './helpers/render-app';
 
 afterEach(() => {

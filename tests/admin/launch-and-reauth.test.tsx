@@ -3,7 +3,7 @@ import { render, waitFor } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { get, REAUTHORIZE_URL_HEADER, RETRY_INVALID_SESSION_HEADER } from '../../admin/src/api/client';
-import { PolarisProvider } from '../../admin/src/components/polaris-provider';
+import { PolarisProvider } from '../../admin/src/shell/polaris-provider';
 import { createAppRouter } from '../../admin/src/router';
 
 // The launch at application_url (`/`) and the client's answer to Shopify's re-authorisation headers.

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { AccountCard } from '../../admin/src/components/pricing/account-card';
-import { readPricing } from '../../admin/src/components/pricing/pricing-data';
-import { PolarisProvider } from '../../admin/src/components/polaris-provider';
+import { AccountCard } from '../../admin/src/pricing/account-card';
+import { readPricing } from '../../admin/src/pricing/pricing-data';
+import { PolarisProvider } from '../../admin/src/shell/polaris-provider';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultImageSettings } from '../../shared/image-settings';
 import { showingRange } from '../../admin/src/image-opt/paging-footer';

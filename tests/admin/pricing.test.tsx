@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PolarisProvider } from '../../admin/src/components/polaris-provider';
-import { DiscountBanner } from '../../admin/src/components/pricing/discount-banner';
+import { PolarisProvider } from '../../admin/src/shell/polaris-provider';
+import { DiscountBanner } from '../../admin/src/pricing/discount-banner';
 import { mockApi, renderApp, settingInfo } from './helpers/render-app';
 
 beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));

@@ -2,7 +2,7 @@ import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { render, screen, waitFor } from '@testing-library/react';
 import { Provider } from 'jotai';
 import { describe, expect, it } from 'vitest';
-import { PolarisProvider } from '../../admin/src/components/polaris-provider';
+import { PolarisProvider } from '../../admin/src/shell/polaris-provider';
 import { createAppRouter } from '../../admin/src/router';
 import { store } from '../../admin/src/state/atoms';
 

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveSettings } from '../api/calls';
 import { isOk, messageOf } from '../api/client';
-import { SwitchToggle } from '../components/switch-toggle';
+import { SwitchToggle } from '../widgets/switch-toggle';
 import { useToast } from '../hooks/use-toast';
 
 type Props = {

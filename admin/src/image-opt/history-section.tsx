@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reOptimize, restore } from '../api/calls';
 import { isOk, messageOf } from '../api/client';
-import { usePlanLimitRefusal } from '../components/plan-limit-dialog';
+import { usePlanLimitRefusal } from '../pricing/plan-limit-dialog';
 import { useToast } from '../hooks/use-toast';
 import { formatDate, HistoryStatusBadge, patternLabel, RowThumbnail } from './history-row-cells';
 import { DownloadButton } from './details/download-button';

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reOptimize } from '../api/calls';
 import { isOk, messageOf } from '../api/client';
-import { usePlanLimitRefusal } from '../components/plan-limit-dialog';
+import { usePlanLimitRefusal } from '../pricing/plan-limit-dialog';
 import { useToast } from '../hooks/use-toast';
 import { RowThumbnail } from './history-row-cells';
 import { PagingFooter } from './paging-footer';

@@ -2,9 +2,9 @@ import { Banner, BlockStack, Button, InlineStack, SkeletonBodyText, Text } from 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ImageSettings } from '../../../shared/image-settings';
-import { ImageSettingsForm, useImageSettings } from '../components/image-settings';
-import { AdminSaveBar } from '../components/image-settings/save-bar';
-import { LeaveConfirm, LeaveGuard } from '../components/leave-guard';
+import { ImageSettingsForm, useImageSettings } from '../image-settings';
+import { AdminSaveBar } from '../image-settings/save-bar';
+import { LeaveConfirm, LeaveGuard } from '../widgets/leave-guard';
 
 type Props = { open: boolean; firstTime: boolean; onClose: () => void; onSaved: (saved: ImageSettings) => void };
 

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { uploadImagesOpt } from '../api/calls';
 import { isOk, messageOf } from '../api/client';
 import { localiseServerMessage } from '../api/server-messages';
-import { usePlanLimitRefusal } from '../components/plan-limit-dialog';
+import { usePlanLimitRefusal } from '../pricing/plan-limit-dialog';
 import { useToast } from '../hooks/use-toast';
 
 /** Section 5: only .jpg, .jpeg and .png are uploaded. */

@@ -1,6 +1,6 @@
 import { BlockStack, Checkbox, ChoiceList, RangeSlider, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
-import { CUSTOM_QUALITY_MAX, CUSTOM_QUALITY_MIN, type ImageOptSettings, type QualitySettings } from '../../../../shared/image-settings';
+import { CUSTOM_QUALITY_MAX, CUSTOM_QUALITY_MIN, type ImageOptSettings, type QualitySettings } from '../../../shared/image-settings';
 
 type Mode = 'level-1' | 'level-2' | 'level-3' | 'custom' | 'lossless';
 

@@ -1,8 +1,8 @@
 import { Banner, BlockStack, Button, ChoiceList, Collapsible, Divider, InlineStack, Text } from '@shopify/polaris';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ImageSettings } from '../../../../shared/image-settings';
-import { emptyTemplates } from '../../lib/wizard-rules';
+import type { ImageSettings } from '../../../shared/image-settings';
+import { emptyTemplates } from '../lib/wizard-rules';
 import { CompressionSection } from './compression-section';
 import { TemplateSection } from './template-section';
 import type { SettingsSection } from './use-image-settings';

@@ -1,7 +1,7 @@
 import { BlockStack, Button, InlineStack, SkeletonBodyText, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
-import type { ImageSettings } from '../../../../shared/image-settings';
-import { LeaveGuard } from '../leave-guard';
+import type { ImageSettings } from '../../../shared/image-settings';
+import { LeaveGuard } from '../widgets/leave-guard';
 import { ImageSettingsForm } from './image-settings-form';
 import { AdminSaveBar } from './save-bar';
 import { useImageSettings } from './use-image-settings';

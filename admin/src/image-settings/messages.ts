@@ -11,7 +11,7 @@ import {
   MSG_WATERMARK_SIZE_RANGE,
   MSG_WATERMARK_TOO_LARGE,
   MSG_WATERMARK_TYPE,
-} from '../../../../shared/image-settings';
+} from '../../../shared/image-settings';
 
 // The documented (English) validation messages of shared/image-settings.ts, as catalogue keys, so the
 // same rule reads in the merchant's language whether the admin or the Worker found it.

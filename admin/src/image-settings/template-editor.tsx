@@ -1,7 +1,7 @@
 import { BlockStack, Button, InlineStack, TextField } from '@shopify/polaris';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { insertPlaceholder, normaliseTemplate, PLACEHOLDERS, TEMPLATE_DEBOUNCE_MS, type TemplateScope } from '../../lib/templates';
+import { insertPlaceholder, normaliseTemplate, PLACEHOLDERS, TEMPLATE_DEBOUNCE_MS, type TemplateScope } from '../lib/templates';
 
 type Props = { scope: TemplateScope; label: string; value: string; onChange: (value: string) => void; error?: string | boolean };
 

@@ -1,8 +1,8 @@
 import { BlockStack, Checkbox, ChoiceList, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
-import type { AltTextSettings, FileNameSettings } from '../../../../shared/image-settings';
-import { hasScope } from '../../lib/wizard-rules';
-import type { TemplateScope } from '../../lib/templates';
+import type { AltTextSettings, FileNameSettings } from '../../../shared/image-settings';
+import { hasScope } from '../lib/wizard-rules';
+import type { TemplateScope } from '../lib/templates';
 import { TemplateEditor } from './template-editor';
 
 type Section = AltTextSettings | FileNameSettings;

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getSettings, saveSettings } from '../../api/calls';
-import { isOk, messageOf } from '../../api/client';
-import { useToast } from '../../hooks/use-toast';
-import { defaultImageSettings, imageSettingsSchema, MSG_NEED_ONE_ITEM, settingsRuleError, type ImageSettings } from '../../../../shared/image-settings';
+import { getSettings, saveSettings } from '../api/calls';
+import { isOk, messageOf } from '../api/client';
+import { useToast } from '../hooks/use-toast';
+import { defaultImageSettings, imageSettingsSchema, MSG_NEED_ONE_ITEM, settingsRuleError, type ImageSettings } from '../../../shared/image-settings';
 import { translateSettingsMessage } from './messages';
 
 /** The sections of the settings form, in screen order (image-optimisation.md section 2). */

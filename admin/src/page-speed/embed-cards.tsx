@@ -1,6 +1,6 @@
 import { Badge, BlockStack, Button, Card, InlineStack, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
-import { useSettingInfo } from '../../hooks/use-settings-info';
+import { useSettingInfo } from '../hooks/use-settings-info';
 import type { EmbedState } from './use-embed-status';
 
 /**

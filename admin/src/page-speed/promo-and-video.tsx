@@ -2,12 +2,12 @@ import { Banner, BlockStack, MediaCard, Modal, Text, VideoThumbnail } from '@sho
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getPricingPlans, updateCustomerClick } from '../../api/calls';
-import { isOk } from '../../api/client';
+import { getPricingPlans, updateCustomerClick } from '../api/calls';
+import { isOk } from '../api/client';
 import { readPricing } from '../pricing/pricing-data';
-import { useAppConfig } from '../../hooks/use-app-config';
-import { tutorialEmbedUrl } from '../../lib/app-links';
-import { useSessionClosable } from '../../hooks/use-session-closable';
+import { useAppConfig } from '../hooks/use-app-config';
+import { tutorialEmbedUrl } from '../lib/app-links';
+import { useSessionClosable } from '../hooks/use-session-closable';
 
 /** Closing a banner: hidden for the session, and the click is recorded (updateCustomerClick). */
 const useClosable = (name: string) => useSessionClosable(name, () => void updateCustomerClick(name).catch(() => undefined));

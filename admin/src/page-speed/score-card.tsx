@@ -1,9 +1,9 @@
 import { BlockStack, Box, Button, ButtonGroup, Card, InlineStack, Spinner, Text } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { messageOf } from '../../api/client';
-import { useToast } from '../../hooks/use-toast';
-import { BAND_COLOURS, bandLegend, type Device } from '../../lib/score-bands';
+import { messageOf } from '../api/client';
+import { useToast } from '../hooks/use-toast';
+import { BAND_COLOURS, bandLegend, type Device } from '../lib/score-bands';
 import { ScoreGauge } from './score-gauge';
 import { usePageSpeed } from './use-page-speed';
 

@@ -1,4 +1,4 @@
-import { BAND_COLOURS, scoreBand, type Device } from '../../lib/score-bands';
+import { BAND_COLOURS, scoreBand, type Device } from '../lib/score-bands';
 
 /** Half-circle gauge: the arc fills to the score in the colour of its band. */
 export function ScoreGauge({ score, device, label }: { score: number; device: Device; label: string }) {

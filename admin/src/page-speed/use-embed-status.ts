@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { checkThemeAppExtension } from '../../api/calls';
-import { isOk } from '../../api/client';
-import { usePolling } from '../../hooks/use-polling';
+import { checkThemeAppExtension } from '../api/calls';
+import { isOk } from '../api/client';
+import { usePolling } from '../hooks/use-polling';
 
 /** Embed status polling interval after a Speed up / Turn off click (section 9). */
 export const EMBED_POLL_MS = 3000;

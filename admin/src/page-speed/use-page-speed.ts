@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { getPageSpeedScore, refreshPageSpeedOnline } from '../../api/calls';
-import { isOk, messageOf } from '../../api/client';
-import { usePolling } from '../../hooks/use-polling';
-import { isScorePending } from '../../lib/score-bands';
+import { getPageSpeedScore, refreshPageSpeedOnline } from '../api/calls';
+import { isOk, messageOf } from '../api/client';
+import { usePolling } from '../hooks/use-polling';
+import { isScorePending } from '../lib/score-bands';
 
 /** Score polling interval (section 9). */
 export const SCORE_POLL_MS = 5000;

@@ -1,8 +1,8 @@
 import { BlockStack, Card, InlineStack, Link, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
-import { formatDay } from '../../lib/format-date';
-import { formatSize } from '../../lib/format-size';
-import { UsageBar } from '../usage-bar';
+import { formatDay } from '../lib/format-date';
+import { formatSize } from '../lib/format-size';
+import { UsageBar } from '../widgets/usage-bar';
 import type { PricingData } from './pricing-data';
 
 /** Account info: plan, quota bars, totals, and the link to the overcharge setting. */

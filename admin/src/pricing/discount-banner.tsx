@@ -1,7 +1,7 @@
 import { Banner } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatCountdown, msUntil } from '../../lib/countdown';
+import { formatCountdown, msUntil } from '../lib/countdown';
 
 /**
  * New-user discount with its hh:mm:ss countdown (section 4 "Discount"): ticks every second while the

@@ -1,9 +1,9 @@
 import { Banner, Spinner, InlineStack, Text } from '@shopify/polaris';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getImageSyncStatus } from '../../api/calls';
-import { isOk } from '../../api/client';
-import { usePolling } from '../../hooks/use-polling';
+import { getImageSyncStatus } from '../api/calls';
+import { isOk } from '../api/client';
+import { usePolling } from '../hooks/use-polling';
 
 export const IMAGE_SYNC_POLL_MS = 3000;
 

@@ -6,7 +6,7 @@ import { getAccount, saveAppSwitch } from '../api/calls';
 import { isOk } from '../api/client';
 import { useToast } from '../hooks/use-toast';
 import { levelAtom } from '../state/atoms';
-import { SwitchToggle } from './switch-toggle';
+import { SwitchToggle } from '../widgets/switch-toggle';
 
 /**
  * Overcharge (section 4): shown on only when over quota is allowed, the plan is capped and paid;

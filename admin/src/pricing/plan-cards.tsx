@@ -1,6 +1,6 @@
 import { Badge, BlockStack, Button, Card, InlineStack, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
-import { canStep, paidPlans, stepPlan, type PricingPlan } from '../../lib/plan-stepping';
+import { canStep, paidPlans, stepPlan, type PricingPlan } from '../lib/plan-stepping';
 import { formatPrice } from './pricing-data';
 
 type CardProps = { plans: PricingPlan[]; current: number; busy: number | null; onChoose: (level: number) => void };

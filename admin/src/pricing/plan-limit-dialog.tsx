@@ -2,7 +2,7 @@ import { Modal, Text } from '@shopify/polaris';
 import { atom, useAtom, useSetAtom } from 'jotai';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { contactFormAtom } from './contact-form';
+import { contactFormAtom } from '../support/contact-form';
 
 // 'Plan Limit Reached' (section 8) with the two support requests of section 2. Both open the contact
 // form prefilled with the request, which records it for customer service.

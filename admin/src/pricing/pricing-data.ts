@@ -1,4 +1,4 @@
-import type { PricingPlan } from '../../lib/plan-stepping';
+import type { PricingPlan } from '../lib/plan-stepping';
 
 // The data of GET /api/v1/getPricingPlans (page-speed-and-app.md section 3 "Pricing data").
 export type PricingData = {

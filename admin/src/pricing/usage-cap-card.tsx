@@ -1,10 +1,10 @@
 import { BlockStack, Button, Card, Text } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { raiseOverageCap } from '../../api/calls';
-import { isOk, messageOf } from '../../api/client';
-import { useToast } from '../../hooks/use-toast';
-import { openTop } from '../../lib/app-bridge';
+import { raiseOverageCap } from '../api/calls';
+import { isOk, messageOf } from '../api/client';
+import { useToast } from '../hooks/use-toast';
+import { openTop } from '../lib/app-bridge';
 import { formatPrice, type PricingData } from './pricing-data';
 
 /**

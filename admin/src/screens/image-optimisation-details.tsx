@@ -2,7 +2,7 @@ import { Banner, BlockStack, Card, Page, ProgressBar, Tabs, Text } from '@shopif
 import { useNavigate, useRouterState } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AppFooterHelp } from '../components/footer-help';
+import { AppFooterHelp } from '../support/footer-help';
 import { useToast } from '../hooks/use-toast';
 import { CompareModal, type CompareImages } from '../image-opt/compare-modal';
 import { ImageTable } from '../image-opt/details/image-table';

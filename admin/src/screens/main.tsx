@@ -1,15 +1,15 @@
 import { Banner, BlockStack, Box, InlineStack, Layout, Page } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AppFooterHelp } from '../components/footer-help';
-import { LanguageSelect } from '../components/language-select';
-import { AppEmbedCard, SpeedUpCard } from '../components/page-speed/embed-cards';
-import { FaqCard } from '../components/page-speed/faq-card';
-import { PromoBanner, VideoCard } from '../components/page-speed/promo-and-video';
-import { ScoreCard } from '../components/page-speed/score-card';
-import { useEmbedStatus } from '../components/page-speed/use-embed-status';
-import { ReauthorizeModal } from '../components/reauthorize-modal';
-import { ReviewBanner } from '../components/review-banner';
+import { AppFooterHelp } from '../support/footer-help';
+import { LanguageSelect } from '../account/language-select';
+import { AppEmbedCard, SpeedUpCard } from '../page-speed/embed-cards';
+import { FaqCard } from '../page-speed/faq-card';
+import { PromoBanner, VideoCard } from '../page-speed/promo-and-video';
+import { ScoreCard } from '../page-speed/score-card';
+import { useEmbedStatus } from '../page-speed/use-embed-status';
+import { ReauthorizeModal } from '../shell/reauthorize-modal';
+import { ReviewBanner } from '../support/review-banner';
 import { useSettingInfo } from '../hooks/use-settings-info';
 
 /** /main: the page speed dashboard (page-speed-and-app.md section 2). */

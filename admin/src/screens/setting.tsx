@@ -2,10 +2,10 @@ import { ActionList, BlockStack, Box, Card, Layout, Link, Page, Text } from '@sh
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AdminTokensCard } from '../components/admin-tokens-card';
-import { ImageSettingsPanel } from '../components/image-settings';
-import { LanguageSelect } from '../components/language-select';
-import { OverchargeSetting } from '../components/overcharge-setting';
+import { AdminTokensCard } from '../account/admin-tokens-card';
+import { ImageSettingsPanel } from '../image-settings';
+import { LanguageSelect } from '../account/language-select';
+import { OverchargeSetting } from '../pricing/overcharge-setting';
 import { useSettingInfo } from '../hooks/use-settings-info';
 
 type Section = 'account' | 'images';

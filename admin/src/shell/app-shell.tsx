@@ -10,12 +10,12 @@ import { useInAppLinks, useShopifyNavigate } from '../hooks/use-shopify-navigate
 import { i18next } from '../i18n';
 import { inIframe, waitForAppBridge } from '../lib/app-bridge';
 import { storageAvailable } from '../lib/storage';
-import { PUBLIC_PATHS } from '../router';
+import { PUBLIC_PATHS } from './public-paths';
 import { languageAtom, settingInfoAtom } from '../state/atoms';
 import { isLanguageCode } from '../../../shared/languages';
-import { ContactFormHost } from './contact-form';
-import { PlanLimitHost } from './plan-limit-dialog';
-import { ToastHost } from './toast-host';
+import { ContactFormHost } from '../support/contact-form';
+import { PlanLimitHost } from '../pricing/plan-limit-dialog';
+import { ToastHost } from '../widgets/toast-host';
 
 type NavItem = { path: string; labelKey: string };
 

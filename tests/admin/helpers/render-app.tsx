@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
 import { vi } from 'vitest';
 import type { SettingInfo } from '../../../admin/src/api/calls';
-import { PolarisProvider } from '../../../admin/src/components/polaris-provider';
+import { PolarisProvider } from '../../../admin/src/shell/polaris-provider';
 import { createAppRouter } from '../../../admin/src/router';
 import { settingInfoAtom } from '../../../admin/src/state/atoms';
 

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { getOptSchedule, getProductImagesData, reOptimize, restore } from '../../api/calls';
 import { isOk, messageOf } from '../../api/client';
 import { usePolling } from '../../hooks/use-polling';
-import { usePlanLimitRefusal } from '../../components/plan-limit-dialog';
+import { usePlanLimitRefusal } from '../../pricing/plan-limit-dialog';
 import { useToast } from '../../hooks/use-toast';
 import type { ImageRow } from '../image-row';
 import { DEFAULT_PAGE_SIZE, DETAIL_PROGRESS_POLL_MS, isRunning, type TabSchedule } from '../rules';
