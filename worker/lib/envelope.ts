@@ -1,13 +1,14 @@
 import type { Context } from 'hono';
 
 // Two response families, as documented: the v2 and image calls answer {ack, data, message} (ack 1 is
-// success); the older v1 calls answer {code, msg, data} (code '200' is success).
+// success); the older v1 calls answer {code, msg, data} (code '200' is success). The payload types live in
+// shared/api/ (the admin reads the same types): routes name theirs, e.g. `ack<ScoreAnswer>(c, answer)`.
 
-export function ack<T>(c: Context, data?: T, message = 'success') {
+export function ack<T = undefined>(c: Context, data?: T, message = 'success') {
   return c.json({ ack: 1, message, ...(data === undefined ? {} : { data }) });
 }
 
-export function v1<T>(c: Context, data?: T, msg = 'success') {
+export function v1<T = undefined>(c: Context, data?: T, msg = 'success') {
   return c.json({ code: '200', msg, ...(data === undefined ? {} : { data }) });
 }
 

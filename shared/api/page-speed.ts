@@ -1,0 +1,16 @@
+// Responses of the page-speed calls (/api/v2/home/*).
+import type { ScoreFailureReason } from './vocabulary';
+
+export type { EmbedStatus } from './vocabulary';
+
+/**
+ * getPageSpeedScore: score and status at the top level, as documented. status (SCORE_STATUS) 0 never
+ * checked (a check starts now), 2 in progress, 1 ready, 3 failed (message says why; score keeps the
+ * last good scores).
+ */
+export type ScoreAnswer = {
+  score: { pc: number; mb: number };
+  status: number;
+  message: string;
+  reason?: ScoreFailureReason;
+};

@@ -1,0 +1,54 @@
+// Responses of the settings calls: getSettings / saveSettings / saveNewGuideCfg answer the image settings
+// (shared/image-settings.ts); the older dashboard calls answer the legacy view below.
+import type { ImageSettings } from '../image-settings';
+
+export type { ImageSettings };
+
+export type LegacyCompressionType = 'lossless' | 'lossy' | 'custom';
+
+/**
+ * The older "dashboard settings object" (getAppDashboardData, getAppSettingData, updateAppSettingDataNew),
+ * a view over the same settings store. Area flags `<prefix>_<code>` (optimize_*, alt_*, filename_*) for
+ * codes 1, 2, 4, 5, 4_5 and 6 come on top of the named fields.
+ */
+export type LegacyView = {
+  automatic_switch: number;
+  compression_type: LegacyCompressionType;
+  /** Low / Medium / High (1 / 2 / 3), kept even while custom or lossless is chosen. */
+  compression_level: number;
+  PNGquality: number;
+  JPGquality: number;
+  GIFquality: number;
+  CustomCompressionQuality: number;
+  /** Three 0/1 digits: file name, alt text, optimize images. */
+  optimize_all_status: string;
+  is_first: number;
+  idOld: number;
+  shop_owner: string;
+  name: string;
+  product_alt_template: string;
+  collection_alt_template: string;
+  blog_alt_template: string;
+  product_filename_template: string;
+  collection_filename_template: string;
+  blog_filename_template: string;
+  image_converting: number;
+  isImageConverting: number;
+  image_add_watermark_switch: number;
+  image_add_watermark_img: string;
+  position: string;
+  size: number;
+  opacity: number;
+  imageAltText_NoAlt: number;
+} & Record<string, string | number>;
+
+/** getAppDashboardData: the legacy view under data, the shop under initData. */
+export type DashboardInit = {
+  shop_owner: string;
+  name: string;
+  email: string;
+  shop_level: number;
+  language: string;
+  new_guide_status: number;
+  is_old: number;
+};
