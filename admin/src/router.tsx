@@ -1,4 +1,5 @@
 import { createRootRoute, createRoute, createRouter, redirect } from '@tanstack/react-router';
+import { QueryProvider } from './api/query';
 import { AppShell } from './shell/app-shell';
 import { AuthInstallScreen, isLaunchQuery } from './screens/auth-install';
 import { CookieErrorScreen } from './screens/cookie-error';
@@ -15,7 +16,14 @@ import { SettingScreen } from './screens/setting';
 
 // The route table of page-speed-and-app.md section 2. /, /admin, /admin/index and /admin/preload (the
 // product home named by the error page) go to /main; any unknown path goes to /404.
-const rootRoute = createRootRoute({ component: AppShell });
+// The data layer's query client lives with the app root: one per mounted router.
+const rootRoute = createRootRoute({
+  component: () => (
+    <QueryProvider>
+      <AppShell />
+    </QueryProvider>
+  ),
+});
 
 /** Catch-all: any path no other route claims. */
 const unknownRoute = createRoute({

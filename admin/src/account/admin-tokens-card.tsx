@@ -1,8 +1,8 @@
 import { Badge, BlockStack, Button, InlineStack, Text } from '@shopify/polaris';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getAdminTokens, revokeAdminToken, type AdminTokenInfo } from '../api/calls';
-import { isOk, messageOf } from '../api/client';
+import { useApiAction, useApiQuery } from '../api/query';
 import { useToast } from '../hooks/use-toast';
 import { formatDate } from '../image-opt/history-row-cells';
 
@@ -13,33 +13,20 @@ import { formatDate } from '../image-opt/history-row-cells';
 export function AdminTokensCard() {
   const { t, i18n } = useTranslation();
   const toast = useToast();
-  const [tokens, setTokens] = useState<AdminTokenInfo[] | null>(null);
+  const list = useApiQuery({ key: ['adminTokens'], call: getAdminTokens, select: (body) => (Array.isArray(body.data) ? body.data : []), errorToast: false });
+  // A failed read shows the empty list.
+  const tokens: AdminTokenInfo[] | null = list.error ? [] : (list.data ?? null);
   const [busy, setBusy] = useState<number | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      const body = await getAdminTokens();
-      setTokens(isOk(body) && Array.isArray(body.data) ? body.data : []);
-    } catch {
-      setTokens([]);
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const revoke = async (id: number) => {
-    setBusy(id);
-    try {
-      const body = await revokeAdminToken(id);
-      if (!isOk(body)) throw new Error(messageOf(body, t('common.tryAgainLater')));
+  const revokeAction = useApiAction(revokeAdminToken, {
+    onSuccess: async () => {
       toast(t('setting.tokens.revoked'));
-      await load();
-    } catch (err) {
-      toast(err instanceof Error && err.message ? err.message : t('common.tryAgainLater'), { error: true });
-    } finally {
-      setBusy(null);
-    }
+      await list.refetch();
+    },
+    onSettled: () => setBusy(null),
+  });
+  const revoke = (id: number) => {
+    setBusy(id);
+    return revokeAction.run(id);
   };
 
   return (

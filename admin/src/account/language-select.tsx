@@ -1,9 +1,9 @@
 import { Select } from '@shopify/polaris';
 import { useAtom } from 'jotai';
-import { useState } from 'react';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { updateLanguage } from '../api/calls';
-import { isOk, messageOf } from '../api/client';
+import { useApiAction } from '../api/query';
 import { useToast } from '../hooks/use-toast';
 import { i18next } from '../i18n';
 import { languageAtom, settingInfoAtom } from '../state/atoms';
@@ -19,33 +19,31 @@ export function LanguageSelect({ labelHidden = false }: { labelHidden?: boolean 
   const toast = useToast();
   const [language, setLanguage] = useAtom(languageAtom);
   const [info, setInfo] = useAtom(settingInfoAtom);
-  const [saving, setSaving] = useState(false);
 
-  const change = async (value: string) => {
-    if (!isLanguageCode(value) || value === language) return;
-    const previous = language;
-    setLanguage(value);
-    setSaving(true);
-    try {
-      const body = await updateLanguage(value);
-      if (!isOk(body)) throw new Error(messageOf(body, t('common.tryAgainLater')));
+  const previous = useRef(language);
+  const save = useApiAction(updateLanguage, {
+    onSuccess: (_body, value) => {
       setInfo((i) => (i ? { ...i, language: value } : i));
       // The server's msg is English; the confirmation is shown in the language just chosen.
       toast(i18next.t('common.saved', { lng: value }));
-    } catch (e) {
-      setLanguage(previous);
-      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
-    } finally {
-      setSaving(false);
-    }
+    },
+    onError: () => setLanguage(previous.current),
+  });
+
+  const change = async (value: string) => {
+    if (!isLanguageCode(value) || value === language) return;
+    previous.current = language;
+    setLanguage(value);
+    await save.run(value);
   };
+
 
   return (
     <Select
       label={t('common.language')}
       labelHidden={labelHidden}
       // Until settingInfo arrives the shop's saved language is unknown and would overwrite a choice.
-      disabled={saving || !info}
+      disabled={save.pending || !info}
       options={LANGUAGES.map((l) => ({ label: l.name, value: l.code }))}
       value={language}
       onChange={(v) => void change(v)}

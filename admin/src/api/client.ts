@@ -1,12 +1,13 @@
 import { openTop } from '../lib/app-bridge';
 import { authHeader, isEmbedded } from './auth';
 import { localiseServerMessage } from './server-messages';
+import { isOk, type Envelope } from '../../../shared/api/envelope';
 
 // Transport for the documented calls. The server answers {ack, data, message} (v2 and image calls) or
 // {code, msg, data} (older v1 calls); both are returned as parsed, and callers test them with isOk.
-export type AckEnvelope<T = unknown> = { ack: number; message?: string; data?: T } & Record<string, unknown>;
-export type V1Envelope<T = unknown> = { code: string | number; msg?: string; data?: T } & Record<string, unknown>;
-export type Envelope<T = unknown> = AckEnvelope<T> | V1Envelope<T>;
+// The envelope types and isOk are the contract's (shared/api/envelope.ts).
+export type { AckEnvelope, Envelope, V1Envelope } from '../../../shared/api/envelope';
+export { isOk };
 
 export class ApiRequestError extends Error {
   constructor(
@@ -17,12 +18,6 @@ export class ApiRequestError extends Error {
   }
 }
 
-/** ack 1 (v2) or code '200' (v1) means success. */
-export function isOk(body: unknown): boolean {
-  if (!body || typeof body !== 'object') return false;
-  const b = body as Record<string, unknown>;
-  return b.ack === 1 || String(b.code) === '200';
-}
 
 /** The message the server sent with a failure, for the error toast, in the merchant's language. */
 export function messageOf(body: unknown, fallback: string): string {

@@ -1,0 +1,128 @@
+import { keepPreviousData, QueryClient, QueryClientProvider, useMutation, useQuery, type QueryKey } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isOk, type Envelope } from '../../../shared/api/envelope';
+import { useToast } from '../hooks/use-toast';
+import { messageOf } from './client';
+
+// The admin's one data layer (TanStack Query): reads are queries keyed by call and arguments (a newer
+// key's answer wins, so no hand-made sequence counters), polling is `refetchInterval`, and writes are
+// actions. Both unwrap the documented envelope once: a refused answer (ack 0 / code not '200') becomes a
+// RefusedError carrying the envelope, and the error toast is shown here, in the merchant's language.
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      // No silent retries or focus refetches: every call the admin makes is one the screen asked for.
+      queries: { retry: false, refetchOnWindowFocus: false, refetchOnReconnect: false, staleTime: 0 },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** One query client per mounted app (each test render gets a fresh one). */
+export function QueryProvider({ children }: { children: ReactNode }) {
+  const [client] = useState(createQueryClient);
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+}
+
+/** A refused answer: the envelope, for the toast's translated message and for callers' own handling. */
+export class RefusedError<E = unknown> extends Error {
+  constructor(readonly body: E) {
+    super(messageOf(body, ''));
+  }
+}
+
+/** The answer when it is a success, else a RefusedError. */
+export async function okAnswer<E extends Envelope | Omit<Envelope, 'message'>>(answer: Promise<E>): Promise<E> {
+  const body = await answer;
+  if (!isOk(body)) throw new RefusedError(body);
+  return body;
+}
+
+/** The error toast's text: the server's message (translated), the transport's, or the fallback. */
+export function errorText(e: unknown, fallback: string): string {
+  if (e instanceof RefusedError) return messageOf(e.body, fallback);
+  return e instanceof Error && e.message ? e.message : fallback;
+}
+
+type QueryOptions<E, T> = {
+  key: QueryKey;
+  call: () => Promise<E>;
+  select: (body: E) => T;
+  enabled?: boolean;
+  /** Polling: the interval while it returns a number (the data decides when to stop). */
+  refetchInterval?: number | false | ((data: T | undefined) => number | false);
+  /** The toast when the read fails: its fallback text, or false for a silent read. */
+  errorToast?: string | false;
+  /** Keep the previous key's data on screen while the next key loads (paging, tabs, search). */
+  keepPrevious?: boolean;
+};
+
+/** A read: the selected data, `loading` until the first answer (success or not), and `refetch`. */
+export function useApiQuery<E extends object, T>(opts: QueryOptions<E, T>) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const interval = opts.refetchInterval;
+  const q = useQuery({
+    queryKey: opts.key,
+    queryFn: () => okAnswer(opts.call() as Promise<Envelope>) as Promise<E>,
+    select: opts.select,
+    enabled: opts.enabled ?? true,
+    refetchInterval: typeof interval === 'function' ? (query) => interval(query.state.data === undefined ? undefined : opts.select(query.state.data)) : interval,
+    placeholderData: opts.keepPrevious ? keepPreviousData : undefined,
+  });
+  const fallback = opts.errorToast === false ? null : (opts.errorToast ?? t('common.tryAgainLater'));
+  useEffect(() => {
+    if (q.error && fallback !== null) toast(errorText(q.error, fallback), { error: true });
+    // Once per failed answer (errorUpdatedAt changes with each).
+  }, [q.errorUpdatedAt]);
+  return { data: q.data, loading: q.isPending && (opts.enabled ?? true), fetching: q.isFetching, error: q.error, refetch: q.refetch };
+}
+
+type ActionOptions<A extends unknown[], E> = {
+  /** After a success, with the answer. */
+  onSuccess?: (body: E, ...args: A) => unknown;
+  /** A refusal the caller handles itself (e.g. the plan-limit dialog): return true and no toast shows. */
+  onRefused?: (body: E, ...args: A) => boolean;
+  /** After any failure (refused or not sent), before the toast. */
+  onError?: (e: unknown, ...args: A) => void;
+  /** After success or failure. */
+  onSettled?: (...args: A) => void;
+  /** The toast text when the server gives none; default 'Please try again later'. */
+  fallback?: string;
+};
+
+/**
+ * A write: `run(...args)` sends the call and resolves the answer, or null after a failure (the error
+ * toast shown unless onRefused took it). `pending` is true while it runs.
+ */
+export function useApiAction<A extends unknown[], E extends object>(call: (...args: A) => Promise<E>, opts: ActionOptions<A, E> = {}) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const latest = useRef(opts);
+  latest.current = opts;
+  const m = useMutation({ mutationFn: (args: A) => okAnswer(call(...args) as Promise<Envelope>) as Promise<E> });
+  const { mutateAsync } = m;
+  const run = useCallback(
+    async (...args: A): Promise<E | null> => {
+      const o = latest.current;
+      try {
+        const body = await mutateAsync(args);
+        await o.onSuccess?.(body, ...args);
+        return body;
+      } catch (e) {
+        const refused = e instanceof RefusedError ? (e.body as E) : null;
+        if (!(refused && o.onRefused?.(refused, ...args))) {
+          o.onError?.(e, ...args);
+          toast(errorText(e, o.fallback ?? t('common.tryAgainLater')), { error: true });
+        }
+        return null;
+      } finally {
+        o.onSettled?.(...args);
+      }
+    },
+    [mutateAsync, t, toast],
+  );
+  return { run, pending: m.isPending };
+}
