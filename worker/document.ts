@@ -3,8 +3,8 @@
 // App Bridge API key from this Worker's configuration. Static files (/assets/*) never reach the Worker:
 // wrangler.toml's run_worker_first excludes them.
 import type { Context } from 'hono';
-import { shopFromHost } from './shopify/host';
-import { isShopDomain } from './shopify/session-token';
+import { shopFromHost } from './install/host';
+import { isShopDomain } from './auth/session-token';
 import type { AppEnv } from './types';
 
 /** Paths the Worker answers itself; an unknown path under them is a JSON 404, never the document. */

@@ -1,6 +1,7 @@
 // getPricingPlans data (page-speed-and-app.md section 3 "Pricing data").
 import type { Db } from '../db/client';
-import { optTotals } from '../catalogue/history-view';
+import { shopImageTotals } from '../db/history';
+import { getImageSettings } from '../db/image-settings';
 import type { ShopRow } from '../db/shops';
 import { PLANS } from '../../shared/plans';
 import { canDiscount, rebateInfo } from './discount';
@@ -32,8 +33,13 @@ export async function pricingData(db: Db, shop: ShopRow, now = Date.now()) {
     discount_mPrice: centsToAmount(Math.round(p.priceCents * (p.level > 0 ? factor : 1))),
     proportion: p.level > 0 ? factor : 0,
   }));
-  // The same totals as the image page's getImgOptTotal (one definition of "not optimised yet").
-  const [quota, { total }] = await Promise.all([quotaStatus(db, shop, now), optTotals(db, shop)]);
+  // The same totals as the image page's getImgOptTotal: one definition of "not optimised yet"
+  // (shopImageTotals over the image kinds the settings include). Read here, not through the history
+  // view, so billing does not depend on the history area (which shows billing's quota).
+  const [quota, t] = await Promise.all([
+    quotaStatus(db, shop, now),
+    getImageSettings(db, shop.id).then((settings) => shopImageTotals(db, shop.id, settings.image_opt)),
+  ]);
   const planUsed = Math.min(quota.used, quota.planImages);
   return {
     plans,
@@ -59,9 +65,9 @@ export async function pricingData(db: Db, shop: ShopRow, now = Date.now()) {
     is_over_quota: quota.isOverQuota ? 1 : 0,
     pending_level: shop.pendingPlanLevel,
     total: {
-      un_opt_num: total.un_opt_num,
-      total_saved_size: Math.max(0, total.total_saved_size),
-      total_opt_num: total.total_opt_num,
+      un_opt_num: t.unOptNum,
+      total_saved_size: Math.max(0, t.originalSize - t.compressSize),
+      total_opt_num: t.optNum,
     },
   };
 }

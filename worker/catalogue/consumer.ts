@@ -1,12 +1,13 @@
 // The catalogue-sync queue consumer: the install-time full sync and the webhook-driven updates
-// (worker/shopify/queue-messages.ts). Delivery is at least once; every message is idempotent.
+// (worker/messages/catalogue-sync.ts). Delivery is at least once; every message is idempotent.
 import { createDb } from '../db/client';
 import { endSync, markItemDeleted } from '../db/catalogue';
 import { findShopById } from '../db/shops';
 import { createLogger } from '../lib/log';
 import { onCatalogueChanged } from '../optimise/auto';
 import { planDeps } from '../optimise/deps';
-import { ShopifyReauthRequiredError, ShopifyUnauthorizedError, shopifyClientFor, type SyncQueueMessage } from '../shopify';
+import type { SyncQueueMessage } from '../messages/catalogue-sync';
+import { ShopifyReauthRequiredError, ShopifyUnauthorizedError, shopifyClientFor } from '../shopify';
 import { runFullSync, syncOneResource } from './sync';
 
 const KINDS = {

@@ -18,6 +18,7 @@ import {
 } from '../db/catalogue';
 import type { Logger } from '../lib/log';
 import {
+  countProducts,
   getArticle,
   getArticlesPage,
   getBulkOperation,
@@ -34,7 +35,6 @@ import {
   type ProductWithMedia,
 } from '../shopify';
 import { articleRows, collectionRows, productRows } from './map';
-import { countProducts } from './products-count';
 
 /** From this many products on, the bulk operation is used. */
 export const BULK_THRESHOLD = 250;

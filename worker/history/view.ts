@@ -7,7 +7,7 @@ import type { Db } from '../db/client';
 import { getImageSettings } from '../db/image-settings';
 import { findItem, imageFiguresOf, listHistoryItems, listItemImages, shopImageTotals, type HistoryItemRow, type ImageRow } from '../db/history';
 import type { ShopRow } from '../db/shops';
-import { signedFileUrl } from '../settings/download-links';
+import { signedFileUrl } from '../files/download-links';
 
 export type Paged<T> = { data: T[]; current_page: number; per_page: number; total: number };
 

@@ -6,6 +6,8 @@
 // images (Volna, Blinds) to q90, x4.7 their bytes, because SSIM over-penalises fine texture that
 // butteraugli rates acceptable; it cost +66 % bytes and took the Medium median from 64.9 % to 54.0 %.
 // One step fixes the visible blocking (Autumn 1.45 -> 1.05) at a bounded cost (figures in README).
+// Images larger than a storefront shows (long side > 2048 px) are judged at display scale, box-averaged
+// to at most 2048 px (perceptual.ts displayScale): up to 2048 px the calibration above holds unchanged.
 import { decodeJpeg, decodeWebp, encodeJpeg, encodeWebp } from './codecs';
 import { GUARD_SSIM_FLOOR, ssimScore } from './perceptual';
 import type { Rgba } from './types';

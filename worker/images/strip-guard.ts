@@ -2,9 +2,10 @@
 // Same metric as perceptual.ts (block SSIM over 8x8 blocks aligned at (0,0), partial edge blocks
 // ignored, planes seen on white) and bit-identical scores: each block's sums are accumulated in the same
 // order (row by row, left to right) and blocks are averaged in the same row-major order. State: five
-// float64 sums per 8-pixel block column and plane (~200 B per 8 px of width), no pixel rows are kept,
-// so a 25 MP image is judged in a few hundred KB whatever strip height the codec hands over.
-import { GUARD_SSIM_FLOOR, PALETTE_MAX_BANDING, paletteFloor } from './perceptual';
+// float64 sums per 8-pixel block column and plane (~200 B per 8 px of width), plus at display scale
+// one row of box sums; no pixel rows are kept, so a 25 MP image is judged in a few hundred KB whatever
+// strip height the codec hands over.
+import { displayScale, GUARD_SSIM_FLOOR, PALETTE_MAX_BANDING, paletteFloor } from './perceptual';
 
 /**
  * 'luma': lossy JPEG / opaque WebP (floor GUARD_SSIM_FLOOR). 'luma+alpha': WebP with transparency.
@@ -13,7 +14,12 @@ import { GUARD_SSIM_FLOOR, PALETTE_MAX_BANDING, paletteFloor } from './perceptua
  */
 export type StripGuardLevel = 'luma' | 'luma+alpha' | 'palette';
 
-export type StripGuardOptions = { width: number; height: number; level: StripGuardLevel; quality?: number };
+/**
+ * `scale`: the box factor of the display-scale metric (perceptual.ts displayScale). Default: display
+ * scale for 'luma'/'luma+alpha', 1 for 'palette'. A caller whose rows are already downscaled (JPEG
+ * decoded with DCT scaling) passes the factor that is left.
+ */
+export type StripGuardOptions = { width: number; height: number; level: StripGuardLevel; quality?: number; scale?: number };
 export type StripGuardResult = { score: number; pass: boolean; banding?: number; floor: number };
 export type StripGuard = {
   push(originalRows: Uint8Array | Uint8ClampedArray, candidateRows: Uint8Array | Uint8ClampedArray, rows: number, channels: 1 | 3 | 4): void;
@@ -35,8 +41,12 @@ export function createStripGuard(opts: StripGuardOptions): StripGuard {
   const { width, height, level } = opts;
   const planes: P[] = level === 'luma' ? [P.Luma] : level === 'luma+alpha' ? [P.Luma, P.Alpha] : [P.Luma, P.Cb, P.Cr, P.Alpha];
   const floor = level === 'palette' ? paletteFloor(opts.quality ?? 75) : GUARD_SSIM_FLOOR;
-  const nbx = Math.floor(width / BLOCK);
-  const fullBlockRows = Math.floor(height / BLOCK);
+  const k = opts.scale ?? (level === 'palette' ? 1 : displayScale(width, height));
+  const kk = k * k;
+  const sw = Math.floor(width / k);
+  const sh = Math.floor(height / k);
+  const nbx = Math.floor(sw / BLOCK);
+  const fullBlockRows = Math.floor(sh / BLOCK);
   // sums[plane][bx * 5 + k]: sa, sb, saa, sbb, sab of the block row in progress.
   const sums = planes.map(() => new Float64Array(nbx * 5));
   const totals = planes.map(() => 0);
@@ -46,6 +56,11 @@ export function createStripGuard(opts: StripGuardOptions): StripGuard {
   // Per-pixel plane values of one row, reused (the plane formulas below match perceptual.ts exactly).
   const va = new Float64Array(width);
   const vb = new Float64Array(width);
+  // Display scale (k > 1): per plane, the k x k box sums of the box row in progress, and its means.
+  const boxA = planes.map(() => new Float64Array(k > 1 ? sw : 0));
+  const boxB = planes.map(() => new Float64Array(k > 1 ? sw : 0));
+  const ma = new Float64Array(k > 1 ? sw : 0);
+  const mb = new Float64Array(k > 1 ? sw : 0);
 
   function planeRow(src: Uint8Array | Uint8ClampedArray, off: number, ch: number, plane: P, out: Float64Array): void {
     for (let x = 0; x < width; x++) {
@@ -83,14 +98,27 @@ export function createStripGuard(opts: StripGuardOptions): StripGuard {
     }
   }
 
+  /** Adds one row of (display-scale) plane values to the block sums of the block row in progress. */
+  function addRow(s: Float64Array, ra: Float64Array, rb: Float64Array): void {
+    for (let bx = 0; bx < nbx; bx++) {
+      const j = bx * 5;
+      let sa = s[j]!, sb = s[j + 1]!, saa = s[j + 2]!, sbb = s[j + 3]!, sab = s[j + 4]!;
+      for (let x = bx * BLOCK, end = x + BLOCK; x < end; x++) {
+        const a = ra[x]!, b = rb[x]!;
+        sa += a; sb += b; saa += a * a; sbb += b * b; sab += a * b;
+      }
+      s[j] = sa; s[j + 1] = sb; s[j + 2] = saa; s[j + 3] = sbb; s[j + 4] = sab;
+    }
+  }
+
   function finishBlockRow(): void {
     for (let p = 0; p < planes.length; p++) {
       const s = sums[p]!;
       let t = totals[p]!;
       for (let bx = 0; bx < nbx; bx++) {
-        const k = bx * 5;
-        const ma = s[k]! / N, mb = s[k + 1]! / N;
-        const vA = s[k + 2]! / N - ma * ma, vB = s[k + 3]! / N - mb * mb, cov = s[k + 4]! / N - ma * mb;
+        const j = bx * 5;
+        const ma = s[j]! / N, mb = s[j + 1]! / N;
+        const vA = s[j + 2]! / N - ma * ma, vB = s[j + 3]! / N - mb * mb, cov = s[j + 4]! / N - ma * mb;
         t += ((2 * ma * mb + C1) * (2 * cov + C2)) / ((ma * ma + mb * mb + C1) * (vA + vB + C2));
       }
       totals[p] = t;
@@ -108,23 +136,32 @@ export function createStripGuard(opts: StripGuardOptions): StripGuard {
         if (row >= height) throw new RangeError('strip guard: more rows than the image height');
         const off = r * stride;
         if (level === 'palette') countBanding(original, candidate, off, channels);
-        // Rows below the last full block row are ignored, as the whole-image SSIM ignores them.
-        if (Math.floor(row / BLOCK) >= fullBlockRows) continue;
+        // Rows below the last full block row (of the display-scale image) are ignored, as the
+        // whole-image SSIM ignores them.
+        const srow = Math.floor(row / k);
+        if (Math.floor(srow / BLOCK) >= fullBlockRows) continue;
+        const boxDone = row % k === k - 1;
         for (let p = 0; p < planes.length; p++) {
           planeRow(original, off, channels, planes[p]!, va);
           planeRow(candidate, off, channels, planes[p]!, vb);
-          const s = sums[p]!;
-          for (let bx = 0; bx < nbx; bx++) {
-            const k = bx * 5;
-            let sa = s[k]!, sb = s[k + 1]!, saa = s[k + 2]!, sbb = s[k + 3]!, sab = s[k + 4]!;
-            for (let x = bx * BLOCK, end = x + BLOCK; x < end; x++) {
-              const a = va[x]!, b = vb[x]!;
-              sa += a; sb += b; saa += a * a; sbb += b * b; sab += a * b;
-            }
-            s[k] = sa; s[k + 1] = sb; s[k + 2] = saa; s[k + 3] = sbb; s[k + 4] = sab;
+          if (k === 1) {
+            addRow(sums[p]!, va, vb);
+            continue;
           }
+          // Box sums in the order the whole-image metric adds them: row by row, left to right.
+          const A = boxA[p]!, B = boxB[p]!;
+          for (let X = 0, x = 0; X < sw; X++) {
+            let a = A[X]!, b = B[X]!;
+            for (let dx = 0; dx < k; dx++, x++) { a += va[x]!; b += vb[x]!; }
+            A[X] = a; B[X] = b;
+          }
+          if (!boxDone) continue;
+          for (let X = 0; X < sw; X++) { ma[X] = A[X]! / kk; mb[X] = B[X]! / kk; }
+          A.fill(0);
+          B.fill(0);
+          addRow(sums[p]!, ma, mb);
         }
-        if (row % BLOCK === BLOCK - 1) finishBlockRow();
+        if (boxDone && srow % BLOCK === BLOCK - 1) finishBlockRow();
       }
     },
     hopeless() {

@@ -1,6 +1,6 @@
 // Shopify's `host` launch parameter: base64url of the admin the app is opened in, today
 // `admin.shopify.com/store/<store>` (unified admin), formerly `<shop>.myshopify.com/admin`.
-import { isShopDomain } from './session-token';
+import { isShopDomain } from '../auth/session-token';
 
 /** The unified admin's form; the store handle is group 1. */
 export const UNIFIED_ADMIN_HOST = /^admin\.shopify\.com\/store\/([a-z0-9][a-z0-9-]*)$/;

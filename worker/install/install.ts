@@ -10,15 +10,15 @@ import { findShopByDomain, updateShopInfo, upsertInstalledShop, type ShopInfoFie
 import { ApiError, ValidationError } from '../lib/errors';
 import type { Logger } from '../lib/log';
 import { randomToken } from '../lib/crypto';
-import { shopifyHostUrl } from './api-version';
-import { ShopifyHttpError } from './errors';
-import { createAdminClient } from './graphql-client';
+import { shopifyHostUrl } from '../shopify/api-version';
+import { ShopifyHttpError } from '../shopify/errors';
+import { createAdminClient } from '../shopify/graphql-client';
 import { decodeHost, UNIFIED_ADMIN_HOST } from './host';
 import { buildAuthorizeUrl, isFreshTimestamp, missingScopes, verifyQueryHmac, type AuthorizeEnv } from './oauth';
-import { getShopInfo } from './operations/shop';
-import { enqueueSync } from './queue-messages';
-import { isShopDomain, sessionTokenForShop } from './session-token';
-import { exchangeAuthorizationCode, exchangeSessionToken, toStoredTokens, type TokenEnv, type TokenResponse } from './tokens';
+import { getShopInfo } from '../shopify/operations/shop';
+import { enqueueSync } from '../messages/catalogue-sync';
+import { isShopDomain, sessionTokenForShop } from '../auth/session-token';
+import { exchangeAuthorizationCode, exchangeSessionToken, toStoredTokens, type TokenEnv, type TokenResponse } from '../shopify/tokens';
 
 export type InstallEnv = TokenEnv & AuthorizeEnv & Pick<Env, 'SYNC_QUEUE'>;
 

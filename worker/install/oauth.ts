@@ -1,6 +1,6 @@
 // Shopify's signed redirects (install landing, OAuth callback) and the authorize URL.
 import { hmacSha256, timingSafeEqual, toHex } from '../lib/crypto';
-import { authorizeUrl } from './api-version';
+import { authorizeUrl } from '../shopify/api-version';
 
 /** A signed request older than this (or this far in the future) is refused. */
 export const MAX_QUERY_AGE_SECONDS = 10 * 60;

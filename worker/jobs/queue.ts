@@ -2,7 +2,7 @@ import { createLogger } from '../lib/log';
 import { handleOptimiseBatch, handleOptimiseDeadLetters } from '../optimise/handlers';
 import { handlePagespeedBatch } from '../pagespeed/check-consumer';
 import { catalogueSyncConsumer } from '../catalogue/consumer';
-import { handleWebhookBatch, WEBHOOK_QUEUE_NAME } from '../shopify/webhooks-queue';
+import { handleWebhookBatch, WEBHOOK_QUEUE_NAME } from '../webhooks/consumer';
 
 /**
  * Queue handlers by queue name. Each handler acks a message when its work is done and retries it on

@@ -1,4 +1,5 @@
-// Messages this module puts on SYNC_QUEUE (catalogue-sync). The consumer is the settings-api engineer's.
+// Messages on SYNC_QUEUE (`catalogue-sync`): sent by install and the products/collections webhooks,
+// consumed by worker/catalogue/consumer.ts.
 
 /** Full catalogue sync: after install, reinstall and re-authorisation. */
 export type SyncCatalogueMessage = { type: 'sync'; shopId: number };

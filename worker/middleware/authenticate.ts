@@ -4,8 +4,8 @@ import { findShopByDomain } from '../db/shops';
 import { sha256Hex } from '../lib/crypto';
 import { AuthError } from '../lib/errors';
 import { ShopifyHttpError, ShopifyReauthRequiredError } from '../shopify/errors';
-import { completeInstall, lacksGrant } from '../shopify/install';
-import { bearerToken, looksLikeJwt, verifySessionToken } from '../shopify/session-token';
+import { completeInstall, lacksGrant } from '../install/install';
+import { bearerToken, looksLikeJwt, verifySessionToken } from '../auth/session-token';
 import { exchangeSessionToken } from '../shopify/tokens';
 import type { AppEnv } from '../types';
 

@@ -4,14 +4,12 @@
 import { endJob, finishJobIfComplete, finishJobImage, getJob, getJobImage, markJobRunning, recordAttempt, type JobRow } from '../db/jobs';
 import { claimImage, getImageWithItem, refreshItemSummary, releaseImage, updateImage } from '../db/optimise';
 import { findShopById } from '../db/shops';
-import type { UploadOptions } from './decide';
+import type { OptimiseMessage } from '../messages/optimise';
 import { isRetryable, reasonOf } from './errors';
 import type { PipelineDeps } from './ports';
 import { runOptimise, type Outcome } from './run-optimise';
 import { runRestore } from './run-restore';
 import { releaseReservedCharge } from '../db/usage-ledger';
-
-export type OptimiseMessage = { type: 'image'; jobId: string; shopId: number; imageId: number; upload?: UploadOptions };
 
 /** wrangler.toml [[queues.consumers]] max_retries for image-optimise: the delivery after it goes to the DLQ. */
 export const MAX_RETRIES = 5;

@@ -3,6 +3,7 @@ import { areaApplies, engineQualityOf, type ImageKind, type ImageSettings } from
 import type { ImageRow, ItemRow } from '../db/optimise';
 import type { EngineSettings } from '../images/types';
 import { decideAltText, decideFileNames, type TemplateContext } from './templates';
+import type { UploadOptions } from '../messages/optimise';
 
 export const DATA_TYPES = { product: 1, collection: 2, blogs: 3, upload: 4 } as const;
 
@@ -11,7 +12,7 @@ export function kindOfDataType(dataType: number): ImageKind | 'upload' {
 }
 
 /** Per-upload choices of uploadImagesOpt's opt_cfg; catalogue images follow the settings only. */
-export type UploadOptions = { pngToJpg: boolean; watermark: boolean };
+export type { UploadOptions };
 
 export function engineSettingsOf(settings: ImageSettings, watermarkBytes: Uint8Array | null, upload?: UploadOptions): EngineSettings {
   const q = engineQualityOf(settings);

@@ -4,7 +4,7 @@ import { createDb, type Db } from '../db/client';
 import { getStoredImageSettings } from '../db/image-settings';
 import { optimiseImage, type EngineSettings } from '../images';
 import type { Logger } from '../lib/log';
-import type { OptimiseMessage } from './consumer';
+import type { OptimiseMessage } from '../messages/optimise';
 import { PermanentImageError } from './errors';
 import type { PlanDeps } from './plan';
 import type { PipelineDeps, QuotaPort } from './ports';

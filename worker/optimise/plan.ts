@@ -9,7 +9,7 @@ import type { ShopRow } from '../db/shops';
 import { ApiError, ValidationError } from '../lib/errors';
 import { MAX_QUEUED_IMAGES_PER_SHOP, MSG_QUEUE_BUSY, MSG_REOPTIMISE_ALLOWANCE, REOPTIMISE_IMAGES_PER_DAY } from '../lib/limits';
 import type { Logger } from '../lib/log';
-import type { OptimiseMessage } from './consumer';
+import type { OptimiseMessage } from '../messages/optimise';
 import type { UploadOptions } from './decide';
 import { MSG_DELETED, MSG_EXPIRED, MSG_NOTHING_TO_OPTIMISE, MSG_SELECT_CORRECT_STATE, planLimitMessage } from './errors';
 

@@ -4,6 +4,7 @@ import { keepNewestPagespeedRows } from '../db/retention';
 import type { ShopRow } from '../db/shops';
 import { ApiError } from '../lib/errors';
 import { MSG_PAGESPEED_COOLDOWN, PAGESPEED_COOLDOWN_MS, PAGESPEED_ROWS_KEPT } from '../lib/limits';
+import type { PagespeedCheckMessage } from '../messages/pagespeed-check';
 
 /**
  * The score status of GET /api/v2/home/getPageSpeedScore (page-speed-and-app.md section 3 and 4):
@@ -26,8 +27,6 @@ export const FAILURE_MESSAGES: Record<FailureReason, string> = {
  * 4 Lighthouse runs of up to 2 minutes stay well under it): it counts as failed and may be restarted.
  */
 export const STALE_CHECK_MS = 15 * 60_000;
-
-export type PagespeedCheckMessage = { type: 'check'; shopId: number; checkId: number };
 
 export type ScoreAnswer = {
   score: { pc: number; mb: number };

@@ -6,7 +6,7 @@ import { listAppSwitches } from '../db/app-switches';
 import { ack, v1 } from '../lib/envelope';
 import { parseInput, readBody } from '../lib/validate';
 import { isLanguageCode } from '../../shared/languages';
-import { isOldInstall } from '../shopify/old-install';
+import { isOldInstall } from '../install/old-install';
 import type { AppEnv } from '../types';
 import { contactLogInput, contactUsInput, customerClickInput, languageInput, reviewInput, appSwitchInput } from './account-inputs';
 

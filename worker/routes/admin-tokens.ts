@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ack } from '../lib/envelope';
 import { NotFoundError } from '../lib/errors';
 import { parseInput, readBody } from '../lib/validate';
-import { listAdminTokens, revokeAdminTokenById } from '../shopify/admin-token';
+import { listAdminTokens, revokeAdminTokenById } from '../auth/admin-token';
 import type { AppEnv } from '../types';
 
 // Settings > Admin tokens: the shop's live authTokens (who issued each, when it expires) and revoking one.

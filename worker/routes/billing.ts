@@ -9,7 +9,7 @@ import { ApiError, ValidationError } from '../lib/errors';
 import { parseInput, readBody } from '../lib/validate';
 import { requireSessionToken } from '../middleware/authenticate';
 import { shopBaseUrl } from '../shopify/api-version';
-import { isShopDomain } from '../shopify/session-token';
+import { isShopDomain } from '../auth/session-token';
 import type { AppEnv } from '../types';
 import { wholeNumber } from './account-inputs';
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { claimFirstSync, getSyncStatus } from '../db/catalogue';
 import { v1 } from '../lib/envelope';
-import { enqueueSync } from '../shopify/queue-messages';
+import { enqueueSync } from '../messages/catalogue-sync';
 import type { AppEnv } from '../types';
 
 // /api/v1/getImageSyncStatus: the admin polls it every 3 s until imageSync is true.

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { imageFileKey } from '../db/history';
 import { ApiError, NotFoundError } from '../lib/errors';
-import { verifyFileLink, type FileSide } from '../settings/download-links';
-import { watermarkR2KeyOfName } from '../settings/watermark';
+import { verifyFileLink, type FileSide } from '../files/download-links';
+import { watermarkR2KeyOfName } from '../files/watermark';
 import type { AppEnv } from '../types';
 
 // /imageAddWatermark/<name> and signed /files/* downloads of originals and results. No session token

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { historyPage, itemImagesPage, optTotals } from '../catalogue/history-view';
+import { historyPage, itemImagesPage, optTotals } from '../history/view';
 import { markDownloaded } from '../db/history';
 import { ack } from '../lib/envelope';
 import { NotFoundError } from '../lib/errors';

@@ -5,7 +5,7 @@ import { ValidationError } from '../lib/errors';
 import { readBody } from '../lib/validate';
 import { fromLegacyView, toLegacyView } from '../settings/legacy-view';
 import { saveSettings } from '../settings/save-settings';
-import { isOldInstall } from '../shopify/old-install';
+import { isOldInstall } from '../install/old-install';
 import type { AppEnv } from '../types';
 
 // The older dashboard settings calls, a view over the same settings store (decisions.md "Scope").

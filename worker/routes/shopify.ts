@@ -2,9 +2,9 @@ import { Hono } from 'hono';
 import { v1 } from '../lib/envelope';
 import { AuthError, ValidationError } from '../lib/errors';
 import { authenticate } from '../middleware/authenticate';
-import { issueAdminToken, revokeAdminTokenById, revokeUserAdminTokens } from '../shopify/admin-token';
-import { authorizeRedirect, handleOAuthCallback, installLanding } from '../shopify/install';
-import { bearerToken, isShopDomain, sessionTokenForShop } from '../shopify/session-token';
+import { issueAdminToken, revokeAdminTokenById, revokeUserAdminTokens } from '../auth/admin-token';
+import { authorizeRedirect, handleOAuthCallback, installLanding } from '../install/install';
+import { bearerToken, isShopDomain, sessionTokenForShop } from '../auth/session-token';
 import { findShopByDomain } from '../db/shops';
 import type { AppEnv } from '../types';
 

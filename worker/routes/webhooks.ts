@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { ApiError, ValidationError } from '../lib/errors';
-import { processWebhook, validWebhookHeaders, verifyWebhookHmac } from '../shopify/webhooks';
-import { checkFreshness, checkSignedPayload } from '../shopify/webhooks-trust';
+import { processWebhook, validWebhookHeaders, verifyWebhookHmac } from '../webhooks/receive';
+import { checkFreshness, checkSignedPayload } from '../webhooks/trust';
 import type { AppEnv } from '../types';
 
 // /webhooks/*: Shopify webhooks (HMAC-checked raw body, headers checked against the signed payload,

@@ -1,7 +1,7 @@
 // The older "dashboard settings object" (image-optimisation.md section 3; decisions.md: served as a view
 // over the same settings store). Pure mapping both ways; the routes read and save through it.
 import { LEVEL_QUALITY, engineQualityOf, type CompressionLevel, type ImageSettings } from '../../shared/image-settings';
-import { watermarkPath } from './watermark';
+import { watermarkPath } from '../files/watermark';
 
 /**
  * Area codes: 1 all products, 2 published products, 4 and 5 collections (automated / manual; the one

@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { completeGuide, getStoredImageSettings, saveImageSettings } from '../db/image-settings';
 import { declaredSizeAllowed } from '../images/declared-size';
 import { ValidationError } from '../lib/errors';
-import { storeWatermark, watermarkR2Key } from './watermark';
+import { storeWatermark, watermarkR2Key } from '../files/watermark';
 
 /** The watermark picture's declared size is over 25 megapixels (worker/images/declared-size.ts). */
 export const MSG_WATERMARK_TOO_MANY_PIXELS = 'Watermark picture can be at most 25 megapixels.';

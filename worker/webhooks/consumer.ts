@@ -6,11 +6,10 @@ import { createDb, type Db } from '../db/client';
 import { advanceDelivery, claimWebhookWork, findDelivery, requeueWebhookWork } from '../db/processed-webhooks';
 import { findShopByDomain } from '../db/shops';
 import { createLogger, type Logger } from '../lib/log';
-import { handlers, type WebhookDelivery, type WebhookEnv } from './webhooks-handlers';
+import type { WebhookWorkMessage } from '../messages/shopify-webhook';
+import { handlers, type WebhookDelivery, type WebhookEnv } from './handlers';
 
 export const WEBHOOK_QUEUE_NAME = 'shopify-webhooks';
-
-export type WebhookWorkMessage = { type: 'webhook'; webhookId: string; topic: string; shopDomain: string; payload: Record<string, unknown> };
 
 export async function enqueueWebhookWork(queue: Queue, d: WebhookDelivery): Promise<void> {
   const message: WebhookWorkMessage = { type: 'webhook', webhookId: d.webhookId, topic: d.topic, shopDomain: d.shopDomain, payload: d.payload };

@@ -6,8 +6,8 @@ import type { Db } from '../db/client';
 import { deleteShopData, markShopUninstalled, updateShopInfo, type ShopRow } from '../db/shops';
 import type { Logger } from '../lib/log';
 import { shopPrefixes } from '../lib/r2-keys';
-import { gid as toGid } from './operations/common';
-import { enqueueSync, type ResourceChangedMessage } from './queue-messages';
+import { gid as toGid } from '../shopify/operations/common';
+import { enqueueSync, type ResourceChangedMessage } from '../messages/catalogue-sync';
 
 export type WebhookEnv = Env;
 

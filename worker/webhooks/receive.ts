@@ -6,11 +6,11 @@ import type { Db } from '../db/client';
 import { advanceDelivery, claimWebhookWithShop, findDelivery, releaseWebhook } from '../db/processed-webhooks';
 import { hmacSha256, timingSafeEqual, toBase64 } from '../lib/crypto';
 import type { Logger } from '../lib/log';
-import { handlers, QUEUED_TOPICS, type WebhookDelivery, type WebhookEnv } from './webhooks-handlers';
-import { enqueueWebhookWork } from './webhooks-queue';
-import { isShopDomain } from './session-token';
+import { handlers, QUEUED_TOPICS, type WebhookDelivery, type WebhookEnv } from './handlers';
+import { enqueueWebhookWork } from './consumer';
+import { isShopDomain } from '../auth/session-token';
 
-export { allShopPrefixes, deleteShopObjects, WEBHOOK_TOPICS, type WebhookDelivery, type WebhookEnv } from './webhooks-handlers';
+export { allShopPrefixes, deleteShopObjects, WEBHOOK_TOPICS, type WebhookDelivery, type WebhookEnv } from './handlers';
 
 /** Base64 HMAC-SHA256 of the exact bytes Shopify sent, compared in constant time. */
 export async function verifyWebhookHmac(rawBody: Uint8Array, headerValue: string | null | undefined, secret: string): Promise<boolean> {

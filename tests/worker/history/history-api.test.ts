@@ -143,7 +143,7 @@ describe('getProductImagesData', () => {
   });
 
   it('expired links are refused', async () => {
-    const { verifyFileLink, signedFileUrl } = await import('../../../worker/settings/download-links');
+    const { verifyFileLink, signedFileUrl } = await import('../../../worker/files/download-links');
     const url = new URL(await signedFileUrl(env, 1, 2, 'after', 0));
     const exp = Number(url.searchParams.get('exp'));
     const sig = url.searchParams.get('sig')!;

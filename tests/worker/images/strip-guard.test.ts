@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeJpeg, encodeJpeg } from '../../../worker/images/codecs';
-import { GUARD_SSIM_FLOOR, largeErrorShare, paletteFloor, ssimScore } from '../../../worker/images/perceptual';
+import { displayScale, GUARD_SSIM_FLOOR, largeErrorShare, paletteFloor, ssimScore } from '../../../worker/images/perceptual';
 import { quantise } from '../../../worker/images/quantise';
 import { createStripGuard, type StripGuardLevel } from '../../../worker/images/strip-guard';
 import type { Rgba } from '../../../worker/images/types';
@@ -81,6 +81,36 @@ describe('strip-wise perceptual guard', () => {
     const flat = makeImage(W, H, (x, y) => (x < 100 ? [200, 30, 30, 255] : y < 70 ? [20, 20, 200, 255] : [250, 250, 250, 255]));
     expect(stripScore(pack(flat, 4), pack(quantise(flat), 4), 4, 'palette', 9).pass).toBe(true);
     expect(stripScore(pack(original, 4), pack(reduced, 4), 4, 'palette', 9).pass).toBe(false);
+  });
+
+  it('scores images wider than the display at display scale, bit for bit with the whole-image guard', () => {
+    expect([displayScale(2048, 2048), displayScale(2049, 10), displayScale(10, 4096), displayScale(5000, 5000)]).toEqual([1, 2, 2, 3]);
+    for (const [w, h] of [[2100, 37], [4300, 50]] as const) {
+      const k = displayScale(w, h);
+      const img = (seed: number) => makeImage(w, h, (x, y) => {
+        const v = ((x * 37) ^ (y * 91) ^ ((x * y) >> 3) ^ seed) & 0xff;
+        return [(v + x) & 0xff, (y * 5) & 0xff, (255 - v) & 0xff, x % 500 < 40 ? (x * 6) & 0xff : 255];
+      });
+      const a = img(0);
+      const b = img(9);
+      for (const withAlpha of [false, true]) {
+        const whole = ssimScore(a, b, withAlpha);
+        const level = withAlpha ? 'luma+alpha' : 'luma';
+        for (const strip of [1, k + 1, 16, h]) {
+          const g = createStripGuard({ width: w, height: h, level });
+          const pa = pack(a, 4), pb = pack(b, 4);
+          for (let y = 0; y < h; y += strip) {
+            const n = Math.min(strip, h - y);
+            g.push(pa.subarray(y * w * 4, (y + n) * w * 4), pb.subarray(y * w * 4, (y + n) * w * 4), n, 4);
+          }
+          expect(g.result().score).toBe(whole);
+        }
+        // ...and it is not the full-size score: the box average is really applied.
+        const full = createStripGuard({ width: w, height: h, level, scale: 1 });
+        full.push(pack(a, 4), pack(b, 4), h, 4);
+        expect(full.result().score).not.toBeCloseTo(whole, 3);
+      }
+    }
   });
 
   it('refuses missing or extra rows', () => {

@@ -9,7 +9,7 @@ import { images, items } from '../../../worker/db/schema';
 import type { ShopRow } from '../../../worker/db/shops';
 import { encryptSecret, sha256HexOfBytes } from '../../../worker/lib/crypto';
 import { createLogger } from '../../../worker/lib/log';
-import type { OptimiseMessage } from '../../../worker/optimise/consumer';
+import type { OptimiseMessage } from '../../../worker/messages/optimise';
 import { handleOptimiseBatch, handleOptimiseDeadLetters } from '../../../worker/optimise/handlers';
 import { planJob } from '../../../worker/optimise/plan';
 import { quotaPort } from '../../../worker/optimise/deps';

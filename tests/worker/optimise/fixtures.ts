@@ -168,6 +168,6 @@ export function recordingQueue() {
       sendBatch: async (msgs: Iterable<{ body: unknown }>) => {
         for (const m of msgs) sent.push(m.body);
       },
-    } as unknown as Queue<import('../../../worker/optimise/consumer').OptimiseMessage>,
+    } as unknown as Queue<import('../../../worker/messages/optimise').OptimiseMessage>,
   };
 }

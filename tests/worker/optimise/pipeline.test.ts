@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { getJob, listJobImages } from '../../../worker/db/jobs';
-import { processDeadLetter, processOptimiseMessage, type OptimiseMessage } from '../../../worker/optimise/consumer';
+import type { OptimiseMessage } from '../../../worker/messages/optimise';
+import { processDeadLetter, processOptimiseMessage } from '../../../worker/optimise/consumer';
 import { planJob } from '../../../worker/optimise/plan';
 import type { PipelineDeps } from '../../../worker/optimise/ports';
 import { scheduleForTab } from '../../../worker/optimise/progress';

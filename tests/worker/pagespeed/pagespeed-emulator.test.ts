@@ -1,7 +1,8 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { dispatchQueue } from '../../../worker/jobs/queue';
-import { FAILURE_MESSAGES, type PagespeedCheckMessage } from '../../../worker/pagespeed/score';
+import type { PagespeedCheckMessage } from '../../../worker/messages/pagespeed-check';
+import { FAILURE_MESSAGES } from '../../../worker/pagespeed/score';
 import { createEmulatorShop, pageSpeed } from '../emulator-client';
 import { createShop } from '../helpers';
 

@@ -28,10 +28,11 @@ import {
   UPLOADS_PER_DAY,
   USER_SELECTIONS_KEPT,
 } from '../../../worker/lib/limits';
-import { processOptimiseMessage, type OptimiseMessage } from '../../../worker/optimise/consumer';
+import type { OptimiseMessage } from '../../../worker/messages/optimise';
+import { processOptimiseMessage } from '../../../worker/optimise/consumer';
 import { MSG_UPLOAD_REQUEST_TOO_LARGE } from '../../../worker/optimise/errors';
 import { planJob } from '../../../worker/optimise/plan';
-import { completeInstall } from '../../../worker/shopify/install';
+import { completeInstall } from '../../../worker/install/install';
 import { createLogger } from '../../../worker/lib/log';
 import { startOfUtcDay } from '../../../worker/billing/cycle';
 import { MSG_INPUT_EMPTY, MSG_WATERMARK_TOO_LARGE } from '../../../shared/image-settings';

@@ -7,7 +7,7 @@ import * as s from '../../../worker/db/schema';
 import { findShopByDomain } from '../../../worker/db/shops';
 import { decryptSecret, encryptSecret } from '../../../worker/lib/crypto';
 import { r2Key } from '../../../worker/lib/r2-keys';
-import { LINK_TTL_MS, signedFileUrl } from '../../../worker/settings/download-links';
+import { LINK_TTL_MS, signedFileUrl } from '../../../worker/files/download-links';
 import { createEmulatorShop } from '../emulator-client';
 import { call, createShop, db, sessionHeadersFor } from '../helpers';
 import { apiRoutes } from './fuzz-support';

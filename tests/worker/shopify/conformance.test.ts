@@ -5,15 +5,15 @@ import { env } from 'cloudflare:test';
 import { parse } from 'smol-toml';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hmacSha256, toBase64 } from '../../../worker/lib/crypto';
-import { WEBHOOK_TOPICS } from '../../../worker/shopify/webhooks';
-import { RESOURCE_INCLUDE_FIELDS } from '../../../worker/shopify/webhooks-handlers';
+import { WEBHOOK_TOPICS } from '../../../worker/webhooks/receive';
+import { RESOURCE_INCLUDE_FIELDS } from '../../../worker/webhooks/handlers';
 import { applyIncludeFields, parseAppToml, resolveUri, resolveWebhookTargets, type WebhookTarget } from '../../emulator/app-toml';
 import appTomlText from '../../../shopify.app.toml?raw';
 import wranglerTomlText from '../../../wrangler.toml?raw';
 import { call, createShop } from '../helpers';
 import { recordSyncQueueSends } from './fake-shopify';
 import { recordWebhookQueue } from './webhook-queue';
-import { WEBHOOK_QUEUE_MAX_RETRIES, WEBHOOK_QUEUE_NAME } from '../../../worker/shopify/webhooks-queue';
+import { WEBHOOK_QUEUE_MAX_RETRIES, WEBHOOK_QUEUE_NAME } from '../../../worker/webhooks/consumer';
 
 const appToml = parseAppToml(appTomlText);
 const targets = resolveWebhookTargets(appToml);

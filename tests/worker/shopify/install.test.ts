@@ -6,7 +6,7 @@ import { catalogueSyncs, oauthStates } from '../../../worker/db/schema';
 import { findShopByDomain } from '../../../worker/db/shops';
 import { decryptSecret } from '../../../worker/lib/crypto';
 import { shopifyHostUrl } from '../../../worker/shopify/api-version';
-import { signQuery } from '../../../worker/shopify/oauth';
+import { signQuery } from '../../../worker/install/oauth';
 import { call, createShop, db } from '../helpers';
 import { installFakeShopify, recordSyncQueueSends, shopInfoReply } from './fake-shopify';
 

@@ -4,7 +4,7 @@ import { claimWebhook } from '../../../worker/db/processed-webhooks';
 import { processedWebhooks } from '../../../worker/db/schema';
 import { findShopById } from '../../../worker/db/shops';
 import { encryptSecret } from '../../../worker/lib/crypto';
-import { needsAuthorisation } from '../../../worker/shopify/install';
+import { needsAuthorisation } from '../../../worker/install/install';
 import { pruneWebhookIdsTask, refreshLapsingGrantsTask } from '../../../worker/shopify/maintenance';
 import { eq } from 'drizzle-orm';
 import { createShop, db } from '../helpers';

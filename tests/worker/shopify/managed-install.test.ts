@@ -4,7 +4,7 @@
 import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findShopByDomain } from '../../../worker/db/shops';
-import { signQuery } from '../../../worker/shopify/oauth';
+import { signQuery } from '../../../worker/install/oauth';
 import { createEmulatorShop } from '../emulator-client';
 import { call, db, sessionToken } from '../helpers';
 

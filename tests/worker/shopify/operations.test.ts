@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ShopifyQueryCostError, ShopifyUserError } from '../../../worker/shopify/errors';
 import { createAdminClient } from '../../../worker/shopify/graphql-client';
-import { signedQueryMessage, missingScopes } from '../../../worker/shopify/oauth';
+import { signedQueryMessage, missingScopes } from '../../../worker/install/oauth';
 import { assembleBulkProducts } from '../../../worker/shopify/operations/bulk';
 import { numericId } from '../../../worker/shopify/operations/common';
 import { updateFile, waitForFileReady } from '../../../worker/shopify/operations/files';

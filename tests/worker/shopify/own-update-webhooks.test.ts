@@ -9,7 +9,7 @@ import { setAutoSwitch } from '../../../worker/db/image-settings';
 import { images, jobs } from '../../../worker/db/schema';
 import type { ShopRow } from '../../../worker/db/shops';
 import { createLogger } from '../../../worker/lib/log';
-import type { OptimiseMessage } from '../../../worker/optimise/consumer';
+import type { OptimiseMessage } from '../../../worker/messages/optimise';
 import { quotaPort } from '../../../worker/optimise/deps';
 import { handleOptimiseBatch } from '../../../worker/optimise/handlers';
 import { planJob } from '../../../worker/optimise/plan';

@@ -2,7 +2,8 @@
 // to a background consumer), and drainWebhookQueue() hands it to the real consumer, as Cloudflare would.
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
 import { beforeEach, vi } from 'vitest';
-import { handleWebhookBatch, WEBHOOK_QUEUE_NAME, type WebhookWorkMessage } from '../../../worker/shopify/webhooks-queue';
+import { handleWebhookBatch, WEBHOOK_QUEUE_NAME } from '../../../worker/webhooks/consumer';
+import type { WebhookWorkMessage } from '../../../worker/messages/shopify-webhook';
 
 export type RecordedWebhookQueue = {
   sent: WebhookWorkMessage[];

@@ -8,7 +8,7 @@ import { claimWebhook } from '../../../worker/db/processed-webhooks';
 import { processedWebhooks } from '../../../worker/db/schema';
 import { findShopById } from '../../../worker/db/shops';
 import { encryptSecret } from '../../../worker/lib/crypto';
-import type { WebhookWorkMessage } from '../../../worker/shopify/webhooks-queue';
+import type { WebhookWorkMessage } from '../../../worker/messages/shopify-webhook';
 import { createShop, db } from '../helpers';
 import { installFakeShopify, recordSyncQueueSends } from './fake-shopify';
 import { deliverWebhook as deliver, outcomeOf } from './webhook-delivery';

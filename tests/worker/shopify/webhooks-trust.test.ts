@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { items, shops } from '../../../worker/db/schema';
 import { findShopById } from '../../../worker/db/shops';
-import { WEBHOOK_FRESHNESS_MS } from '../../../worker/shopify/webhooks-trust';
+import { WEBHOOK_FRESHNESS_MS } from '../../../worker/webhooks/trust';
 import { createShop, db } from '../helpers';
 import { recordSyncQueueSends } from './fake-shopify';
 import { deliverWebhook as deliver, outcomeOf } from './webhook-delivery';

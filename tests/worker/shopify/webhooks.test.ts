@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appSwitches, catalogueSyncs, imageSettings, images, items, jobImages, jobs, oauthStates, processedWebhooks, shops, usageLedger } from '../../../worker/db/schema';
 import { findShopById } from '../../../worker/db/shops';
 import { encryptSecret } from '../../../worker/lib/crypto';
-import { isOldInstall } from '../../../worker/shopify/old-install';
+import { isOldInstall } from '../../../worker/install/old-install';
 import { call, createShop, db } from '../helpers';
 import { installFakeShopify, recordSyncQueueSends } from './fake-shopify';
 import { deliverWebhook as deliver, outcomeOf } from './webhook-delivery';
