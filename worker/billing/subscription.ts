@@ -4,7 +4,7 @@ import { updateShopBilling, type ShopBillingPatch } from '../db/billing';
 import type { Db } from '../db/client';
 import { findShopByDomain, findShopById, type ShopRow } from '../db/shops';
 import { ApiError, ValidationError } from '../lib/errors';
-import { apiErrorFromShopify } from '../lib/shopify-failures';
+import { apiErrorFromShopify } from '../middleware/shopify-failures';
 import type { Logger } from '../lib/log';
 import { cancelAppSubscription, createAppSubscription, getActiveSubscriptions, shopifyClientFor, type AppSubscription } from '../shopify';
 import { ShopifyUserError } from '../shopify/errors';

@@ -1,10 +1,13 @@
 // Limits that keep money and shared capacity safe from any one shop or caller (issue 17). One place for
 // the numbers: the README's Hardening section lists them, the abuse suite (tests/worker/security/abuse)
 // checks each one.
-import { UPLOAD_MAX_REQUEST_BYTES } from '../optimise/errors';
-
 const MB = 1024 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Uploads (uploadImagesOpt): per image, images per request, and image bytes per request. */
+export const UPLOAD_MAX_FILE_BYTES = 5 * MB;
+export const UPLOAD_MAX_FILES = 20;
+export const UPLOAD_MAX_REQUEST_BYTES = 20 * MB;
 
 /** UPLOAD_MAX_REQUEST_BYTES of images as base64 (4 characters per 3 bytes): the most upload data one request carries. */
 export const UPLOAD_MAX_BASE64_CHARS = Math.ceil((UPLOAD_MAX_REQUEST_BYTES * 4) / 3);

@@ -3,7 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import { errorBody } from '../lib/envelope';
 import { ApiError } from '../lib/errors';
 import { createLogger } from '../lib/log';
-import { apiErrorFromShopify } from '../lib/shopify-failures';
+import { apiErrorFromShopify } from './shopify-failures';
 import type { AppEnv } from '../types';
 
 const REAUTH_URL_HEADER = 'x-shopify-api-request-failure-reauthorize-url';

@@ -13,9 +13,8 @@ export const MSG_NOTHING_TO_OPTIMISE = 'There are no images to optimize.';
 /** Section 5: upload rules (the first one verbatim). */
 export const MSG_UPLOAD_TYPE = 'is not supported. File type must be .jpg, .png.';
 export const MSG_UPLOAD_NONE = "haven't uploaded any image";
-export const UPLOAD_MAX_FILE_BYTES = 5 * 1024 * 1024;
-export const UPLOAD_MAX_FILES = 20;
-export const UPLOAD_MAX_REQUEST_BYTES = 20 * 1024 * 1024;
+// The upload limits are numbers of worker/lib/limits.ts; re-exported for the upload rules beside them.
+export { UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_FILES, UPLOAD_MAX_REQUEST_BYTES } from '../lib/limits';
 export const MSG_UPLOAD_FILE_TOO_LARGE = 'is too large. Each image must be 5 MB or smaller.';
 /** Declared pixels above Shopify's 25 MP (see worker/images/declared-size.ts). */
 export const MSG_UPLOAD_TOO_MANY_PIXELS = 'is too large. Images can be at most 25 megapixels.';

@@ -64,12 +64,16 @@ export function useApiQuery<E extends object, T>(opts: QueryOptions<E, T>) {
   const { t } = useTranslation();
   const toast = useToast();
   const interval = opts.refetchInterval;
+  // select reads only the answer: kept stable so the selected data keeps its identity between renders.
+  const selectLatest = useRef(opts.select);
+  selectLatest.current = opts.select;
+  const select = useCallback((body: E) => selectLatest.current(body), []);
   const q = useQuery({
     queryKey: opts.key,
     queryFn: () => okAnswer(opts.call() as Promise<Envelope>) as Promise<E>,
-    select: opts.select,
+    select,
     enabled: opts.enabled ?? true,
-    refetchInterval: typeof interval === 'function' ? (query) => interval(query.state.data === undefined ? undefined : opts.select(query.state.data)) : interval,
+    refetchInterval: typeof interval === 'function' ? (query) => interval(query.state.data === undefined ? undefined : select(query.state.data)) : interval,
     placeholderData: opts.keepPrevious ? keepPreviousData : undefined,
   });
   const fallback = opts.errorToast === false ? null : (opts.errorToast ?? t('common.tryAgainLater'));
@@ -77,7 +81,12 @@ export function useApiQuery<E extends object, T>(opts: QueryOptions<E, T>) {
     if (q.error && fallback !== null) toast(errorText(q.error, fallback), { error: true });
     // Once per failed answer (errorUpdatedAt changes with each).
   }, [q.errorUpdatedAt]);
-  return { data: q.data, loading: q.isPending && (opts.enabled ?? true), fetching: q.isFetching, error: q.error, refetch: q.refetch };
+  // With keepPrevious, a failed read of the next key keeps the last rows on screen as well.
+  const last = useRef<T | undefined>(undefined);
+  if (q.data !== undefined) last.current = q.data;
+  const data = opts.keepPrevious ? (q.data ?? last.current) : q.data;
+  // loading: no answer yet for the key on screen (the previous key's data may still show).
+  return { data, loading: q.isPending || q.isPlaceholderData, fetching: q.isFetching, error: q.error, refetch: q.refetch };
 }
 
 type ActionOptions<A extends unknown[], E> = {

@@ -1,10 +1,8 @@
 import { Banner, BlockStack, Card, InlineStack, Text } from '@shopify/polaris';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveSettings } from '../api/calls';
-import { isOk, messageOf } from '../api/client';
+import { useApiAction } from '../api/query';
 import { SwitchToggle } from '../widgets/switch-toggle';
-import { useToast } from '../hooks/use-toast';
 
 type Props = {
   isDefault: boolean;
@@ -22,23 +20,13 @@ type Props = {
  */
 export function AutoOptimiseCard({ isDefault, on, hasContent, onChanged, onNeedsSetup, onOpenSettings }: Props) {
   const { t } = useTranslation();
-  const toast = useToast();
-  const [saving, setSaving] = useState(false);
+  const save = useApiAction((next: boolean) => saveSettings({ auto_switch: next ? 1 : 0 }), { onSuccess: (_body, next) => onChanged(next) });
   const toggle = async (next: boolean) => {
     if (isDefault) {
       onNeedsSetup();
       return;
     }
-    setSaving(true);
-    try {
-      const body = await saveSettings({ auto_switch: next ? 1 : 0 });
-      if (!isOk(body)) toast(messageOf(body, t('common.tryAgainLater')), { error: true });
-      else onChanged(next);
-    } catch (e) {
-      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
-    } finally {
-      setSaving(false);
-    }
+    await save.run(next);
   };
   return (
     <Card>
@@ -51,7 +39,7 @@ export function AutoOptimiseCard({ isDefault, on, hasContent, onChanged, onNeeds
             {on ? t('imageOpt.auto.on') : t('imageOpt.auto.off')}
           </Text>
         </BlockStack>
-        <SwitchToggle checked={on} disabled={saving} label={t('imageOpt.auto.title')} onChange={(next) => void toggle(next)} />
+        <SwitchToggle checked={on} disabled={save.pending} label={t('imageOpt.auto.title')} onChange={(next) => void toggle(next)} />
       </InlineStack>
       {on && !hasContent && (
         // Automatic mode is on, but every kind of change is switched off (e.g. a wizard with every

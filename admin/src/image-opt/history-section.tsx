@@ -4,7 +4,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reOptimize, restore } from '../api/calls';
-import { isOk, messageOf } from '../api/client';
+import { useApiAction } from '../api/query';
 import { usePlanLimitRefusal } from '../pricing/plan-limit-dialog';
 import { useToast } from '../hooks/use-toast';
 import { formatDate, HistoryStatusBadge, patternLabel, RowThumbnail } from './history-row-cells';
@@ -37,6 +37,20 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
 
   useEffect(() => clearSelection(), [tab, list.page, clearSelection]);
 
+  const start = useApiAction(
+    (kind: 'restore' | 'reoptimize', data_list: { data_id: number; blog_id?: string }[]) =>
+      kind === 'restore'
+        ? restore({ data_type: dataTypeOf(tab), data_list: data_list.map((d) => ({ ...d, restore_type: 'all' as const })) })
+        : reOptimize({ data_type: dataTypeOf(tab), data_list: data_list.map((d) => ({ data_id: d.data_id })), re_opt_type: '', page_type: 0 }),
+    {
+      onSuccess: () => {
+        clearSelection();
+        onStarted(tab);
+      },
+      onRefused: (body) => planLimit(body),
+    },
+  );
+
   const bulk = async (kind: 'restore' | 'reoptimize') => {
     const invalid = bulkValidationKey(selected, tab);
     if (invalid) {
@@ -44,20 +58,7 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
       return;
     }
     const data_list = actionableRows(selected).map((r) => ({ data_id: r.id, ...(r.blog_id ? { blog_id: String(r.blog_id) } : {}) }));
-    try {
-      const body =
-        kind === 'restore'
-          ? await restore({ data_type: dataTypeOf(tab), data_list: data_list.map((d) => ({ ...d, restore_type: 'all' as const })) })
-          : await reOptimize({ data_type: dataTypeOf(tab), data_list: data_list.map((d) => ({ data_id: d.data_id })), re_opt_type: '', page_type: 0 });
-      if (!isOk(body)) {
-        if (!planLimit(body)) toast(messageOf(body, t('common.tryAgainLater')), { error: true });
-        return;
-      }
-      clearSelection();
-      onStarted(tab);
-    } catch (e) {
-      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
-    }
+    await start.run(kind, data_list);
   };
 
   const details = (row: (typeof list.rows)[number]) =>

@@ -1,30 +1,9 @@
 import { imageStatusOf, type ImageStatus } from '../../../shared/image-status';
 import type { CompareImages } from './compare-modal';
+import type { ImageRow } from '../../../shared/api/image-opt';
 
 /** An image row of getProductImagesData (section 3). */
-export type ImageRow = {
-  id: number;
-  img_id: string;
-  opt_id: number;
-  src: string;
-  alt: string;
-  file_name: string;
-  file_type: string;
-  img_size: number;
-  comp_size: number;
-  comp_ratio: number;
-  before_file_path: string;
-  after_file_path: string;
-  is_compress: number;
-  is_to_jpg: number;
-  is_edit_alt: number;
-  is_edit_name: number;
-  is_watermark: number;
-  is_restore: number;
-  is_overdue: number;
-  is_delete: number;
-  process_status?: string;
-};
+export type { ImageRow };
 
 /** Section 4's label, tags and which of View / Download / Restore show, from the row's flags. */
 export const statusOfRow = (r: ImageRow): ImageStatus =>

@@ -2,7 +2,7 @@ import { SkeletonBodyText, Badge, IndexTable, Modal, Tabs, Text, TextField, useI
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reOptimize } from '../api/calls';
-import { isOk, messageOf } from '../api/client';
+import { useApiAction } from '../api/query';
 import { usePlanLimitRefusal } from '../pricing/plan-limit-dialog';
 import { useToast } from '../hooks/use-toast';
 import { RowThumbnail } from './history-row-cells';
@@ -23,8 +23,21 @@ export function ManualModal({ open, onClose, onStarted }: { open: boolean; onClo
   const { t } = useTranslation();
   const toast = useToast();
   const [tab, setTab] = useState(0);
-  const [sending, setSending] = useState(false);
   const planLimit = usePlanLimitRefusal();
+  const send = useApiAction(reOptimize, {
+    onSuccess: (body) => {
+      const total = Number(body.data?.total ?? 0);
+      onClose();
+      if (total === 0) toast(t('imageOpt.manual.nothing'));
+      else onStarted(tab);
+    },
+    onRefused: (body) => {
+      if (!planLimit(body)) return false;
+      onClose(); // refused at planning: the plan-limit dialog takes over
+      return true;
+    },
+  });
+  const sending = send.pending;
   const list = usePagedList(tab, 1, open);
   const acrossPages = list.search.trim() === '' && list.total > list.rows.length;
   const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(list.rows.map((r) => ({ id: String(r.id) })));
@@ -35,28 +48,12 @@ export function ManualModal({ open, onClose, onStarted }: { open: boolean; onClo
       toast(t(['imageOpt.bulk.invalidProduct', 'imageOpt.bulk.invalidCollection', 'imageOpt.bulk.invalidBlog'][tab] ?? 'imageOpt.bulk.invalid'), { error: true });
       return;
     }
-    setSending(true);
-    try {
-      const body = await reOptimize({
-        data_type: dataTypeOf(tab),
-        data_list: allResourcesSelected ? [] : selectedResources.map((id) => ({ data_id: Number(id) })),
-        re_opt_type: allResourcesSelected ? 'all' : '',
-        page_type: 1,
-      });
-      if (!isOk(body)) {
-        if (planLimit(body)) return onClose(); // refused at planning: the plan-limit dialog takes over
-        toast(messageOf(body, t('common.tryAgainLater')), { error: true });
-        return;
-      }
-      const total = Number((body.data as { total?: number } | undefined)?.total ?? 0);
-      onClose();
-      if (total === 0) toast(t('imageOpt.manual.nothing'));
-      else onStarted(tab);
-    } catch (e) {
-      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
-    } finally {
-      setSending(false);
-    }
+    await send.run({
+      data_type: dataTypeOf(tab),
+      data_list: allResourcesSelected ? [] : selectedResources.map((id) => ({ data_id: Number(id) })),
+      re_opt_type: allResourcesSelected ? 'all' : '',
+      page_type: 1,
+    });
   };
 
   return (

@@ -1,14 +1,16 @@
 // The rules of the image optimisation screens (image-optimisation.md sections 4, 5 and 9), pure so the
-// component tests and the screens read the same definitions.
+// component tests and the screens read the same definitions. The wire types and the vocabulary (tabs,
+// page sizes) are the contract's, in shared/api/.
+import type { HistoryRow as WireHistoryRow, QuotaSchedule, Schedule } from '../../../shared/api/image-opt';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_CHOICES, TABS, type TabKey } from '../../../shared/api/vocabulary';
 
 /** History tabs, indexed 0 to 2 (+3 for Other): data_type is the index + 1. */
-export const TABS = ['product', 'collection', 'blog', 'other'] as const;
-export type TabKey = (typeof TABS)[number];
+export { TABS, type TabKey };
 export const dataTypeOf = (tab: number) => tab + 1;
 
-/** Page sizes of the history, manual and detail tables; default 10, page 1. */
-export const PAGE_SIZES = [10, 30, 50, 70, 100] as const;
-export const DEFAULT_PAGE_SIZE = 10;
+/** Page sizes of the history, manual and detail tables' selector; default 10, page 1. */
+export const PAGE_SIZES = PAGE_SIZE_CHOICES;
+export { DEFAULT_PAGE_SIZE };
 /** The page-size selector shows only when the window is wider than 550 px. */
 export const PAGE_SIZE_MIN_WIDTH = 550;
 export const showPageSize = (windowWidth: number) => windowWidth > PAGE_SIZE_MIN_WIDTH;
@@ -28,16 +30,8 @@ export const FREE_RED_PERCENT = 80;
 export const quotaPercent = (used: number, all: number) => (all > 0 ? Math.min(100, (used / all) * 100) : 0);
 export const quotaBarRed = (level: number, used: number, all: number) => level === 0 && quotaPercent(used, all) >= FREE_RED_PERCENT;
 
-export type OptSchedule = {
-  img_usage_use: number;
-  img_usage_all: number;
-  impressions_use: number;
-  impressions_all: number;
-  is_capped: number;
-  is_over_quota: number;
-  /** When the monthly quota starts again (epoch ms); absent or 0 when unknown. */
-  next_reset_at?: number;
-};
+/** The quota of getImgOptTotal's opt_schedule; next_reset_at absent or 0 when unknown. */
+export type OptSchedule = Omit<QuotaSchedule, 'next_reset_at'> & Partial<Pick<QuotaSchedule, 'next_reset_at'>>;
 
 /** The plan's images are used up and overage cannot pay for more: Manually optimize becomes Upgrade plan. */
 export function quotaUsedUp(s: OptSchedule): boolean {
@@ -70,28 +64,9 @@ export function linkExpired(url: string | null | undefined, now = Date.now()): b
   return Number.isFinite(exp) && exp > 0 && exp - LINK_MARGIN_MS <= now;
 }
 
-/** A history row as the history/manual calls answer it (section 3). */
-export type HistoryRow = {
-  id: number;
-  data_type: number;
-  prod_id: string;
-  coll_id: string;
-  art_id: string;
-  blog_id: string;
-  upload_id?: string;
-  title: string;
-  image: string | null;
-  is_delete: number;
-  opt_status: number;
-  status: string;
-  comp_ratio: number;
-  image_count?: number;
-  opt_num?: number;
-  un_opt_num?: number;
-  date?: number | string | null;
-  /** How the item was optimised: automatic, manual or upload. */
-  pattern?: string;
-};
+/** A history row as the history/manual calls answer it (section 3); the rules need only these fields. */
+export type HistoryRow = Pick<WireHistoryRow, 'id' | 'data_type' | 'prod_id' | 'coll_id' | 'art_id' | 'blog_id' | 'title' | 'image' | 'is_delete' | 'opt_status' | 'status' | 'comp_ratio'> &
+  Partial<WireHistoryRow>;
 
 /** Rows a bulk Restore / Re-optimize may act on: not deleted. */
 export const actionableRows = (rows: readonly HistoryRow[]) => rows.filter((r) => r.is_delete !== 1);
@@ -106,8 +81,10 @@ export function bulkValidationKey(selected: readonly HistoryRow[], tab: number):
   return named ?? 'imageOpt.bulk.invalid';
 }
 
-/** Progress of one tab (getOptSchedule). */
-export type TabSchedule = { data_type: number; process_type: string; page_type: number; process_result: number; opt_in: number; opt_total: number; opt_done?: number; opt_failed?: number; status: string; plan_limit_message: string | null };
+/** Progress of one tab (getOptSchedule); the rules need only these fields. */
+export type TabSchedule = Pick<Schedule, 'data_type' | 'process_type' | 'page_type' | 'opt_in' | 'opt_total' | 'status' | 'plan_limit_message'> & {
+  process_result: number;
+} & Partial<Pick<Schedule, 'opt_done' | 'opt_failed'>>;
 
 export const isRunning = (s: TabSchedule | undefined) => !!s && s.process_result !== 1 && (s.status === 'queued' || s.status === 'running');
 

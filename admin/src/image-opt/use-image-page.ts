@@ -1,8 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { getImgOptTotal } from '../api/calls';
-import { isOk, messageOf } from '../api/client';
-import { useToast } from '../hooks/use-toast';
+import { useApiQuery } from '../api/query';
 import { defaultImageSettings, imageSettingsSchema, type ImageSettings } from '../../../shared/image-settings';
 import { FREE_QUOTA, type OptSchedule } from './rules';
 import type { Totals } from './stats-cards';
@@ -15,38 +14,30 @@ const EMPTY: ImagePageData = {
   quota: { img_usage_use: 0, img_usage_all: FREE_QUOTA, impressions_use: 0, impressions_all: 0, is_capped: 0, is_over_quota: 0 },
 };
 
+const KEY = ['imgOptTotal'];
+
 /** getImgOptTotal: statistics, settings and quota of the image page (the skeleton shows until it answers). */
 export function useImagePage() {
-  const { t } = useTranslation();
-  const toast = useToast();
-  const [data, setData] = useState<ImagePageData>(EMPTY);
-  const [loading, setLoading] = useState(true);
-
-  const reload = useCallback(async () => {
-    try {
-      const body = await getImgOptTotal();
-      if (!isOk(body)) {
-        toast(messageOf(body, t('common.tryAgainLater')), { error: true });
-        return;
-      }
-      const raw = body as Record<string, unknown>;
-      const parsed = imageSettingsSchema.safeParse(raw.settings);
-      setData({
-        totals: { ...EMPTY.totals, ...(raw.total as Partial<Totals>) },
+  const client = useQueryClient();
+  const page = useApiQuery({
+    key: KEY,
+    call: getImgOptTotal,
+    select: (body): ImagePageData => {
+      const parsed = imageSettingsSchema.safeParse(body.settings);
+      return {
+        totals: { ...EMPTY.totals, ...body.total },
         settings: parsed.success ? parsed.data : EMPTY.settings,
-        quota: { ...EMPTY.quota, ...(raw.opt_schedule as Partial<OptSchedule>) },
-      });
-    } catch (e) {
-      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
-    } finally {
-      setLoading(false);
-    }
-  }, [t, toast]);
+        quota: { ...EMPTY.quota, ...body.opt_schedule },
+      };
+    },
+  });
+  const { refetch } = page;
+  const reload = useCallback(async () => {
+    await refetch();
+  }, [refetch]);
 
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-
-  const patchSettings = (patch: Partial<ImageSettings>) => setData((d) => ({ ...d, settings: { ...d.settings, ...patch } }));
-  return { data, loading, reload, patchSettings };
+  /** A change saved elsewhere on the page (the auto switch) shows at once; the next read replaces it. */
+  const patchSettings = (patch: Partial<ImageSettings>) =>
+    client.setQueryData<Awaited<ReturnType<typeof getImgOptTotal>>>(KEY, (body) => body && { ...body, settings: { ...(body.settings ?? EMPTY.settings), ...patch } });
+  return { data: page.data ?? EMPTY, loading: page.loading, reload, patchSettings };
 }

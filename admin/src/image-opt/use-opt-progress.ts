@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getOptSchedule, stopImageOptTask } from '../api/calls';
-import { isOk, messageOf } from '../api/client';
+import { isOk } from '../api/client';
+import { useApiAction } from '../api/query';
 import { usePolling } from '../hooks/use-polling';
 import { useToast } from '../hooks/use-toast';
 import { completionToastKey, failedCount, isRunning, PROGRESS_POLL_MS, RELOAD_AFTER_DONE_MS, TABS, type TabSchedule } from './rules';
@@ -29,7 +30,6 @@ export function useOptProgress(onDone: () => void, onPlanLimit?: (message: strin
   const toast = useToast();
   const [tab, setTab] = useState(-1);
   const [schedule, setSchedule] = useState<TabSchedule | null>(null);
-  const [stopping, setStopping] = useState(false);
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
   const later = useCallback((fn: () => void, ms: number) => timers.current.push(setTimeout(fn, ms)), []);
   // The reload runs 3 s after the end: it must be the screen's current one, not a stale render's.
@@ -41,7 +41,7 @@ export function useOptProgress(onDone: () => void, onPlanLimit?: (message: strin
   const read = useCallback(async (watched: number) => {
     const body = await getOptSchedule().catch(() => null);
     if (!body || !isOk(body)) return;
-    const all = (body.data ?? {}) as Partial<Record<(typeof TABS)[number], TabSchedule>>;
+    const all = body.data ?? {};
     if (watched < 0) {
       // Page open: follow a job that is already running.
       const running = TABS.findIndex((k) => isRunning(all[k]));
@@ -84,21 +84,18 @@ export function useOptProgress(onDone: () => void, onPlanLimit?: (message: strin
     [later, read],
   );
 
-  const stop = useCallback(async () => {
-    setStopping(true);
-    try {
-      const body = await stopImageOptTask();
-      if (!isOk(body)) toast(messageOf(body, t('common.tryAgainLater')), { error: true });
-    } catch (e) {
-      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
-    } finally {
-      // Stop clears progress (section 4); the history shows what finished.
-      setStopping(false);
+  const stopAction = useApiAction(stopImageOptTask, {
+    // Stop clears progress (section 4), answered or not; the history shows what finished.
+    onSettled: () => {
       setTab(-1);
       setSchedule(null);
       later(done, RELOAD_AFTER_DONE_MS);
-    }
-  }, [later, done, t, toast]);
+    },
+  });
+  const { run: runStop } = stopAction;
+  const stop = useCallback(async () => {
+    await runStop();
+  }, [runStop]);
 
-  return { tab, schedule, watch, stop, stopping };
+  return { tab, schedule, watch, stop, stopping: stopAction.pending };
 }

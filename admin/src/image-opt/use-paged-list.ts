@@ -1,8 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useCallback, useEffect, useState } from 'react';
 import { getImageOptDataPage } from '../api/calls';
-import { isOk, messageOf } from '../api/client';
-import { useToast } from '../hooks/use-toast';
+import { useApiQuery } from '../api/query';
 import { dataTypeOf, DEFAULT_PAGE_SIZE, SEARCH_DEBOUNCE_MS, type HistoryRow } from './rules';
 
 export type PagedList = {
@@ -23,16 +21,10 @@ export type PagedList = {
  * title search sent 500 ms after the last keystroke (section 9).
  */
 export function usePagedList(tab: number, pageType: 0 | 1, enabled = true): PagedList {
-  const { t } = useTranslation();
-  const toast = useToast();
-  const [rows, setRows] = useState<HistoryRow[]>([]);
-  const [total, setTotal] = useState(0);
   const [page, setPage] = useState(1);
   const [pageSize, setPageSizeState] = useState(DEFAULT_PAGE_SIZE);
   const [search, setSearchText] = useState('');
   const [title, setTitle] = useState('');
-  const [loading, setLoading] = useState(true);
-  const seq = useRef(0);
 
   useEffect(() => {
     const id = setTimeout(() => {
@@ -46,43 +38,26 @@ export function usePagedList(tab: number, pageType: 0 | 1, enabled = true): Page
     setPage(1);
   }, [tab]);
 
-  // reload() may be called late (3 s after a job ends, from a timer set before the tab changed): it
-  // always asks for the list on screen now, never the one of the render that created the timer.
-  const params = { page, pageSize, title, tab, pageType };
-  const current = useRef(params);
-  current.current = params;
-
+  // The key is the list on screen: a newer tab, page or search answers instead of an older one, and
+  // reload() (possibly from a timer set before the tab changed) asks for the list on screen now.
+  const list = useApiQuery({
+    key: ['imageOptDataPage', pageType, tab, page, pageSize, title],
+    call: () => getImageOptDataPage({ page, pageSize, title: title || undefined, data_type: dataTypeOf(tab), page_type: pageType }),
+    select: (body) => ({ rows: body.data?.data ?? [], total: Number(body.data?.total ?? 0) }),
+    enabled,
+    keepPrevious: true,
+  });
+  const { refetch } = list;
   const reload = useCallback(async () => {
-    const mine = ++seq.current;
-    const q = current.current;
-    try {
-      const body = await getImageOptDataPage({ page: q.page, pageSize: q.pageSize, title: q.title || undefined, data_type: dataTypeOf(q.tab), page_type: q.pageType });
-      if (mine !== seq.current) return; // a newer request (tab, page, search) answers instead
-      if (!isOk(body)) {
-        toast(messageOf(body, t('common.tryAgainLater')), { error: true });
-        return;
-      }
-      setRows((body.data?.data ?? []) as HistoryRow[]);
-      setTotal(Number(body.data?.total ?? 0));
-    } catch (e) {
-      if (mine === seq.current) toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
-    } finally {
-      if (mine === seq.current) setLoading(false);
-    }
-  }, [t, toast]);
-
-  useEffect(() => {
-    if (!enabled) return;
-    setLoading(true);
-    void reload();
-  }, [reload, enabled, page, pageSize, title, tab, pageType]);
+    await refetch();
+  }, [refetch]);
 
   return {
-    rows,
-    total,
+    rows: list.data?.rows ?? [],
+    total: list.data?.total ?? 0,
     page,
     pageSize,
-    loading,
+    loading: list.loading,
     search,
     setSearch: setSearchText,
     setPage,

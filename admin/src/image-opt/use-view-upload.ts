@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getProductImagesData } from '../api/calls';
 import { isOk, messageOf } from '../api/client';
+import { useApiAction } from '../api/query';
 import { useToast } from '../hooks/use-toast';
 import type { CompareImages } from './compare-modal';
 import { compareOf, statusOfRow, type ImageRow } from './image-row';
@@ -13,31 +14,33 @@ import type { HistoryRow } from './rules';
  */
 export async function readUploadImage(row: Pick<HistoryRow, 'id'>): Promise<ImageRow | null> {
   const body = await getProductImagesData({ prod_id: row.id, data_type: 4, page: 1, pageSize: 10 });
-  return isOk(body) ? ((body.data?.data?.[0] ?? null) as ImageRow | null) : null;
+  return isOk(body) ? (body.data?.data?.[0] ?? null) : null;
 }
 
 /** View reads the upload's image and opens the compare modal (original and result). */
 export function useViewUpload(open: (images: CompareImages) => void) {
   const { t } = useTranslation();
   const toast = useToast();
+  const read = useApiAction((row: HistoryRow) => getProductImagesData({ prod_id: row.id, data_type: 4, page: 1, pageSize: 10 }), {
+    fallback: t('imageOpt.history.empty'),
+    onSuccess: (body) => {
+      const image = body.data?.data?.[0] ?? null;
+      if (!image) {
+        toast(messageOf(body, t('imageOpt.history.empty')), { error: true });
+        return;
+      }
+      if (!statusOfRow(image).can_view) {
+        toast(t('imageOpt.progress.later'));
+        return;
+      }
+      open(compareOf(image));
+    },
+  });
+  const { run } = read;
   return useCallback(
     async (row: HistoryRow) => {
-      try {
-        const body = await getProductImagesData({ prod_id: row.id, data_type: 4, page: 1, pageSize: 10 });
-        const image = (body.data?.data?.[0] ?? null) as ImageRow | null;
-        if (!isOk(body) || !image) {
-          toast(messageOf(body, t('imageOpt.history.empty')), { error: true });
-          return;
-        }
-        if (!statusOfRow(image).can_view) {
-          toast(t('imageOpt.progress.later'));
-          return;
-        }
-        open(compareOf(image));
-      } catch (e) {
-        toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
-      }
+      await run(row);
     },
-    [open, t, toast],
+    [run],
   );
 }

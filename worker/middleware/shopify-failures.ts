@@ -1,5 +1,5 @@
 import { ShopifyHttpError, ShopifyReauthRequiredError, ShopifyThrottledError, ShopifyUnauthorizedError } from '../shopify/errors';
-import { ApiError } from './errors';
+import { ApiError } from '../lib/errors';
 
 export const REAUTHORISE_MESSAGE = 'Please authorise the app again to continue.';
 export const SHOPIFY_BUSY_MESSAGE = 'Shopify is busy right now. Please try again in a minute.';
