@@ -14,7 +14,8 @@ export const MSG_NOTHING_TO_OPTIMISE = 'There are no images to optimize.';
 export const MSG_UPLOAD_TYPE = 'is not supported. File type must be .jpg, .png.';
 export const MSG_UPLOAD_NONE = "haven't uploaded any image";
 // The upload limits are numbers of worker/lib/limits.ts; re-exported for the upload rules beside them.
-export { UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_FILES, UPLOAD_MAX_REQUEST_BYTES } from '../lib/limits';
+import { UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_FILES, UPLOAD_MAX_REQUEST_BYTES } from '../lib/limits';
+export { UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_FILES, UPLOAD_MAX_REQUEST_BYTES };
 export const MSG_UPLOAD_FILE_TOO_LARGE = 'is too large. Each image must be 5 MB or smaller.';
 /** Declared pixels above Shopify's 25 MP (see worker/images/declared-size.ts). */
 export const MSG_UPLOAD_TOO_MANY_PIXELS = 'is too large. Images can be at most 25 megapixels.';

@@ -59,5 +59,5 @@ describe('oversized watermark picture', () => {
     expect(left[0]).toBeGreaterThan(230);
     expect(left[2]).toBeLessThan(30);
     expect(pixel(logo.pixels, logo.pixels.width - 20, 20)[2]).toBeGreaterThan(230);
-  });
+  }, 60_000); // encodes a 16 MP JPEG first: seconds on a loaded 2-CPU machine
 });
