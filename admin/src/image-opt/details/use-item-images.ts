@@ -1,7 +1,9 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getOptSchedule, getProductImagesData, reOptimize, restore } from '../../api/calls';
-import { isOk, messageOf } from '../../api/client';
+import { isOk } from '../../api/client';
+import { useApiAction, useApiQuery } from '../../api/query';
 import { usePolling } from '../../hooks/use-polling';
 import { usePlanLimitRefusal } from '../../pricing/plan-limit-dialog';
 import { useToast } from '../../hooks/use-toast';
@@ -11,19 +13,14 @@ import { DEFAULT_PAGE_SIZE, DETAIL_PROGRESS_POLL_MS, isRunning, type TabSchedule
 /** Section 4: after a restore or re-optimize is accepted, the detail page reads the schedule 1.5 s later. */
 export const DETAIL_FIRST_READ_MS = 1500;
 
-type Item = { id: number; data_type: number; title: string };
-
 /** The detail page's data: one item's images, paging, restore / re-optimize and the 5 s progress poll. */
 export function useItemImages(prodId: number | undefined) {
   const { t } = useTranslation();
   const toast = useToast();
   const planLimit = usePlanLimitRefusal();
-  const [rows, setRows] = useState<ImageRow[]>([]);
-  const [item, setItem] = useState<Item | null>(null);
-  const [total, setTotal] = useState(0);
+  const client = useQueryClient();
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
-  const [loading, setLoading] = useState(prodId !== undefined);
   const [restoring, setRestoring] = useState<ReadonlySet<number>>(new Set());
   const [schedule, setSchedule] = useState<TabSchedule | null>(null);
   const [polling, setPolling] = useState(false);
@@ -32,28 +29,24 @@ export function useItemImages(prodId: number | undefined) {
   /** Set while a job of ours (or one found running) is followed; its end is announced once. */
   const watching = useRef(false);
 
+  // The page on screen; the previous page stays shown while the next one loads.
+  const key = ['productImagesData', prodId, page, pageSize];
+  const list = useApiQuery({
+    key,
+    call: () => getProductImagesData({ prod_id: prodId ?? 0, page, pageSize }),
+    select: (body) => body.data,
+    enabled: prodId !== undefined,
+    keepPrevious: true,
+  });
+  const rows: ImageRow[] = list.data?.data ?? [];
+  const total = Number(list.data?.total ?? 0);
+  const item = list.data?.item ?? null;
+  // The skeleton shows until the first answer, success or not.
+  const loading = prodId !== undefined && list.data === undefined && !list.error;
+  const { refetch } = list;
   const load = useCallback(async () => {
-    if (prodId === undefined) return;
-    try {
-      const body = await getProductImagesData({ prod_id: prodId, page, pageSize });
-      if (!isOk(body)) {
-        toast(messageOf(body, t('common.tryAgainLater')), { error: true });
-        return;
-      }
-      setRows((body.data?.data ?? []) as ImageRow[]);
-      setTotal(Number(body.data?.total ?? 0));
-      const it = (body.data as { item?: Item } | undefined)?.item;
-      if (it) setItem(it);
-    } catch (e) {
-      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
-    } finally {
-      setLoading(false);
-    }
-  }, [prodId, page, pageSize, t, toast]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+    await refetch();
+  }, [refetch]);
 
   /** The page again with fresh signed links (a page left open past their lifetime); the row asked for. */
   const freshRow = useCallback(
@@ -61,17 +54,17 @@ export function useItemImages(prodId: number | undefined) {
       if (prodId === undefined) return null;
       const body = await getProductImagesData({ prod_id: prodId, page, pageSize });
       if (!isOk(body)) return null;
-      const list = (body.data?.data ?? []) as ImageRow[];
-      setRows(list);
-      return list.find((r) => r.id === id) ?? null;
+      client.setQueryData(['productImagesData', prodId, page, pageSize], body);
+      return (body.data?.data ?? []).find((r) => r.id === id) ?? null;
     },
-    [prodId, page, pageSize],
+    [client, prodId, page, pageSize],
   );
 
   const readSchedule = useCallback(async () => {
     const body = await getOptSchedule(item?.data_type ?? 1).catch(() => null);
     if (!body || !isOk(body)) return;
-    const s = body.data as TabSchedule;
+    const s = body.data;
+    if (!s) return;
     if (isRunning(s)) {
       watching.current = true;
       setSchedule(s);
@@ -97,28 +90,33 @@ export function useItemImages(prodId: number | undefined) {
   }, [itemType]);
 
   usePolling(readSchedule, DETAIL_PROGRESS_POLL_MS, polling);
+  const clearRestoring = (ids: number[]) => setRestoring((s) => new Set([...s].filter((id) => !ids.includes(id))));
+  const start = useApiAction(
+    (which: 'restore' | 'reoptimize', target: { id: number; data_type: number }, ids: number[]) =>
+      which === 'restore'
+        ? restore({ data_type: target.data_type, data_list: [{ data_id: target.id, img_ids: ids, restore_type: '' }] })
+        : reOptimize({ data_type: target.data_type, data_list: [{ data_id: target.id, img_ids: ids }], re_opt_type: '', page_type: 0 }),
+    {
+      onSuccess: () => {
+        setResetSeq((n) => n + 1);
+        watching.current = true;
+        setTimeout(() => void readSchedule(), DETAIL_FIRST_READ_MS);
+      },
+      onRefused: (body, _which, _target, ids) => {
+        if (!planLimit(body)) return false;
+        clearRestoring(ids);
+        return true;
+      },
+      // A failed restore clears the row's loading state and shows an error toast (section 4).
+      onError: (_e, _which, _target, ids) => clearRestoring(ids),
+    },
+  );
   const run = async (which: 'restore' | 'reoptimize', chosen: ImageRow[]) => {
     if (!item) return;
     const ids = chosen.map((r) => r.id);
     kind.current = which;
     if (which === 'restore') setRestoring((s) => new Set([...s, ...ids]));
-    try {
-      const body =
-        which === 'restore'
-          ? await restore({ data_type: item.data_type, data_list: [{ data_id: item.id, img_ids: ids, restore_type: '' }] })
-          : await reOptimize({ data_type: item.data_type, data_list: [{ data_id: item.id, img_ids: ids }], re_opt_type: '', page_type: 0 });
-      if (!isOk(body)) {
-        if (planLimit(body)) return setRestoring((s) => new Set([...s].filter((id) => !ids.includes(id))));
-        throw new Error(messageOf(body, t('common.tryAgainLater')));
-      }
-      setResetSeq((n) => n + 1);
-      watching.current = true;
-      setTimeout(() => void readSchedule(), DETAIL_FIRST_READ_MS);
-    } catch (e) {
-      // A failed restore clears the row's loading state and shows an error toast (section 4).
-      setRestoring((s) => new Set([...s].filter((id) => !ids.includes(id))));
-      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
-    }
+    await start.run(which, item, ids);
   };
 
   return {
