@@ -7,8 +7,8 @@ import { createShop, db } from './helpers';
 // (uniqueness that makes charges and webhooks idempotent, cascades on shop deletion) hold.
 describe('schema round trips', () => {
   it('shops, settings, items, images, jobs and job images', async () => {
-    const { shop } = await createShop({ planLevel: 3, language: 'ja', isOverQuota: 1, isCapped: 1, billingCycleDay: 17 });
-    expect(shop).toMatchObject({ planLevel: 3, language: 'ja', isOverQuota: 1, isCapped: 1, billingCycleDay: 17, newGuideStatus: 1 });
+    const { shop } = await createShop({ planLevel: 3, language: 'ja', overageEnabled: true, hasUsageCap: true, billingCycleDay: 17 });
+    expect(shop).toMatchObject({ planLevel: 3, language: 'ja', overageEnabled: true, hasUsageCap: true, billingCycleDay: 17, setupGuidePending: true });
     expect(shop.createdAt).toBeGreaterThan(Date.now() - 60_000);
 
     const imageOpt = { switch: 1, product: 1, collection: 1, blogs: 0, quality: { custom: 0, lossless: 0, custom_ratio: 75 } };
@@ -18,18 +18,18 @@ describe('schema round trips', () => {
       .returning()
       .get();
     expect(settings.imageOpt).toEqual(imageOpt);
-    expect(settings.isDefault).toBe(1);
+    expect(settings.usingDefaults).toBe(true);
 
     const item = await db().insert(s.items).values({ shopId: shop.id, dataType: 1, resourceId: '1001', title: 'Blue Shirt', vendor: 'Acme' }).returning().get();
     const image = await db()
       .insert(s.images)
-      .values({ shopId: shop.id, optId: item.id, imgId: 'gid://shopify/MediaImage/1', src: 'https://cdn/x.jpg', imgSize: 1000, compSize: 400, compRatio: 60.25 })
+      .values({ shopId: shop.id, itemId: item.id, imgId: 'gid://shopify/MediaImage/1', src: 'https://cdn/x.jpg', originalSize: 1000, optimisedSize: 400, savedPercent: 60.25 })
       .returning()
       .get();
-    expect(image).toMatchObject({ compRatio: 60.25, status: 'pending', isCompress: 0 });
+    expect(image).toMatchObject({ savedPercent: 60.25, status: 'pending', compressed: false });
 
     const job = await db().insert(s.jobs).values({ id: crypto.randomUUID(), shopId: shop.id, dataType: 1, processType: 'optimize', total: 1 }).returning().get();
-    const ji = await db().insert(s.jobImages).values({ jobId: job.id, imageId: image.id, optId: item.id, shopId: shop.id }).returning().get();
+    const ji = await db().insert(s.jobImages).values({ jobId: job.id, imageId: image.id, itemId: item.id, shopId: shop.id }).returning().get();
     expect(ji.status).toBe('queued');
 
     await expect(db().insert(s.items).values({ shopId: shop.id, dataType: 1, resourceId: '1001' }).run()).rejects.toThrow();
@@ -51,8 +51,8 @@ describe('schema round trips', () => {
     expect(charge).toMatchObject({ amountCents: 499, status: 'pending' });
     const score = await db().insert(s.pagespeedScores).values({ shopId: shop.id, url: 'https://shop.test', desktop: 91, mobile: 55, status: 1 }).returning().get();
     expect(score).toMatchObject({ desktop: 91, mobile: 55 });
-    const sw = await db().insert(s.appSwitches).values({ shopId: shop.id, name: 'extra_adver', st: 1 }).returning().get();
-    expect(sw).toMatchObject({ name: 'extra_adver', st: 1, exp: 0 });
+    const sw = await db().insert(s.appSwitches).values({ shopId: shop.id, name: 'extra_adver', state: 1 }).returning().get();
+    expect(sw).toMatchObject({ name: 'extra_adver', state: 1, expiry: 0 });
     const contact = await db().insert(s.contactMessages).values({ shopId: shop.id, kind: 'quota_request', name: 'A', email: 'a@b.c', description: 'More please', path: '/image_optimisation' }).returning().get();
     expect(contact.kind).toBe('quota_request');
     expect((await db().insert(s.reviewScores).values({ shopId: shop.id, score: 5 }).returning().get()).score).toBe(5);
@@ -67,7 +67,7 @@ describe('schema round trips', () => {
   it('deleting a shop removes every row that belongs to it', async () => {
     const { shop } = await createShop();
     const item = await db().insert(s.items).values({ shopId: shop.id, dataType: 2, resourceId: '9' }).returning().get();
-    await db().insert(s.images).values({ shopId: shop.id, optId: item.id, imgId: 'gid://shopify/CollectionImage/9' }).run();
+    await db().insert(s.images).values({ shopId: shop.id, itemId: item.id, imgId: 'gid://shopify/CollectionImage/9' }).run();
     await db().insert(s.reviewScores).values({ shopId: shop.id, score: 3 }).run();
     await db().delete(s.shops).where(eq(s.shops.id, shop.id)).run();
     expect(await db().select().from(s.items).where(eq(s.items.shopId, shop.id)).all()).toHaveLength(0);

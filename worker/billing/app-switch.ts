@@ -4,6 +4,7 @@
 import { setOverQuota, upsertAppSwitch } from '../db/account';
 import type { Db } from '../db/client';
 import { findShopById, type ShopRow } from '../db/shops';
+import { bit } from '../lib/bit';
 import { ValidationError } from '../lib/errors';
 
 export const OVERCHARGE_NEEDS_CAPPED_PLAN = 'Overcharge needs a paid plan with a usage cap';
@@ -12,11 +13,11 @@ export type AppSwitchInput = { name: 'is_over_quota' | 'extra_adver'; st: 0 | 1;
 
 export async function saveAppSwitch(db: Db, shop: ShopRow, input: AppSwitchInput, now = Date.now()) {
   if (input.name === 'is_over_quota') {
-    if (input.st === 1 && (shop.planLevel <= 0 || shop.isCapped !== 1)) throw new ValidationError(OVERCHARGE_NEEDS_CAPPED_PLAN);
+    if (input.st === 1 && (shop.planLevel <= 0 || !shop.hasUsageCap)) throw new ValidationError(OVERCHARGE_NEEDS_CAPPED_PLAN);
     await setOverQuota(db, shop.id, input.st === 1);
   } else {
     await upsertAppSwitch(db, shop.id, input.name, input.st, input.exp, now);
   }
   const fresh = (await findShopById(db, shop.id)) ?? shop;
-  return { name: input.name, st: input.st, exp: input.exp, is_over_quota: fresh.isOverQuota, is_capped: fresh.isCapped };
+  return { name: input.name, st: input.st, exp: input.exp, is_over_quota: bit(fresh.overageEnabled), is_capped: bit(fresh.hasUsageCap) };
 }

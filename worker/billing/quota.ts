@@ -16,7 +16,7 @@
 import type { Db } from '../db/client';
 import { findShopById, type ShopRow } from '../db/shops';
 import { ensureUsageCharge } from '../db/usage-charges';
-import { countPeriodUsage, findLedgerRow, insertLedgerRowWithinLimit, moveLedgerPeriod } from '../db/usage-ledger';
+import { countPeriodUsage, findLedgerRow, imageChargeKey, insertLedgerRowWithinLimit, moveLedgerPeriod } from '../db/usage-ledger';
 import { OVERAGE_CENTS_PER_1000, planFor } from '../../shared/plans';
 import { currentPeriodStart, nextPeriodStart } from './cycle';
 
@@ -53,14 +53,14 @@ export type ChargeResult =
   | { ok: false; charged: false; overage: false; reason: 'quota_exhausted' };
 
 /** Overage images the capped amount can pay for: whole blocks of 1,000 at $4.99, never past the cap. */
-export function overageAllowanceFor(shop: Pick<ShopRow, 'planLevel' | 'isCapped' | 'cappedAmountCents'>): number {
-  if (shop.planLevel <= 0 || shop.isCapped !== 1 || shop.cappedAmountCents <= 0) return 0;
+export function overageAllowanceFor(shop: Pick<ShopRow, 'planLevel' | 'hasUsageCap' | 'cappedAmountCents'>): number {
+  if (shop.planLevel <= 0 || !shop.hasUsageCap || shop.cappedAmountCents <= 0) return 0;
   return Math.floor(shop.cappedAmountCents / OVERAGE_CENTS_PER_1000) * OVERAGE_BLOCK_IMAGES;
 }
 
 /** Whether images beyond the plan may be charged at all (before looking at the cap's room). */
-export function overageEnabled(shop: Pick<ShopRow, 'planLevel' | 'isCapped' | 'isOverQuota' | 'cappedAmountCents'>): boolean {
-  return shop.isOverQuota === 1 && overageAllowanceFor(shop) > 0;
+export function overageEnabled(shop: Pick<ShopRow, 'planLevel' | 'hasUsageCap' | 'overageEnabled' | 'cappedAmountCents'>): boolean {
+  return shop.overageEnabled && overageAllowanceFor(shop) > 0;
 }
 
 export async function quotaStatus(db: Db, shop: ShopRow, now = Date.now()): Promise<QuotaStatus> {
@@ -78,8 +78,8 @@ export async function quotaStatus(db: Db, shop: ShopRow, now = Date.now()): Prom
     nextResetAt: nextPeriodStart(shop.billingCycleDay, Math.max(now, shop.quotaPeriodStart)),
     overageUsed,
     overageAllowance,
-    isCapped: shop.isCapped === 1,
-    isOverQuota: shop.isOverQuota === 1,
+    isCapped: shop.hasUsageCap,
+    isOverQuota: shop.overageEnabled,
     canOptimise: withinPlan || withinOverage,
     remaining: Math.max(0, planImages - used) + (overageEnabled(shop) ? Math.max(0, overageAllowance - overageUsed) : 0),
   };
@@ -91,9 +91,9 @@ export async function quotaStatus(db: Db, shop: ShopRow, now = Date.now()): Prom
  * Never throws for an exhausted quota: the result says so and the caller stops at the plan-limit state.
  */
 export async function chargeImageOnce(db: Db, shop: Pick<ShopRow, 'id'>, ref: { imageId: number; jobId?: string | null }): Promise<ChargeResult> {
-  const chargeKey = `image:${ref.imageId}`;
+  const chargeKey = imageChargeKey(ref.imageId);
   const previous = await findLedgerRow(db, shop.id, chargeKey);
-  if (previous) return { ok: true, charged: false, overage: previous.isOverage === 1, reason: 'already_charged' };
+  if (previous) return { ok: true, charged: false, overage: previous.overage, reason: 'already_charged' };
 
   // Read the shop fresh: the caller's row may predate a reset, a plan change or the overcharge switch.
   const current = await findShopById(db, shop.id);
@@ -109,9 +109,9 @@ export async function chargeImageOnce(db: Db, shop: Pick<ShopRow, 'id'>, ref: { 
   const row = await findLedgerRow(db, current.id, chargeKey);
   if (!row) return { ok: false, charged: false, overage: false, reason: 'quota_exhausted' };
   // A concurrent delivery of the same image may have inserted the row between our two reads.
-  if (!inserted) return { ok: true, charged: false, overage: row.isOverage === 1, reason: 'already_charged' };
-  if (row.isOverage === 1) await recordOverageBlock(db, current.id, row.periodStart);
-  return { ok: true, charged: true, overage: row.isOverage === 1 };
+  if (!inserted) return { ok: true, charged: false, overage: row.overage, reason: 'already_charged' };
+  if (row.overage) await recordOverageBlock(db, current.id, row.periodStart);
+  return { ok: true, charged: true, overage: row.overage };
 }
 
 /**

@@ -105,10 +105,10 @@ const FREE_PATCH: ShopBillingPatch = {
   subscriptionStatus: 'CANCELLED',
   usageLineItemId: null,
   pendingPlanLevel: null,
-  isCapped: 0,
+  hasUsageCap: false,
   cappedAmountCents: 0,
   // Overcharge needs a paid, capped plan (section 6): switched off with the plan.
-  isOverQuota: 0,
+  overageEnabled: false,
 };
 
 function shopifyFailure(deps: SyncDeps, event: string, err: unknown): ApiError {
@@ -166,10 +166,10 @@ export async function syncSubscription(deps: SyncDeps, shop: ShopRow, preferId?:
     subscriptionId: sub.id,
     subscriptionStatus: 'ACTIVE',
     usageLineItemId: usage?.id ?? null,
-    isCapped: usage && usage.capCents > 0 ? 1 : 0,
+    hasUsageCap: !!usage && usage.capCents > 0,
     cappedAmountCents: usage?.capCents ?? 0,
     pendingPlanLevel: null,
-    isOverQuota: usage && usage.capCents > 0 ? shop.isOverQuota : 0,
+    overageEnabled: !!usage && usage.capCents > 0 ? shop.overageEnabled : false,
   };
   if (isNew) {
     // A new subscription starts a new Shopify billing cycle today: the quota period follows it.

@@ -17,7 +17,7 @@ type FlagEnv = { BILLING_TEST_CHARGES?: string };
 
 /** Test subscriptions count as paid plans only here: a dev store, a test-only store, or the local override. */
 export function testChargesAllowed(env: FlagEnv, shop: Pick<ShopRow, 'isDevelopmentStore' | 'testChargesOnly'>): boolean {
-  return env.BILLING_TEST_CHARGES === 'true' || shop.isDevelopmentStore === 1 || shop.testChargesOnly === 1;
+  return env.BILLING_TEST_CHARGES === 'true' || shop.isDevelopmentStore || shop.testChargesOnly;
 }
 
 /**
@@ -26,14 +26,14 @@ export function testChargesAllowed(env: FlagEnv, shop: Pick<ShopRow, 'isDevelopm
  * the answer on the shop row.
  */
 export async function chargeIsTest(deps: SyncDeps, shop: ShopRow, client: AdminClient): Promise<boolean> {
-  if (deps.env.BILLING_TEST_CHARGES === 'true' || shop.testChargesOnly === 1) return true;
+  if (deps.env.BILLING_TEST_CHARGES === 'true' || shop.testChargesOnly) return true;
   try {
     const dev = await isPartnerDevelopmentShop(client);
-    if ((dev ? 1 : 0) !== shop.isDevelopmentStore) await updateShopBilling(deps.db, shop.id, { isDevelopmentStore: dev ? 1 : 0 });
+    if (dev !== shop.isDevelopmentStore) await updateShopBilling(deps.db, shop.id, { isDevelopmentStore: dev });
     return dev;
   } catch (err) {
     deps.log?.warn('shop_plan_check_failed', { shop: shop.domain, error: err });
-    return shop.isDevelopmentStore === 1;
+    return shop.isDevelopmentStore;
   }
 }
 
@@ -44,5 +44,5 @@ export function refusedAsTestOnly(err: unknown): boolean {
 
 /** Remembers a test-only store, so its later charges start as test charges and its test plan counts. */
 export async function markTestChargesOnly(deps: SyncDeps, shop: ShopRow): Promise<void> {
-  await updateShopBilling(deps.db, shop.id, { testChargesOnly: 1 });
+  await updateShopBilling(deps.db, shop.id, { testChargesOnly: true });
 }

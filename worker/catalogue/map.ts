@@ -35,21 +35,21 @@ export function productRows(p: ProductWithMedia): { item: CatalogueItemInput; im
       fileType: fileTypeOf(m.url ?? '', m.mimeType),
       width: m.width ?? 0,
       height: m.height ?? 0,
-      imgSize: m.fileSize ?? 0,
+      originalSize: m.fileSize ?? 0,
     }));
   return {
     item: {
       resourceId,
       title: p.title,
       handle: p.handle,
-      image: p.featuredImageUrl ?? imgs[0]?.src ?? '',
+      thumbnailUrl: p.featuredImageUrl ?? imgs[0]?.src ?? '',
       vendor: p.vendor,
       productType: p.productType,
       price: p.firstVariant?.price ?? '',
       // "Default Title" is Shopify's name for the only variant of a product without options.
       variant: p.firstVariant && p.firstVariant.title !== 'Default Title' ? p.firstVariant.title : '',
       resourceStatus: p.status,
-      isPublished: p.isPublished,
+      published: p.isPublished,
       resourceUpdatedAt: p.updatedAt,
     },
     images: imgs,
@@ -73,7 +73,7 @@ function singleImage(ownerGid: string, resourceId: string, image: ImageRef | nul
       fileType: fileTypeOf(image.url),
       width: image.width ?? 0,
       height: image.height ?? 0,
-      imgSize: 0, // Shopify does not report the size of collection and article images; the job measures it
+      originalSize: 0, // Shopify does not report the size of collection and article images; the job measures it
     },
   ];
 }
@@ -81,7 +81,7 @@ function singleImage(ownerGid: string, resourceId: string, image: ImageRef | nul
 export function collectionRows(c: CollectionWithImage): { item: CatalogueItemInput; images: CatalogueImageInput[] } {
   const resourceId = numericId(c.id);
   return {
-    item: { resourceId, title: c.title, handle: c.handle, image: c.image?.url ?? '', isPublished: true, resourceUpdatedAt: c.updatedAt },
+    item: { resourceId, title: c.title, handle: c.handle, thumbnailUrl: c.image?.url ?? '', published: true, resourceUpdatedAt: c.updatedAt },
     images: singleImage(c.id, resourceId, c.image),
   };
 }
@@ -93,10 +93,10 @@ export function articleRows(a: ArticleWithImage): { item: CatalogueItemInput; im
       resourceId,
       title: a.title,
       handle: a.handle,
-      image: a.image?.url ?? '',
+      thumbnailUrl: a.image?.url ?? '',
       blogId: numericId(a.blog.id),
       blogTitle: a.blog.title,
-      isPublished: a.isPublished,
+      published: a.isPublished,
       resourceUpdatedAt: a.updatedAt,
     },
     images: singleImage(a.id, resourceId, a.image),

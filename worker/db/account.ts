@@ -27,19 +27,19 @@ export async function listContactMessages(db: Db, shopId: number) {
 export async function recordReviewScore(db: Db, shopId: number, score: number): Promise<void> {
   await db.batch([
     db.insert(reviewScores).values({ shopId, score }),
-    db.update(shops).set({ reviewScore: score, reviewTips: 0, updatedAt: Date.now() }).where(eq(shops.id, shopId)),
+    db.update(shops).set({ reviewScore: score, showReviewRequest: false, updatedAt: Date.now() }).where(eq(shops.id, shopId)),
   ]);
 }
 
 export async function setOverQuota(db: Db, shopId: number, on: boolean): Promise<void> {
-  await db.update(shops).set({ isOverQuota: on ? 1 : 0, updatedAt: Date.now() }).where(eq(shops.id, shopId)).run();
+  await db.update(shops).set({ overageEnabled: on, updatedAt: Date.now() }).where(eq(shops.id, shopId)).run();
 }
 
 export async function upsertAppSwitch(db: Db, shopId: number, name: string, st: number, exp: number, now = Date.now()): Promise<void> {
   await db
     .insert(appSwitches)
-    .values({ shopId, name, st, exp, at: now })
-    .onConflictDoUpdate({ target: [appSwitches.shopId, appSwitches.name], set: { st, exp, at: now } })
+    .values({ shopId, name, state: st, expiry: exp, savedAt: now })
+    .onConflictDoUpdate({ target: [appSwitches.shopId, appSwitches.name], set: { state: st, expiry: exp, savedAt: now } })
     .run();
 }
 

@@ -8,8 +8,8 @@ export type ShopBillingPatch = Partial<
   Pick<
     ShopRow,
     | 'planLevel'
-    | 'isOverQuota'
-    | 'isCapped'
+    | 'overageEnabled'
+    | 'hasUsageCap'
     | 'cappedAmountCents'
     | 'subscriptionId'
     | 'subscriptionStatus'

@@ -13,7 +13,7 @@ export type CatalogueItemInput = {
   resourceId: string;
   title: string;
   handle: string;
-  image: string;
+  thumbnailUrl: string;
   vendor?: string;
   productType?: string;
   price?: string;
@@ -21,7 +21,7 @@ export type CatalogueItemInput = {
   blogId?: string | null;
   blogTitle?: string;
   resourceStatus?: string;
-  isPublished: boolean;
+  published: boolean;
   resourceUpdatedAt: string | null;
 };
 
@@ -35,7 +35,7 @@ export type CatalogueImageInput = {
   fileType: string;
   width: number;
   height: number;
-  imgSize: number;
+  originalSize: number;
 };
 
 /** Rows per statement; each row is ~300 bytes of JSON, well inside D1's statement and value limits. */
@@ -87,7 +87,7 @@ function itemsJson(rows: CatalogueItemInput[]): string {
       rid: r.resourceId,
       title: r.title,
       handle: r.handle,
-      image: r.image,
+      image: r.thumbnailUrl,
       vendor: r.vendor ?? '',
       ptype: r.productType ?? '',
       price: r.price ?? '',
@@ -95,14 +95,14 @@ function itemsJson(rows: CatalogueItemInput[]): string {
       blog_id: r.blogId ?? null,
       blog_title: r.blogTitle ?? '',
       rstatus: r.resourceStatus ?? '',
-      pub: r.isPublished ? 1 : 0,
+      pub: r.published ? 1 : 0,
       rupd: r.resourceUpdatedAt,
     })),
   );
 }
 
 function imagesJson(rows: CatalogueImageInput[]): string {
-  return JSON.stringify(rows.map((r) => ({ rid: r.resourceId, img: r.imgId, pos: r.position, src: r.src, alt: r.alt, fname: r.fileName, ftype: r.fileType, w: r.width, h: r.height, size: r.imgSize })));
+  return JSON.stringify(rows.map((r) => ({ rid: r.resourceId, img: r.imgId, pos: r.position, src: r.src, alt: r.alt, fname: r.fileName, ftype: r.fileType, w: r.width, h: r.height, size: r.originalSize })));
 }
 
 /** Upserts items, then their images (images find their item by resource id), in chunked batches. */
@@ -125,17 +125,17 @@ export async function sweepUnseen(db: Db, shopId: number, dataType: CatalogueTyp
   await db.batch([
     db
       .update(items)
-      .set({ isDelete: 1, updatedAt: Date.now() })
-      .where(and(eq(items.shopId, shopId), eq(items.dataType, dataType), eq(items.isDelete, 0), unseen(items.syncedAt))),
+      .set({ deleted: true, updatedAt: Date.now() })
+      .where(and(eq(items.shopId, shopId), eq(items.dataType, dataType), eq(items.deleted, false), unseen(items.syncedAt))),
     db
       .update(images)
-      .set({ isDelete: 1, updatedAt: Date.now() })
+      .set({ deleted: true, updatedAt: Date.now() })
       .where(
         and(
           eq(images.shopId, shopId),
-          eq(images.isDelete, 0),
+          eq(images.deleted, false),
           unseen(images.syncedAt),
-          sql`${images.optId} IN (SELECT ${items.id} FROM ${items} WHERE ${items.shopId} = ${shopId} AND ${items.dataType} = ${dataType})`,
+          sql`${images.itemId} IN (SELECT ${items.id} FROM ${items} WHERE ${items.shopId} = ${shopId} AND ${items.dataType} = ${dataType})`,
         ),
       ),
   ]);
@@ -145,13 +145,13 @@ export async function sweepUnseen(db: Db, shopId: number, dataType: CatalogueTyp
 export async function sweepItemImages(db: Db, shopId: number, dataType: CatalogueType, resourceId: string, since: number): Promise<void> {
   await db
     .update(images)
-    .set({ isDelete: 1, updatedAt: Date.now() })
+    .set({ deleted: true, updatedAt: Date.now() })
     .where(
       and(
         eq(images.shopId, shopId),
-        eq(images.isDelete, 0),
+        eq(images.deleted, false),
         sql`(${images.syncedAt} IS NULL OR ${images.syncedAt} < ${since})`,
-        sql`${images.optId} IN (SELECT ${items.id} FROM ${items} WHERE ${items.shopId} = ${shopId} AND ${items.dataType} = ${dataType} AND ${items.resourceId} = ${resourceId})`,
+        sql`${images.itemId} IN (SELECT ${items.id} FROM ${items} WHERE ${items.shopId} = ${shopId} AND ${items.dataType} = ${dataType} AND ${items.resourceId} = ${resourceId})`,
       ),
     );
 }
@@ -160,15 +160,15 @@ export async function sweepItemImages(db: Db, shopId: number, dataType: Catalogu
 export async function markItemDeleted(db: Db, shopId: number, dataType: CatalogueType, resourceId: string): Promise<boolean> {
   const item = await db
     .update(items)
-    .set({ isDelete: 1, updatedAt: Date.now() })
+    .set({ deleted: true, updatedAt: Date.now() })
     .where(and(eq(items.shopId, shopId), eq(items.dataType, dataType), eq(items.resourceId, resourceId)))
     .returning({ id: items.id })
     .get();
   if (!item) return false;
   await db
     .update(images)
-    .set({ isDelete: 1, updatedAt: Date.now() })
-    .where(and(eq(images.shopId, shopId), eq(images.optId, item.id)));
+    .set({ deleted: true, updatedAt: Date.now() })
+    .where(and(eq(images.shopId, shopId), eq(images.itemId, item.id)));
   return true;
 }
 
@@ -209,7 +209,7 @@ export async function countLiveCatalogueImages(db: Db, shopId: number): Promise<
   const row = await db
     .select({ n: sql<number>`count(*)` })
     .from(images)
-    .where(and(eq(images.shopId, shopId), eq(images.isDelete, 0), sql`${images.optId} IN (SELECT ${items.id} FROM ${items} WHERE ${items.shopId} = ${shopId} AND ${items.dataType} IN (1, 2, 3))`))
+    .where(and(eq(images.shopId, shopId), eq(images.deleted, false), sql`${images.itemId} IN (SELECT ${items.id} FROM ${items} WHERE ${items.shopId} = ${shopId} AND ${items.dataType} IN (1, 2, 3))`))
     .get();
   return row?.n ?? 0;
 }

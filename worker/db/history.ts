@@ -20,17 +20,17 @@ export type HistoryItemRow = {
   resourceId: string;
   blogId: string | null;
   title: string;
-  image: string;
-  isDelete: number;
+  thumbnailUrl: string;
+  deleted: boolean;
   optStatus: number;
   status: string;
   pattern: string;
-  isPublished: number;
+  published: boolean;
   optimisedAt: number | null;
   updatedAt: number;
 };
 
-export type ItemImageFigures = { optId: number; imageCount: number; optNum: number; unOptNum: number; imgSize: number; compSize: number };
+export type ItemImageFigures = { itemId: number; imageCount: number; optNum: number; unOptNum: number; originalSize: number; optimisedSize: number };
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
@@ -40,8 +40,8 @@ function baseWhere(q: HistoryQuery): (SQL | undefined)[] {
   const conds: (SQL | undefined)[] = [eq(items.shopId, q.shopId), eq(items.dataType, q.dataType)];
   if (q.title.trim() !== '') conds.push(sql`${items.title} LIKE ${`%${escapeLike(q.title.trim())}%`} ESCAPE '\\'`);
   if (q.pageType === 1) {
-    conds.push(eq(items.isDelete, 0));
-    if (q.publishedOnly) conds.push(eq(items.isPublished, 1));
+    conds.push(eq(items.deleted, false));
+    if (q.publishedOnly) conds.push(eq(items.published, true));
   }
   return conds;
 }
@@ -55,11 +55,11 @@ function baseWhere(q: HistoryQuery): (SQL | undefined)[] {
 function historyWhere(q: HistoryQuery, form: 'page' | 'count'): SQL {
   const conds = baseWhere(q);
   const statuses = q.pageType === 0 ? HISTORY_ONLY_STATUSES : CANDIDATE_STATUSES;
-  const live = q.pageType === 1 ? sql` AND ${images.isDelete} = 0 AND ${images.isOverdue} = 0` : sql``;
+  const live = q.pageType === 1 ? sql` AND ${images.deleted} = 0 AND ${images.expired} = 0` : sql``;
   const matching =
     form === 'page'
-      ? sql`EXISTS (SELECT 1 FROM ${images} WHERE ${images.shopId} = ${q.shopId} AND ${images.optId} = ${items.id} AND ${images.status} IN ${statuses}${live})`
-      : sql`${items.id} IN (SELECT ${images.optId} FROM ${images} WHERE ${images.shopId} = ${q.shopId} AND ${images.status} IN ${statuses}${live})`;
+      ? sql`EXISTS (SELECT 1 FROM ${images} WHERE ${images.shopId} = ${q.shopId} AND ${images.itemId} = ${items.id} AND ${images.status} IN ${statuses}${live})`
+      : sql`${items.id} IN (SELECT ${images.itemId} FROM ${images} WHERE ${images.shopId} = ${q.shopId} AND ${images.status} IN ${statuses}${live})`;
   conds.push(q.pageType === 0 ? or(ne(items.optStatus, 0), matching) : matching);
   return and(...conds) as SQL;
 }
@@ -70,12 +70,12 @@ const itemColumns = {
   resourceId: items.resourceId,
   blogId: items.blogId,
   title: items.title,
-  image: items.image,
-  isDelete: items.isDelete,
+  thumbnailUrl: items.thumbnailUrl,
+  deleted: items.deleted,
   optStatus: items.optStatus,
   status: items.status,
   pattern: items.pattern,
-  isPublished: items.isPublished,
+  published: items.published,
   optimisedAt: items.optimisedAt,
   updatedAt: items.updatedAt,
 };
@@ -99,24 +99,24 @@ export async function listHistoryItems(db: Db, q: HistoryQuery): Promise<{ rows:
 }
 
 /** Per-item image figures for the items of one page (image count, optimised, candidates, bytes). */
-export async function imageFiguresOf(db: Db, shopId: number, optIds: number[]): Promise<Map<number, ItemImageFigures>> {
+export async function imageFiguresOf(db: Db, shopId: number, itemIds: number[]): Promise<Map<number, ItemImageFigures>> {
   const out = new Map<number, ItemImageFigures>();
-  if (optIds.length === 0) return out;
-  const saved = sql`${images.isCompress} = 1 AND ${images.isRestore} = 0`;
+  if (itemIds.length === 0) return out;
+  const saved = sql`${images.compressed} = 1 AND ${images.restored} = 0`;
   const rows = await db
     .select({
-      optId: images.optId,
+      itemId: images.itemId,
       imageCount: sql<number>`count(*)`,
       optNum: sql<number>`sum(CASE WHEN ${saved} THEN 1 ELSE 0 END)`,
-      unOptNum: sql<number>`sum(CASE WHEN ${images.status} IN ${CANDIDATE_STATUSES} AND ${images.isDelete} = 0 AND ${images.isOverdue} = 0 THEN 1 ELSE 0 END)`,
-      imgSize: sql<number>`coalesce(sum(CASE WHEN ${saved} THEN ${images.imgSize} END), 0)`,
-      compSize: sql<number>`coalesce(sum(CASE WHEN ${saved} THEN ${images.compSize} END), 0)`,
+      unOptNum: sql<number>`sum(CASE WHEN ${images.status} IN ${CANDIDATE_STATUSES} AND ${images.deleted} = 0 AND ${images.expired} = 0 THEN 1 ELSE 0 END)`,
+      originalSize: sql<number>`coalesce(sum(CASE WHEN ${saved} THEN ${images.originalSize} END), 0)`,
+      optimisedSize: sql<number>`coalesce(sum(CASE WHEN ${saved} THEN ${images.optimisedSize} END), 0)`,
     })
     .from(images)
     // One JSON parameter instead of one per id: D1 allows at most 100 bound parameters per statement.
-    .where(and(eq(images.shopId, shopId), sql`${images.optId} IN (SELECT value FROM json_each(${JSON.stringify(optIds)}))`))
-    .groupBy(images.optId);
-  for (const r of rows) out.set(r.optId, r);
+    .where(and(eq(images.shopId, shopId), sql`${images.itemId} IN (SELECT value FROM json_each(${JSON.stringify(itemIds)}))`))
+    .groupBy(images.itemId);
+  for (const r of rows) out.set(r.itemId, r);
   return out;
 }
 
@@ -137,8 +137,8 @@ export async function findItem(db: Db, shopId: number, ref: { resourceId?: strin
 export type ImageRow = typeof images.$inferSelect;
 
 /** One page of an item's images, in their position order, and the total. */
-export async function listItemImages(db: Db, shopId: number, optId: number, page: number, pageSize: number): Promise<{ rows: ImageRow[]; total: number }> {
-  const where = and(eq(images.shopId, shopId), eq(images.optId, optId));
+export async function listItemImages(db: Db, shopId: number, itemId: number, page: number, pageSize: number): Promise<{ rows: ImageRow[]; total: number }> {
+  const where = and(eq(images.shopId, shopId), eq(images.itemId, itemId));
   const [rows, count] = await db.batch([
     db
       .select()
@@ -165,24 +165,24 @@ export async function shopImageTotals(db: Db, shopId: number, scope: ImageScope)
   const [totals, candidates] = await db.batch([
     db
       .select({
-        originalSize: sql<number>`coalesce(sum(${images.imgSize}), 0)`,
-        compressSize: sql<number>`coalesce(sum(${images.compSize}), 0)`,
+        originalSize: sql<number>`coalesce(sum(${images.originalSize}), 0)`,
+        compressSize: sql<number>`coalesce(sum(${images.optimisedSize}), 0)`,
         optNum: sql<number>`count(*)`,
       })
       .from(images)
-      .where(and(eq(images.shopId, shopId), eq(images.isCompress, 1), eq(images.isRestore, 0))),
+      .where(and(eq(images.shopId, shopId), eq(images.compressed, true), eq(images.restored, false))),
     db
       .select({ n: sql<number>`count(*)` })
       .from(images)
-      .innerJoin(items, eq(items.id, images.optId))
+      .innerJoin(items, eq(items.id, images.itemId))
       .where(
         and(
           eq(images.shopId, shopId),
           inArray(images.status, [...CANDIDATE_STATUSES]),
-          eq(images.isDelete, 0),
-          eq(images.isOverdue, 0),
-          eq(items.isDelete, 0),
-          sql`((${items.dataType} = 1 AND (${scope.product} = 1 OR (${scope.product} = 2 AND ${items.isPublished} = 1)))
+          eq(images.deleted, false),
+          eq(images.expired, false),
+          eq(items.deleted, false),
+          sql`((${items.dataType} = 1 AND (${scope.product} = 1 OR (${scope.product} = 2 AND ${items.published} = 1)))
             OR (${items.dataType} = 2 AND ${scope.collection} = 1)
             OR (${items.dataType} = 3 AND ${scope.blogs} = 1))`,
         ),
@@ -195,20 +195,20 @@ export async function shopImageTotals(db: Db, shopId: number, scope: ImageScope)
 /** The R2 key of an image's original or result, scoped to the shop; null when there is none. */
 export async function imageFileKey(db: Db, shopId: number, imageId: number, side: 'before' | 'after'): Promise<{ key: string; fileName: string; fileType: string } | null> {
   const row = await db
-    .select({ before: images.beforeFilePath, after: images.afterFilePath, fileName: images.fileName, fileType: images.fileType, overdue: images.isOverdue })
+    .select({ before: images.originalKey, after: images.resultKey, fileName: images.fileName, fileType: images.fileType, expired: images.expired })
     .from(images)
     .where(and(eq(images.shopId, shopId), eq(images.id, imageId)))
     .get();
   if (!row) return null;
-  const key = side === 'before' ? (row.overdue === 1 ? null : row.before) : row.after;
+  const key = side === 'before' ? (row.expired ? null : row.before) : row.after;
   return key ? { key, fileName: row.fileName, fileType: row.fileType } : null;
 }
 
 /** updateIsDownload: the merchant downloaded files of this item. Returns how many image rows were marked. */
-export async function markDownloaded(db: Db, shopId: number, optId: number): Promise<number> {
+export async function markDownloaded(db: Db, shopId: number, itemId: number): Promise<number> {
   const res = await db
     .update(images)
-    .set({ isDownload: 1, updatedAt: Date.now() })
-    .where(and(eq(images.shopId, shopId), eq(images.optId, optId)));
+    .set({ downloaded: true, updatedAt: Date.now() })
+    .where(and(eq(images.shopId, shopId), eq(images.itemId, itemId)));
   return res.meta.changes ?? 0;
 }

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { defaultImageSettings, imageSettingsSchema, type ImageSettings } from '../../shared/image-settings';
+import { bit } from '../lib/bit';
 import type { Db } from './client';
 import { imageSettings, shops } from './schema';
 
@@ -12,8 +13,8 @@ export async function getStoredImageSettings(db: Db, shopId: number): Promise<St
   const defaults = defaultImageSettings();
   // Stored JSON was validated on save; parsing again fills fields added to the shape since then.
   const parsed = imageSettingsSchema.safeParse({
-    is_default: row.isDefault,
-    auto_switch: row.autoSwitch,
+    is_default: bit(row.usingDefaults),
+    auto_switch: bit(row.autoOptimise),
     image_opt: { ...defaults.image_opt, ...row.imageOpt },
     alt_text: { ...defaults.alt_text, ...row.altText },
     file_name: { ...defaults.file_name, ...row.fileName },
@@ -35,14 +36,14 @@ export async function saveImageSettings(db: Db, shopId: number, settings: ImageS
 
 /** The wizard's save (saveNewGuideCfg): settings, 30-day backup consent and the cleared guide flag, atomically. */
 export async function completeGuide(db: Db, shopId: number, settings: ImageSettings, extra: SaveExtra): Promise<void> {
-  await db.batch([upsertQuery(db, shopId, settings, extra), db.update(shops).set({ newGuideStatus: 0, updatedAt: Date.now() }).where(eq(shops.id, shopId))]);
+  await db.batch([upsertQuery(db, shopId, settings, extra), db.update(shops).set({ setupGuidePending: false, updatedAt: Date.now() }).where(eq(shops.id, shopId))]);
 }
 
 function upsertQuery(db: Db, shopId: number, settings: ImageSettings, extra: SaveExtra) {
   const { file_data: _d, file_name: _n, ...watermark } = settings.image_opt.watermark;
   const values = {
-    isDefault: settings.is_default,
-    autoSwitch: settings.auto_switch,
+    usingDefaults: settings.is_default === 1,
+    autoOptimise: settings.auto_switch === 1,
     imageOpt: { ...settings.image_opt, watermark },
     altText: settings.alt_text,
     fileName: settings.file_name,
@@ -58,11 +59,11 @@ function upsertQuery(db: Db, shopId: number, settings: ImageSettings, extra: Sav
 
 /** Only the mode toggle (section 4: the toggle saves only auto_switch). */
 export async function setAutoSwitch(db: Db, shopId: number, autoSwitch: 0 | 1): Promise<void> {
-  await db.update(imageSettings).set({ autoSwitch, updatedAt: Date.now() }).where(eq(imageSettings.shopId, shopId));
+  await db.update(imageSettings).set({ autoOptimise: autoSwitch === 1, updatedAt: Date.now() }).where(eq(imageSettings.shopId, shopId));
 }
 
 /** Shops with automatic optimisation on (the webhook-driven auto jobs read this). */
 export async function isAutoOptimiseOn(db: Db, shopId: number): Promise<boolean> {
-  const row = await db.select({ a: imageSettings.autoSwitch, d: imageSettings.isDefault }).from(imageSettings).where(eq(imageSettings.shopId, shopId)).get();
-  return !!row && row.a === 1 && row.d === 0;
+  const row = await db.select({ on: imageSettings.autoOptimise, defaults: imageSettings.usingDefaults }).from(imageSettings).where(eq(imageSettings.shopId, shopId)).get();
+  return !!row && row.on && !row.defaults;
 }

@@ -24,7 +24,7 @@ function chunks<T>(list: readonly T[], size: number): T[][] {
 export async function createJob(
   db: Db,
   job: { id: string; shopId: number; dataType: number; processType: ProcessType; pageType: number; pattern: string },
-  members: readonly { imageId: number; optId: number }[],
+  members: readonly { imageId: number; itemId: number }[],
 ): Promise<JobRow> {
   const row = await db
     .insert(jobs)
@@ -32,7 +32,7 @@ export async function createJob(
     .returning()
     .get();
   const inserts = chunks(members, INSERT_CHUNK).map((part) =>
-    db.insert(jobImages).values(part.map((m) => ({ jobId: job.id, imageId: m.imageId, optId: m.optId, shopId: job.shopId }))),
+    db.insert(jobImages).values(part.map((m) => ({ jobId: job.id, imageId: m.imageId, itemId: m.itemId, shopId: job.shopId }))),
   );
   for (const batch of chunks(inserts, 50)) {
     const [first, ...rest] = batch;
@@ -142,10 +142,10 @@ export async function latestJobForTab(db: Db, shopId: number, dataType: number, 
 }
 
 /** Per item of a job: members in total and still queued. */
-export async function jobCountsByItem(db: Db, jobId: string): Promise<{ optId: number; total: number; queued: number; done: number; failed: number }[]> {
+export async function jobCountsByItem(db: Db, jobId: string): Promise<{ itemId: number; total: number; queued: number; done: number; failed: number }[]> {
   return db
     .select({
-      optId: jobImages.optId,
+      itemId: jobImages.itemId,
       total: sql<number>`count(*)`,
       queued: sql<number>`sum(case when ${jobImages.status} = 'queued' then 1 else 0 end)`,
       done: sql<number>`sum(case when ${jobImages.status} in ('done', 'skipped') then 1 else 0 end)`,
@@ -153,7 +153,7 @@ export async function jobCountsByItem(db: Db, jobId: string): Promise<{ optId: n
     })
     .from(jobImages)
     .where(eq(jobImages.jobId, jobId))
-    .groupBy(jobImages.optId)
+    .groupBy(jobImages.itemId)
     .all();
 }
 

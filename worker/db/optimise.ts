@@ -3,28 +3,37 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from './client';
 import { imageSettings, images, items, jobImages, jobs, shops } from './schema';
+import { imageChargedSql } from './usage-ledger';
 
 export type ImageRow = typeof images.$inferSelect;
 export type ItemRow = typeof items.$inferSelect;
-export type ImagePatch = Partial<Omit<typeof images.$inferInsert, 'id' | 'shopId' | 'optId' | 'imgId'>>;
+export type ImagePatch = Partial<Omit<typeof images.$inferInsert, 'id' | 'shopId' | 'itemId' | 'imgId'>>;
+/**
+ * An image with its item, and whether the image was charged already (its ledger row exists): a
+ * re-optimise of a charged image needs no new quota. `image.compressed` says something else: whether
+ * our result replaced the image on Shopify.
+ */
+export type ImageWithItem = { image: ImageRow; item: ItemRow; charged: boolean };
+
+const withItem = { image: images, item: items, charged: imageChargedSql(images.shopId, images.id) };
 
 const ID_CHUNK = 90;
 
-export async function getImageWithItem(db: Db, shopId: number, imageId: number): Promise<{ image: ImageRow; item: ItemRow } | undefined> {
+export async function getImageWithItem(db: Db, shopId: number, imageId: number): Promise<ImageWithItem | undefined> {
   const row = await db
-    .select({ image: images, item: items })
+    .select(withItem)
     .from(images)
-    .innerJoin(items, eq(items.id, images.optId))
+    .innerJoin(items, eq(items.id, images.itemId))
     .where(and(eq(images.shopId, shopId), eq(images.id, imageId)))
     .get();
   return row ?? undefined;
 }
 
-export async function listItemImages(db: Db, shopId: number, optId: number): Promise<ImageRow[]> {
+export async function listItemImages(db: Db, shopId: number, itemId: number): Promise<ImageRow[]> {
   return db
     .select()
     .from(images)
-    .where(and(eq(images.shopId, shopId), eq(images.optId, optId)))
+    .where(and(eq(images.shopId, shopId), eq(images.itemId, itemId)))
     .orderBy(asc(images.position), asc(images.id))
     .all();
 }
@@ -94,31 +103,31 @@ export async function selectImages(
   shopId: number,
   dataType: number,
   by: { imageIds?: readonly number[]; itemIds?: readonly number[]; onlyItemIds?: readonly number[]; wholeTab?: boolean },
-): Promise<{ image: ImageRow; item: ItemRow }[]> {
+): Promise<ImageWithItem[]> {
   const base = and(eq(images.shopId, shopId), eq(items.dataType, dataType));
   const run = (extra: ReturnType<typeof and>) =>
     db
-      .select({ image: images, item: items })
+      .select(withItem)
       .from(images)
-      .innerJoin(items, eq(items.id, images.optId))
+      .innerJoin(items, eq(items.id, images.itemId))
       .where(and(base, extra))
-      .orderBy(asc(images.optId), asc(images.position))
+      .orderBy(asc(images.itemId), asc(images.position))
       .all();
   if (by.wholeTab) return run(undefined);
   // One statement whatever the number of ids: they travel as one JSON parameter (D1 binds at most 100).
-  const inJson = (column: typeof images.id | typeof images.optId, ids: readonly number[]) => sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
+  const inJson = (column: typeof images.id | typeof images.itemId, ids: readonly number[]) => sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
   const itemIds = by.itemIds ?? [];
   const imageIds = by.imageIds ?? [];
   if (itemIds.length === 0 && imageIds.length === 0) return [];
-  const byImage = imageIds.length ? and(inJson(images.id, imageIds), by.onlyItemIds ? inJson(images.optId, by.onlyItemIds) : undefined) : undefined;
-  return run(or(itemIds.length ? inJson(images.optId, itemIds) : undefined, byImage));
+  const byImage = imageIds.length ? and(inJson(images.id, imageIds), by.onlyItemIds ? inJson(images.itemId, by.onlyItemIds) : undefined) : undefined;
+  return run(or(itemIds.length ? inJson(images.itemId, itemIds) : undefined, byImage));
 }
 
 /**
  * The history row's summary from its images: opt_status 1 while any image is queued or processing,
  * 3 when every optimised image is restored, 2 when one is optimised; comp_ratio over the compressed images.
  */
-export async function refreshItemSummary(db: Db, shopId: number, optId: number, pattern?: string): Promise<void> {
+export async function refreshItemSummary(db: Db, shopId: number, itemId: number, pattern?: string): Promise<void> {
   const agg = await db
     .select({
       // Queued in an active job counts as running too, so the row shows "implement" from planning on.
@@ -126,12 +135,12 @@ export async function refreshItemSummary(db: Db, shopId: number, optId: number, 
       compressed: sql<number>`sum(case when ${images.status} = 'compressed' then 1 else 0 end)`,
       optimal: sql<number>`sum(case when ${images.status} = 'optimal' then 1 else 0 end)`,
       restored: sql<number>`sum(case when ${images.status} = 'restored' then 1 else 0 end)`,
-      before: sql<number>`coalesce(sum(case when ${images.status} = 'compressed' then ${images.imgSize} else 0 end), 0)`,
-      after: sql<number>`coalesce(sum(case when ${images.status} = 'compressed' then ${images.compSize} else 0 end), 0)`,
+      before: sql<number>`coalesce(sum(case when ${images.status} = 'compressed' then ${images.originalSize} else 0 end), 0)`,
+      after: sql<number>`coalesce(sum(case when ${images.status} = 'compressed' then ${images.optimisedSize} else 0 end), 0)`,
       lastAt: sql<number | null>`max(${images.optimisedAt})`,
     })
     .from(images)
-    .where(and(eq(images.shopId, shopId), eq(images.optId, optId)))
+    .where(and(eq(images.shopId, shopId), eq(images.itemId, itemId)))
     .get();
   if (!agg) return;
   const done = (agg.compressed ?? 0) + (agg.optimal ?? 0);
@@ -143,8 +152,8 @@ export async function refreshItemSummary(db: Db, shopId: number, optId: number, 
   const compRatio = agg.before > 0 ? Math.round(((agg.before - agg.after) / agg.before) * 10000) / 100 : 0;
   await db
     .update(items)
-    .set({ optStatus, status, compRatio, optimisedAt: agg.lastAt ?? null, updatedAt: Date.now(), ...(pattern ? { pattern } : {}) })
-    .where(and(eq(items.shopId, shopId), eq(items.id, optId)));
+    .set({ optStatus, status, savedPercent: compRatio, optimisedAt: agg.lastAt ?? null, updatedAt: Date.now(), ...(pattern ? { pattern } : {}) })
+    .where(and(eq(items.shopId, shopId), eq(items.id, itemId)));
 }
 
 /** Optimised images whose 30 days are over and that are not marked yet (all shops; the daily sweep). */
@@ -152,7 +161,7 @@ export async function listExpiredImages(db: Db, now: number, limit: number): Pro
   return db
     .select()
     .from(images)
-    .where(and(isNotNull(images.expiresAt), lt(images.expiresAt, now), eq(images.isOverdue, 0)))
+    .where(and(isNotNull(images.expiresAt), lt(images.expiresAt, now), eq(images.expired, false)))
     .limit(limit)
     .all();
 }
@@ -163,7 +172,7 @@ export async function listAutoShops(db: Db): Promise<{ id: number }[]> {
     .select({ id: shops.id })
     .from(shops)
     .innerJoin(imageSettings, eq(imageSettings.shopId, shops.id))
-    .where(and(eq(imageSettings.autoSwitch, 1), eq(imageSettings.isDefault, 0), isNull(shops.uninstalledAt)))
+    .where(and(eq(imageSettings.autoOptimise, true), eq(imageSettings.usingDefaults, false), isNull(shops.uninstalledAt)))
     .all();
 }
 
@@ -172,13 +181,13 @@ export async function listPendingImages(db: Db, shopId: number, limit: number): 
   return db
     .select({ image: images, item: items })
     .from(images)
-    .innerJoin(items, eq(items.id, images.optId))
+    .innerJoin(items, eq(items.id, images.itemId))
     .where(
       and(
         eq(images.shopId, shopId),
         eq(images.status, 'pending'),
-        eq(images.isDelete, 0),
-        eq(items.isDelete, 0),
+        eq(images.deleted, false),
+        eq(items.deleted, false),
         ne(items.dataType, 4),
       ),
     )
@@ -202,12 +211,12 @@ export async function insertUpload(
     .insert(images)
     .values({
       shopId,
-      optId: item.id,
+      itemId: item.id,
       imgId: `upload:${upload.uploadId}`,
       fileName: upload.name,
       fileType: upload.fileType,
-      imgSize: upload.size,
-      beforeFilePath: upload.key,
+      originalSize: upload.size,
+      originalKey: upload.key,
       originalSha256: upload.sha256,
       originalFileName: upload.name,
       originalAlt: '',

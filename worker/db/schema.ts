@@ -1,9 +1,20 @@
 // The D1 schema for both product areas. Times are unix milliseconds (integer) unless named *_day.
-// Column names follow the documented API fields where one exists, so the routes map 1:1.
+// Column names follow the documented API fields where one exists; property names say what a column holds
+// (`originalKey` for before_file_path, `expired` for is_overdue, 0/1 flags as booleans), and the views map
+// them back to the documented names at the edge.
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
+/**
+ * A 0/1 column read and written as a boolean. The default stays the number the migrations created
+ * (DEFAULT 0 / 1): with `default(false)` drizzle-kit would see a changed default and rebuild the table.
+ */
+const flag = (column: string, initial: 0 | 1) =>
+  integer(column, { mode: 'boolean' })
+    .notNull()
+    .default(initial as unknown as boolean);
+
 const timestamps = {
   createdAt: integer('created_at').notNull().default(now),
   updatedAt: integer('updated_at').notNull().default(now),
@@ -21,19 +32,18 @@ export const shops = sqliteTable(
     primaryDomain: text('primary_domain').notNull().default(''), // storefront URL for page-speed checks
     currencyCode: text('currency_code').notNull().default('USD'),
     shopifyPlan: text('shopify_plan').notNull().default(''), // shopify_level
-    isDevelopmentStore: integer('is_development_store').notNull().default(0),
-    // 1 once Shopify refused a real charge ("The shop cannot accept the provided charge."): a store that can
+    isDevelopmentStore: flag('is_development_store', 0),
+    // true once Shopify refused a real charge ("The shop cannot accept the provided charge."): a store that can
     // only make test charges (app review, staff stores); its test subscriptions count as paid plans.
-    testChargesOnly: integer('test_charges_only').notNull().default(0),
+    testChargesOnly: flag('test_charges_only', 0),
     planLevel: integer('plan_level').notNull().default(0), // shop_level: 0 free, 1-6 paid
     language: text('language').notNull().default('en'),
-    reviewTips: integer('review_tips').notNull().default(1), // 1: show the review request
+    showReviewRequest: flag('review_tips', 1), // review_tips
     reviewScore: integer('review_score'), // last score given (0 = dismissed)
-    newGuideStatus: integer('new_guide_status').notNull().default(1), // 1: wizard not completed
-    isOld: integer('is_old').notNull().default(0),
-    // Overage: is_over_quota = merchant switched overcharge on; is_capped = subscription has a usage cap.
-    isOverQuota: integer('is_over_quota').notNull().default(0),
-    isCapped: integer('is_capped').notNull().default(0),
+    setupGuidePending: flag('new_guide_status', 1), // new_guide_status: the set-up wizard is not completed
+    oldInstall: flag('is_old', 0), // is_old: flagged as an installation that lacks scopes (worker/shopify/old-install.ts)
+    overageEnabled: flag('is_over_quota', 0), // is_over_quota: the merchant switched overcharge on
+    hasUsageCap: flag('is_capped', 0), // is_capped: the subscription has a usage line (capped amount)
     cappedAmountCents: integer('capped_amount_cents').notNull().default(0),
     subscriptionId: text('subscription_id'),
     subscriptionStatus: text('subscription_status'),
@@ -64,8 +74,8 @@ export const imageSettings = sqliteTable('image_settings', {
   shopId: integer('shop_id')
     .primaryKey()
     .references(() => shops.id, { onDelete: 'cascade' }),
-  isDefault: integer('is_default').notNull().default(1),
-  autoSwitch: integer('auto_switch').notNull().default(0),
+  usingDefaults: flag('is_default', 1), // is_default: never saved by the merchant
+  autoOptimise: flag('auto_switch', 0), // auto_switch
   imageOpt: text('image_opt', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
   altText: text('alt_text', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
   fileName: text('file_name', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
@@ -90,19 +100,19 @@ export const items = sqliteTable(
     blogId: text('blog_id'), // articles only
     title: text('title').notNull().default(''),
     handle: text('handle').notNull().default(''),
-    image: text('image').notNull().default(''), // thumbnail URL
+    thumbnailUrl: text('image').notNull().default(''),
     vendor: text('vendor').notNull().default(''),
     productType: text('product_type').notNull().default(''),
     price: text('price').notNull().default(''),
     variant: text('variant').notNull().default(''),
     blogTitle: text('blog_title').notNull().default(''),
     resourceStatus: text('resource_status').notNull().default(''), // ACTIVE / DRAFT / ARCHIVED
-    isPublished: integer('is_published').notNull().default(1),
-    isDelete: integer('is_delete').notNull().default(0),
+    published: flag('is_published', 1),
+    deleted: flag('is_delete', 0), // is_delete: gone from Shopify
     optStatus: integer('opt_status').notNull().default(0), // 0 none, 1 running, 2 optimised, 3 restored
     status: text('status').notNull().default(''), // history status: finished, implement, monitor, restored, deleted
     pattern: text('pattern').notNull().default(''), // automatic, manual, upload
-    compRatio: real('comp_ratio').notNull().default(0), // percent saved, shown with 2 decimals
+    savedPercent: real('comp_ratio').notNull().default(0), // comp_ratio, shown with 2 decimals
     imageCount: integer('image_count').notNull().default(0),
     optimisedAt: integer('optimised_at'),
     resourceUpdatedAt: text('resource_updated_at'),
@@ -126,7 +136,7 @@ export const images = sqliteTable(
     shopId: integer('shop_id')
       .notNull()
       .references(() => shops.id, { onDelete: 'cascade' }),
-    optId: integer('opt_id') // the history row (item) this image belongs to
+    itemId: integer('opt_id') // opt_id: the history row (item) this image belongs to
       .notNull()
       .references(() => items.id, { onDelete: 'cascade' }),
     imgId: text('img_id').notNull(), // Shopify GID of the media / image, or upload file id
@@ -137,24 +147,26 @@ export const images = sqliteTable(
     fileType: text('file_type').notNull().default(''), // jpg, png, gif, webp
     width: integer('width').notNull().default(0),
     height: integer('height').notNull().default(0),
-    imgSize: integer('img_size').notNull().default(0), // bytes of the original
-    compSize: integer('comp_size').notNull().default(0), // bytes after optimisation
-    compRatio: real('comp_ratio').notNull().default(0), // percent saved
-    beforeFilePath: text('before_file_path'), // R2 key of the original (originals/...)
-    afterFilePath: text('after_file_path'), // R2 key of the result (results/...)
+    originalSize: integer('img_size').notNull().default(0), // img_size: bytes of the original
+    optimisedSize: integer('comp_size').notNull().default(0), // comp_size: bytes after optimisation (the original's without a result)
+    savedPercent: real('comp_ratio').notNull().default(0), // comp_ratio
+    originalKey: text('before_file_path'), // R2 key of the original (originals/...)
+    resultKey: text('after_file_path'), // R2 key of the result (results/...)
     originalSha256: text('original_sha256'),
     resultSha256: text('result_sha256'), // recognises our own output in products/update webhooks
     originalAlt: text('original_alt'),
     originalFileName: text('original_file_name'),
-    isCompress: integer('is_compress').notNull().default(0),
-    isToJpg: integer('is_to_jpg').notNull().default(0),
-    isEditAlt: integer('is_edit_alt').notNull().default(0),
-    isEditName: integer('is_edit_name').notNull().default(0),
-    isWatermark: integer('is_watermark').notNull().default(0),
-    isRestore: integer('is_restore').notNull().default(0),
-    isOverdue: integer('is_overdue').notNull().default(0),
-    isDelete: integer('is_delete').notNull().default(0),
-    isDownload: integer('is_download').notNull().default(0),
+    // is_compress: our smaller result replaced the image on Shopify (still true after a restore). Whether
+    // the image was charged is the ledger's to say (usage_ledger, `charged` in worker/db/images.ts).
+    compressed: flag('is_compress', 0),
+    convertedToJpg: flag('is_to_jpg', 0),
+    altEdited: flag('is_edit_alt', 0),
+    fileNameEdited: flag('is_edit_name', 0),
+    watermarked: flag('is_watermark', 0),
+    restored: flag('is_restore', 0),
+    expired: flag('is_overdue', 0), // is_overdue: the 30 days are over, the original is gone
+    deleted: flag('is_delete', 0),
+    downloaded: flag('is_download', 0),
     // pending, queued, processing, compressed, optimal (not smaller), restored, failed, skipped
     status: text('status').notNull().default('pending'),
     failReason: text('fail_reason'),
@@ -169,12 +181,12 @@ export const images = sqliteTable(
   },
   (t) => [
     uniqueIndex('images_shop_img_uq').on(t.shopId, t.imgId),
-    index('images_shop_opt_idx').on(t.shopId, t.optId, t.position),
+    index('images_shop_opt_idx').on(t.shopId, t.itemId, t.position),
     index('images_shop_status_idx').on(t.shopId, t.status),
     index('images_expires_idx').on(t.expiresAt),
     // Covering indexes for getImgOptTotal and the manual list at 40,000 images (bench:api).
-    index('images_shop_saved_idx').on(t.shopId, t.isCompress, t.isRestore, t.imgSize, t.compSize),
-    index('images_shop_candidate_idx').on(t.shopId, t.status, t.isDelete, t.isOverdue, t.optId),
+    index('images_shop_saved_idx').on(t.shopId, t.compressed, t.restored, t.originalSize, t.optimisedSize),
+    index('images_shop_candidate_idx').on(t.shopId, t.status, t.deleted, t.expired, t.itemId),
   ],
 );
 
@@ -208,7 +220,7 @@ export const jobImages = sqliteTable(
     imageId: integer('image_id')
       .notNull()
       .references(() => images.id, { onDelete: 'cascade' }),
-    optId: integer('opt_id').notNull(),
+    itemId: integer('opt_id').notNull(),
     shopId: integer('shop_id').notNull(),
     status: text('status').notNull().default('queued'), // queued, done, failed, skipped, stopped
     attempts: integer('attempts').notNull().default(0),
@@ -233,7 +245,7 @@ export const usageLedger = sqliteTable(
     imageId: integer('image_id'),
     jobId: text('job_id'),
     periodStart: integer('period_start').notNull(), // quota period the charge counts against
-    isOverage: integer('is_overage').notNull().default(0),
+    overage: flag('is_overage', 0), // is_overage: beyond the plan's images
     createdAt: integer('created_at').notNull().default(now),
   },
   (t) => [uniqueIndex('usage_ledger_charge_uq').on(t.shopId, t.chargeKey), index('usage_ledger_period_idx').on(t.shopId, t.periodStart)],
@@ -277,7 +289,7 @@ export const pagespeedScores = sqliteTable(
   (t) => [index('pagespeed_shop_requested_idx').on(t.shopId, t.requestedAt)],
 );
 
-/** App switches (name, st, at, exp), e.g. extra_adver. */
+/** App switches (the documented name, st, at, exp), e.g. extra_adver. */
 export const appSwitches = sqliteTable(
   'app_switches',
   {
@@ -285,9 +297,9 @@ export const appSwitches = sqliteTable(
       .notNull()
       .references(() => shops.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    st: integer('st').notNull().default(0),
-    at: integer('at').notNull().default(now),
-    exp: integer('exp').notNull().default(0),
+    state: integer('st').notNull().default(0),
+    savedAt: integer('at').notNull().default(now),
+    expiry: integer('exp').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.name] })],
 );

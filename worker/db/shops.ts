@@ -51,7 +51,7 @@ export async function upsertInstalledShop(db: Db, domain: string, tokens: Stored
 }
 
 export type ShopInfoFields = Partial<
-  Pick<NewShop, 'name' | 'email' | 'ownerName' | 'primaryDomain' | 'currencyCode' | 'shopifyPlan' | 'isDevelopmentStore' | 'language' | 'isOld' | 'scopes'>
+  Pick<NewShop, 'name' | 'email' | 'ownerName' | 'primaryDomain' | 'currencyCode' | 'shopifyPlan' | 'isDevelopmentStore' | 'language' | 'oldInstall' | 'scopes'>
 >;
 
 export async function updateShopInfo(db: Db, shopId: number, fields: ShopInfoFields): Promise<void> {

@@ -1,15 +1,26 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from './client';
 import { usageLedger } from './schema';
 
 export type UsageLedgerRow = typeof usageLedger.$inferSelect;
+
+/** An image is charged once in its life, under this key. */
+export function imageChargeKey(imageId: number): string {
+  return `image:${imageId}`;
+}
+
+/** Whether the image of these columns was charged already: its ledger row exists (one index lookup). */
+export function imageChargedSql(shopId: SQLiteColumn, imageId: SQLiteColumn): SQL<boolean> {
+  return sql<boolean>`exists (select 1 from ${usageLedger} where ${usageLedger.shopId} = ${shopId} and ${usageLedger.chargeKey} = 'image:' || ${imageId})`.mapWith(Boolean);
+}
 
 /** Charged images of one quota period: all of them, and those beyond the plan (overage). */
 export async function countPeriodUsage(db: Db, shopId: number, periodStart: number): Promise<{ used: number; overageUsed: number }> {
   const row = await db
     .select({
       used: sql<number>`count(*)`,
-      overageUsed: sql<number>`coalesce(sum(${usageLedger.isOverage}), 0)`,
+      overageUsed: sql<number>`coalesce(sum(${usageLedger.overage}), 0)`,
     })
     .from(usageLedger)
     .where(and(eq(usageLedger.shopId, shopId), eq(usageLedger.periodStart, periodStart)))
@@ -55,7 +66,7 @@ export async function insertLedgerRowWithinLimit(
 export async function moveLedgerPeriod(db: Db, shopId: number, fromStart: number, toStart: number): Promise<number> {
   const result = await db
     .update(usageLedger)
-    .set({ periodStart: toStart, isOverage: 0 })
+    .set({ periodStart: toStart, overage: false })
     .where(and(eq(usageLedger.shopId, shopId), eq(usageLedger.periodStart, fromStart)))
     .run();
   return result.meta.changes ?? 0;
@@ -70,7 +81,7 @@ export async function moveLedgerPeriod(db: Db, shopId: number, fromStart: number
 export async function releaseReservedCharge(db: Db, shopId: number, imageId: number, jobId: string): Promise<boolean> {
   const result = await db.run(sql`
     delete from ${usageLedger}
-    where ${usageLedger.shopId} = ${shopId} and ${usageLedger.chargeKey} = ${`image:${imageId}`} and ${usageLedger.jobId} = ${jobId}
+    where ${usageLedger.shopId} = ${shopId} and ${usageLedger.chargeKey} = ${imageChargeKey(imageId)} and ${usageLedger.jobId} = ${jobId}
       and not exists (select 1 from images where id = ${imageId} and step in ('replaced', 'done'))`);
   return (result.meta.changes ?? 0) > 0;
 }

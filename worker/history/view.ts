@@ -4,6 +4,7 @@ import { imageStatusOf } from '../../shared/image-status';
 import { publicSettings } from '../../shared/image-settings';
 import { quotaStatus } from '../billing/quota';
 import type { Db } from '../db/client';
+import { bit } from '../lib/bit';
 import { getImageSettings } from '../db/image-settings';
 import { findItem, imageFiguresOf, listHistoryItems, listItemImages, shopImageTotals, type HistoryItemRow, type ImageRow } from '../db/history';
 import type { ShopRow } from '../db/shops';
@@ -18,7 +19,7 @@ export function savedPercent(original: number, compressed: number): number {
 }
 
 function historyStatus(row: HistoryItemRow): string {
-  if (row.isDelete === 1) return 'deleted';
+  if (row.deleted) return 'deleted';
   if (row.status) return row.status;
   return row.optStatus === 3 ? 'restored' : row.optStatus === 1 ? 'implement' : 'finished';
 }
@@ -44,16 +45,16 @@ export async function historyPage(
       blog_id: r.blogId ?? '',
       upload_id: rid(4),
       title: r.title,
-      image: r.image,
-      is_delete: r.isDelete,
+      image: r.thumbnailUrl,
+      is_delete: bit(r.deleted),
       opt_status: r.optStatus,
       status: historyStatus(r),
       pattern: r.pattern,
-      comp_ratio: savedPercent(f?.imgSize ?? 0, f?.compSize ?? 0),
+      comp_ratio: savedPercent(f?.originalSize ?? 0, f?.optimisedSize ?? 0),
       image_count: f?.imageCount ?? 0,
       opt_num: f?.optNum ?? 0,
       un_opt_num: f?.unOptNum ?? 0,
-      is_published: r.isPublished,
+      is_published: bit(r.published),
       date: r.optimisedAt ?? r.updatedAt,
     };
   });
@@ -64,42 +65,38 @@ export type FileEnv = Pick<Env, 'APP_URL' | 'SHOPIFY_API_SECRET'>;
 
 async function imageRowView(env: FileEnv, shopId: number, r: ImageRow, now: number) {
   // An expired original is gone (30 days): no link to it.
-  const hasBefore = !!r.beforeFilePath && r.isOverdue === 0;
-  const hasAfter = !!r.afterFilePath;
+  const hasBefore = !!r.originalKey && !r.expired;
+  const hasAfter = !!r.resultKey;
+  const flags = {
+    is_compress: bit(r.compressed),
+    is_to_jpg: bit(r.convertedToJpg),
+    is_edit_alt: bit(r.altEdited),
+    is_edit_name: bit(r.fileNameEdited),
+    is_watermark: bit(r.watermarked),
+    is_restore: bit(r.restored),
+    is_overdue: bit(r.expired),
+    is_delete: bit(r.deleted),
+  };
   const st = imageStatusOf({
-    is_delete: r.isDelete,
-    is_overdue: r.isOverdue,
-    is_restore: r.isRestore,
-    is_compress: r.isCompress,
-    is_to_jpg: r.isToJpg,
-    is_edit_alt: r.isEditAlt,
-    is_edit_name: r.isEditName,
-    is_watermark: r.isWatermark,
+    ...flags,
     has_before_file: hasBefore,
     has_after_file: hasAfter,
   });
   return {
     id: r.id,
     img_id: r.imgId,
-    opt_id: r.optId,
+    opt_id: r.itemId,
     src: r.src,
     alt: r.alt,
     file_name: r.fileName,
     file_type: r.fileType,
-    img_size: r.imgSize,
-    comp_size: r.compSize,
-    comp_ratio: r.isCompress === 1 ? savedPercent(r.imgSize, r.compSize) : 0,
+    img_size: r.originalSize,
+    comp_size: r.optimisedSize,
+    comp_ratio: r.compressed ? savedPercent(r.originalSize, r.optimisedSize) : 0,
     before_file_path: hasBefore ? await signedFileUrl(env, shopId, r.id, 'before', now) : '',
     after_file_path: hasAfter ? await signedFileUrl(env, shopId, r.id, 'after', now) : '',
-    is_compress: r.isCompress,
-    is_to_jpg: r.isToJpg,
-    is_edit_alt: r.isEditAlt,
-    is_edit_name: r.isEditName,
-    is_watermark: r.isWatermark,
-    is_restore: r.isRestore,
-    is_overdue: r.isOverdue,
-    is_delete: r.isDelete,
-    is_download: r.isDownload,
+    ...flags,
+    is_download: bit(r.downloaded),
     status: st.label,
     process_status: r.status,
     tags: st.tags,
@@ -129,7 +126,7 @@ export async function itemImagesPage(
     current_page: q.page,
     per_page: q.pageSize,
     total,
-    item: { id: item.id, data_type: item.dataType, resource_id: item.resourceId, title: item.title, image: item.image, is_delete: item.isDelete },
+    item: { id: item.id, data_type: item.dataType, resource_id: item.resourceId, title: item.title, image: item.thumbnailUrl, is_delete: bit(item.deleted) },
   };
 }
 

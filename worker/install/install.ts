@@ -91,7 +91,7 @@ export async function installLanding(env: InstallEnv, db: Db, params: URLSearchP
     }
     if (needsAuthorisation(shop, env.SHOPIFY_SCOPES)) return { code: 301, url: await authorizeRedirect(env, db, shopDomain, params.get('locale')) };
   }
-  const route = shop!.newGuideStatus === 1 ? '/guidance' : '/main';
+  const route = shop!.setupGuidePending ? '/guidance' : '/main';
   const keep = new URLSearchParams({ shop: shopDomain });
   const host = params.get('host');
   if (host) keep.set('host', host);
@@ -106,9 +106,9 @@ export async function completeInstall(env: InstallEnv, db: Db, shopDomain: strin
   const before = await findShopByDomain(db, shopDomain);
   const isNewRow = !before;
   // A re-authorised old install or a grant with new scopes sees more of the catalogue: sync it again.
-  const widened = !!before && (before.isOld === 1 || missingScopes(before.scopes, grant.scope).length > 0);
+  const widened = !!before && (before.oldInstall || missingScopes(before.scopes, grant.scope).length > 0);
   const { shop, freshInstall } = await upsertInstalledShop(db, shopDomain, await toStoredTokens(env, grant));
-  const fields: ShopInfoFields = { isOld: 0 };
+  const fields: ShopInfoFields = { oldInstall: false };
   if (isNewRow && adminLocale) fields.language = languageFromShopLocale(adminLocale);
   try {
     const info = await getShopInfo(createAdminClient({ env, shopDomain, token: grant.access_token }));
@@ -119,7 +119,7 @@ export async function completeInstall(env: InstallEnv, db: Db, shopDomain: strin
       primaryDomain: info.primaryDomainUrl,
       shopifyPlan: info.planName,
       currencyCode: info.currencyCode,
-      isDevelopmentStore: info.isDevelopmentStore ? 1 : 0,
+      isDevelopmentStore: info.isDevelopmentStore,
       ...(isNewRow && !adminLocale ? { language: languageFromShopLocale(info.primaryLocale) } : {}),
     });
   } catch (err) {
@@ -155,7 +155,7 @@ export async function handleOAuthCallback(env: InstallEnv, db: Db, params: URLSe
 export function appHomeUrl(env: Pick<Env, 'APP_URL' | 'SHOPIFY_API_KEY' | 'SHOPIFY_ORIGIN'>, shop: ShopRow, host: string | null): string {
   const decoded = decodeHost(host);
   if (UNIFIED_ADMIN_HOST.test(decoded)) return `${shopifyHostUrl(env, decoded)}/apps/${env.SHOPIFY_API_KEY}`;
-  const route = shop.newGuideStatus === 1 ? '/guidance' : '/main';
+  const route = shop.setupGuidePending ? '/guidance' : '/main';
   const q = new URLSearchParams({ shop: shop.domain, ...(host ? { host } : {}) });
   return `${env.APP_URL.replace(/\/+$/, '')}${route}?${q.toString()}`;
 }

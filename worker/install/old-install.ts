@@ -4,8 +4,8 @@
 import type { ShopRow } from '../db/shops';
 import { missingScopes } from './oauth';
 
-export function isOldInstall(shop: Pick<ShopRow, 'isOld' | 'scopes'>, requiredScopes: string): 0 | 1 {
-  if (shop.isOld === 1) return 1;
+export function isOldInstall(shop: Pick<ShopRow, 'oldInstall' | 'scopes'>, requiredScopes: string): 0 | 1 {
+  if (shop.oldInstall) return 1;
   // A shop without a stored grant is not "old": it is sent through install, not re-authorisation.
   if (!shop.scopes) return 0;
   return missingScopes(shop.scopes, requiredScopes).length > 0 ? 1 : 0;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { saveAppSwitch } from '../billing/app-switch';
 import { insertContactMessage, listUserSelections, recordReviewScore, recordUserSelection, setShopLanguage } from '../db/account';
 import { listAppSwitches } from '../db/app-switches';
+import { bit } from '../lib/bit';
 import { ack, v1 } from '../lib/envelope';
 import { parseInput, readBody } from '../lib/validate';
 import { isLanguageCode } from '../../shared/languages';
@@ -26,17 +27,17 @@ accountRoutes.get('/api/v1/getSettingInfo', async (c) => {
     shop_level: shop.planLevel,
     shopify_level: shop.shopifyPlan,
     review: shop.reviewScore ?? 0,
-    review_tips: shop.reviewTips,
+    review_tips: bit(shop.showReviewRequest),
     is_old: isOldInstall(shop, c.env.SHOPIFY_SCOPES),
     language: shop.language,
-    new_guide_status: shop.newGuideStatus,
-    app_switch: switches.map((s) => ({ name: s.name, st: s.st, at: s.at, exp: s.exp })),
+    new_guide_status: bit(shop.setupGuidePending),
+    app_switch: switches.map((s) => ({ name: s.name, st: s.state, at: s.savedAt, exp: s.expiry })),
   });
 });
 
 accountRoutes.get('/api/v2/setting/getAccount', (c) => {
   const shop = c.get('shop');
-  return ack(c, { is_over_quota: shop.isOverQuota, is_capped: shop.isCapped, shop_level: shop.planLevel, capped_amount: shop.cappedAmountCents / 100 });
+  return ack(c, { is_over_quota: bit(shop.overageEnabled), is_capped: bit(shop.hasUsageCap), shop_level: shop.planLevel, capped_amount: shop.cappedAmountCents / 100 });
 });
 
 accountRoutes.post('/api/v2/setting/saveAppSwitch', async (c) => {

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { getStoredImageSettings } from '../db/image-settings';
+import { bit } from '../lib/bit';
 import { v1 } from '../lib/envelope';
 import { ValidationError } from '../lib/errors';
 import { readBody } from '../lib/validate';
@@ -20,7 +21,7 @@ legacySettingsRoutes.get('/api/v1/getAppDashboardData', async (c) => {
     email: shop.email,
     shop_level: shop.planLevel,
     language: shop.language,
-    new_guide_status: shop.newGuideStatus,
+    new_guide_status: bit(shop.setupGuidePending),
     is_old: isOldInstall(shop, c.env.SHOPIFY_SCOPES),
   };
   return c.json({ code: '200', msg: 'success', initData, data: toLegacyView(settings, { domain: shop.domain, isOld: isOldInstall(shop, c.env.SHOPIFY_SCOPES) }) });

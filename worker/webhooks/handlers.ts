@@ -83,7 +83,7 @@ export const handlers: Record<string, WebhookHandler> = {
       ...(p.domain != null ? { primaryDomain: `https://${str(p.domain)}` } : {}),
       ...(p.currency != null ? { currencyCode: str(p.currency) } : {}),
       ...(p.plan_display_name != null ? { shopifyPlan: str(p.plan_display_name) } : {}),
-      ...(planName ? { isDevelopmentStore: planName === 'partner_test' || planName === 'affiliate' ? 1 : 0 } : {}),
+      ...(planName ? { isDevelopmentStore: planName === 'partner_test' || planName === 'affiliate' } : {}),
     });
   },
 

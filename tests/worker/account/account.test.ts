@@ -98,7 +98,7 @@ describe('is_old: a missing access scope (decisions.md "Navigation and old insta
   });
 
   it('an install flagged old stays old until re-authorised', async () => {
-    const { headers } = await createShop({ isOld: 1, scopes: env.SHOPIFY_SCOPES });
+    const { headers } = await createShop({ oldInstall: true, scopes: env.SHOPIFY_SCOPES });
     expect(await info(headers)).toBe(1);
   });
 });
@@ -108,14 +108,14 @@ describe('reviewTipsClick', () => {
     for (const score of [0, 1, 4, 5]) {
       const { shop, headers } = await createShop();
       expect((await post('/api/v1/reviewTipsClick', headers, { score: String(score) })).body.code).toBe('200');
-      expect(await findShopById(db(), shop.id)).toMatchObject({ reviewTips: 0, reviewScore: score });
+      expect(await findShopById(db(), shop.id)).toMatchObject({ showReviewRequest: false, reviewScore: score });
     }
   });
 
   it.each(['6', '-1', '2.5', 'x', ''])('refuses score %s', async (score) => {
     const { shop, headers } = await createShop();
     expect(await post('/api/v1/reviewTipsClick', headers, { score })).toEqual({ status: 400, body: { code: '400', msg: 'Score must be a whole number from 0 to 5' } });
-    expect((await findShopById(db(), shop.id))?.reviewTips).toBe(1);
+    expect((await findShopById(db(), shop.id))?.showReviewRequest).toBe(true);
   });
 });
 
@@ -124,7 +124,7 @@ describe('saveAppSwitch extra_adver and user selections', () => {
     const { shop, headers } = await createShop();
     const res = await post('/api/v2/setting/saveAppSwitch', headers, { name: 'extra_adver', st: '1', exp: '0', type: 'param' });
     expect(res.body).toMatchObject({ ack: 1, data: { name: 'extra_adver', st: 1, exp: 0 } });
-    expect((await listAppSwitches(db(), shop.id)).map((s) => [s.name, s.st, s.exp])).toEqual([['extra_adver', 1, 0]]);
+    expect((await listAppSwitches(db(), shop.id)).map((s) => [s.name, s.state, s.expiry])).toEqual([['extra_adver', 1, 0]]);
     expect(await post('/api/v2/setting/saveAppSwitch', headers, { name: 'other', st: '1', exp: '0', type: 'param' })).toEqual({ status: 400, body: { ack: 0, message: 'Unknown switch' } });
     expect((await post('/api/v2/setting/saveAppSwitch', headers, { name: 'extra_adver', st: '2', exp: '0', type: 'param' })).body.message).toBe('st must be 0 or 1');
   });

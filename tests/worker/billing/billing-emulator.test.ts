@@ -77,7 +77,7 @@ describe('billing against the store emulator', () => {
     expect(approved.status).toBe(302);
     expect(approved.headers.get('Location')).toBe(`${emu.base}/admin/apps/test-api-key/pricing?billing=approved&kind=plan`);
     const row = await shopRow(shop.id);
-    expect(row).toMatchObject({ planLevel: 2, subscriptionStatus: 'ACTIVE', isCapped: 1, cappedAmountCents: 9980 });
+    expect(row).toMatchObject({ planLevel: 2, subscriptionStatus: 'ACTIVE', hasUsageCap: true, cappedAmountCents: 9980 });
     const billing = await emu.billing();
     expect(billing.subscriptions.map((s) => [s.name, s.status])).toEqual([
       ['Premium 6,000 images per month', 'DECLINED'],

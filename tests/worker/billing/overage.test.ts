@@ -34,7 +34,7 @@ async function paidShopWithOvercharge() {
 describe('overage', () => {
   it('charges each image once across jobs and retries, bills whole blocks once, and never passes the cap', async () => {
     const { shop, headers } = await paidShopWithOvercharge();
-    expect(shop).toMatchObject({ planLevel: 1, isCapped: 1, cappedAmountCents: 9980, isOverQuota: 1 });
+    expect(shop).toMatchObject({ planLevel: 1, hasUsageCap: true, cappedAmountCents: 9980, overageEnabled: true });
     const period = shop.quotaPeriodStart;
     await seedLedger(shop.id, period, 999); // 999 of the plan's 1,000 images used
 
@@ -119,7 +119,7 @@ describe('overage', () => {
     const res = await call('/api/v2/setting/saveAppSwitch', { method: 'POST', headers, form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' } });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ ack: 0, message: 'Overcharge needs a paid plan with a usage cap' });
-    const uncapped = await createShop({ planLevel: 2, isCapped: 0 });
+    const uncapped = await createShop({ planLevel: 2, hasUsageCap: false });
     const res2 = await call('/api/v2/setting/saveAppSwitch', { method: 'POST', headers: uncapped.headers, form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' } });
     expect(res2.status).toBe(400);
     const off = await call('/api/v2/setting/saveAppSwitch', { method: 'POST', headers, form: { name: 'is_over_quota', st: '0', exp: '0', type: 'param' } });

@@ -59,7 +59,7 @@ describe('changePlans', () => {
     expect(back.status).toBe(302);
     expect(back.headers.get('Location')).toBe(`${shopBaseUrl(env, shop.domain)}/admin/apps/test-api-key/pricing?billing=approved&kind=plan`);
     const after = await shopRow(shop.id);
-    expect(after).toMatchObject({ planLevel: 2, subscriptionId: `gid://shopify/AppSubscription/${sub.id}`, subscriptionStatus: 'ACTIVE', isCapped: 1, cappedAmountCents: 9980, pendingPlanLevel: null });
+    expect(after).toMatchObject({ planLevel: 2, subscriptionId: `gid://shopify/AppSubscription/${sub.id}`, subscriptionStatus: 'ACTIVE', hasUsageCap: true, cappedAmountCents: 9980, pendingPlanLevel: null });
     expect(after.usageLineItemId).toMatch(/^gid:\/\/shopify\/AppSubscriptionLineItem\/\d+$/);
   });
 
@@ -88,12 +88,12 @@ describe('changePlans', () => {
     const { body } = await changePlans(headers, 3);
     await call(fake.decide(body.url!, true), { redirect: 'manual' });
     await call('/api/v2/setting/saveAppSwitch', { method: 'POST', headers, form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' } });
-    expect((await shopRow(shop.id)).isOverQuota).toBe(1);
+    expect((await shopRow(shop.id)).overageEnabled).toBe(true);
 
     const down = await changePlans(headers, 0);
     expect(down.body).toMatchObject({ code: '200', url: '' });
     expect(fake.subscriptions.at(-1)!.status).toBe('CANCELLED');
-    expect(await shopRow(shop.id)).toMatchObject({ planLevel: 0, subscriptionId: null, isCapped: 0, cappedAmountCents: 0, isOverQuota: 0 });
+    expect(await shopRow(shop.id)).toMatchObject({ planLevel: 0, subscriptionId: null, hasUsageCap: false, cappedAmountCents: 0, overageEnabled: false });
   });
 
   it('downgrade bills pending overage blocks before the subscription is cancelled', async () => {
@@ -152,7 +152,7 @@ describe('app_subscriptions/update webhook', () => {
     // The merchant cancels in Shopify's admin: the shop drops to free.
     sub.status = 'CANCELLED';
     expect(await applySubscriptionUpdate(env, db(), shop.domain, fake.webhookPayload(sub))).toEqual({ planLevel: 0, changed: true });
-    expect(await shopRow(shop.id)).toMatchObject({ planLevel: 0, subscriptionId: null, isCapped: 0 });
+    expect(await shopRow(shop.id)).toMatchObject({ planLevel: 0, subscriptionId: null, hasUsageCap: false });
   });
 
   it('an out-of-order ACTIVE delivery for an old subscription cannot restore a stale plan', async () => {

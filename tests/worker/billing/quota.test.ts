@@ -40,12 +40,12 @@ describe('quota', () => {
 
   it('counts overage within the cap only when overcharge is on, one usage charge per started block', async () => {
     // $9.98 cap pays for 2 blocks of 1,000 images at $4.99.
-    const { shop } = await createShop({ planLevel: 1, quotaPeriodStart: PERIOD, isCapped: 1, cappedAmountCents: 998, isOverQuota: 0 });
+    const { shop } = await createShop({ planLevel: 1, quotaPeriodStart: PERIOD, hasUsageCap: true, cappedAmountCents: 998, overageEnabled: false });
     await seedLedger(shop.id, PERIOD, 999);
     expect(await chargeImageOnce(db(), shop, { imageId: 1 })).toEqual({ ok: true, charged: true, overage: false });
     expect(await chargeImageOnce(db(), shop, { imageId: 5000 })).toMatchObject({ ok: false, reason: 'quota_exhausted' });
 
-    await updateShopBilling(db(), shop.id, { isOverQuota: 1 });
+    await updateShopBilling(db(), shop.id, { overageEnabled: true });
     const on = await fresh(shop.id);
     expect(await quotaStatus(db(), on)).toMatchObject({ canOptimise: true, overageAllowance: 2000, overageUsed: 0, remaining: 2000 });
     expect(await chargeImageOnce(db(), on, { imageId: 1001 })).toEqual({ ok: true, charged: true, overage: true });

@@ -105,7 +105,7 @@ describe('new-user discount', () => {
 
 describe('getPricingPlans usage figures', () => {
   it('reports plan usage, overage usage within the cap, percent used and image totals', async () => {
-    const { shop, headers } = await createShop({ planLevel: 2, isCapped: 1, cappedAmountCents: 998, isOverQuota: 1, installedAt: Date.now() - 30 * DAY });
+    const { shop, headers } = await createShop({ planLevel: 2, hasUsageCap: true, cappedAmountCents: 998, overageEnabled: true, installedAt: Date.now() - 30 * DAY });
     await seedLedger(shop.id, shop.quotaPeriodStart, 2500);
     await seedLedger(shop.id, shop.quotaPeriodStart, 120, { overage: true, prefix: 'over' });
     const body = (await (await call('/api/v1/getPricingPlans', { headers })).json()) as { data: Record<string, any> };

@@ -65,7 +65,7 @@ describe('test charges decided per shop', () => {
     const up = await changePlans(emu.domain, 2);
     expect(up.code).toBe('200');
     expect((await emu.billing()).subscriptions.at(-1)!.test).toBe(true);
-    expect((await row(shop.id)).isDevelopmentStore).toBe(1);
+    expect((await row(shop.id)).isDevelopmentStore).toBe(true);
     const back = await call(await press(up.url, true));
     expect(resultOf(back)).toEqual({ billing: 'approved', kind: 'plan', page: 'pricing' });
     expect((await row(shop.id)).planLevel).toBe(2);
@@ -78,7 +78,7 @@ describe('test charges decided per shop', () => {
     const up = await changePlans(emu.domain, 1);
     expect(up.code).toBe('200');
     expect((await emu.billing()).subscriptions.at(-1)!.test).toBe(false);
-    expect((await row(shop.id)).testChargesOnly).toBe(0);
+    expect((await row(shop.id)).testChargesOnly).toBe(false);
   });
 
   it('a review store that accepts only test charges: Shopify refuses the real charge, the app retries as a test charge', async () => {
@@ -91,7 +91,7 @@ describe('test charges decided per shop', () => {
     expect(up.url).toContain('confirm_recurring_application_charge');
     const subs = (await emu.billing()).subscriptions;
     expect(subs.map((s) => s.test)).toEqual([true]); // the refused real charge was never created
-    expect((await row(shop.id)).testChargesOnly).toBe(1);
+    expect((await row(shop.id)).testChargesOnly).toBe(true);
     // The reviewer approves: the test subscription counts for this store.
     expect(resultOf(await call(await press(up.url, true)))).toMatchObject({ billing: 'approved' });
     expect((await row(shop.id)).planLevel).toBe(3);

@@ -43,17 +43,17 @@ describe('catalogue sync against the store emulator (dev store, paged)', () => {
     for (const p of products) {
       const row = pRows.find((r) => `gid://shopify/Product/${r.resourceId}` === p.id);
       expect(row, p.title).toBeDefined();
-      expect(row).toMatchObject({ title: p.title, vendor: p.vendor, isPublished: p.published ? 1 : 0, isDelete: 0 });
+      expect(row).toMatchObject({ title: p.title, vendor: p.vendor, published: !!p.published, deleted: false });
     }
     expect((await rowsOf(shop.id, 2)).map((r) => r.title).sort()).toEqual(collections.map((c) => c.title).sort());
     const aRows = await rowsOf(shop.id, 3);
-    expect(aRows.map((r) => [r.title, r.isPublished]).sort()).toEqual(articles.map((a) => [a.title, a.published ? 1 : 0]).sort());
+    expect(aRows.map((r) => [r.title, r.published]).sort()).toEqual(articles.map((a) => [a.title, !!a.published]).sort());
 
     const expected = products.reduce((n, p) => n + p.media.length, 0) + collections.filter((c) => c.image).length + articles.filter((a) => a.image).length;
     const imgs = await imagesOf(shop.id);
     expect(imgs).toHaveLength(expected);
     const media = products.flatMap((p) => p.media);
-    for (const m of media) expect(imgs.find((i) => i.imgId === m.id)).toMatchObject({ imgSize: m.size, width: m.width, alt: m.alt, status: 'pending' });
+    for (const m of media) expect(imgs.find((i) => i.imgId === m.id)).toMatchObject({ originalSize: m.size, width: m.width, alt: m.alt, status: 'pending' });
     expect(await getSyncStatus(db(), shop.id)).toMatchObject({ status: 'done', imageCount: expected });
     expect((await emu.info()).stats.throttled).toBe(0);
   });
@@ -64,13 +64,13 @@ describe('catalogue sync against the store emulator (dev store, paged)', () => {
     const numeric = (gid: string) => gid.split('/').pop()!;
     await deliver({ type: 'product_changed', shopId: shop.id, resourceId: numeric(first!.id), gid: first!.id, updatedAt: changed.updatedAt, webhookId: 'w1' });
     const newMedia = changed.media.at(-1)!;
-    expect((await imagesOf(shop.id)).find((i) => i.imgId === newMedia.id)).toMatchObject({ alt: 'Another rocket', isDelete: 0 });
+    expect((await imagesOf(shop.id)).find((i) => i.imgId === newMedia.id)).toMatchObject({ alt: 'Another rocket', deleted: false });
 
     await emu.deleteProduct(second!.id);
     await deliver({ type: 'product_deleted', shopId: shop.id, resourceId: numeric(second!.id), gid: second!.id, updatedAt: null, webhookId: 'w2' });
     const gone = (await rowsOf(shop.id, 1)).find((r) => r.resourceId === numeric(second!.id))!;
-    expect(gone.isDelete).toBe(1);
-    expect((await imagesOf(shop.id)).filter((i) => i.optId === gone.id).every((i) => i.isDelete === 1)).toBe(true);
+    expect(gone.deleted).toBe(true);
+    expect((await imagesOf(shop.id)).filter((i) => i.itemId === gone.id).every((i) => i.deleted)).toBe(true);
 
     const [coll] = await emu.collections();
     await emu.updateCollection(coll!.id, { title: 'Renamed collection' });

@@ -40,28 +40,28 @@ describe('full catalogue sync (paged)', () => {
     expect(result).toMatchObject({ images: 2 + 1 + 23 + 1 + 1, mode: 'paged' });
 
     const products = await itemsOf(shop.id, 1);
-    expect(products.map((p) => [p.resourceId, p.title, p.isPublished])).toEqual([
-      ['1', 'Red Shoe', 1],
-      ['2', 'Draft Hat', 0],
-      ['3', 'Big Gallery', 1],
-      ['4', 'Video only', 1],
+    expect(products.map((p) => [p.resourceId, p.title, p.published])).toEqual([
+      ['1', 'Red Shoe', true],
+      ['2', 'Draft Hat', false],
+      ['3', 'Big Gallery', true],
+      ['4', 'Video only', true],
     ]);
-    expect(products[0]).toMatchObject({ vendor: 'Acme', productType: 'Shoes', price: '49.90', variant: 'Size 9', isDelete: 0 });
+    expect(products[0]).toMatchObject({ vendor: 'Acme', productType: 'Shoes', price: '49.90', variant: 'Size 9', deleted: false });
     expect(products[1]).toMatchObject({ variant: '' }); // "Default Title" is no variant name
 
     const rows = await imagesOf(shop.id);
     const hat = rows.find((r) => r.imgId.startsWith('gid://shopify/MediaImage/2'));
-    expect(hat).toMatchObject({ fileName: 'hat.png', fileType: 'png', imgSize: 1000, status: 'pending', width: 800 });
+    expect(hat).toMatchObject({ fileName: 'hat.png', fileType: 'png', originalSize: 1000, status: 'pending', width: 800 });
     // Products with more than a page of media are read again in full.
     expect(rows.filter((r) => r.imgId.startsWith('gid://shopify/MediaImage/3'))).toHaveLength(23);
     expect(s.calls.filter((c) => c.op === 'ProductWithMedia')).toHaveLength(1);
 
     const [summer] = await itemsOf(shop.id, 2);
-    expect(summer).toMatchObject({ title: 'Summer', image: 'https://cdn.shopify.com/s/files/1/summer.jpg' });
+    expect(summer).toMatchObject({ title: 'Summer', thumbnailUrl: 'https://cdn.shopify.com/s/files/1/summer.jpg' });
     expect(rows.find((r) => r.imgId === 'gid://shopify/Collection/10/image')).toMatchObject({ alt: 'sun', fileType: 'jpg' });
     const [article] = await itemsOf(shop.id, 3);
     expect(article).toMatchObject({ title: 'How to lace', blogId: '5', blogTitle: 'News' });
-    expect(rows.find((r) => r.imgId === 'gid://shopify/Article/20/image')).toMatchObject({ fileType: 'webp', optId: article!.id });
+    expect(rows.find((r) => r.imgId === 'gid://shopify/Article/20/image')).toMatchObject({ fileType: 'webp', itemId: article!.id });
 
     const status = await (await call('/api/v1/getImageSyncStatus', { headers })).json<{ code: string; data: { imageSync: boolean; imageCount: number } }>();
     expect(status).toMatchObject({ code: '200', data: { imageSync: true, imageCount: 28 } });
@@ -88,7 +88,7 @@ describe('full catalogue sync (paged)', () => {
     const before = await imagesOf(shop.id);
     // The job optimised the first image of product 1 (size then reflects the original, kept).
     const first = before.find((r) => r.imgId === 'gid://shopify/MediaImage/1000')!;
-    await db().update(images).set({ status: 'compressed', isCompress: 1, imgSize: 5000, compSize: 2000 }).where(eq(images.id, first.id));
+    await db().update(images).set({ status: 'compressed', compressed: true, originalSize: 5000, optimisedSize: 2000 }).where(eq(images.id, first.id));
 
     s.products = s.products.filter((p) => p.id !== 2); // product deleted
     s.products[0]!.media = s.products[0]!.media.slice(0, 1); // one image removed
@@ -98,12 +98,12 @@ describe('full catalogue sync (paged)', () => {
 
     const after = await imagesOf(shop.id);
     expect(after).toHaveLength(before.length);
-    expect(after.find((r) => r.id === first.id)).toMatchObject({ imgSize: 5000, compSize: 2000, status: 'compressed', isDelete: 0 });
-    expect(after.find((r) => r.imgId === 'gid://shopify/MediaImage/1001')?.isDelete).toBe(1);
-    expect(after.find((r) => r.imgId.startsWith('gid://shopify/MediaImage/2'))?.isDelete).toBe(1);
-    expect((await itemsOf(shop.id, 1)).find((p) => p.resourceId === '2')?.isDelete).toBe(1);
-    expect((await itemsOf(shop.id, 2)).every((c) => c.isDelete === 1)).toBe(true);
-    expect((await itemsOf(shop.id, 3))[0]?.isDelete).toBe(0);
+    expect(after.find((r) => r.id === first.id)).toMatchObject({ originalSize: 5000, optimisedSize: 2000, status: 'compressed', deleted: false });
+    expect(after.find((r) => r.imgId === 'gid://shopify/MediaImage/1001')?.deleted).toBe(true);
+    expect(after.find((r) => r.imgId.startsWith('gid://shopify/MediaImage/2'))?.deleted).toBe(true);
+    expect((await itemsOf(shop.id, 1)).find((p) => p.resourceId === '2')?.deleted).toBe(true);
+    expect((await itemsOf(shop.id, 2)).every((c) => c.deleted)).toBe(true);
+    expect((await itemsOf(shop.id, 3))[0]?.deleted).toBe(false);
   });
 
   it('a failed sync sweeps only the kinds it read completely and reports failed', async () => {
@@ -115,8 +115,8 @@ describe('full catalogue sync (paged)', () => {
     s.products = [];
     await expect(runFullSync({ db: db(), client: broken, shopId: shop.id, log, now: () => 2_000 })).rejects.toThrow('boom');
     // Products were read completely (none left), so they are swept; collections were not.
-    expect((await itemsOf(shop.id, 1)).every((p) => p.isDelete === 1)).toBe(true);
-    expect((await itemsOf(shop.id, 2)).every((c) => c.isDelete === 0)).toBe(true);
+    expect((await itemsOf(shop.id, 1)).every((p) => p.deleted)).toBe(true);
+    expect((await itemsOf(shop.id, 2)).every((c) => !c.deleted)).toBe(true);
     const { getSyncStatus } = await import('../../../worker/db/catalogue');
     expect(await getSyncStatus(db(), shop.id)).toMatchObject({ status: 'failed', error: 'boom' });
   });
@@ -132,16 +132,16 @@ describe('webhook follow-ups', () => {
     const deps = { db: db(), client: s.client(), shopId: shop.id, log, now: () => 2_000 };
     expect(await syncOneResource(deps, 'product', 'gid://shopify/Product/1', '1')).toBe('updated');
     const rows = (await imagesOf(shop.id)).filter((r) => r.imgId.startsWith('gid://shopify/MediaImage/1'));
-    expect(rows.map((r) => [r.imgId.slice(-3), r.isDelete, r.position])).toEqual([
-      ['000', 1, 0],
-      ['001', 0, 0],
-      ['002', 0, 1],
+    expect(rows.map((r) => [r.imgId.slice(-3), r.deleted, r.position])).toEqual([
+      ['000', true, 0],
+      ['001', false, 0],
+      ['002', false, 1],
     ]);
     expect((await itemsOf(shop.id, 1))[0]?.title).toBe('Red Shoe v2');
 
     s.products.shift();
     expect(await syncOneResource(deps, 'product', 'gid://shopify/Product/1', '1')).toBe('deleted');
-    expect((await imagesOf(shop.id)).filter((r) => r.imgId.startsWith('gid://shopify/MediaImage/1')).every((r) => r.isDelete === 1)).toBe(true);
+    expect((await imagesOf(shop.id)).filter((r) => r.imgId.startsWith('gid://shopify/MediaImage/1')).every((r) => r.deleted)).toBe(true);
   });
 });
 

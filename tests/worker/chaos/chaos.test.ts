@@ -124,7 +124,7 @@ async function runJob(emu: EmulatorShop, shop: ShopRow, processType: 'optimize' 
 async function checkConsistency(emu: EmulatorShop, shopId: number, originals: Map<string, string>) {
   // Product images (data_type 1): the tab every job of this run covers.
   const productItems = new Set((await db().select({ id: items.id }).from(items).where(and(eq(items.shopId, shopId), eq(items.dataType, 1))).all()).map((r) => r.id));
-  const rows = (await db().select().from(images).where(eq(images.shopId, shopId)).all()).filter((r) => productItems.has(r.optId));
+  const rows = (await db().select().from(images).where(eq(images.shopId, shopId)).all()).filter((r) => productItems.has(r.itemId));
   const files = new Map((await emu.files()).map((f) => [f.id, f]));
   const counts: Record<string, number> = {};
   for (const row of rows) {
@@ -137,8 +137,8 @@ async function checkConsistency(emu: EmulatorShop, shopId: number, originals: Ma
     if (row.status === 'compressed') expect(file!.sha256, `compressed image ${row.id} serves its result`).toBe(row.resultSha256);
     if (row.status === 'restored' || row.status === 'optimal' || row.status === 'skipped') expect(file!.sha256, `image ${row.id} serves its original`).toBe(original);
     if (row.status === 'failed') expect([original, row.resultSha256], `failed image ${row.id} serves a known file`).toContain(file!.sha256);
-    if (row.beforeFilePath) {
-      const obj = await env.BUCKET.get(row.beforeFilePath);
+    if (row.originalKey) {
+      const obj = await env.BUCKET.get(row.originalKey);
       expect(obj, `original of image ${row.id} in R2`).toBeTruthy();
       expect(await sha256HexOfBytes(await obj!.arrayBuffer()), `original of image ${row.id} byte for byte`).toBe(original);
     }

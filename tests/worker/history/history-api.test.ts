@@ -18,7 +18,7 @@ describe('getImageOptDataPage', () => {
     for (let i = 1; i <= 12; i++) {
       await seedItem(shop.id, { dataType: 1, resourceId: String(1000 + i), title: `Shoe ${i}`, optStatus: 2, optimisedAt: 1_000_000 + i }, [compressed(1000, 600)]);
     }
-    await seedItem(shop.id, { dataType: 1, resourceId: '2000', title: 'Never optimised' }, [{ status: 'pending', imgSize: 500 }]);
+    await seedItem(shop.id, { dataType: 1, resourceId: '2000', title: 'Never optimised' }, [{ status: 'pending', originalSize: 500 }]);
     await seedItem(shop.id, { dataType: 2, resourceId: '3000', title: 'Collection', optStatus: 2 }, [compressed(100, 50)]);
 
     const p1 = await page(headers, { page: 1, pageSize: 5, data_type: 1, page_type: 0 });
@@ -41,10 +41,10 @@ describe('getImageOptDataPage', () => {
     const { shop, headers } = await createShop();
     await seedItem(shop.id, { dataType: 1, resourceId: '1', title: 'Red 100% cotton shirt', optStatus: 2 }, [{ status: 'pending' }, compressed(10, 5)]);
     await seedItem(shop.id, { dataType: 1, resourceId: '2', title: 'Blue shirt' }, [{ status: 'pending' }]);
-    await seedItem(shop.id, { dataType: 1, resourceId: '3', title: 'Red hat', isPublished: 0 }, [{ status: 'pending' }]);
+    await seedItem(shop.id, { dataType: 1, resourceId: '3', title: 'Red hat', published: false }, [{ status: 'pending' }]);
     await seedItem(shop.id, { dataType: 1, resourceId: '4', title: 'Done shirt', optStatus: 2 }, [compressed(10, 5)]);
-    await seedItem(shop.id, { dataType: 1, resourceId: '5', title: 'Deleted shirt', isDelete: 1 }, [{ status: 'pending' }]);
-    await seedItem(shop.id, { dataType: 1, resourceId: '6', title: 'Expired shirt' }, [{ status: 'pending', isOverdue: 1 }]);
+    await seedItem(shop.id, { dataType: 1, resourceId: '5', title: 'Deleted shirt', deleted: true }, [{ status: 'pending' }]);
+    await seedItem(shop.id, { dataType: 1, resourceId: '6', title: 'Expired shirt' }, [{ status: 'pending', expired: true }]);
     // Only failed: opt_status stays 0 (jobs' refreshItemSummary), yet it is in the history and can be retried.
     await seedItem(shop.id, { dataType: 1, resourceId: '7', title: 'Failed shirt' }, [{ status: 'failed' }]);
 
@@ -75,7 +75,7 @@ describe('getImageOptDataPage', () => {
     const rows = Array.from({ length: 101 }, (_, i) => ({ shopId: shop.id, dataType: 1, resourceId: String(i), title: `P${i}`, optStatus: 2, optimisedAt: i }));
     for (let i = 0; i < rows.length; i += 4) await db().insert(itemTable).values(rows.slice(i, i + 4));
     const ids = await db().select({ id: itemTable.id }).from(itemTable).all();
-    for (const { id } of ids.filter((_, i) => i % 10 === 0)) await db().insert(imageTable).values({ shopId: shop.id, optId: id, imgId: `img-${id}`, status: 'compressed', isCompress: 1, imgSize: 100, compSize: 50 });
+    for (const { id } of ids.filter((_, i) => i % 10 === 0)) await db().insert(imageTable).values({ shopId: shop.id, itemId: id, imgId: `img-${id}`, status: 'compressed', compressed: true, originalSize: 100, optimisedSize: 50 });
     const res = await page(headers, { page: 1, pageSize: 100, data_type: 1 });
     expect(res.status).toBe(200);
     expect(res.body.data.data).toHaveLength(100);
@@ -108,10 +108,10 @@ describe('getProductImagesData', () => {
     await env.BUCKET.put(before, new Uint8Array([1, 2, 3]));
     await env.BUCKET.put(after, new Uint8Array([9]));
     const { id } = await seedItem(shop.id, { dataType: 1, resourceId: '555', optStatus: 2 }, [
-      compressed(1000, 250, { beforeFilePath: before, afterFilePath: after, isEditAlt: 1, fileName: 'shoe.jpg', fileType: 'jpg' }),
-      compressed(1000, 500, { isRestore: 1, status: 'restored' }),
-      compressed(1000, 500, { isOverdue: 1, beforeFilePath: before }),
-      { status: 'pending', isDelete: 1 },
+      compressed(1000, 250, { originalKey: before, resultKey: after, altEdited: true, fileName: 'shoe.jpg', fileType: 'jpg' }),
+      compressed(1000, 500, { restored: true, status: 'restored' }),
+      compressed(1000, 500, { expired: true, originalKey: before }),
+      { status: 'pending', deleted: true },
       { status: 'pending' },
     ]);
     const res = await call('/api/v2/image-opt/getProductImagesData?prod_id=555&page=1&pageSize=10', { headers });
@@ -156,8 +156,8 @@ describe('getProductImagesData', () => {
 describe('getImgOptTotal and updateIsDownload', () => {
   it('computes the statistics from the rows of a known dataset', async () => {
     const { shop, headers } = await createShop();
-    const { id } = await seedItem(shop.id, { dataType: 1, resourceId: '1', optStatus: 2 }, [compressed(1000, 400), compressed(3000, 1000), compressed(500, 100, { isRestore: 1 })]);
-    await seedItem(shop.id, { dataType: 3, resourceId: '2' }, [{ status: 'pending' }, { status: 'failed' }, { status: 'pending', isDelete: 1 }, { status: 'pending', isOverdue: 1 }, { status: 'optimal' }]);
+    const { id } = await seedItem(shop.id, { dataType: 1, resourceId: '1', optStatus: 2 }, [compressed(1000, 400), compressed(3000, 1000), compressed(500, 100, { restored: true })]);
+    await seedItem(shop.id, { dataType: 3, resourceId: '2' }, [{ status: 'pending' }, { status: 'failed' }, { status: 'pending', deleted: true }, { status: 'pending', expired: true }, { status: 'optimal' }]);
     const other = await createShop();
     await seedItem(other.shop.id, { dataType: 1, resourceId: '1' }, [compressed(99999, 1), { status: 'pending' }]);
 

@@ -15,7 +15,7 @@ export async function seedItem(shopId: number, item: ItemSeed, imgs: ImageSeed[]
   for (const [i, img] of imgs.entries()) {
     const r = await db()
       .insert(images)
-      .values({ shopId, optId: row.id, imgId: `gid://shopify/MediaImage/${item.resourceId}${i}`, position: i, ...img })
+      .values({ shopId, itemId: row.id, imgId: `gid://shopify/MediaImage/${item.resourceId}${i}`, position: i, ...img })
       .returning({ id: images.id })
       .get();
     imageIds.push(r.id);
@@ -23,10 +23,10 @@ export async function seedItem(shopId: number, item: ItemSeed, imgs: ImageSeed[]
   return { id: row.id, imageIds };
 }
 
-export const compressed = (imgSize: number, compSize: number, extra: ImageSeed = {}): ImageSeed => ({
-  imgSize,
-  compSize,
-  isCompress: 1,
+export const compressed = (originalSize: number, optimisedSize: number, extra: ImageSeed = {}): ImageSeed => ({
+  originalSize,
+  optimisedSize,
+  compressed: true,
   status: 'compressed',
   optimisedAt: Date.now(),
   ...extra,

@@ -50,7 +50,7 @@ async function deliver(messages: OptimiseMessage[], attempts = 1, queue = 'image
 }
 
 const itemsOf = (shopId: number, dataType: number) => db().select().from(items).where(and(eq(items.shopId, shopId), eq(items.dataType, dataType))).all();
-const imagesOfItem = (shopId: number, optId: number) => db().select().from(images).where(and(eq(images.shopId, shopId), eq(images.optId, optId))).all();
+const imagesOfItem = (shopId: number, itemId: number) => db().select().from(images).where(and(eq(images.shopId, shopId), eq(images.itemId, itemId))).all();
 
 describe('optimisation against the store emulator', { timeout: 180_000 }, () => {
   let emu: EmulatorShop;
@@ -83,7 +83,7 @@ describe('optimisation against the store emulator', { timeout: 180_000 }, () => 
     expect(result.explicitAcks).toHaveLength(1);
 
     const row = (await imageRow(imageId))!;
-    expect(row).toMatchObject({ status: 'compressed', isCompress: 1, isEditAlt: 1 });
+    expect(row).toMatchObject({ status: 'compressed', compressed: true, altEdited: true });
     const after = await emu.file(mediaId);
     // Shopify keeps the file's URL; only its ?v= cache-buster moves on.
     const path = (u: string) => u.split('?')[0];

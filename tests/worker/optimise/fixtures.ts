@@ -120,12 +120,12 @@ let seq = 0;
 export async function seedItem(
   shop: ShopRow,
   cdn: Map<string, Uint8Array>,
-  opts: { dataType?: number; count?: number; title?: string; size?: number; alt?: string; isPublished?: number } = {},
+  opts: { dataType?: number; count?: number; title?: string; size?: number; alt?: string; published?: boolean } = {},
 ) {
   seq += 1;
   const item = await db()
     .insert(items)
-    .values({ shopId: shop.id, dataType: opts.dataType ?? 1, resourceId: String(9000 + seq), title: opts.title ?? `Linen Shirt ${seq}`, vendor: 'Acme', isPublished: opts.isPublished ?? 1 })
+    .values({ shopId: shop.id, dataType: opts.dataType ?? 1, resourceId: String(9000 + seq), title: opts.title ?? `Linen Shirt ${seq}`, vendor: 'Acme', published: opts.published ?? true })
     .returning()
     .get();
   const rows = [];
@@ -136,7 +136,7 @@ export async function seedItem(
     rows.push(
       await db()
         .insert(images)
-        .values({ shopId: shop.id, optId: item.id, imgId: `gid://shopify/MediaImage/${seq * 100 + i}`, position: i, src, alt: opts.alt ?? '', fileName: `IMG_${i}.jpg`, fileType: 'jpg' })
+        .values({ shopId: shop.id, itemId: item.id, imgId: `gid://shopify/MediaImage/${seq * 100 + i}`, position: i, src, alt: opts.alt ?? '', fileName: `IMG_${i}.jpg`, fileType: 'jpg' })
         .returning()
         .get(),
     );

@@ -48,15 +48,15 @@ describe('optimisation of one image', { timeout: 60_000 }, () => {
       const row = (await imageRow(img.id))!;
       expect(row.status).toBe('compressed');
       expect(row.step).toBe('done');
-      expect(row.isCompress).toBe(1);
-      expect(row.compSize).toBeLessThan(row.imgSize);
-      expect(row.compRatio).toBeCloseTo(50, 0);
+      expect(row.compressed).toBe(true);
+      expect(row.optimisedSize).toBeLessThan(row.originalSize);
+      expect(row.savedPercent).toBeCloseTo(50, 0);
       expect(row.expiresAt! - row.optimisedAt!).toBe(30 * 24 * 3600 * 1000);
       expect(row.lockJobId).toBeNull();
-      expect(await r2Bytes(row.beforeFilePath)).toEqual(originals[n]);
-      expect(row.beforeFilePath).toMatch(new RegExp(`^originals/${shop.id}/`));
+      expect(await r2Bytes(row.originalKey)).toEqual(originals[n]);
+      expect(row.originalKey).toMatch(new RegExp(`^originals/${shop.id}/`));
       // Same URL, new bytes: what the merchant sees on the CDN.
-      expect(fakes.cdn.get(img.src)).toEqual(await r2Bytes(row.afterFilePath));
+      expect(fakes.cdn.get(img.src)).toEqual(await r2Bytes(row.resultKey));
     }
     expect(fakes.updates).toHaveLength(2);
     expect(await ledgerRows(shop.id)).toHaveLength(2);
@@ -78,7 +78,7 @@ describe('optimisation of one image', { timeout: 60_000 }, () => {
       ['Blue Shirt by Acme', 'blue-shirt-sunny-shop-2.jpg'],
     ]);
     const row = (await imageRow(images[1]!.id))!;
-    expect([row.isEditAlt, row.isEditName, row.alt, row.fileName, row.originalFileName]).toEqual([1, 1, 'Blue Shirt by Acme', 'blue-shirt-sunny-shop-2.jpg', 'IMG_1.jpg']);
+    expect([row.altEdited, row.fileNameEdited, row.alt, row.fileName, row.originalFileName]).toEqual([true, true, 'Blue Shirt by Acme', 'blue-shirt-sunny-shop-2.jpg', 'IMG_1.jpg']);
   });
 
   it('passes the stored watermark picture and position to the engine and flags the row', async () => {
@@ -95,7 +95,7 @@ describe('optimisation of one image', { timeout: 60_000 }, () => {
     const { item, images } = await seedItem(shop, fakes.cdn);
     await drain(deps, (await plan(deps, shop, 'optimize', [item.id])).messages);
     expect(fakes.engine.calls[0]!.watermark).toEqual({ bytes: logo, position: 't_l', heightFraction: 0.25, opacity: 0.6 });
-    expect((await imageRow(images[0]!.id))).toMatchObject({ status: 'compressed', isWatermark: 1 });
+    expect((await imageRow(images[0]!.id))).toMatchObject({ status: 'compressed', watermarked: true });
   });
 
   it('keeps a watermark the merchant asked for even when it makes the file larger, and does not charge it', async () => {
@@ -119,7 +119,7 @@ describe('optimisation of one image', { timeout: 60_000 }, () => {
     const originalSize = fakes.cdn.get(images[0]!.src)!.byteLength;
     await drain(deps, (await plan(deps, shop, 'optimize', [item.id])).messages);
     const row = (await imageRow(images[0]!.id))!;
-    expect(row).toMatchObject({ status: 'compressed', isWatermark: 1, compSize: originalSize + 64 });
+    expect(row).toMatchObject({ status: 'compressed', watermarked: true, optimisedSize: originalSize + 64 });
     expect(fakes.cdn.get(images[0]!.src)!.byteLength).toBe(originalSize + 64); // on Shopify
     expect(await ledgerRows(shop.id)).toHaveLength(0);
   });
@@ -133,7 +133,7 @@ describe('optimisation of one image', { timeout: 60_000 }, () => {
     await drain(deps, (await plan(deps, shop, 'optimize', [item.id])).messages);
     const row = (await imageRow(images[0]!.id))!;
     expect(row.status).toBe('optimal');
-    expect(row.isCompress).toBe(0);
+    expect(row.compressed).toBe(false);
     expect(fakes.updates).toHaveLength(0);
     expect(fakes.cdn.get(images[0]!.src)).toBe(before);
     expect(await ledgerRows(shop.id)).toHaveLength(0);
@@ -153,7 +153,7 @@ describe('restore and re-optimise', { timeout: 60_000 }, () => {
     await drain(deps, (await plan(deps, shop, 'restore', [item.id])).messages);
     expect(fakes.cdn.get(images[0]!.src)).toEqual(original);
     const row = (await imageRow(images[0]!.id))!;
-    expect([row.status, row.isRestore, row.alt, row.isEditAlt]).toEqual(['restored', 1, 'merchant alt', 0]);
+    expect([row.status, row.restored, row.alt, row.altEdited]).toEqual(['restored', true, 'merchant alt', false]);
     expect(fakes.updates.at(-1)!.update.alt).toBe('merchant alt');
     expect(await ledgerRows(shop.id)).toHaveLength(1);
     const { getImageWithItem } = await import('../../../worker/db/optimise');
@@ -172,7 +172,7 @@ describe('restore and re-optimise', { timeout: 60_000 }, () => {
     // The engine saw the original both times, never its own output.
     expect(fakes.engine.calls.map((c) => c.quality)).toEqual([75, 60]);
     const row = (await imageRow(images[0]!.id))!;
-    expect(await r2Bytes(row.beforeFilePath)).toEqual(original);
+    expect(await r2Bytes(row.originalKey)).toEqual(original);
     expect(row.status).toBe('compressed');
     expect(await ledgerRows(shop.id)).toHaveLength(1);
   });
@@ -184,10 +184,10 @@ describe('restore and re-optimise', { timeout: 60_000 }, () => {
     const { item, images } = await seedItem(shop, fakes.cdn);
     await drain(deps, (await plan(deps, shop, 'optimize', [item.id])).messages);
     const { updateImage } = await import('../../../worker/db/optimise');
-    await updateImage(db(), shop.id, images[0]!.id, { isOverdue: 1 });
+    await updateImage(db(), shop.id, images[0]!.id, { expired: true });
     await expect(plan(deps, shop, 'restore', [item.id])).rejects.toThrow(/expired: originals are kept for 30 days/);
     await expect(plan(deps, shop, 'reoptimize', [item.id])).rejects.toThrow(/expired/);
-    await updateImage(db(), shop.id, images[0]!.id, { isOverdue: 0, isDelete: 1 });
+    await updateImage(db(), shop.id, images[0]!.id, { expired: false, deleted: true });
     await expect(plan(deps, shop, 'restore', [item.id])).rejects.toThrow('This image has been deleted and cannot be restored or re-optimized.');
   });
 });
@@ -205,7 +205,7 @@ describe('failures', { timeout: 60_000 }, () => {
     const row = (await imageRow(images[0]!.id))!;
     expect(row.status).toBe('failed');
     expect(row.failReason).toContain('HTTP 503');
-    expect(await r2Bytes(row.beforeFilePath)).toEqual(await fakes.fetchImage(images[0]!.src)); // original kept
+    expect(await r2Bytes(row.originalKey)).toEqual(await fakes.fetchImage(images[0]!.src)); // original kept
     expect(await ledgerRows(shop.id)).toHaveLength(0);
     const members = await listJobImages(db(), messages[0]!.jobId);
     expect(members[0]).toMatchObject({ status: 'failed', attempts: 6 });

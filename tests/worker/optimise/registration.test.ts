@@ -27,10 +27,10 @@ describe('registration', { timeout: 60_000 }, () => {
     const { fakes } = makeDeps();
     const { images } = await seedItem(shop, fakes.cdn);
     await env.BUCKET.put(`originals/${shop.id}/cron`, 'orig');
-    await updateImage(db(), shop.id, images[0]!.id, { status: 'compressed', beforeFilePath: `originals/${shop.id}/cron`, expiresAt: Date.now() - 1000 });
+    await updateImage(db(), shop.id, images[0]!.id, { status: 'compressed', originalKey: `originals/${shop.id}/cron`, expiresAt: Date.now() - 1000 });
     const ctx = createExecutionContext();
     await dispatchScheduled(createScheduledController({ cron: CRON.expirySweep, scheduledTime: Date.now() }), env, ctx);
-    expect(await imageRow(images[0]!.id)).toMatchObject({ isOverdue: 1, beforeFilePath: null });
+    expect(await imageRow(images[0]!.id)).toMatchObject({ expired: true, originalKey: null });
     expect(await env.BUCKET.get(`originals/${shop.id}/cron`)).toBeNull();
   });
 });

@@ -68,9 +68,9 @@ describe('a worker dying between steps', { timeout: 60_000 }, () => {
       expect(await deliverUntilAck(deps, m!)).toBe(2);
 
       const row = (await imageRow(images[0]!.id))!;
-      expect(row).toMatchObject({ status: 'compressed', step: 'done', isCompress: 1, lockJobId: null });
-      expect(await r2Bytes(row.beforeFilePath)).toEqual(original);
-      expect(fakes.cdn.get(images[0]!.src)).toEqual(await r2Bytes(row.afterFilePath));
+      expect(row).toMatchObject({ status: 'compressed', step: 'done', compressed: true, lockJobId: null });
+      expect(await r2Bytes(row.originalKey)).toEqual(original);
+      expect(fakes.cdn.get(images[0]!.src)).toEqual(await r2Bytes(row.resultKey));
       expect(fakes.updates).toHaveLength(1);
       expect(await ledgerRows(shop.id)).toHaveLength(1);
       expect((await getJob(db(), shop.id, m!.jobId))?.status).toBe('done');
@@ -101,7 +101,7 @@ describe('two jobs for the same image', { timeout: 60_000 }, () => {
     // Planning skips images already waiting in a job, so the second job is made directly (e.g. a webhook
     // and the merchant at the same moment in two isolates).
     const jobB = crypto.randomUUID();
-    await createJob(db(), { id: jobB, shopId: shop.id, dataType: 1, processType: 'reoptimize', pageType: 0, pattern: 'automatic' }, [{ imageId: images[0]!.id, optId: item.id }]);
+    await createJob(db(), { id: jobB, shopId: shop.id, dataType: 1, processType: 'reoptimize', pageType: 0, pattern: 'automatic' }, [{ imageId: images[0]!.id, itemId: item.id }]);
     const b: OptimiseMessage = { type: 'image', jobId: jobB, shopId: shop.id, imageId: images[0]!.id };
 
     const [va, vb] = await Promise.all([processOptimiseMessage(deps, a!, 1), processOptimiseMessage(deps, b, 1)]);
@@ -164,14 +164,14 @@ describe('quota', { timeout: 60_000 }, () => {
   });
 
   it('goes past the plan when overcharge is on and the cap has room', async () => {
-    const { shop } = await createShop({ planLevel: 1, isOverQuota: 1, isCapped: 1, cappedAmountCents: 1000 });
+    const { shop } = await createShop({ planLevel: 1, overageEnabled: true, hasUsageCap: true, cappedAmountCents: 1000 });
     const { deps, fakes } = makeDeps();
     await saveSettings(shop.id);
     await useQuota(shop, 1000);
     const { item } = await seedItem(shop, fakes.cdn, { count: 2 });
     for (const m of await planOptimise(deps, shop, [item.id])) await deliverUntilAck(deps, m);
     const rows = await ledgerRows(shop.id);
-    expect(rows.filter((r) => r.isOverage === 1)).toHaveLength(2);
+    expect(rows.filter((r) => r.overage)).toHaveLength(2);
   });
 });
 

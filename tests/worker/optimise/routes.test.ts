@@ -46,17 +46,17 @@ describe('uploadImagesOpt', { timeout: 60_000 }, () => {
     const rows = [];
     for (const { data_id } of schedule.list as { data_id: number }[]) rows.push(...(await listItemImages(db(), shop.id, data_id)));
     const rocket = rows.find((r) => r.fileName === 'rocket.jpg')!;
-    expect(rocket).toMatchObject({ status: 'compressed', isCompress: 1, isToJpg: 0 });
-    expect(rocket.compSize).toBeLessThan(jpg.byteLength);
-    expect(await r2Bytes(rocket.beforeFilePath)).toEqual(jpg);
-    expect((await r2Bytes(rocket.afterFilePath))!.byteLength).toBe(rocket.compSize);
-    expect(rocket.beforeFilePath).toMatch(new RegExp(`^uploads/${shop.id}/`));
+    expect(rocket).toMatchObject({ status: 'compressed', compressed: true, convertedToJpg: false });
+    expect(rocket.optimisedSize).toBeLessThan(jpg.byteLength);
+    expect(await r2Bytes(rocket.originalKey)).toEqual(jpg);
+    expect((await r2Bytes(rocket.resultKey))!.byteLength).toBe(rocket.optimisedSize);
+    expect(rocket.originalKey).toMatch(new RegExp(`^uploads/${shop.id}/`));
     // opt_cfg.pngtojpg: the PNG photo became a (smaller) JPEG.
     const chelsea = rows.find((r) => r.fileName === 'chelsea.png')!;
-    expect(chelsea).toMatchObject({ status: 'compressed', isToJpg: 1 });
-    const out = (await r2Bytes(chelsea.afterFilePath))!;
+    expect(chelsea).toMatchObject({ status: 'compressed', convertedToJpg: true });
+    const out = (await r2Bytes(chelsea.resultKey))!;
     expect([out[0], out[1]]).toEqual([0xff, 0xd8]);
-    expect(chelsea.afterFilePath).toMatch(/\.jpg$/);
+    expect(chelsea.resultKey).toMatch(/\.jpg$/);
   });
 
   it('answers the documented messages for no files, only unsupported files, and files over the limit', async () => {
@@ -86,7 +86,7 @@ describe('restore, reOptimize, schedule and stop', { timeout: 60_000 }, () => {
     const restore = async (json: unknown) => (await call('/api/v2/image-opt/restore', { method: 'POST', headers, json })).json() as Promise<Ack>;
     // A never-optimised image cannot be restored.
     expect(await restore({ data_type: 1, data_list: [{ data_id: item.id, restore_type: 'all' }] })).toEqual({ ack: 0, message: 'Select the correct state of the image operation' });
-    await updateImage(db(), shop.id, images[0]!.id, { status: 'compressed', beforeFilePath: 'originals/x', isOverdue: 1 });
+    await updateImage(db(), shop.id, images[0]!.id, { status: 'compressed', originalKey: 'originals/x', expired: true });
     expect((await restore({ data_type: 1, data_list: [{ data_id: item.id, img_ids: [images[0]!.id] }] })).message).toMatch(/^This image has expired/);
     const reopt = await call('/api/v2/image-opt/reOptimize', { method: 'POST', headers, json: { data_type: 1, data_list: [{ data_id: item.id }], re_opt_type: '', page_type: 0 } });
     expect(((await reopt.json()) as Ack).message).toMatch(/^This image has expired/);
@@ -109,7 +109,7 @@ describe('restore, reOptimize, schedule and stop', { timeout: 60_000 }, () => {
     const { fakes } = makeDeps();
     const { item, images } = await seedItem(shop, fakes.cdn, { count: 3 });
     const jobId = crypto.randomUUID();
-    await createJob(db(), { id: jobId, shopId: shop.id, dataType: 1, processType: 'optimize', pageType: 1, pattern: 'manual' }, images.map((i) => ({ imageId: i.id, optId: item.id })));
+    await createJob(db(), { id: jobId, shopId: shop.id, dataType: 1, processType: 'optimize', pageType: 1, pattern: 'manual' }, images.map((i) => ({ imageId: i.id, itemId: item.id })));
     const { finishJobImage } = await import('../../../worker/db/jobs');
     await finishJobImage(db(), jobId, images[0]!.id, 'done');
     const running = (await (await call('/api/v2/image-opt/getOptSchedule?data_type=1', { headers })).json()) as Ack;
@@ -129,12 +129,12 @@ describe('expiry sweep', { timeout: 60_000 }, () => {
     const { images } = await seedItem(shop, fakes.cdn, { count: 2 });
     await env.BUCKET.put(`originals/${shop.id}/a`, 'orig');
     await env.BUCKET.put(`results/${shop.id}/a`, 'res');
-    await updateImage(db(), shop.id, images[0]!.id, { status: 'compressed', beforeFilePath: `originals/${shop.id}/a`, afterFilePath: `results/${shop.id}/a`, expiresAt: Date.now() - 1 });
+    await updateImage(db(), shop.id, images[0]!.id, { status: 'compressed', originalKey: `originals/${shop.id}/a`, resultKey: `results/${shop.id}/a`, expiresAt: Date.now() - 1 });
     await updateImage(db(), shop.id, images[1]!.id, { status: 'compressed', expiresAt: Date.now() + 86_400_000 });
     const marked = await sweepExpired({ db: db(), bucket: env.BUCKET, log: createLogger(), now: () => Date.now() });
     expect(marked).toBeGreaterThanOrEqual(1);
-    expect(await imageRow(images[0]!.id)).toMatchObject({ isOverdue: 1, beforeFilePath: null, afterFilePath: null });
-    expect((await imageRow(images[1]!.id))!.isOverdue).toBe(0);
+    expect(await imageRow(images[0]!.id)).toMatchObject({ expired: true, originalKey: null, resultKey: null });
+    expect((await imageRow(images[1]!.id))!.expired).toBe(false);
     expect(await env.BUCKET.get(`originals/${shop.id}/a`)).toBeNull();
     expect(await env.BUCKET.get(`results/${shop.id}/a`)).toBeNull();
   });

@@ -226,7 +226,7 @@ describe('no unauthenticated writes any caller can repeat', () => {
     expect(await statesOf(unknown)).toBe(1);
 
     // A known shop: a state per call, but never more than a few live ones.
-    const { shop } = await createShop({ isOld: 1 });
+    const { shop } = await createShop({ oldInstall: true });
     for (let i = 0; i < 12; i++) expect((await call(`/shopify/reShopifyAuthor?shop=${shop.domain}`, { redirect: 'manual' })).status).toBe(302);
     expect(await statesOf(shop.domain)).toBeLessThanOrEqual(5);
   });
@@ -320,7 +320,7 @@ describe('per-shop fairness', () => {
 
   async function reoptimisable(shopId: number) {
     const item = await db().insert(items).values({ shopId, dataType: 1, resourceId: String(Math.floor(Math.random() * 1e9)), title: 'Shirt' }).returning().get();
-    await db().insert(images).values({ shopId, optId: item.id, imgId: `gid://shopify/MediaImage/${item.id}`, status: 'compressed', isCompress: 1, beforeFilePath: 'originals/x', expiresAt: Date.now() + DAY });
+    await db().insert(images).values({ shopId, itemId: item.id, imgId: `gid://shopify/MediaImage/${item.id}`, status: 'compressed', compressed: true, originalKey: 'originals/x', expiresAt: Date.now() + DAY });
     return item;
   }
 

@@ -71,7 +71,7 @@ describe('route sweep: isolation between shops', () => {
     const item = await db().insert(s.items).values({ shopId: a.id, dataType: 1, resourceId: '777', title: marker, optStatus: 2 }).returning().get();
     const image = await db()
       .insert(s.images)
-      .values({ shopId: a.id, optId: item.id, imgId: `gid://shopify/MediaImage/${marker}`, src: `https://cdn.example/${marker}.jpg`, alt: marker, status: 'compressed', isCompress: 1, imgSize: 1000, compSize: 500, optimisedAt: Date.now(), expiresAt: Date.now() + 86_400_000 })
+      .values({ shopId: a.id, itemId: item.id, imgId: `gid://shopify/MediaImage/${marker}`, src: `https://cdn.example/${marker}.jpg`, alt: marker, status: 'compressed', compressed: true, originalSize: 1000, optimisedSize: 500, optimisedAt: Date.now(), expiresAt: Date.now() + 86_400_000 })
       .returning()
       .get();
     await db().insert(s.contactMessages).values({ shopId: a.id, name: marker, email: `${marker}@example.com`, description: marker }).run();

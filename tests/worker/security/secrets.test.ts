@@ -103,7 +103,7 @@ describe('download links', () => {
     await env.BUCKET.put(key, new Uint8Array([0xff, 0xd8, 0xff, 1, 2, 3]));
     const image = await db()
       .insert(s.images)
-      .values({ shopId: shop.id, optId: item.id, imgId: 'gid://shopify/MediaImage/1', src: 'https://cdn.example/x.jpg', status: 'compressed', beforeFilePath: key, fileName: 'x.jpg', fileType: 'jpg' })
+      .values({ shopId: shop.id, itemId: item.id, imgId: 'gid://shopify/MediaImage/1', src: 'https://cdn.example/x.jpg', status: 'compressed', originalKey: key, fileName: 'x.jpg', fileType: 'jpg' })
       .returning()
       .get();
     return { shop, headers, image };

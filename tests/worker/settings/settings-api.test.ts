@@ -77,7 +77,7 @@ describe('getSettings / saveSettings', () => {
 
   it('saveNewGuideCfg saves the wizard settings, the backup consent, and clears the guide flag', async () => {
     const { headers, shop } = await createShop();
-    expect(shop.newGuideStatus).toBe(1);
+    expect(shop.setupGuidePending).toBe(true);
     const res = await call('/api/v1/saveNewGuideCfg', {
       method: 'POST',
       headers,
@@ -100,7 +100,7 @@ describe('getSettings / saveSettings', () => {
     expect(body.data.alt_text.product).toBe(2);
     const row = await db().select().from(imageSettings).where(eq(imageSettings.shopId, shop.id)).get();
     expect(row?.dayBackup).toBe(1);
-    expect((await db().select().from(shops).where(eq(shops.id, shop.id)).get())?.newGuideStatus).toBe(0);
+    expect((await db().select().from(shops).where(eq(shops.id, shop.id)).get())?.setupGuidePending).toBe(false);
   });
 
   it('saveNewGuideCfg with every image type unticked (compression off, as the wizard sends it) succeeds and closes the guide', async () => {
@@ -109,7 +109,7 @@ describe('getSettings / saveSettings', () => {
     const res = await call('/api/v1/saveNewGuideCfg', { method: 'POST', headers, json: wizard });
     expect(res.status).toBe(200);
     expect((await res.json<Ack<ImageSettings>>()).data.image_opt).toMatchObject({ switch: 0, product: 0, collection: 0, blogs: 0 });
-    expect((await db().select().from(shops).where(eq(shops.id, shop.id)).get())?.newGuideStatus).toBe(0);
+    expect((await db().select().from(shops).where(eq(shops.id, shop.id)).get())?.setupGuidePending).toBe(false);
     // With compression left on, the same choice is the documented refusal (what the wizard used to send).
     const other = await createShop();
     const refused = await call('/api/v1/saveNewGuideCfg', { method: 'POST', headers: other.headers, json: { ...wizard, settings: { ...wizard.settings, image_opt: { switch: 1, product: 0, collection: 0, blogs: 0 } } } });
@@ -121,7 +121,7 @@ describe('getSettings / saveSettings', () => {
     const res = await call('/api/v1/saveNewGuideCfg', { method: 'POST', headers, json: { page5: { day_backup: 1 }, settings: { alt_text: { switch: 1, product_rule: '' } } } });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ code: '400', msg: MSG_INPUT_EMPTY });
-    expect((await db().select().from(shops).where(eq(shops.id, shop.id)).get())?.newGuideStatus).toBe(1);
+    expect((await db().select().from(shops).where(eq(shops.id, shop.id)).get())?.setupGuidePending).toBe(true);
   });
 
   it('one shop never sees another shop’s settings', async () => {

@@ -64,7 +64,7 @@ describe('GET /shopify/app (install landing)', () => {
     const first = (await (await call(`/shopify/app?${await signed(landing(shop.domain))}`)).json()) as { code: number; url: string };
     expect(first.code).toBe(302);
     expect(first.url.startsWith('/guidance?')).toBe(true);
-    const { shop: done } = await createShop({ accessTokenEnc: 'x', scopes: env.SHOPIFY_SCOPES, newGuideStatus: 0 });
+    const { shop: done } = await createShop({ accessTokenEnc: 'x', scopes: env.SHOPIFY_SCOPES, setupGuidePending: false });
     const second = (await (await call(`/shopify/app?${await signed(landing(done.domain))}`)).json()) as { code: number; url: string };
     expect(second).toMatchObject({ code: 302 });
     expect(second.url.startsWith('/main?')).toBe(true);
@@ -103,7 +103,7 @@ describe('GET /shopify/callback', () => {
     expect(await decryptSecret(env.TOKEN_ENCRYPTION_KEY, row.accessTokenEnc!)).toBe(issued);
     expect(row.refreshTokenEnc).toBeTruthy();
     expect(row.accessTokenExpiresAt).toBeGreaterThan(Date.now());
-    expect(row).toMatchObject({ name: 'Fake Store', email: 'owner@fake.example', ownerName: 'Fay Owner', primaryDomain: 'https://fake.example', shopifyPlan: 'Development', currencyCode: 'EUR', isDevelopmentStore: 1, language: 'ge' });
+    expect(row).toMatchObject({ name: 'Fake Store', email: 'owner@fake.example', ownerName: 'Fay Owner', primaryDomain: 'https://fake.example', shopifyPlan: 'Development', currencyCode: 'EUR', isDevelopmentStore: true, language: 'ge' });
     expect(row.installedAt).toBeTruthy();
     expect(await db().select().from(catalogueSyncs).where(eq(catalogueSyncs.shopId, row.id)).get()).toMatchObject({ status: 'idle' });
     expect(sent).toEqual([{ type: 'sync', shopId: row.id }]);
@@ -129,13 +129,13 @@ describe('GET /shopify/callback', () => {
 
   it('re-authorising an old install clears is_old and queues a fresh catalogue sync', async () => {
     fake = installFakeShopify({ graphql: () => shopInfoReply() });
-    const { shop } = await createShop({ isOld: 1, accessTokenEnc: 'x', scopes: 'read_products', language: 'fr' });
+    const { shop } = await createShop({ oldInstall: true, accessTokenEnc: 'x', scopes: 'read_products', language: 'fr' });
     const res = await call(`/shopify/reShopifyAuthor?shop=${shop.domain.split('.')[0]}`, { redirect: 'manual' });
     const state = new URL(res.headers.get('Location')!).searchParams.get('state')!;
     const cb = await call(`/shopify/callback?${await signed({ code: 'c2', shop: shop.domain, state, timestamp: nowTs() })}`, { redirect: 'manual' });
     expect(cb.status).toBe(302);
     const row = (await findShopByDomain(db(), shop.domain))!;
-    expect(row).toMatchObject({ isOld: 0, language: 'fr' }); // the merchant's chosen language stays
+    expect(row).toMatchObject({ oldInstall: false, language: 'fr' }); // the merchant's chosen language stays
     expect(sent).toEqual([{ type: 'sync', shopId: shop.id }]);
   });
 
@@ -157,7 +157,7 @@ describe('GET /shopify/callback', () => {
 
 describe('GET /shopify/reShopifyAuthor', () => {
   it('redirects the browser to Shopify’s authorize page for the named shop', async () => {
-    await createShop({ domain: 'old-store.myshopify.com', isOld: 1 }); // only a shop the app knows (issue 17)
+    await createShop({ domain: 'old-store.myshopify.com', oldInstall: true }); // only a shop the app knows (issue 17)
     const res = await call('/shopify/reShopifyAuthor?shop=old-store', { redirect: 'manual' });
     expect(res.status).toBe(302);
     const url = new URL(res.headers.get('Location')!);

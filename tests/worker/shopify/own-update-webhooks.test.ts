@@ -73,7 +73,7 @@ describe('products/update caused by our own fileUpdate', { timeout: 120_000 }, (
     // The catalogue saw the new version of the file; nothing was queued or charged again.
     const after = (await imageRow(image!.id))!;
     expect(after.src).toBe(fileAfterUpdate.url);
-    expect(after).toMatchObject({ status: 'compressed', resultSha256: optimised.resultSha256, isCompress: 1 });
+    expect(after).toMatchObject({ status: 'compressed', resultSha256: optimised.resultSha256, compressed: true });
     expect(await jobsOf(shop.id)).toHaveLength(jobsBefore);
     expect(optimiseSend).not.toHaveBeenCalled();
     expect(optimiseSendBatch).not.toHaveBeenCalled();

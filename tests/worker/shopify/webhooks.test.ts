@@ -63,7 +63,7 @@ describe('/webhooks', () => {
   it('shop/update refreshes the shop details', async () => {
     const { shop } = await createShop();
     await deliver('shop/update', shop.domain, { myshopify_domain: shop.domain, name: 'Renamed', email: 'new@example.com', shop_owner: 'New Owner', domain: 'renamed.example', currency: 'CAD', plan_display_name: 'Basic', plan_name: 'basic' });
-    expect(await findShopById(db(), shop.id)).toMatchObject({ name: 'Renamed', email: 'new@example.com', ownerName: 'New Owner', primaryDomain: 'https://renamed.example', currencyCode: 'CAD', shopifyPlan: 'Basic', isDevelopmentStore: 0 });
+    expect(await findShopById(db(), shop.id)).toMatchObject({ name: 'Renamed', email: 'new@example.com', ownerName: 'New Owner', primaryDomain: 'https://renamed.example', currencyCode: 'CAD', shopifyPlan: 'Basic', isDevelopmentStore: false });
   });
 
   it('app/scopes_update keeps the stored scopes in step with the grant (and so the old-install flag)', async () => {
@@ -102,10 +102,10 @@ describe('/webhooks', () => {
     const { shop: other } = await createShop();
     for (const s of [shop, other]) {
       const item = await db().insert(items).values({ shopId: s.id, dataType: 1, resourceId: '1', title: 'P' }).returning().get();
-      const image = await db().insert(images).values({ shopId: s.id, optId: item.id, imgId: `gid://shopify/MediaImage/${s.id}` }).returning().get();
+      const image = await db().insert(images).values({ shopId: s.id, itemId: item.id, imgId: `gid://shopify/MediaImage/${s.id}` }).returning().get();
       const jobId = crypto.randomUUID();
       await db().insert(jobs).values({ id: jobId, shopId: s.id, dataType: 1, processType: 'optimize' });
-      await db().insert(jobImages).values({ jobId, imageId: image.id, optId: item.id, shopId: s.id });
+      await db().insert(jobImages).values({ jobId, imageId: image.id, itemId: item.id, shopId: s.id });
       await db().insert(usageLedger).values({ shopId: s.id, chargeKey: `img:${image.id}`, periodStart: 0 });
       await db().insert(appSwitches).values({ shopId: s.id, name: 'extra_adver' });
       await db().insert(catalogueSyncs).values({ shopId: s.id });
