@@ -8,7 +8,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { unstable_startWorker } from 'wrangler';
-import { DEFAULT_SCOPES, startEmulator } from '../tests/emulator/server';
+import { DEFAULT_SCOPES, startEmulator } from '../emulator/server';
 
 const { values: args } = parseArgs({
   options: { products: { type: 'string', default: '10000' }, images: { type: 'string', default: '4' }, n: { type: 'string', default: '200' }, json: { type: 'string' } },

@@ -13,10 +13,10 @@ import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { SignJWT } from 'jose';
 import { defaultImageSettings } from '../shared/image-settings';
-import { CONTROL } from '../tests/emulator/http/control-shops';
-import { buildApp, DEFAULT_SCOPES, readDevVars } from '../tests/emulator/server';
-import { createEmulator } from '../tests/emulator/store/registry';
-import { createShop } from '../tests/emulator/store/seed';
+import { CONTROL } from '../emulator/http/control-shops';
+import { buildApp, DEFAULT_SCOPES, readDevVars } from '../emulator/server';
+import { createEmulator } from '../emulator/store/registry';
+import { createShop } from '../emulator/store/seed';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: string) => {

@@ -1,7 +1,7 @@
 // `npm start`: the whole product locally, with no network and no Cloudflare account.
 // Builds the admin, applies the D1 migrations to the local database, then runs the Worker with
 // local D1/R2/Queues (wrangler dev, state kept in .wrangler/state) against the Shopify store emulator
-// (tests/emulator, port 8788), installs the dev store through the real OAuth flow and prints the admin
+// (emulator, port 8788), installs the dev store through the real OAuth flow and prints the admin
 // URL, already authenticated.
 //
 // Every start begins from a fresh dev store: the emulator keeps its store in memory and seeds it anew,
@@ -59,12 +59,12 @@ const STATE = process.env.WRANGLER_STATE || '.wrangler/state';
 rmSync(STATE, { recursive: true, force: true });
 run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', STATE]);
 
-// The Shopify store emulator (tests/emulator): .dev.vars points SHOPIFY_ORIGIN and PAGESPEED_ORIGIN at it.
+// The Shopify store emulator (emulator): .dev.vars points SHOPIFY_ORIGIN and PAGESPEED_ORIGIN at it.
 const EMULATOR_PORT = Number(process.env.EMULATOR_PORT ?? 8788);
 const emulator = `http://127.0.0.1:${EMULATOR_PORT}`;
 const appUrl = `http://localhost:${PORT}`;
 // The ports decide the URLs: the emulator redirects OAuth and billing back to the app, the app calls the emulator.
-start('store emulator', 'npx', ['tsx', 'tests/emulator/server.ts'], { EMULATOR_PORT: String(EMULATOR_PORT), APP_URL: appUrl });
+start('store emulator', 'npx', ['tsx', 'emulator/server.ts'], { EMULATOR_PORT: String(EMULATOR_PORT), APP_URL: appUrl });
 if (!(await waitFor(`${emulator}/__emulator/health`))) {
   console.error(`\n✗ the store emulator did not answer on ${emulator}`);
   stopAll(1);

@@ -3,7 +3,7 @@
 // SHOPIFY_ORIGIN and PAGESPEED_ORIGIN bindings. Tests reach its control API through
 // tests/worker/emulator-client.ts.
 import type { TestProject } from 'vitest/node';
-import { DEFAULT_SCOPES, startEmulator } from './emulator/server';
+import { DEFAULT_SCOPES, startEmulator } from '../emulator/server';
 
 declare module 'vitest' {
   export interface ProvidedContext {

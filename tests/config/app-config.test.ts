@@ -1,11 +1,11 @@
-// shopify.app.toml read as Shopify CLI reads it (tests/emulator/app-toml.ts cites the CLI's source):
+// shopify.app.toml read as Shopify CLI reads it (emulator/app-toml.ts cites the CLI's source):
 // the theme app extension is found, the configuration carries what the app needs, and the API key and
 // scopes have one source (shopify.app.toml) whose copies must not drift.
 import { globSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { extensionTomlGlobs, parseAppToml } from '../emulator/app-toml';
+import { extensionTomlGlobs, parseAppToml } from '../../emulator/app-toml';
 
 const ROOT = join(import.meta.dirname, '../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');

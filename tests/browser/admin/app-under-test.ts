@@ -50,7 +50,7 @@ async function installOwnShop(base: string, emulator: string, stop: () => Promis
   return { base, adminUrl: `${base}/main?authToken=${authToken}`, authToken, emulator, shop, stop };
 }
 
-/** The emulator's control API (tests/emulator/README.md). */
+/** The emulator's control API (emulator/README.md). */
 export async function control(emulator: string, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${emulator}/__emulator${path}`, {
     method,

@@ -1,6 +1,6 @@
 // A stand-in for Shopify's App Bridge (https://cdn.shopify.com/shopifycloud/app-bridge.js), served at
 // that URL by the embedded journey. It implements what this app uses of the documented `window.shopify`
-// API, against the store emulator's admin page (tests/emulator/http/admin-embedded.ts) as the parent:
+// API, against the store emulator's admin page (emulator/http/admin-embedded.ts) as the parent:
 //   shopify.config        apiKey from <meta name="shopify-api-key">, shop/host/locale from the launch query
 //   shopify.idToken()     a session token from the admin (HS256 with the app secret: iss, dest, aud, sub,
 //                         exp, nbf, iat, jti, sid), as Shopify's admin mints them

@@ -5,8 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PREFETCH_SCRIPT } from '../../../storefront-script/build/script-module';
-import { DEFAULT_SCOPES, type RunningEmulator, startEmulator } from '../../emulator/server';
-import { DEV_STORE_DOMAIN } from '../../emulator/store/seed';
+import { DEFAULT_SCOPES, type RunningEmulator, startEmulator } from '../../../emulator/server';
+import { DEV_STORE_DOMAIN } from '../../../emulator/store/seed';
 import { CdpBrowser } from './cdp-tab';
 
 let appServer: Server;

@@ -1,7 +1,7 @@
 // Shopify's Billing API as the billing tests need it, behind the fetch spy of fake-shopify.ts: a new
 // subscription is PENDING until the merchant approves it on the confirmation page; approving replaces
 // the app's active subscription; usage records are refused past the capped amount and deduplicated by
-// idempotencyKey; a cap raise waits for approval. Mirrors tests/emulator/graphql/mutations-billing.ts.
+// idempotencyKey; a cap raise waits for approval. Mirrors emulator/graphql/mutations-billing.ts.
 import { installFakeShopify, type GraphqlCall, type GraphqlReply } from '../shopify/fake-shopify';
 
 type Money = { amount: string; currencyCode: string };

@@ -1,4 +1,4 @@
-// The emulator's embedded admin page (tests/emulator/http/admin-embedded.ts), which the embedded browser
+// The emulator's embedded admin page (emulator/http/admin-embedded.ts), which the embedded browser
 // journey stands on: it frames `${APP_URL}/<path>` with the launch query Shopify's admin adds, signed as
 // Shopify signs it, and mints session tokens as App Bridge receives them. The Worker accepts that launch
 // and installs a new shop by token exchange, with no redirect out of the admin.

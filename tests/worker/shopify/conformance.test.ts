@@ -1,5 +1,5 @@
 // shopify.app.toml held against the Worker as Shopify would use it: every webhook and compliance uri is
-// resolved the way Shopify CLI resolves it (tests/emulator/app-toml.ts cites the CLI's source), and a
+// resolved the way Shopify CLI resolves it (emulator/app-toml.ts cites the CLI's source), and a
 // delivery signed as Shopify signs it is posted to each resolved path: 200. Unsigned or wrongly signed: 401.
 import { env } from 'cloudflare:test';
 import { parse } from 'smol-toml';
@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hmacSha256, toBase64 } from '../../../worker/lib/crypto';
 import { WEBHOOK_TOPICS } from '../../../worker/webhooks/receive';
 import { RESOURCE_INCLUDE_FIELDS } from '../../../worker/webhooks/handlers';
-import { applyIncludeFields, parseAppToml, resolveUri, resolveWebhookTargets, type WebhookTarget } from '../../emulator/app-toml';
+import { applyIncludeFields, parseAppToml, resolveUri, resolveWebhookTargets, type WebhookTarget } from '../../../emulator/app-toml';
 import appTomlText from '../../../shopify.app.toml?raw';
 import wranglerTomlText from '../../../wrangler.toml?raw';
 import { call, createShop } from '../helpers';

@@ -1,11 +1,11 @@
 // Rebuilds the seed images from ../shared/corpus (permissive rows of MANIFEST.tsv only), downscaled and,
 // for the PNG photographs, re-encoded as the high-quality JPEGs merchants typically upload.
-// Run once by hand: npx tsx tests/emulator/seed-images/make-seed-images.ts
+// Run once by hand: npx tsx emulator/seed-images/make-seed-images.ts
 import { copyFileSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 
-const CORPUS = join(import.meta.dirname, '../../../../shared/corpus');
+const CORPUS = join(import.meta.dirname, '../../../shared/corpus');
 const OUT = import.meta.dirname;
 
 type Recipe = { from: string; to: string; width?: number; format: 'jpeg' | 'png'; quality?: number };

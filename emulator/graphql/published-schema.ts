@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { buildClientSchema, type GraphQLSchema, type IntrospectionQuery, isScalarType, Kind, type ValueNode } from 'graphql';
 
-const PACKAGE_DIR = fileURLToPath(new URL('../../../node_modules/@shopify/dev-mcp/', import.meta.url));
+const PACKAGE_DIR = fileURLToPath(new URL('../../node_modules/@shopify/dev-mcp/', import.meta.url));
 const DATA_DIR = `${PACKAGE_DIR}dist/data/`;
 
 /** The package and version the schemas come from, e.g. "@shopify/dev-mcp@1.16.0". */

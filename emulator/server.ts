@@ -1,6 +1,6 @@
 // The Shopify store emulator: Admin GraphQL, OAuth, staged uploads, CDN, billing pages, themes,
 // webhooks, storefront pages and a PageSpeed Insights emulator, on one local HTTP origin.
-//   npx tsx tests/emulator/server.ts        (or: npm run emulator) -> http://127.0.0.1:8788
+//   npx tsx emulator/server.ts        (or: npm run emulator) -> http://127.0.0.1:8788
 // Used by `npm start` and by vitest's globalSetup (tests/global-setup.ts). See README.md beside this file.
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -52,7 +52,7 @@ export function buildApp(emu: Emulator, log = false): Hono {
   mountAdminAppFrame(app, emu);
   mountFiles(app, emu);
   mountPageSpeed(app, emu);
-  app.get('/', (c) => c.text(`Shopify store emulator. Control API under ${CONTROL}; see tests/emulator/README.md.`));
+  app.get('/', (c) => c.text(`Shopify store emulator. Control API under ${CONTROL}; see emulator/README.md.`));
   app.onError((err, c) => {
     console.error('[emulator] error', err);
     return c.json({ errors: 'Internal Server Error' }, 500);
@@ -100,7 +100,7 @@ export function readDevVars(path = '.dev.vars'): Record<string, string> {
 }
 
 /** The repository's shopify.app.toml: the app's scopes and webhook subscriptions come from it. */
-export const APP_TOML: AppToml = parseAppToml(readFileSync(fileURLToPath(new URL('../../shopify.app.toml', import.meta.url)), 'utf8'));
+export const APP_TOML: AppToml = parseAppToml(readFileSync(fileURLToPath(new URL('../shopify.app.toml', import.meta.url)), 'utf8'));
 
 /** The app's scopes, from their one source (shopify.app.toml). */
 export const DEFAULT_SCOPES = APP_TOML.access_scopes?.scopes ?? '';
