@@ -1,9 +1,11 @@
 // The catalogue-sync queue consumer: the install-time full sync and the webhook-driven updates
 // (worker/messages/catalogue-sync.ts). Delivery is at least once; every message is idempotent.
+import { z } from 'zod';
 import { createDb } from '../db/client';
 import { endSync, markItemDeleted } from '../db/catalogue';
 import { findShopById } from '../db/shops';
-import { createLogger } from '../lib/log';
+import { ACK, queueConsumer, type Backoff, type Verdict } from '../jobs/consume';
+import { createLogger, type Logger } from '../lib/log';
 import { onCatalogueChanged } from '../optimise/auto';
 import { planDeps } from '../optimise/deps';
 import type { SyncQueueMessage } from '../messages/catalogue-sync';
@@ -17,13 +19,22 @@ const KINDS = {
   collection_deleted: 'collection',
 } as const;
 
-function isSyncMessage(body: unknown): body is SyncQueueMessage {
-  if (typeof body !== 'object' || body === null) return false;
-  const m = body as Record<string, unknown>;
-  if (typeof m.shopId !== 'number') return false;
-  if (m.type === 'sync') return true;
-  return typeof m.type === 'string' && m.type in KINDS && typeof m.resourceId === 'string' && typeof m.gid === 'string';
-}
+const syncMessageSchema: z.ZodType<SyncQueueMessage> = z.union([
+  z.object({ type: z.literal('sync'), shopId: z.number() }),
+  z.object({
+    type: z.enum(['product_changed', 'product_deleted', 'collection_changed', 'collection_deleted']),
+    shopId: z.number(),
+    resourceId: z.string(),
+    gid: z.string(),
+    updatedAt: z.string().nullable(),
+    webhookId: z.string(),
+  }),
+]);
+
+/** 20 s, 40 s, 80 s, 160 s, then 5 minutes (a bulk operation or Shopify's throttle may need a while). */
+export const SYNC_BACKOFF: Backoff = { baseSeconds: 20, maxSeconds: 300 };
+/** wrangler.toml max_retries of catalogue-sync. */
+const SYNC_MAX_RETRIES = 5;
 
 /**
  * Final: a rejected token (app uninstalled or access revoked: the uninstall webhook follows) and no
@@ -59,30 +70,30 @@ export async function handleSyncMessage(body: SyncQueueMessage, env: Env): Promi
   return outcome;
 }
 
-export async function catalogueSyncConsumer(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  for (const msg of batch.messages) {
-    const log = createLogger({ queue: batch.queue, messageId: msg.id, attempt: msg.attempts });
-    if (!isSyncMessage(msg.body)) {
-      // A malformed message can never succeed: log it and drop it instead of retrying forever.
-      log.error('catalogue_sync_bad_message', { body: msg.body });
-      msg.ack();
-      continue;
-    }
-    try {
-      const outcome = await handleSyncMessage(msg.body, env);
-      log.info('catalogue_sync_message_done', { type: msg.body.type, shopId: msg.body.shopId, outcome });
-      msg.ack();
-    } catch (err) {
-      if (isPermanent(err)) {
-        const reason = `${err instanceof ShopifyReauthRequiredError ? 'reauth_required' : 'unauthorized'}: ${err.message}`.slice(0, 500);
-        log.error('catalogue_sync_failed_permanently', { type: msg.body.type, shopId: msg.body.shopId, reason, error: err });
-        // The status row says why nothing moves (also for a webhook update: the catalogue is stale).
-        await endSync(createDb(env.DB), msg.body.shopId, { status: 'failed', error: reason });
-        msg.ack();
-      } else {
-        log.warn('catalogue_sync_retry', { type: msg.body.type, shopId: msg.body.shopId, error: err as Error });
-        msg.retry({ delaySeconds: Math.min(300, 10 * 2 ** Math.min(msg.attempts, 5)) });
-      }
-    }
+/** One message: the sync or update, or, when no retry can succeed, the failure recorded and the message acked. */
+async function processSync(env: Env, body: SyncQueueMessage, log: Logger): Promise<Verdict> {
+  try {
+    const outcome = await handleSyncMessage(body, env);
+    log.info('catalogue_sync_message_done', { outcome });
+    return ACK;
+  } catch (err) {
+    if (!isPermanent(err)) throw err; // retried with SYNC_BACKOFF; the sync status row records the failure meanwhile
+    const reason = `${err instanceof ShopifyReauthRequiredError ? 'reauth_required' : 'unauthorized'}: ${err.message}`.slice(0, 500);
+    log.error('catalogue_sync_failed_permanently', { reason, error: err });
+    // The status row says why nothing moves (also for a webhook update: the catalogue is stale).
+    await endSync(createDb(env.DB), body.shopId, { status: 'failed', error: reason });
+    return ACK;
   }
 }
+
+/** Messages one after the other (max_batch_size 1): a full sync is a shop's whole catalogue. */
+export const catalogueSyncConsumer = queueConsumer({
+  name: 'catalogue_sync',
+  schema: syncMessageSchema,
+  context: (m) => ({ type: m.type, shopId: m.shopId }),
+  setup: (env: Env) => env,
+  process: (env, body, _delivery, log) => processSync(env, body, log),
+  backoff: SYNC_BACKOFF,
+  maxRetries: SYNC_MAX_RETRIES,
+  parallel: false,
+});

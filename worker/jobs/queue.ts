@@ -5,8 +5,9 @@ import { catalogueSyncConsumer } from '../catalogue/consumer';
 import { handleWebhookBatch, WEBHOOK_QUEUE_NAME } from '../webhooks/consumer';
 
 /**
- * Queue handlers by queue name. Each handler acks a message when its work is done and retries it on
- * a temporary failure; after max_retries Cloudflare moves it to the dead-letter queue (wrangler.toml).
+ * Queue handlers by queue name. Each is built by queueConsumer (consume.ts): it validates a message,
+ * acks it when its work is done and retries it on a temporary failure with its queue's backoff; after
+ * max_retries Cloudflare moves it to the dead-letter queue (wrangler.toml) or drops it.
  * Handlers must be safe to run twice: delivery is at least once.
  */
 export type QueueHandler = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;

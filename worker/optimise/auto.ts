@@ -15,7 +15,7 @@ export const AUTO_BATCH = 2000;
 function anyAreaApplies(settings: ImageSettings, item: ItemRow): boolean {
   const kind = kindOfDataType(item.dataType);
   if (kind === 'upload') return false;
-  const published = item.isPublished === 1;
+  const published = item.published;
   return areaApplies(settings.image_opt, kind, published) || areaApplies(settings.alt_text, kind, published) || areaApplies(settings.file_name, kind, published);
 }
 

@@ -32,7 +32,7 @@ export function engineSettingsOf(settings: ImageSettings, watermarkBytes: Uint8A
 export function compressionApplies(settings: ImageSettings, item: ItemRow): boolean {
   const kind = kindOfDataType(item.dataType);
   if (kind === 'upload') return true;
-  return areaApplies(settings.image_opt, kind, item.isPublished === 1);
+  return areaApplies(settings.image_opt, kind, item.published);
 }
 
 export function templateContextOf(item: ItemRow, shopName: string): TemplateContext & { isPublished: boolean } {
@@ -41,7 +41,7 @@ export function templateContextOf(item: ItemRow, shopName: string): TemplateCont
     kind: kind === 'upload' ? 'product' : kind,
     item: { title: item.title, vendor: item.vendor, productType: item.productType, price: item.price, variant: item.variant, blogTitle: item.blogTitle },
     shopName,
-    isPublished: item.isPublished === 1,
+    isPublished: item.published,
   };
 }
 

@@ -14,10 +14,10 @@ export async function sweepExpired(deps: { db: Db; bucket: R2Bucket; log: Logger
   for (let i = 0; i < MAX_BATCHES; i++) {
     const rows = await listExpiredImages(deps.db, deps.now(), BATCH);
     if (rows.length === 0) break;
-    const keys = rows.flatMap((r) => [r.beforeFilePath, r.afterFilePath]).filter((k): k is string => !!k);
+    const keys = rows.flatMap((r) => [r.originalKey, r.resultKey]).filter((k): k is string => !!k);
     if (keys.length > 0) await deps.bucket.delete(keys);
     for (const r of rows) {
-      await updateImage(deps.db, r.shopId, r.id, { isOverdue: 1, beforeFilePath: null, afterFilePath: null });
+      await updateImage(deps.db, r.shopId, r.id, { expired: true, originalKey: null, resultKey: null });
     }
     marked += rows.length;
     if (rows.length < BATCH) break;

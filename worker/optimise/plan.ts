@@ -6,12 +6,11 @@ import { createJob, endJob, imagesInActiveJobs, type ProcessType } from '../db/j
 import type { Db } from '../db/client';
 import { refreshItemSummary, selectImages, type ImageRow, type ItemRow } from '../db/optimise';
 import type { ShopRow } from '../db/shops';
-import { ApiError, ValidationError } from '../lib/errors';
-import { MAX_QUEUED_IMAGES_PER_SHOP, MSG_QUEUE_BUSY, MSG_REOPTIMISE_ALLOWANCE, REOPTIMISE_IMAGES_PER_DAY } from '../lib/limits';
+import { apiError, ValidationError } from '../lib/errors';
+import { MAX_QUEUED_IMAGES_PER_SHOP, REOPTIMISE_IMAGES_PER_DAY } from '../lib/limits';
 import type { Logger } from '../lib/log';
 import type { OptimiseMessage } from '../messages/optimise';
 import type { UploadOptions } from './decide';
-import { MSG_DELETED, MSG_EXPIRED, MSG_NOTHING_TO_OPTIMISE, MSG_SELECT_CORRECT_STATE, planLimitMessage } from './errors';
 
 export type PlanDeps = {
   db: Db;
@@ -38,21 +37,21 @@ export type PlanRequest = {
 type Exclusion = 'deleted' | 'expired' | 'state';
 
 function isExpired(image: ImageRow, now: number): boolean {
-  return image.isOverdue === 1 || (image.expiresAt !== null && image.expiresAt < now);
+  return image.expired || (image.expiresAt !== null && image.expiresAt < now);
 }
 
 /** Why an image cannot take part in a job of this type, or null when it can. */
 export function exclusionOf(processType: ProcessType, pageType: number, image: ImageRow, item: ItemRow, now: number): Exclusion | null {
-  if (image.isDelete === 1 || item.isDelete === 1) return 'deleted';
+  if (image.deleted || item.deleted) return 'deleted';
   if (image.status === 'processing') return 'state';
   switch (processType) {
     case 'restore':
       if (isExpired(image, now)) return 'expired';
-      if (!image.beforeFilePath) return 'state';
-      return image.status === 'compressed' || (image.status === 'optimal' && (image.isEditAlt === 1 || image.isEditName === 1)) ? null : 'state';
+      if (!image.originalKey) return 'state';
+      return image.status === 'compressed' || (image.status === 'optimal' && (image.altEdited || image.fileNameEdited)) ? null : 'state';
     case 'reoptimize':
       // Expired means the original is gone: starting "again from the original" is impossible.
-      return image.beforeFilePath && isExpired(image, now) ? 'expired' : null;
+      return image.originalKey && isExpired(image, now) ? 'expired' : null;
     case 'optimize':
       if (image.status === 'pending' || image.status === 'failed') return null;
       // The manual list also offers restored items: optimising them again starts from the original.
@@ -64,10 +63,10 @@ export function exclusionOf(processType: ProcessType, pageType: number, image: I
   }
 }
 
-function refusal(processType: ProcessType, reasons: Exclusion[]): string {
-  if (reasons.length > 0 && reasons.every((r) => r === 'expired')) return MSG_EXPIRED;
-  if (reasons.length > 0 && reasons.every((r) => r === 'deleted')) return MSG_DELETED;
-  return processType === 'optimize' || processType === 'auto' ? MSG_NOTHING_TO_OPTIMISE : MSG_SELECT_CORRECT_STATE;
+function refusal(processType: ProcessType, reasons: Exclusion[]) {
+  if (reasons.length > 0 && reasons.every((r) => r === 'expired')) return 'server.optimise.expired' as const;
+  if (reasons.length > 0 && reasons.every((r) => r === 'deleted')) return 'server.optimise.deleted' as const;
+  return processType === 'optimize' || processType === 'auto' ? ('server.optimise.nothingToOptimise' as const) : ('server.optimise.selectCorrectState' as const);
 }
 
 /**
@@ -77,9 +76,9 @@ function refusal(processType: ProcessType, reasons: Exclusion[]): string {
  */
 async function checkFairShare(deps: PlanDeps, req: PlanRequest, size: number): Promise<void> {
   if (req.processType !== 'restore' && req.processType !== 'reoptimize') return;
-  if ((await countQueuedImages(deps.db, req.shop.id)) >= MAX_QUEUED_IMAGES_PER_SHOP) throw new ApiError(429, MSG_QUEUE_BUSY);
+  if ((await countQueuedImages(deps.db, req.shop.id)) >= MAX_QUEUED_IMAGES_PER_SHOP) throw apiError(429, 'server.limits.queueBusy');
   if (req.processType === 'reoptimize' && !(await takeAllowance(deps.db, req.shop.id, 'reoptimise', startOfUtcDay(deps.now()), size, REOPTIMISE_IMAGES_PER_DAY))) {
-    throw new ApiError(429, MSG_REOPTIMISE_ALLOWANCE);
+    throw apiError(429, 'server.limits.reoptimiseAllowance');
   }
 }
 
@@ -108,17 +107,17 @@ export async function planJob(deps: PlanDeps, req: PlanRequest): Promise<{ jobId
   if (members.length === 0) return { jobId: null, total: 0 };
 
   // Quota: checked before work starts. Restores are free; images charged before need no new quota.
-  const needsQuota = req.processType !== 'restore' && members.some((r) => r.image.isCompress !== 1);
+  const needsQuota = req.processType !== 'restore' && members.some((r) => !r.charged);
   if (needsQuota && !(await deps.canOptimise(req.shop))) {
     if (req.quiet) return { jobId: null, total: 0 };
-    throw new ApiError(402, planLimitMessage(members.length));
+    throw apiError(402, 'server.optimise.planLimit', { count: members.length });
   }
 
   await checkFairShare(deps, req, members.length);
 
   const jobId = crypto.randomUUID();
   const job = { id: jobId, shopId: req.shop.id, dataType: req.dataType, processType: req.processType, pageType: req.pageType, pattern: req.pattern };
-  await createJob(db, job, members.map((r) => ({ imageId: r.image.id, optId: r.item.id })));
+  await createJob(db, job, members.map((r) => ({ imageId: r.image.id, itemId: r.item.id })));
   for (const optId of new Set(members.map((r) => r.item.id))) await refreshItemSummary(db, req.shop.id, optId);
   try {
     for (let i = 0; i < members.length; i += SEND_BATCH) {

@@ -37,7 +37,7 @@ export async function scheduleForTab(db: Db, shopId: number, dataType: number, n
   const job = await latestJobForTab(db, shopId, dataType, now - FINISHED_VISIBLE_MS);
   if (!job) return idle(dataType);
   const perItem = await jobCountsByItem(db, job.id);
-  const list = perItem.map((r) => ({ data_id: r.optId, opt_in: Number(r.queued ?? 0), opt_total: Number(r.total) }));
+  const list = perItem.map((r) => ({ data_id: r.itemId, opt_in: Number(r.queued ?? 0), opt_total: Number(r.total) }));
   const optIn = list.reduce((n, r) => n + r.opt_in, 0);
   const optTotal = list.reduce((n, r) => n + r.opt_total, 0);
   const optDone = perItem.reduce((n, r) => n + Number(r.done ?? 0), 0);
@@ -80,7 +80,7 @@ export async function stopShopJobs(db: Db, shopId: number, now: number): Promise
   for (const job of active) {
     await endJob(db, job.id, 'stopped', 'stopped', now);
     const members = await listJobImages(db, job.id);
-    for (const optId of new Set(members.map((m) => m.optId))) await refreshItemSummary(db, shopId, optId);
+    for (const itemId of new Set(members.map((m) => m.itemId))) await refreshItemSummary(db, shopId, itemId);
   }
   return active.length;
 }

@@ -2,10 +2,12 @@
 // (QUEUED_TOPICS) runs here, after the request has answered Shopify. The queue delivers at least once
 // and the request may have enqueued twice (a retry after a timeout), so the consumer claims the
 // delivery's row first (worker/db/processed-webhooks.ts): the work runs once per X-Shopify-Webhook-Id.
+import { z } from 'zod';
 import { createDb, type Db } from '../db/client';
 import { advanceDelivery, claimWebhookWork, findDelivery, requeueWebhookWork } from '../db/processed-webhooks';
 import { findShopByDomain } from '../db/shops';
-import { createLogger, type Logger } from '../lib/log';
+import { ACK, queueConsumer, retryIn, type Backoff } from '../jobs/consume';
+import type { Logger } from '../lib/log';
 import type { WebhookWorkMessage } from '../messages/shopify-webhook';
 import { handlers, type WebhookDelivery, type WebhookEnv } from './handlers';
 
@@ -16,11 +18,13 @@ export async function enqueueWebhookWork(queue: Queue, d: WebhookDelivery): Prom
   await queue.send(message, { contentType: 'json' });
 }
 
-function isWorkMessage(body: unknown): body is WebhookWorkMessage {
-  if (typeof body !== 'object' || body === null) return false;
-  const m = body as Record<string, unknown>;
-  return m.type === 'webhook' && typeof m.webhookId === 'string' && typeof m.topic === 'string' && typeof m.shopDomain === 'string' && typeof m.payload === 'object' && m.payload !== null;
-}
+const workMessageSchema: z.ZodType<WebhookWorkMessage> = z.object({
+  type: z.literal('webhook'),
+  webhookId: z.string(),
+  topic: z.string(),
+  shopDomain: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+});
 
 export type WorkOutcome = 'done' | 'already_done' | 'busy';
 
@@ -44,34 +48,24 @@ export async function runWebhookWork(env: WebhookEnv, db: Db, m: WebhookWorkMess
 /** wrangler.toml `max_retries` of the shopify-webhooks consumer: the last delivery is attempt 11. */
 export const WEBHOOK_QUEUE_MAX_RETRIES = 10;
 
-/** Retry delay: a busy delivery is looked at again once its holder should have finished. */
+/** A busy delivery is looked at again once its holder should have finished. */
 const BUSY_RETRY_SECONDS = 60;
-const failureDelay = (attempts: number) => Math.min(600, 15 * 2 ** Math.max(0, attempts - 1));
+/** After a failed handler: 15 s, 30 s, 60 s ... up to 10 minutes. */
+export const WEBHOOK_BACKOFF: Backoff = { baseSeconds: 15, maxSeconds: 600 };
 
-export async function handleWebhookBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  const db = createDb(env.DB);
-  for (const msg of batch.messages) {
-    const log = createLogger({ queue: batch.queue, messageId: msg.id, attempt: msg.attempts });
-    if (!isWorkMessage(msg.body)) {
-      log.error('webhook_work_bad_message', { body: msg.body });
-      msg.ack();
-      continue;
-    }
-    const m = msg.body;
-    const wlog = log.child({ topic: m.topic, shop: m.shopDomain, webhookId: m.webhookId });
-    try {
-      const outcome = await runWebhookWork(env, db, m, wlog);
-      if (outcome === 'busy') {
-        msg.retry({ delaySeconds: BUSY_RETRY_SECONDS });
-      } else {
-        wlog.info('webhook_work_done', { outcome });
-        msg.ack();
-      }
-    } catch (err) {
-      // After the last retry Cloudflare drops the message: that line is the record of lost work.
-      const final = msg.attempts > WEBHOOK_QUEUE_MAX_RETRIES;
-      wlog.error(final ? 'webhook_work_gave_up' : 'webhook_work_failed', { error: err });
-      msg.retry({ delaySeconds: failureDelay(msg.attempts) });
-    }
-  }
-}
+/** After the last retry Cloudflare drops the message: its `webhook_work_gave_up` line is the record of lost work. */
+export const handleWebhookBatch = queueConsumer({
+  name: 'webhook_work',
+  schema: workMessageSchema,
+  context: (m) => ({ topic: m.topic, shop: m.shopDomain, webhookId: m.webhookId }),
+  setup: (env: Env) => ({ env, db: createDb(env.DB) }),
+  async process({ env, db }, m, _delivery, log) {
+    const outcome = await runWebhookWork(env, db, m, log);
+    if (outcome === 'busy') return retryIn(BUSY_RETRY_SECONDS);
+    log.info('webhook_work_done', { outcome });
+    return ACK;
+  },
+  backoff: WEBHOOK_BACKOFF,
+  maxRetries: WEBHOOK_QUEUE_MAX_RETRIES,
+  parallel: false,
+});

@@ -1,0 +1,47 @@
+// Changing an image on Shopify in place, never twice. Optimise and restore persist a marker step
+// ('replacing' / 'restoring') before they call Shopify; a retry that finds the marker first asks what
+// Shopify serves now: when those bytes already are what we meant to put there, the upload is skipped.
+import type { ImagePatch, ImageRow, ItemRow } from '../db/optimise';
+import type { ShopRow } from '../db/shops';
+import { sha256HexOfBytes } from '../lib/crypto';
+import { kindOfDataType } from './decide';
+import type { LeasedImage } from './lease';
+import type { ImageTarget, ImageUpdate, PipelineDeps } from './ports';
+import type { Timings } from './run-context';
+
+export function targetOf(image: ImageRow, item: ItemRow): ImageTarget {
+  const kind = kindOfDataType(item.dataType);
+  return { kind: kind === 'upload' ? 'product' : kind, imgId: image.imgId, resourceId: item.resourceId, blogId: item.blogId, src: image.src };
+}
+
+/** Whether Shopify serves exactly the bytes with this SHA-256 for the image now. */
+export async function alreadyOnShopify(deps: PipelineDeps, shop: ShopRow, target: ImageTarget, sha256: string): Promise<boolean> {
+  const url = await deps.shopify.currentImageUrl(shop, target);
+  const now = url ? await deps.fetchImage(url).catch(() => null) : null;
+  return !!now && (await sha256HexOfBytes(now)) === sha256;
+}
+
+export type Replacement = {
+  update: ImageUpdate;
+  /** The SHA-256 of update.file's bytes as the row knows it; null: no check possible. */
+  expectedSha: string | null;
+  /** The previous attempt persisted the marker: it may have died after Shopify accepted the file. */
+  resuming: boolean;
+  /** Persisted before Shopify is called. */
+  marker: ImagePatch;
+};
+
+/** Applies the update on Shopify under the lease (skipped when a resumed attempt finds it done). */
+export async function replaceOnShopify(deps: PipelineDeps, shop: ShopRow, item: ItemRow, lease: LeasedImage, r: Replacement, timings?: Timings): Promise<void> {
+  const target = targetOf(lease.row, item);
+  if (r.resuming && r.update.file && r.expectedSha && (await alreadyOnShopify(deps, shop, target, r.expectedSha))) return;
+  await lease.write(r.marker);
+  const t0 = Date.now();
+  let res: { src: string | null };
+  try {
+    res = await deps.shopify.updateImage(shop, target, r.update);
+  } finally {
+    if (timings) timings.shopifyMs += Date.now() - t0;
+  }
+  if (res.src && res.src !== lease.row.src) await lease.write({ src: res.src });
+}

@@ -1,0 +1,261 @@
+// The steps of one image's optimisation, in the order run-optimise.ts calls them. Each step persists
+// `step` before the next begins and passes over work an earlier attempt already finished, so a worker
+// that dies anywhere leaves a row the retry completes:
+//   start -> original_saved   the original is in R2 (content-addressed key, so rewriting it is harmless)
+//         -> result_saved     the engine's result is in R2 (or no_result: not smaller / not applicable)
+//         -> (charged)        the ledger slot is reserved before Shopify changes (idempotent per image)
+//         -> replacing        about to change Shopify; a retry first checks whether Shopify already has it
+//         -> replaced         Shopify serves the new file (READY)
+//         -> done             the row records the result
+import type { StoredImageSettings } from '../db/image-settings';
+import { listItemImages } from '../db/optimise';
+import { sha256HexOfBytes } from '../lib/crypto';
+import { r2Key } from '../lib/r2-keys';
+import { compressionApplies, decideMetadata, engineSettingsOf, extOf, mimeOf } from './decide';
+import { leasedImage, type LeasedImage } from './lease';
+import { replaceOnShopify } from './on-shopify';
+import type { ImageUpdate, PipelineDeps } from './ports';
+import { KEEP_MS, type Outcome, type RunContext, type Timings } from './run-context';
+import { formatOf, readKept, readStored, sniffExt } from './stored-bytes';
+
+/** The persisted steps a retry resumes from ('done' ends a run; anything else starts afresh). */
+type Step = 'start' | 'original_saved' | 'result_saved' | 'no_result' | 'replacing' | 'replaced';
+const MID_STEPS: readonly string[] = ['original_saved', 'result_saved', 'no_result', 'replacing', 'replaced'];
+
+/** What every step reads: the image under our lease, the shop's settings, where the last attempt stopped. */
+export type OptimiseRun = {
+  deps: PipelineDeps;
+  ctx: RunContext;
+  lease: LeasedImage;
+  stored: StoredImageSettings;
+  isUpload: boolean;
+  resumeAt: Step;
+  /**
+   * Shopify holds our earlier result: a re-optimise that ends "not smaller" must then put the original
+   * back, or the merchant keeps a result made with the old settings.
+   */
+  shopifyHasOldResult: boolean;
+  timings: Timings;
+};
+
+type Result = { bytes: Uint8Array; format: string; width: number; height: number };
+
+/** Where the image stands after a step, and the bytes this attempt already holds. */
+export type Progress = { step: Step; original: Uint8Array | null };
+export type Made = Progress & { result: Result | null; note?: string; unsupported: boolean };
+export type Slot = { charged: boolean; limitReached: boolean };
+export type Change = { update: ImageUpdate; expectedSha: string | null; meta: { alt: string | null; fileName: string | null }; changesShopify: boolean };
+
+async function timed<T>(timings: Timings, key: keyof Timings, fn: () => Promise<T>): Promise<T> {
+  const t0 = Date.now();
+  try {
+    return await fn();
+  } finally {
+    timings[key] += Date.now() - t0;
+  }
+}
+
+function resumePoint(ctx: RunContext): Step {
+  const { image, job } = ctx;
+  const step = image.step && MID_STEPS.includes(image.step) ? (image.step as Step) : 'start';
+  // A different job's half-done result was made with its settings: make it again from the original.
+  const foreign = ctx.previousLockJobId !== null && ctx.previousLockJobId !== job.id;
+  return foreign && (step === 'result_saved' || step === 'no_result') ? 'original_saved' : step;
+}
+
+/** The run's inputs: the row under our lease (the consumer claimed it), the settings, the resume point. */
+export async function openRun(deps: PipelineDeps, ctx: RunContext): Promise<OptimiseRun> {
+  const resumeAt = resumePoint(ctx);
+  return {
+    deps,
+    ctx,
+    lease: leasedImage(deps, ctx.job.id, ctx.image),
+    stored: await deps.loadSettings(ctx.shop.id),
+    isUpload: ctx.item.dataType === 4,
+    resumeAt,
+    shopifyHasOldResult: ctx.image.status === 'compressed' || (resumeAt !== 'start' && ctx.image.compressed),
+    timings: { fetchMs: 0, engineMs: 0, shopifyMs: 0 },
+  };
+}
+
+type Fetched = { bytes: Uint8Array; /** null: read back from R2, already stored */ sha: string | null };
+
+/**
+ * Step 1a, the original's bytes: from R2 for uploads and re-optimisations, else what Shopify serves.
+ * null when an earlier attempt stored it; 'own_output' when Shopify serves our own result.
+ */
+export async function fetchOriginal(run: OptimiseRun): Promise<Fetched | 'own_output' | null> {
+  if (run.resumeAt !== 'start') return null;
+  const image = run.lease.row;
+  if (run.isUpload || (run.ctx.job.processType === 'reoptimize' && image.originalKey)) {
+    return { bytes: await readKept(run.deps, image.originalKey), sha: null };
+  }
+  const bytes = await timed(run.timings, 'fetchMs', () => run.deps.fetchImage(image.src));
+  const sha = await sha256HexOfBytes(bytes);
+  // Our own output (a products/update webhook after our fileUpdate): nothing new to optimise.
+  if (image.resultSha256 && sha === image.resultSha256 && image.originalKey) return 'own_output';
+  return { bytes, sha };
+}
+
+export async function markOwnOutput(run: OptimiseRun): Promise<Outcome> {
+  await run.lease.write({ status: 'compressed', step: 'done', failReason: null });
+  return { kind: 'done', status: 'skipped', note: 'own output' };
+}
+
+/** Step 1b: the original in R2 before anything on Shopify changes (a known original is not stored again). */
+export async function storeOriginal(run: OptimiseRun, fetched: Fetched | null): Promise<Progress> {
+  if (!fetched) return { step: run.resumeAt, original: null };
+  const { lease, ctx } = run;
+  const image = lease.row;
+  const { bytes, sha } = fetched;
+  if (sha && !(image.originalKey && sha === image.originalSha256)) {
+    const key = r2Key('originals', ctx.shop.id, `${image.id}-${sha.slice(0, 16)}.${sniffExt(bytes, image.fileType)}`);
+    await run.deps.bucket.put(key, bytes, { customMetadata: { sha256: sha, imageId: String(image.id) } });
+    await lease.write({ originalKey: key, originalSha256: sha, originalSize: bytes.byteLength, originalAlt: image.alt, originalFileName: image.fileName });
+  }
+  await lease.write({ step: 'original_saved', status: 'processing', failReason: null });
+  return { step: 'original_saved', original: bytes };
+}
+
+type EngineAnswer = { result: Result | null; note?: string; unsupported: boolean };
+
+/** Runs the engine and keeps its result in R2 when it is worth having. */
+async function runEngine(run: OptimiseRun, original: Uint8Array): Promise<EngineAnswer | 'plan_limit'> {
+  const { deps, ctx, lease, stored } = run;
+  const image = lease.row;
+  const { settings } = stored;
+  // Checked before work starts; an image charged before (re-optimise) needs no new quota.
+  if (!ctx.charged && !(await deps.quota.canOptimise(ctx.shop))) return 'plan_limit';
+  const wantsWatermark = ctx.upload ? ctx.upload.watermark : settings.image_opt.watermark.switch === 1;
+  const watermark = wantsWatermark && stored.watermarkKey ? await readStored(deps, stored.watermarkKey) : null;
+  const out = await timed(run.timings, 'engineMs', () => deps.optimiseImage(original, engineSettingsOf(settings, watermark, ctx.upload)));
+  // Never larger (decisions.md), except a watermark the merchant asked for: the settings warn that a
+  // watermark may increase file size, so that result is kept; it is not charged (reserveSlot).
+  if (out.kind !== 'optimised' || !(out.bytesOut < out.bytesIn || out.watermarked)) {
+    return { result: null, note: out.kind === 'optimised' ? 'already optimal: result not smaller' : out.reason, unsupported: out.kind === 'unsupported' };
+  }
+  const sha = await sha256HexOfBytes(out.bytes);
+  const key = r2Key('results', ctx.shop.id, `${image.id}-${sha.slice(0, 16)}.${extOf(out.format)}`);
+  await deps.bucket.put(key, out.bytes, { httpMetadata: { contentType: out.mime } });
+  await lease.write({
+    step: 'result_saved',
+    resultKey: key,
+    resultSha256: sha,
+    optimisedSize: out.bytesOut,
+    convertedToJpg: out.convertedToJpg,
+    watermarked: out.watermarked,
+    width: out.width,
+    height: out.height,
+  });
+  return { result: { bytes: out.bytes, format: out.format, width: out.width, height: out.height }, unsupported: false };
+}
+
+/**
+ * Step 2, the new bytes: the engine's result stored in R2 (result_saved), or the reason there is none
+ * (no_result). A resumed attempt reads the stored result back instead of running the engine again.
+ */
+export async function makeResult(run: OptimiseRun, held: Progress): Promise<Made | 'plan_limit'> {
+  const { deps, lease } = run;
+  const image = lease.row;
+  if (held.step === 'original_saved') {
+    const original = held.original ?? (await readKept(deps, image.originalKey));
+    const answer = compressionApplies(run.stored.settings, run.ctx.item)
+      ? await runEngine(run, original)
+      : { result: null, note: 'compression not enabled for this image', unsupported: false };
+    if (answer === 'plan_limit') return answer;
+    if (!answer.result) await lease.write({ step: 'no_result', resultKey: null });
+    return { step: answer.result ? 'result_saved' : 'no_result', original, ...answer };
+  }
+  if (held.step === 'result_saved' || ((held.step === 'replacing' || held.step === 'replaced') && image.resultKey)) {
+    const bytes = await readKept(deps, image.resultKey);
+    return { ...held, result: { bytes, format: formatOf(bytes), width: image.width, height: image.height }, unsupported: false };
+  }
+  return { ...held, result: null, unsupported: false };
+}
+
+/**
+ * Step 3: the ledger slot is taken BEFORE Shopify changes, so an image the quota can no longer pay for
+ * (another job took the last slot) is not replaced at all. Only an image that really got smaller is
+ * charged (a watermark that made it larger is free). Charging is idempotent per image: a retry that
+ * resumes here is not charged twice. A row already half way into Shopify (older runs) is finished.
+ */
+export async function reserveSlot(run: OptimiseRun, made: Made): Promise<Slot | 'plan_limit'> {
+  const { deps, ctx, lease } = run;
+  if (!made.result || made.result.bytes.byteLength >= lease.row.originalSize) return { charged: false, limitReached: false };
+  const c = await deps.quota.charge(ctx.shop, { imageId: lease.row.id, jobId: ctx.job.id });
+  if (c.ok) return { charged: c.charged, limitReached: false };
+  deps.log.warn('quota_exhausted_before_replace', { shopId: ctx.shop.id, imageId: lease.row.id, jobId: ctx.job.id });
+  if (made.step !== 'replacing' && made.step !== 'replaced') return 'plan_limit';
+  return { charged: c.charged, limitReached: true };
+}
+
+/** What Shopify should hold afterwards: the result (or the original back), alt text and file name. */
+export async function planChange(run: OptimiseRun, made: Made): Promise<Change> {
+  const { deps, ctx, lease, isUpload } = run;
+  const image = lease.row;
+  const siblings = isUpload ? [image] : await listItemImages(deps.db, ctx.shop.id, ctx.item.id);
+  const meta = decideMetadata(run.stored.settings, ctx.item, image, siblings, ctx.shop.name);
+  const filename = meta.fileName ?? image.fileName;
+  const update: ImageUpdate = {};
+  let expectedSha: string | null = null;
+  if (made.result) {
+    update.file = { bytes: made.result.bytes, mime: mimeOf(made.result.format), filename };
+    expectedSha = image.resultSha256;
+  } else if (run.shopifyHasOldResult && !isUpload) {
+    const original = made.original ?? (await readKept(deps, image.originalKey));
+    update.file = { bytes: original, mime: mimeOf(formatOf(original)), filename };
+    expectedSha = image.originalSha256;
+  }
+  if (meta.alt !== null) update.alt = meta.alt;
+  if (meta.fileName !== null) update.fileName = meta.fileName;
+  const changesShopify = !isUpload && (!!update.file || update.alt !== undefined || update.fileName !== undefined);
+  return { update, expectedSha, meta, changesShopify };
+}
+
+/** Step 4: Shopify in place (replacing -> replaced); uploads live only in R2 and are not sent. */
+export async function replace(run: OptimiseRun, made: Made, change: Change): Promise<void> {
+  if (!change.changesShopify || made.step === 'replaced') return;
+  const { deps, ctx, lease } = run;
+  const replacement = { update: change.update, expectedSha: change.expectedSha, resuming: made.step === 'replacing', marker: { step: 'replacing' } };
+  await replaceOnShopify(deps, ctx.shop, ctx.item, lease, replacement, run.timings);
+  await lease.write({ step: 'replaced' });
+}
+
+/** Step 5: the row records the result, ends the run (done) and gives the lease back. */
+export async function record(run: OptimiseRun, made: Made, change: Change): Promise<void> {
+  const { deps, lease } = run;
+  const image = lease.row;
+  const { result, unsupported } = made;
+  const { meta } = change;
+  const now = deps.now();
+  const size = image.originalSize;
+  const optimisedSize = result ? result.bytes.byteLength : size;
+  await lease.write({
+    status: result ? 'compressed' : unsupported && !change.changesShopify ? 'skipped' : 'optimal',
+    step: 'done',
+    failReason: null,
+    optimisedSize,
+    savedPercent: result && size > 0 ? Math.round(((size - optimisedSize) / size) * 10000) / 100 : 0,
+    compressed: !!result,
+    convertedToJpg: result ? image.convertedToJpg : false,
+    watermarked: result ? image.watermarked : false,
+    altEdited: meta.alt !== null ? true : image.altEdited,
+    fileNameEdited: meta.fileName !== null ? true : image.fileNameEdited,
+    ...(meta.alt !== null ? { alt: meta.alt } : {}),
+    ...(meta.fileName !== null ? { fileName: meta.fileName } : {}),
+    ...(result ? {} : { resultKey: null }),
+    restored: false,
+    expired: false,
+    optimisedAt: now,
+    expiresAt: now + KEEP_MS,
+    lockJobId: null,
+    lockExpiresAt: null,
+  });
+}
+
+/** What the consumer is told: done (or skipped when nothing changed), and whether the slot ran out. */
+export function outcomeOf(run: OptimiseRun, made: Made, slot: Slot, change: Change): Outcome {
+  if (slot.limitReached) return { kind: 'plan_limit', imageDone: true };
+  const changed = !!made.result || change.meta.alt !== null || change.meta.fileName !== null;
+  return { kind: 'done', status: changed ? 'done' : 'skipped', ...(made.note ? { note: made.note } : {}), charged: slot.charged, timings: run.timings };
+}
