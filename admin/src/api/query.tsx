@@ -75,6 +75,8 @@ export function useApiQuery<E extends object, T>(opts: QueryOptions<E, T>) {
     enabled: opts.enabled ?? true,
     refetchInterval: typeof interval === 'function' ? (query) => interval(query.state.data === undefined ? undefined : select(query.state.data)) : interval,
     placeholderData: opts.keepPrevious ? keepPreviousData : undefined,
+    // Polling runs whether or not the tab has focus, like the screens' documented cadences.
+    refetchIntervalInBackground: true,
   });
   const fallback = opts.errorToast === false ? null : (opts.errorToast ?? t('common.tryAgainLater'));
   useEffect(() => {
@@ -86,7 +88,7 @@ export function useApiQuery<E extends object, T>(opts: QueryOptions<E, T>) {
   if (q.data !== undefined) last.current = q.data;
   const data = opts.keepPrevious ? (q.data ?? last.current) : q.data;
   // loading: no answer yet for the key on screen (the previous key's data may still show).
-  return { data, loading: q.isPending || q.isPlaceholderData, fetching: q.isFetching, error: q.error, refetch: q.refetch };
+  return { data, loading: q.isPending || q.isPlaceholderData, fetching: q.isFetching, error: q.error, updatedAt: q.dataUpdatedAt, refetch: q.refetch };
 }
 
 type ActionOptions<A extends unknown[], E> = {

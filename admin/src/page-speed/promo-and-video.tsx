@@ -1,9 +1,9 @@
 import { Banner, BlockStack, MediaCard, Modal, Text, VideoThumbnail } from '@shopify/polaris';
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getPricingPlans, updateCustomerClick } from '../api/calls';
-import { isOk } from '../api/client';
+import { useApiQuery } from '../api/query';
 import { readPricing } from '../pricing/pricing-data';
 import { useAppConfig } from '../hooks/use-app-config';
 import { tutorialEmbedUrl } from '../lib/app-links';
@@ -37,22 +37,11 @@ export function PromoBanner() {
 
 /** The active new-user offer ({rate, months}) or null: none, expired, or not answered yet. */
 function useNewUserOffer(enabled: boolean): { rate: number; months: number } | null {
-  const [offer, setOffer] = useState<{ rate: number; months: number } | null>(null);
-  useEffect(() => {
-    if (!enabled) return;
-    let cancelled = false;
-    getPricingPlans()
-      .then((body) => {
-        const data = isOk(body) ? readPricing(body.data) : null;
-        const expires = Number(data?.rebate_info.expired_time ?? 0);
-        if (!cancelled && data?.canDiscount && expires > Date.now() && data.rebate_info.rate > 0) setOffer({ rate: data.rebate_info.rate, months: data.rebate_info.discount_period });
-      })
-      .catch(() => undefined); // no offer shown
-    return () => {
-      cancelled = true;
-    };
-  }, [enabled]);
-  return offer;
+  // A failed read shows no offer.
+  const pricing = useApiQuery({ key: ['pricingPlans'], call: getPricingPlans, select: (body) => readPricing(body.data), enabled, errorToast: false });
+  const data = pricing.data;
+  const expires = Number(data?.rebate_info.expired_time ?? 0);
+  return enabled && data?.canDiscount && expires > Date.now() && data.rebate_info.rate > 0 ? { rate: data.rebate_info.rate, months: data.rebate_info.discount_period } : null;
 }
 
 // A drawn poster frame, so the card needs nothing from outside before the merchant presses play.

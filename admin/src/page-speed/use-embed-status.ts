@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { checkThemeAppExtension } from '../api/calls';
-import { isOk } from '../api/client';
-import { usePolling } from '../hooks/use-polling';
+import { useApiQuery } from '../api/query';
 
 /** Embed status polling interval after a Speed up / Turn off click (section 9). */
 export const EMBED_POLL_MS = 3000;
@@ -28,41 +27,43 @@ export type EmbedState = {
  * the wait ends with a hint.
  */
 export function useEmbedStatus(): EmbedState {
-  const [state, setState] = useState({ loaded: false, on: false, url: '' });
   const [watching, setWatching] = useState(false);
   const [timedOut, setTimedOut] = useState(false);
   const [intent, setIntent] = useState<'on' | 'off' | null>(null);
   const statusAtClick = useRef<boolean | null>(null);
   const startedAt = useRef(0);
 
-  const read = useCallback(async () => {
-    try {
-      const body = await checkThemeAppExtension();
-      if (!isOk(body) || !body.data) return;
-      const on = Number(body.data.status) === 1;
-      setState({ loaded: true, on, url: body.data.url ?? '' });
-      if (statusAtClick.current !== null && on !== statusAtClick.current) {
-        statusAtClick.current = null;
-        setWatching(false);
-        setTimedOut(false);
-        setIntent(null);
-      }
-    } catch {
-      // keep the last known status; a watch keeps trying
-    }
-  }, []);
+  // Read once; while watching, every 3 s until the two minutes are up (no read after that).
+  const read = useApiQuery({
+    key: ['themeAppExtension'],
+    call: checkThemeAppExtension,
+    select: (body) => body.data ?? null,
+    errorToast: false, // keep the last known status; a watch keeps trying
+    refetchInterval: () => (watching && Date.now() - startedAt.current < EMBED_WATCH_LIMIT_MS ? EMBED_POLL_MS : false),
+  });
+  const data = read.data;
+  const state = data ? { loaded: true, on: Number(data.status) === 1, url: data.url ?? '' } : { loaded: false, on: false, url: '' };
 
+  // The status differs from the one at the click: the merchant saved the theme, the wait is over.
   useEffect(() => {
-    void read();
-  }, [read]);
-  usePolling(async () => {
-    if (Date.now() - startedAt.current >= EMBED_WATCH_LIMIT_MS) {
+    if (!data || statusAtClick.current === null) return;
+    if ((Number(data.status) === 1) !== statusAtClick.current) {
+      statusAtClick.current = null;
+      setWatching(false);
+      setTimedOut(false);
+      setIntent(null);
+    }
+  }, [data, read.updatedAt]);
+
+  // A merchant who never saves the theme: the wait ends with a hint after two minutes.
+  useEffect(() => {
+    if (!watching) return;
+    const id = setTimeout(() => {
       setWatching(false);
       setTimedOut(true);
-      return;
-    }
-    await read();
-  }, EMBED_POLL_MS, watching);
+    }, Math.max(0, startedAt.current + EMBED_WATCH_LIMIT_MS - Date.now()));
+    return () => clearTimeout(id);
+  }, [watching]);
 
   const openEditor = useCallback(() => {
     if (state.url) window.open(state.url, '_blank', 'noopener');
@@ -73,10 +74,14 @@ export function useEmbedStatus(): EmbedState {
     setWatching(true);
   }, [state.on, state.url]);
 
+  const { refetch } = read;
   const recheck = useCallback(() => {
-    // The hint stays while the status is still the one at the click (read() clears it on a change).
-    void read().then(() => setTimedOut(statusAtClick.current !== null));
-  }, [read]);
+    // The hint stays while the status is still the one at the click (the effect above clears it on a change).
+    void refetch().then((r) => {
+      const changed = r.data != null && statusAtClick.current !== null && (Number(r.data.status) === 1) !== statusAtClick.current;
+      setTimedOut(statusAtClick.current !== null && !changed);
+    });
+  }, [refetch]);
 
   return { ...state, watching, intent, timedOut, openEditor, recheck };
 }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { getPageSpeedScore, refreshPageSpeedOnline } from '../api/calls';
 import { isOk, messageOf } from '../api/client';
-import { usePolling } from '../hooks/use-polling';
+import { useApiQuery } from '../api/query';
 import { isScorePending } from '../lib/score-bands';
 
 /** Score polling interval (section 9). */
@@ -22,28 +22,22 @@ export function usePageSpeed(): PageSpeedState {
   const [failure, setFailure] = useState<string | null>(null);
   const started = useRef(false);
 
-  const read = useCallback(async () => {
-    try {
-      const body = await getPageSpeedScore();
-      const status = typeof body.status === 'number' ? body.status : Number(body.status ?? 1);
-      if (status === 0 && !started.current) {
-        started.current = true;
-        void refreshPageSpeedOnline().catch(() => undefined);
-      }
-      const pendingNow = isScorePending(status);
-      const failedWithoutScore = status === 3 && !Number(body.score?.pc) && !Number(body.score?.mb);
-      if (body.score && !pendingNow && !failedWithoutScore) setScore({ pc: Number(body.score.pc) || 0, mb: Number(body.score.mb) || 0 });
-      setPending(pendingNow);
-      setFailure(status === 3 ? String(body.reason ?? 'unavailable') : null);
-    } catch {
-      // a failed read keeps the current state; the next tick tries again while pending
-    }
-  }, []);
-
+  // Read once, then every 5 s while pending; a failed read keeps the current state and the next tick tries again.
+  const read = useApiQuery({ key: ['pageSpeedScore'], call: getPageSpeedScore, select: (body) => body, errorToast: false, refetchInterval: pending ? SCORE_POLL_MS : false });
+  const body = read.data;
   useEffect(() => {
-    void read();
-  }, [read]);
-  usePolling(read, SCORE_POLL_MS, pending);
+    if (!body) return;
+    const status = typeof body.status === 'number' ? body.status : Number(body.status ?? 1);
+    if (status === 0 && !started.current) {
+      started.current = true;
+      void refreshPageSpeedOnline().catch(() => undefined);
+    }
+    const pendingNow = isScorePending(status);
+    const failedWithoutScore = status === 3 && !Number(body.score?.pc) && !Number(body.score?.mb);
+    if (body.score && !pendingNow && !failedWithoutScore) setScore({ pc: Number(body.score.pc) || 0, mb: Number(body.score.mb) || 0 });
+    setPending(pendingNow);
+    setFailure(status === 3 ? String(body.reason ?? 'unavailable') : null);
+  }, [body, read.updatedAt]);
 
   const recheck = useCallback(async () => {
     started.current = true;
