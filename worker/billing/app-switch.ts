@@ -1,7 +1,8 @@
 // saveAppSwitch (page-speed-and-app.md sections 4 and 6): the overcharge switch (is_over_quota) and the
 // partner-ad switch (extra_adver). Overcharge can be switched on only with a paid plan (level > 0) whose
 // subscription has a usage cap (is_capped); switching it off is always allowed.
-import { setOverQuota, upsertAppSwitch } from '../db/account';
+import { setOverQuota } from '../db/shop-billing';
+import { upsertAppSwitch } from '../db/app-switches';
 import type { Db } from '../db/client';
 import { findShopById, type ShopRow } from '../db/shops';
 import { bit } from '../lib/bit';

@@ -1,6 +1,6 @@
 // getPricingPlans data (page-speed-and-app.md section 3 "Pricing data").
 import type { Db } from '../db/client';
-import { shopImageTotals } from '../db/history';
+import { shopImageTotals } from '../db/images';
 import { getImageSettings } from '../db/image-settings';
 import type { ShopRow } from '../db/shops';
 import { PLANS } from '../../shared/plans';

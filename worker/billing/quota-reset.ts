@@ -2,7 +2,7 @@
 // The daily cron moves every shop whose cycle boundary has passed to its newest period start. It moves
 // to the boundary, not to "now", so periods stay aligned; a missed day is caught up on the next run;
 // and running it twice changes nothing (advanceQuotaPeriod only moves a period forward).
-import { advanceQuotaPeriod, listShopsWithPeriodBefore } from '../db/billing';
+import { advanceQuotaPeriod, listShopsWithPeriodBefore } from '../db/shop-billing';
 import type { Db } from '../db/client';
 import { createDb } from '../db/client';
 import { createLogger } from '../lib/log';

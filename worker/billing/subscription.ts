@@ -1,6 +1,6 @@
 // Plan changes through the Shopify Billing API. The shop's plan level changes only when Shopify says a
 // subscription is ACTIVE (return URL, webhook or a sync); the merchant's approval happens on Shopify.
-import { updateShopBilling, type ShopBillingPatch } from '../db/billing';
+import { updateShopBilling, type ShopBillingPatch } from '../db/shop-billing';
 import type { Db } from '../db/client';
 import { findShopByDomain, findShopById, type ShopRow } from '../db/shops';
 import { ApiError, ValidationError } from '../lib/errors';

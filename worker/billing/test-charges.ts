@@ -3,7 +3,7 @@
 // stores, which answer a real charge with "The shop cannot accept the provided charge."). The
 // BILLING_TEST_CHARGES flag stays as an override for local development. Everywhere else a charge is
 // real, and a test subscription never counts as a paid plan.
-import { updateShopBilling } from '../db/billing';
+import { updateShopBilling } from '../db/shop-billing';
 import type { ShopRow } from '../db/shops';
 import { isPartnerDevelopmentShop } from '../shopify';
 import { ShopifyUserError } from '../shopify/errors';

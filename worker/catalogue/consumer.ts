@@ -2,7 +2,8 @@
 // (worker/messages/catalogue-sync.ts). Delivery is at least once; every message is idempotent.
 import { z } from 'zod';
 import { createDb } from '../db/client';
-import { endSync, markItemDeleted } from '../db/catalogue';
+import { endSync } from '../db/catalogue-syncs';
+import { markItemDeleted } from '../db/items-sync';
 import { findShopById } from '../db/shops';
 import { ACK, queueConsumer, type Backoff, type Verdict } from '../jobs/consume';
 import { createLogger, type Logger } from '../lib/log';

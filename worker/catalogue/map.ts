@@ -1,6 +1,6 @@
 // Shopify catalogue objects onto item and image rows (pure). Titles, vendor, type, price, variant and
 // blog title are kept for the alt-text and file-name templates.
-import type { CatalogueImageInput, CatalogueItemInput } from '../db/catalogue';
+import type { CatalogueImageInput, CatalogueItemInput } from '../db/items-sync';
 import { numericId, type ArticleWithImage, type CollectionWithImage, type ImageRef, type ProductWithMedia } from '../shopify';
 
 const MIME_TYPES: Record<string, string> = { 'image/jpeg': 'jpg', 'image/jpg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp', 'image/avif': 'avif', 'image/heic': 'heic' };

@@ -2,20 +2,8 @@
 // tables. Small shops are read page by page; large ones through one bulk operation (a paginated read
 // of 10,000 products would take hours at Shopify's 100 points/s restore rate).
 import type { Db } from '../db/client';
-import {
-  beginSync,
-  countLiveCatalogueImages,
-  endSync,
-  getSyncStatus,
-  markItemDeleted,
-  sweepItemImages,
-  sweepUnseen,
-  updateSyncProgress,
-  upsertCatalogue,
-  type CatalogueImageInput,
-  type CatalogueItemInput,
-  type CatalogueType,
-} from '../db/catalogue';
+import { beginSync, endSync, getSyncStatus, updateSyncProgress } from '../db/catalogue-syncs';
+import { countLiveCatalogueImages, markItemDeleted, sweepItemImages, sweepUnseen, upsertCatalogue, type CatalogueImageInput, type CatalogueItemInput, type CatalogueType } from '../db/items-sync';
 import type { Logger } from '../lib/log';
 import {
   countProducts,

@@ -1,5 +1,5 @@
-import { eq } from 'drizzle-orm';
-import { defaultImageSettings, imageSettingsSchema, type ImageSettings } from '../../shared/image-settings';
+import { and, eq, isNull } from 'drizzle-orm';
+import { defaultImageSettings, type ImageSettings, imageSettingsSchema } from '../../shared/image-settings';
 import { bit } from '../lib/bit';
 import type { Db } from './client';
 import { imageSettings, shops } from './schema';
@@ -66,4 +66,14 @@ export async function setAutoSwitch(db: Db, shopId: number, autoSwitch: 0 | 1): 
 export async function isAutoOptimiseOn(db: Db, shopId: number): Promise<boolean> {
   const row = await db.select({ on: imageSettings.autoOptimise, defaults: imageSettings.usingDefaults }).from(imageSettings).where(eq(imageSettings.shopId, shopId)).get();
   return !!row && row.on && !row.defaults;
+}
+
+/** Shops with automatic optimisation on, configured, and installed. */
+export async function listAutoShops(db: Db): Promise<{ id: number }[]> {
+  return db
+    .select({ id: shops.id })
+    .from(shops)
+    .innerJoin(imageSettings, eq(imageSettings.shopId, shops.id))
+    .where(and(eq(imageSettings.autoOptimise, true), eq(imageSettings.usingDefaults, false), isNull(shops.uninstalledAt)))
+    .all();
 }

@@ -5,14 +5,19 @@ import type { Db } from './client';
 import { images, jobImages, jobs } from './schema';
 
 export type JobRow = typeof jobs.$inferSelect;
+
 export type JobImageRow = typeof jobImages.$inferSelect;
+
 export type ProcessType = 'optimize' | 'reoptimize' | 'restore' | 'upload' | 'auto';
+
 /** queued: waiting; done / skipped / failed: finished; stopped: by the merchant; quota: plan limit reached. */
 export type JobImageStatus = 'queued' | 'done' | 'skipped' | 'failed' | 'stopped' | 'quota';
+
 export const ACTIVE_JOB_STATUSES = ['queued', 'running'] as const;
 
 // D1 binds at most 100 parameters per statement; job_images rows have 5 bound columns.
 const INSERT_CHUNK = 15;
+
 const ID_CHUNK = 90;
 
 function chunks<T>(list: readonly T[], size: number): T[][] {
@@ -169,4 +174,15 @@ export async function countQueued(db: Db, jobId: string): Promise<number> {
 
 export async function listJobImages(db: Db, jobId: string): Promise<JobImageRow[]> {
   return db.select().from(jobImages).where(eq(jobImages.jobId, jobId)).all();
+}
+
+/** Images of the shop still waiting in its active jobs: what it currently holds of the shared queue. */
+export async function countQueuedImages(db: Db, shopId: number): Promise<number> {
+  const row = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(jobImages)
+    .innerJoin(jobs, eq(jobs.id, jobImages.jobId))
+    .where(and(eq(jobImages.shopId, shopId), eq(jobImages.status, 'queued'), sql`${jobs.status} in ('queued', 'running')`))
+    .get();
+  return Number(row?.n ?? 0);
 }

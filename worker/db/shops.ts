@@ -3,6 +3,7 @@ import type { Db } from './client';
 import { adminTokens, jobImages, jobs, oauthStates, shops } from './schema';
 
 export type ShopRow = typeof shops.$inferSelect;
+
 export type NewShop = typeof shops.$inferInsert;
 
 export async function findShopByDomain(db: Db, domain: string): Promise<ShopRow | undefined> {
@@ -148,4 +149,8 @@ export async function deleteShopData(db: Db, shopId: number, domain: string): Pr
     db.delete(oauthStates).where(eq(oauthStates.shopDomain, domain)),
     db.delete(shops).where(eq(shops.id, shopId)),
   ]);
+}
+
+export async function setShopLanguage(db: Db, shopId: number, language: string): Promise<void> {
+  await db.update(shops).set({ language, updatedAt: Date.now() }).where(eq(shops.id, shopId)).run();
 }

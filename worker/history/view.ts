@@ -6,7 +6,8 @@ import { quotaStatus } from '../billing/quota';
 import type { Db } from '../db/client';
 import { bit } from '../lib/bit';
 import { getImageSettings } from '../db/image-settings';
-import { findItem, imageFiguresOf, listHistoryItems, listItemImages, shopImageTotals, type HistoryItemRow, type ImageRow } from '../db/history';
+import { findItem, imageFiguresOf, listHistoryItems, type HistoryItemRow } from '../db/items';
+import { pageItemImages, shopImageTotals, type ImageRow } from '../db/images';
 import type { ShopRow } from '../db/shops';
 import { signedFileUrl } from '../files/download-links';
 
@@ -119,7 +120,7 @@ export async function itemImagesPage(
 ): Promise<(Paged<Awaited<ReturnType<typeof imageRowView>>> & { item: Record<string, unknown> }) | null> {
   const item = await findItem(db, shopId, { resourceId: q.prodId, dataType: q.dataType, id: /^\d{1,12}$/.test(q.prodId) ? Number(q.prodId) : undefined });
   if (!item) return null;
-  const { rows, total } = await listItemImages(db, shopId, item.id, q.page, q.pageSize);
+  const { rows, total } = await pageItemImages(db, shopId, item.id, q.page, q.pageSize);
   const data = await Promise.all(rows.map((r) => imageRowView(env, shopId, r, now)));
   return {
     data,

@@ -2,10 +2,10 @@
 // (encrypted token, shop info, default rows, first catalogue sync).
 import { languageFromShopLocale } from '../../shared/languages';
 import { quotaCycleOnInstall } from '../billing/cycle';
-import { updateShopBilling } from '../db/billing';
+import { updateShopBilling } from '../db/shop-billing';
 import type { Db } from '../db/client';
 import { createOAuthState, consumeOAuthState } from '../db/oauth-states';
-import { ensureShopDefaultRows } from '../db/shop-defaults';
+import { ensureShopDefaultRows } from '../db/catalogue-syncs';
 import { findShopByDomain, updateShopInfo, upsertInstalledShop, type ShopInfoFields, type ShopRow } from '../db/shops';
 import { ApiError, ValidationError } from '../lib/errors';
 import type { Logger } from '../lib/log';

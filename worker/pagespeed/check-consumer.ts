@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createDb, type Db } from '../db/client';
-import { CHECK_STATUS, findCheck, finishCheck, saveStrategyScore } from '../db/pagespeed';
+import { CHECK_STATUS, findCheck, finishCheck, saveStrategyScore } from '../db/pagespeed-scores';
 import { ACK, backoffSeconds, queueConsumer, retryIn, type Backoff, type Delivery, type Verdict } from '../jobs/consume';
 import type { Logger } from '../lib/log';
 import type { PagespeedCheckMessage } from '../messages/pagespeed-check';

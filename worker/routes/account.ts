@@ -1,7 +1,10 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { saveAppSwitch } from '../billing/app-switch';
-import { insertContactMessage, listUserSelections, recordReviewScore, recordUserSelection, setShopLanguage } from '../db/account';
+import { insertContactMessage } from '../db/contact-messages';
+import { listUserSelections, recordUserSelection } from '../db/user-selections';
+import { recordReviewScore } from '../db/review-scores';
+import { setShopLanguage } from '../db/shops';
 import { listAppSwitches } from '../db/app-switches';
 import { bit } from '../lib/bit';
 import { ack, v1 } from '../lib/envelope';

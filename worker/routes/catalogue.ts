@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { claimFirstSync, getSyncStatus } from '../db/catalogue';
+import { claimFirstSync, getSyncStatus } from '../db/catalogue-syncs';
 import { v1 } from '../lib/envelope';
 import { enqueueSync } from '../messages/catalogue-sync';
 import type { AppEnv } from '../types';

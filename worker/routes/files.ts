@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { imageFileKey } from '../db/history';
+import { imageFileKey } from '../db/images';
 import { ApiError, NotFoundError } from '../lib/errors';
 import { verifyFileLink, type FileSide } from '../files/download-links';
 import { watermarkR2KeyOfName } from '../files/watermark';

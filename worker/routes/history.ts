@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { historyPage, itemImagesPage, optTotals } from '../history/view';
-import { markDownloaded } from '../db/history';
+import { markDownloaded } from '../db/images';
 import { ack } from '../lib/envelope';
 import { NotFoundError } from '../lib/errors';
 import { parseInput, readBody, readQuery } from '../lib/validate';

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { listContactMessages } from '../../../worker/db/account';
+import { listContactMessages } from '../../../worker/db/contact-messages';
 import { listAppSwitches } from '../../../worker/db/app-switches';
 import { findShopById } from '../../../worker/db/shops';
 import { LANGUAGE_CODES } from '../../../shared/languages';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chargeImageOnce, quotaStatus } from '../../../worker/billing/quota';
-import { updateShopBilling } from '../../../worker/db/billing';
+import { updateShopBilling } from '../../../worker/db/shop-billing';
 import { findShopById } from '../../../worker/db/shops';
 import { listPeriodUsageCharges } from '../../../worker/db/usage-charges';
 import { createShop, db } from '../helpers';

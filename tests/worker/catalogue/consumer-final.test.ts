@@ -3,7 +3,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { catalogueSyncConsumer } from '../../../worker/catalogue/consumer';
-import { claimFirstSync, getSyncStatus } from '../../../worker/db/catalogue';
+import { claimFirstSync, getSyncStatus } from '../../../worker/db/catalogue-syncs';
 import { createShop, db } from '../helpers';
 
 async function consume(body: unknown) {

@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BULK_THRESHOLD } from '../../../worker/catalogue/sync';
 import { catalogueSyncConsumer } from '../../../worker/catalogue/consumer';
-import { beginSync, getSyncStatus, updateSyncProgress } from '../../../worker/db/catalogue';
+import { beginSync, getSyncStatus, updateSyncProgress } from '../../../worker/db/catalogue-syncs';
 import { PRODUCTS_WITH_MEDIA_BULK_QUERY } from '../../../worker/shopify';
 import { images, items } from '../../../worker/db/schema';
 import type { ShopRow } from '../../../worker/db/shops';

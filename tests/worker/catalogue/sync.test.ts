@@ -117,7 +117,7 @@ describe('full catalogue sync (paged)', () => {
     // Products were read completely (none left), so they are swept; collections were not.
     expect((await itemsOf(shop.id, 1)).every((p) => p.deleted)).toBe(true);
     expect((await itemsOf(shop.id, 2)).every((c) => !c.deleted)).toBe(true);
-    const { getSyncStatus } = await import('../../../worker/db/catalogue');
+    const { getSyncStatus } = await import('../../../worker/db/catalogue-syncs');
     expect(await getSyncStatus(db(), shop.id)).toMatchObject({ status: 'failed', error: 'boom' });
   });
 });
@@ -148,13 +148,13 @@ describe('webhook follow-ups', () => {
 describe('getImageSyncStatus', () => {
   it('queues a first sync, once, for a shop that never had one', async () => {
     const { shop, headers } = await createShop();
-    const { getSyncStatus } = await import('../../../worker/db/catalogue');
+    const { getSyncStatus } = await import('../../../worker/db/catalogue-syncs');
     expect(await getSyncStatus(db(), shop.id)).toBeUndefined();
     const first = await (await call('/api/v1/getImageSyncStatus', { headers })).json<{ code: string; data: Record<string, unknown> }>();
     expect(first).toEqual({ code: '200', msg: 'success', data: { imageSync: false, imageCount: 0, status: 'queued' } });
     expect(await getSyncStatus(db(), shop.id)).toMatchObject({ status: 'queued' });
     // Polling again does not queue another one (the row exists); the claim is single-use.
-    const { claimFirstSync } = await import('../../../worker/db/catalogue');
+    const { claimFirstSync } = await import('../../../worker/db/catalogue-syncs');
     expect(await claimFirstSync(db(), shop.id)).toBe(false);
   });
 });

@@ -156,7 +156,7 @@ describe('restore and re-optimise', { timeout: 60_000 }, () => {
     expect([row.status, row.restored, row.alt, row.altEdited]).toEqual(['restored', true, 'merchant alt', false]);
     expect(fakes.updates.at(-1)!.update.alt).toBe('merchant alt');
     expect(await ledgerRows(shop.id)).toHaveLength(1);
-    const { getImageWithItem } = await import('../../../worker/db/optimise');
+    const { getImageWithItem } = await import('../../../worker/db/images');
     expect((await getImageWithItem(db(), shop.id, images[0]!.id))!.item.optStatus).toBe(3);
   });
 
@@ -183,7 +183,7 @@ describe('restore and re-optimise', { timeout: 60_000 }, () => {
     await saveSettings(shop.id);
     const { item, images } = await seedItem(shop, fakes.cdn);
     await drain(deps, (await plan(deps, shop, 'optimize', [item.id])).messages);
-    const { updateImage } = await import('../../../worker/db/optimise');
+    const { updateImage } = await import('../../../worker/db/images');
     await updateImage(db(), shop.id, images[0]!.id, { expired: true });
     await expect(plan(deps, shop, 'restore', [item.id])).rejects.toThrow(/expired: originals are kept for 30 days/);
     await expect(plan(deps, shop, 'reoptimize', [item.id])).rejects.toThrow(/expired/);

@@ -1,7 +1,7 @@
 // The entry points as Cloudflare calls them: the queue dispatcher and the cron dispatcher.
 import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { updateImage } from '../../../worker/db/optimise';
+import { updateImage } from '../../../worker/db/images';
 import { dispatchQueue } from '../../../worker/jobs/queue';
 import { CRON, dispatchScheduled } from '../../../worker/jobs/scheduled';
 import { createShop, db } from '../helpers';

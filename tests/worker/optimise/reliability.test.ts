@@ -1,7 +1,7 @@
 // A worker that dies between any two steps, two jobs racing for one image, and the plan limit.
 import { describe, expect, it } from 'vitest';
 import { createJob, getJob, listJobImages } from '../../../worker/db/jobs';
-import { claimImage, updateImage } from '../../../worker/db/optimise';
+import { claimImage, updateImage } from '../../../worker/db/images';
 import { usageLedger } from '../../../worker/db/schema';
 import { enqueueAutomatic } from '../../../worker/optimise/auto';
 import type { OptimiseMessage } from '../../../worker/messages/optimise';

@@ -2,7 +2,7 @@
 // real queue delivers to the real consumer, which runs the real codec engine on a real photograph.
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { listItemImages, updateImage } from '../../../worker/db/optimise';
+import { listItemImages, updateImage } from '../../../worker/db/images';
 import { toBase64 } from '../../../worker/lib/crypto';
 import { sweepExpired } from '../../../worker/optimise/expiry';
 import { createLogger } from '../../../worker/lib/log';

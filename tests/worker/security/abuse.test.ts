@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { quotaStatus } from '../../../worker/billing';
 import { currentPeriodStart } from '../../../worker/billing/cycle';
 import { carryUsageToNewPeriod } from '../../../worker/billing/quota';
-import { updateShopBilling } from '../../../worker/db/billing';
+import { updateShopBilling } from '../../../worker/db/shop-billing';
 import { adminTokens, contactMessages, images, items, jobImages, jobs, oauthStates, pagespeedScores, shopAllowances, userSelections } from '../../../worker/db/schema';
 import { findShopById } from '../../../worker/db/shops';
 import { sweepOAuthStatesTask } from '../../../worker/jobs/sweeps';

@@ -1,3 +1,4 @@
+// The billing columns of the shops table.
 import { and, asc, eq, gt, isNotNull, isNull, lt } from 'drizzle-orm';
 import type { Db } from './client';
 import { shops } from './schema';
@@ -56,4 +57,8 @@ export async function listShopsWithPeriodBefore(
     .orderBy(asc(shops.id))
     .limit(limit)
     .all();
+}
+
+export async function setOverQuota(db: Db, shopId: number, on: boolean): Promise<void> {
+  await db.update(shops).set({ overageEnabled: on, updatedAt: Date.now() }).where(eq(shops.id, shopId)).run();
 }

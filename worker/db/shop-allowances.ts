@@ -1,6 +1,7 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+// The shop_allowances table: per-shop allowances counted per window.
+import { lt, sql } from 'drizzle-orm';
 import type { Db } from './client';
-import { jobImages, jobs, shopAllowances } from './schema';
+import { shopAllowances } from './schema';
 
 export type AllowanceKind = 'uploads' | 'reoptimise';
 
@@ -22,15 +23,4 @@ export async function takeAllowance(db: Db, shopId: number, kind: AllowanceKind,
 export async function deleteAllowancesBefore(db: Db, before: number): Promise<number> {
   const result = await db.delete(shopAllowances).where(lt(shopAllowances.windowStart, before)).run();
   return result.meta.changes ?? 0;
-}
-
-/** Images of the shop still waiting in its active jobs: what it currently holds of the shared queue. */
-export async function countQueuedImages(db: Db, shopId: number): Promise<number> {
-  const row = await db
-    .select({ n: sql<number>`count(*)` })
-    .from(jobImages)
-    .innerJoin(jobs, eq(jobs.id, jobImages.jobId))
-    .where(and(eq(jobImages.shopId, shopId), eq(jobImages.status, 'queued'), sql`${jobs.status} in ('queued', 'running')`))
-    .get();
-  return Number(row?.n ?? 0);
 }

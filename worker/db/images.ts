@@ -1,13 +1,18 @@
-// The optimisation fields of images and items (worker/optimise). The catalogue sync (settings-api) owns
-// the catalogue fields; this module writes only what the pipeline decides.
+// The images table: one row per product, collection or article image and per upload. The pipeline
+// (worker/optimise) takes a row's lease and writes what it decides; the detail page, the statistics and
+// the file links read it. The catalogue sync writes the catalogue fields (items-sync.ts).
 import { and, asc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from './client';
-import { imageSettings, images, items, jobImages, jobs, shops } from './schema';
+import { images, items } from './schema';
 import { imageChargedSql } from './usage-ledger';
 
 export type ImageRow = typeof images.$inferSelect;
-export type ItemRow = typeof items.$inferSelect;
+
 export type ImagePatch = Partial<Omit<typeof images.$inferInsert, 'id' | 'shopId' | 'itemId' | 'imgId'>>;
+
+/** The item row type, as images.ts needs it (worker/db/items.ts exports ItemRow). */
+type ItemRow = typeof items.$inferSelect;
+
 /**
  * An image with its item, and whether the image was charged already (its ledger row exists): a
  * re-optimise of a charged image needs no new quota. `image.compressed` says something else: whether
@@ -18,6 +23,9 @@ export type ImageWithItem = { image: ImageRow; item: ItemRow; charged: boolean }
 const withItem = { image: images, item: items, charged: imageChargedSql(images.shopId, images.id) };
 
 const ID_CHUNK = 90;
+
+/** Image statuses that still wait for a first optimisation (the manual list's candidates). */
+export const CANDIDATE_STATUSES = ['pending', 'failed'] as const;
 
 export async function getImageWithItem(db: Db, shopId: number, imageId: number): Promise<ImageWithItem | undefined> {
   const row = await db
@@ -36,6 +44,22 @@ export async function listItemImages(db: Db, shopId: number, itemId: number): Pr
     .where(and(eq(images.shopId, shopId), eq(images.itemId, itemId)))
     .orderBy(asc(images.position), asc(images.id))
     .all();
+}
+
+/** One page of an item's images, in their position order, and the total. */
+export async function pageItemImages(db: Db, shopId: number, itemId: number, page: number, pageSize: number): Promise<{ rows: ImageRow[]; total: number }> {
+  const where = and(eq(images.shopId, shopId), eq(images.itemId, itemId));
+  const [rows, count] = await db.batch([
+    db
+      .select()
+      .from(images)
+      .where(where)
+      .orderBy(asc(images.position), asc(images.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ n: sql<number>`count(*)` }).from(images).where(where),
+  ]);
+  return { rows, total: count[0]?.n ?? 0 };
 }
 
 /**
@@ -123,39 +147,6 @@ export async function selectImages(
   return run(or(itemIds.length ? inJson(images.itemId, itemIds) : undefined, byImage));
 }
 
-/**
- * The history row's summary from its images: opt_status 1 while any image is queued or processing,
- * 3 when every optimised image is restored, 2 when one is optimised; comp_ratio over the compressed images.
- */
-export async function refreshItemSummary(db: Db, shopId: number, itemId: number, pattern?: string): Promise<void> {
-  const agg = await db
-    .select({
-      // Queued in an active job counts as running too, so the row shows "implement" from planning on.
-      busy: sql<number>`sum(case when ${images.status} = 'processing' or exists (select 1 from ${jobImages} ji join ${jobs} j on j.id = ji.job_id where ji.image_id = ${images.id} and ji.status = 'queued' and j.status in ('queued','running')) then 1 else 0 end)`,
-      compressed: sql<number>`sum(case when ${images.status} = 'compressed' then 1 else 0 end)`,
-      optimal: sql<number>`sum(case when ${images.status} = 'optimal' then 1 else 0 end)`,
-      restored: sql<number>`sum(case when ${images.status} = 'restored' then 1 else 0 end)`,
-      before: sql<number>`coalesce(sum(case when ${images.status} = 'compressed' then ${images.originalSize} else 0 end), 0)`,
-      after: sql<number>`coalesce(sum(case when ${images.status} = 'compressed' then ${images.optimisedSize} else 0 end), 0)`,
-      lastAt: sql<number | null>`max(${images.optimisedAt})`,
-    })
-    .from(images)
-    .where(and(eq(images.shopId, shopId), eq(images.itemId, itemId)))
-    .get();
-  if (!agg) return;
-  const done = (agg.compressed ?? 0) + (agg.optimal ?? 0);
-  let optStatus = 0;
-  let status = '';
-  if ((agg.busy ?? 0) > 0) [optStatus, status] = [1, 'implement'];
-  else if ((agg.restored ?? 0) > 0 && done === 0) [optStatus, status] = [3, 'restored'];
-  else if (done > 0) [optStatus, status] = [2, 'finished'];
-  const compRatio = agg.before > 0 ? Math.round(((agg.before - agg.after) / agg.before) * 10000) / 100 : 0;
-  await db
-    .update(items)
-    .set({ optStatus, status, savedPercent: compRatio, optimisedAt: agg.lastAt ?? null, updatedAt: Date.now(), ...(pattern ? { pattern } : {}) })
-    .where(and(eq(items.shopId, shopId), eq(items.id, itemId)));
-}
-
 /** Optimised images whose 30 days are over and that are not marked yet (all shops; the daily sweep). */
 export async function listExpiredImages(db: Db, now: number, limit: number): Promise<ImageRow[]> {
   return db
@@ -163,16 +154,6 @@ export async function listExpiredImages(db: Db, now: number, limit: number): Pro
     .from(images)
     .where(and(isNotNull(images.expiresAt), lt(images.expiresAt, now), eq(images.expired, false)))
     .limit(limit)
-    .all();
-}
-
-/** Shops with automatic optimisation on, configured, and installed. */
-export async function listAutoShops(db: Db): Promise<{ id: number }[]> {
-  return db
-    .select({ id: shops.id })
-    .from(shops)
-    .innerJoin(imageSettings, eq(imageSettings.shopId, shops.id))
-    .where(and(eq(imageSettings.autoOptimise, true), eq(imageSettings.usingDefaults, false), isNull(shops.uninstalledAt)))
     .all();
 }
 
@@ -227,4 +208,66 @@ export async function insertUpload(
     .returning()
     .get();
   return { item, image };
+}
+
+export type ShopImageTotals = { originalSize: number; compressSize: number; optNum: number; unOptNum: number };
+
+/** The compression scope of the settings (image_opt): 0/1/2 for products, flags for the others. */
+export type ImageScope = { product: number; collection: number; blogs: number };
+
+/**
+ * Savings over the shop's optimised images (compressed and not restored) and the count of images that
+ * can still be optimised: live, not expired, never optimised (or failed), on a live item in scope.
+ * Both read covering indexes (images_shop_saved_idx, images_shop_candidate_idx).
+ */
+export async function shopImageTotals(db: Db, shopId: number, scope: ImageScope): Promise<ShopImageTotals> {
+  const [totals, candidates] = await db.batch([
+    db
+      .select({
+        originalSize: sql<number>`coalesce(sum(${images.originalSize}), 0)`,
+        compressSize: sql<number>`coalesce(sum(${images.optimisedSize}), 0)`,
+        optNum: sql<number>`count(*)`,
+      })
+      .from(images)
+      .where(and(eq(images.shopId, shopId), eq(images.compressed, true), eq(images.restored, false))),
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(images)
+      .innerJoin(items, eq(items.id, images.itemId))
+      .where(
+        and(
+          eq(images.shopId, shopId),
+          inArray(images.status, [...CANDIDATE_STATUSES]),
+          eq(images.deleted, false),
+          eq(images.expired, false),
+          eq(items.deleted, false),
+          sql`((${items.dataType} = 1 AND (${scope.product} = 1 OR (${scope.product} = 2 AND ${items.published} = 1)))
+            OR (${items.dataType} = 2 AND ${scope.collection} = 1)
+            OR (${items.dataType} = 3 AND ${scope.blogs} = 1))`,
+        ),
+      ),
+  ]);
+  const t = totals[0] ?? { originalSize: 0, compressSize: 0, optNum: 0 };
+  return { ...t, unOptNum: candidates[0]?.n ?? 0 };
+}
+
+/** The R2 key of an image's original or result, scoped to the shop; null when there is none. */
+export async function imageFileKey(db: Db, shopId: number, imageId: number, side: 'before' | 'after'): Promise<{ key: string; fileName: string; fileType: string } | null> {
+  const row = await db
+    .select({ before: images.originalKey, after: images.resultKey, fileName: images.fileName, fileType: images.fileType, expired: images.expired })
+    .from(images)
+    .where(and(eq(images.shopId, shopId), eq(images.id, imageId)))
+    .get();
+  if (!row) return null;
+  const key = side === 'before' ? (row.expired ? null : row.before) : row.after;
+  return key ? { key, fileName: row.fileName, fileType: row.fileType } : null;
+}
+
+/** updateIsDownload: the merchant downloaded files of this item. Returns how many image rows were marked. */
+export async function markDownloaded(db: Db, shopId: number, itemId: number): Promise<number> {
+  const res = await db
+    .update(images)
+    .set({ downloaded: true, updatedAt: Date.now() })
+    .where(and(eq(images.shopId, shopId), eq(images.itemId, itemId)));
+  return res.meta.changes ?? 0;
 }

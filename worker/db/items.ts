@@ -1,11 +1,13 @@
-// History, detail and statistics queries (image-optimisation.md sections 3, 4 and 7). Every figure is
-// computed from the item and image rows, never from stored counters that could drift.
-import { and, asc, desc, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+// The items table (history rows: one per product, collection, article or upload batch). History pages,
+// per-item figures and the item summary are computed from the item and image rows, never from stored
+// counters that could drift.
+import { and, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from './client';
-import { images, items } from './schema';
+import { images, items, jobImages, jobs } from './schema';
+import { CANDIDATE_STATUSES } from './images';
 
-/** Image statuses that still wait for a first optimisation (the manual list's candidates). */
-export const CANDIDATE_STATUSES = ['pending', 'failed'] as const;
+export type ItemRow = typeof items.$inferSelect;
+
 /**
  * The jobs keep items.opt_status current (refreshItemSummary: 1 running, 2 optimised, 3 restored);
  * an item whose images only failed or were skipped keeps opt_status 0 but belongs in the history too.
@@ -134,81 +136,35 @@ export async function findItem(db: Db, shopId: number, ref: { resourceId?: strin
   return db.select(itemColumns).from(items).where(and(eq(items.shopId, shopId), eq(items.id, ref.id))).get();
 }
 
-export type ImageRow = typeof images.$inferSelect;
-
-/** One page of an item's images, in their position order, and the total. */
-export async function listItemImages(db: Db, shopId: number, itemId: number, page: number, pageSize: number): Promise<{ rows: ImageRow[]; total: number }> {
-  const where = and(eq(images.shopId, shopId), eq(images.itemId, itemId));
-  const [rows, count] = await db.batch([
-    db
-      .select()
-      .from(images)
-      .where(where)
-      .orderBy(asc(images.position), asc(images.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db.select({ n: sql<number>`count(*)` }).from(images).where(where),
-  ]);
-  return { rows, total: count[0]?.n ?? 0 };
-}
-
-export type ShopImageTotals = { originalSize: number; compressSize: number; optNum: number; unOptNum: number };
-/** The compression scope of the settings (image_opt): 0/1/2 for products, flags for the others. */
-export type ImageScope = { product: number; collection: number; blogs: number };
-
 /**
- * Savings over the shop's optimised images (compressed and not restored) and the count of images that
- * can still be optimised: live, not expired, never optimised (or failed), on a live item in scope.
- * Both read covering indexes (images_shop_saved_idx, images_shop_candidate_idx).
+ * The history row's summary from its images: opt_status 1 while any image is queued or processing,
+ * 3 when every optimised image is restored, 2 when one is optimised; comp_ratio over the compressed images.
  */
-export async function shopImageTotals(db: Db, shopId: number, scope: ImageScope): Promise<ShopImageTotals> {
-  const [totals, candidates] = await db.batch([
-    db
-      .select({
-        originalSize: sql<number>`coalesce(sum(${images.originalSize}), 0)`,
-        compressSize: sql<number>`coalesce(sum(${images.optimisedSize}), 0)`,
-        optNum: sql<number>`count(*)`,
-      })
-      .from(images)
-      .where(and(eq(images.shopId, shopId), eq(images.compressed, true), eq(images.restored, false))),
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(images)
-      .innerJoin(items, eq(items.id, images.itemId))
-      .where(
-        and(
-          eq(images.shopId, shopId),
-          inArray(images.status, [...CANDIDATE_STATUSES]),
-          eq(images.deleted, false),
-          eq(images.expired, false),
-          eq(items.deleted, false),
-          sql`((${items.dataType} = 1 AND (${scope.product} = 1 OR (${scope.product} = 2 AND ${items.published} = 1)))
-            OR (${items.dataType} = 2 AND ${scope.collection} = 1)
-            OR (${items.dataType} = 3 AND ${scope.blogs} = 1))`,
-        ),
-      ),
-  ]);
-  const t = totals[0] ?? { originalSize: 0, compressSize: 0, optNum: 0 };
-  return { ...t, unOptNum: candidates[0]?.n ?? 0 };
-}
-
-/** The R2 key of an image's original or result, scoped to the shop; null when there is none. */
-export async function imageFileKey(db: Db, shopId: number, imageId: number, side: 'before' | 'after'): Promise<{ key: string; fileName: string; fileType: string } | null> {
-  const row = await db
-    .select({ before: images.originalKey, after: images.resultKey, fileName: images.fileName, fileType: images.fileType, expired: images.expired })
+export async function refreshItemSummary(db: Db, shopId: number, itemId: number, pattern?: string): Promise<void> {
+  const agg = await db
+    .select({
+      // Queued in an active job counts as running too, so the row shows "implement" from planning on.
+      busy: sql<number>`sum(case when ${images.status} = 'processing' or exists (select 1 from ${jobImages} ji join ${jobs} j on j.id = ji.job_id where ji.image_id = ${images.id} and ji.status = 'queued' and j.status in ('queued','running')) then 1 else 0 end)`,
+      compressed: sql<number>`sum(case when ${images.status} = 'compressed' then 1 else 0 end)`,
+      optimal: sql<number>`sum(case when ${images.status} = 'optimal' then 1 else 0 end)`,
+      restored: sql<number>`sum(case when ${images.status} = 'restored' then 1 else 0 end)`,
+      before: sql<number>`coalesce(sum(case when ${images.status} = 'compressed' then ${images.originalSize} else 0 end), 0)`,
+      after: sql<number>`coalesce(sum(case when ${images.status} = 'compressed' then ${images.optimisedSize} else 0 end), 0)`,
+      lastAt: sql<number | null>`max(${images.optimisedAt})`,
+    })
     .from(images)
-    .where(and(eq(images.shopId, shopId), eq(images.id, imageId)))
+    .where(and(eq(images.shopId, shopId), eq(images.itemId, itemId)))
     .get();
-  if (!row) return null;
-  const key = side === 'before' ? (row.expired ? null : row.before) : row.after;
-  return key ? { key, fileName: row.fileName, fileType: row.fileType } : null;
-}
-
-/** updateIsDownload: the merchant downloaded files of this item. Returns how many image rows were marked. */
-export async function markDownloaded(db: Db, shopId: number, itemId: number): Promise<number> {
-  const res = await db
-    .update(images)
-    .set({ downloaded: true, updatedAt: Date.now() })
-    .where(and(eq(images.shopId, shopId), eq(images.itemId, itemId)));
-  return res.meta.changes ?? 0;
+  if (!agg) return;
+  const done = (agg.compressed ?? 0) + (agg.optimal ?? 0);
+  let optStatus = 0;
+  let status = '';
+  if ((agg.busy ?? 0) > 0) [optStatus, status] = [1, 'implement'];
+  else if ((agg.restored ?? 0) > 0 && done === 0) [optStatus, status] = [3, 'restored'];
+  else if (done > 0) [optStatus, status] = [2, 'finished'];
+  const compRatio = agg.before > 0 ? Math.round(((agg.before - agg.after) / agg.before) * 10000) / 100 : 0;
+  await db
+    .update(items)
+    .set({ optStatus, status, savedPercent: compRatio, optimisedAt: agg.lastAt ?? null, updatedAt: Date.now(), ...(pattern ? { pattern } : {}) })
+    .where(and(eq(items.shopId, shopId), eq(items.id, itemId)));
 }

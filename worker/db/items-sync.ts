@@ -1,12 +1,13 @@
-// Catalogue rows (items + images) written by the catalogue sync. Rows go in as one JSON parameter per
+// Items and their images as the catalogue sync writes them. Rows go in as one JSON parameter per
 // chunk (json_each), because D1 allows only 100 bound parameters per statement: a 40,000-image shop is
 // then ~200 statements instead of ~6,000.
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from './client';
-import { catalogueSyncs, images, items } from './schema';
+import { images, items } from './schema';
 
 /** Catalogue data types (the documents' data_type): 1 product, 2 collection, 3 blog article. 4 (upload) is never synced. */
 export type CatalogueType = 1 | 2 | 3;
+
 export const CATALOGUE_TYPES: readonly CatalogueType[] = [1, 2, 3];
 
 export type CatalogueItemInput = {
@@ -48,6 +49,7 @@ function chunks<T>(rows: T[], size = CHUNK_ROWS): T[][] {
 }
 
 const j = (field: string) => `json_extract(j.value, '$.${field}')`;
+
 const NOW_MS = `cast(unixepoch('subsec') * 1000 as integer)`;
 
 // Raw D1 statements: drizzle's db.run cannot join a batch, and these are two fixed statements.
@@ -170,38 +172,6 @@ export async function markItemDeleted(db: Db, shopId: number, dataType: Catalogu
     .set({ deleted: true, updatedAt: Date.now() })
     .where(and(eq(images.shopId, shopId), eq(images.itemId, item.id)));
   return true;
-}
-
-// ---- sync status (getImageSyncStatus) ----
-export type SyncStatusRow = typeof catalogueSyncs.$inferSelect;
-
-export async function getSyncStatus(db: Db, shopId: number): Promise<SyncStatusRow | undefined> {
-  return db.select().from(catalogueSyncs).where(eq(catalogueSyncs.shopId, shopId)).get();
-}
-
-/** Records a sync as queued unless the shop has a sync row already; true when this call created it. */
-export async function claimFirstSync(db: Db, shopId: number): Promise<boolean> {
-  const row = await db.insert(catalogueSyncs).values({ shopId, status: 'queued' }).onConflictDoNothing().returning({ shopId: catalogueSyncs.shopId }).get();
-  return row !== undefined;
-}
-
-export async function beginSync(db: Db, shopId: number, startedAt: number): Promise<void> {
-  const values = { status: 'running', imageCount: 0, error: null, startedAt, finishedAt: null, bulkOperationId: null };
-  await db
-    .insert(catalogueSyncs)
-    .values({ shopId, ...values })
-    .onConflictDoUpdate({ target: catalogueSyncs.shopId, set: values });
-}
-
-export async function updateSyncProgress(db: Db, shopId: number, fields: { imageCount?: number; bulkOperationId?: string | null }): Promise<void> {
-  await db.update(catalogueSyncs).set(fields).where(eq(catalogueSyncs.shopId, shopId));
-}
-
-export async function endSync(db: Db, shopId: number, outcome: { status: 'done' | 'failed'; imageCount?: number; error?: string | null }): Promise<void> {
-  await db
-    .update(catalogueSyncs)
-    .set({ status: outcome.status, finishedAt: Date.now(), error: outcome.error ?? null, ...(outcome.imageCount === undefined ? {} : { imageCount: outcome.imageCount }) })
-    .where(eq(catalogueSyncs.shopId, shopId));
 }
 
 /** Live catalogue images of the shop (not deleted), counted from the rows. */

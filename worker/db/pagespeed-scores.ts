@@ -1,8 +1,8 @@
+// PageSpeed Insights checks, one row per check, kept as the shop's history; the newest row is current.
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from './client';
 import { pagespeedScores } from './schema';
 
-// PageSpeed Insights checks, one row per check, kept as the shop's history; the newest row is current.
 export type PagespeedCheckRow = typeof pagespeedScores.$inferSelect;
 
 /** Row status values (the API's score status: 0 never checked has no row). */
@@ -73,4 +73,10 @@ export async function finishCheck(
     .update(pagespeedScores)
     .set({ status: result.status, error: result.error ?? null, completedAt: result.completedAt })
     .where(and(eq(pagespeedScores.id, checkId), eq(pagespeedScores.shopId, shopId), eq(pagespeedScores.status, CHECK_STATUS.inProgress)));
+}
+
+// Kept bounded: after each insert only the shop's newest rows stay (numbers in worker/lib/limits.ts).
+export function keepNewestPagespeedRows(db: Db, shopId: number, keep: number) {
+  return db.run(sql`delete from ${pagespeedScores} where ${pagespeedScores.shopId} = ${shopId} and ${pagespeedScores.id} not in
+    (select id from ${pagespeedScores} where ${pagespeedScores.shopId} = ${shopId} order by requested_at desc, id desc limit ${keep})`);
 }
