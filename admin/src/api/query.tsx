@@ -102,6 +102,8 @@ type ActionOptions<A extends unknown[], E> = {
   onSettled?: (...args: A) => void;
   /** The toast text when the server gives none; default 'Please try again later'. */
   fallback?: string;
+  /** Toast the fallback even when the server says why (screens whose documented failure text is their own). */
+  ownMessage?: boolean;
 };
 
 /**
@@ -126,7 +128,8 @@ export function useApiAction<A extends unknown[], E extends object>(call: (...ar
         const refused = e instanceof RefusedError ? (e.body as E) : null;
         if (!(refused && o.onRefused?.(refused, ...args))) {
           o.onError?.(e, ...args);
-          toast(errorText(e, o.fallback ?? t('common.tryAgainLater')), { error: true });
+          const fallback = o.fallback ?? t('common.tryAgainLater');
+          toast(o.ownMessage ? fallback : errorText(e, fallback), { error: true });
         }
         return null;
       } finally {

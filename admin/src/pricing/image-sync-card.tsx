@@ -1,29 +1,22 @@
 import { Banner, Spinner, InlineStack, Text } from '@shopify/polaris';
-import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getImageSyncStatus } from '../api/calls';
-import { isOk } from '../api/client';
-import { usePolling } from '../hooks/use-polling';
+import { useApiQuery } from '../api/query';
 
 export const IMAGE_SYNC_POLL_MS = 3000;
 
 /** Image sync status (section 4): polled every 3 s until imageSync is true, then the count is shown. */
 export function ImageSyncStatus() {
   const { t } = useTranslation();
-  const [state, setState] = useState<{ done: boolean; count: number } | null>(null);
-
-  const read = useCallback(async () => {
-    try {
-      const body = await getImageSyncStatus();
-      if (isOk(body) && body.data) setState({ done: body.data.imageSync === true || Number(body.data.imageSync) === 1, count: Number(body.data.imageCount) || 0 });
-    } catch {
-      // next tick tries again
-    }
-  }, []);
-  useEffect(() => {
-    void read();
-  }, [read]);
-  usePolling(read, IMAGE_SYNC_POLL_MS, state?.done !== true);
+  // Read once, then every 3 s until the sync is done; a failed read waits for the next tick.
+  const sync = useApiQuery({
+    key: ['imageSyncStatus'],
+    call: getImageSyncStatus,
+    select: (body) => (body.data ? { done: body.data.imageSync === true || Number(body.data.imageSync) === 1, count: Number(body.data.imageCount) || 0 } : null),
+    errorToast: false,
+    refetchInterval: (state) => (state?.done === true ? false : IMAGE_SYNC_POLL_MS),
+  });
+  const state = sync.data;
 
   if (state?.done) {
     return (

@@ -1,9 +1,9 @@
 import { Badge, BlockStack, InlineStack, Text } from '@shopify/polaris';
 import { useAtomValue } from 'jotai';
-import { useEffect, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getAccount, saveAppSwitch } from '../api/calls';
-import { isOk } from '../api/client';
+import { useApiAction, useApiQuery } from '../api/query';
 import { useToast } from '../hooks/use-toast';
 import { levelAtom } from '../state/atoms';
 import { SwitchToggle } from '../widgets/switch-toggle';
@@ -17,40 +17,31 @@ export function OverchargeSetting() {
   const { t } = useTranslation();
   const toast = useToast();
   const level = useAtomValue(levelAtom);
-  const [loading, setLoading] = useState(true);
-  const [account, setAccount] = useState({ is_over_quota: 0, is_capped: 0 });
-
-  useEffect(() => {
-    let cancelled = false;
-    getAccount()
-      .then((body) => {
-        if (!cancelled && isOk(body) && body.data) setAccount({ is_over_quota: Number(body.data.is_over_quota) || 0, is_capped: Number(body.data.is_capped) || 0 });
-      })
-      .catch(() => undefined)
-      .finally(() => !cancelled && setLoading(false));
-    return () => {
-      cancelled = true;
-    };
-  }, []);
+  const read = useApiQuery({
+    key: ['account'],
+    call: getAccount,
+    select: (body) => (body.data ? { is_over_quota: Number(body.data.is_over_quota) || 0, is_capped: Number(body.data.is_capped) || 0 } : null),
+    errorToast: false,
+  });
+  // A change shows at once and reverts unless the server answers ack 1.
+  const [shown, setShown] = useState<{ is_over_quota: number; is_capped: number } | null>(null);
+  const account = shown ?? read.data ?? { is_over_quota: 0, is_capped: 0 };
+  const previous = useRef(account);
+  const save = useApiAction((next: boolean) => saveAppSwitch('is_over_quota', next ? 1 : 0), {
+    onSuccess: () => toast(t('setting.succeed')),
+    onError: () => setShown(previous.current),
+    ownMessage: true,
+  });
+  const loading = (read.loading && !read.error) || save.pending;
 
   const capped = account.is_capped === 1;
   const enabled = account.is_over_quota === 1 && capped && level > 0;
   const disabled = loading || !capped || level <= 0;
 
   const change = async (next: boolean) => {
-    const previous = account;
-    setAccount({ ...account, is_over_quota: next ? 1 : 0 });
-    setLoading(true);
-    try {
-      const body = await saveAppSwitch('is_over_quota', next ? 1 : 0);
-      if (!isOk(body)) throw new Error('refused');
-      toast(t('setting.succeed'));
-    } catch {
-      setAccount(previous);
-      toast(t('common.tryAgainLater'), { error: true });
-    } finally {
-      setLoading(false);
-    }
+    previous.current = account;
+    setShown({ ...account, is_over_quota: next ? 1 : 0 });
+    await save.run(next);
   };
 
   return (

@@ -2,8 +2,8 @@ import { BlockStack, Button, Card, Text } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { raiseOverageCap } from '../api/calls';
-import { isOk, messageOf } from '../api/client';
-import { useToast } from '../hooks/use-toast';
+import { messageOf } from '../api/client';
+import { useApiAction } from '../api/query';
 import { openTop } from '../lib/app-bridge';
 import { formatPrice, type PricingData } from './pricing-data';
 
@@ -13,21 +13,19 @@ import { formatPrice, type PricingData } from './pricing-data';
  */
 export function UsageCapCard({ data }: { data: PricingData }) {
   const { t } = useTranslation();
-  const toast = useToast();
-  const [busy, setBusy] = useState(false);
+  // The merchant approves the new cap on Shopify's page (top frame); the button stays busy meanwhile.
+  const [leaving, setLeaving] = useState(false);
+  const raiseCap = useApiAction(raiseOverageCap, {
+    onSuccess: (body) => {
+      if (typeof body.url !== 'string' || !body.url) throw new Error(messageOf(body, t('common.tryAgainLater')));
+      setLeaving(true);
+      openTop(body.url);
+    },
+  });
+  const busy = raiseCap.pending || leaving;
   if (data.level <= 0 || data.capped_amount <= 0) return null;
 
-  const raise = async () => {
-    setBusy(true);
-    try {
-      const body = await raiseOverageCap();
-      if (!isOk(body) || typeof body.url !== 'string' || !body.url) throw new Error(messageOf(body, t('common.tryAgainLater')));
-      return openTop(body.url);
-    } catch (e) {
-      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
-    }
-    setBusy(false);
-  };
+  const raise = () => raiseCap.run();
 
   return (
     <Card>

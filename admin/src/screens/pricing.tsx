@@ -1,8 +1,9 @@
 import { Banner, BlockStack, Layout, Modal, Page, SkeletonBodyText, Card, Text } from '@shopify/polaris';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changePlans, getPricingPlans } from '../api/calls';
-import { isOk, messageOf } from '../api/client';
+import { messageOf } from '../api/client';
+import { useApiAction, useApiQuery } from '../api/query';
 import { AccountCard } from '../pricing/account-card';
 import { BillingResultBanner } from '../pricing/billing-result-banner';
 import { DiscountBanner } from '../pricing/discount-banner';
@@ -22,41 +23,34 @@ export function PricingScreen() {
   const { t } = useTranslation();
   const toast = useToast();
   const setInfo = useSetAtom(settingInfoAtom);
-  const [data, setData] = useState<PricingData | null>(null);
   const [selected, setSelected] = useState(1);
   const [busy, setBusy] = useState<number | null>(null);
   const [confirmDowngrade, setConfirmDowngrade] = useState(false);
 
-  const load = useCallback(async () => {
-    try {
-      const body = await getPricingPlans();
-      const parsed = isOk(body) ? readPricing(body.data) : null;
-      if (!parsed) throw new Error(messageOf(body, t('common.tryAgainLater')));
-      setData(parsed);
-      const first = paidPlans(parsed.plans)[0]?.level ?? 1;
-      setSelected(parsed.level > 0 ? parsed.level : first);
-    } catch (e) {
-      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
-    }
-  }, [t, toast]);
+  const pricing = useApiQuery({ key: ['pricingPlans'], call: getPricingPlans, select: (body) => readPricing(body.data) });
+  const data: PricingData | null = pricing.data ?? null;
+  // Each answer preselects the shop's paid plan, or the first paid plan.
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (!data) return;
+    const first = paidPlans(data.plans)[0]?.level ?? 1;
+    setSelected(data.level > 0 ? data.level : first);
+  }, [data, pricing.updatedAt]);
 
-  const change = async (level: number) => {
-    setBusy(level);
-    try {
-      const body = await changePlans(level);
-      if (!isOk(body)) throw new Error(messageOf(body, t('common.tryAgainLater')));
+  const changePlan = useApiAction(changePlans, {
+    onSuccess: async (body, level) => {
       // A paid plan needs the merchant's approval on Shopify's page, which refuses to load in a frame.
       if (typeof body.url === 'string' && body.url) return openTop(body.url);
-      toast(messageOf(body, t('common.saved')));
+      // The documented success text is 'success' (shown as the merchant's 'Saved'); any other is the server's own.
+      toast(body.msg && body.msg !== 'success' ? messageOf(body, t('common.saved')) : t('common.saved'));
       setInfo((i) => (i ? { ...i, shop_level: level } : i));
-      await load();
-    } catch (e) {
-      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
-    }
-    setBusy(null);
+      await pricing.refetch();
+      setBusy(null);
+    },
+    onError: () => setBusy(null),
+  });
+  const change = async (level: number) => {
+    setBusy(level);
+    await changePlan.run(level);
   };
 
   const choose = (level: number) => (level === 0 ? setConfirmDowngrade(true) : void change(level));
