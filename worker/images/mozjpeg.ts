@@ -19,7 +19,7 @@ type Exports = {
   _initialize(): void;
   dec_open(stream: number): number;
   dec_header(h: number): number;
-  dec_start(h: number, strip: number, scaleDenom: number): number;
+  dec_start(h: number, strip: number, scaleNum: number, scaleDenom: number): number;
   dec_rows(h: number): number;
   dec_read(h: number, max: number): number;
   dec_finish(h: number): number;
@@ -211,7 +211,8 @@ export class JpegDecoder {
   private lastCount = 0;
   private readonly strip: number;
 
-  constructor(bytes: Uint8Array, opts: { strip?: number; scaleDenom?: 1 | 2 | 4 | 8 } = {}) {
+  /** `scaleDenom` (and `scaleNum`, default 1): libjpeg's DCT scaling to scaleNum/scaleDenom (M/8 steps). */
+  constructor(bytes: Uint8Array, opts: { strip?: number; scaleDenom?: 1 | 2 | 4 | 8; scaleNum?: number } = {}) {
     const { ex } = instance();
     this.stream = openInput(bytes);
     this.h = guarded(() => ex.dec_open(this.stream));
@@ -219,7 +220,7 @@ export class JpegDecoder {
     try {
       const infoPtr = guarded(() => ex.dec_header(this.h));
       this.header = header(ex, infoPtr);
-      this.strip = guarded(() => ex.dec_start(this.h, opts.strip ?? STRIP_ROWS, opts.scaleDenom ?? 1));
+      this.strip = guarded(() => ex.dec_start(this.h, opts.strip ?? STRIP_ROWS, opts.scaleNum ?? 1, opts.scaleDenom ?? 1));
       const after = header(ex, infoPtr); // the same info array, now with the output size
       this.width = after.outWidth;
       this.height = after.outHeight;

@@ -63,6 +63,11 @@ export function createStripGuard(opts: StripGuardOptions): StripGuard {
   const mb = new Float64Array(k > 1 ? sw : 0);
 
   function planeRow(src: Uint8Array | Uint8ClampedArray, off: number, ch: number, plane: P, out: Float64Array): void {
+    if (plane === P.Luma && ch === 3) {
+      // Opaque RGB (the JPEG guard's rows): the general formula below with a = 1, the same bits, faster.
+      for (let x = 0, i = off; x < width; x++, i += 3) out[x] = 0.299 * src[i]! + 0.587 * src[i + 1]! + 0.114 * src[i + 2]!;
+      return;
+    }
     for (let x = 0; x < width; x++) {
       const i = off + x * ch;
       const r = src[i]!;

@@ -3,6 +3,7 @@
 // (fine grain that no display shows), while a visibly degraded candidate is still refused at display scale.
 import { describe, expect, it } from 'vitest';
 import { optimiseImage } from '../../../worker/images';
+import { guardDecodeScale } from '../../../worker/images/jpeg-pipeline';
 import { JpegDecoder, JpegEncoder } from '../../../worker/images/mozjpeg';
 import { displayScale, GUARD_SSIM_FLOOR } from '../../../worker/images/perceptual';
 import { createStripGuard } from '../../../worker/images/strip-guard';
@@ -82,6 +83,11 @@ describe('display-scale perceptual guard', () => {
     expect(r.qualityUsed).toBe(75);
     expect(r.ssim).toBeGreaterThanOrEqual(GUARD_SSIM_FLOOR);
     expect(r.bytesOut).toBeLessThan(input.length * 0.5);
+    // The JPEG guard decodes both images with libjpeg's DCT scaling (here 1/2) instead of box-averaging
+    // full-size rows: the same judgement within a few thousandths.
+    expect(guardDecodeScale(W, H)).toBe(4);
+    expect([guardDecodeScale(2048, 2048), guardDecodeScale(5000, 5000), guardDecodeScale(8192, 3000)]).toEqual([8, 3, 2]);
+    expect(Math.abs(r.ssim! - score(input, r.bytes))).toBeLessThan(0.005);
     // What the full-size guard saw (it raised this photo to q80): grain that JPEG q75 smooths away.
     const full = score(input, reencode(input, 75), 1);
     expect(full).toBeLessThan(GUARD_SSIM_FLOOR - 0.03);

@@ -29,8 +29,10 @@ const SOURCES = `jcapimin jcapistd jccoefct jccolor jcdctmgr jcext jchuff jcinit
   jidctflt jidctfst jidctint jidctred jquant1 jquant2 jutils jmemmgr jmemnobs jsimd_none jaricom jdarith`
   .split(/\s+/).map((s) => `${s}.c`);
 
+// -msimd128: clang's autovectoriser on libjpeg's C loops (no hand-written SIMD: jsimd_none). Same output
+// bytes; measured in V8 on 9-16 MP photos: encode with trellis -10 %, row trellis -16 %, decode unchanged.
 const FLAGS = [
-  '-O3', '-sSTANDALONE_WASM', '--no-entry', '-sALLOW_MEMORY_GROWTH=1', '-sINITIAL_MEMORY=1MB',
+  '-O3', '-msimd128', '-sSTANDALONE_WASM', '--no-entry', '-sALLOW_MEMORY_GROWTH=1', '-sINITIAL_MEMORY=1MB',
   '-sTOTAL_STACK=256KB', '-sERROR_ON_UNDEFINED_SYMBOLS=0', '-sFILESYSTEM=0', '-g0',
 ];
 

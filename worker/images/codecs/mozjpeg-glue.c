@@ -198,13 +198,14 @@ EXPORT(dec_header) int *dec_header(dec_t *h) {
 }
 
 /*
- * Starts decompression to RGB (CMYK/YCCK converted here), scaled by 1/scale_denom (1, 2, 4, 8: libjpeg's
- * DCT scaling, for large watermark logos). Returns the strip buffer's row capacity; the output size is
- * in the info array (INFO_OUT_WIDTH/HEIGHT).
+ * Starts decompression to RGB (CMYK/YCCK converted here), scaled by scale_num/scale_denom (libjpeg's DCT
+ * scaling: an IDCT of the low-frequency coefficients, e.g. 1/2 or 3/8; for large watermark logos and the
+ * guard's display-scale decode). Returns the strip buffer's row capacity; the output size is in the info
+ * array (INFO_OUT_WIDTH/HEIGHT).
  */
-EXPORT(dec_start) int dec_start(dec_t *h, int strip, int scale_denom) {
+EXPORT(dec_start) int dec_start(dec_t *h, int strip, int scale_num, int scale_denom) {
   struct jpeg_decompress_struct *d = &h->d;
-  d->scale_num = 1;
+  d->scale_num = (unsigned int)(scale_num > 0 ? scale_num : 1);
   d->scale_denom = (unsigned int)(scale_denom > 0 ? scale_denom : 1);
   h->cmyk = d->jpeg_color_space == JCS_CMYK || d->jpeg_color_space == JCS_YCCK;
   d->out_color_space = h->cmyk ? JCS_CMYK : JCS_RGB;
