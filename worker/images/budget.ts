@@ -17,13 +17,12 @@ export const DEFAULT_BUDGET_BYTES = ISOLATE_BYTES - RESERVED_BYTES;
 
 /**
  * Peak bytes per pixel of the whole-image pipelines: worst case on the corpus of the workerd RSS rise on
- * the first lossy image in a fresh isolate: JPEG lossy 40.1 B/px (median 29.4), PNG lossless 28.9
- * (median 22.1), PNG lossy 49.0 (median 39.6). WebP (jSquash: the decoder's heap keeps the RGBA, the JS
- * copy, the encoder's copy and its YUV picture, and the guard decodes the output whole again).
+ * the first lossy image in a fresh isolate: PNG lossless 28.9 B/px (median 22.1), PNG lossy 49.0 (median
+ * 39.6). WebP (jSquash: the decoder's heap keeps the RGBA, the JS copy, the encoder's copy and its YUV
+ * picture, and the guard decodes the output whole again). JPEG sizes itself from the file's header
+ * (jpegPeakBytes in jpeg-pipeline.ts).
  */
 export const PEAK_BYTES_PER_PIXEL = {
-  jpegLossy: 40,
-  jpegWatermark: 44,
   pngLossless: 34,
   pngLossy: 50,
   // Measured (bench memory points, guard on, raised once): 4 MP 121 MB, 12 MP 322 MB = 27-30 B/px.
@@ -65,7 +64,9 @@ export function webpTransparentPeakBytes(header: HeaderInfo, inputBytes: number)
   return WEBP_BOUNDED.fixedTransparentBytes + header.width * header.height * WEBP_BOUNDED.perPixelTransparent + inputBytes * WEBP_BOUNDED.perInputByte;
 }
 
-export type Pipeline = keyof typeof PEAK_BYTES_PER_PIXEL | 'jpegStrip' | 'pngRows' | 'webpBounded';
+/** JPEG pipelines are labels only: jpeg-pipeline.ts sizes them (jpegPeakBytes). */
+type JpegPipeline = 'jpegLossy' | 'jpegWatermark' | 'jpegStrip';
+export type Pipeline = keyof typeof PEAK_BYTES_PER_PIXEL | JpegPipeline | 'pngRows' | 'webpBounded';
 
 export function pipelineFor(format: 'jpeg' | 'png' | 'webp', header: HeaderInfo, settings: EngineSettings): Exclude<Pipeline, 'pngRows' | 'webpBounded'> {
   if (format === 'jpeg') {
@@ -80,7 +81,7 @@ export function pipelineFor(format: 'jpeg' | 'png' | 'webp', header: HeaderInfo,
 
 export function estimatePeakBytes(pipeline: Pipeline, header: HeaderInfo, inputBytes: number, settings?: EngineSettings): number {
   const logo = settings?.watermark ? LOGO_MAX_BYTES : 0;
-  if (pipeline === 'jpegStrip') return inputBytes * 2;
+  if (pipeline === 'jpegLossy' || pipeline === 'jpegWatermark' || pipeline === 'jpegStrip') return inputBytes * 2;
   if (pipeline === 'pngRows') {
     // PNG to JPG runs after the PNG work, in what it left: png-large.ts drops it when it does not fit.
     return PNG_ROWS.fixedBytes + header.width * PNG_ROWS.perWidthByte + header.width * header.height * PNG_ROWS.perPixel + inputBytes * PNG_ROWS.perInputByte + logo;
