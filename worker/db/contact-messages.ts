@@ -1,5 +1,5 @@
 // The contact_messages table: contact form, feedback and quota-increase requests.
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { CONTACT_ROWS_KEPT } from '../lib/limits';
 import type { Db } from './client';
 import { contactMessages } from './schema';

@@ -1,5 +1,5 @@
 // The user_selections table: the merchant's UI choices and clicks (getUserSelectData).
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { USER_SELECTIONS_KEPT } from '../lib/limits';
 import type { Db } from './client';
 import { userSelections } from './schema';

@@ -1,6 +1,5 @@
 import type { Db } from '../db/client';
-import { CHECK_STATUS, type PagespeedCheckRow, finishCheck, insertCheckUnlessRunning, latestCheck, latestReadyCheck } from '../db/pagespeed-scores';
-import { keepNewestPagespeedRows } from '../db/pagespeed-scores';
+import { CHECK_STATUS, type PagespeedCheckRow, finishCheck, insertCheckUnlessRunning, keepNewestPagespeedRows, latestCheck, latestReadyCheck } from '../db/pagespeed-scores';
 import type { ShopRow } from '../db/shops';
 import { ApiError } from '../lib/errors';
 import { MSG_PAGESPEED_COOLDOWN, PAGESPEED_COOLDOWN_MS, PAGESPEED_ROWS_KEPT } from '../lib/limits';
