@@ -1,32 +1,20 @@
-// Recommendations configuration (decisions.md "Other gaps": both tabs come from configuration) as
-// answered by GET /api/v1/getRecommendedApps. Expected data:
-//   { iframe: { title, url }, partner: { title, apps: [{ name, description, rating, reviews, free, url, icon }] } }
-// The reader also accepts flat keys (iframe_url, apps) so a simpler answer still renders.
+import type { Recommendations as RecommendationsAnswer } from '../../../shared/api/account';
+
+// Recommendations configuration (both tabs come from configuration) as
+// answered by GET /api/v1/getRecommendedApps (shared/api/account.ts): the iframe tab, the partner tab's
+// title, and the partner apps.
 export type PartnerApp = { name: string; description: string; rating: number; reviews: number; free: boolean; url: string; icon?: string };
 export type Recommendations = { iframe: { title: string; url: string } | null; partner: { title: string; apps: PartnerApp[] } };
 
-const str = (v: unknown) => (typeof v === 'string' ? v : '');
-
-export function readRecommendations(data: unknown): Recommendations {
-  const d = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
-  const iframe = (d.iframe ?? {}) as Record<string, unknown>;
-  const partner = (d.partner ?? {}) as Record<string, unknown>;
-  const iframeUrl = str(iframe.url) || str(d.iframe_url);
-  const rawApps = (Array.isArray(partner.apps) ? partner.apps : Array.isArray(d.apps) ? d.apps : []) as Record<string, unknown>[];
+/** The page's view of the answer; nothing configured (or no answer) gives empty tabs. */
+export function readRecommendations(data: Partial<RecommendationsAnswer> | null | undefined): Recommendations {
+  const iframeUrl = data?.iframe?.url ?? '';
   return {
-    iframe: iframeUrl ? { title: str(iframe.title), url: iframeUrl } : null,
+    iframe: iframeUrl ? { title: data?.iframe?.title ?? '', url: iframeUrl } : null,
     partner: {
-      title: str(partner.title),
-      apps: rawApps
-        .map((a) => ({
-          name: str(a.name),
-          description: str(a.description),
-          rating: Number(a.rating) || 0,
-          reviews: Number(a.reviews ?? a.review_count) || 0,
-          free: a.free === true || a.free === 1,
-          url: str(a.url),
-          icon: str(a.icon) || undefined,
-        }))
+      title: data?.partner?.title ?? '',
+      apps: (data?.apps ?? [])
+        .map((a) => ({ name: a.name, description: a.description, rating: Number(a.rating) || 0, reviews: Number(a.review_count) || 0, free: a.free === true, url: a.url }))
         .filter((a) => a.name && a.url),
     },
   };

@@ -1,6 +1,7 @@
+import type { PricingData as WirePricingData, PricingPlan as WirePricingPlan } from '../../../shared/api/billing';
 import type { PricingPlan } from '../lib/plan-stepping';
 
-// The data of GET /api/v1/getPricingPlans (page-speed-and-app.md section 3 "Pricing data").
+// The data of GET /api/v1/getPricingPlans.
 export type PricingData = {
   plans: PricingPlan[];
   level: number;
@@ -21,15 +22,20 @@ export type PricingData = {
 
 const num = (v: unknown, fallback = 0) => (Number.isFinite(Number(v)) ? Number(v) : fallback);
 
-/** Normalises the answer: numbers from strings, and a level on every plan (its index when absent). */
-export function readPricing(data: unknown): PricingData | null {
-  if (!data || typeof data !== 'object') return null;
-  const d = data as Record<string, unknown>;
-  const rawPlans = Array.isArray(d.plans) ? (d.plans as Record<string, unknown>[]) : [];
-  const rebate = (d.rebate_info ?? {}) as Record<string, unknown>;
-  const total = (d.total ?? {}) as Record<string, unknown>;
+/** The answer as it may arrive: any field may be missing (an older Worker, a test's partial answer). */
+export type PricingAnswer = Partial<Omit<WirePricingData, 'plans' | 'rebate_info' | 'total'>> & {
+  plans?: Partial<WirePricingPlan>[];
+  rebate_info?: Partial<WirePricingData['rebate_info']>;
+  total?: Partial<WirePricingData['total']>;
+};
+
+/** Normalises the answer: numbers from strings (prices come as '4.99'), and a level on every plan (its index when absent). */
+export function readPricing(d: PricingAnswer | null | undefined): PricingData | null {
+  if (!d || typeof d !== 'object') return null;
+  const rebate = d.rebate_info ?? {};
+  const total = d.total ?? {};
   return {
-    plans: rawPlans.map((p, i) => ({
+    plans: (Array.isArray(d.plans) ? d.plans : []).map((p, i) => ({
       level: num(p.level, i),
       name: String(p.name ?? ''),
       impressions: num(p.impressions),
@@ -40,8 +46,8 @@ export function readPricing(data: unknown): PricingData | null {
     level: num(d.level),
     capped_amount: num(d.capped_amount),
     next_capped_amount: num(d.next_capped_amount),
-    canDiscount: d.canDiscount === true || d.canDiscount === 1 || d.canDiscount === '1',
-    rebate_info: { expired_time: (rebate.expired_time as number | string) ?? 0, rate: num(rebate.rate), discount_period: num(rebate.discount_period) },
+    canDiscount: d.canDiscount === true,
+    rebate_info: { expired_time: rebate.expired_time ?? 0, rate: num(rebate.rate), discount_period: num(rebate.discount_period) },
     img_usage_use: num(d.img_usage_use),
     img_usage_all: num(d.img_usage_all),
     impressions_use: num(d.impressions_use),

@@ -1,30 +1,22 @@
 import { Badge, BlockStack, Button, Card, EmptyState, InlineGrid, InlineStack, Page, SkeletonBodyText, Tabs, Text, Thumbnail } from '@shopify/polaris';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getRecommendations } from '../api/calls';
-import { isOk } from '../api/client';
+import { useApiQuery } from '../api/query';
 import { useSettingInfo } from '../hooks/use-settings-info';
 import { iframeSrc, readRecommendations, type PartnerApp, type Recommendations } from '../lib/recommendations';
 
 const appId = () => window.shopify?.config?.apiKey ?? document.querySelector<HTMLMetaElement>('meta[name="shopify-api-key"]')?.content ?? '';
 
-/** /recommended-apps: the configured apps page (iframe) and the partner apps list (section 2). */
+/** /recommended-apps: the configured apps page (iframe) and the partner apps list. */
 export function RecommendedAppsScreen() {
   const { t, i18n } = useTranslation();
   const info = useSettingInfo();
-  const [config, setConfig] = useState<Recommendations | null>(null);
   const [tab, setTab] = useState(0);
-
-  useEffect(() => {
-    let cancelled = false;
-    getRecommendations()
-      .then((body) => !cancelled && setConfig(readRecommendations(isOk(body) ? body.data : null)))
-      .catch(() => !cancelled && setConfig(readRecommendations(null)));
-    return () => {
-      cancelled = true;
-    };
-    // Titles and descriptions come in the shop's language: read again when the merchant switches it.
-  }, [i18n.language]);
+  // Titles and descriptions come in the shop's language: read again when the merchant switches it.
+  const read = useApiQuery({ key: ['recommendations', i18n.language], call: getRecommendations, select: (body) => readRecommendations(body.data), errorToast: false, keepPrevious: true });
+  // A failed read shows the empty tabs.
+  const config: Recommendations | null = read.data ?? (read.error ? readRecommendations(null) : null);
 
   const tabs = [
     { id: 'all-apps', content: config?.iframe?.title || t('recommend.allApps') },
