@@ -1,7 +1,8 @@
 // The large benchmark set, built at bench time from Debian wallpapers (nothing big is committed):
 //   apt-get install -y plasma-workspace-wallpapers ukui-wallpapers
 // - product-photo squares: every 5120x2880 (plasma) and 3640-3840 px (ukui) JPEG photo cropped (cover)
-//   to 2048, 3000 and 4000 px squares, saved as camera-like JPEGs (q92, 4:2:0);
+//   to 2048, 3000 and 4000 px squares, saved as camera-like JPEGs (q92, 4:2:0), and the plasma photos
+//   whole (5120 x 2880);
 // - the memory points: one photo at 4, 12 and 25 MP as JPEG, PNG and WebP;
 // - the ukui PNG graphics as they ship (8.7-9.2 MP).
 import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
@@ -30,6 +31,8 @@ export async function buildLargeSet(dir: string): Promise<string[]> {
     for (const side of SQUARES) {
       await make(`photo-jpg_${stem}-${side}.jpg`, () => sharp(src).resize(side, side, { fit: 'cover' }).jpeg({ quality: 92 }).toFile(join(dir, `photo-jpg_${stem}-${side}.jpg`)));
     }
+    // The whole 5120 x 2880 frame as well: its display scale is 3 (the guard's 3/8 DCT-scaled decode).
+    if (src.includes('/wallpapers/')) await make(`photo-jpg_${stem}-5120x2880.jpg`, () => sharp(src).jpeg({ quality: 92 }).toFile(join(dir, `photo-jpg_${stem}-5120x2880.jpg`)));
   }
   const memSrc = PLASMA.find((p) => p.includes('Shell') && existsSync(p)) ?? photos[0]!;
   for (const side of MEMORY_POINTS) {

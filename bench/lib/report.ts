@@ -4,6 +4,8 @@ export type BenchRecord = {
   result: string; outFormat: string; score: number | null; metric: string; ms: number; megapixels: number;
   /** CPU time of the workerd processes for this request (wall-clock ms depends on the machine's load). */
   cpuMs?: number;
+  /** --warm: CPU of the same request sent again to the same isolate (codecs compiled and tiered up). */
+  cpuWarmMs?: number;
   peakBytes: number | null; qualityUsed: number | null; reason?: string;
   /** butteraugli max distance (score is its 3-norm); the engine's own block SSIM of the output. */
   scoreMax?: number; engineSsim?: number; wasmHeapBytes?: number;
