@@ -1,24 +1,25 @@
-// The one definition of the image settings of image-optimisation.md section 3, used by the Worker (save,
-// optimise) and the admin (settings sheet, wizard). Validation follows section 5 with its exact messages.
+// The one definition of the image settings, used by the Worker (save, optimise) and the admin (settings
+// sheet, wizard). Validation answers with the documented messages, word for word.
 import { z } from 'zod';
+import { english, formatMessage, keyedIssue, type MessageKey, type MessageParams } from './messages';
 
-// ---- documented messages (section 5; also listed in page-speed-and-app.md section 8) ----
-export const MSG_NEED_ONE_ITEM = 'Optimization cannot occur until you have set up at least one item.';
-export const MSG_INPUT_EMPTY = 'The input cannot be empty!';
-export const MSG_WATERMARK_REQUIRED = 'Watermark image must be uploaded to save';
-export const MSG_WATERMARK_TOO_LARGE = 'watermark picture maximum size 500kb';
-export const MSG_WATERMARK_TYPE = 'File type must be .jpg .jpeg .png.';
-export const MSG_MANUAL_MODE_WARNING = 'You need to manually optimize in the APP after each change.';
-// Slider and choice ranges have no documented message; these name the range the screen offers.
-export const MSG_WATERMARK_SIZE_RANGE = 'Watermark size must be between 1% and 100% of the image height';
-export const MSG_OPACITY_RANGE = 'Opacity must be between 0.1 and 1';
-export const MSG_LEVEL_RANGE = 'Compression level must be 1, 2 or 3';
-export const MSG_CUSTOM_RANGE = 'Custom quality must be between 55 and 95';
-export const MSG_PRODUCT_SCOPE = 'Product scope must be 0, 1 or 2';
-export const MSG_POSITION = 'Watermark position is not valid';
+// ---- documented messages: keys of shared/messages.ts; schemas carry the keys ----
+// The English texts, for tests and logs. Slider and choice ranges have no documented message; theirs name
+// the range the screen offers.
+export const MSG_NEED_ONE_ITEM = english('server.settings.needOneItem');
+export const MSG_INPUT_EMPTY = english('server.settings.inputEmpty');
+export const MSG_WATERMARK_REQUIRED = english('server.settings.watermarkRequired');
+export const MSG_WATERMARK_TOO_LARGE = english('server.settings.watermarkTooLarge');
+export const MSG_WATERMARK_TYPE = english('server.settings.watermarkType');
+export const MSG_WATERMARK_SIZE_RANGE = english('server.settings.watermarkSizeRange');
+export const MSG_OPACITY_RANGE = english('server.settings.opacityRange');
+export const MSG_LEVEL_RANGE = english('server.settings.levelRange');
+export const MSG_CUSTOM_RANGE = english('server.settings.customRange');
+export const MSG_PRODUCT_SCOPE = english('server.settings.productScope');
+export const MSG_POSITION = english('server.settings.position');
 
 // ---- constants ----
-/** Compression levels (decisions.md): Low = 90, Medium = 75 (default), High = 70. */
+/** Compression levels: Low = 90, Medium = 75 (default), High = 70. */
 export const LEVEL_QUALITY = { 1: 90, 2: 75, 3: 70 } as const;
 export type CompressionLevel = keyof typeof LEVEL_QUALITY;
 export const DEFAULT_LEVEL: CompressionLevel = 2;
@@ -36,7 +37,7 @@ export const TEMPLATE_PLACEHOLDERS = {
   collection: ['%collection_title%', '%shop_name%'],
   blogs: ['%blog_title%', '%shop_name%'],
 } as const;
-/** "Defaults in general" (page-speed-and-app.md section 3): tag defaults of the settings page. */
+/** "Defaults in general": tag defaults of the settings page. */
 export const GENERAL_TEMPLATE_DEFAULTS = {
   product_rule: '%product_title% %product_vendor%',
   collection_rule: '%collection_title% %shop_name%',
@@ -54,15 +55,19 @@ export const WIZARD_TEMPLATE_DEFAULTS = {
 const toFlag = (v: unknown) => (v === true || v === '1' || v === 'true' ? 1 : v === false || v === '0' || v === 'false' || v === '' ? 0 : v);
 const flag = z.preprocess(toFlag, z.union([z.literal(0), z.literal(1)]));
 const num = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
-const productScope = z.preprocess(num, z.union([z.literal(0), z.literal(1), z.literal(2)], { error: MSG_PRODUCT_SCOPE }));
+const productScope = z.preprocess(num, z.union([z.literal(0), z.literal(1), z.literal(2)], { error: 'server.settings.productScope' satisfies MessageKey }));
 const rule = z.string().max(500);
+// Range messages are catalogue keys: validation reports them as keyed messages (keyedIssue).
+const SIZE_RANGE = 'server.settings.watermarkSizeRange' satisfies MessageKey;
+const OPACITY_RANGE = 'server.settings.opacityRange' satisfies MessageKey;
+const CUSTOM_RANGE = 'server.settings.customRange' satisfies MessageKey;
 
 export const watermarkSchema = z.object({
   switch: flag,
-  position: z.enum(WATERMARK_POSITIONS, { error: MSG_POSITION }),
+  position: z.enum(WATERMARK_POSITIONS, { error: 'server.settings.position' satisfies MessageKey }),
   // A fraction of the image height with two decimals: the 1-100 % slider saved as size / 100.
-  image_height: z.preprocess(num, z.number({ error: MSG_WATERMARK_SIZE_RANGE }).min(0.01, MSG_WATERMARK_SIZE_RANGE).max(1, MSG_WATERMARK_SIZE_RANGE).transform(round2)),
-  opacity: z.preprocess(num, z.number({ error: MSG_OPACITY_RANGE }).min(0.1, MSG_OPACITY_RANGE).max(1, MSG_OPACITY_RANGE).transform(round1)),
+  image_height: z.preprocess(num, z.number({ error: SIZE_RANGE }).min(0.01, SIZE_RANGE).max(1, SIZE_RANGE).transform(round2)),
+  opacity: z.preprocess(num, z.number({ error: OPACITY_RANGE }).min(0.1, OPACITY_RANGE).max(1, OPACITY_RANGE).transform(round1)),
   /** Stored name of the current picture ('' when none), shown from /imageAddWatermark/<logo>. */
   logo: z.string().max(200),
   /** base64 (optionally a data: URL) of a newly uploaded picture; never stored in the settings. */
@@ -76,8 +81,8 @@ export const qualitySchema = z.object({
   /** 1: lossless (keeps every pixel, only removes waste); wins over custom and level. */
   lossless: flag,
   /** Low / Medium / High (1 / 2 / 3 -> quality 90 / 75 / 70). Older clients may omit it. */
-  level: z.preprocess(num, z.union([z.literal(1), z.literal(2), z.literal(3)], { error: MSG_LEVEL_RANGE })).default(DEFAULT_LEVEL),
-  custom_ratio: z.preprocess(num, z.number({ error: MSG_CUSTOM_RANGE }).int(MSG_CUSTOM_RANGE).min(CUSTOM_QUALITY_MIN, MSG_CUSTOM_RANGE).max(CUSTOM_QUALITY_MAX, MSG_CUSTOM_RANGE)),
+  level: z.preprocess(num, z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'server.settings.levelRange' satisfies MessageKey })).default(DEFAULT_LEVEL),
+  custom_ratio: z.preprocess(num, z.number({ error: CUSTOM_RANGE }).int(CUSTOM_RANGE).min(CUSTOM_QUALITY_MIN, CUSTOM_RANGE).max(CUSTOM_QUALITY_MAX, CUSTOM_RANGE)),
 });
 
 export const imageOptSchema = z.object({
@@ -144,7 +149,7 @@ export function defaultImageSettings(): ImageSettings {
   };
 }
 
-// ---- rules of section 5 ----
+// ---- cross-field rules (scopes, watermark, templates) ----
 /** Whitespace (incl. newlines) and zero-width characters are removed before the emptiness check. */
 export function isBlankTemplate(text: string): boolean {
   return text.replace(/[\s\u200B-\u200D\u2060\uFEFF]+/g, '') === '';
@@ -158,54 +163,71 @@ export function normaliseTemplate(text: string): string {
 export type WatermarkUpload = { bytes: Uint8Array; ext: 'jpg' | 'png'; contentType: 'image/jpeg' | 'image/png' };
 
 /** Decodes and checks a watermark picture (type by name and by content, 500 KB at most). */
-export function checkWatermarkUpload(fileData: string, fileName: string | undefined): { ok: true; upload: WatermarkUpload } | { ok: false; message: string } {
+type Refused = { ok: false; key: MessageKey; message: string };
+const refused = (key: SettingsMessageKey): Refused => ({ ok: false, key, message: english(key) });
+/** The keys the settings rules answer with (none has params). */
+type SettingsMessageKey = Extract<MessageKey, `server.settings.${string}` | 'server.common.invalidInput'>;
+
+export function checkWatermarkUpload(fileData: string, fileName: string | undefined): { ok: true; upload: WatermarkUpload } | Refused {
   const ext = (fileName ?? '').toLowerCase().split('.').pop() ?? '';
   const dataUrl = /^data:([^;,]*)(;base64)?,/.exec(fileData);
-  if (fileName !== undefined && fileName !== '' && !(WATERMARK_EXTENSIONS as readonly string[]).includes(ext)) return { ok: false, message: MSG_WATERMARK_TYPE };
+  if (fileName !== undefined && fileName !== '' && !(WATERMARK_EXTENSIONS as readonly string[]).includes(ext)) return refused('server.settings.watermarkType');
   let bytes: Uint8Array;
   try {
     const bin = atob((dataUrl ? fileData.slice(dataUrl[0].length) : fileData).replace(/\s+/g, ''));
     bytes = Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
   } catch {
-    return { ok: false, message: MSG_WATERMARK_TYPE };
+    return refused('server.settings.watermarkType');
   }
-  if (bytes.length === 0) return { ok: false, message: MSG_WATERMARK_REQUIRED };
-  if (bytes.length > WATERMARK_MAX_BYTES) return { ok: false, message: MSG_WATERMARK_TOO_LARGE };
+  if (bytes.length === 0) return refused('server.settings.watermarkRequired');
+  if (bytes.length > WATERMARK_MAX_BYTES) return refused('server.settings.watermarkTooLarge');
   const isPng = bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47;
   const isJpg = bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
   if (isPng) return { ok: true, upload: { bytes, ext: 'png', contentType: 'image/png' } };
   if (isJpg) return { ok: true, upload: { bytes, ext: 'jpg', contentType: 'image/jpeg' } };
-  return { ok: false, message: MSG_WATERMARK_TYPE };
+  return refused('server.settings.watermarkType');
 }
 
 /**
- * The section 5 rules on a shape-valid settings object; returns the first documented message or null.
- * `hasWatermark`: a picture is already stored, or a new one comes with this save.
+ * The cross-field rules on a shape-valid settings object; returns the key of the first documented message
+ * or null. `hasWatermark`: a picture is already stored, or a new one comes with this save.
  */
-export function settingsRuleError(s: ImageSettings, hasWatermark: boolean): string | null {
+export function settingsRuleKey(s: ImageSettings, hasWatermark: boolean): SettingsMessageKey | null {
   const scoped = (x: { product: number; collection: number; blogs: number }) => x.product !== 0 || x.collection === 1 || x.blogs === 1;
-  if (s.image_opt.switch === 1 && !scoped(s.image_opt)) return MSG_NEED_ONE_ITEM;
+  if (s.image_opt.switch === 1 && !scoped(s.image_opt)) return 'server.settings.needOneItem';
   for (const area of [s.alt_text, s.file_name]) {
     if (area.switch !== 1) continue;
-    if (!scoped(area)) return MSG_NEED_ONE_ITEM;
-    if (area.product !== 0 && isBlankTemplate(area.product_rule)) return MSG_INPUT_EMPTY;
-    if (area.collection === 1 && isBlankTemplate(area.collection_rule)) return MSG_INPUT_EMPTY;
-    if (area.blogs === 1 && isBlankTemplate(area.blogs_rule)) return MSG_INPUT_EMPTY;
+    if (!scoped(area)) return 'server.settings.needOneItem';
+    if (area.product !== 0 && isBlankTemplate(area.product_rule)) return 'server.settings.inputEmpty';
+    if (area.collection === 1 && isBlankTemplate(area.collection_rule)) return 'server.settings.inputEmpty';
+    if (area.blogs === 1 && isBlankTemplate(area.blogs_rule)) return 'server.settings.inputEmpty';
   }
   // Watermarks are added only while compression is on; then a picture is required.
-  if (s.image_opt.switch === 1 && s.image_opt.watermark.switch === 1 && !hasWatermark) return MSG_WATERMARK_REQUIRED;
+  if (s.image_opt.switch === 1 && s.image_opt.watermark.switch === 1 && !hasWatermark) return 'server.settings.watermarkRequired';
   return null;
 }
 
-export type SettingsValidation = { ok: true; settings: ImageSettings; upload: WatermarkUpload | null } | { ok: false; message: string };
+/** The same rules, answered with the documented English text. */
+export function settingsRuleError(s: ImageSettings, hasWatermark: boolean): string | null {
+  const key = settingsRuleKey(s, hasWatermark);
+  return key && english(key);
+}
+
+/** A refusal carries its catalogue key (and params, for a field zod named) beside the English text. */
+export type SettingsValidation =
+  | { ok: true; settings: ImageSettings; upload: WatermarkUpload | null }
+  | { ok: false; key: MessageKey; params?: MessageParams; message: string };
 
 /**
- * Full validation of a settings object: shape, ranges, section 5 rules, and the new watermark picture
+ * Full validation of a settings object: shape, ranges, cross-field rules, and the new watermark picture
  * when one is sent. `storedLogo` is the picture already saved for the shop ('' when none).
  */
 export function validateImageSettings(input: unknown, storedLogo = ''): SettingsValidation {
   const parsed = imageSettingsSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? 'Invalid input' };
+  if (!parsed.success) {
+    const keyed = keyedIssue(parsed.error.issues[0]);
+    return { ok: false, key: keyed.message_key, params: keyed.params, message: formatMessage(keyed) };
+  }
   const settings = parsed.data;
   const wm = settings.image_opt.watermark;
   let upload: WatermarkUpload | null = null;
@@ -214,12 +236,12 @@ export function validateImageSettings(input: unknown, storedLogo = ''): Settings
     if (!checked.ok) return checked;
     upload = checked.upload;
   } else if (wm.file_name && !(WATERMARK_EXTENSIONS as readonly string[]).includes(wm.file_name.toLowerCase().split('.').pop() ?? '')) {
-    return { ok: false, message: MSG_WATERMARK_TYPE };
+    return refused('server.settings.watermarkType');
   }
   // A client cannot point at a picture it did not upload: only the stored one counts.
   const hasWatermark = upload !== null || (storedLogo !== '' && wm.logo === storedLogo);
-  const ruleError = settingsRuleError(settings, hasWatermark);
-  if (ruleError) return { ok: false, message: ruleError };
+  const ruleKey = settingsRuleKey(settings, hasWatermark);
+  if (ruleKey) return refused(ruleKey);
   return { ok: true, settings, upload };
 }
 

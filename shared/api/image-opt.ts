@@ -1,6 +1,7 @@
 // Responses of the image-optimisation calls (/api/v2/image-opt/*) as the Worker answers them.
 import type { ImageSettings } from '../image-settings';
 import type { ImageStatus, ImageStatusLabel } from '../image-status';
+import type { KeyedMessage } from '../messages';
 
 /** A page of rows (history, manual list, item images). */
 export type Paged<T> = { data: T[]; current_page: number; per_page: number; total: number };
@@ -126,7 +127,7 @@ export type SchedulesByTab = Partial<Record<'product' | 'collection' | 'blog' | 
 /** restore and reOptimize: the planned job. */
 export type PlannedJob = { job_id: string | null; total: number };
 /** uploadImagesOpt: the job, the accepted names and the refused files with their reasons. */
-export type UploadRejection = { name: string; message: string; message_key?: string; params?: Record<string, string | number> };
+export type UploadRejection = { name: string; message: string } & KeyedMessage;
 export type UploadAnswer = { job_id: string | null; accepted: string[]; rejected: UploadRejection[] };
 export type StopAnswer = { stopped: number };
 export type DownloadMarked = { opt_id: number; marked: number };

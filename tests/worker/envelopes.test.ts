@@ -21,13 +21,13 @@ describe('error envelopes', () => {
     const res = await call('/api/v1/getSettingInfo');
     expect(res.status).toBe(401);
     expect(res.headers.get('X-Shopify-Retry-Invalid-Session-Request')).toBe('1');
-    expect(await res.json()).toEqual({ code: '401', msg: 'Missing credentials' });
+    expect(await res.json()).toEqual({ code: '401', msg: 'Missing credentials', message_key: 'server.auth.missingCredentials', params: {} });
   });
 
   it('v2 calls without credentials get {ack: 0, message}', async () => {
     const res = await call('/api/v2/image-opt/getSettings');
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ ack: 0, message: 'Missing credentials' });
+    expect(await res.json()).toEqual({ ack: 0, message: 'Missing credentials', message_key: 'server.auth.missingCredentials', params: {} });
   });
 
   it('an admin token shorter than 32 characters is refused before any lookup', async () => {
@@ -61,15 +61,16 @@ describe('error envelopes', () => {
     const { headers } = await createShop();
     const res = await call('/api/v2/nope', { headers });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ ack: 0, message: 'Not found' });
+    expect(await res.json()).toEqual({ ack: 0, message: 'Not found', message_key: 'server.common.notFound', params: {} });
   });
 });
 
 describe('input validation', () => {
   it('keeps a documented message and names the field otherwise', () => {
-    const schema = z.object({ rule: z.string().min(1, 'The input cannot be empty!'), page: z.coerce.number().int().min(1) });
-    expect(() => parseInput(schema, { rule: '', page: 1 })).toThrow(new ValidationError('The input cannot be empty!'));
-    expect(() => parseInput(schema, { rule: 'x', page: -3 })).toThrow(new ValidationError('Invalid value for page'));
+    // Schemas carry catalogue keys; the error's message is the documented English.
+    const schema = z.object({ rule: z.string().min(1, 'server.settings.inputEmpty'), page: z.coerce.number().int().min(1) });
+    expect(() => parseInput(schema, { rule: '', page: 1 })).toThrow(new ValidationError('server.settings.inputEmpty'));
+    expect(() => parseInput(schema, { rule: 'x', page: -3 })).toThrow(new ValidationError('server.common.invalidValueFor', { field: 'page' }));
     expect(parseInput(schema, { rule: 'x', page: '2' })).toEqual({ rule: 'x', page: 2 });
   });
 });

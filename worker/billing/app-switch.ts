@@ -1,4 +1,4 @@
-// saveAppSwitch (page-speed-and-app.md sections 4 and 6): the overcharge switch (is_over_quota) and the
+// saveAppSwitch: the overcharge switch (is_over_quota) and the
 // partner-ad switch (extra_adver). Overcharge can be switched on only with a paid plan (level > 0) whose
 // subscription has a usage cap (is_capped); switching it off is always allowed.
 import { setOverQuota } from '../db/shop-billing';
@@ -8,13 +8,11 @@ import { findShopById, type ShopRow } from '../db/shops';
 import { bit } from '../lib/bit';
 import { ValidationError } from '../lib/errors';
 
-export const OVERCHARGE_NEEDS_CAPPED_PLAN = 'Overcharge needs a paid plan with a usage cap';
-
 export type AppSwitchInput = { name: 'is_over_quota' | 'extra_adver'; st: 0 | 1; exp: number };
 
 export async function saveAppSwitch(db: Db, shop: ShopRow, input: AppSwitchInput, now = Date.now()) {
   if (input.name === 'is_over_quota') {
-    if (input.st === 1 && (shop.planLevel <= 0 || !shop.hasUsageCap)) throw new ValidationError(OVERCHARGE_NEEDS_CAPPED_PLAN);
+    if (input.st === 1 && (shop.planLevel <= 0 || !shop.hasUsageCap)) throw new ValidationError('server.billing.overchargeNeedsCappedPlan');
     await setOverQuota(db, shop.id, input.st === 1);
   } else {
     await upsertAppSwitch(db, shop.id, input.name, input.st, input.exp, now);

@@ -8,5 +8,3 @@ import type { TokenEnv } from '../shopify/tokens';
 export type SyncDeps = { env: TokenEnv & Partial<Pick<Env, 'BILLING_TEST_CHARGES'>>; db: Db; log?: Logger; client?: AdminClient; now?: number };
 /** Creating subscriptions also needs the return URL's origin and the test-charge flag. */
 export type BillingDeps = SyncDeps & { env: TokenEnv & Pick<Env, 'APP_URL' | 'BILLING_TEST_CHARGES'> };
-
-export const SHOPIFY_FAILED_MESSAGE = 'Shopify billing is not reachable right now, please try again later';

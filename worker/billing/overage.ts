@@ -4,12 +4,13 @@
 import { createDb, type Db } from '../db/client';
 import { findShopById, type ShopRow } from '../db/shops';
 import { listPendingUsageCharges, listShopIdsWithPendingCharges, markUsageCharge, sumPeriodChargeCents } from '../db/usage-charges';
-import { ApiError, ValidationError } from '../lib/errors';
+import { verbatim } from '../../shared/messages';
+import { ApiError, apiError, ValidationError } from '../lib/errors';
 import { createLogger, type Logger } from '../lib/log';
 import { ShopifyUserError } from '../shopify/errors';
 import { createUsageRecord, shopifyClientFor, updateUsageCap } from '../shopify';
-import { SHOPIFY_FAILED_MESSAGE, type SyncDeps } from './deps';
-import { amountToCents, capCentsForImages, centsToAmount, OVERAGE_CAP_STEPS_IMAGES } from './terms';
+import type { SyncDeps } from './deps';
+import { capCentsForImages, centsToAmount, OVERAGE_CAP_STEPS_IMAGES } from './terms';
 
 export type SettleResult = { recorded: number; refused: number; pending: number };
 
@@ -98,9 +99,9 @@ export function nextCapStep(shop: CapShop): number | null {
  * the confirmation page and the billing return URL syncs the new cap.
  */
 export async function raiseOverageCap(deps: SyncDeps, shop: ShopRow, images?: number): Promise<{ url: string; cappedAmountCents: number }> {
-  if (!hasUsageLine(shop)) throw new ValidationError('Overcharge needs a paid plan');
+  if (!hasUsageLine(shop)) throw new ValidationError('server.billing.overchargeNeedsPaidPlan');
   const next = images ?? nextCapStep(shop);
-  if (!next || !Number.isInteger(next) || capCentsForImages(next) <= shop.cappedAmountCents) throw new ValidationError('The cap is already at its highest');
+  if (!next || !Number.isInteger(next) || capCentsForImages(next) <= shop.cappedAmountCents) throw new ValidationError('server.billing.capAtHighest');
   const cents = capCentsForImages(next);
   try {
     const client = deps.client ?? shopifyClientFor(deps.env, deps.db, shop);
@@ -109,8 +110,9 @@ export async function raiseOverageCap(deps: SyncDeps, shop: ShopRow, images?: nu
     return { url: confirmationUrl, cappedAmountCents: cents };
   } catch (err) {
     deps.log?.error('cap_update_failed', { shop: shop.domain, error: err });
-    if (err instanceof ShopifyUserError) throw new ApiError(422, err.userErrors.map((e) => e.message).join('; '));
-    throw new ApiError(502, SHOPIFY_FAILED_MESSAGE);
+    // Shopify's own userErrors, in the store's language: shown as sent.
+    if (err instanceof ShopifyUserError) throw new ApiError(422, verbatim(err.userErrors.map((e) => e.message).join('; ')));
+    throw apiError(502, 'server.billing.unreachable');
   }
 }
 

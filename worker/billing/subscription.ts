@@ -3,17 +3,17 @@
 import { updateShopBilling, type ShopBillingPatch } from '../db/shop-billing';
 import type { Db } from '../db/client';
 import { findShopByDomain, findShopById, type ShopRow } from '../db/shops';
-import { ApiError, ValidationError } from '../lib/errors';
+import { verbatim } from '../../shared/messages';
+import { ApiError, apiError, ValidationError } from '../lib/errors';
 import { apiErrorFromShopify } from '../middleware/shopify-failures';
 import type { Logger } from '../lib/log';
 import { cancelAppSubscription, createAppSubscription, getActiveSubscriptions, shopifyClientFor, type AppSubscription } from '../shopify';
 import { ShopifyUserError } from '../shopify/errors';
 import type { AdminClient } from '../shopify/graphql-client';
-import type { TokenEnv } from '../shopify/tokens';
 import { MAX_PLAN_LEVEL, planFor } from '../../shared/plans';
 import { cycleDayOf } from './cycle';
 import { carryUsageToNewPeriod } from './quota';
-import { SHOPIFY_FAILED_MESSAGE, type BillingDeps, type SyncDeps } from './deps';
+import type { BillingDeps, SyncDeps } from './deps';
 import { canDiscount } from './discount';
 import { billingReturnUrl, type ReturnKind } from './return-url';
 import { chargeIsTest, markTestChargesOnly, refusedAsTestOnly, testChargesAllowed } from './test-charges';
@@ -44,13 +44,13 @@ export type ChangePlanResult = { url: string | null; planLevel: number };
  * nothing changes here until the merchant approves. Level 0 cancels the subscription at once.
  */
 export async function changePlan(deps: BillingDeps, shop: ShopRow, newLevel: number): Promise<ChangePlanResult> {
-  if (!Number.isInteger(newLevel) || newLevel < 0 || newLevel > MAX_PLAN_LEVEL) throw new ValidationError('Invalid plan level');
+  if (!Number.isInteger(newLevel) || newLevel < 0 || newLevel > MAX_PLAN_LEVEL) throw new ValidationError('server.billing.invalidPlanLevel');
   if (newLevel === 0) {
-    if (shop.planLevel === 0 && !shop.subscriptionId) throw new ValidationError('You are already on the Free plan');
+    if (shop.planLevel === 0 && !shop.subscriptionId) throw new ValidationError('server.billing.alreadyFree');
     await downgradeToFree(deps, shop);
     return { url: null, planLevel: 0 };
   }
-  if (newLevel === shop.planLevel && shop.subscriptionStatus === 'ACTIVE') throw new ValidationError('You are already on this plan');
+  if (newLevel === shop.planLevel && shop.subscriptionStatus === 'ACTIVE') throw new ValidationError('server.billing.alreadyOnPlan');
 
   const now = deps.now ?? Date.now();
   const plan = planFor(newLevel);
@@ -107,7 +107,7 @@ const FREE_PATCH: ShopBillingPatch = {
   pendingPlanLevel: null,
   hasUsageCap: false,
   cappedAmountCents: 0,
-  // Overcharge needs a paid, capped plan (section 6): switched off with the plan.
+  // Overcharge needs a paid, capped plan: switched off with the plan.
   overageEnabled: false,
 };
 
@@ -116,8 +116,9 @@ function shopifyFailure(deps: SyncDeps, event: string, err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   const explained = apiErrorFromShopify(err);
   if (explained && explained.status === 401) return explained;
-  if (err instanceof ShopifyUserError) return new ApiError(422, err.userErrors.map((e) => e.message).join('; '));
-  return new ApiError(502, SHOPIFY_FAILED_MESSAGE);
+  // Shopify's own userErrors, in the store's language: shown as sent.
+  if (err instanceof ShopifyUserError) return new ApiError(422, verbatim(err.userErrors.map((e) => e.message).join('; ')));
+  return apiError(502, 'server.billing.unreachable');
 }
 
 function recurringCents(sub: AppSubscription): number | null {
@@ -157,7 +158,7 @@ export async function syncSubscription(deps: SyncDeps, shop: ShopRow, preferId?:
   const level = levelOfSubscription({ name: sub.name, recurringPriceCents: recurringCents(sub) });
   if (level === null) {
     deps.log?.error('subscription_unknown_plan', { shop: shop.domain, subscription: sub.id, name: sub.name });
-    throw new ApiError(502, 'The active subscription matches no plan');
+    throw apiError(502, 'server.billing.noMatchingPlan');
   }
   const usage = usageLine(sub);
   const isNew = sub.id !== shop.subscriptionId;

@@ -7,7 +7,7 @@ import type { Db } from '../db/client';
 import { createOAuthState, consumeOAuthState } from '../db/oauth-states';
 import { ensureShopDefaultRows } from '../db/catalogue-syncs';
 import { findShopByDomain, updateShopInfo, upsertInstalledShop, type ShopInfoFields, type ShopRow } from '../db/shops';
-import { ApiError, ValidationError } from '../lib/errors';
+import { apiError, ValidationError } from '../lib/errors';
 import type { Logger } from '../lib/log';
 import { randomToken } from '../lib/crypto';
 import { shopifyHostUrl } from '../shopify/api-version';
@@ -24,18 +24,12 @@ export type InstallEnv = TokenEnv & AuthorizeEnv & Pick<Env, 'SYNC_QUEUE'>;
 
 const STATE_TTL_MS = 10 * 60_000;
 
-/** The documented messages of the signed-redirect checks. */
-export const MSG_BAD_HMAC = 'HMAC validation failed';
-export const MSG_STALE = 'Request expired';
-export const MSG_BAD_SHOP = 'Invalid shop domain';
-export const MSG_BAD_STATE = 'Invalid OAuth state';
-
 /** Checks a Shopify-signed query (install landing, callback): shop domain, fresh timestamp, HMAC. */
 export async function verifySignedQuery(params: URLSearchParams, secret: string, now = Date.now()): Promise<string> {
   const shop = (params.get('shop') ?? '').toLowerCase();
-  if (!isShopDomain(shop)) throw new ValidationError(MSG_BAD_SHOP);
-  if (!(await verifyQueryHmac(params, secret))) throw new ApiError(401, MSG_BAD_HMAC);
-  if (!isFreshTimestamp(params.get('timestamp'), now)) throw new ApiError(401, MSG_STALE);
+  if (!isShopDomain(shop)) throw new ValidationError('server.auth.invalidShopDomain');
+  if (!(await verifyQueryHmac(params, secret))) throw apiError(401, 'server.auth.hmacFailed');
+  if (!isFreshTimestamp(params.get('timestamp'), now)) throw apiError(401, 'server.auth.requestExpired');
   return shop;
 }
 
@@ -140,9 +134,9 @@ export async function completeInstall(env: InstallEnv, db: Db, shopDomain: strin
 export async function handleOAuthCallback(env: InstallEnv, db: Db, params: URLSearchParams, log: Logger): Promise<string> {
   const shopDomain = await verifySignedQuery(params, env.SHOPIFY_API_SECRET);
   const state = params.get('state') ?? '';
-  if (!state || !(await consumeOAuthState(db, state, shopDomain))) throw new ApiError(401, MSG_BAD_STATE);
+  if (!state || !(await consumeOAuthState(db, state, shopDomain))) throw apiError(401, 'server.auth.invalidOAuthState');
   const code = params.get('code');
-  if (!code) throw new ValidationError('Missing authorization code');
+  if (!code) throw new ValidationError('server.auth.missingAuthCode');
   const grant = await exchangeAuthorizationCode(env, shopDomain, code);
   const shop = await completeInstall(env, db, shopDomain, grant, log, state.split('.')[1] ?? null);
   return appHomeUrl(env, shop, params.get('host'));

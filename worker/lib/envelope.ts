@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { formatMessage, type KeyedMessage } from '../../shared/messages';
 
 // Two response families, as documented: the v2 and image calls answer {ack, data, message} (ack 1 is
 // success); the older v1 calls answer {code, msg, data} (code '200' is success). The payload types live in
@@ -17,6 +18,9 @@ export function isV1Path(path: string): boolean {
   return path.startsWith('/api/v1/') || path.startsWith('/shopify/');
 }
 
-export function errorBody(path: string, status: number, message: string) {
-  return isV1Path(path) ? { code: String(status), msg: message } : { ack: 0, message };
+/** An error in the caller's family: the documented English text plus its catalogue key and params. */
+export function errorBody(path: string, status: number, keyed: KeyedMessage) {
+  const text = formatMessage(keyed);
+  const key = { message_key: keyed.message_key, params: keyed.params };
+  return isV1Path(path) ? { code: String(status), msg: text, ...key } : { ack: 0, message: text, ...key };
 }

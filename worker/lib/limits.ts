@@ -1,6 +1,7 @@
 // Limits that keep money and shared capacity safe from any one shop or caller (issue 17). One place for
 // the numbers: the README's Hardening section lists them, the abuse suite (tests/worker/security/abuse)
 // checks each one.
+import { english } from '../../shared/messages';
 const MB = 1024 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -21,11 +22,12 @@ export const BODY_LIMITS = {
   /** uploadImagesOpt: 20 MB of images as base64 (4/3) plus the JSON around them. */
   upload: UPLOAD_MAX_BASE64_CHARS + 1 * MB,
 } as const;
-export const MSG_BODY_TOO_LARGE = 'The request is too large.';
+// The English texts of the refusals (shared/messages.ts); errors are thrown by key.
+export const MSG_BODY_TOO_LARGE = english('server.limits.bodyTooLarge');
 
 /** Image ids (and rows) one restore or re-optimise request may name, all rows together. */
 export const MAX_IDS_PER_REQUEST = 1000;
-export const MSG_TOO_MANY_IDS = `Select at most ${MAX_IDS_PER_REQUEST} images at a time.`;
+export const MSG_TOO_MANY_IDS = english('server.limits.tooManyIds');
 
 /** Admin tokens (authToken): each expires, each shop holds a few at most (the oldest go first). */
 export const ADMIN_TOKEN_TTL_MS = 30 * DAY_MS;
@@ -36,21 +38,21 @@ export const RATE_LIMITS = {
   shopify: { limit: 60, periodSeconds: 60 },
   webhooks: { limit: 600, periodSeconds: 60 },
 } as const;
-export const MSG_TOO_MANY_REQUESTS = 'Too many requests. Please try again in a minute.';
+export const MSG_TOO_MANY_REQUESTS = english('server.limits.tooManyRequests');
 
 /** Uploads: accepted files per shop per UTC day. */
 export const UPLOADS_PER_DAY = 500;
-export const MSG_UPLOAD_ALLOWANCE = "Today's upload allowance is used up. Please try again tomorrow.";
+export const MSG_UPLOAD_ALLOWANCE = english('server.limits.uploadAllowance');
 
 /** PageSpeed: one recheck per shop per cooldown. */
 export const PAGESPEED_COOLDOWN_MS = 5 * 60 * 1000;
-export const MSG_PAGESPEED_COOLDOWN = 'The page speed score was checked a moment ago. Please try again in a few minutes.';
+export const MSG_PAGESPEED_COOLDOWN = english('server.limits.pagespeedCooldown');
 
 /** Re-optimisation (free, so repeatable): images per shop per UTC day, and images waiting in the queue. */
 export const REOPTIMISE_IMAGES_PER_DAY = 5000;
 export const MAX_QUEUED_IMAGES_PER_SHOP = 5000;
-export const MSG_REOPTIMISE_ALLOWANCE = "Today's re-optimization allowance is used up. Please try again tomorrow.";
-export const MSG_QUEUE_BUSY = 'Many images are still waiting to be processed. Please try again when they are done.';
+export const MSG_REOPTIMISE_ALLOWANCE = english('server.limits.reoptimiseAllowance');
+export const MSG_QUEUE_BUSY = english('server.limits.queueBusy');
 
 /** Retention of per-shop rows: the newest ones are kept. */
 export const CONTACT_ROWS_KEPT = 100;

@@ -1,17 +1,16 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { ValidationError } from './errors';
+import { keyedIssue } from '../../shared/messages';
+import { invalidInput, ValidationError } from './errors';
 
 /**
- * Parses input with a zod schema; the first issue's message becomes the error the merchant sees, so
- * schemas carry the documented messages (e.g. 'The input cannot be empty!').
+ * Parses input with a zod schema; the first issue becomes the error the merchant sees, so schemas carry
+ * the catalogue keys of the documented messages (e.g. `{ error: 'server.settings.inputEmpty' }`). An
+ * issue without one names its field (server.common.invalidValueFor); see keyedIssue.
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  // Schema-level messages (the documented ones) win over this per-parse fallback, which names the field.
-  const result = schema.safeParse(input, {
-    error: (issue) => (issue.path && issue.path.length > 0 ? `Invalid value for ${issue.path.join('.')}` : undefined),
-  });
-  if (!result.success) throw new ValidationError(result.error.issues[0]?.message ?? 'Invalid input');
+  const result = schema.safeParse(input);
+  if (!result.success) throw invalidInput(keyedIssue(result.error.issues[0]));
   return result.data;
 }
 
@@ -30,7 +29,7 @@ export async function readBody(c: Context): Promise<unknown> {
     try {
       return await c.req.json();
     } catch {
-      throw new ValidationError('Request body is not valid JSON');
+      throw new ValidationError('server.common.invalidJson');
     }
   }
   if (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data')) {
@@ -44,6 +43,6 @@ export async function readBody(c: Context): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch {
-    throw new ValidationError('Request body is not valid JSON');
+    throw new ValidationError('server.common.invalidJson');
   }
 }

@@ -28,14 +28,14 @@ export type AuthenticateOptions = {
 export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandler<AppEnv> =>
   async function authenticate(c, next) {
     const token = bearerToken(c.req.header('Authorization'));
-    if (!token) throw new AuthError('Missing credentials');
+    if (!token) throw new AuthError('server.auth.missingCredentials');
 
     const db = c.get('db');
     let shop;
     let auth: AppEnv['Variables']['auth'];
     if (looksLikeJwt(token)) {
       const claims = await verifySessionToken(token, c.env.SHOPIFY_API_KEY, c.env.SHOPIFY_API_SECRET);
-      if (!claims) throw new AuthError('Invalid session token');
+      if (!claims) throw new AuthError('server.auth.invalidSessionToken');
       auth = { kind: 'session', userId: claims.userId ?? '' };
       shop = await findShopByDomain(db, claims.shopDomain);
       if (lacksGrant(shop)) {
@@ -56,15 +56,15 @@ export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandl
         }
       }
     } else {
-      if (options.sessionTokenOnly) throw new AuthError('A session token is required');
-      if (token.length < MIN_ADMIN_TOKEN_LENGTH) throw new AuthError('Invalid admin token');
+      if (options.sessionTokenOnly) throw new AuthError('server.auth.sessionTokenRequired');
+      if (token.length < MIN_ADMIN_TOKEN_LENGTH) throw new AuthError('server.auth.invalidAdminToken');
       // Only a live token counts: expired ones are refused (and swept by the daily cron).
       const found = await findLiveAdminToken(db, await sha256Hex(token), Date.now());
-      if (!found) throw new AuthError('Invalid admin token');
+      if (!found) throw new AuthError('server.auth.invalidAdminToken');
       shop = found.shop;
       auth = { kind: 'admin', tokenId: found.token.id, userId: found.token.userId };
     }
-    if (!shop || shop.uninstalledAt) throw new AuthError('Shop is not installed');
+    if (!shop || shop.uninstalledAt) throw new AuthError('server.auth.shopNotInstalled');
     c.set('shop', shop);
     c.set('auth', auth);
     c.set('log', c.get('log').child({ shop: shop.domain }));
@@ -77,6 +77,6 @@ export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandl
  */
 export const requireSessionToken = (): MiddlewareHandler<AppEnv> =>
   async function requireSessionToken(c, next) {
-    if (c.get('auth')?.kind !== 'session') throw new AuthError('A session token is required');
+    if (c.get('auth')?.kind !== 'session') throw new AuthError('server.auth.sessionTokenRequired');
     await next();
   };

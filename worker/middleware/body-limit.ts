@@ -1,9 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { MSG_WATERMARK_TOO_LARGE } from '../../shared/image-settings';
-import { ApiError } from '../lib/errors';
-import { BODY_LIMITS, MSG_BODY_TOO_LARGE } from '../lib/limits';
-import { MSG_UPLOAD_REQUEST_TOO_LARGE } from '../optimise/errors';
+import { apiError, type ApiError } from '../lib/errors';
+import { BODY_LIMITS } from '../lib/limits';
 import type { AppEnv } from '../types';
 
 /** The largest body a path may carry: uploads are sized to their documented limits, webhooks to Shopify's. */
@@ -15,9 +13,9 @@ export function bodyLimitFor(path: string): number {
 
 /** 413 with the documented message where the route has one: only a watermark picture makes a settings save big. */
 function tooLarge(path: string): ApiError {
-  if (path === '/api/v2/image-opt/uploadImagesOpt') return new ApiError(413, MSG_UPLOAD_REQUEST_TOO_LARGE);
-  if (path === '/api/v2/image-opt/saveSettings' || path === '/api/v1/saveNewGuideCfg') return new ApiError(413, MSG_WATERMARK_TOO_LARGE);
-  return new ApiError(413, MSG_BODY_TOO_LARGE);
+  if (path === '/api/v2/image-opt/uploadImagesOpt') return apiError(413, 'server.upload.requestTooLarge');
+  if (path === '/api/v2/image-opt/saveSettings' || path === '/api/v1/saveNewGuideCfg') return apiError(413, 'server.settings.watermarkTooLarge');
+  return apiError(413, 'server.limits.bodyTooLarge');
 }
 
 /**

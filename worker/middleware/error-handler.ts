@@ -1,5 +1,6 @@
 import type { ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { msg, verbatim } from '../../shared/messages';
 import { errorBody } from '../lib/envelope';
 import { ApiError } from '../lib/errors';
 import { createLogger } from '../lib/log';
@@ -18,15 +19,16 @@ export const onError: ErrorHandler<AppEnv> = (thrown, c) => {
     for (const [k, v] of Object.entries(err.headers)) c.header(k, k.toLowerCase() === REAUTH_URL_HEADER ? absoluteAppUrl(c.env, v) : v);
     // App Bridge and our admin client read the reauthorize headers from fetch answers (as shopify-app-js does).
     if (Object.keys(err.headers).some((k) => k.toLowerCase() === REAUTH_URL_HEADER)) c.header('Access-Control-Expose-Headers', 'X-Shopify-API-Request-Failure-Reauthorize, X-Shopify-API-Request-Failure-Reauthorize-Url');
-    return c.json(errorBody(path, err.status, err.message), err.status);
+    return c.json(errorBody(path, err.status, err.keyed), err.status);
   }
   if (err instanceof HTTPException) {
-    return c.json(errorBody(path, err.status, err.message || 'Request failed'), err.status);
+    // Hono's own text (e.g. a malformed form body): not ours to translate.
+    return c.json(errorBody(path, err.status, verbatim(err.message || 'Request failed')), err.status);
   }
   const log = c.get('log') ?? createLogger();
   const shop = c.get('shop');
   log.error('unhandled_error', { path, shop: shop?.domain, error: err });
-  return c.json(errorBody(path, 500, 'Internal Server Error'), 500);
+  return c.json(errorBody(path, 500, msg('server.common.internal')), 500);
 };
 
-export const onNotFound: NotFoundHandler<AppEnv> = (c) => c.json(errorBody(c.req.path, 404, 'Not found'), 404);
+export const onNotFound: NotFoundHandler<AppEnv> = (c) => c.json(errorBody(c.req.path, 404, msg('server.common.notFound')), 404);

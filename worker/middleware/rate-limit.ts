@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../lib/errors';
-import { MSG_TOO_MANY_REQUESTS, RATE_LIMITS } from '../lib/limits';
+import { RATE_LIMITS } from '../lib/limits';
+import { msg } from '../../shared/messages';
 import type { AppEnv } from '../types';
 
 /** Each binding (wrangler.toml [[ratelimits]]) and the numbers it is configured with (worker/lib/limits.ts). */
@@ -30,7 +31,7 @@ export const rateLimit = (binding: LimiterBinding, counts: RateLimitCounts = 'ev
     const limiter = c.env[binding] as RateLimit | undefined;
     const client = c.req.header('CF-Connecting-IP');
     const overLimit = async () => !!limiter && !!client && !(await limiter.limit({ key: client })).success;
-    const tooMany = () => new ApiError(429, MSG_TOO_MANY_REQUESTS, { 'Retry-After': String(LIMITERS[binding].periodSeconds) });
+    const tooMany = () => new ApiError(429, msg('server.limits.tooManyRequests'), { 'Retry-After': String(LIMITERS[binding].periodSeconds) });
     if (counts === 'every' && (await overLimit())) throw tooMany();
     await next();
     if (counts === 'refused' && c.res.status === 401 && (await overLimit())) throw tooMany();

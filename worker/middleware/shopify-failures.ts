@@ -1,8 +1,6 @@
 import { ShopifyHttpError, ShopifyReauthRequiredError, ShopifyThrottledError, ShopifyUnauthorizedError } from '../shopify/errors';
+import { msg } from '../../shared/messages';
 import { ApiError } from '../lib/errors';
-
-export const REAUTHORISE_MESSAGE = 'Please authorise the app again to continue.';
-export const SHOPIFY_BUSY_MESSAGE = 'Shopify is busy right now. Please try again in a minute.';
 
 /**
  * What the merchant sees when a Shopify call fails under a request. A missing or revoked access token
@@ -18,13 +16,13 @@ export function apiErrorFromShopify(err: unknown): ApiError | null {
       if (err.sessionToken) q.set('id_token', err.sessionToken);
     }
     const query = q.toString();
-    return new ApiError(401, REAUTHORISE_MESSAGE, {
+    return new ApiError(401, msg('server.auth.reauthorise'), {
       'X-Shopify-API-Request-Failure-Reauthorize': '1',
       'X-Shopify-API-Request-Failure-Reauthorize-Url': `/shopify/reShopifyAuthor${query ? `?${query}` : ''}`,
     });
   }
   if (err instanceof ShopifyThrottledError || (err instanceof ShopifyHttpError && err.retryable)) {
-    return new ApiError(503, SHOPIFY_BUSY_MESSAGE, { 'Retry-After': '30' });
+    return new ApiError(503, msg('server.common.shopifyBusy'), { 'Retry-After': '30' });
   }
   return null;
 }

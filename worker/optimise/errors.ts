@@ -1,26 +1,18 @@
-// Messages the merchant sees from the optimisation calls, and the split between failures a retry can
-// fix (throttling, 5xx, Shopify's file processing) and failures it cannot (bad bytes, a deleted image).
+// Upload limits, the English of the optimisation texts stored with jobs and images (their keys are in
+// shared/messages.ts), and the split between failures a retry can fix (throttling, 5xx, Shopify's file
+// processing) and failures it cannot (bad bytes, a deleted image).
+import { english } from '../../shared/messages';
 
-/** image-optimisation.md section 8: the plan-limit banner text. */
-export const planLimitMessage = (n: number) => `There are ${n} images that can be optimized.`;
-/** Section 5: bulk restore / re-optimise with nothing selectable. */
-export const MSG_SELECT_CORRECT_STATE = 'Select the correct state of the image operation';
-export const msgSelectCorrectStateOf = (tab: 'product' | 'collection' | 'blog') => `Select the correct state of the ${tab} image operation`;
-/** Section 9 and decisions.md: originals are kept 30 days; afterwards no restore or re-optimise. */
-export const MSG_EXPIRED = 'This image has expired: originals are kept for 30 days, so it can no longer be restored or re-optimized.';
-export const MSG_DELETED = 'This image has been deleted and cannot be restored or re-optimized.';
-export const MSG_NOTHING_TO_OPTIMISE = 'There are no images to optimize.';
-/** Section 5: upload rules (the first one verbatim). */
-export const MSG_UPLOAD_TYPE = 'is not supported. File type must be .jpg, .png.';
-export const MSG_UPLOAD_NONE = "haven't uploaded any image";
+/** The plan-limit banner text (getOptSchedule's plan_limit_message). */
+export const planLimitMessage = (n: number) => english('server.optimise.planLimit', { count: n });
+/** Originals are kept 30 days; afterwards no restore or re-optimise. */
+export const MSG_EXPIRED = english('server.optimise.expired');
+export const MSG_DELETED = english('server.optimise.deleted');
+/** Upload limits (the texts: server.upload.* in shared/messages.ts). */
 // The upload limits are numbers of worker/lib/limits.ts; re-exported for the upload rules beside them.
 import { UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_FILES, UPLOAD_MAX_REQUEST_BYTES } from '../lib/limits';
 export { UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_FILES, UPLOAD_MAX_REQUEST_BYTES };
-export const MSG_UPLOAD_FILE_TOO_LARGE = 'is too large. Each image must be 5 MB or smaller.';
-/** Declared pixels above Shopify's 25 MP (see worker/images/declared-size.ts). */
-export const MSG_UPLOAD_TOO_MANY_PIXELS = 'is too large. Images can be at most 25 megapixels.';
-export const MSG_UPLOAD_TOO_MANY = `Upload at most ${UPLOAD_MAX_FILES} images at a time.`;
-export const MSG_UPLOAD_REQUEST_TOO_LARGE = 'Upload at most 20 MB of images at a time.';
+export const MSG_UPLOAD_REQUEST_TOO_LARGE = english('server.upload.requestTooLarge');
 
 /** A failure no retry will fix: the image is marked failed at once with this reason. */
 export class PermanentImageError extends Error {

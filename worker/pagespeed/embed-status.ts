@@ -1,6 +1,6 @@
 import type { Db } from '../db/client';
 import type { ShopRow } from '../db/shops';
-import { ApiError } from '../lib/errors';
+import { apiError } from '../lib/errors';
 import { ShopifyThrottledError, getMainThemeSettingsData, shopBaseUrl, shopifyClientFor } from '../shopify';
 import { embedDeepLink, embedStatusFromSettingsText } from './theme-embed';
 
@@ -9,7 +9,7 @@ export type EmbedStatus = { url: string; status: 0 | 1 };
 /**
  * checkThemeAppExtension: whether the prefetch app embed is on in the main theme, and the theme-editor
  * link that switches it on. Read fresh each time: the admin polls every 3 s after a Speed up / Turn off
- * click until the status changes (page-speed-and-app.md section 4), so a cache would only delay it.
+ * click until the status changes, so a cache would only delay it.
  */
 export async function checkThemeEmbed(env: Env, db: Db, shop: ShopRow): Promise<EmbedStatus> {
   const url = embedDeepLink(shopBaseUrl(env, shop.domain), env.SHOPIFY_API_KEY);
@@ -17,7 +17,7 @@ export async function checkThemeEmbed(env: Env, db: Db, shop: ShopRow): Promise<
     const theme = await getMainThemeSettingsData(shopifyClientFor(env, db, shop));
     return { url, status: embedStatusFromSettingsText(theme?.content) };
   } catch (error) {
-    if (error instanceof ShopifyThrottledError) throw new ApiError(503, 'Try again later');
+    if (error instanceof ShopifyThrottledError) throw apiError(503, 'server.common.tryAgainLater');
     throw error;
   }
 }

@@ -1,12 +1,13 @@
 import type { Db } from '../db/client';
 import { CHECK_STATUS, type PagespeedCheckRow, finishCheck, insertCheckUnlessRunning, keepNewestPagespeedRows, latestCheck, latestReadyCheck } from '../db/pagespeed-scores';
 import type { ShopRow } from '../db/shops';
+import { msg } from '../../shared/messages';
 import { ApiError } from '../lib/errors';
-import { MSG_PAGESPEED_COOLDOWN, PAGESPEED_COOLDOWN_MS, PAGESPEED_ROWS_KEPT } from '../lib/limits';
+import { PAGESPEED_COOLDOWN_MS, PAGESPEED_ROWS_KEPT } from '../lib/limits';
 import type { PagespeedCheckMessage } from '../messages/pagespeed-check';
 
 /**
- * The score status of GET /api/v2/home/getPageSpeedScore (page-speed-and-app.md section 3 and 4):
+ * The score status of GET /api/v2/home/getPageSpeedScore:
  * 0 never checked (this call starts a check), 2 in progress, 1 ready, 3 failed (see `reason`/`message`).
  * The admin polls every 5 s while the status is 0 or 2.
  */
@@ -74,7 +75,7 @@ export async function requestPageSpeedCheck(env: Pick<Env, 'PAGESPEED_QUEUE'>, d
 export async function recheckPageSpeed(env: Pick<Env, 'PAGESPEED_QUEUE'>, db: Db, shop: ShopRow, now = Date.now()): Promise<{ started: boolean }> {
   const latest = await latestCheck(db, shop.id);
   if (latest && latest.status !== CHECK_STATUS.inProgress && latest.requestedAt > now - PAGESPEED_COOLDOWN_MS) {
-    throw new ApiError(429, MSG_PAGESPEED_COOLDOWN, { 'Retry-After': String(Math.ceil((latest.requestedAt + PAGESPEED_COOLDOWN_MS - now) / 1000)) });
+    throw new ApiError(429, msg('server.limits.pagespeedCooldown'), { 'Retry-After': String(Math.ceil((latest.requestedAt + PAGESPEED_COOLDOWN_MS - now) / 1000)) });
   }
   return requestPageSpeedCheck(env, db, shop, now);
 }

@@ -1,7 +1,9 @@
-// Input schemas of the account calls, with the documented validation messages (image-optimisation.md
-// section 5: 'Name should not be empty', 'Email should not be empty', 'Description should not be empty').
+// Input schemas of the account calls, with the documented validation messages
+// ('Name should not be empty', 'Email should not be empty', 'Description should not be empty'),
+// given as their keys of shared/messages.ts.
 import { z } from 'zod';
 import { isLanguageCode } from '../../shared/languages';
+import type { MessageKey } from '../../shared/messages';
 
 /**
  * Control characters (and bidirectional overrides) are stripped from stored contact fields: they would
@@ -14,51 +16,51 @@ export const stripControl = (v: string, multiline = false) => v.replace(multilin
 const cleaned = (multiline: boolean) => (v: unknown) => (v == null ? '' : typeof v === 'string' ? stripControl(v, multiline) : v);
 
 /** A form text field: missing counts as empty, so the documented "should not be empty" message shows. */
-const text = (emptyMessage: string, max: number, tooLong: string, multiline = false) =>
+const text = (emptyMessage: MessageKey, max: number, tooLong: MessageKey, multiline = false) =>
   z.preprocess(cleaned(multiline), z.string({ error: emptyMessage }).trim().min(1, emptyMessage).max(max, tooLong));
 
-const optionalText = (max: number, tooLong: string) => z.preprocess(cleaned(false), z.string().trim().max(max, tooLong));
+const optionalText = (max: number, tooLong: MessageKey) => z.preprocess(cleaned(false), z.string().trim().max(max, tooLong));
 
 /** A whole number from a form field; an empty or missing field is an error (never coerced to 0). */
-export const wholeNumber = (message: string) =>
+export const wholeNumber = (message: MessageKey) =>
   z.preprocess((v) => (v == null || (typeof v === 'string' && v.trim() === '') ? Number.NaN : v), z.coerce.number({ error: message }).int(message));
 
 // One @, no spaces, a dot in the domain: what a merchant can be told to fix, without RFC corner cases.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const INVALID_EMAIL = 'Please enter a valid email address';
+const INVALID_EMAIL: MessageKey = 'server.account.invalidEmail';
 
 export const contactUsInput = z.object({
-  name: text('Name should not be empty', 100, 'Name is too long'),
-  email: text('Email should not be empty', 254, 'Email is too long').pipe(z.string().regex(EMAIL, INVALID_EMAIL)),
-  title: optionalText(200, 'Title is too long'),
-  description: text('Description should not be empty', 5000, 'Description is too long', true),
-  path: optionalText(500, 'Path is too long'),
-  kind: z.enum(['contact', 'feedback', 'quota_request'], { error: 'Invalid message kind' }).default('contact'),
+  name: text('server.account.nameEmpty', 100, 'server.account.nameTooLong'),
+  email: text('server.account.emailEmpty', 254, 'server.account.emailTooLong').pipe(z.string().regex(EMAIL, INVALID_EMAIL)),
+  title: optionalText(200, 'server.account.titleTooLong'),
+  description: text('server.account.descriptionEmpty', 5000, 'server.account.descriptionTooLong', true),
+  path: optionalText(500, 'server.account.pathTooLong'),
+  kind: z.enum(['contact', 'feedback', 'quota_request'], { error: 'server.account.invalidKind' }).default('contact'),
 });
 
 export const contactLogInput = z.object({
-  path: optionalText(500, 'Path is too long'),
-  content: text('Description should not be empty', 5000, 'Description is too long', true),
+  path: optionalText(500, 'server.account.pathTooLong'),
+  content: text('server.account.descriptionEmpty', 5000, 'server.account.descriptionTooLong', true),
 });
 
 export const languageInput = z.object({
-  Language: z.string({ error: 'Unsupported language' }).refine(isLanguageCode, 'Unsupported language'),
+  Language: z.string({ error: 'server.account.unsupportedLanguage' }).refine(isLanguageCode, 'server.account.unsupportedLanguage'),
 });
 
 export const reviewInput = z.object({
-  score: wholeNumber('Score must be a whole number from 0 to 5').pipe(z.number().min(0, 'Score must be a whole number from 0 to 5').max(5, 'Score must be a whole number from 0 to 5')),
+  score: wholeNumber('server.account.scoreRange').pipe(z.number().min(0, 'server.account.scoreRange').max(5, 'server.account.scoreRange')),
 });
 
-const flag = wholeNumber('st must be 0 or 1').pipe(z.union([z.literal(0), z.literal(1)], { error: 'st must be 0 or 1' }));
+const flag = wholeNumber('server.account.stFlag').pipe(z.union([z.literal(0), z.literal(1)], { error: 'server.account.stFlag' }));
 
 export const appSwitchInput = z.object({
-  name: z.enum(['is_over_quota', 'extra_adver'], { error: 'Unknown switch' }),
+  name: z.enum(['is_over_quota', 'extra_adver'], { error: 'server.account.unknownSwitch' }),
   st: flag,
-  exp: z.coerce.number({ error: 'exp must be a number' }).int('exp must be a number').min(0, 'exp must be a number').default(0),
-  type: z.literal('param', { error: "type must be 'param'" }).default('param'),
+  exp: z.coerce.number({ error: 'server.account.expNumber' }).int('server.account.expNumber').min(0, 'server.account.expNumber').default(0),
+  type: z.literal('param', { error: 'server.account.typeParam' }).default('param'),
 });
 
 export const customerClickInput = z.object({
-  key: z.string({ error: 'Invalid key' }).regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'Invalid key'),
-  value: z.preprocess((v) => (v == null ? '1' : String(v)), z.string().max(500, 'Value is too long')),
+  key: z.string({ error: 'server.account.invalidKey' }).regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'server.account.invalidKey'),
+  value: z.preprocess((v) => (v == null ? '1' : String(v)), z.string().max(500, 'server.account.valueTooLong')),
 });

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { imageFileKey } from '../db/images';
-import { ApiError, NotFoundError } from '../lib/errors';
+import { apiError, NotFoundError } from '../lib/errors';
 import { verifyFileLink, type FileSide } from '../files/download-links';
 import { watermarkR2KeyOfName } from '../files/watermark';
 import type { AppEnv } from '../types';
@@ -34,10 +34,10 @@ filesRoutes.get('/files/:shopId/:imageId/:side', async (c) => {
   const exp = Number(c.req.query('exp'));
   const sig = c.req.query('sig') ?? '';
   if (!Number.isSafeInteger(shopId) || !Number.isSafeInteger(imageId) || (side !== 'before' && side !== 'after')) throw new NotFoundError();
-  if (!(await verifyFileLink(c.env.SHOPIFY_API_SECRET, shopId, imageId, side, exp, sig))) throw new ApiError(403, 'Link expired or invalid');
+  if (!(await verifyFileLink(c.env.SHOPIFY_API_SECRET, shopId, imageId, side, exp, sig))) throw apiError(403, 'server.common.linkExpired');
   const file = await imageFileKey(c.get('db'), shopId, imageId, side);
   const obj = file ? await c.env.BUCKET.get(file.key) : null;
-  if (!file || !obj) throw new NotFoundError('Url is empty');
+  if (!file || !obj) throw new NotFoundError('server.common.urlEmpty');
   const ext = (file.key.split('.').pop() ?? file.fileType).toLowerCase();
   const base = (file.fileName || `image-${imageId}`).replace(/\.[a-z0-9]+$/i, '').replace(/[^\w.-]+/g, '_');
   const name = `${base}-${side}.${CONTENT_TYPES[ext] ? ext : file.fileType || 'jpg'}`;

@@ -8,14 +8,16 @@ import { fromLegacyView, toLegacyView } from '../settings/legacy-view';
 import { saveSettings } from '../settings/save-settings';
 import { isOldInstall } from '../install/old-install';
 import type { AppEnv } from '../types';
+import type { V1Envelope } from '../../shared/api/envelope';
+import type { DashboardInit, LegacyView } from '../../shared/api/settings';
 
-// The older dashboard settings calls, a view over the same settings store (decisions.md "Scope").
+// The older dashboard settings calls, a view over the same settings store.
 export const legacySettingsRoutes = new Hono<AppEnv>();
 
 legacySettingsRoutes.get('/api/v1/getAppDashboardData', async (c) => {
   const shop = c.get('shop');
   const { settings } = await getStoredImageSettings(c.get('db'), shop.id);
-  const initData = {
+  const initData: DashboardInit = {
     shop_owner: shop.domain,
     name: shop.name,
     email: shop.email,
@@ -24,22 +26,22 @@ legacySettingsRoutes.get('/api/v1/getAppDashboardData', async (c) => {
     new_guide_status: bit(shop.setupGuidePending),
     is_old: isOldInstall(shop, c.env.SHOPIFY_SCOPES),
   };
-  return c.json({ code: '200', msg: 'success', initData, data: toLegacyView(settings, { domain: shop.domain, isOld: isOldInstall(shop, c.env.SHOPIFY_SCOPES) }) });
+  return c.json({ code: '200', msg: 'success', initData, data: toLegacyView(settings, { domain: shop.domain, isOld: isOldInstall(shop, c.env.SHOPIFY_SCOPES) }) } satisfies V1Envelope<LegacyView> & { initData: DashboardInit });
 });
 
 legacySettingsRoutes.get('/api/v1/getAppSettingData', async (c) => {
   const shop = c.get('shop');
   const { settings } = await getStoredImageSettings(c.get('db'), shop.id);
-  return v1(c, toLegacyView(settings, { domain: shop.domain, isOld: isOldInstall(shop, c.env.SHOPIFY_SCOPES) }));
+  return v1<LegacyView>(c, toLegacyView(settings, { domain: shop.domain, isOld: isOldInstall(shop, c.env.SHOPIFY_SCOPES) }));
 });
 
 legacySettingsRoutes.post('/api/v1/updateAppSettingDataNew', async (c) => {
   const body = await readBody(c);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('Invalid input');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('server.common.invalidInput');
   const shop = c.get('shop');
   const db = c.get('db');
   const { settings } = await getStoredImageSettings(db, shop.id);
   const next = fromLegacyView(body as Record<string, unknown>, settings);
   const saved = await saveSettings({ db, bucket: c.env.BUCKET, shopId: shop.id }, next);
-  return v1(c, toLegacyView(saved, { domain: shop.domain, isOld: isOldInstall(shop, c.env.SHOPIFY_SCOPES) }));
+  return v1<LegacyView>(c, toLegacyView(saved, { domain: shop.domain, isOld: isOldInstall(shop, c.env.SHOPIFY_SCOPES) }));
 });

@@ -1,17 +1,19 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ack } from '../lib/envelope';
-import { MAX_IDS_PER_REQUEST, MSG_TOO_MANY_IDS, UPLOAD_MAX_BASE64_CHARS } from '../lib/limits';
+import { english, type MessageKey } from '../../shared/messages';
+import { MAX_IDS_PER_REQUEST, UPLOAD_MAX_BASE64_CHARS } from '../lib/limits';
 import { parseInput, readBody, readQuery } from '../lib/validate';
 import { planDeps } from '../optimise/deps';
-import { MSG_UPLOAD_REQUEST_TOO_LARGE, MSG_UPLOAD_TOO_MANY, UPLOAD_MAX_FILES } from '../optimise/errors';
+import { UPLOAD_MAX_FILES } from '../optimise/errors';
 import { planJob, type Selection } from '../optimise/plan';
 import { getSchedule, stopShopJobs } from '../optimise/progress';
-import { MSG_UPLOAD_REJECTED_HEADING, startUpload } from '../optimise/upload';
+import { rejectionList, startUpload } from '../optimise/upload';
 import type { AppEnv } from '../types';
+import type { PlannedJob, Schedule, SchedulesByTab, StopAnswer, UploadAnswer } from '../../shared/api/image-opt';
 
-// /api/v2/image-opt: optimise, re-optimise, restore, upload, progress and stop (image-optimisation.md
-// section 7). Manual optimisation of rows selected in the manual list is reOptimize with page_type 1
+// /api/v2/image-opt: optimise, re-optimise, restore, upload, progress and stop.
+// Manual optimisation of rows selected in the manual list is reOptimize with page_type 1
 // (a fresh optimisation of images not optimised yet); from the history (page_type 0) it re-optimises
 // from the stored originals. re_opt_type 'all' covers the whole tab instead of data_list.
 export const optimiseRoutes = new Hono<AppEnv>();
@@ -21,7 +23,7 @@ const jsonish = <S extends z.ZodType>(schema: S) =>
   z.preprocess((v) => {
     if (typeof v !== 'string') return v;
     try {
-      return JSON.parse(v);
+      return JSON.parse(v) as unknown;
     } catch {
       return v;
     }
@@ -29,8 +31,11 @@ const jsonish = <S extends z.ZodType>(schema: S) =>
 const int = z.coerce.number().int();
 /** base64 of the whole request's bytes plus a data: prefix: no single file's data can be longer. */
 const UPLOAD_MAX_DATA_CHARS = UPLOAD_MAX_BASE64_CHARS + 100;
-const dataType = z.coerce.number().int().min(1, 'Invalid value for data_type').max(3, 'Invalid value for data_type');
-const ids = z.array(int).max(MAX_IDS_PER_REQUEST, MSG_TOO_MANY_IDS).optional();
+// Zod messages are catalogue keys (worker/lib/validate.ts); {{field}} is the field's path, {{count}} a param.
+const INVALID_VALUE: MessageKey = 'server.common.invalidValueFor';
+const TOO_MANY_IDS: MessageKey = 'server.limits.tooManyIds';
+const dataType = z.coerce.number().int().min(1, INVALID_VALUE).max(3, INVALID_VALUE);
+const ids = z.array(int).max(MAX_IDS_PER_REQUEST, TOO_MANY_IDS).optional();
 /** All rows and image ids of one request together stay within MAX_IDS_PER_REQUEST (one SELECT plans them). */
 const withinIdCap = (list: { img_ids?: number[] | undefined }[]) => list.reduce((n, r) => n + 1 + (r.img_ids?.length ?? 0), 0) <= MAX_IDS_PER_REQUEST;
 
@@ -39,15 +44,15 @@ const restoreSchema = z.object({
   data_list: jsonish(
     z
       .array(z.object({ data_id: int, img_ids: jsonish(ids), blog_id: z.union([z.string(), z.number()]).optional().nullable(), restore_type: z.string().optional().nullable() }))
-      .min(1, 'Select the correct state of the image operation')
-      .max(MAX_IDS_PER_REQUEST, MSG_TOO_MANY_IDS)
-      .refine(withinIdCap, MSG_TOO_MANY_IDS),
+      .min(1, 'server.optimise.selectCorrectState' satisfies MessageKey)
+      .max(MAX_IDS_PER_REQUEST, TOO_MANY_IDS)
+      .refine(withinIdCap, TOO_MANY_IDS),
   ),
 });
 
 const reOptimizeSchema = z.object({
   data_type: dataType,
-  data_list: jsonish(z.array(z.object({ data_id: int, img_ids: jsonish(ids) })).max(MAX_IDS_PER_REQUEST, MSG_TOO_MANY_IDS).refine(withinIdCap, MSG_TOO_MANY_IDS)).default([]),
+  data_list: jsonish(z.array(z.object({ data_id: int, img_ids: jsonish(ids) })).max(MAX_IDS_PER_REQUEST, TOO_MANY_IDS).refine(withinIdCap, TOO_MANY_IDS)).default([]),
   re_opt_type: z.string().optional().nullable(),
   page_type: z.coerce.number().int().min(0).max(1).default(0),
 });
@@ -56,8 +61,8 @@ const uploadSchema = z.object({
   // Maximums in the schema: at most UPLOAD_MAX_FILES files, none longer than the whole request may be.
   file_list: jsonish(
     z
-      .array(z.object({ name: z.string().max(300), data: z.string().max(UPLOAD_MAX_DATA_CHARS, MSG_UPLOAD_REQUEST_TOO_LARGE), type: z.string().max(100).optional() }))
-      .max(UPLOAD_MAX_FILES, MSG_UPLOAD_TOO_MANY)
+      .array(z.object({ name: z.string().max(300), data: z.string().max(UPLOAD_MAX_DATA_CHARS, 'server.upload.requestTooLarge' satisfies MessageKey), type: z.string().max(100).optional() }))
+      .max(UPLOAD_MAX_FILES, 'server.upload.tooMany' satisfies MessageKey)
       .default([]),
   ),
   opt_cfg: jsonish(z.object({ pngtojpg: z.coerce.number().int().default(0), is_watermark: z.coerce.number().int().default(0) }).default({ pngtojpg: 0, is_watermark: 0 })),
@@ -75,12 +80,12 @@ function selectionOf(list: { data_id: number; img_ids?: number[] | undefined; re
 
 optimiseRoutes.get('/api/v2/image-opt/getOptSchedule', async (c) => {
   const q = parseInput(z.object({ data_type: z.coerce.number().int().min(1).max(4).optional() }), readQuery(c));
-  return ack(c, await getSchedule(c.get('db'), c.get('shop').id, q.data_type, Date.now()));
+  return ack<Schedule | SchedulesByTab>(c, await getSchedule(c.get('db'), c.get('shop').id, q.data_type, Date.now()));
 });
 
 optimiseRoutes.get('/api/v2/image-opt/stopImageOptTask', async (c) => {
   const stopped = await stopShopJobs(c.get('db'), c.get('shop').id, Date.now());
-  return ack(c, { stopped });
+  return ack<StopAnswer>(c, { stopped });
 });
 
 optimiseRoutes.post('/api/v2/image-opt/restore', async (c) => {
@@ -88,7 +93,7 @@ optimiseRoutes.post('/api/v2/image-opt/restore', async (c) => {
   const deps = planDeps(c.env, c.get('db'), c.get('log'));
   const selections = selectionOf(body.data_list);
   const result = await planJob(deps, { shop: c.get('shop'), dataType: body.data_type, processType: 'restore', pageType: 0, pattern: 'manual', selection: mergeSelections(selections) });
-  return ack(c, { job_id: result.jobId, total: result.total });
+  return ack<PlannedJob>(c, { job_id: result.jobId, total: result.total });
 });
 
 optimiseRoutes.post('/api/v2/image-opt/reOptimize', async (c) => {
@@ -104,15 +109,15 @@ optimiseRoutes.post('/api/v2/image-opt/reOptimize', async (c) => {
     pattern: 'manual',
     selection,
   });
-  return ack(c, { job_id: result.jobId, total: result.total });
+  return ack<PlannedJob>(c, { job_id: result.jobId, total: result.total });
 });
 
 optimiseRoutes.post('/api/v2/image-opt/uploadImagesOpt', async (c) => {
   const body = parseInput(uploadSchema, await readBody(c));
   const deps = { ...planDeps(c.env, c.get('db'), c.get('log')), bucket: c.env.BUCKET };
   const result = await startUpload(deps, c.get('shop'), body.file_list, { pngToJpg: body.opt_cfg.pngtojpg === 1, watermark: body.opt_cfg.is_watermark === 1 });
-  const message = result.rejected.length ? `${MSG_UPLOAD_REJECTED_HEADING} ${result.rejected.map((r) => r.message).join(' ')}` : 'success';
-  return ack(c, { job_id: result.jobId, accepted: result.accepted, rejected: result.rejected }, message);
+  const message = result.rejected.length ? english('server.upload.rejected', { list: rejectionList(result.rejected) }) : 'success';
+  return ack<UploadAnswer>(c, { job_id: result.jobId, accepted: result.accepted, rejected: result.rejected }, message);
 });
 
 /** One planning pass over items and chosen images together (a job covers one tab). */

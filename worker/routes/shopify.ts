@@ -7,6 +7,7 @@ import { authorizeRedirect, handleOAuthCallback, installLanding } from '../insta
 import { bearerToken, isShopDomain, sessionTokenForShop } from '../auth/session-token';
 import { findShopByDomain } from '../db/shops';
 import type { AppEnv } from '../types';
+import type { AdminTokenIssued, InstallLanding } from '../../shared/api/account';
 
 // /shopify/*: install landing, OAuth callback, re-authorisation; plus the admin-token calls.
 export const shopifyRoutes = new Hono<AppEnv>();
@@ -16,7 +17,7 @@ const query = (url: string) => new URL(url).searchParams;
 /** Launch / install landing: {code: 302, url: in-app route} (installed by token exchange when needed) or {code: 301, url: authorize URL}. */
 shopifyRoutes.get('/shopify/app', async (c) => {
   const bearer = bearerToken(c.req.header('Authorization')) || null;
-  return c.json(await installLanding(c.env, c.get('db'), query(c.req.url), { log: c.get('log'), bearer }));
+  return c.json((await installLanding(c.env, c.get('db'), query(c.req.url), { log: c.get('log'), bearer })) satisfies InstallLanding);
 });
 
 /** OAuth redirect_uri: verifies state and HMAC, exchanges the code, stores the grant, goes to the app. */
@@ -31,10 +32,10 @@ shopifyRoutes.get('/shopify/callback', async (c) => c.redirect(await handleOAuth
 shopifyRoutes.get('/shopify/reShopifyAuthor', async (c) => {
   const shop = (c.req.query('shop') ?? '').trim().toLowerCase();
   const domain = shop.includes('.') ? shop : `${shop}.myshopify.com`;
-  if (!isShopDomain(domain)) throw new ValidationError('Invalid shop domain');
+  if (!isShopDomain(domain)) throw new ValidationError('server.auth.invalidShopDomain');
   const known = !!(await findShopByDomain(c.get('db'), domain));
   if (!known && !(await sessionTokenForShop(c.env, domain, [bearerToken(c.req.header('Authorization')), c.req.query('id_token')]))) {
-    throw new AuthError('Shop is not installed');
+    throw new AuthError('server.auth.shopNotInstalled');
   }
   return c.redirect(await authorizeRedirect(c.env, c.get('db'), domain), 302);
 });
@@ -46,7 +47,7 @@ shopifyRoutes.get('/shopify/reShopifyAuthor', async (c) => {
 shopifyRoutes.post('/api/v1/adminToken', authenticate({ sessionTokenOnly: true }), async (c) => {
   const { authToken, expiresAt } = await issueAdminToken(c.get('db'), c.get('shop').id, c.get('auth').userId);
   c.header('Cache-Control', 'no-store');
-  return v1(c, { authToken, expires_at: expiresAt });
+  return v1<AdminTokenIssued>(c, { authToken, expires_at: expiresAt });
 });
 
 shopifyRoutes.delete('/api/v1/adminToken', authenticate(), async (c) => {

@@ -1,11 +1,13 @@
 import { Hono, type Context } from 'hono';
-import { ApiError, ValidationError } from '../lib/errors';
+import { verbatim } from '../../shared/messages';
+import { ApiError, apiError } from '../lib/errors';
 import { processWebhook, validWebhookHeaders, verifyWebhookHmac } from '../webhooks/receive';
 import { checkFreshness, checkSignedPayload } from '../webhooks/trust';
 import type { AppEnv } from '../types';
 
 // /webhooks/*: Shopify webhooks (HMAC-checked raw body, headers checked against the signed payload,
-// exactly once per X-Shopify-Webhook-Id). shopify.app.toml subscribes every topic to /webhooks/shopify;
+// exactly once per X-Shopify-Webhook-Id). Refusals other than the HMAC one are read by Shopify's delivery
+// system only, never by a merchant: their texts go verbatim (shared/messages.ts). shopify.app.toml subscribes every topic to /webhooks/shopify;
 // plain /webhooks is accepted as well.
 export const webhooksRoutes = new Hono<AppEnv>();
 
@@ -13,22 +15,22 @@ async function receive(c: Context<AppEnv>) {
   // The HMAC covers the exact bytes: read the raw body before anything parses it.
   const raw = new Uint8Array(await c.req.arrayBuffer());
   if (!(await verifyWebhookHmac(raw, c.req.header('X-Shopify-Hmac-Sha256'), c.env.SHOPIFY_API_SECRET))) {
-    throw new ApiError(401, 'HMAC validation failed');
+    throw apiError(401, 'server.auth.hmacFailed');
   }
   const topic = c.req.header('X-Shopify-Topic')?.toLowerCase();
   const shopDomain = c.req.header('X-Shopify-Shop-Domain')?.toLowerCase();
   const webhookId = c.req.header('X-Shopify-Webhook-Id');
-  if (!validWebhookHeaders(topic, shopDomain, webhookId)) throw new ValidationError('Missing or invalid webhook headers');
+  if (!validWebhookHeaders(topic, shopDomain, webhookId)) throw new ApiError(400, verbatim('Missing or invalid webhook headers'));
   const fresh = checkFreshness(c.req.header('X-Shopify-Triggered-At'));
-  if (!fresh.ok) throw new ApiError(401, fresh.reason);
+  if (!fresh.ok) throw new ApiError(401, verbatim(fresh.reason));
   let payload: Record<string, unknown>;
   try {
     payload = JSON.parse(new TextDecoder().decode(raw)) as Record<string, unknown>;
   } catch {
-    throw new ValidationError('Webhook body is not valid JSON');
+    throw new ApiError(400, verbatim('Webhook body is not valid JSON'));
   }
   const signed = checkSignedPayload(topic!, shopDomain!, payload);
-  if (!signed.ok) throw new ApiError(401, signed.reason);
+  if (!signed.ok) throw new ApiError(401, verbatim(signed.reason));
   const log = c.get('log').child({ topic, shop: shopDomain, webhookId });
   const outcome = await processWebhook(c.env, c.get('db'), { topic: topic!, shopDomain: shopDomain!, webhookId: webhookId!, payload }, log);
   // Another attempt of this delivery is mid-way: Shopify retries later and then gets 'duplicate'.

@@ -1,14 +1,11 @@
-import { MSG_INPUT_EMPTY, mergeSettings, publicSettings, validateImageSettings, type ImageSettings } from '../../shared/image-settings';
+import { mergeSettings, publicSettings, validateImageSettings, type ImageSettings } from '../../shared/image-settings';
 import type { Db } from '../db/client';
 import { completeGuide, getStoredImageSettings, saveImageSettings } from '../db/image-settings';
 import { declaredSizeAllowed } from '../images/declared-size';
-import { ValidationError } from '../lib/errors';
+import { invalidInput, ValidationError } from '../lib/errors';
 import { storeWatermark, watermarkR2Key } from '../files/watermark';
 
-/** The watermark picture's declared size is over 25 megapixels (worker/images/declared-size.ts). */
-export const MSG_WATERMARK_TOO_MANY_PIXELS = 'Watermark picture can be at most 25 megapixels.';
-
-/** The areas of the documented settings object (section 3); a save names at least one of them. */
+/** The areas of the documented settings object; a save names at least one of them. */
 const SETTINGS_AREAS = ['image_opt', 'alt_text', 'file_name', 'auto_switch'] as const;
 
 function carriesSettings(input: unknown): boolean {
@@ -30,15 +27,16 @@ export async function readSettings(db: Db, shopId: number): Promise<ImageSetting
 export async function saveSettings(ctx: SaveContext, input: unknown, opts: { guide?: { dayBackup: number } } = {}): Promise<ImageSettings> {
   // A save carries the settings object it documents: `{}` (or only unknown keys) is not a save, and would
   // otherwise clear is_default and mark the shop as configured.
-  if (!carriesSettings(input)) throw new ValidationError(MSG_INPUT_EMPTY);
+  if (!carriesSettings(input)) throw new ValidationError('server.settings.inputEmpty');
   const stored = await getStoredImageSettings(ctx.db, ctx.shopId);
   const storedLogo = stored.watermarkKey ? stored.settings.image_opt.watermark.logo : '';
   const merged = mergeSettings(stored.settings, input);
   const checked = validateImageSettings(merged, storedLogo);
-  if (!checked.ok) throw new ValidationError(checked.message);
+  if (!checked.ok) throw invalidInput({ message_key: checked.key, params: checked.params ?? {} });
   // A logo within 500 KB can still declare 100,000 x 100,000 pixels: refused before it is stored.
   if (checked.upload && !declaredSizeAllowed(checked.upload.bytes, checked.upload.ext === 'png' ? 'png' : 'jpeg')) {
-    throw new ValidationError(MSG_WATERMARK_TOO_MANY_PIXELS);
+    // The watermark picture's declared size is over 25 megapixels (worker/images/declared-size.ts).
+    throw new ValidationError('server.settings.watermarkTooManyPixels');
   }
 
   const settings: ImageSettings = { ...checked.settings, is_default: 0 };

@@ -1,6 +1,6 @@
 import { openTop } from '../lib/app-bridge';
 import { authHeader, isEmbedded } from './auth';
-import { localiseServerMessage } from './server-messages';
+import { errorText } from './error-text';
 import { isOk, type Envelope } from '../../../shared/api/envelope';
 
 // Transport for the documented calls. The server answers {ack, data, message} (v2 and image calls) or
@@ -19,13 +19,8 @@ export class ApiRequestError extends Error {
 }
 
 
-/** The message the server sent with a failure, for the error toast, in the merchant's language. */
-export function messageOf(body: unknown, fallback: string): string {
-  if (!body || typeof body !== 'object') return fallback;
-  const b = body as Record<string, unknown>;
-  const m = b.message ?? b.msg;
-  return typeof m === 'string' && m ? localiseServerMessage(m) : fallback;
-}
+/** The message the server sent with a failure, for the error toast, in the merchant's language (errorText). */
+export const messageOf = errorText;
 
 type Query = Record<string, string | number | boolean | undefined | null>;
 

@@ -3,24 +3,17 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { uploadImagesOpt } from '../api/calls';
 import { isOk, messageOf } from '../api/client';
-import { localiseServerMessage } from '../api/server-messages';
+import { errorText } from '../api/error-text';
 import { usePlanLimitRefusal } from '../pricing/plan-limit-dialog';
 import { useToast } from '../hooks/use-toast';
 
-/** Section 5: only .jpg, .jpeg and .png are uploaded. */
+/** Only .jpg, .jpeg and .png are uploaded. */
 export const isUploadable = (file: { name: string }) => /\.(jpe?g|png)$/i.test(file.name);
 /** The Worker's per-file limit (worker/optimise/errors.ts UPLOAD_MAX_FILE_BYTES). */
 export const UPLOAD_MAX_FILE_BYTES = 5 * 1024 * 1024;
 
 /** A refused file and its own reason, already in the merchant's language. */
 export type Refused = { name: string; reason: string };
-
-// The Worker's reasons, per file (worker/optimise/upload.ts): type, over 5 MB, over 25 MP.
-const SERVER_REASONS = [
-  { text: 'is not supported. File type must be .jpg, .png.', key: 'server.upload.notSupported' },
-  { text: 'is too large. Each image must be 5 MB or smaller.', key: 'server.upload.tooLarge' },
-  { text: 'is too large. Images can be at most 25 megapixels.', key: 'server.upload.tooManyPixels' },
-] as const;
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 const reasonLine = (t: T, key: string, name: string) => t(key, { name, interpolation: { escapeValue: false } });
@@ -32,15 +25,16 @@ export function refusalBeforeSending(file: { name: string; size: number }, t: T)
   return null;
 }
 
+type KeyedRefusal = { message_key?: string; params?: { name?: unknown } };
+
 /**
- * The Worker refused every file at once: its message is the heading followed by "<name> <reason>" for
- * each. The names are the ones sent, so each file gets its own reason back.
+ * The Worker refused every file at once (server.upload.rejected): its params list each file's reason as a
+ * keyed message naming the file (worker/optimise/upload.ts), so each file gets its own reason back.
  */
-export function refusalsFromMessage(message: string, sent: readonly string[], t: T): Refused[] {
-  return sent.flatMap((name) => {
-    const found = SERVER_REASONS.find((r) => message.includes(`${name} ${r.text}`));
-    return found ? [{ name, reason: reasonLine(t, found.key, name) }] : [];
-  });
+export function refusalsFromError(body: unknown): Refused[] {
+  const b = body as { message_key?: unknown; params?: { list?: unknown } } | null;
+  if (b?.message_key !== 'server.upload.rejected' || !Array.isArray(b.params?.list)) return [];
+  return (b.params.list as KeyedRefusal[]).map((item) => ({ name: String(item.params?.name ?? ''), reason: errorText(item, '') }));
 }
 
 const readBase64 = (file: File) =>
@@ -87,15 +81,14 @@ export function UploadModal({ open, onClose, options, onStarted }: Props) {
       const body = await uploadImagesOpt({ file_list, opt_cfg: options });
       if (!isOk(body)) {
         if (planLimit(body)) return close();
-        const raw = String((body as { message?: unknown }).message ?? '');
-        const perFile = refusalsFromMessage(raw, good.map((f) => f.name), t);
+        const perFile = refusalsFromError(body);
         if (perFile.length > 0) {
           setFiles([]);
           setRejected([...refused, ...perFile]);
         } else toast(messageOf(body, t('common.tryAgainLater')), { error: true });
         return;
       }
-      const server = ((body.data as { rejected?: { name: string; message: string }[] } | undefined)?.rejected ?? []).map((r) => ({ name: r.name, reason: localiseServerMessage(r.message) }));
+      const server = ((body.data as { rejected?: { name: string; message: string }[] } | undefined)?.rejected ?? []).map((r) => ({ name: r.name, reason: errorText(r, r.message) }));
       const allRefused = [...refused, ...server];
       setFiles([]);
       setRejected(allRefused);

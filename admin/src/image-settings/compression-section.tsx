@@ -42,7 +42,7 @@ export function CompressionSection({ value, onChange }: { value: ImageOptSetting
           <Checkbox label={t('imageSettings.compress.blogs')} checked={value.blogs === 1} onChange={(c) => set({ blogs: c ? 1 : 0 })} />
           {!scoped && (
             <Text as="p" tone="critical">
-              {t('imageSettings.msg.needOneItem')}
+              {t('server.settings.needOneItem')}
             </Text>
           )}
           <ChoiceList

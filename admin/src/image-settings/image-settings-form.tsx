@@ -38,7 +38,7 @@ function FoldSection({ id, title, open, onToggle, children }: { id: SettingsSect
 }
 
 /**
- * The image settings of image-optimisation.md section 2 (mode, Optimize Images, Image Alt Text, Image
+ * The image settings (mode, Optimize Images, Image Alt Text, Image
  * Filename), controlled: the caller owns load, dirty state and save (Settings page, image page sheet).
  */
 export function ImageSettingsForm({ value, onChange, showErrors = false, watermarkMissing = false, fault = null }: Props) {
@@ -48,7 +48,7 @@ export function ImageSettingsForm({ value, onChange, showErrors = false, waterma
   const toggle = (id: SettingsSection) => setOpen((o) => ({ ...o, [id]: !o[id] }));
   const root = useRef<HTMLDivElement>(null);
 
-  // A refused save (section 5): the section at fault opens and comes into view.
+  // A refused save: the section at fault opens and comes into view.
   useEffect(() => {
     if (!fault) return;
     setOpen((o) => ({ ...o, [fault.section]: true }));
@@ -91,7 +91,7 @@ export function ImageSettingsForm({ value, onChange, showErrors = false, waterma
               <WatermarkSection
                 value={value.image_opt.watermark}
                 onChange={(watermark) => set({ image_opt: { ...value.image_opt, watermark } })}
-                error={showErrors && watermarkMissing ? t('imageSettings.msg.watermarkRequired') : undefined}
+                error={showErrors && watermarkMissing ? t('server.settings.watermarkRequired') : undefined}
               />
             )}
           </BlockStack>

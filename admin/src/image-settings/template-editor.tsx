@@ -8,7 +8,7 @@ type Props = { scope: TemplateScope; label: string; value: string; onChange: (va
 /**
  * One alt-text / file-name template: a text field plus buttons that insert the scope's placeholders at
  * the caret. Typing reaches the form after a 100 ms pause with runs of whitespace collapsed; leaving the
- * field or inserting a placeholder also trims (section 5).
+ * field or inserting a placeholder also trims.
  */
 export function TemplateEditor({ scope, label, value, onChange, error }: Props) {
   const { t } = useTranslation();
@@ -56,7 +56,7 @@ export function TemplateEditor({ scope, label, value, onChange, error }: Props) 
           onChange(tidy);
         }}
         autoComplete="off"
-        error={error === true ? t('imageSettings.msg.inputEmpty') : error || undefined}
+        error={error === true ? t('server.settings.inputEmpty') : error || undefined}
       />
       <InlineStack gap="200">
         {PLACEHOLDERS[scope].map((p) => (

@@ -52,7 +52,7 @@ export function TemplateSection<S extends Section>({ kind, value, onChange, inva
           )}
           {!hasScope(value) && (
             <Text as="p" tone="critical">
-              {t('imageSettings.msg.needOneItem')}
+              {t('server.settings.needOneItem')}
             </Text>
           )}
           {(['product', 'collection', 'blogs'] as const)

@@ -3,10 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { getSettings, saveSettings } from '../api/calls';
 import { isOk, messageOf } from '../api/client';
 import { useToast } from '../hooks/use-toast';
-import { defaultImageSettings, imageSettingsSchema, MSG_NEED_ONE_ITEM, settingsRuleError, type ImageSettings } from '../../../shared/image-settings';
-import { translateSettingsMessage } from './messages';
+import { defaultImageSettings, imageSettingsSchema, settingsRuleError, settingsRuleKey, type ImageSettings } from '../../../shared/image-settings';
 
-/** The sections of the settings form, in screen order (image-optimisation.md section 2). */
+/** The sections of the settings form, in screen order. */
 export type SettingsSection = 'mode' | 'compress' | 'alt' | 'file';
 
 /**
@@ -26,9 +25,9 @@ export type ImageSettingsState = {
   loading: boolean;
   draft: ImageSettings;
   setDraft: (next: ImageSettings) => void;
-  /** Save is enabled only after a change and disabled again after a successful save (section 2). */
+  /** Save is enabled only after a change and disabled again after a successful save. */
   dirty: boolean;
-  /** A switched-on section has no scope: the warning shows beside it and Save stays disabled (section 5). */
+  /** A switched-on section has no scope: the warning shows beside it and Save stays disabled. */
   blocked: boolean;
   /** Save may be pressed: after a change, or on first use as it is (defaults accepted); never while blocked. */
   canSave: boolean;
@@ -43,7 +42,7 @@ export type ImageSettingsState = {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** Loads the shop's image settings, tracks the unsaved draft and saves it with the section 5 checks. */
+/** Loads the shop's image settings, tracks the unsaved draft and saves it with the shared validation rules. */
 export function useImageSettings(onSaved?: (saved: ImageSettings) => void): ImageSettingsState {
   const { t } = useTranslation();
   const toast = useToast();
@@ -76,14 +75,15 @@ export function useImageSettings(onSaved?: (saved: ImageSettings) => void): Imag
   const hasPicture = Boolean(draft.image_opt.watermark.file_data || draft.image_opt.watermark.logo);
   const watermarkMissing = draft.image_opt.switch === 1 && draft.image_opt.watermark.switch === 1 && !hasPicture;
   const dirty = useMemo(() => !same(saved, draft), [saved, draft]);
-  const blocked = useMemo(() => settingsRuleError(draft, true) === MSG_NEED_ONE_ITEM, [draft]);
+  const blocked = useMemo(() => settingsRuleKey(draft, true) === 'server.settings.needOneItem', [draft]);
 
   const save = useCallback(async () => {
-    const problem = settingsRuleError(draft, hasPicture);
+    // The rules the Worker checks too: the same catalogue key reads the same in the merchant's language.
+    const problem = settingsRuleKey(draft, hasPicture);
     if (problem) {
       setShowErrors(true);
       refuse(faultySection(draft, hasPicture) ?? 'compress');
-      toast(translateSettingsMessage(problem, t), { error: true });
+      toast(t(problem), { error: true });
       return false;
     }
     setSaving(true);
@@ -95,7 +95,7 @@ export function useImageSettings(onSaved?: (saved: ImageSettings) => void): Imag
         // unless the local rules name another section.
         setShowErrors(true);
         refuse(faultySection(draft, hasPicture) ?? 'compress');
-        toast(translateSettingsMessage(messageOf(body, t('common.tryAgainLater')), t), { error: true });
+        toast(messageOf(body, t('common.tryAgainLater')), { error: true });
         return false;
       }
       const next = parsed.success ? parsed.data : { ...draft, is_default: 0 as const };

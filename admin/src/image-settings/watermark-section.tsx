@@ -21,12 +21,12 @@ const readAsDataUrl = (file: File) =>
     reader.readAsDataURL(file);
   });
 
-/** Where the stored picture is served (page-speed-and-app.md section 7). */
+/** Where the stored picture is served. */
 export const watermarkUrl = (logo: string) => `/imageAddWatermark/${encodeURIComponent(logo)}`;
 
 /**
  * Watermark: picture upload (jpg/png, 500 KB) with preview, position, size 10..100 % of the image
- * height (saved as a fraction with two decimals) and opacity 0.1..1 (image-optimisation.md section 5).
+ * height (saved as a fraction with two decimals) and opacity 0.1..1.
  */
 export function WatermarkSection({ value, onChange, error }: { value: WatermarkSettings; onChange: (next: WatermarkSettings) => void; error?: string }) {
   const { t } = useTranslation();
@@ -39,8 +39,8 @@ export function WatermarkSection({ value, onChange, error }: { value: WatermarkS
     const file = files[0];
     if (!file) return;
     const ext = file.name.toLowerCase().split('.').pop() ?? '';
-    if (!['jpg', 'jpeg', 'png'].includes(ext)) return setFileError(t('imageSettings.msg.watermarkType'));
-    if (file.size > WATERMARK_MAX_BYTES) return setFileError(t('imageSettings.msg.watermarkTooLarge'));
+    if (!['jpg', 'jpeg', 'png'].includes(ext)) return setFileError(t('server.settings.watermarkType'));
+    if (file.size > WATERMARK_MAX_BYTES) return setFileError(t('server.settings.watermarkTooLarge'));
     setFileError(null);
     set({ file_data: await readAsDataUrl(file), file_name: file.name });
   };

@@ -18,7 +18,7 @@ import { paidPlans } from '../lib/plan-stepping';
 import { useSetAtom } from 'jotai';
 import { settingInfoAtom } from '../state/atoms';
 
-/** /pricing: plans, quota selector, account info, discount countdown, downgrade confirmation (section 2). */
+/** /pricing: plans, quota selector, account info, discount countdown, downgrade confirmation. */
 export function PricingScreen() {
   const { t } = useTranslation();
   const toast = useToast();

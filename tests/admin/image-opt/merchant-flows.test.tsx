@@ -119,6 +119,8 @@ describe('upload: each refused file with its own reason', () => {
       '/api/v2/image-opt/uploadImagesOpt': {
         ack: 0,
         message: "The following images couldn't be uploaded: giant photo.jpg is too large. Images can be at most 25 megapixels.",
+        message_key: 'server.upload.rejected',
+        params: { list: [{ message_key: 'server.upload.tooManyPixels', params: { name: 'giant photo.jpg' } }] },
       },
     });
     renderApp('/image_optimisation');
@@ -136,7 +138,7 @@ describe('upload: each refused file with its own reason', () => {
   });
 
   it('partial acceptance: the Worker’s reasons are listed per file', async () => {
-    api({ '/api/v2/image-opt/uploadImagesOpt': { ack: 1, data: { job_id: 'j', accepted: ['a.jpg'], rejected: [{ name: 'b.png', message: 'b.png is not supported. File type must be .jpg, .png.' }] } } });
+    api({ '/api/v2/image-opt/uploadImagesOpt': { ack: 1, data: { job_id: 'j', accepted: ['a.jpg'], rejected: [{ name: 'b.png', message: 'b.png is not supported. File type must be .jpg, .png.', message_key: 'server.upload.notSupported', params: { name: 'b.png' } }] } } });
     renderApp('/image_optimisation');
     fireEvent.click(await screen.findByRole('button', { name: 'Upload images to optimize' }));
     const modal = await screen.findByRole('dialog', { name: 'Upload images to optimize' });

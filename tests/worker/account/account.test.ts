@@ -25,7 +25,7 @@ describe('insertContactUs', () => {
     [{ name: '', email: '', description: '' }, 'Name should not be empty'],
   ])('refuses %o with %s', async (patch, msg) => {
     const { shop, headers } = await createShop();
-    expect(await post('/api/v1/insertContactUs', headers, { ...validContact, ...patch })).toEqual({ status: 400, body: { code: '400', msg } });
+    expect(await post('/api/v1/insertContactUs', headers, { ...validContact, ...patch })).toEqual({ status: 400, body: { code: '400', msg, message_key: expect.any(String), params: {} } });
     expect(await listContactMessages(db(), shop.id)).toHaveLength(0);
   });
 
@@ -64,7 +64,7 @@ describe('language', () => {
       expect(body.code).toBe('200');
       expect((await findShopById(db(), shop.id))?.language).toBe(code);
     }
-    expect(await post('/api/v1/updateLanguage', headers, { Language: 'de' })).toEqual({ status: 400, body: { code: '400', msg: 'Unsupported language' } });
+    expect(await post('/api/v1/updateLanguage', headers, { Language: 'de' })).toEqual({ status: 400, body: { code: '400', msg: 'Unsupported language', message_key: 'server.account.unsupportedLanguage', params: {} } });
     expect((await post('/api/v1/updateLanguage', headers, {})).body.msg).toBe('Unsupported language');
     expect((await findShopById(db(), shop.id))?.language).toBe('in');
   });
@@ -83,7 +83,7 @@ describe('account info', () => {
   });
 });
 
-describe('is_old: a missing access scope (decisions.md "Navigation and old installs")', () => {
+describe('is_old: a missing access scope', () => {
   const info = async (headers: Record<string, string>) => ((await (await call('/api/v1/getSettingInfo', { headers })).json()) as { data: { is_old: number } }).data.is_old;
   const dashboard = async (headers: Record<string, string>) =>
     ((await (await call('/api/v1/getAppDashboardData', { headers })).json()) as { initData: { is_old: number }; data: { idOld: number } });
@@ -114,7 +114,7 @@ describe('reviewTipsClick', () => {
 
   it.each(['6', '-1', '2.5', 'x', ''])('refuses score %s', async (score) => {
     const { shop, headers } = await createShop();
-    expect(await post('/api/v1/reviewTipsClick', headers, { score })).toEqual({ status: 400, body: { code: '400', msg: 'Score must be a whole number from 0 to 5' } });
+    expect(await post('/api/v1/reviewTipsClick', headers, { score })).toEqual({ status: 400, body: { code: '400', msg: 'Score must be a whole number from 0 to 5', message_key: 'server.account.scoreRange', params: {} } });
     expect((await findShopById(db(), shop.id))?.showReviewRequest).toBe(true);
   });
 });
@@ -125,7 +125,7 @@ describe('saveAppSwitch extra_adver and user selections', () => {
     const res = await post('/api/v2/setting/saveAppSwitch', headers, { name: 'extra_adver', st: '1', exp: '0', type: 'param' });
     expect(res.body).toMatchObject({ ack: 1, data: { name: 'extra_adver', st: 1, exp: 0 } });
     expect((await listAppSwitches(db(), shop.id)).map((s) => [s.name, s.state, s.expiry])).toEqual([['extra_adver', 1, 0]]);
-    expect(await post('/api/v2/setting/saveAppSwitch', headers, { name: 'other', st: '1', exp: '0', type: 'param' })).toEqual({ status: 400, body: { ack: 0, message: 'Unknown switch' } });
+    expect(await post('/api/v2/setting/saveAppSwitch', headers, { name: 'other', st: '1', exp: '0', type: 'param' })).toEqual({ status: 400, body: { ack: 0, message: 'Unknown switch', message_key: 'server.account.unknownSwitch', params: {} } });
     expect((await post('/api/v2/setting/saveAppSwitch', headers, { name: 'extra_adver', st: '2', exp: '0', type: 'param' })).body.message).toBe('st must be 0 or 1');
   });
 

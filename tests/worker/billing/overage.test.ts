@@ -118,7 +118,7 @@ describe('overage', () => {
     const { headers } = await createShop();
     const res = await call('/api/v2/setting/saveAppSwitch', { method: 'POST', headers, form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' } });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ ack: 0, message: 'Overcharge needs a paid plan with a usage cap' });
+    expect(await res.json()).toEqual({ ack: 0, message: 'Overcharge needs a paid plan with a usage cap', message_key: 'server.billing.overchargeNeedsCappedPlan', params: {} });
     const uncapped = await createShop({ planLevel: 2, hasUsageCap: false });
     const res2 = await call('/api/v2/setting/saveAppSwitch', { method: 'POST', headers: uncapped.headers, form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' } });
     expect(res2.status).toBe(400);

@@ -114,16 +114,16 @@ describe('changePlans', () => {
     await call(fake.decide((await changePlans(headers, 4)).body.url!, true), { redirect: 'manual' });
     expect((await shopRow(shop.id)).planLevel).toBe(4);
     expect(fake.subscriptions.filter((s) => s.status === 'ACTIVE')).toHaveLength(1);
-    expect(await changePlans(headers, 4)).toEqual({ status: 400, body: { code: '400', msg: 'You are already on this plan' } });
+    expect(await changePlans(headers, 4)).toEqual({ status: 400, body: { code: '400', msg: 'You are already on this plan', message_key: 'server.billing.alreadyOnPlan', params: {} } });
   });
 
   it('answers the documented {code, msg} on bad input and on Shopify failures', async () => {
     const { headers } = await billingShop();
-    expect(await changePlans(headers, 9)).toEqual({ status: 400, body: { code: '400', msg: 'Invalid plan level' } });
-    expect(await changePlans(headers, 'abc')).toEqual({ status: 400, body: { code: '400', msg: 'Invalid plan level' } });
+    expect(await changePlans(headers, 9)).toEqual({ status: 400, body: { code: '400', msg: 'Invalid plan level', message_key: 'server.billing.invalidPlanLevel', params: {} } });
+    expect(await changePlans(headers, 'abc')).toEqual({ status: 400, body: { code: '400', msg: 'Invalid plan level', message_key: 'server.billing.invalidPlanLevel', params: {} } });
     // An empty field is not level 0 (a downgrade).
-    expect(await changePlans(headers, '')).toEqual({ status: 400, body: { code: '400', msg: 'Invalid plan level' } });
-    expect(await changePlans(headers, 0)).toEqual({ status: 400, body: { code: '400', msg: 'You are already on the Free plan' } });
+    expect(await changePlans(headers, '')).toEqual({ status: 400, body: { code: '400', msg: 'Invalid plan level', message_key: 'server.billing.invalidPlanLevel', params: {} } });
+    expect(await changePlans(headers, 0)).toEqual({ status: 400, body: { code: '400', msg: 'You are already on the Free plan', message_key: 'server.billing.alreadyFree', params: {} } });
 
     // No stored token: plan changes need a session token (issue 17), and a session token for a shop without
     // a grant is exchanged for one first, so the change goes on rather than failing.

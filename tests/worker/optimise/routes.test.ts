@@ -63,9 +63,14 @@ describe('uploadImagesOpt', { timeout: 60_000 }, () => {
     const { shop, headers } = await createShop();
     await saveSettings(shop.id);
     const post = async (json: unknown) => (await call('/api/v2/image-opt/uploadImagesOpt', { method: 'POST', headers, json })).json() as Promise<Ack>;
-    expect(await post({ file_list: [], opt_cfg: { pngtojpg: 0, is_watermark: 0 } })).toEqual({ ack: 0, message: "haven't uploaded any image" });
+    expect(await post({ file_list: [], opt_cfg: { pngtojpg: 0, is_watermark: 0 } })).toEqual({ ack: 0, message: "haven't uploaded any image", message_key: 'server.upload.none', params: {} });
     const bmp = await post({ file_list: [{ name: 'a.bmp', data: 'Qk0=', type: 'image/bmp' }] });
-    expect(bmp).toEqual({ ack: 0, message: "The following images couldn't be uploaded: a.bmp is not supported. File type must be .jpg, .png." });
+    expect(bmp).toEqual({
+      ack: 0,
+      message: "The following images couldn't be uploaded: a.bmp is not supported. File type must be .jpg, .png.",
+      message_key: 'server.upload.rejected',
+      params: { list: [{ message_key: 'server.upload.notSupported', params: { name: 'a.bmp' } }] },
+    });
     const fake = await post({ file_list: [{ name: 'gif-in-disguise.png', data: 'R0lGODlhAQABAAAAACw=' }] });
     expect(fake.message).toContain('gif-in-disguise.png is not supported.');
     const big = new Uint8Array(5 * 1024 * 1024 + 1);
@@ -85,7 +90,7 @@ describe('restore, reOptimize, schedule and stop', { timeout: 60_000 }, () => {
     const { item, images } = await seedItem(shop, fakes.cdn);
     const restore = async (json: unknown) => (await call('/api/v2/image-opt/restore', { method: 'POST', headers, json })).json() as Promise<Ack>;
     // A never-optimised image cannot be restored.
-    expect(await restore({ data_type: 1, data_list: [{ data_id: item.id, restore_type: 'all' }] })).toEqual({ ack: 0, message: 'Select the correct state of the image operation' });
+    expect(await restore({ data_type: 1, data_list: [{ data_id: item.id, restore_type: 'all' }] })).toEqual({ ack: 0, message: 'Select the correct state of the image operation', message_key: 'server.optimise.selectCorrectState', params: {} });
     await updateImage(db(), shop.id, images[0]!.id, { status: 'compressed', originalKey: 'originals/x', expired: true });
     expect((await restore({ data_type: 1, data_list: [{ data_id: item.id, img_ids: [images[0]!.id] }] })).message).toMatch(/^This image has expired/);
     const reopt = await call('/api/v2/image-opt/reOptimize', { method: 'POST', headers, json: { data_type: 1, data_list: [{ data_id: item.id }], re_opt_type: '', page_type: 0 } });

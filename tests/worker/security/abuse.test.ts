@@ -104,7 +104,7 @@ describe('the admin token has a lifecycle', () => {
     // Plan changes: an admin token is refused.
     const byToken = await call('/api/v1/changePlans', { method: 'POST', headers: mine, form: { newLevel: '1' } });
     expect(byToken.status).toBe(401);
-    expect(await json(byToken)).toEqual({ code: '401', msg: 'A session token is required' });
+    expect(await json(byToken)).toEqual({ code: '401', msg: 'A session token is required', message_key: 'server.auth.sessionTokenRequired', params: {} });
 
     // Settings revokes it; it is refused from then on.
     expect((await call('/api/v2/setting/revokeAdminToken', { method: 'POST', headers: mine, json: { id: current.id } })).status).toBe(200);
@@ -134,11 +134,11 @@ function unreadableBody(state: { read: boolean }) {
 
 describe('bounded requests', () => {
   const cases = [
-    { path: '/api/v2/image-opt/saveSettings', declared: BODY_LIMITS.json + 1, status: 413, body: { ack: 0, message: MSG_WATERMARK_TOO_LARGE } },
-    { path: '/api/v2/image-opt/restore', declared: BODY_LIMITS.json + 1, status: 413, body: { ack: 0, message: MSG_BODY_TOO_LARGE } },
-    { path: '/api/v1/insertContactUs', declared: 50 * 1024 * 1024, status: 413, body: { code: '413', msg: MSG_BODY_TOO_LARGE } },
-    { path: '/api/v2/image-opt/uploadImagesOpt', declared: BODY_LIMITS.upload + 1, status: 413, body: { ack: 0, message: MSG_UPLOAD_REQUEST_TOO_LARGE } },
-    { path: '/webhooks/shopify', declared: BODY_LIMITS.webhook + 1, status: 413, body: { ack: 0, message: MSG_BODY_TOO_LARGE } },
+    { path: '/api/v2/image-opt/saveSettings', declared: BODY_LIMITS.json + 1, status: 413, body: { ack: 0, message: MSG_WATERMARK_TOO_LARGE, message_key: 'server.settings.watermarkTooLarge', params: {} } },
+    { path: '/api/v2/image-opt/restore', declared: BODY_LIMITS.json + 1, status: 413, body: { ack: 0, message: MSG_BODY_TOO_LARGE, message_key: 'server.limits.bodyTooLarge', params: {} } },
+    { path: '/api/v1/insertContactUs', declared: 50 * 1024 * 1024, status: 413, body: { code: '413', msg: MSG_BODY_TOO_LARGE, message_key: 'server.limits.bodyTooLarge', params: {} } },
+    { path: '/api/v2/image-opt/uploadImagesOpt', declared: BODY_LIMITS.upload + 1, status: 413, body: { ack: 0, message: MSG_UPLOAD_REQUEST_TOO_LARGE, message_key: 'server.upload.requestTooLarge', params: {} } },
+    { path: '/webhooks/shopify', declared: BODY_LIMITS.webhook + 1, status: 413, body: { ack: 0, message: MSG_BODY_TOO_LARGE, message_key: 'server.limits.bodyTooLarge', params: {} } },
   ];
   it.each(cases)('$path: a declared Content-Length over the limit is refused (413) before a byte is read', async ({ path, declared, status, body }) => {
     const { headers } = await createShop();
@@ -192,7 +192,7 @@ describe('bounded requests', () => {
     started = performance.now();
     const refused = await call('/api/v2/image-opt/reOptimize', { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: over });
     expect(refused.status).toBe(400);
-    expect(await json(refused)).toEqual({ ack: 0, message: MSG_TOO_MANY_IDS });
+    expect(await json(refused)).toEqual({ ack: 0, message: MSG_TOO_MANY_IDS, message_key: 'server.limits.tooManyIds', params: {} });
     expect(performance.now() - started).toBeLessThan(1000);
     expect(await shopState(shop.id)).toBe(before);
 
@@ -217,7 +217,7 @@ describe('no unauthenticated writes any caller can repeat', () => {
     for (let i = 0; i < 20; i++) {
       const res = await call(`/shopify/reShopifyAuthor?shop=${unknown}`, { redirect: 'manual' });
       expect(res.status).toBe(401);
-      expect(await json(res)).toEqual({ code: '401', msg: 'Shop is not installed' });
+      expect(await json(res)).toEqual({ code: '401', msg: 'Shop is not installed', message_key: 'server.auth.shopNotInstalled', params: {} });
     }
     expect(await total()).toBe(before);
 
@@ -253,7 +253,7 @@ describe('no unauthenticated writes any caller can repeat', () => {
     }
     expect(refused, 'no 429 within 80 calls').toBeDefined();
     expect(refused!.headers.get('Retry-After')).toBe('60');
-    expect(await json(refused!)).toEqual({ code: '429', msg: MSG_TOO_MANY_REQUESTS });
+    expect(await json(refused!)).toEqual({ code: '429', msg: MSG_TOO_MANY_REQUESTS, message_key: 'server.limits.tooManyRequests', params: {} });
     // Another client is not affected.
     expect((await call('/shopify/app', { headers: { 'CF-Connecting-IP': '198.51.100.7' } })).status).not.toBe(429);
   });
@@ -271,7 +271,7 @@ describe('no unauthenticated writes any caller can repeat', () => {
     const forged = await deliverWebhook('shop/update', shop.domain, { ...body, name: 'Forged' }, { ...from(ip), secret: 'not-the-app-secret' });
     expect(forged.status).toBe(429);
     expect(forged.headers.get('Retry-After')).toBe(String(RATE_LIMITS.webhooks.periodSeconds));
-    expect(await json(forged)).toEqual({ ack: 0, message: MSG_TOO_MANY_REQUESTS }); // /webhooks' error envelope
+    expect(await json(forged)).toEqual({ ack: 0, message: MSG_TOO_MANY_REQUESTS, message_key: 'server.limits.tooManyRequests', params: {} }); // /webhooks' error envelope
     // A client under the limit is told 401, as before; nothing forged was applied.
     expect((await deliverWebhook('shop/update', shop.domain, body, { ...from('198.51.100.9'), secret: 'not-the-app-secret' })).status).toBe(401);
     expect((await findShopById(db(), shop.id))!.name).toBe('After');
@@ -301,7 +301,7 @@ describe('failed uploads do not pile up', () => {
     const before = await shopState(shop.id);
     const refused = await call('/api/v2/image-opt/uploadImagesOpt', { method: 'POST', headers, json: { file_list: [{ name: 'b.png', data: PNG_1PX }] } });
     expect(refused.status).toBe(429);
-    expect(await json(refused)).toEqual({ ack: 0, message: MSG_UPLOAD_ALLOWANCE });
+    expect(await json(refused)).toEqual({ ack: 0, message: MSG_UPLOAD_ALLOWANCE, message_key: 'server.limits.uploadAllowance', params: {} });
     expect(await shopState(shop.id)).toBe(before);
   });
 });
@@ -313,7 +313,7 @@ describe('per-shop fairness', () => {
     await db().insert(pagespeedScores).values({ shopId: shop.id, status: 1, desktop: 80, mobile: 60, requestedAt: Date.now() - 60_000, completedAt: Date.now() - 30_000 });
     const second = await call('/api/v2/home/refreshPageSpeedOnline', { method: 'POST', headers });
     expect(second.status).toBe(429);
-    expect(await json(second)).toEqual({ ack: 0, message: MSG_PAGESPEED_COOLDOWN });
+    expect(await json(second)).toEqual({ ack: 0, message: MSG_PAGESPEED_COOLDOWN, message_key: 'server.limits.pagespeedCooldown', params: {} });
     await db().update(pagespeedScores).set({ requestedAt: Date.now() - PAGESPEED_COOLDOWN_MS - 1000 }).where(eq(pagespeedScores.shopId, shop.id));
     expect((await call('/api/v2/home/refreshPageSpeedOnline', { method: 'POST', headers })).status).toBe(200);
   });
@@ -331,7 +331,7 @@ describe('per-shop fairness', () => {
     await db().insert(shopAllowances).values({ shopId: shop.id, kind: 'reoptimise', windowStart: startOfUtcDay(Date.now()), used: REOPTIMISE_IMAGES_PER_DAY });
     const res = await call('/api/v2/image-opt/reOptimize', { method: 'POST', headers, json: { data_type: 1, data_list: [{ data_id: item.id }] } });
     expect(res.status).toBe(429);
-    expect(await json(res)).toEqual({ ack: 0, message: MSG_REOPTIMISE_ALLOWANCE });
+    expect(await json(res)).toEqual({ ack: 0, message: MSG_REOPTIMISE_ALLOWANCE, message_key: 'server.limits.reoptimiseAllowance', params: {} });
     expect(await db().select().from(jobs).where(eq(jobs.shopId, shop.id)).all()).toEqual([]);
   });
 
@@ -352,7 +352,7 @@ describe('per-shop fairness', () => {
 
     const res = await call('/api/v2/image-opt/reOptimize', { method: 'POST', headers, json: { data_type: 1, data_list: [{ data_id: item.id }] } });
     expect(res.status).toBe(429);
-    expect(await json(res)).toEqual({ ack: 0, message: MSG_QUEUE_BUSY });
+    expect(await json(res)).toEqual({ ack: 0, message: MSG_QUEUE_BUSY, message_key: 'server.limits.queueBusy', params: {} });
   });
 
   it('an image that finishes after the quota ran out is not replaced on Shopify (the slot is reserved first)', async () => {
@@ -387,7 +387,7 @@ describe('bad input changes nothing', () => {
     for (const body of [{}, { unknown: 1 }]) {
       const res = await call('/api/v2/image-opt/saveSettings', { method: 'POST', headers, json: body });
       expect(res.status).toBe(400);
-      expect(await json(res)).toEqual({ ack: 0, message: MSG_INPUT_EMPTY });
+      expect(await json(res)).toEqual({ ack: 0, message: MSG_INPUT_EMPTY, message_key: 'server.settings.inputEmpty', params: {} });
     }
     expect(await shopState(shop.id)).toBe(before);
   });

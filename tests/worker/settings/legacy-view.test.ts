@@ -68,7 +68,7 @@ describe('legacy calls over the same store', () => {
     const { headers, shop: row } = await createShop();
     const bad = await call('/api/v1/updateAppSettingDataNew', { method: 'POST', headers, form: { optimize_all_status: '001', optimize_1: '0', optimize_2: '0', optimize_4_5: '0', optimize_6: '0' } });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ code: '400', msg: MSG_NEED_ONE_ITEM });
+    expect(await bad.json()).toEqual({ code: '400', msg: MSG_NEED_ONE_ITEM, message_key: 'server.settings.needOneItem', params: {} });
 
     const ok = await call('/api/v1/updateAppSettingDataNew', { method: 'POST', headers, form: { automatic_switch: '1', optimize_2: '1', optimize_1: '0', optimize_4_5: '0', alt_1: '1', optimize_all_status: '011' } });
     expect(((await ok.json()) as { code: string }).code).toBe('200');

@@ -49,7 +49,7 @@ describe('getSettings / saveSettings', () => {
     const { headers, shop } = await createShop();
     const res = await save(headers, patch);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ ack: 0, message });
+    expect(res.body).toEqual({ ack: 0, message, message_key: expect.any(String), params: {} });
     expect(await db().select().from(imageSettings).where(eq(imageSettings.shopId, shop.id)).get()).toBeUndefined();
   });
 
@@ -120,7 +120,7 @@ describe('getSettings / saveSettings', () => {
     const { headers, shop } = await createShop();
     const res = await call('/api/v1/saveNewGuideCfg', { method: 'POST', headers, json: { page5: { day_backup: 1 }, settings: { alt_text: { switch: 1, product_rule: '' } } } });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ code: '400', msg: MSG_INPUT_EMPTY });
+    expect(await res.json()).toEqual({ code: '400', msg: MSG_INPUT_EMPTY, message_key: 'server.settings.inputEmpty', params: {} });
     expect((await db().select().from(shops).where(eq(shops.id, shop.id)).get())?.setupGuidePending).toBe(true);
   });
 
