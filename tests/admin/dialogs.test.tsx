@@ -7,6 +7,7 @@ import { PlanLimitDialog } from '../../admin/src/pricing/plan-limit-dialog';
 import { PolarisProvider } from '../../admin/src/shell/polaris-provider';
 import { ToastHost } from '../../admin/src/widgets/toast-host';
 import { mockApi, renderApp, settingInfo } from './helpers/render-app';
+import { QueryProvider } from '../../admin/src/api/query';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -53,11 +54,13 @@ describe('plan-limit dialog', () => {
     render(
       <Provider store={createStore()}>
         <PolarisProvider>
+          <QueryProvider>
           <Frame>
             <PlanLimitDialog open remaining={37} onClose={onClose} />
             <ContactFormHost />
             <ToastHost />
           </Frame>
+          </QueryProvider>
         </PolarisProvider>
       </Provider>,
     );
@@ -78,11 +81,13 @@ describe('plan-limit dialog', () => {
     render(
       <Provider store={createStore()}>
         <PolarisProvider>
+          <QueryProvider>
           <Frame>
             <PlanLimitDialog open remaining={0} onClose={() => undefined} />
             <ContactFormHost />
             <ToastHost />
           </Frame>
+          </QueryProvider>
         </PolarisProvider>
       </Provider>,
     );

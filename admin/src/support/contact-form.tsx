@@ -3,12 +3,12 @@ import { atom, useAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getThisUserEmail, insertContactUs } from '../api/calls';
-import { isOk, messageOf } from '../api/client';
+import { useApiAction, useApiQuery } from '../api/query';
 import { useToast } from '../hooks/use-toast';
 
-// The contact / feedback form (image-optimisation.md sections 3 and 5). Any screen opens it through
+// The contact / feedback form. Any screen opens it through
 // contactFormAtom, optionally prefilled (quota-increase requests, low ratings); `path` records where
-// the request came from (decisions.md "Support chat": without a chat widget this form is the channel).
+// the request came from (without a chat widget this form is the channel).
 export type ContactRequest = { title?: string; description?: string; path?: string };
 export const contactFormAtom = atom<ContactRequest | null>(null);
 
@@ -27,21 +27,23 @@ function ContactForm({ request, onClose }: { request: ContactRequest; onClose: (
   const [title, setTitle] = useState(request.title ?? '');
   const [description, setDescription] = useState(request.description ?? '');
   const [errors, setErrors] = useState<Errors>({});
-  const [sending, setSending] = useState(false);
 
+  // Prefill only: the merchant can type them (a failed read is silent).
+  const owner = useApiQuery({ key: ['thisUserEmail'], call: getThisUserEmail, select: (body) => body.data ?? null, errorToast: false });
   useEffect(() => {
-    let cancelled = false;
-    getThisUserEmail()
-      .then((body) => {
-        if (cancelled || !isOk(body) || !body.data) return;
-        setName((v) => v || body.data?.name || '');
-        setEmail((v) => v || body.data?.email || '');
-      })
-      .catch(() => undefined); // prefill only: the merchant can type them
-    return () => {
-      cancelled = true;
-    };
-  }, []);
+    if (!owner.data) return;
+    const { name: ownerName, email: ownerEmail } = owner.data;
+    setName((v) => v || ownerName || '');
+    setEmail((v) => v || ownerEmail || '');
+  }, [owner.data]);
+
+  const send = useApiAction(insertContactUs, {
+    onSuccess: () => {
+      toast(t('contact.sent'));
+      onClose();
+    },
+  });
+  const sending = send.pending;
 
   const submit = async () => {
     const next: Errors = {};
@@ -50,18 +52,7 @@ function ContactForm({ request, onClose }: { request: ContactRequest; onClose: (
     if (!description.trim()) next.description = t('contact.descriptionEmpty');
     setErrors(next);
     if (Object.keys(next).length) return;
-    setSending(true);
-    try {
-      const body = await insertContactUs({ name: name.trim(), email: email.trim(), title: title.trim(), description: description.trim(), path: request.path });
-      if (isOk(body)) {
-        toast(t('contact.sent'));
-        onClose();
-      } else toast(messageOf(body, t('common.tryAgainLater')), { error: true });
-    } catch (e) {
-      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
-    } finally {
-      setSending(false);
-    }
+    await send.run({ name: name.trim(), email: email.trim(), title: title.trim(), description: description.trim(), path: request.path });
   };
 
   return (
