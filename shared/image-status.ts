@@ -1,4 +1,4 @@
-// Image row status rules of image-optimisation.md section 4, shared by the detail API and the admin.
+// Image row status rules (label, tags, View / Download / Restore), shared by the detail API and the admin.
 
 export type ImageStatusLabel = 'Deleted' | 'Expired' | 'Restored' | 'Compressed' | 'Not Compressed';
 

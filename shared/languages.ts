@@ -1,4 +1,4 @@
-// The 21 interface languages (decisions.md "Languages") with the codes the API stores, their names in
+// The 21 interface languages with the codes the API stores, their names in
 // their own language for the selectors, and the mapping from Shopify shop locales.
 export const LANGUAGES = [
   { code: 'en', name: 'English', polaris: 'en', html: 'en' },

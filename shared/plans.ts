@@ -1,4 +1,4 @@
-// The plan table of decisions.md "Plans and quota": prices per 30 days and images per month.
+// The plan table: prices per 30 days and images per month.
 export const PLANS = [
   { level: 0, name: 'Free', priceCents: 0, images: 150 },
   { level: 1, name: 'Premium', priceCents: 499, images: 1000 },

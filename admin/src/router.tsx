@@ -14,7 +14,7 @@ import { PrivacyPolicyScreen } from './screens/privacy-policy';
 import { RecommendedAppsScreen } from './screens/recommended-apps';
 import { SettingScreen } from './screens/setting';
 
-// The route table of page-speed-and-app.md section 2. /, /admin, /admin/index and /admin/preload (the
+// The route table of the admin. /, /admin, /admin/index and /admin/preload (the
 // product home named by the error page) go to /main; any unknown path goes to /404.
 // The data layer's query client lives with the app root: one per mounted router.
 const rootRoute = createRootRoute({

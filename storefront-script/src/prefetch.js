@@ -2,7 +2,7 @@
 // Loaded by the theme app embed (blocks/prefetch.liquid in the theme app extension) as <script type="module">, so browsers
 // without ES modules never run it; it is also safe as a classic script (no import/export, no globals).
 // Options are data-* attributes on its own <script> tag, written by the app embed's settings:
-//   data-delay   hover time in ms before fetching (spec section 9: 65)
+//   data-delay   hover time in ms before fetching (default 65)
 //   data-limit   most pages fetched in advance per page view
 //   data-mode    "prerender" (default: prefetch at the delay, prerender once the hover lasts 200 ms)
 //                or "prefetch" (never prerender)

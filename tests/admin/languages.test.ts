@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGE_CODES, languageFromShopLocale } from '../../shared/languages';
 
-describe('shop locale mapping (decisions.md "Languages")', () => {
+describe('shop locale mapping', () => {
   it('has the 21 documented codes', () => {
     expect(LANGUAGE_CODES).toHaveLength(21);
     expect(LANGUAGE_CODES).toEqual(expect.arrayContaining(['ge', 'sp', 'dut', 'in', 'pt_BR', 'zh_hant']));

@@ -4,7 +4,7 @@ import { APP_STORE_REVIEW_URL } from '../../admin/src/lib/rating';
 import { embedWithAppBridge, leaveAdmin } from './helpers/app-bridge';
 import { mockApi, renderApp, settingInfo } from './helpers/render-app';
 
-// decisions.md "Reviews": no review gating. Every score is recorded; every merchant who rates is offered
+// No review gating. Every score is recorded; every merchant who rates is offered
 // the public review (App Bridge's reviews modal embedded, the listing page standalone); under 4 stars the
 // feedback form is offered too, beside the review, never instead of it.
 const answers = {

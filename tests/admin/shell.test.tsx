@@ -28,7 +28,7 @@ describe('app shell', () => {
     mockApi({ ...answers, '/api/v1/getAppDashboardData': { code: '200', initData: {}, data: { idOld: isOld } } });
     renderApp('/main', { info: settingInfo({ is_old: isOld }) });
     await waitFor(() => expect(tabNames()).toEqual(['Image Optimization', 'Page Speed', 'Settings', 'Pricing', 'Recommendation']));
-    // 'Forever free' page speed shows to everyone (decisions.md).
+    // 'Forever free' page speed shows to everyone.
     expect(screen.getAllByText(/forever free/i).length).toBeGreaterThan(0);
   });
 

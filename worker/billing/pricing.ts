@@ -1,4 +1,4 @@
-// getPricingPlans data (page-speed-and-app.md section 3 "Pricing data").
+// getPricingPlans data.
 import type { Db } from '../db/client';
 import { shopImageTotals } from '../db/images';
 import { getImageSettings } from '../db/image-settings';

@@ -1,4 +1,4 @@
-// Monthly quota reset (decisions.md: "Quotas reset monthly (cron), on the shop's billing-cycle day").
+// Monthly quota reset ("Quotas reset monthly (cron), on the shop's billing-cycle day").
 // The daily cron moves every shop whose cycle boundary has passed to its newest period start. It moves
 // to the boundary, not to "now", so periods stay aligned; a missed day is caught up on the next run;
 // and running it twice changes nothing (advanceQuotaPeriod only moves a period forward).

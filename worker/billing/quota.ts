@@ -1,4 +1,4 @@
-// Quota arithmetic (decisions.md "Plans and quota"; image-optimisation.md section 9). Other areas call:
+// Quota arithmetic. Other areas call:
 //   quotaStatus(db, shop)                        what the shop may still optimise this period
 //   chargeImageOnce(db, shop, { imageId, jobId }) count one image that really got smaller
 //

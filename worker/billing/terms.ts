@@ -1,4 +1,4 @@
-// The commercial terms of the paid plans, in one place (decisions.md "Plans and quota"; spec section 9).
+// The commercial terms of the paid plans, in one place.
 import { OVERAGE_CENTS_PER_1000, PLANS, planFor } from '../../shared/plans';
 
 /**
@@ -13,7 +13,7 @@ export const DISCOUNT_OFFER_WINDOW_MS = 72 * 60 * 60 * 1000;
 
 /**
  * Usage cap choices, in overage images per billing period (the 20,000 and 40,000 "add-on" constants of
- * image-optimisation.md section 9). A new subscription starts at the first; "raise the cap" moves to the
+ * the documented terms). A new subscription starts at the first; "raise the cap" moves to the
  * next one. The cap in dollars is whole $4.99 blocks, so the cap itself can never be overshot.
  */
 export const OVERAGE_CAP_STEPS_IMAGES = [20_000, 40_000] as const;

@@ -22,7 +22,7 @@ export async function getStoredImageSettings(db: Db, shopId: number): Promise<St
   return { settings: parsed.success ? parsed.data : defaults, watermarkKey: row.watermarkKey, dayBackup: row.dayBackup, exists: true };
 }
 
-/** The shop's image settings (section 3 shape); defaults when the shop never saved any. */
+/** The shop's image settings (the documented shape); defaults when the shop never saved any. */
 export async function getImageSettings(db: Db, shopId: number): Promise<ImageSettings> {
   return (await getStoredImageSettings(db, shopId)).settings;
 }
@@ -57,7 +57,7 @@ function upsertQuery(db: Db, shopId: number, settings: ImageSettings, extra: Sav
     .onConflictDoUpdate({ target: imageSettings.shopId, set: values });
 }
 
-/** Only the mode toggle (section 4: the toggle saves only auto_switch). */
+/** Only the mode toggle (the toggle saves only auto_switch). */
 export async function setAutoSwitch(db: Db, shopId: number, autoSwitch: 0 | 1): Promise<void> {
   await db.update(imageSettings).set({ autoOptimise: autoSwitch === 1, updatedAt: Date.now() }).where(eq(imageSettings.shopId, shopId));
 }

@@ -41,7 +41,7 @@ export const shops = sqliteTable(
     showReviewRequest: flag('review_tips', 1), // review_tips
     reviewScore: integer('review_score'), // last score given (0 = dismissed)
     setupGuidePending: flag('new_guide_status', 1), // new_guide_status: the set-up wizard is not completed
-    oldInstall: flag('is_old', 0), // is_old: flagged as an installation that lacks scopes (worker/shopify/old-install.ts)
+    oldInstall: flag('is_old', 0), // is_old: flagged as an installation that lacks scopes (worker/install/old-install.ts)
     overageEnabled: flag('is_over_quota', 0), // is_over_quota: the merchant switched overcharge on
     hasUsageCap: flag('is_capped', 0), // is_capped: the subscription has a usage line (capped amount)
     cappedAmountCents: integer('capped_amount_cents').notNull().default(0),
@@ -69,7 +69,7 @@ export const shops = sqliteTable(
   (t) => [uniqueIndex('shops_domain_uq').on(t.domain), index('shops_admin_token_idx').on(t.adminTokenHash)],
 );
 
-/** Image settings of section 3 (image-optimisation.md); the nested objects are stored as validated JSON. */
+/** Image settings in their documented shape; the nested objects are stored as validated JSON. */
 export const imageSettings = sqliteTable('image_settings', {
   shopId: integer('shop_id')
     .primaryKey()

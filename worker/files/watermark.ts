@@ -18,7 +18,7 @@ export function watermarkR2Key(shopId: number, logo: string): string | null {
   return m && Number(m[1]) === shopId ? watermarkR2KeyOfName(logo) : null;
 }
 
-/** Public path of a stored picture (section 7: /imageAddWatermark plus the stored name). */
+/** Public path of a stored picture (/imageAddWatermark plus the stored name). */
 export function watermarkPath(logo: string): string {
   return logo ? `/imageAddWatermark/${logo}` : '';
 }

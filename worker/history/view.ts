@@ -1,5 +1,5 @@
-// The documented shapes of the history, detail and statistics calls (image-optimisation.md sections 3,
-// 4 and 7), built from the item and image rows.
+// The documented shapes of the history, detail and statistics calls, built
+// from the item and image rows.
 import { imageStatusOf } from '../../shared/image-status';
 import { publicSettings } from '../../shared/image-settings';
 import { quotaStatus } from '../billing/quota';
@@ -13,7 +13,7 @@ import { signedFileUrl } from '../files/download-links';
 
 export type Paged<T> = { data: T[]; current_page: number; per_page: number; total: number };
 
-/** Percent saved with two decimals (section 9: ratios shown as percentages with 2 decimals). */
+/** Percent saved with two decimals (ratios shown as percentages with 2 decimals). */
 export function savedPercent(original: number, compressed: number): number {
   if (original <= 0) return 0;
   return Math.round(((original - compressed) / original) * 10000) / 100;

@@ -1,5 +1,5 @@
 // Which in-isolate pipeline an image takes, and whether it fits the isolate at all. Every image Shopify
-// accepts (25 MP, 20 MB) must run here with the guard (decisions.md: the Images binding is not a
+// accepts (25 MP, 20 MB) must run here with the guard (the Images binding is not a
 // quality path): small PNGs take the whole-image codecs (OxiPNG compresses best), large ones the
 // row-wise path (png-large.ts), whose memory grows with the width and the file size, not the area.
 // Figures were measured with `npm run bench:images` (workerd RSS high-water mark over the idle Worker

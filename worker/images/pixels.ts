@@ -37,7 +37,7 @@ export function hasTransparency(img: Rgba): boolean {
   return false;
 }
 
-/** Composites onto opaque white (PNG to JPG: transparent areas become white, per decisions.md). */
+/** Composites onto opaque white (PNG to JPG: transparent areas become white). */
 export function flattenOnWhite(img: Rgba): Rgba {
   const d = img.data;
   const out = new Uint8ClampedArray(d.length);

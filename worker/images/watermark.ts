@@ -5,7 +5,7 @@ import { forEachRgbaStrip, readPngInfo, stripRowsFor } from './png-stream';
 import { readHeader, sniffFormat } from './sniff';
 import type { Rgba, WatermarkPosition } from './types';
 
-/** Documented limit for the logo (image-optimisation.md: 'watermark picture maximum size 500kb'). */
+/** Documented limit for the logo ('watermark picture maximum size 500kb'). */
 export const WATERMARK_MAX_BYTES = 512000;
 
 export class WatermarkError extends Error {

@@ -1,4 +1,4 @@
-// decisions.md "Navigation and old installs": `is_old` / `idOld` = 1 means this installation lacks an
+// `is_old` / `idOld` = 1 means this installation lacks an
 // access scope the product now needs (or was flagged old before the scopes were tracked). Granting the
 // scopes through 'Authorise app' stores the new grant and clears both causes.
 import type { ShopRow } from '../db/shops';

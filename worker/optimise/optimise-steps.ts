@@ -129,7 +129,7 @@ async function runEngine(run: OptimiseRun, original: Uint8Array): Promise<Engine
   const wantsWatermark = ctx.upload ? ctx.upload.watermark : settings.image_opt.watermark.switch === 1;
   const watermark = wantsWatermark && stored.watermarkKey ? await readStored(deps, stored.watermarkKey) : null;
   const out = await timed(run.timings, 'engineMs', () => deps.optimiseImage(original, engineSettingsOf(settings, watermark, ctx.upload)));
-  // Never larger (decisions.md), except a watermark the merchant asked for: the settings warn that a
+  // Never larger, except a watermark the merchant asked for: the settings warn that a
   // watermark may increase file size, so that result is kept; it is not charged (reserveSlot).
   if (out.kind !== 'optimised' || !(out.bytesOut < out.bytesIn || out.watermarked)) {
     return { result: null, note: out.kind === 'optimised' ? 'already optimal: result not smaller' : out.reason, unsupported: out.kind === 'unsupported' };

@@ -5,7 +5,7 @@ import type { ImageRow, ItemRow } from '../db/optimise';
 import type { ShopRow } from '../db/shops';
 import type { UploadOptions } from './decide';
 
-/** Originals and results are kept this long after the image was optimised (decisions.md). */
+/** Originals and results are kept this long after the image was optimised. */
 export const KEEP_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Where one image's time went (logged per image; the pipeline benchmark sums them). */

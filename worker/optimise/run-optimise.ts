@@ -1,4 +1,4 @@
-// The optimisation of one image (architecture.md "The optimisation path of one image"): the steps in
+// The optimisation of one image: the steps in
 // the order the product's rules require them. The consumer has loaded the job, image and item and taken
 // the image's lease; each step is in optimise-steps.ts, persists its progress, and passes over what an
 // earlier attempt already finished, so a retry resumes where the last one died.

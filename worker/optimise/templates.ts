@@ -1,4 +1,4 @@
-// Alt text and file names from the merchant's templates (image-optimisation.md section 3). Pure: the
+// Alt text and file names from the merchant's templates. Pure: the
 // pipeline passes the item's catalogue fields in and gets the final strings out.
 import {
   areaApplies,
@@ -28,7 +28,7 @@ export type TemplateItem = {
 
 export type TemplateContext = { kind: ImageKind; item: TemplateItem; shopName: string };
 
-/** The placeholder values of section 3 for one item. Placeholders of another kind render as empty. */
+/** The template placeholder values for one item. Placeholders of another kind render as empty. */
 export function templateValues({ kind, item, shopName }: TemplateContext): TemplateValues {
   const shop = { shop_name: shopName };
   if (kind === 'product') {

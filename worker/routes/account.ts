@@ -17,7 +17,7 @@ import { contactLogInput, contactUsInput, customerClickInput, languageInput, rev
 // /api/v1 and /api/v2/setting account calls: language, email, contact, review, switches, UI selections.
 export const accountRoutes = new Hono<AppEnv>();
 
-/** settingInfo: what every admin screen needs to know about the shop (page-speed-and-app.md section 3). */
+/** settingInfo: what every admin screen needs to know about the shop. */
 accountRoutes.get('/api/v1/getSettingInfo', async (c) => {
   const shop = c.get('shop');
   const switches = await listAppSwitches(c.get('db'), shop.id);
@@ -71,7 +71,7 @@ accountRoutes.post('/api/v1/insertContactUs', async (c) => {
   return v1(c, { id });
 });
 
-/** The "contact support" log of quota-increase requests (page-speed-and-app.md section 7): path and content. */
+/** The "contact support" log of quota-increase requests: path and content. */
 accountRoutes.post('/api/v1/insertContactLog', async (c) => {
   const { path, content } = parseInput(contactLogInput, await readBody(c));
   const shop = c.get('shop');

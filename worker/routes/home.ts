@@ -4,7 +4,7 @@ import { checkThemeEmbed } from '../pagespeed/embed-status';
 import { getPageSpeedScore, recheckPageSpeed } from '../pagespeed/score';
 import type { AppEnv } from '../types';
 
-// /api/v2/home: theme app-embed status and page-speed score (page-speed-and-app.md section 7).
+// /api/v2/home: theme app-embed status and page-speed score.
 export const homeRoutes = new Hono<AppEnv>();
 
 // {ack: 1, data: {url, status}}: status 1 on, 0 off; url opens the theme editor's App embeds with ours.

@@ -18,7 +18,7 @@ imageSettingsRoutes.post('/api/v2/image-opt/saveSettings', async (c) => {
   return ack(c, saved);
 });
 
-// The wizard: page5 {day_backup: 1} plus the settings; success is ack 1 (page-speed-and-app.md section 7),
+// The wizard: page5 {day_backup: 1} plus the settings; success is ack 1,
 // and the v1 code/msg pair is answered too so older clients reading code '200' agree.
 const guideSchema = z.object({
   page5: z.object({ day_backup: z.coerce.number().int().min(0).max(1) }).optional(),

@@ -7,7 +7,7 @@ import { isLanguageCode } from '../../shared/languages';
 import type { AppEnv } from '../types';
 
 // GET /api/v1/getRecommendedApps: the recommendations page's two tabs, from config/recommendations.json
-// (decisions.md: configuration, not hard-coded brands). The file is validated when the Worker loads, so
+// (configuration, not hard-coded brands). The file is validated when the Worker loads, so
 // a broken edit fails every test instead of showing an empty page.
 export const recommendationsRoutes = new Hono<AppEnv>();
 

@@ -1,4 +1,4 @@
-// The older "dashboard settings object" (image-optimisation.md section 3; decisions.md: served as a view
+// The older "dashboard settings object" (served as a view
 // over the same settings store). Pure mapping both ways; the routes read and save through it.
 import { LEVEL_QUALITY, engineQualityOf, type CompressionLevel, type ImageSettings } from '../../shared/image-settings';
 import { watermarkPath } from '../files/watermark';
@@ -117,7 +117,7 @@ function levelOfQuality(quality: number): CompressionLevel | null {
 }
 
 /**
- * The older settings object onto the section 3 shape, over the current settings. The result is
+ * The older settings object onto the documented settings shape, over the current settings. The result is
  * validated by the caller exactly like a saveSettings body (same messages, nothing saved on failure).
  */
 export function fromLegacyView(form: Record<string, unknown>, current: ImageSettings): unknown {

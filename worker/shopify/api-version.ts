@@ -1,4 +1,4 @@
-// The one place the Admin API version is pinned (decisions.md "Platform"). Bump it here only.
+// The one place the Admin API version is pinned. Bump it here only.
 export const SHOPIFY_API_VERSION = '2026-10';
 
 /**

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { isClosed, markClosed } from '../lib/session-flags';
 
 /**
- * A banner or card the merchant closed stays closed for the browser session (section 2). `onClose`
+ * A banner or card the merchant closed stays closed for the browser session. `onClose`
  * runs once per close, e.g. to record the click with updateCustomerClick.
  */
 export function useSessionClosable(name: string, onClose?: () => void): [boolean, () => void] {

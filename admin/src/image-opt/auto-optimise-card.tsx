@@ -16,7 +16,7 @@ type Props = {
 
 /**
  * Auto-optimise: only once settings exist (is_default 1 opens the first-set-up modal instead); the
- * switch saves auto_switch alone (section 4).
+ * switch saves auto_switch alone.
  */
 export function AutoOptimiseCard({ isDefault, on, hasContent, onChanged, onNeedsSetup, onOpenSettings }: Props) {
   const { t } = useTranslation();
@@ -43,7 +43,7 @@ export function AutoOptimiseCard({ isDefault, on, hasContent, onChanged, onNeeds
       </InlineStack>
       {on && !hasContent && (
         // Automatic mode is on, but every kind of change is switched off (e.g. a wizard with every
-        // image type unticked): nothing would ever be optimised automatically (section 8 message).
+        // image type unticked): nothing would ever be optimised automatically (the documented message).
         <div style={{ marginTop: 'var(--p-space-300)' }}>
           <Banner tone="warning" action={{ content: t('imageOpt.sheet.title'), onAction: onOpenSettings }}>
             <p>{t('imageOpt.auto.noContent')}</p>

@@ -1,7 +1,7 @@
 import { Modal, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
 
-/** Settings were never saved: optimisation needs them first (section 4). */
+/** Settings were never saved: optimisation needs them first. */
 export function FirstSetupModal({ open, onClose, onSetUp }: { open: boolean; onClose: () => void; onSetUp: () => void }) {
   const { t } = useTranslation();
   return (

@@ -134,7 +134,7 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
               <IndexTable.Cell>{formatDate(row.date, i18n.language)}</IndexTable.Cell>
               <IndexTable.Cell>
                 {/* the row itself toggles selection: the button must not. An upload that could not be made
-                    smaller kept its original (decisions.md): there is nothing to compare. */}
+                    smaller kept its original: there is nothing to compare. */}
                 <div onClick={(e) => e.stopPropagation()}>
                   {isUpload ? (
                     // Optimised uploads: original and result, viewable and downloadable for 30 days.

@@ -2,10 +2,10 @@ import { imageStatusOf, type ImageStatus } from '../../../shared/image-status';
 import type { CompareImages } from './compare-modal';
 import type { ImageRow } from '../../../shared/api/image-opt';
 
-/** An image row of getProductImagesData (section 3). */
+/** An image row of getProductImagesData. */
 export type { ImageRow };
 
-/** Section 4's label, tags and which of View / Download / Restore show, from the row's flags. */
+/** The status label, tags and which of View / Download / Restore show, from the row's flags. */
 export const statusOfRow = (r: ImageRow): ImageStatus =>
   imageStatusOf({ ...r, has_before_file: !!r.before_file_path, has_after_file: !!r.after_file_path });
 

@@ -14,8 +14,8 @@ const MANUAL_TABS = TABS.slice(0, 3);
 
 /**
  * Manually optimize: Product, Collection and Blog lists of items with images to optimise; Optimize now
- * sends the selected rows as reOptimize page_type 1, closes and hands over to the progress panel
- * (section 4). Selecting the page offers "Select all N items" across pages (Polaris's paginated select
+ * sends the selected rows as reOptimize page_type 1, closes and hands over to the progress panel.
+ * Selecting the page offers "Select all N items" across pages (Polaris's paginated select
  * all): then one job covers the whole tab (re_opt_type 'all'). Not while a search narrows the list, as
  * the whole tab is more than what the merchant sees.
  */

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { PAGE_SIZES, showPageSize } from './rules';
 import { useWindowWidth } from './use-window-width';
 
-/** 'Showing x - y of z results' (page-speed-and-app.md section 9): 0 - 0 of 0 for an empty list. */
+/** 'Showing x - y of z results': 0 - 0 of 0 for an empty list. */
 export function showingRange(page: number, pageSize: number, total: number): { from: number; to: number; total: number } {
   if (total <= 0) return { from: 0, to: 0, total: 0 };
   const from = Math.min(total, (page - 1) * pageSize + 1);

@@ -1,4 +1,4 @@
-// The rules of the image optimisation screens (image-optimisation.md sections 4, 5 and 9), pure so the
+// The rules of the image optimisation screens, pure so the
 // component tests and the screens read the same definitions. The wire types and the vocabulary (tabs,
 // page sizes) are the contract's, in shared/api/.
 import type { HistoryRow as WireHistoryRow, QuotaSchedule, Schedule } from '../../../shared/api/image-opt';
@@ -15,7 +15,7 @@ export { DEFAULT_PAGE_SIZE };
 export const PAGE_SIZE_MIN_WIDTH = 550;
 export const showPageSize = (windowWidth: number) => windowWidth > PAGE_SIZE_MIN_WIDTH;
 
-/** Polling and delays of section 9. */
+/** Polling intervals and delays of the image screens. */
 export const PROGRESS_POLL_MS = 6000;
 export const DETAIL_PROGRESS_POLL_MS = 5000;
 export const AUTO_HISTORY_REFRESH_MS = 3000;
@@ -23,7 +23,7 @@ export const RELOAD_AFTER_DONE_MS = 3000;
 export const SEARCH_DEBOUNCE_MS = 500;
 export const COMPARE_LOADING_MS = 500;
 
-/** Free quota shown on the image page (section 9) before the statistics arrive. */
+/** Free quota shown on the image page before the statistics arrive. */
 export const FREE_QUOTA = 150;
 /** The free-plan quota bar turns red at 80 % use. */
 export const FREE_RED_PERCENT = 80;
@@ -54,7 +54,7 @@ export function downloadHref(url: string | null | undefined): string | null {
 }
 
 /**
- * View and download links are signed with an expiry (`exp`, epoch ms; worker/settings/download-links.ts).
+ * View and download links are signed with an expiry (`exp`, epoch ms; worker/files/download-links.ts).
  * A page left open longer than that asks for fresh ones before using a link (a minute's margin).
  */
 export const LINK_MARGIN_MS = 60_000;
@@ -64,7 +64,7 @@ export function linkExpired(url: string | null | undefined, now = Date.now()): b
   return Number.isFinite(exp) && exp > 0 && exp - LINK_MARGIN_MS <= now;
 }
 
-/** A history row as the history/manual calls answer it (section 3); the rules need only these fields. */
+/** A history row as the history/manual calls answer it; the rules need only these fields. */
 export type HistoryRow = Pick<WireHistoryRow, 'id' | 'data_type' | 'prod_id' | 'coll_id' | 'art_id' | 'blog_id' | 'title' | 'image' | 'is_delete' | 'opt_status' | 'status' | 'comp_ratio'> &
   Partial<WireHistoryRow>;
 
@@ -72,8 +72,8 @@ export type HistoryRow = Pick<WireHistoryRow, 'id' | 'data_type' | 'prod_id' | '
 export const actionableRows = (rows: readonly HistoryRow[]) => rows.filter((r) => r.is_delete !== 1);
 
 /**
- * Bulk action with no selectable, non-deleted item: the generic message, or the version naming the tab
- * (section 5). Returns the catalogue key, or null when the action may go ahead.
+ * Bulk action with no selectable, non-deleted item: the generic message, or the version naming the tab.
+ * Returns the catalogue key, or null when the action may go ahead.
  */
 export function bulkValidationKey(selected: readonly HistoryRow[], tab: number): string | null {
   if (actionableRows(selected).length > 0) return null;

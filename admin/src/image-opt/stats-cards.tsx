@@ -21,7 +21,7 @@ function Stat({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** A quota bar: red on the free plan from 80 % use (section 9), green otherwise. */
+/** A quota bar: red on the free plan from 80 % use, green otherwise. */
 export function QuotaBar({ label, used, all, red }: { label: string; used: number; all: number; red: boolean }) {
   const percent = quotaPercent(used, all);
   return (

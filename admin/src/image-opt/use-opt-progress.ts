@@ -11,7 +11,7 @@ import { completionToastKey, failedCount, isRunning, PROGRESS_POLL_MS, RELOAD_AF
 export const FIRST_READ_MS = 1000;
 
 export type OptProgress = {
-  /** -1 when nothing runs, else the tab index of the running job (section 4 "Progress indicator"). */
+  /** -1 when nothing runs, else the tab index of the running job. */
   tab: number;
   schedule: TabSchedule | null;
   /** A job was started on `tab`: show the panel and poll. */
@@ -85,7 +85,7 @@ export function useOptProgress(onDone: () => void, onPlanLimit?: (message: strin
   );
 
   const stopAction = useApiAction(stopImageOptTask, {
-    // Stop clears progress (section 4), answered or not; the history shows what finished.
+    // Stop clears progress, answered or not; the history shows what finished.
     onSettled: () => {
       setTab(-1);
       setSchedule(null);

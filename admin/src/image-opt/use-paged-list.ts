@@ -18,7 +18,7 @@ export type PagedList = {
 
 /**
  * One tab of the history (page_type 0) or of the manual list (page_type 1): page, page size and a
- * title search sent 500 ms after the last keystroke (section 9).
+ * title search sent 500 ms after the last keystroke.
  */
 export function usePagedList(tab: number, pageType: 0 | 1, enabled = true): PagedList {
   const [page, setPage] = useState(1);

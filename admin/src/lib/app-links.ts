@@ -1,7 +1,7 @@
 // Outside links of the dashboard. The tutorial video comes from the Worker's runtime configuration
 // (TUTORIAL_VIDEO_URL via GET /app-config, an embeddable URL such as https://www.youtube-nocookie.com/embed/<id>);
-// the modal starts it at 115 s, where the demonstration of hover preloading begins (section 2 "Video
-// card"). Without one, the card keeps its explanation and Preview but offers no video.
+// the modal starts it at 115 s, where the demonstration of hover preloading begins.
+// Without one, the card keeps its explanation and Preview but offers no video.
 export const TUTORIAL_START_SECONDS = 115;
 
 export function tutorialEmbedUrl(configured: string | null | undefined): string | null {

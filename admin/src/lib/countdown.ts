@@ -1,4 +1,4 @@
-// Discount countdown (page-speed-and-app.md section 4 "Discount"): hh:mm:ss, ticking each second.
+// Discount countdown: hh:mm:ss, ticking each second.
 
 /** Milliseconds left until `expiresAt` (seconds or milliseconds since epoch, or a date string). */
 export function msUntil(expiresAt: number | string, now: number): number {

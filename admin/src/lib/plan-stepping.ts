@@ -1,4 +1,4 @@
-// Pricing quota selector (page-speed-and-app.md section 5): plus/minus move one plan along the list and
+// Pricing quota selector: plus/minus move one plan along the list and
 // never go below the first paid plan (level 1) nor past the last one.
 export type PricingPlan = { level: number; name: string; impressions: number; price: number | string; discount_mPrice?: number | string; proportion?: number | string };
 
@@ -21,7 +21,7 @@ export function canStep(plans: readonly { level: number }[], current: number, di
   return stepPlan(plans, current, direction) !== current;
 }
 
-/** Quota bar colour: orange above 50 % used, red above 90 % (section 9). */
+/** Quota bar colour: orange above 50 % used, red above 90 %. */
 export type UsageTone = 'normal' | 'orange' | 'red';
 export function usageTone(percent: number): UsageTone {
   if (percent > 90) return 'red';

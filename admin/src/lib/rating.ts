@@ -1,4 +1,4 @@
-// Review prompt (decisions.md "Reviews"; Shopify forbids review gating): every score is recorded, every
+// Review prompt (Shopify forbids review gating): every score is recorded, every
 // merchant who rates is offered the public review whatever the score, and a score under 4 also offers
 // the feedback form beside it, never instead of it. Dismiss records 0 and offers nothing.
 export type RatingFollowUp = { review: boolean; feedback: boolean };

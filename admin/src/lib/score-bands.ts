@@ -1,4 +1,4 @@
-// Page speed colour bands (page-speed-and-app.md sections 4 and 9). Mobile scores run lower than desktop
+// Page speed colour bands. Mobile scores run lower than desktop
 // ones for the same store, so the mobile bands start lower.
 export type Device = 'pc' | 'mb';
 export type Band = 'red' | 'amber' | 'green';

@@ -1,4 +1,4 @@
-// Banners the merchant closed stay closed for the browser session (section 4: review banner, video card,
+// Banners the merchant closed stay closed for the browser session (review banner, video card,
 // promo banner). Storage can be blocked inside third-party iframes: then they simply show again.
 const PREFIX = 'closed:';
 

@@ -1,4 +1,4 @@
-// Alt text and file name template editing (image-optimisation.md section 5). The normalisation and the
+// Alt text and file name template editing. The normalisation and the
 // emptiness rule come from shared/image-settings.ts, the one definition the Worker validates with.
 import { isBlankTemplate, normaliseTemplate, TEMPLATE_PLACEHOLDERS } from '../../../shared/image-settings';
 
@@ -14,5 +14,5 @@ export function insertPlaceholder(text: string, placeholder: string, caret = tex
 export const PLACEHOLDERS = TEMPLATE_PLACEHOLDERS;
 export type TemplateScope = keyof typeof PLACEHOLDERS;
 
-/** Tag debounce of the template editors (section 9). */
+/** Tag debounce of the template editors. */
 export const TEMPLATE_DEBOUNCE_MS = 100;

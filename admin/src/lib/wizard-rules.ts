@@ -1,7 +1,7 @@
 import { defaultImageSettings, WIZARD_TEMPLATE_DEFAULTS, type FileNameSettings, type ImageSettings } from '../../../shared/image-settings';
 import { isTemplateEmpty, type TemplateScope } from './templates';
 
-// The first-run wizard (page-speed-and-app.md sections 2 and 4): six screens, four counted steps.
+// The first-run wizard: six screens, four counted steps.
 export type WizardStep = 1 | 2 | 3 | 4 | 5 | 6;
 export const LAST_STEP: WizardStep = 6;
 

@@ -4,7 +4,7 @@ import { useSettingInfo } from '../hooks/use-settings-info';
 import type { EmbedState } from './use-embed-status';
 
 /**
- * Site Speed Up card (section 2): with the embed on, Preview and Turn off plus the congratulation; with it
+ * Site Speed Up card: with the embed on, Preview and Turn off plus the congratulation; with it
  * off, Speed up and the prompt. Turn off and Speed up open the theme app-embed settings in a new window.
  */
 export function SpeedUpCard({ embed }: { embed: EmbedState }) {

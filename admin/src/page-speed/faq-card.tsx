@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 
 const QUESTIONS = ['how', 'helps', 'score'] as const;
 
-/** FAQ: how it works, how it helps, why the speed score did not change (section 2). */
+/** FAQ: how it works, how it helps, why the speed score did not change. */
 export function FaqCard() {
   const { t } = useTranslation();
   const [open, setOpen] = useState<string | null>(null);

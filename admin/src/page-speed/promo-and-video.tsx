@@ -13,8 +13,8 @@ import { useSessionClosable } from '../hooks/use-session-closable';
 const useClosable = (name: string) => useSessionClosable(name, () => void updateCustomerClick(name).catch(() => undefined));
 
 /**
- * The new-user offer on the dashboard (section 2 promo banner), dismissible for the session. One offer
- * everywhere (decisions.md "Offers"): the rate and months come from getPricingPlans' rebate_info, the
+ * The new-user offer on the dashboard (promo banner), dismissible for the session. One offer
+ * everywhere: the rate and months come from getPricingPlans' rebate_info, the
  * same source as the pricing page's countdown and the discount billing applies; no offer, no banner.
  */
 export function PromoBanner() {

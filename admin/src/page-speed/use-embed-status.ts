@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { checkThemeAppExtension } from '../api/calls';
 import { useApiQuery } from '../api/query';
 
-/** Embed status polling interval after a Speed up / Turn off click (section 9). */
+/** Embed status polling interval after a Speed up / Turn off click. */
 export const EMBED_POLL_MS = 3000;
 /** After this long without a change the page stops waiting and says how to go on (issue 15). */
 export const EMBED_WATCH_LIMIT_MS = 2 * 60_000;
@@ -21,7 +21,7 @@ export type EmbedState = {
 };
 
 /**
- * The theme app-embed status (section 4 "Embed status"): read once; after the merchant opens the theme
+ * The theme app-embed status: read once; after the merchant opens the theme
  * editor, polled every 3 s until the status differs from what it was at the click, then polling stops.
  * A merchant who never saves the theme would otherwise leave the buttons spinning: after two minutes
  * the wait ends with a hint.

@@ -4,7 +4,7 @@ import { isOk, messageOf } from '../api/client';
 import { useApiQuery } from '../api/query';
 import { isScorePending } from '../lib/score-bands';
 
-/** Score polling interval (section 9). */
+/** Score polling interval. */
 export const SCORE_POLL_MS = 5000;
 
 /** Why the last check failed (status 3): password_protected | unreachable | unavailable. */
@@ -13,7 +13,7 @@ export type PageSpeedState = { score: { pc: number; mb: number } | null; pending
 };
 
 /**
- * The dashboard score (section 4): read once, then every 5 s while status is 0 or 2. Status 0 means no
+ * The dashboard score: read once, then every 5 s while status is 0 or 2. Status 0 means no
  * test has run yet, so it also starts one (once per page view). Recheck starts a new test and polls.
  */
 export function usePageSpeed(): PageSpeedState {

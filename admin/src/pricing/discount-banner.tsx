@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { formatCountdown, msUntil } from '../lib/countdown';
 
 /**
- * New-user discount with its hh:mm:ss countdown (section 4 "Discount"): ticks every second while the
+ * New-user discount with its hh:mm:ss countdown: ticks every second while the
  * rebate expiry is after now, and reloads the page when it reaches zero so prices update.
  */
 export function DiscountBanner({ expiresAt, rate, months, reload = () => window.location.reload() }: { expiresAt: number | string; rate: number; months: number; reload?: () => void }) {

@@ -5,7 +5,7 @@ import { useApiQuery } from '../api/query';
 
 export const IMAGE_SYNC_POLL_MS = 3000;
 
-/** Image sync status (section 4): polled every 3 s until imageSync is true, then the count is shown. */
+/** Image sync status: polled every 3 s until imageSync is true, then the count is shown. */
 export function ImageSyncStatus() {
   const { t } = useTranslation();
   // Read once, then every 3 s until the sync is done; a failed read waits for the next tick.

@@ -9,7 +9,7 @@ import { levelAtom } from '../state/atoms';
 import { SwitchToggle } from '../widgets/switch-toggle';
 
 /**
- * Overcharge (section 4): shown on only when over quota is allowed, the plan is capped and paid;
+ * Overcharge: shown on only when over quota is allowed, the plan is capped and paid;
  * disabled while loading or when the plan is not capped; a change applies at once and reverts unless
  * the server answers ack 1 (toasts Succeed / Try again later).
  */

@@ -4,10 +4,10 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { contactFormAtom } from '../support/contact-form';
 
-// 'Plan Limit Reached' (section 8) with the two support requests of section 2. Both open the contact
+// 'Plan Limit Reached' with the two support requests of section 2. Both open the contact
 // form prefilled with the request, which records it for customer service.
 
-/** The two requests (decisions.md "Support chat"): the contact form, prefilled, with where it came from. */
+/** The two requests: the contact form, prefilled, with where it came from. */
 export function useQuotaRequest() {
   const { t } = useTranslation();
   const openContact = useSetAtom(contactFormAtom);

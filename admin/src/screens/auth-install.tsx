@@ -16,7 +16,7 @@ export const isLaunchQuery = (search: string) => {
 
 /**
  * The launch screen (`/` with Shopify's launch query, and /auth/install): spinner and welcome while
- * GET /shopify/app decides (section 2). The query is forwarded exactly as Shopify sent it, so any
+ * GET /shopify/app decides. The query is forwarded exactly as Shopify sent it, so any
  * parameter Shopify adds keeps the HMAC valid. A new shop is installed there by token exchange and the
  * answer is 302 (move inside the app); 301 (standalone, no session token) sends the top frame to
  * Shopify's authorize URL; anything else is only logged.

@@ -13,10 +13,10 @@ import type { TemplateScope } from '../lib/templates';
 import { blockingEditors, defaultWizardConfig, guidePayload, isNextDisabled, progressFor, stepNumber, type WizardStep } from '../lib/wizard-rules';
 import { settingInfoAtom } from '../state/atoms';
 
-/** Delay before leaving the wizard after the save answered (section 4). */
+/** Delay before leaving the wizard after the save answered. */
 export const GUIDE_REDIRECT_MS = 1000;
 
-/** /guidance: the six-screen first-run wizard (page-speed-and-app.md sections 2 and 4). */
+/** /guidance: the six-screen first-run wizard. */
 export function GuidanceScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -36,7 +36,7 @@ export function GuidanceScreen() {
     timer.current = setTimeout(() => void navigate({ to }), GUIDE_REDIRECT_MS);
   };
 
-  // The save's Success toast (section 4) shows on the review step; leaving the wizard says it is done.
+  // The save's Success toast shows on the review step; leaving the wizard says it is done.
   const finish = () => {
     toast(t('guide.completed'));
     leaveAfterDelay('/pricing');

@@ -27,7 +27,7 @@ import { usePagedList } from '../image-opt/use-paged-list';
 
 type Dialog = 'none' | 'manual' | 'upload' | 'firstSetup' | 'sheet';
 
-/** /image_optimisation (image-optimisation.md section 2). */
+/** /image_optimisation. */
 export function ImageOptimisationScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();

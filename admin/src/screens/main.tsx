@@ -12,12 +12,12 @@ import { ReauthorizeModal } from '../shell/reauthorize-modal';
 import { ReviewBanner } from '../support/review-banner';
 import { useSettingInfo } from '../hooks/use-settings-info';
 
-/** /main: the page speed dashboard (page-speed-and-app.md section 2). */
+/** /main: the page speed dashboard. */
 export function MainScreen() {
   const { t } = useTranslation();
   const embed = useEmbedStatus();
   const info = useSettingInfo();
-  // Previewing the hover preload needs the embed on: say so first (section 8 message).
+  // Previewing the hover preload needs the embed on: say so first.
   const [needsEmbed, setNeedsEmbed] = useState(false);
   const preview = () => {
     if (embed.loaded && !embed.on) return setNeedsEmbed(true);
@@ -26,7 +26,7 @@ export function MainScreen() {
   return (
     <Page
       title={t('main.title')}
-      subtitle={t('main.subtitle')} // 'forever free' shows to everyone (decisions.md)
+      subtitle={t('main.subtitle')} // 'forever free' shows to everyone
       secondaryActions={
         <Box minWidth="180px">
           <LanguageSelect labelHidden />

@@ -2,7 +2,7 @@ import { Button, EmptyState, Page } from '@shopify/polaris';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 
-/** /404: every unknown path lands here (page-speed-and-app.md sections 2 and 8). */
+/** /404: every unknown path lands here. */
 export function NotFoundScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -5,7 +5,7 @@ import { useAppConfig } from '../hooks/use-app-config';
 const SECTIONS = ['collect', 'use', 'rights', 'retention', 'contact'] as const;
 const COLLECTED = ['name', 'email', 'phone', 'products', 'blogs', 'collections', 'scripts', 'theme'] as const;
 
-/** /privacy-policy: the static policy of page-speed-and-app.md section 2 (public, no session needed). */
+/** /privacy-policy: the static privacy policy (public, no session needed). */
 export function PrivacyPolicyScreen() {
   const { t } = useTranslation();
   // The contact address comes from the Worker's configuration (PRIVACY_CONTACT_EMAIL); without one the

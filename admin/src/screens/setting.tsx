@@ -10,15 +10,15 @@ import { useSettingInfo } from '../hooks/use-settings-info';
 
 type Section = 'account' | 'images';
 
-/** /setting: Account (overcharge, language) and the Image Optimization Settings (section 2). */
+/** /setting: Account (overcharge, language) and the Image Optimization Settings. */
 export function SettingScreen() {
   const { t } = useTranslation();
   const [section, setSection] = useState<Section>('account');
   const navigate = useNavigate();
   const guidePending = useSettingInfo()?.new_guide_status === 1;
 
-  // Until the first-run guide is completed the settings live on the image page (image-optimisation.md
-  // section 2): its first set-up sheet starts there.
+  // Until the first-run guide is completed the settings live on the image page: its first
+  // set-up sheet starts there.
   useEffect(() => {
     if (guidePending) void navigate({ to: '/image_optimisation', replace: true });
   }, [guidePending, navigate]);

@@ -20,7 +20,7 @@ import { ToastHost } from '../widgets/toast-host';
 type NavItem = { path: string; labelKey: string };
 
 // Top tabs (outside the admin frame) and the embedded navigation menu. Every merchant sees the whole
-// product (decisions.md "Navigation and old installs"): is_old only means a missing access scope now.
+// product: is_old only means a missing access scope now.
 export const NAV: NavItem[] = [
   { path: '/image_optimisation', labelKey: 'nav.imageOptimization' },
   { path: '/main', labelKey: 'nav.pageSpeed' },

@@ -11,7 +11,7 @@ const FLAG = 'reauthorize';
 
 /**
  * Old installs (idOld 1 in the dashboard settings) are asked once per session to re-authorise so that
- * automatic optimisation gets the access it needs (section 4 "Re-authorisation"). Authorising sends the
+ * automatic optimisation gets the access it needs. Authorising sends the
  * browser (top frame) to /shopify/reShopifyAuthor; closing leaves the upgrade reminder.
  */
 export function ReauthorizeModal() {

@@ -9,7 +9,7 @@ import { StarRating, useRate } from './star-rating';
 const FLAG = 'review-banner';
 
 /**
- * Star-rating banner, shown while settingInfo.review_tips is set (section 4): Dismiss sends score 0,
+ * Star-rating banner, shown while settingInfo.review_tips is set: Dismiss sends score 0,
  * Remind me later hides it for the session; any star offers the public review, fewer than 4 also the
  * feedback form (useRate).
  */

@@ -31,7 +31,7 @@ export function StarRating({ onRate }: { onRate: (score: number) => void }) {
 }
 
 /**
- * What a rating does, wherever stars are shown (decisions.md "Reviews", no gating): the score is
+ * What a rating does, wherever stars are shown (no review gating): the score is
  * recorded (0 = dismissed); any score offers the public review (Shopify's review modal when embedded,
  * the listing page otherwise) and a score under 4 also opens the feedback form beside it.
  */
@@ -40,7 +40,7 @@ export function useRate(): (score: number) => void {
   const openContact = useSetAtom(contactFormAtom);
   return useCallback(
     (score: number) => {
-      void reviewTipsClick(score).catch(() => undefined); // the answer is not used (section 7)
+      void reviewTipsClick(score).catch(() => undefined); // the answer is not used
       const offer = ratingFollowUp(score);
       if (offer.review) void requestPublicReview();
       if (offer.feedback) openContact({ title: t('main.review.feedbackTitle'), path: `review/${score}` });

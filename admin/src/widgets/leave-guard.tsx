@@ -3,7 +3,7 @@ import { useBlocker } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 
 /**
- * Asks before leaving a screen with unsaved changes (section 8): in-app navigation gets the Leave /
+ * Asks before leaving a screen with unsaved changes: in-app navigation gets the Leave /
  * Stay on this page dialog, closing or reloading the tab gets the browser's own prompt.
  */
 export function LeaveGuard({ when }: { when: boolean }) {

@@ -1,7 +1,7 @@
 import { BlockStack, InlineStack, Text } from '@shopify/polaris';
 import { USAGE_COLOURS, usagePercent, usageTone } from '../lib/plan-stepping';
 
-/** Quota bar: orange above 50 % used, red above 90 % (section 9). */
+/** Quota bar: orange above 50 % used, red above 90 %. */
 export function UsageBar({ label, used, all }: { label: string; used: number; all: number }) {
   const percent = usagePercent(used, all);
   const tone = usageTone(percent);

@@ -86,7 +86,7 @@ describe('/image_optimisation_details', () => {
     expect(undone.queryByText('Watermark')).toBeNull();
   });
 
-  it('View / Download / Restore follow section 4 by status', async () => {
+  it('View / Download / Restore follow the image status', async () => {
     detailApi();
     await openDetails();
     const buttons = (name: string) => within(rowOf(name)).queryAllByRole('button').map((b) => b.textContent);

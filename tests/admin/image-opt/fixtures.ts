@@ -1,6 +1,6 @@
 import { defaultImageSettings } from '../../../shared/image-settings';
 
-// Answers of the image calls, shaped like the Worker's (worker/catalogue/history-view.ts).
+// Answers of the image calls, shaped like the Worker's (worker/history/view.ts).
 export const idleTab = (data_type: number) => ({ data_type, process_type: '', page_type: 0, process_result: 1, opt_in: 0, opt_total: 0, status: 'idle', plan_limit_message: null, list: [] });
 export const idleSchedule = () => ({ ack: 1, data: { product: idleTab(1), collection: idleTab(2), blog: idleTab(3), other: idleTab(4) } });
 

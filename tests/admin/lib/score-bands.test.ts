@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bandLegend, isScorePending, scoreBand } from '../../../admin/src/lib/score-bands';
 
-describe('score bands (section 9)', () => {
+describe('score bands', () => {
   it.each([
     [0, 'red'], [49, 'red'], [50, 'amber'], [74, 'amber'], [75, 'green'], [100, 'green'],
   ] as const)('desktop %i is %s', (score, band) => expect(scoreBand(score, 'pc')).toBe(band));

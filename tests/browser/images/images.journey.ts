@@ -79,7 +79,7 @@ describe('image optimisation journey', () => {
     await expect(sheet.count()).resolves.toBe(0);
 
     // 2. Manually optimise products with images waiting. Several: a JPG that is already well
-    //    compressed, with a watermark on top, is not made smaller and keeps its original (decisions.md).
+    //    compressed, with a watermark on top, is not made smaller and keeps its original.
     await page.getByRole('button', { name: 'Manually optimize' }).click();
     const manual = page.getByRole('dialog', { name: 'Manually optimize' });
     const waiting = manual.getByRole('row').filter({ hasText: /[1-9]\d* of \d+ to optimize/ });

@@ -101,7 +101,7 @@ describe('getImageOptDataPage', () => {
 });
 
 describe('getProductImagesData', () => {
-  it('answers every image field with the section 4 status and actions, and signed https links', async () => {
+  it('answers every image field with its status and actions, and signed https links', async () => {
     const { shop, headers } = await createShop();
     const before = r2Key('originals', shop.id, 'a.jpg');
     const after = r2Key('results', shop.id, 'a.jpg');

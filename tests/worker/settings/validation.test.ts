@@ -28,7 +28,7 @@ const messageOf = (patch: unknown, storedLogo = '') => {
   return r.ok ? null : r.message;
 };
 
-describe('section 5 validation messages', () => {
+describe('documented validation messages', () => {
   it('the defaults are valid and never configured', () => {
     const r = withPatch({});
     expect(r.ok).toBe(true);
@@ -128,7 +128,7 @@ describe('engine helpers', () => {
   });
 });
 
-describe('image status rules (section 4)', () => {
+describe('image status rules', () => {
   const base = { is_delete: 0, is_overdue: 0, is_restore: 0, is_compress: 1, is_to_jpg: 0, is_edit_alt: 0, is_edit_name: 0, is_watermark: 0, has_before_file: true, has_after_file: true };
   it('labels in precedence order and the actions that apply', () => {
     expect(imageStatusOf(base)).toMatchObject({ label: 'Compressed', can_view: true, can_restore: true, can_download: true, disabled: false });

@@ -1,6 +1,6 @@
 // Replacing an image's bytes in place: stagedUploadsCreate -> multipart POST of the bytes to the
 // staged target -> fileUpdate(originalSource: resourceUrl) -> poll the file until READY or FAILED.
-// fileUpdate keeps the MediaImage id, its URL and its product associations (decisions.md "Images").
+// fileUpdate keeps the MediaImage id, its URL and its product associations.
 import { ShopifyUserError, throwOnUserErrors, type UserError } from '../errors';
 import type { AdminClient } from '../graphql-client';
 import { realClock, type Clock } from '../throttle';

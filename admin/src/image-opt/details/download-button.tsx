@@ -13,7 +13,7 @@ type Props = {
   fresh?: () => Promise<ImageRow | null>;
 };
 
-/** Downloads the original or the optimised file; a missing link is 'Url is empty' (section 5). */
+/** Downloads the original or the optimised file; a missing link is 'Url is empty'. */
 export function DownloadButton({ row, fresh }: Props) {
   const { t } = useTranslation();
   const toast = useToast();

@@ -23,7 +23,7 @@ type Props = {
   onFresh?: (id: number) => Promise<ImageRow | null>;
 };
 
-/** One item's images: status label, tags, sizes, and View / Download / Restore per section 4. */
+/** One item's images: status label, tags, sizes, and View / Download / Restore by status. */
 export function ImageTable({ rows, loading, restoring, onView, onRestore, onReoptimize, onSelectionReset, onFresh }: Props) {
   const { t } = useTranslation();
   const selectable = rows.filter((r) => !statusOfRow(r).disabled);

@@ -10,7 +10,7 @@ import { useToast } from '../../hooks/use-toast';
 import type { ImageRow } from '../image-row';
 import { DEFAULT_PAGE_SIZE, DETAIL_PROGRESS_POLL_MS, isRunning, type TabSchedule } from '../rules';
 
-/** Section 4: after a restore or re-optimize is accepted, the detail page reads the schedule 1.5 s later. */
+/** After a restore or re-optimize is accepted, the detail page reads the schedule 1.5 s later. */
 export const DETAIL_FIRST_READ_MS = 1500;
 
 /** The detail page's data: one item's images, paging, restore / re-optimize and the 5 s progress poll. */
@@ -76,7 +76,7 @@ export function useItemImages(prodId: number | undefined) {
     setPolling(false);
     setSchedule(null);
     setRestoring(new Set());
-    // A restore of several pictures says all of them are back (section 8); one picture, the singular.
+    // A restore of several pictures says all of them are back; one picture, the singular.
     if (s.opt_total > 0) toast(t(kind.current === 'restore' ? (s.opt_total > 1 ? 'imageDetails.allRestored' : 'imageDetails.restored') : 'imageDetails.optimized'));
     await load();
   }, [item?.data_type, load, t, toast]);
@@ -107,7 +107,7 @@ export function useItemImages(prodId: number | undefined) {
         clearRestoring(ids);
         return true;
       },
-      // A failed restore clears the row's loading state and shows an error toast (section 4).
+      // A failed restore clears the row's loading state and shows an error toast.
       onError: (_e, _which, _target, ids) => clearRestoring(ids),
     },
   );
