@@ -65,7 +65,7 @@ export const MESSAGES = {
   /** Every file refused: `list` is the refusals, each a keyed message, joined with a space. */
   'server.upload.rejected': "The following images couldn't be uploaded: {{list}}",
 
-  // shared/image-settings.ts: section 5's documented messages, then the ranges the screen offers.
+  // shared/image-settings.ts: the documented validation messages, then the ranges the screen offers.
   'server.settings.needOneItem': 'Optimization cannot occur until you have set up at least one item.',
   'server.settings.inputEmpty': 'The input cannot be empty!',
   'server.settings.watermarkRequired': 'Watermark image must be uploaded to save',

@@ -4,7 +4,7 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { contactFormAtom } from '../support/contact-form';
 
-// 'Plan Limit Reached' with the two support requests of section 2. Both open the contact
+// 'Plan Limit Reached' with the two support requests. Both open the contact
 // form prefilled with the request, which records it for customer service.
 
 /** The two requests: the contact form, prefilled, with where it came from. */
