@@ -47,7 +47,7 @@ async function main() {
     writeFileSync(
       toml,
       `name = "api-bench"
-main = "${resolve('worker/catalogue/bench-entry.ts')}"
+main = "${resolve('worker/bench/api-entry.ts')}"
 compatibility_date = "2026-10-01"
 compatibility_flags = ["nodejs_compat"]
 [[d1_databases]]

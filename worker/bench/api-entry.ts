@@ -2,7 +2,7 @@
 // routes that prepare the measurement: apply the migrations, register the emulator's shop, run the
 // first catalogue sync in-process (timed), and mark a realistic share of the images as optimised.
 // Only the benchmark starts this entry; the deployed Worker is worker/index.ts.
-import { runFullSync } from './sync';
+import { runFullSync } from '../catalogue/sync';
 import { createDb } from '../db/client';
 import { encryptSecret, sha256Hex } from '../lib/crypto';
 import { createLogger } from '../lib/log';
