@@ -37,6 +37,49 @@ export default defineConfig([
       // Fire-and-forget must be said out loud (`void promise`), everything else is awaited or handed on.
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
+      // A leading underscore marks a binding kept on purpose: a parameter a signature needs, a catch
+      // binding the ES2017 storefront script must name, a property left out of a rest object.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+      // Off: every `async` without an `await` here fills a Promise-returning slot on purpose (webhook
+      // handler tables, ports such as a token source, fakes of async APIs, an async generator); the
+      // forgotten `await` this rule hints at is caught by no-floating-promises instead.
+      '@typescript-eslint/require-await': 'off',
+      // URLSearchParams print as a query string; the Worker's copy is declared by workers-types, not by lib.
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        {
+          allow: [
+            { from: 'lib', name: ['Error', 'URL', 'URLSearchParams'] },
+            { from: 'file', name: ['URL', 'URLSearchParams'], path: 'worker/worker-configuration.d.ts' },
+          ],
+        },
+      ],
+      // TanStack Router's `throw redirect(...)` is how a route redirects: the thrown value is its Redirect.
+      '@typescript-eslint/only-throw-error': [
+        'error',
+        { allow: [{ from: 'package', package: '@tanstack/router-core', name: 'Redirect' }] },
+      ],
+    },
+  },
+
+  {
+    // Tests: vitest refers to methods it spies on (`vi.mocked(env.QUEUE.send)`, `expect(obj.fn)`) without
+    // calling them unbound. Its asymmetric matchers (`expect.any(String)`, `expect.objectContaining`) are
+    // typed `any`, and fakes and assertions read JSON bodies and GraphQL variables as `any` on purpose:
+    // there the values are checked by expect(), so the no-unsafe family (which keeps `any` out of typed
+    // production code) only adds casts. Promise rules stay on: an unawaited `expect(...).rejects` passes.
+    files: ['tests/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/unbound-method': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
 
@@ -52,6 +95,7 @@ export default defineConfig([
     files: ['**/*.{js,mjs}'],
     extends: [js.configs.recommended],
     languageOptions: { globals: { ...globals.node } },
+    rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }] },
   },
   {
     files: ['storefront-script/src/**/*.js', 'tests/browser/**/*.js'],

@@ -13,7 +13,6 @@ import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { SignJWT } from 'jose';
 import { defaultImageSettings } from '../shared/image-settings';
-import { CONTROL } from '../emulator/http/control-shops';
 import { buildApp, DEFAULT_SCOPES, readDevVars } from '../emulator/server';
 import { createEmulator } from '../emulator/store/registry';
 import { createShop } from '../emulator/store/seed';

@@ -146,7 +146,7 @@ async function main() {
     const json = join(dir, `${b.name}.json`);
     console.log(`\n===== bench:${b.name} =====`);
     const r = await run(b.script, b.args(json));
-    let figures: Row[] = [];
+    let figures: Row[];
     try {
       figures = b.figures(r, json);
     } catch (e) {

@@ -17,7 +17,7 @@ export function findWorkerd(): number[] {
   for (const name of readdirSync('/proc')) {
     const pid = Number(name);
     if (!pid) continue;
-    let comm = '';
+    let comm: string;
     try { comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim(); } catch { continue; }
     if (comm !== 'workerd') continue;
     for (let p = parentOf(pid), depth = 0; p > 1 && depth < 8; p = parentOf(p), depth++) {

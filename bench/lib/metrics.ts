@@ -17,7 +17,7 @@ export function availableMetric(wanted: 'auto' | Metric): Metric {
   } catch (e) {
     // butteraugli_main prints usage with a non-zero status; only a missing binary means absent.
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      if (wanted === 'butteraugli') throw new Error('butteraugli_main not installed (apt-get install -y libjxl-devtools)');
+      if (wanted === 'butteraugli') throw new Error('butteraugli_main not installed (apt-get install -y libjxl-devtools)', { cause: e });
       return 'ssim';
     }
     return 'butteraugli';

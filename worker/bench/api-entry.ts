@@ -11,7 +11,7 @@ import worker from '../index';
 
 async function bench(req: Request, env: Env): Promise<Response> {
   const url = new URL(req.url);
-  const body = req.method === 'POST' ? ((await req.json()) as Record<string, unknown>) : {};
+  const body = req.method === 'POST' ? await req.json<Record<string, unknown>>() : {};
   if (url.pathname === '/__bench/migrate') {
     for (const sqlText of body.statements as string[]) await env.DB.prepare(sqlText).run();
     return Response.json({ ok: true });
@@ -26,8 +26,8 @@ async function bench(req: Request, env: Env): Promise<Response> {
         body.domain,
         await enc(String(body.accessToken)),
         Date.now() + Number(body.expiresIn ?? 86400) * 1000,
-        body.refreshToken ? await enc(String(body.refreshToken)) : null,
-        body.refreshToken ? Date.now() + 90 * 86400_000 : null,
+        typeof body.refreshToken === 'string' ? await enc(body.refreshToken) : null,
+        typeof body.refreshToken === 'string' ? Date.now() + 90 * 86400_000 : null,
         await sha256Hex(String(body.adminToken)),
         Date.now(),
       )

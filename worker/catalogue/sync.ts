@@ -172,7 +172,7 @@ export async function runFullSync(deps: SyncDeps): Promise<SyncResult> {
 export async function syncOneResource(deps: SyncDeps, kind: 'product' | 'collection' | 'article', gid: string, resourceId: string): Promise<'updated' | 'deleted'> {
   const syncedAt = (deps.now ?? Date.now)();
   const dataType: CatalogueType = kind === 'product' ? 1 : kind === 'collection' ? 2 : 3;
-  let rows: Rows | null = null;
+  let rows: Rows | null;
   if (kind === 'product') {
     const p = await getProduct(deps.client, gid, MEDIA_FULL);
     rows = p ? productRows(p) : null;

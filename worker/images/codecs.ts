@@ -150,7 +150,8 @@ export function wasmHeapBytes(): number {
 export function decodePng(bytes: Uint8Array): Rgba {
   png();
   try {
-    const out = pngDecodeRaw(bytes);
+    // The package's .d.ts names DOM's ImageData, which the Worker's types lack: the object is an Rgba.
+    const out = (pngDecodeRaw as (data: Uint8Array) => Rgba)(bytes);
     return { data: out.data, width: out.width, height: out.height };
   } catch (e) {
     throw new ImageDecodeError(`PNG decode failed: ${String(e)}`);

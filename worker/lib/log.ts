@@ -3,11 +3,12 @@
 const SECRET_KEY = /token|secret|password|authorization|hmac|key$/i;
 
 export type LogFields = Record<string, unknown>;
+/** Plain functions (no `this`): `(ok ? log.info : log.warn)(...)` and passing `log.error` along are fine. */
 export type Logger = {
-  info(event: string, fields?: LogFields): void;
-  warn(event: string, fields?: LogFields): void;
-  error(event: string, fields?: LogFields): void;
-  child(fields: LogFields): Logger;
+  info: (event: string, fields?: LogFields) => void;
+  warn: (event: string, fields?: LogFields) => void;
+  error: (event: string, fields?: LogFields) => void;
+  child: (fields: LogFields) => Logger;
 };
 
 function scrub(fields: LogFields): LogFields {

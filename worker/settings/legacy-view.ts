@@ -9,7 +9,6 @@ import { watermarkPath } from '../files/watermark';
  * areas has flags `<prefix>_<code>`: optimize_* (image_opt), alt_* (alt_text), filename_* (file_name).
  */
 export const AREA_PREFIXES = { image_opt: 'optimize', alt_text: 'alt', file_name: 'filename' } as const;
-type AreaKey = keyof typeof AREA_PREFIXES;
 type Scope = { product: 0 | 1 | 2; collection: 0 | 1; blogs: 0 | 1 };
 
 export type LegacyCompressionType = 'lossless' | 'lossy' | 'custom';

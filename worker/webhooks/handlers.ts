@@ -54,7 +54,8 @@ export const RESOURCE_INCLUDE_FIELDS = ['id', 'admin_graphql_api_id', 'updated_a
 /** Topics whose work goes through the webhook queue (Shopify calls, many R2/D1 requests). */
 export const QUEUED_TOPICS: ReadonlySet<string> = new Set(['app_subscriptions/update', 'shop/redact']);
 
-const str = (v: unknown) => (v == null ? '' : String(v));
+/** A payload field as text (ids arrive as numbers); missing or an object: ''. */
+const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
 
 export const handlers: Record<string, WebhookHandler> = {
   'app/uninstalled': async (_env, db, shop, d, log) => {

@@ -16,7 +16,8 @@ export type SubscriptionLineItem = {
 export type AppSubscription = {
   id: string;
   name: string;
-  status: 'PENDING' | 'ACTIVE' | 'DECLINED' | 'EXPIRED' | 'FROZEN' | 'CANCELLED' | 'ACCEPTED' | string;
+  /** AppSubscriptionStatus: PENDING, ACTIVE, DECLINED, EXPIRED, FROZEN, CANCELLED, ACCEPTED; a string, as Shopify may add values. */
+  status: string;
   test: boolean;
   trialDays: number;
   createdAt: string;

@@ -7,7 +7,8 @@ import { MEDIA_IMAGE_FIELDS, toProduct, type ProductWithMedia, type RawMedia, ty
 
 export type BulkOperation = {
   id: string;
-  status: 'CREATED' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELING' | 'CANCELED' | 'EXPIRED' | string;
+  /** BulkOperationStatus: CREATED, RUNNING, COMPLETED, FAILED, CANCELING, CANCELED, EXPIRED; a string, as Shopify may add values. */
+  status: string;
   errorCode: string | null;
   objectCount: string;
   url: string | null;
@@ -93,11 +94,14 @@ export const PRODUCTS_WITH_MEDIA_BULK_QUERY = /* GraphQL */ `
   }
 `;
 
+/** A JSONL field as text: Shopify writes ids, titles and prices (Money) as strings. */
+const text = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+
 /** Groups the JSONL lines of PRODUCTS_WITH_MEDIA_BULK_QUERY back into products (pure, for the tests). */
 export function assembleBulkProducts(lines: Iterable<Record<string, unknown>>): ProductWithMedia[] {
   const products = new Map<string, { raw: RawProduct; media: RawMedia[]; variant?: { title: string; price: string } }>();
   for (const line of lines) {
-    const id = String(line.id ?? '');
+    const id = text(line.id);
     const parent = line.__parentId as string | undefined;
     if (!parent) {
       products.set(id, { raw: line as unknown as RawProduct, media: [] });
@@ -105,7 +109,7 @@ export function assembleBulkProducts(lines: Iterable<Record<string, unknown>>): 
     }
     const owner = products.get(parent);
     if (!owner) continue; // Shopify writes parents before children; an orphan is ignored
-    if (id.includes('/ProductVariant/')) owner.variant ??= { title: String(line.title ?? ''), price: String(line.price ?? '') };
+    if (id.includes('/ProductVariant/')) owner.variant ??= { title: text(line.title), price: text(line.price) };
     else owner.media.push(line as unknown as RawMedia);
   }
   return [...products.values()].map((p) => toProduct(p.raw, p.media, p.variant));

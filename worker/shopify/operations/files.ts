@@ -58,7 +58,8 @@ export async function stageImage(client: AdminClient, bytes: Uint8Array, filenam
   return uploadToStagedTarget(target, bytes, filename, mimeType);
 }
 
-export type FileState = { id: string; fileStatus: 'UPLOADED' | 'PROCESSING' | 'READY' | 'FAILED' | string; alt: string | null; url: string | null; errors: string[] };
+/** `fileStatus`: UPLOADED, PROCESSING, READY, FAILED; a string, as Shopify may add values. */
+export type FileState = { id: string; fileStatus: string; alt: string | null; url: string | null; errors: string[] };
 
 const FILE_FIELDS = /* GraphQL */ `
   id

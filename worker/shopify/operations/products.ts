@@ -20,7 +20,8 @@ export type ProductWithMedia = {
   handle: string;
   vendor: string;
   productType: string;
-  status: 'ACTIVE' | 'DRAFT' | 'ARCHIVED' | string;
+  /** ProductStatus: ACTIVE, DRAFT, ARCHIVED; a string, as Shopify may add values. */
+  status: string;
   /** Published on the Online Store (publishedAt is set), the documents' "published" flag. */
   isPublished: boolean;
   updatedAt: string;
