@@ -1,6 +1,6 @@
 // What each webhook topic does. Light handlers (one or two D1 statements, or one queue send) run inside
 // the request; heavy ones (Shopify calls, R2 paging) are QUEUED_TOPICS and run in the webhook queue's
-// consumer (webhooks-queue.ts), so the answer to Shopify always comes well within its 5 s.
+// consumer (consumer.ts), so the answer to Shopify always comes well within its 5 s.
 import { applySubscriptionUpdate } from '../billing/subscription';
 import type { Db } from '../db/client';
 import { deleteShopData, markShopUninstalled, updateShopInfo, type ShopRow } from '../db/shops';

@@ -1,7 +1,7 @@
 // Shopify webhooks: one endpoint for every topic (shopify.app.toml). The raw body's HMAC is checked in
-// constant time, the unsigned headers are checked against the signed payload (webhooks-trust.ts), and
+// constant time, the unsigned headers are checked against the signed payload (trust.ts), and
 // each X-Shopify-Webhook-Id is handled exactly once: light topics inline, heavy ones through the webhook
-// queue (webhooks-queue.ts), so Shopify gets its answer well within 5 s.
+// queue (consumer.ts), so Shopify gets its answer well within 5 s.
 import type { Db } from '../db/client';
 import { advanceDelivery, claimWebhookWithShop, findDelivery, releaseWebhook } from '../db/processed-webhooks';
 import { hmacSha256, timingSafeEqual, toBase64 } from '../lib/crypto';

@@ -95,7 +95,7 @@ describe('shopify.app.toml as Shopify CLI deploys it', () => {
     for (const t of resources) expect(t.includeFields, t.topic).toEqual([...RESOURCE_INCLUDE_FIELDS]);
   });
 
-  it('the heavy topics\' queue is produced, consumed and retried as webhooks-queue.ts counts on (wrangler.toml)', () => {
+  it('the heavy topics\' queue is produced, consumed and retried as worker/webhooks/consumer.ts counts on (wrangler.toml)', () => {
     const { queues } = parse(wranglerTomlText) as { queues: { producers: { binding: string; queue: string }[]; consumers: { queue: string; max_retries?: number }[] } };
     expect(queues.producers).toContainEqual({ binding: 'WEBHOOK_QUEUE', queue: WEBHOOK_QUEUE_NAME });
     // Its final attempt logs webhook_work_gave_up: the number must be the consumer's max_retries.
