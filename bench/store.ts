@@ -1,5 +1,5 @@
 // npm run bench:store -- [--large DIR] [--only NAME,...] [--limit N] [--json FILE] [--no-butteraugli] [--timeout-min 60]
-//                         [--commit REF]
+//                         [--commit REF] [--log FILE]
 //
 // Issue 16 measured through the product itself, not the engine alone: `npm start` on free ports (its
 // own WRANGLER_STATE), each >= 6 MP photo of the large set added as a product of the dev store through
@@ -9,7 +9,7 @@
 // decodes, saved %, the engine's block SSIM, butteraugli 3-norm (when installed), beside native MozJPEG
 // q75 (sharp mozjpeg: true) on the same original. Prints one line per image, medians, the ratio
 // product/native, workerd's peak RSS and CPU during the job. --commit REF runs `npm start` in a clean
-// export of that commit (node_modules linked) instead of this working tree. Needs the wallpapers of the large set:
+// export of that commit (node_modules linked) instead of this working tree; --log keeps npm start's output. Needs the wallpapers of the large set:
 //   apt-get install -y plasma-workspace-wallpapers ukui-wallpapers   (butteraugli: libjxl-devtools)
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ import sharp from 'sharp';
 import { buildLargeSet } from './lib/large-set';
 import { median } from './lib/report';
 import { addProduct, isRunning, itemImages, manualList, optimiseNow, productSchedule, saveMediumSettings, servedBytes, storeProducts, type TabSchedule } from './lib/store-admin';
-import { exportCommit, freePort, sampleWorkerdRss, startProduct, stopProduct, workerdCpuMs, workerdMemory, type RunningProduct } from './lib/store-product';
+import { exportCommit, freePort, sampleWorkerd, startProduct, stopProduct, type RunningProduct, type WorkerdFigures } from './lib/store-product';
 import { butteraugli, checkDecodes, engineSsim, findButteraugli, nativeQ75, type Butteraugli } from './lib/store-score';
 
 const { values: args } = parseArgs({
@@ -32,6 +32,7 @@ const { values: args } = parseArgs({
     'no-butteraugli': { type: 'boolean', default: false },
     'timeout-min': { type: 'string', default: '60' },
     commit: { type: 'string' },
+    log: { type: 'string' },
   },
 });
 
@@ -103,7 +104,7 @@ async function main() {
   const set = await photos();
   if (set.length === 0) throw new Error('no >= 6 MP JPEG photos selected (apt-get install -y plasma-workspace-wallpapers ukui-wallpapers; check --only)');
   const tool = args['no-butteraugli'] ? null : await findButteraugli();
-  console.log(`bench:store: ${set.length} photos of ${set[0]!.megapixels.toFixed(1)}-${Math.max(...set.map((s) => s.megapixels)).toFixed(1)} MP; butteraugli: ${tool ?? 'not used'}`);
+  console.log(`bench:store: ${set.length} photos of ${Math.min(...set.map((s) => s.megapixels)).toFixed(1)}-${Math.max(...set.map((s) => s.megapixels)).toFixed(1)} MP; butteraugli: ${tool ?? 'not used'}`);
 
   const [port, emulatorPort] = [await freePort(), await freePort()];
   const state = mkdtempSync(join(tmpdir(), 'bench-store-state-'));
@@ -121,8 +122,7 @@ async function main() {
   const root = product.child.pid!;
   const originals = new Map<string, Uint8Array>();
   const served = new Map<string, { bytes: Uint8Array; status: string; appStatus?: unknown }>();
-  let memory = { peakRssMb: Number.NaN, hwmMb: Number.NaN, samples: 0, idleRssMb: Number.NaN };
-  let jobCpuMs = Number.NaN;
+  let workerd: WorkerdFigures = { peakRssMb: Number.NaN, hwmMb: Number.NaN, idleRssMb: Number.NaN, cpuMs: Number.NaN, samples: 0, restarted: false };
   let jobWallMs = Number.NaN;
   let schedule: TabSchedule | undefined;
   try {
@@ -141,16 +141,13 @@ async function main() {
     console.log(`  ${titles.size} products added; waiting for the manual list to show them`);
     const rows = await waitForManualRows(product, new Set(titles.keys()));
 
-    const idle = workerdMemory(root);
-    const sampler = sampleWorkerdRss(root);
-    const cpu0 = workerdCpuMs(root);
+    const sampler = sampleWorkerd(root);
     const t0 = Date.now();
     const started = await optimiseNow(product, [...rows.values()]);
     console.log(`  Optimize now: job ${started.job_id}, ${started.total} images`);
     schedule = await waitForJob(product, Number(args['timeout-min']) * 60_000);
     jobWallMs = Date.now() - t0;
-    jobCpuMs = workerdCpuMs(root) - cpu0;
-    memory = { ...sampler.stop(), idleRssMb: Math.max(0, ...idle.map((w) => w.rssMb)) };
+    workerd = sampler.stop();
 
     const inStore = await storeProducts(product);
     for (const [title, rowId] of rows) {
@@ -161,6 +158,7 @@ async function main() {
     }
   } finally {
     await stopProduct(product.child);
+    if (args.log) writeFileSync(args.log, product.log());
     cleanUp();
   }
 
@@ -213,14 +211,15 @@ async function main() {
     medianNativeButteraugli: median(baNat),
     job: schedule,
     jobWallMs,
-    workerdCpuMsPerMp: jobCpuMs / mp,
-    workerd: memory,
+    workerdCpuMsPerMp: workerd.cpuMs / mp,
+    workerd,
   };
   console.log(
     `\nmedian saved: product ${pct(medSaved)}, native MozJPEG q75 ${pct(medNative)}: ratio ${(summary.ratio * 100).toFixed(1)} % (total ${pct(totalSaved)} vs ${pct(totalNative)})` +
       `\nbutteraugli 3-norm median: product ${Number.isFinite(summary.medianButteraugli) ? summary.medianButteraugli.toFixed(2) : '-'} (worst ${Number.isFinite(summary.worstButteraugli) ? summary.worstButteraugli.toFixed(2) : '-'}), native ${Number.isFinite(summary.medianNativeButteraugli) ? summary.medianNativeButteraugli.toFixed(2) : '-'}` +
       `\n${summary.unchanged} unchanged, ${summary.notDecoding} not decoding, ${summary.belowGuardFloor} changed below the guard floor 0.97; job ${schedule?.status} done ${schedule?.opt_done ?? '-'} failed ${schedule?.opt_failed ?? '-'} in ${(jobWallMs / 1000).toFixed(0)} s` +
-      `\nworkerd: peak RSS during the job ${memory.peakRssMb.toFixed(0)} MB (VmHWM ${memory.hwmMb.toFixed(0)} MB, idle before the job ${memory.idleRssMb.toFixed(0)} MB), CPU ${summary.workerdCpuMsPerMp.toFixed(0)} ms/MP (whole process: engine, guard, D1/R2, Shopify calls)`,
+      `\nworkerd: peak RSS during the job ${workerd.peakRssMb.toFixed(0)} MB (VmHWM ${workerd.hwmMb.toFixed(0)} MB, idle before the job ${workerd.idleRssMb.toFixed(0)} MB), CPU ${summary.workerdCpuMsPerMp.toFixed(0)} ms/MP (whole process: engine, guard, D1/R2, Shopify calls)` +
+        (workerd.restarted ? '\nworkerd was restarted during the job (wrangler reload): VmHWM and CPU cover only what was sampled' : ''),
   );
   if (args.json) writeFileSync(args.json, JSON.stringify({ summary, records }, null, 2));
   if (summary.notDecoding > 0) process.exitCode = 1;

@@ -123,12 +123,39 @@ export function workerdMemory(root: number): { pid: number; rssMb: number; hwmMb
     .map((pid) => ({ pid, rssMb: statusKb(pid, 'VmRSS') / 1024, hwmMb: statusKb(pid, 'VmHWM') / 1024 }));
 }
 
-/** Samples workerd's RSS every second: the highest value while the job ran (VmHWM also counts start-up). */
-export function sampleWorkerdRss(root: number): { stop: () => { peakRssMb: number; hwmMb: number; samples: number } } {
-  let peak = 0;
+/** CPU time (user + system) of one process so far, in ms (clock ticks of 10 ms); NaN once it exited. */
+function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10; // utime, stime (fields 14 and 15 of proc(5))
+  } catch {
+    return Number.NaN;
+  }
+}
+
+export type WorkerdFigures = { peakRssMb: number; hwmMb: number; idleRssMb: number; cpuMs: number; samples: number; restarted: boolean };
+
+/**
+ * Samples the workerd processes every second while a job runs: the highest RSS seen (VmHWM also counts
+ * start-up), their CPU time since the start (per process, so a workerd that wrangler restarts mid-job is
+ * counted up to its last sample and flagged), and the RSS before the job.
+ */
+export function sampleWorkerd(root: number): { stop: () => WorkerdFigures } {
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  const initial = workerdMemory(root);
+  const idleRssMb = Math.max(0, ...initial.map((w) => w.rssMb).filter(Number.isFinite));
+  let peak = idleRssMb;
   let samples = 0;
   const tick = () => {
-    for (const w of workerdMemory(root)) if (Number.isFinite(w.rssMb)) peak = Math.max(peak, w.rssMb);
+    for (const w of workerdMemory(root)) {
+      const cpu = cpuMs(w.pid);
+      // A process seen at the start counts from there; one born during the job from zero.
+      if (!first.has(w.pid)) first.set(w.pid, samples === 0 ? cpu : 0);
+      if (Number.isFinite(cpu)) last.set(w.pid, cpu);
+      if (Number.isFinite(w.rssMb)) peak = Math.max(peak, w.rssMb);
+    }
     samples++;
   };
   tick();
@@ -137,23 +164,12 @@ export function sampleWorkerdRss(root: number): { stop: () => { peakRssMb: numbe
     stop: () => {
       clearInterval(timer);
       tick();
-      const hwm = Math.max(0, ...workerdMemory(root).map((w) => w.hwmMb).filter(Number.isFinite));
-      return { peakRssMb: peak, hwmMb: hwm, samples };
+      const now = workerdMemory(root);
+      const hwmMb = Math.max(0, ...now.map((w) => w.hwmMb).filter(Number.isFinite));
+      let cpu = 0;
+      for (const [pid, base] of first) cpu += (last.get(pid) ?? base) - base;
+      const restarted = now.length !== first.size || now.some((w) => !first.has(w.pid));
+      return { peakRssMb: peak, hwmMb, idleRssMb, cpuMs: cpu, samples, restarted };
     },
   };
-}
-
-/** CPU time (user + system) of the workerd processes so far, in ms (clock ticks of 10 ms). */
-export function workerdCpuMs(root: number): number {
-  let ticks = 0;
-  for (const w of workerdMemory(root)) {
-    try {
-      const stat = readFileSync(`/proc/${w.pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(f[11]) + Number(f[12]); // utime, stime (fields 14 and 15 of proc(5))
-    } catch {
-      /* exited */
-    }
-  }
-  return ticks * 10;
 }
