@@ -57,6 +57,9 @@ type QueryOptions<E, T> = {
   errorToast?: string | false;
   /** Keep the previous key's data on screen while the next key loads (paging, tabs, search). */
   keepPrevious?: boolean;
+  /** Retries (none by default): whether to try again after `failures` failed reads, and how long to wait. */
+  retry?: (failures: number, error: Error) => boolean;
+  retryDelayMs?: number;
 };
 
 /** A read: the selected data, `loading` until the first answer (success or not), and `refetch`. */
@@ -77,6 +80,7 @@ export function useApiQuery<E extends object, T>(opts: QueryOptions<E, T>) {
     placeholderData: opts.keepPrevious ? keepPreviousData : undefined,
     // Polling runs whether or not the tab has focus, like the screens' documented cadences.
     refetchIntervalInBackground: true,
+    ...(opts.retry ? { retry: opts.retry, retryDelay: opts.retryDelayMs ?? 1000 } : {}),
   });
   const fallback = opts.errorToast === false ? null : (opts.errorToast ?? t('common.tryAgainLater'));
   useEffect(() => {

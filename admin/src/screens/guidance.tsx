@@ -4,7 +4,7 @@ import { useSetAtom } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveNewGuideCfg } from '../api/calls';
-import { isOk } from '../api/client';
+import { useApiAction } from '../api/query';
 import { TemplateSection } from '../image-settings';
 import { LeaveGuard } from '../widgets/leave-guard';
 import { StarRating, useRate } from '../support/star-rating';
@@ -26,7 +26,6 @@ export function GuidanceScreen() {
   const [step, setStep] = useState<WizardStep>(1);
   const [config, setConfig] = useState(defaultWizardConfig);
   const [marked, setMarked] = useState<TemplateScope[]>([]);
-  const [saving, setSaving] = useState(false);
   const [finished, setFinished] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -42,21 +41,19 @@ export function GuidanceScreen() {
     leaveAfterDelay('/pricing');
   };
 
-  const save = async () => {
-    setSaving(true);
-    try {
-      const body = await saveNewGuideCfg(guidePayload(config));
-      if (!isOk(body)) throw new Error('refused');
+  // A refused or failed save says 'Error' (the wizard's own text) and leaves for the image page.
+  const saveGuide = useApiAction(saveNewGuideCfg, {
+    onSuccess: () => {
       setInfo((i) => (i ? { ...i, new_guide_status: 0 } : i));
       toast(t('common.saved'));
       setStep(6);
-    } catch {
-      toast(t('common.error'), { error: true });
-      leaveAfterDelay('/image_optimisation');
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+    onError: () => leaveAfterDelay('/image_optimisation'),
+    fallback: t('common.error'),
+    ownMessage: true,
+  });
+  const saving = saveGuide.pending;
+  const save = () => saveGuide.run(guidePayload(config));
 
   const next = () => {
     const blocked = blockingEditors(step, config);

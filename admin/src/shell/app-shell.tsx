@@ -5,7 +5,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getSettingInfo } from '../api/calls';
 import { isEmbedded, readAuthToken } from '../api/auth';
-import { ApiRequestError, isOk } from '../api/client';
+import { useQueryClient } from '@tanstack/react-query';
+import { ApiRequestError } from '../api/client';
+import { okAnswer, RefusedError } from '../api/query';
 import { useInAppLinks, useShopifyNavigate } from '../hooks/use-shopify-navigate';
 import { i18next } from '../i18n';
 import { inIframe, waitForAppBridge } from '../lib/app-bridge';
@@ -59,33 +61,34 @@ export function AppShell() {
     if (mode === 'standalone' && !isPublic && !hasSession && !sessionRefused && !storageAvailable()) void navigate({ to: '/cookieError' });
   }, [mode, isPublic, hasSession, sessionRefused, navigate]);
 
+  // The session's first read, started as soon as the shell is up (before any screen's reads). One retry a
+  // second later rides out a Worker restart; a refused token (401) means the session ended, anything else
+  // persistent is the server error page. A refused answer (code not '200') changes nothing.
+  const client = useQueryClient();
   useEffect(() => {
     if (isPublic || settingInfo || !hasSession) return;
     let cancelled = false;
-    // One retry a second later rides out a Worker restart; a refused token (401) means the session ended,
-    // anything else persistent is the server error page.
-    const load = (attempt: number): Promise<void> =>
-      getSettingInfo()
-        .then((body) => {
-          if (cancelled || !isOk(body) || !body.data) return;
-          setSettingInfo(body.data);
-          if (isLanguageCode(body.data.language)) setLanguage(body.data.language);
-        })
-        .catch(async (e: unknown) => {
-          if (cancelled) return;
-          if (e instanceof ApiRequestError && e.status === 401) return setSessionRefused(true);
-          if (attempt === 0) {
-            await new Promise((r) => setTimeout(r, 1000));
-            if (!cancelled) return load(1);
-            return;
-          }
-          void navigate({ to: '/error' });
-        });
-    void load(0);
+    client
+      .fetchQuery({
+        queryKey: ['settingInfo'],
+        queryFn: () => okAnswer(getSettingInfo()),
+        retry: (failures, e) => failures < 1 && !(e instanceof RefusedError) && !(e instanceof ApiRequestError && e.status === 401),
+        retryDelay: 1000,
+      })
+      .then((body) => {
+        if (cancelled || !body.data) return;
+        setSettingInfo(body.data);
+        if (isLanguageCode(body.data.language)) setLanguage(body.data.language);
+      })
+      .catch((e: unknown) => {
+        if (cancelled || e instanceof RefusedError) return;
+        if (e instanceof ApiRequestError && e.status === 401) return setSessionRefused(true);
+        void navigate({ to: '/error' });
+      });
     return () => {
       cancelled = true;
     };
-  }, [isPublic, settingInfo, hasSession, navigate, setSettingInfo, setLanguage]);
+  }, [client, isPublic, settingInfo, hasSession, navigate, setSettingInfo, setLanguage]);
 
   useEffect(() => {
     if (i18next.language !== language) void i18next.changeLanguage(language);

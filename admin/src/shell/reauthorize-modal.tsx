@@ -2,7 +2,7 @@ import { Banner, Modal, Text } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getAppDashboardData } from '../api/calls';
-import { isOk } from '../api/client';
+import { useApiQuery } from '../api/query';
 import { useSettingInfo } from '../hooks/use-settings-info';
 import { openTop } from '../lib/app-bridge';
 import { isClosed, markClosed } from '../lib/session-flags';
@@ -19,19 +19,18 @@ export function ReauthorizeModal() {
   const info = useSettingInfo();
   const [state, setState] = useState<'hidden' | 'open' | 'closed'>('hidden');
 
+  // Asked only for old installs, once per session; a failed read shows nothing.
+  const dashboard = useApiQuery({
+    key: ['appDashboardData'],
+    call: getAppDashboardData,
+    select: (body) => Number(body.data?.idOld) === 1,
+    enabled: !!info?.is_old && !isClosed(FLAG),
+    errorToast: false,
+  });
+  const isOld = dashboard.data === true;
   useEffect(() => {
-    if (!info?.is_old || isClosed(FLAG)) return;
-    let cancelled = false;
-    getAppDashboardData()
-      .then((body) => {
-        const data = (body.data ?? {}) as { idOld?: number | string };
-        if (!cancelled && isOk(body) && Number(data.idOld) === 1) setState('open');
-      })
-      .catch(() => undefined);
-    return () => {
-      cancelled = true;
-    };
-  }, [info?.is_old]);
+    if (isOld) setState((s) => (s === 'hidden' && !isClosed(FLAG) ? 'open' : s));
+  }, [isOld]);
 
   if (state === 'hidden') return null;
   if (state === 'closed')
