@@ -1,7 +1,7 @@
 // Scheduled sweeps of rows that only matter for a while (issue 17): expired OAuth states (half-hourly,
 // through the expires_at index), expired admin tokens and past allowance windows (daily).
 import { deleteExpiredAdminTokens } from '../db/admin-tokens';
-import { deleteAllowancesBefore } from '../db/allowances';
+import { deleteAllowancesBefore } from '../db/shop-allowances';
 import { createDb } from '../db/client';
 import { deleteExpiredOAuthStates } from '../db/oauth-states';
 import { createLogger } from '../lib/log';

@@ -4,7 +4,9 @@
 // they are recognised in the pipeline (Shopify serves bytes equal to result_sha256) and cost nothing.
 import { areaApplies, type ImageSettings } from '../../shared/image-settings';
 import { getStoredImageSettings, isAutoOptimiseOn } from '../db/image-settings';
-import { listAutoShops, listPendingImages, type ItemRow } from '../db/optimise';
+import { listAutoShops } from '../db/image-settings';
+import { listPendingImages } from '../db/images';
+import type { ItemRow } from '../db/items';
 import { findShopById } from '../db/shops';
 import { kindOfDataType } from './decide';
 import { planJob, type PlanDeps } from './plan';

@@ -5,7 +5,8 @@
 // registers these.
 import { z } from 'zod';
 import { endJob, finishJobIfComplete, finishJobImage, getJob, getJobImage, markJobRunning, recordAttempt, type JobRow } from '../db/jobs';
-import { claimImage, getImageWithItem, refreshItemSummary, releaseImage, updateImage, type ImageWithItem } from '../db/optimise';
+import { claimImage, getImageWithItem, releaseImage, updateImage, type ImageWithItem } from '../db/images';
+import { refreshItemSummary } from '../db/items';
 import { findShopById, type ShopRow } from '../db/shops';
 import { releaseReservedCharge } from '../db/usage-ledger';
 import { ACK, backoffSeconds, retryIn, type Backoff, type Verdict } from '../jobs/consume';

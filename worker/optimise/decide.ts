@@ -1,6 +1,7 @@
 // What one image gets, decided from the shop's settings and the item (pure).
 import { areaApplies, engineQualityOf, type ImageKind, type ImageSettings } from '../../shared/image-settings';
-import type { ImageRow, ItemRow } from '../db/optimise';
+import type { ImageRow } from '../db/images';
+import type { ItemRow } from '../db/items';
 import type { EngineSettings } from '../images/types';
 import { decideAltText, decideFileNames, type TemplateContext } from './templates';
 import type { UploadOptions } from '../messages/optimise';

@@ -2,7 +2,7 @@
 // shows Expired (is_overdue); restore and re-optimise refuse it from then on. In production the bucket's
 // lifecycle rule on originals/ deletes the same objects; deleting twice is harmless.
 import type { Db } from '../db/client';
-import { listExpiredImages, updateImage } from '../db/optimise';
+import { listExpiredImages, updateImage } from '../db/images';
 import type { Logger } from '../lib/log';
 
 const BATCH = 200;

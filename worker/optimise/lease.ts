@@ -1,7 +1,7 @@
 // The image lease (images.lock_job_id / lock_expires_at): the consumer takes it with one conditional
 // UPDATE (claimImage) before a run and releases it after; while a run holds it, every write goes through
 // here and fails loudly once another job took the image over (our lease expired).
-import { updateImageLocked, type ImagePatch, type ImageRow } from '../db/optimise';
+import { updateImageLocked, type ImagePatch, type ImageRow } from '../db/images';
 import type { PipelineDeps } from './ports';
 
 /** The image row as this run last wrote it, and the only way the run writes it. */

@@ -1,7 +1,8 @@
 // Changing an image on Shopify in place, never twice. Optimise and restore persist a marker step
 // ('replacing' / 'restoring') before they call Shopify; a retry that finds the marker first asks what
 // Shopify serves now: when those bytes already are what we meant to put there, the upload is skipped.
-import type { ImagePatch, ImageRow, ItemRow } from '../db/optimise';
+import type { ImagePatch, ImageRow } from '../db/images';
+import type { ItemRow } from '../db/items';
 import type { ShopRow } from '../db/shops';
 import { sha256HexOfBytes } from '../lib/crypto';
 import { kindOfDataType } from './decide';

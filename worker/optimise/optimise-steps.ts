@@ -8,10 +8,10 @@
 //         -> replaced         Shopify serves the new file (READY)
 //         -> done             the row records the result
 import type { StoredImageSettings } from '../db/image-settings';
-import { listItemImages } from '../db/optimise';
+import { listItemImages } from '../db/images';
 import { sha256HexOfBytes } from '../lib/crypto';
 import { r2Key } from '../lib/r2-keys';
-import { compressionApplies, decideMetadata, engineSettingsOf, extOf, mimeOf } from './decide';
+import { compressionApplies, DATA_TYPES, decideMetadata, engineSettingsOf, extOf, mimeOf } from './decide';
 import { leasedImage, type LeasedImage } from './lease';
 import { replaceOnShopify } from './on-shopify';
 import type { ImageUpdate, PipelineDeps } from './ports';
@@ -71,7 +71,7 @@ export async function openRun(deps: PipelineDeps, ctx: RunContext): Promise<Opti
     ctx,
     lease: leasedImage(deps, ctx.job.id, ctx.image),
     stored: await deps.loadSettings(ctx.shop.id),
-    isUpload: ctx.item.dataType === 4,
+    isUpload: ctx.item.dataType === DATA_TYPES.upload,
     resumeAt,
     shopifyHasOldResult: ctx.image.status === 'compressed' || (resumeAt !== 'start' && ctx.image.compressed),
     timings: { fetchMs: 0, engineMs: 0, shopifyMs: 0 },
@@ -189,27 +189,29 @@ export async function reserveSlot(run: OptimiseRun, made: Made): Promise<Slot | 
   return { charged: c.charged, limitReached: true };
 }
 
-/** What Shopify should hold afterwards: the result (or the original back), alt text and file name. */
+/** The bytes Shopify should serve: our result, or the original back in place of an old result. */
+async function newFile(run: OptimiseRun, made: Made, filename: string): Promise<{ file: NonNullable<ImageUpdate['file']>; sha: string | null } | null> {
+  const image = run.lease.row;
+  if (made.result) return { file: { bytes: made.result.bytes, mime: mimeOf(made.result.format), filename }, sha: image.resultSha256 };
+  if (!run.shopifyHasOldResult || run.isUpload) return null;
+  const original = made.original ?? (await readKept(run.deps, image.originalKey));
+  return { file: { bytes: original, mime: mimeOf(formatOf(original)), filename }, sha: image.originalSha256 };
+}
+
+/** What Shopify should hold afterwards: the new bytes, alt text and file name (one update). */
 export async function planChange(run: OptimiseRun, made: Made): Promise<Change> {
   const { deps, ctx, lease, isUpload } = run;
   const image = lease.row;
   const siblings = isUpload ? [image] : await listItemImages(deps.db, ctx.shop.id, ctx.item.id);
   const meta = decideMetadata(run.stored.settings, ctx.item, image, siblings, ctx.shop.name);
-  const filename = meta.fileName ?? image.fileName;
-  const update: ImageUpdate = {};
-  let expectedSha: string | null = null;
-  if (made.result) {
-    update.file = { bytes: made.result.bytes, mime: mimeOf(made.result.format), filename };
-    expectedSha = image.resultSha256;
-  } else if (run.shopifyHasOldResult && !isUpload) {
-    const original = made.original ?? (await readKept(deps, image.originalKey));
-    update.file = { bytes: original, mime: mimeOf(formatOf(original)), filename };
-    expectedSha = image.originalSha256;
-  }
-  if (meta.alt !== null) update.alt = meta.alt;
-  if (meta.fileName !== null) update.fileName = meta.fileName;
-  const changesShopify = !isUpload && (!!update.file || update.alt !== undefined || update.fileName !== undefined);
-  return { update, expectedSha, meta, changesShopify };
+  const file = await newFile(run, made, meta.fileName ?? image.fileName);
+  const update: ImageUpdate = {
+    ...(file ? { file: file.file } : {}),
+    ...(meta.alt !== null ? { alt: meta.alt } : {}),
+    ...(meta.fileName !== null ? { fileName: meta.fileName } : {}),
+  };
+  const changesShopify = !isUpload && (!!file || meta.alt !== null || meta.fileName !== null);
+  return { update, expectedSha: file?.sha ?? null, meta, changesShopify };
 }
 
 /** Step 4: Shopify in place (replacing -> replaced); uploads live only in R2 and are not sent. */

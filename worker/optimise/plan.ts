@@ -1,10 +1,11 @@
 // Job planning: which images a request covers, whether the quota allows it, then one queue message per
 // image. Shared by the routes (manual, re-optimise, restore, upload) and automatic mode.
 import { startOfUtcDay } from '../billing/cycle';
-import { countQueuedImages, takeAllowance } from '../db/allowances';
-import { createJob, endJob, imagesInActiveJobs, type ProcessType } from '../db/jobs';
+import { takeAllowance } from '../db/shop-allowances';
+import { countQueuedImages, createJob, endJob, imagesInActiveJobs, type ProcessType } from '../db/jobs';
 import type { Db } from '../db/client';
-import { refreshItemSummary, selectImages, type ImageRow, type ItemRow } from '../db/optimise';
+import { selectImages, type ImageRow } from '../db/images';
+import { refreshItemSummary, type ItemRow } from '../db/items';
 import type { ShopRow } from '../db/shops';
 import { apiError, ValidationError } from '../lib/errors';
 import { MAX_QUEUED_IMAGES_PER_SHOP, REOPTIMISE_IMAGES_PER_DAY } from '../lib/limits';

@@ -1,7 +1,7 @@
 // Progress (getOptSchedule) and stop (stopImageOptTask). Counted from job_images every time.
 import type { Db } from '../db/client';
 import { endJob, jobCountsByItem, latestJobForTab, listActiveJobs, listJobImages } from '../db/jobs';
-import { refreshItemSummary } from '../db/optimise';
+import { refreshItemSummary } from '../db/items';
 import { planLimitMessage } from './errors';
 
 /** A finished job stays visible this long, so a panel polling every 5-6 s sees process_result 1 once. */

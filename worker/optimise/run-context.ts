@@ -1,7 +1,8 @@
 // What one image's run (optimise or restore) is given and what it answers; shared by the consumer and
 // both runs.
 import type { JobRow } from '../db/jobs';
-import type { ImageRow, ItemRow } from '../db/optimise';
+import type { ImageRow } from '../db/images';
+import type { ItemRow } from '../db/items';
 import type { ShopRow } from '../db/shops';
 import type { UploadOptions } from './decide';
 

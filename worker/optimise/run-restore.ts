@@ -2,7 +2,7 @@
 // text and file name, then the row marked Restored. Free of charge. Resumable like the optimisation, with
 // the same lease and the same "already on Shopify" check:
 //   restoring (persisted before Shopify is called; a retry checks what Shopify serves first) -> restored
-import type { ImageRow } from '../db/optimise';
+import type { ImageRow } from '../db/images';
 import { mimeOf } from './decide';
 import { MSG_DELETED, MSG_EXPIRED, PermanentImageError } from './errors';
 import { leasedImage } from './lease';
