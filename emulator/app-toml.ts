@@ -1,6 +1,6 @@
 // shopify.app.toml read the way Shopify CLI reads it, so the emulator delivers webhooks where Shopify
 // would and the conformance tests post where Shopify would. Pure (no node: imports): it also runs inside
-// workerd (tests/worker/shopify/conformance.test.ts).
+// workerd (tests/worker/webhooks/conformance.test.ts).
 //
 // What Shopify CLI does (Shopify/cli at a0798d198d1c, August 2026; packages/app/src/cli/models/extensions/specifications/):
 // - a subscription's `uri` first loses its trailing slashes (validation/common.ts `removeTrailingSlash`:

@@ -47,7 +47,7 @@ const RESOURCE_TOPICS: Record<string, { type: ResourceChangedMessage['type']; gi
 
 /**
  * The payload fields the product and collection handlers read. shopify.app.toml asks Shopify for only
- * these (`include_fields`); tests/worker/shopify/conformance.test.ts holds the two together.
+ * these (`include_fields`); tests/worker/webhooks/conformance.test.ts holds the two together.
  */
 export const RESOURCE_INCLUDE_FIELDS = ['id', 'admin_graphql_api_id', 'updated_at'] as const;
 
@@ -140,5 +140,5 @@ for (const [topic, spec] of Object.entries(RESOURCE_TOPICS)) {
   };
 }
 
-/** Topics this app handles: shopify.app.toml subscribes exactly these (tests/worker/shopify/conformance.test.ts). */
+/** Topics this app handles: shopify.app.toml subscribes exactly these (tests/worker/webhooks/conformance.test.ts). */
 export const WEBHOOK_TOPICS = Object.keys(handlers);

@@ -39,7 +39,7 @@ import { MSG_INPUT_EMPTY, MSG_WATERMARK_TOO_LARGE } from '../../../shared/image-
 import { call, createShop, db, sessionHeaders, sessionToken } from '../helpers';
 import { imageRow, ledgerRows, makeDeps, recordingQueue, saveSettings, seedItem } from '../optimise/fixtures';
 import { shopState } from './fuzz-support';
-import { deliverWebhook } from '../shopify/webhook-delivery';
+import { deliverWebhook } from '../webhooks/webhook-delivery';
 import { parse } from 'smol-toml';
 import wranglerToml from '../../../wrangler.toml?raw';
 

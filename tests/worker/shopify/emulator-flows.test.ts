@@ -18,7 +18,7 @@ import { PRODUCTS_PAGE, PRODUCTS_PAGE_DEFAULTS, productsPageCost } from '../../.
 import { refreshWithLease } from '../../../worker/shopify/tokens';
 import { createEmulatorShop } from '../emulator-client';
 import { appFetch, call, db } from '../helpers';
-import { recordWebhookQueue } from './webhook-queue';
+import { recordWebhookQueue } from '../webhooks/webhook-queue';
 
 let sent: unknown[] = [];
 beforeEach(() => {

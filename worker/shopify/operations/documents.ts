@@ -1,4 +1,4 @@
-// Every Admin GraphQL document the Worker sends, by operation name. tests/worker/shopify/
+// Every Admin GraphQL document the Worker sends, by operation name. tests/worker/emulator/
 // graphql-documents.test.ts validates each against Shopify's published schema for SHOPIFY_API_VERSION
 // (and fails when a document in worker/ is missing here), so a field or argument that Shopify does not
 // have is caught before a real store answers with errors. A new document goes here too.

@@ -7,7 +7,7 @@ import { items, shops } from '../../../worker/db/schema';
 import { findShopById } from '../../../worker/db/shops';
 import { WEBHOOK_FRESHNESS_MS } from '../../../worker/webhooks/trust';
 import { createShop, db } from '../helpers';
-import { recordSyncQueueSends } from './fake-shopify';
+import { recordSyncQueueSends } from '../shopify/fake-shopify';
 import { deliverWebhook as deliver, outcomeOf } from './webhook-delivery';
 import { recordWebhookQueue } from './webhook-queue';
 

@@ -10,7 +10,7 @@ import { findShopById } from '../../../worker/db/shops';
 import { encryptSecret } from '../../../worker/lib/crypto';
 import type { WebhookWorkMessage } from '../../../worker/messages/shopify-webhook';
 import { createShop, db } from '../helpers';
-import { installFakeShopify, recordSyncQueueSends } from './fake-shopify';
+import { installFakeShopify, recordSyncQueueSends } from '../shopify/fake-shopify';
 import { deliverWebhook as deliver, outcomeOf } from './webhook-delivery';
 import { consumeWebhookMessages, recordWebhookQueue } from './webhook-queue';
 

@@ -8,7 +8,7 @@ import { decryptSecret } from '../../../worker/lib/crypto';
 import { shopifyHostUrl } from '../../../worker/shopify/api-version';
 import { signQuery } from '../../../worker/install/oauth';
 import { call, createShop, db } from '../helpers';
-import { installFakeShopify, recordSyncQueueSends, shopInfoReply } from './fake-shopify';
+import { installFakeShopify, recordSyncQueueSends, shopInfoReply } from '../shopify/fake-shopify';
 
 let fake: ReturnType<typeof installFakeShopify> | undefined;
 const sent = recordSyncQueueSends();

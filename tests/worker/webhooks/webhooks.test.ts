@@ -6,7 +6,7 @@ import { findShopById } from '../../../worker/db/shops';
 import { encryptSecret } from '../../../worker/lib/crypto';
 import { isOldInstall } from '../../../worker/install/old-install';
 import { call, createShop, db } from '../helpers';
-import { installFakeShopify, recordSyncQueueSends } from './fake-shopify';
+import { installFakeShopify, recordSyncQueueSends } from '../shopify/fake-shopify';
 import { deliverWebhook as deliver, outcomeOf } from './webhook-delivery';
 import { recordWebhookQueue } from './webhook-queue';
 

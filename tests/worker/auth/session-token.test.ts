@@ -6,7 +6,7 @@ import { adminTokens } from '../../../worker/db/schema';
 import { findShopByDomain, findShopById } from '../../../worker/db/shops';
 import { sha256Hex } from '../../../worker/lib/crypto';
 import { call, createShop, db, sessionToken } from '../helpers';
-import { installFakeShopify, shopInfoReply } from './fake-shopify';
+import { installFakeShopify, shopInfoReply } from '../shopify/fake-shopify';
 
 let fake: ReturnType<typeof installFakeShopify> | undefined;
 beforeEach(() => {

@@ -11,7 +11,7 @@ import { applyIncludeFields, parseAppToml, resolveUri, resolveWebhookTargets, ty
 import appTomlText from '../../../shopify.app.toml?raw';
 import wranglerTomlText from '../../../wrangler.toml?raw';
 import { call, createShop } from '../helpers';
-import { recordSyncQueueSends } from './fake-shopify';
+import { recordSyncQueueSends } from '../shopify/fake-shopify';
 import { recordWebhookQueue } from './webhook-queue';
 import { WEBHOOK_QUEUE_MAX_RETRIES, WEBHOOK_QUEUE_NAME } from '../../../worker/webhooks/consumer';
 
