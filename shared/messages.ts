@@ -50,7 +50,8 @@ export const MESSAGES = {
   /** Bulk restore / re-optimise with nothing selectable. */
   'server.optimise.selectCorrectState': 'Select the correct state of the image operation',
   /** Originals are kept 30 days; afterwards no restore or re-optimise. */
-  'server.optimise.expired': 'This image has expired: originals are kept for 30 days, so it can no longer be restored or re-optimized.',
+  'server.optimise.expired':
+    'This image has expired: originals are kept for 30 days, so it can no longer be restored or re-optimized.',
   'server.optimise.deleted': 'This image has been deleted and cannot be restored or re-optimized.',
   'server.optimise.nothingToOptimise': 'There are no images to optimize.',
 
@@ -128,7 +129,7 @@ export type PlainMessageKey = { [K in MessageKey]: [ParamNames<K>] extends [neve
 
 /** A typed key with its params (`msg('server.upload.tooLarge', { name })`). */
 export function msg<K extends MessageKey>(key: K, ...params: ParamsArg<K>): KeyedMessage {
-  return { message_key: key, params: (params[0] ?? {}) as MessageParams };
+  return { message_key: key, params: params[0] ?? {} };
 }
 
 /** Whether a string is a key of the catalogue (zod issues carry keys as their message). */

@@ -10,6 +10,7 @@ import { english, MESSAGES, msg, type MessageKey } from '../../shared/messages';
 import { messageOf } from '../../admin/src/api/client';
 import { errorText } from '../../admin/src/api/error-text';
 import { initI18n } from '../../admin/src/i18n';
+import { planLimitOf } from '../../admin/src/pricing/plan-limit-dialog';
 
 const LOCALES = join(__dirname, '../../admin/locales');
 const catalogues = Object.fromEntries(
@@ -17,10 +18,15 @@ const catalogues = Object.fromEntries(
     .filter((f) => f.endsWith('.json'))
     .map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(join(LOCALES, f), 'utf8')) as Record<string, unknown>]),
 );
-const lookup = (cat: Record<string, unknown>, key: string): unknown => key.split('.').reduce<unknown>((node, p) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[p] : undefined), cat);
+const lookup = (cat: Record<string, unknown>, key: string): unknown =>
+  key
+    .split('.')
+    .reduce<unknown>((node, p) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[p] : undefined), cat);
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 const serverKeys = (node: unknown, prefix = 'server'): string[] =>
-  node && typeof node === 'object' ? Object.entries(node).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}.${k}`] : serverKeys(v, `${prefix}.${k}`))) : [];
+  node && typeof node === 'object'
+    ? Object.entries(node).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}.${k}`] : serverKeys(v, `${prefix}.${k}`)))
+    : [];
 const KEYS = Object.keys(MESSAGES) as MessageKey[];
 
 describe('the shared catalogue in all 21 languages', () => {
@@ -50,7 +56,10 @@ describe('the shared catalogue in all 21 languages', () => {
       if (code === 'en') continue;
       const untranslated = KEYS.filter((key) => key !== 'server.common.verbatim' && lookup(cat, key) === MESSAGES[key]);
       // Field names such as pageSize or st stay; whole English sentences must not.
-      expect(untranslated.filter((key) => MESSAGES[key].split(' ').length > 3), code).toEqual([]);
+      expect(
+        untranslated.filter((key) => MESSAGES[key].split(' ').length > 3),
+        code,
+      ).toEqual([]);
     }
   });
 });
@@ -64,14 +73,33 @@ describe('errorText: the admin shows an error from its key', () => {
 
   it('translates a key with its params', async () => {
     await i18next.changeLanguage('ja');
-    expect(errorText({ ack: 0, message: english('server.optimise.planLimit', { count: 37 }), ...msg('server.optimise.planLimit', { count: 37 }) }, 'x')).toBe('最適化できる画像が 37 件あります。');
+    expect(
+      errorText(
+        {
+          ack: 0,
+          message: english('server.optimise.planLimit', { count: 37 }),
+          ...msg('server.optimise.planLimit', { count: 37 }),
+        },
+        'x',
+      ),
+    ).toBe('最適化できる画像が 37 件あります。');
     await i18next.changeLanguage('ge');
-    expect(errorText({ code: '401', msg: 'Please authorise the app again to continue.', ...msg('server.auth.reauthorise') }, 'x')).toBe('Bitte autorisieren Sie die App erneut, um fortzufahren.');
-    expect(errorText({ ack: 0, message: 'Invalid value for page_type', ...msg('server.common.invalidValueFor', { field: 'page_type' }) }, 'x')).toBe('Ungültiger Wert für page_type');
+    expect(
+      errorText({ code: '401', msg: 'Please authorise the app again to continue.', ...msg('server.auth.reauthorise') }, 'x'),
+    ).toBe('Bitte autorisieren Sie die App erneut, um fortzufahren.');
+    expect(
+      errorText(
+        { ack: 0, message: 'Invalid value for page_type', ...msg('server.common.invalidValueFor', { field: 'page_type' }) },
+        'x',
+      ),
+    ).toBe('Ungültiger Wert für page_type');
   });
 
   it('translates every file of a refused upload, names kept as sent (no HTML escaping)', async () => {
-    const list = [msg('server.upload.notSupported', { name: 'my cat & dog.webp' }), msg('server.upload.tooLarge', { name: 'big.png' })];
+    const list = [
+      msg('server.upload.notSupported', { name: 'my cat & dog.webp' }),
+      msg('server.upload.tooLarge', { name: 'big.png' }),
+    ];
     const body = { ack: 0, message: english('server.upload.rejected', { list }), ...msg('server.upload.rejected', { list }) };
     expect(errorText(body, 'x')).toBe(body.message);
     await i18next.changeLanguage('ge');
@@ -82,16 +110,42 @@ describe('errorText: the admin shows an error from its key', () => {
 
   it('shows a text we did not write as sent, in every language', async () => {
     await i18next.changeLanguage('ja');
-    expect(errorText({ ack: 0, message: 'Price must be greater than 0', message_key: 'server.common.verbatim', params: { text: 'Price must be greater than 0' } }, 'x')).toBe('Price must be greater than 0');
+    expect(
+      errorText(
+        {
+          ack: 0,
+          message: 'Price must be greater than 0',
+          message_key: 'server.common.verbatim',
+          params: { text: 'Price must be greater than 0' },
+        },
+        'x',
+      ),
+    ).toBe('Price must be greater than 0');
   });
 
   it('falls back to the English message when the key is missing or unknown, then to the fallback', async () => {
     await i18next.changeLanguage('ja');
     expect(errorText({ ack: 0, message: 'Something new' }, 'x')).toBe('Something new');
-    expect(errorText({ code: '400', msg: 'Something newer', message_key: 'server.not.a.key', params: {} }, 'x')).toBe('Something newer');
+    expect(errorText({ code: '400', msg: 'Something newer', message_key: 'server.not.a.key', params: {} }, 'x')).toBe(
+      'Something newer',
+    );
     expect(errorText({ ack: 0 }, 'fallback')).toBe('fallback');
     expect(errorText(null, 'fallback')).toBe('fallback');
-    expect(messageOf({ ack: 0, message: 'The input cannot be empty!', ...msg('server.settings.inputEmpty') }, 'x')).toBe(i18next.t('server.settings.inputEmpty'));
+    expect(messageOf({ ack: 0, message: 'The input cannot be empty!', ...msg('server.settings.inputEmpty') }, 'x')).toBe(
+      i18next.t('server.settings.inputEmpty'),
+    );
     expect(i18next.t('server.settings.inputEmpty')).not.toBe('The input cannot be empty!');
+  });
+
+  it('a plan-limit refusal is known by its key and count', () => {
+    const body = {
+      ack: 0,
+      message: english('server.optimise.planLimit', { count: 7 }),
+      ...msg('server.optimise.planLimit', { count: 7 }),
+    };
+    expect(planLimitOf(body)).toBe(7);
+    expect(
+      planLimitOf({ ack: 0, message: 'Upload at most 20 images at a time.', ...msg('server.upload.tooMany', { count: 20 }) }),
+    ).toBeNull();
   });
 });

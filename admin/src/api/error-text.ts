@@ -11,7 +11,10 @@ function renderParams(params: unknown): Record<string, string | number> {
   const out: Record<string, string | number> = {};
   if (!params || typeof params !== 'object') return out;
   for (const [name, v] of Object.entries(params)) {
-    if (Array.isArray(v)) out[name] = v.map((item: KeyedMessage) => keyedText(item) ?? (isMessageKey(item?.message_key) ? formatMessage(item) : '')).join(' ');
+    if (Array.isArray(v))
+      out[name] = v
+        .map((item: KeyedMessage) => keyedText(item) ?? (isMessageKey(item?.message_key) ? formatMessage(item) : ''))
+        .join(' ');
     else if (typeof v === 'string' || typeof v === 'number') out[name] = v;
   }
   return out;

@@ -25,7 +25,7 @@ export function refusalBeforeSending(file: { name: string; size: number }, t: T)
   return null;
 }
 
-type KeyedRefusal = { message_key?: string; params?: { name?: unknown } };
+type KeyedRefusal = { message_key?: string; params?: { name?: string | number } };
 
 /**
  * The Worker refused every file at once (server.upload.rejected): its params list each file's reason as a

@@ -50,15 +50,17 @@ export function PlanLimitDialog({ open, remaining, onClose, onUpgrade }: { open:
   );
 }
 
-// A job refused at planning (HTTP 402 'There are N images that can be optimized.') opens the same
-// dialog as a job that stops at the limit, from whichever screen started it.
+// A job refused at planning (HTTP 402, key server.optimise.planLimit with its count) opens the same
+// dialog as a job that stops at the limit, from whichever screen started it. getOptSchedule reports the
+// stop as the documented text alone (plan_limit_message, no key): that text is read by its pattern.
 const PLAN_LIMIT = /^There are (\d+) images that can be optimized\.$/;
 
 /** N when the answer is the plan-limit refusal, else null. */
 export function planLimitOf(body: unknown): number | null {
   if (!body || typeof body !== 'object') return null;
-  const b = body as Record<string, unknown>;
+  const b = body as Record<string, unknown> & { params?: { count?: unknown } };
   if (b.ack === 1 || String(b.code) === '200') return null;
+  if (b.message_key === 'server.optimise.planLimit') return Number(b.params?.count) || 0;
   const m = PLAN_LIMIT.exec(String(b.message ?? b.msg ?? ''));
   return m ? Number(m[1]) : null;
 }
