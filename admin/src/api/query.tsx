@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next';
 import { isOk, type Envelope } from '../../../shared/api/envelope';
 import { useToast } from '../hooks/use-toast';
-import { messageOf } from './client';
+import { errorText } from './error-text';
 
 // The admin's one data layer (TanStack Query): reads are queries keyed by call and arguments (a newer
 // key's answer wins, so no hand-made sequence counters), polling is `refetchInterval`, and writes are
@@ -29,7 +29,7 @@ export function QueryProvider({ children }: { children: ReactNode }) {
 /** A refused answer: the envelope, for the toast's translated message and for callers' own handling. */
 export class RefusedError<E = unknown> extends Error {
   constructor(readonly body: E) {
-    super(messageOf(body, ''));
+    super(errorText(body, ''));
   }
 }
 
@@ -40,9 +40,9 @@ export async function okAnswer<E extends Envelope | Omit<Envelope, 'message'>>(a
   return body;
 }
 
-/** The error toast's text: the server's message (translated), the transport's, or the fallback. */
-export function errorText(e: unknown, fallback: string): string {
-  if (e instanceof RefusedError) return messageOf(e.body, fallback);
+/** The error toast's text: the server's message (translated from its key), the transport's, or the fallback. */
+export function failureText(e: unknown, fallback: string): string {
+  if (e instanceof RefusedError) return errorText(e.body, fallback);
   return e instanceof Error && e.message ? e.message : fallback;
 }
 
@@ -84,7 +84,7 @@ export function useApiQuery<E extends object, T>(opts: QueryOptions<E, T>) {
   });
   const fallback = opts.errorToast === false ? null : (opts.errorToast ?? t('common.tryAgainLater'));
   useEffect(() => {
-    if (q.error && fallback !== null) toast(errorText(q.error, fallback), { error: true });
+    if (q.error && fallback !== null) toast(failureText(q.error, fallback), { error: true });
     // Once per failed answer (errorUpdatedAt changes with each).
   }, [q.errorUpdatedAt]);
   // With keepPrevious, a failed read of the next key keeps the last rows on screen as well.
@@ -133,7 +133,7 @@ export function useApiAction<A extends unknown[], E extends object>(call: (...ar
         if (!(refused && o.onRefused?.(refused, ...args))) {
           o.onError?.(e, ...args);
           const fallback = o.fallback ?? t('common.tryAgainLater');
-          toast(o.ownMessage ? fallback : errorText(e, fallback), { error: true });
+          toast(o.ownMessage ? fallback : failureText(e, fallback), { error: true });
         }
         return null;
       } finally {
