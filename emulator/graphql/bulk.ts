@@ -62,11 +62,11 @@ const BULK_PAGE = 250;
 async function executePaged(ctx: Ctx, query: string, execute: Executor): Promise<ExecutionResult> {
   const doc = parse(query);
   const op = doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
-  const root = op?.kind === Kind.OPERATION_DEFINITION ? (op.selectionSet.selections.find((s) => s.kind === Kind.FIELD) as FieldNode | undefined) : undefined;
+  const root = op?.kind === Kind.OPERATION_DEFINITION ? op.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD) : undefined;
   if (!root || !root.selectionSet || !/\bid\b/.test(print(root.selectionSet))) return execute(ctx, query);
   const key = root.alias?.value ?? root.name.value;
   const nodes: Json[] = [];
-  let shape: 'edges' | 'nodes' = 'edges';
+  let shape: 'edges' | 'nodes';
   let after: string | null = null;
   for (;;) {
     const args: ArgumentNode[] = (root.arguments ?? []).filter((a) => a.name.value !== 'first' && a.name.value !== 'after');
@@ -74,7 +74,7 @@ async function executePaged(ctx: Ctx, query: string, execute: Executor): Promise
     if (after) args.push({ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: 'after' }, value: { kind: Kind.STRING, value: after } });
     const pageDoc = visit(doc, { Field: { enter: (node) => (node === root ? { ...node, arguments: args } : undefined) } });
     const result = await execute(ctx, print(pageDoc));
-    const conn = (result.data as Json | null | undefined)?.[key];
+    const conn = result.data?.[key];
     if (result.errors?.length || !isConnection(conn)) return result;
     shape = conn.edges ? 'edges' : 'nodes';
     const page = nodesOf(conn);
@@ -137,7 +137,7 @@ export function bulkOperationRunQuery(args: { query: string }, ctx: Ctx, execute
         op.status = 'FAILED';
         op.errorCode = 'INTERNAL_SERVER_ERROR';
       } else {
-        const { lines, roots } = flattenToJsonl(result.data as Json);
+        const { lines, roots } = flattenToJsonl(result.data);
         op.jsonl = lines.length ? `${lines.join('\n')}\n` : '';
         op.objectCount = lines.length;
         op.rootObjectCount = roots;

@@ -12,6 +12,7 @@ import {
   isObjectType,
   Kind,
   type OperationDefinitionNode,
+  OperationTypeNode,
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
@@ -78,7 +79,7 @@ export function requestedCost(schema: GraphQLSchema, doc: DocumentNode, op: Oper
     return Math.max(best, 1);
   };
 
-  if (op.operation === 'mutation') return MUTATION_COST * op.selectionSet.selections.length;
+  if (op.operation === OperationTypeNode.MUTATION) return MUTATION_COST * op.selectionSet.selections.length;
   return Math.max(1, selectionCost(schema.getQueryType()!, op.selectionSet));
 }
 
@@ -95,7 +96,7 @@ export function actualCost(data: unknown, isMutation: boolean, requested: number
     }
     return 1 + walkChildren(o);
   };
-  const walkChildren = (v: unknown): number => (v && typeof v === 'object' ? Object.entries(v as object).reduce((s, [k, x]) => (k === 'pageInfo' ? s : s + walk(x)), 0) : 0);
+  const walkChildren = (v: unknown): number => (v && typeof v === 'object' ? Object.entries(v).reduce((s, [k, x]) => (k === 'pageInfo' ? s : s + walk(x)), 0) : 0);
   const total = walkChildren(data);
   return Math.max(1, Math.min(requested, total));
 }

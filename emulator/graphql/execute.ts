@@ -1,7 +1,7 @@
 // Runs one Admin GraphQL request: parse, validate the document and its variables against Shopify's
 // published schema for the requested API version (published-schema.ts), charge the shop's leaky bucket,
 // execute with our resolvers, and report `extensions.cost` with throttleStatus where Shopify puts it.
-import { execute, type ExecutionResult, getOperationAST, GraphQLError, type GraphQLSchema, parse } from 'graphql';
+import { execute, type ExecutionResult, getOperationAST, GraphQLError, type GraphQLSchema, OperationTypeNode, parse } from 'graphql';
 import type { Emulator } from '../store/registry';
 import type { ShopState } from '../store/shop-state';
 import type { Ctx } from './context';
@@ -97,7 +97,7 @@ export async function runAdminGraphql(emu: Emulator, shop: ShopState, body: Grap
   shop.bucket.available -= requested;
   const ctx: Ctx = { emu, shop, bulk: false, schema };
   const result = await execute({ schema, document: doc, rootValue: buildRoot(ctx, executeUnmetered), contextValue: ctx, variableValues: variables, operationName });
-  const actual = actualCost(result.data, op.operation === 'mutation', requested);
+  const actual = actualCost(result.data, op.operation === OperationTypeNode.MUTATION, requested);
   shop.bucket.available = Math.min(shop.settings.maximumAvailable, shop.bucket.available + (requested - actual)); // refund the unused part
   const json: Record<string, unknown> = {};
   if (result.errors?.length) json.errors = result.errors.map((e) => e.toJSON());

@@ -57,7 +57,7 @@ function startProcessing(ctx: Ctx, f: FileRec, source: string, newFilename: stri
   f.pendingSource = source;
   f.pendingFilename = newFilename;
   f.updatedAt = isoNow();
-  const timer = setTimeout(async () => {
+  const finish = async () => {
     const blob = await resolveSource(emu, source);
     const fault = shop.fileProcessingFaults.find((x) => x.remaining !== 0);
     if (fault && fault.remaining > 0) fault.remaining -= 1;
@@ -86,6 +86,10 @@ function startProcessing(ctx: Ctx, f: FileRec, source: string, newFilename: stri
         enqueueWebhook(emu, shop, 'products/update', productPayload(emu, shop, p));
       }
     }
+  };
+  // Caught here: a rejection inside a timer callback would be unhandled and stop the emulator.
+  const timer = setTimeout(() => {
+    finish().catch((err: unknown) => console.error('[emulator] file processing failed', err));
   }, shop.settings.fileProcessingMs);
   timer.unref?.();
 }
@@ -132,11 +136,17 @@ export function fileUpdate(args: { files: FileUpdateInput[] }, ctx: Ctx) {
     if (input.alt != null) f.alt = input.alt;
     for (const ref of input.referencesToAdd ?? []) {
       const p = ctx.shop.products.find((x) => x.id === parseGid(ref, 'Product'));
-      if (p && !p.mediaIds.includes(f.id)) (p.mediaIds.push(f.id), f.productIds.push(p.id));
+      if (p && !p.mediaIds.includes(f.id)) {
+        p.mediaIds.push(f.id);
+        f.productIds.push(p.id);
+      }
     }
     for (const ref of input.referencesToRemove ?? []) {
       const p = ctx.shop.products.find((x) => x.id === parseGid(ref, 'Product'));
-      if (p) (p.mediaIds = p.mediaIds.filter((m) => m !== f.id), f.productIds = f.productIds.filter((x) => x !== p.id));
+      if (p) {
+        p.mediaIds = p.mediaIds.filter((m) => m !== f.id);
+        f.productIds = f.productIds.filter((x) => x !== p.id);
+      }
     }
     f.updatedAt = isoNow();
     if (input.originalSource) startProcessing(ctx, f, input.originalSource, input.filename ?? null);

@@ -162,7 +162,7 @@ export function buildRoot(ctx: Ctx, execute: Executor): Record<string, unknown> 
     fileCreate: (a: Args) => fileCreate(a as Parameters<typeof fileCreate>[0], ctx),
     fileUpdate: (a: Args) => fileUpdate(a as Parameters<typeof fileUpdate>[0], ctx),
     fileAcknowledgeUpdateFailed: (a: { fileIds: string[] }) => fileAcknowledgeUpdateFailed(a, ctx),
-    collectionUpdate: (a: Args) => collectionUpdate(a as Parameters<typeof collectionUpdate>[0], ctx),
+    collectionUpdate: (a: Args) => collectionUpdate(a, ctx),
     articleUpdate: (a: Args) => articleUpdate(a as Parameters<typeof articleUpdate>[0], ctx),
     bulkOperationRunQuery: (a: { query: string }) => bulkOperationRunQuery(a, ctx, execute),
     bulkOperationCancel: (a: { id: string }) => bulkOperationCancel(a, ctx),

@@ -22,7 +22,6 @@ import {
   TypeInfo,
   typeFromAST,
   validate,
-  type ValidationRule,
   visit,
   visitWithTypeInfo,
 } from 'graphql';
@@ -144,7 +143,7 @@ const FORMATTERS: Record<string, Formatter> = {
   NoUndefinedVariablesRule: (e) => {
     const m = /^Variable "\$(.+?)" is not defined(?: by operation "(.+?)")?/.exec(e.message);
     if (!m) return null;
-    const opNode = e.nodes?.find((n) => n.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode | undefined;
+    const opNode = e.nodes?.find((n) => n.kind === Kind.OPERATION_DEFINITION);
     const by = m[2] ?? `anonymous ${opNode?.operation ?? 'query'}`;
     const usage = e.locations?.[0];
     return { message: `Variable $${m[1]} is used by ${by} but not declared`, locations: usage ? [{ line: usage.line, column: usage.column }] : undefined, extensions: { code: 'variableNotDefined', variableName: m[1] } };
@@ -167,7 +166,7 @@ const FORMATTERS: Record<string, Formatter> = {
   },
   ScalarLeafsRule: (e, node, place, places) => {
     // graphql-js points at the field, or at the selection set a leaf field must not have.
-    const field = node?.kind === Kind.FIELD ? (node as FieldNode) : (place?.ancestors.at(-1) as FieldNode | undefined);
+    const field = node?.kind === Kind.FIELD ? node : (place?.ancestors.at(-1) as FieldNode | undefined);
     if (!field || field.kind !== Kind.FIELD) return null;
     const at = places.get(field);
     const where = { path: at?.path, locations: field.loc ? [{ line: field.loc.startToken.line, column: field.loc.startToken.column }] : undefined };
@@ -262,8 +261,8 @@ export function validateDocument(schema: GraphQLSchema, doc: DocumentNode): Shop
     for (const e of validate(schema, doc, [rule])) {
       const node = e.nodes?.[0];
       const place = node ? places.get(node) : undefined;
-      const name = (rule as ValidationRule).name;
-      let shaped: ShopifyGraphqlError | null = null;
+      const name = rule.name;
+      let shaped: ShopifyGraphqlError | null;
       if (name === 'ValuesOfCorrectTypeRule') shaped = node && place ? invalidLiteral(e, node, place, places) : null;
       else shaped = FORMATTERS[name]?.(e, node, place, places) ?? null;
       const error: ShopifyGraphqlError = {
@@ -275,7 +274,7 @@ export function validateDocument(schema: GraphQLSchema, doc: DocumentNode): Shop
       // graphql-ruby names every missing argument of a field in one error; graphql-js reports each.
       const sameField = error.extensions?.code === 'missingRequiredArguments' ? out.find((o) => o.extensions?.code === 'missingRequiredArguments' && o.at === (node?.loc?.start ?? 0)) : undefined;
       if (sameField) {
-        const args = `${sameField.extensions!.arguments}, ${error.extensions!.arguments}`;
+        const args = `${String(sameField.extensions!.arguments)}, ${String(error.extensions!.arguments)}`;
         sameField.extensions = { ...sameField.extensions, arguments: args };
         sameField.message = sameField.message.replace(/: .*$/, `: ${args}`);
         continue;

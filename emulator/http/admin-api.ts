@@ -27,7 +27,7 @@ export function mountAdminApi(app: Hono, emu: Emulator): void {
     let body: Record<string, unknown>;
     try {
       const type = c.req.header('Content-Type') ?? '';
-      body = type.includes('application/graphql') ? { query: await c.req.text() } : ((await c.req.json()) as Record<string, unknown>);
+      body = type.includes('application/graphql') ? { query: await c.req.text() } : await c.req.json<Record<string, unknown>>();
     } catch {
       return c.json({ errors: { query: 'Required parameter missing or invalid' } }, 400);
     }
@@ -39,7 +39,7 @@ export function mountAdminApi(app: Hono, emu: Emulator): void {
 
   // Control API: checks a document against the published schema of `version` without running it.
   app.post(`${CONTROL}/graphql/validate`, async (c) => {
-    const { query, version } = (await c.req.json()) as { query?: string; version?: string };
+    const { query, version } = await c.req.json<{ query?: string; version?: string }>();
     if (typeof query !== 'string' || typeof version !== 'string') return c.json({ error: 'query and version are required' }, 400);
     return c.json(checkDocument(query, version));
   });

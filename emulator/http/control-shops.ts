@@ -112,7 +112,11 @@ export function mountControlShops(app: Hono, emu: Emulator): void {
     `${CONTROL}/shops/:shop/tokens/expire`,
     withShop(emu, (c, shop) => {
       let n = 0;
-      for (const t of emu.accessTokens.values()) if (t.shop === shop.domain) (t.expiresAt = Date.now() - 1000, n++);
+      for (const t of emu.accessTokens.values()) {
+        if (t.shop !== shop.domain) continue;
+        t.expiresAt = Date.now() - 1000;
+        n++;
+      }
       return c.json({ expired: n });
     }),
   );

@@ -7,10 +7,10 @@ import type { Emulator, PageSpeedRule } from '../store/registry';
 import type { ShopState } from '../store/shop-state';
 
 /** Lighthouse 12 performance weights and log-normal scoring curves (p10, median), per form factor. */
-const METRICS = {
+const METRICS: Record<'desktop' | 'mobile', Record<string, readonly [p10: number, median: number, weight: number]>> = {
   desktop: { 'first-contentful-paint': [934, 1600, 0.1], 'largest-contentful-paint': [1200, 2400, 0.25], 'total-blocking-time': [150, 350, 0.3], 'cumulative-layout-shift': [0.1, 0.25, 0.25], 'speed-index': [1311, 2300, 0.1] },
   mobile: { 'first-contentful-paint': [1800, 3000, 0.1], 'largest-contentful-paint': [2500, 4000, 0.25], 'total-blocking-time': [200, 600, 0.3], 'cumulative-layout-shift': [0.1, 0.25, 0.25], 'speed-index': [3387, 5800, 0.1] },
-} as const;
+};
 
 const TITLES: Record<string, string> = {
   'first-contentful-paint': 'First Contentful Paint',

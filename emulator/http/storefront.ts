@@ -144,7 +144,7 @@ export function shopFromHost(emu: Emulator, host: string | undefined): ShopState
 
 export function mountStorefront(app: Hono, emu: Emulator): void {
   // Host-based storefront runs first: every path on <name>.localhost is the store's.
-  app.use('*', async (c, next) => {
+  app.use('*', async (c: Context, next) => {
     const shop = shopFromHost(emu, c.req.header('Host'));
     if (!shop) return next();
     return serve(c, emu, shop, '', c.req.path);
