@@ -1,5 +1,5 @@
 import { Banner, Modal, Text } from '@shopify/polaris';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getAppDashboardData } from '../api/calls';
 import { useApiQuery } from '../api/query';
@@ -17,7 +17,7 @@ const FLAG = 'reauthorize';
 export function ReauthorizeModal() {
   const { t } = useTranslation();
   const info = useSettingInfo();
-  const [state, setState] = useState<'hidden' | 'open' | 'closed'>('hidden');
+  const [state, setState] = useState<'ask' | 'closed' | 'hidden'>('ask');
 
   // Asked only for old installs, once per session; a failed read shows nothing.
   const dashboard = useApiQuery({
@@ -28,11 +28,8 @@ export function ReauthorizeModal() {
     errorToast: false,
   });
   const isOld = dashboard.data === true;
-  useEffect(() => {
-    if (isOld) setState((s) => (s === 'hidden' && !isClosed(FLAG) ? 'open' : s));
-  }, [isOld]);
 
-  if (state === 'hidden') return null;
+  if (state === 'hidden' || (state === 'ask' && !isOld)) return null;
   if (state === 'closed')
     return (
       <Banner tone="warning" onDismiss={() => setState('hidden')}>
