@@ -28,6 +28,7 @@ describe('getImageOptDataPage', () => {
     const row = p1.body.data.data[0]!;
     for (const f of ['id', 'prod_id', 'coll_id', 'art_id', 'blog_id', 'title', 'image', 'is_delete', 'opt_status', 'status', 'comp_ratio']) expect(row).toHaveProperty(f);
     expect(row).toMatchObject({ prod_id: '1012', coll_id: '', comp_ratio: 40, status: 'finished', image_count: 1 });
+    expect([row.is_delete, row.is_published]).toEqual([0, 1]); // documented 0/1 numbers, not booleans
 
     const p3 = await page(headers, { page: 3, pageSize: 5, data_type: 1, page_type: 0 });
     expect(p3.body.data.data.map((r) => r.title)).toEqual(['Shoe 2', 'Shoe 1']);
@@ -122,6 +123,14 @@ describe('getProductImagesData', () => {
     const fields = ['id', 'img_id', 'opt_id', 'src', 'alt', 'file_name', 'file_type', 'img_size', 'comp_size', 'comp_ratio', 'before_file_path', 'after_file_path', 'is_compress', 'is_to_jpg', 'is_edit_alt', 'is_edit_name', 'is_watermark', 'is_restore', 'is_overdue', 'is_delete', 'status'];
     for (const f of fields) expect(rows[0]).toHaveProperty(f);
     expect(rows.map((r) => r.status)).toEqual(['Compressed', 'Restored', 'Expired', 'Deleted', 'Not Compressed']);
+    // The flags go out as the documented 0/1 numbers (booleans inside the Worker).
+    expect(rows.map((r) => [r.is_compress, r.is_edit_alt, r.is_restore, r.is_overdue, r.is_delete, r.is_download])).toEqual([
+      [1, 1, 0, 0, 0, 0],
+      [1, 0, 1, 0, 0, 0],
+      [1, 0, 0, 1, 0, 0],
+      [0, 0, 0, 0, 1, 0],
+      [0, 0, 0, 0, 0, 0],
+    ]);
     expect(rows[0]).toMatchObject({ opt_id: id, comp_ratio: 75, can_view: true, can_restore: true, can_download: true, tags: ['Alt text'] });
     expect(rows[1]).toMatchObject({ can_view: false, can_restore: false });
     expect(rows[2]).toMatchObject({ disabled: true, can_restore: false, before_file_path: '' });
