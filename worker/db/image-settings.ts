@@ -4,12 +4,12 @@ import { bit } from '../lib/bit';
 import type { Db } from './client';
 import { imageSettings, shops } from './schema';
 
-export type StoredImageSettings = { settings: ImageSettings; watermarkKey: string | null; dayBackup: number; exists: boolean };
+export type StoredImageSettings = { settings: ImageSettings; watermarkKey: string | null; backupConsent: boolean; exists: boolean };
 
 /** The shop's image settings with their storage facts; the defaults (is_default 1) when never saved. */
 export async function getStoredImageSettings(db: Db, shopId: number): Promise<StoredImageSettings> {
   const row = await db.select().from(imageSettings).where(eq(imageSettings.shopId, shopId)).get();
-  if (!row) return { settings: defaultImageSettings(), watermarkKey: null, dayBackup: 0, exists: false };
+  if (!row) return { settings: defaultImageSettings(), watermarkKey: null, backupConsent: false, exists: false };
   const defaults = defaultImageSettings();
   // Stored JSON was validated on save; parsing again fills fields added to the shape since then.
   const parsed = imageSettingsSchema.safeParse({
@@ -19,7 +19,7 @@ export async function getStoredImageSettings(db: Db, shopId: number): Promise<St
     alt_text: { ...defaults.alt_text, ...row.altText },
     file_name: { ...defaults.file_name, ...row.fileName },
   });
-  return { settings: parsed.success ? parsed.data : defaults, watermarkKey: row.watermarkKey, dayBackup: row.dayBackup, exists: true };
+  return { settings: parsed.success ? parsed.data : defaults, watermarkKey: row.watermarkKey, backupConsent: row.backupConsent, exists: true };
 }
 
 /** The shop's image settings (the documented shape); defaults when the shop never saved any. */
@@ -27,7 +27,7 @@ export async function getImageSettings(db: Db, shopId: number): Promise<ImageSet
   return (await getStoredImageSettings(db, shopId)).settings;
 }
 
-type SaveExtra = { watermarkKey?: string | null; dayBackup?: number };
+type SaveExtra = { watermarkKey?: string | null; backupConsent?: boolean };
 
 /** Inserts or replaces the shop's settings. Upload-only fields never reach the row. */
 export async function saveImageSettings(db: Db, shopId: number, settings: ImageSettings, extra: SaveExtra = {}): Promise<void> {
@@ -49,7 +49,7 @@ function upsertQuery(db: Db, shopId: number, settings: ImageSettings, extra: Sav
     fileName: settings.file_name,
     updatedAt: Date.now(),
     ...(extra.watermarkKey !== undefined ? { watermarkKey: extra.watermarkKey } : {}),
-    ...(extra.dayBackup !== undefined ? { dayBackup: extra.dayBackup } : {}),
+    ...(extra.backupConsent !== undefined ? { backupConsent: extra.backupConsent } : {}),
   };
   return db
     .insert(imageSettings)

@@ -80,7 +80,7 @@ export const imageSettings = sqliteTable('image_settings', {
   altText: text('alt_text', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
   fileName: text('file_name', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
   watermarkKey: text('watermark_key'), // R2 key under watermarks/, served at /imageAddWatermark/<name>
-  dayBackup: integer('day_backup').notNull().default(0),
+  backupConsent: flag('day_backup', 0), // day_backup: the wizard's consent to keep originals 30 days
   ...timestamps,
 });
 

@@ -28,6 +28,6 @@ const guideSchema = z.object({
 imageSettingsRoutes.post('/api/v1/saveNewGuideCfg', async (c) => {
   const body = parseInput(guideSchema, await readBody(c));
   const shop = c.get('shop');
-  const saved = await saveSettings({ db: c.get('db'), bucket: c.env.BUCKET, shopId: shop.id }, body.settings, { guide: { dayBackup: body.page5?.day_backup ?? 0 } });
+  const saved = await saveSettings({ db: c.get('db'), bucket: c.env.BUCKET, shopId: shop.id }, body.settings, { guide: { backupConsent: body.page5?.day_backup === 1 } });
   return c.json({ ack: 1, code: '200', message: 'success', msg: 'success', data: saved });
 });

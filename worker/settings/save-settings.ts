@@ -24,7 +24,7 @@ export async function readSettings(db: Db, shopId: number): Promise<ImageSetting
  * throws the documented message and saves nothing; a new watermark picture is stored in R2 first.
  * The first successful save clears is_default.
  */
-export async function saveSettings(ctx: SaveContext, input: unknown, opts: { guide?: { dayBackup: number } } = {}): Promise<ImageSettings> {
+export async function saveSettings(ctx: SaveContext, input: unknown, opts: { guide?: { backupConsent: boolean } } = {}): Promise<ImageSettings> {
   // A save carries the settings object it documents: `{}` (or only unknown keys) is not a save, and would
   // otherwise clear is_default and mark the shop as configured.
   if (!carriesSettings(input)) throw new ValidationError('server.settings.inputEmpty');
@@ -50,7 +50,7 @@ export async function saveSettings(ctx: SaveContext, input: unknown, opts: { gui
     settings.image_opt.watermark.logo = storedLogo;
   }
   const clean = publicSettings(settings);
-  if (opts.guide) await completeGuide(ctx.db, ctx.shopId, clean, { watermarkKey, dayBackup: opts.guide.dayBackup });
+  if (opts.guide) await completeGuide(ctx.db, ctx.shopId, clean, { watermarkKey, backupConsent: opts.guide.backupConsent });
   else await saveImageSettings(ctx.db, ctx.shopId, clean, { watermarkKey });
 
   // The replaced picture is no longer referenced; running jobs read the settings afresh.

@@ -99,7 +99,7 @@ describe('getSettings / saveSettings', () => {
     expect(body.data.image_opt.pngtojpg).toBe(1);
     expect(body.data.alt_text.product).toBe(2);
     const row = await db().select().from(imageSettings).where(eq(imageSettings.shopId, shop.id)).get();
-    expect(row?.dayBackup).toBe(1);
+    expect(row?.backupConsent).toBe(true);
     expect((await db().select().from(shops).where(eq(shops.id, shop.id)).get())?.setupGuidePending).toBe(false);
   });
 
