@@ -48,7 +48,7 @@ export const getAppDashboardData = () => get<V1Envelope<LegacyView> & { initData
 export const getAppSettingData = () => get<V1Envelope<LegacyView>>('/api/v1/getAppSettingData');
 export const updateAppSettingDataNew = (settings: Record<string, unknown>) => postForm<V1Envelope<LegacyView>>('/api/v1/updateAppSettingDataNew', settings);
 export const getSettings = () => get<AckEnvelope<ImageSettings>>('/api/v2/image-opt/getSettings');
-export const saveSettings = (settings: unknown) => postJson<AckEnvelope<ImageSettings>>('/api/v2/image-opt/saveSettings', settings);
+export const saveSettings = (settings: Partial<ImageSettings>) => postJson<AckEnvelope<ImageSettings>>('/api/v2/image-opt/saveSettings', settings);
 
 // ---- image optimisation ----------------------------------------------------------------------
 /** Statistics, settings and quota: documented at the top level, and the same object under data. */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getSettings, saveSettings } from '../api/calls';
-import { isOk, messageOf } from '../api/client';
+import { useApiAction, useApiQuery } from '../api/query';
 import { useToast } from '../hooks/use-toast';
 import { defaultImageSettings, imageSettingsSchema, settingsRuleError, settingsRuleKey, type ImageSettings } from '../../../shared/image-settings';
 
@@ -46,36 +46,54 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 export function useImageSettings(onSaved?: (saved: ImageSettings) => void): ImageSettingsState {
   const { t } = useTranslation();
   const toast = useToast();
-  const [loading, setLoading] = useState(true);
   const [saved, setSaved] = useState<ImageSettings>(defaultImageSettings);
   const [draft, setDraft] = useState<ImageSettings>(defaultImageSettings);
-  const [saving, setSaving] = useState(false);
   const [showErrors, setShowErrors] = useState(false);
   const [fault, setFault] = useState<{ section: SettingsSection; seq: number } | null>(null);
   const refuse = useCallback((section: SettingsSection) => setFault((f) => ({ section, seq: (f?.seq ?? 0) + 1 })), []);
 
+  // The stored settings become the saved state and the draft; an answer that does not parse says try again.
+  const stored = useApiQuery({
+    key: ['imageSettings'],
+    call: getSettings,
+    select: (body) => {
+      const parsed = imageSettingsSchema.safeParse(body.data);
+      return parsed.success ? parsed.data : null;
+    },
+  });
+  const loading = stored.loading;
   useEffect(() => {
-    let cancelled = false;
-    getSettings()
-      .then((body) => {
-        if (cancelled) return;
-        const parsed = imageSettingsSchema.safeParse(body.data);
-        if (isOk(body) && parsed.success) {
-          setSaved(parsed.data);
-          setDraft(parsed.data);
-        } else toast(messageOf(body, t('common.tryAgainLater')), { error: true });
-      })
-      .catch((e: unknown) => !cancelled && toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true }))
-      .finally(() => !cancelled && setLoading(false));
-    return () => {
-      cancelled = true;
-    };
-  }, [t, toast]);
+    if (stored.data === undefined) return;
+    if (stored.data === null) return void toast(t('common.tryAgainLater'), { error: true });
+    setSaved(stored.data);
+    setDraft(stored.data);
+  }, [stored.data, t, toast]);
 
   const hasPicture = Boolean(draft.image_opt.watermark.file_data || draft.image_opt.watermark.logo);
   const watermarkMissing = draft.image_opt.switch === 1 && draft.image_opt.watermark.switch === 1 && !hasPicture;
   const dirty = useMemo(() => !same(saved, draft), [saved, draft]);
   const blocked = useMemo(() => settingsRuleKey(draft, true) === 'server.settings.needOneItem', [draft]);
+
+  const send = useApiAction((settings: ImageSettings) => saveSettings(settings), {
+    onSuccess: (body, sent) => {
+      const parsed = imageSettingsSchema.safeParse(body.data);
+      const next = parsed.success ? parsed.data : { ...sent, is_default: 0 as const };
+      setSaved(next);
+      setDraft(next);
+      setShowErrors(false);
+      setFault(null);
+      toast(t('common.saved'));
+      onSaved?.(next);
+    },
+    // The server's own checks (e.g. a watermark picture it cannot read) point at Optimize Images unless
+    // the local rules name another section; the toast says why.
+    onRefused: (_body, sent) => {
+      setShowErrors(true);
+      refuse(faultySection(sent, Boolean(sent.image_opt.watermark.file_data || sent.image_opt.watermark.logo)) ?? 'compress');
+      return false;
+    },
+  });
+  const saving = send.pending;
 
   const save = useCallback(async () => {
     // The rules the Worker checks too: the same catalogue key reads the same in the merchant's language.
@@ -86,33 +104,8 @@ export function useImageSettings(onSaved?: (saved: ImageSettings) => void): Imag
       toast(t(problem), { error: true });
       return false;
     }
-    setSaving(true);
-    try {
-      const body = await saveSettings(draft);
-      const parsed = imageSettingsSchema.safeParse(body.data);
-      if (!isOk(body)) {
-        // The server's own checks (e.g. a watermark picture it cannot read) point at Optimize Images
-        // unless the local rules name another section.
-        setShowErrors(true);
-        refuse(faultySection(draft, hasPicture) ?? 'compress');
-        toast(messageOf(body, t('common.tryAgainLater')), { error: true });
-        return false;
-      }
-      const next = parsed.success ? parsed.data : { ...draft, is_default: 0 as const };
-      setSaved(next);
-      setDraft(next);
-      setShowErrors(false);
-      setFault(null);
-      toast(t('common.saved'));
-      onSaved?.(next);
-      return true;
-    } catch (e) {
-      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
-      return false;
-    } finally {
-      setSaving(false);
-    }
-  }, [draft, hasPicture, onSaved, refuse, t, toast]);
+    return (await send.run(draft)) !== null;
+  }, [draft, hasPicture, refuse, send, t, toast]);
 
   const canSave = !loading && (dirty || saved.is_default === 1) && !blocked;
   return { loading, draft, setDraft, dirty, blocked, canSave, fault, saving, showErrors, watermarkMissing, save, reset: () => setDraft(saved) };
