@@ -47,6 +47,8 @@ export default defineConfig({
           globalSetup: ['tests/global-setup.ts'],
           include: ['tests/worker/**/*.test.ts'],
           setupFiles: ['tests/worker/setup.ts'],
+          // Image tests encode and decode megapixels inside workerd: seconds each on a loaded 2-CPU machine.
+          testTimeout: 20_000,
         },
       },
       {
