@@ -2,7 +2,8 @@ import { usageChargesTask } from '../billing/overage';
 import { quotaResetTask } from '../billing/quota-reset';
 import { createLogger } from '../lib/log';
 import { automaticSweepTask, expirySweepTask } from '../optimise/handlers';
-import { pruneWebhookIdsTask, refreshLapsingGrantsTask } from '../shopify/maintenance';
+import { refreshLapsingGrantsTask } from '../shopify/maintenance';
+import { pruneWebhookIdsTask } from '../webhooks/maintenance';
 import { sweepExpiredCredentialsTask, sweepOAuthStatesTask } from './sweeps';
 
 /** Cron expressions of wrangler.toml [triggers], named once here. */

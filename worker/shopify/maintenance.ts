@@ -1,14 +1,11 @@
 // Scheduled upkeep of the Shopify grants (registered in worker/jobs/scheduled.ts).
 import { createDb } from '../db/client';
-import { pruneProcessedWebhooks } from '../db/processed-webhooks';
 import { listShopsWithRefreshTokenExpiringBefore } from '../db/shops';
 import { createLogger } from '../lib/log';
 import { refreshWithLease } from './tokens';
 
 /** Refresh tokens lapse if unused (Shopify: about 90 days); renew those within a week of lapsing. */
 const REFRESH_TOKEN_HORIZON_MS = 7 * 24 * 60 * 60_000;
-/** Shopify retries a webhook for up to 48 hours; dedupe ids are kept a little longer. */
-const WEBHOOK_ID_RETENTION_MS = 72 * 60 * 60_000;
 
 /** Half-hourly: shops idle long enough for their refresh token to near expiry get a fresh grant. */
 export async function refreshLapsingGrantsTask(_controller: ScheduledController, env: Env): Promise<void> {
@@ -25,9 +22,4 @@ export async function refreshLapsingGrantsTask(_controller: ScheduledController,
     }
   }
   log.info('grants_refreshed', { candidates: shops.length, refreshed });
-}
-
-/** Daily: forget webhook ids past Shopify's retry window. */
-export async function pruneWebhookIdsTask(_controller: ScheduledController, env: Env): Promise<void> {
-  await pruneProcessedWebhooks(createDb(env.DB), Date.now() - WEBHOOK_ID_RETENTION_MS);
 }
