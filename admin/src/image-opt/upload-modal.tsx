@@ -2,7 +2,7 @@ import { BlockStack, Banner, DropZone, List, Modal, Text } from '@shopify/polari
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { uploadImagesOpt } from '../api/calls';
-import { isOk, messageOf } from '../api/client';
+import { useApiAction } from '../api/query';
 import { errorText } from '../api/error-text';
 import { usePlanLimitRefusal } from '../pricing/plan-limit-dialog';
 import { useToast } from '../hooks/use-toast';
@@ -54,7 +54,35 @@ export function UploadModal({ open, onClose, options, onStarted }: Props) {
   const [files, setFiles] = useState<File[]>([]);
   const [rejected, setRejected] = useState<Refused[]>([]);
   const planLimit = usePlanLimitRefusal();
-  const [sending, setSending] = useState(false);
+  const send = useApiAction(
+    async (good: File[], _refused: Refused[]) => {
+      const file_list = await Promise.all(good.map(async (f) => ({ name: f.name, data: await readBase64(f), type: f.type })));
+      return uploadImagesOpt({ file_list, opt_cfg: options });
+    },
+    {
+      onSuccess: (body, _good, refused) => {
+        const server = (body.data?.rejected ?? []).map((r) => ({ name: r.name, reason: errorText(r, r.message) }));
+        const allRefused = [...refused, ...server];
+        setFiles([]);
+        setRejected(allRefused);
+        onStarted();
+        if (allRefused.length === 0) close();
+      },
+      // Refused at planning: the plan-limit dialog takes over; every file refused: each with its reason.
+      onRefused: (body, _good, refused) => {
+        if (planLimit(body)) {
+          close();
+          return true;
+        }
+        const perFile = refusalsFromError(body);
+        if (perFile.length === 0) return false;
+        setFiles([]);
+        setRejected([...refused, ...perFile]);
+        return true;
+      },
+    },
+  );
+  const sending = send.pending;
 
   const close = () => {
     setFiles([]);
@@ -75,30 +103,7 @@ export function UploadModal({ open, onClose, options, onStarted }: Props) {
       if (files.length === 0) toast(t('imageOpt.upload.none'), { error: true });
       return;
     }
-    setSending(true);
-    try {
-      const file_list = await Promise.all(good.map(async (f) => ({ name: f.name, data: await readBase64(f), type: f.type })));
-      const body = await uploadImagesOpt({ file_list, opt_cfg: options });
-      if (!isOk(body)) {
-        if (planLimit(body)) return close();
-        const perFile = refusalsFromError(body);
-        if (perFile.length > 0) {
-          setFiles([]);
-          setRejected([...refused, ...perFile]);
-        } else toast(messageOf(body, t('common.tryAgainLater')), { error: true });
-        return;
-      }
-      const server = ((body.data as { rejected?: { name: string; message: string }[] } | undefined)?.rejected ?? []).map((r) => ({ name: r.name, reason: errorText(r, r.message) }));
-      const allRefused = [...refused, ...server];
-      setFiles([]);
-      setRejected(allRefused);
-      onStarted();
-      if (allRefused.length === 0) close();
-    } catch (e) {
-      toast(e instanceof Error ? e.message : t('common.tryAgainLater'), { error: true });
-    } finally {
-      setSending(false);
-    }
+    await send.run(good, refused);
   };
 
   return (
