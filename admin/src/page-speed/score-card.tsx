@@ -1,8 +1,6 @@
 import { BlockStack, Box, Button, ButtonGroup, Card, InlineStack, Spinner, Text } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { messageOf } from '../api/client';
-import { useToast } from '../hooks/use-toast';
 import { BAND_COLOURS, bandLegend, type Device } from '../lib/score-bands';
 import { ScoreGauge } from './score-gauge';
 import { usePageSpeed } from './use-page-speed';
@@ -10,22 +8,9 @@ import { usePageSpeed } from './use-page-speed';
 /** Web performance card: gauge with desktop/mobile toggle, Recheck, loading state and band legend. */
 export function ScoreCard() {
   const { t } = useTranslation();
-  const toast = useToast();
-  const { score, pending, failure, recheck } = usePageSpeed();
+  const { score, pending, failure, recheck, starting } = usePageSpeed();
   const [device, setDevice] = useState<Device>('pc');
-  const [starting, setStarting] = useState(false);
-
-  const onRecheck = async () => {
-    setStarting(true);
-    try {
-      const refused = await recheck();
-      if (refused !== null) toast(refused || t('common.tryAgainLater'), { error: true });
-    } catch (e) {
-      toast(messageOf(e, t('common.tryAgainLater')), { error: true });
-    } finally {
-      setStarting(false);
-    }
-  };
+  const onRecheck = recheck;
 
   return (
     <Card>

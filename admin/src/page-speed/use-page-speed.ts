@@ -1,15 +1,20 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { getPageSpeedScore, refreshPageSpeedOnline } from '../api/calls';
-import { isOk, messageOf } from '../api/client';
-import { useApiQuery } from '../api/query';
+import { useApiAction, useApiQuery } from '../api/query';
 import { isScorePending } from '../lib/score-bands';
 
 /** Score polling interval. */
 export const SCORE_POLL_MS = 5000;
 
 /** Why the last check failed (status 3): password_protected | unreachable | unavailable. */
-export type PageSpeedState = { score: { pc: number; mb: number } | null; pending: boolean; failure: string | null; /** Starts a new test; resolves null when started, else the server's reason (e.g. the 5-minute cooldown). */
-  recheck: () => Promise<string | null>;
+export type PageSpeedState = {
+  score: { pc: number; mb: number } | null;
+  pending: boolean;
+  failure: string | null;
+  /** Starts a new test (a refusal, e.g. the 5-minute cooldown, shows as the error toast). */
+  recheck: () => Promise<void>;
+  /** The Recheck call is on its way. */
+  starting: boolean;
 };
 
 /**
@@ -39,15 +44,19 @@ export function usePageSpeed(): PageSpeedState {
     setFailure(status === 3 ? String(body.reason ?? 'unavailable') : null);
   }, [body, read.updatedAt]);
 
+  // Recheck starts a new test and polls; a refusal (e.g. the 5-minute cooldown) is the error toast.
+  const start = useApiAction(refreshPageSpeedOnline, {
+    onSuccess: () => {
+      setScore(null);
+      setFailure(null);
+      setPending(true);
+    },
+  });
+  const { run } = start;
   const recheck = useCallback(async () => {
     started.current = true;
-    const body = await refreshPageSpeedOnline();
-    if (!isOk(body)) return messageOf(body, '');
-    setScore(null);
-    setFailure(null);
-    setPending(true);
-    return null;
-  }, []);
+    await run();
+  }, [run]);
 
-  return { score, pending, failure, recheck };
+  return { score, pending, failure, recheck, starting: start.pending };
 }
