@@ -44,8 +44,8 @@ function startProduct(port: number, emulatorPort: number): Promise<{ child: Chil
         resolve({ child, base: m[1]!, token: m[2]! });
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`npm start exited (${code}):\n${out.slice(-2000)}`));

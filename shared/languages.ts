@@ -25,7 +25,7 @@ export const LANGUAGES = [
 ] as const;
 
 export type LanguageCode = (typeof LANGUAGES)[number]['code'];
-export const LANGUAGE_CODES = LANGUAGES.map((l) => l.code) as LanguageCode[];
+export const LANGUAGE_CODES = LANGUAGES.map<LanguageCode>((l) => l.code);
 export const DEFAULT_LANGUAGE: LanguageCode = 'en';
 
 export function isLanguageCode(value: unknown): value is LanguageCode {

@@ -52,8 +52,8 @@ export function startProduct(opts: { port: number; emulatorPort: number; state: 
         resolve({ child, base: admin[1]!, token: admin[2]!, emulator: emu[1]!, shop: emu[2]!, log: () => out });
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`npm start exited (${code}):\n${out.slice(-2000)}`));

@@ -68,8 +68,8 @@ describe('plan-limit dialog', () => {
     expect(screen.getByText('There are 37 images that can be optimized.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Request more trial credits' }));
     expect(onClose).toHaveBeenCalled();
-    await waitFor(() => expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('owner@example.com'));
-    expect((screen.getByLabelText('Description') as HTMLTextAreaElement).value).toMatch(/more trial credits/);
+    await waitFor(() => expect((screen.getByLabelText<HTMLInputElement>('Email')).value).toBe('owner@example.com'));
+    expect((screen.getByLabelText<HTMLTextAreaElement>('Description')).value).toMatch(/more trial credits/);
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(api.callsTo('/api/v1/insertContactUs')).toHaveLength(1));
     expect(api.callsTo('/api/v1/insertContactUs')[0]?.body).toMatchObject({ name: 'Alex', email: 'owner@example.com', title: 'Request more trial credits', path: 'plan-limit/credits' });

@@ -65,7 +65,7 @@ describe('first-run wizard (/guidance)', () => {
     mockApi({});
     renderApp('/guidance');
     await toStep(3);
-    const editor = screen.getByLabelText('Blog post alt text template') as HTMLInputElement;
+    const editor = screen.getByLabelText<HTMLInputElement>('Blog post alt text template');
     fireEvent.change(editor, { target: { value: 'News   from' } });
     fireEvent.click(screen.getAllByRole('button', { name: 'Shop name' }).at(-1)!);
     expect(editor.value).toBe('News from %shop_name%');

@@ -30,7 +30,7 @@ describe('the launch screen at /', () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async (input: RequestInfo | URL) => {
-        const url = String(input);
+        const url = input instanceof Request ? input.url : String(input);
         urls.push(url);
         if (url.startsWith('/shopify/app')) return json({ code: 302, url: '/main?shop=launch-shop.myshopify.com' });
         return json({ code: '200', data: {} });

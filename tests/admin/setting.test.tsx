@@ -141,7 +141,7 @@ describe('settings (/setting) image optimisation section and leave guard', () =>
     fireEvent.click(await screen.findByLabelText('Automatic'));
     fireEvent.click(screen.getByRole('button', { name: 'Account' }));
     fireEvent.click(screen.getByRole('button', { name: 'Image Optimization Settings' }));
-    expect((screen.getByLabelText('Automatic') as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText<HTMLInputElement>('Automatic')).checked).toBe(true);
     expect(screen.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).not.toBe('true');
   });
 });

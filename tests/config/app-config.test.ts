@@ -55,7 +55,7 @@ describe('shopify.app.toml', () => {
   it('application_url is the root; the OAuth callback is allowed and named in shopify.web.toml', () => {
     expect(new URL(appToml.application_url).pathname).toBe('/');
     expect(webToml.auth_callback_path).toBe('/shopify/callback');
-    expect(appToml.auth?.redirect_urls).toEqual([`${new URL(appToml.application_url).origin}${webToml.auth_callback_path}`]);
+    expect(appToml.auth?.redirect_urls).toEqual([`${new URL(appToml.application_url).origin}${String(webToml.auth_callback_path)}`]);
     expect(appToml.build).not.toHaveProperty('include_config_on_deploy');
   });
 });

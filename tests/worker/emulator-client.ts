@@ -163,7 +163,7 @@ export async function createEmulatorShop(opts: { domain?: string; seed?: 'dev' |
         headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': token },
         body: JSON.stringify({ query, variables }),
       });
-      return { status: res.status, headers: res.headers, body: (await res.json()) as { data?: T; errors?: unknown; extensions?: { cost: { requestedQueryCost: number; actualQueryCost: number | null; throttleStatus: { maximumAvailable: number; currentlyAvailable: number; restoreRate: number } } } } };
+      return { status: res.status, headers: res.headers, body: await res.json<{ data?: T; errors?: unknown; extensions?: { cost: { requestedQueryCost: number; actualQueryCost: number | null; throttleStatus: { maximumAvailable: number; currentlyAvailable: number; restoreRate: number } } } }>() };
     },
   };
 }

@@ -89,7 +89,7 @@ export type JpegEncodeOptions = { quality: number; grayscale?: boolean };
 /** MozJPEG: progressive, optimised Huffman tables, trellis quantisation (jSquash defaults). */
 export async function encodeJpeg(img: Rgba, opts: JpegEncodeOptions): Promise<Uint8Array> {
   const options = { ...mozjpegDefaults, quality: opts.quality, progressive: true, optimize_coding: true, color_space: opts.grayscale ? 1 : 3 };
-  const out = await using(mozjpegEncFactory as unknown as EmscriptenFactory<MozEnc>, mozjpegEncWasm, (m) => m.encode(img.data, img.width, img.height, options as typeof mozjpegDefaults));
+  const out = await using(mozjpegEncFactory as unknown as EmscriptenFactory<MozEnc>, mozjpegEncWasm, (m) => m.encode(img.data, img.width, img.height, options));
   return out.slice();
 }
 
@@ -107,7 +107,7 @@ export async function decodeWebp(bytes: Uint8Array): Promise<Rgba> {
 export async function encodeWebp(img: Rgba, opts: { quality: number; lossless: boolean }): Promise<Uint8Array> {
   // exact keeps RGB under fully transparent pixels, so lossless stays pixel-identical.
   const options = { ...webpDefaults, quality: opts.lossless ? 100 : opts.quality, lossless: opts.lossless ? 1 : 0, exact: opts.lossless ? 1 : 0, method: 4 };
-  const out = await using(webpEncFactory as unknown as EmscriptenFactory<WebpEnc>, webpEncWasm, (m) => m.encode(img.data, img.width, img.height, options as typeof webpDefaults));
+  const out = await using(webpEncFactory as unknown as EmscriptenFactory<WebpEnc>, webpEncWasm, (m) => m.encode(img.data, img.width, img.height, options));
   if (!out) throw new Error('WebP encode failed');
   return out.slice();
 }

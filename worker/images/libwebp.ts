@@ -140,9 +140,9 @@ export class WebpPicture {
     const buf = ex.memory.buffer;
     const uvH = (this.height + 1) >> 1;
     return {
-      y: new Uint8Array(buf, i[0]!, i[1]! * this.height), yStride: i[1]!,
-      u: new Uint8Array(buf, i[2]!, i[4]! * uvH), v: new Uint8Array(buf, i[3]!, i[4]! * uvH), uvStride: i[4]!,
-      a: this.alpha ? new Uint8Array(buf, i[5]!, i[6]! * this.height) : null, aStride: i[6]!,
+      y: new Uint8Array(buf, i[0], i[1]! * this.height), yStride: i[1]!,
+      u: new Uint8Array(buf, i[2], i[4]! * uvH), v: new Uint8Array(buf, i[3], i[4]! * uvH), uvStride: i[4]!,
+      a: this.alpha ? new Uint8Array(buf, i[5], i[6]! * this.height) : null, aStride: i[6]!,
     };
   }
 
@@ -296,7 +296,7 @@ function compare(orig: WebpPicture, cand: WebpPicture): number {
         }
       }
     }
-    guard.push(a, b, n, ch as 1 | 4);
+    guard.push(a, b, n, ch);
   }
   return guard.result().score;
 }

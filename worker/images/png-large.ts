@@ -180,7 +180,7 @@ function exactFormat(st: Stats, w: number): Exact {
     const view = new Uint32Array(rgba.buffer);
     entries.forEach((v, i) => { view[i] = v; });
     return {
-      options: { bitDepth: bitDepth as 1 | 2 | 4 | 8, colourType: 3, ...paletteChunks(rgba) },
+      options: { bitDepth, colourType: 3, ...paletteChunks(rgba) },
       rowBytes: Math.ceil((w * bitDepth) / 8),
       pack(src, off, out) {
         out.fill(0, 0, Math.ceil((w * bitDepth) / 8));
@@ -197,7 +197,7 @@ function exactFormat(st: Stats, w: number): Exact {
     };
   }
   const colourType = st.grey ? (st.opaque ? 0 : 4) : st.opaque ? 2 : 6;
-  const ch = { 0: 1, 2: 3, 4: 2, 6: 4 }[colourType]!;
+  const ch = { 0: 1, 2: 3, 4: 2, 6: 4 }[colourType];
   return {
     options: { bitDepth: 8, colourType },
     rowBytes: w * ch,

@@ -247,7 +247,7 @@ export function rawToRgba(info: PngInfo, raw: Uint8Array, out: Uint8Array | Uint
       if (ct === 6) { out[o] = raw[i]!; out[o + 1] = raw[i + 1]!; out[o + 2] = raw[i + 2]!; out[o + 3] = raw[i + 3]!; continue; }
       if (ct === 2) {
         out[o] = raw[i]!; out[o + 1] = raw[i + 1]!; out[o + 2] = raw[i + 2]!;
-        out[o + 3] = hasKey && raw[i] === trns![1] && raw[i + 1] === trns![3] && raw[i + 2] === trns![5] ? 0 : 255;
+        out[o + 3] = hasKey && raw[i] === trns[1] && raw[i + 1] === trns[3] && raw[i + 2] === trns[5] ? 0 : 255;
         continue;
       }
       const g = raw[i]!;

@@ -108,7 +108,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
 
       let body: GraphqlBody<T>;
       try {
-        body = (await res.json()) as GraphqlBody<T>;
+        body = await res.json<GraphqlBody<T>>();
       } catch {
         // A cut-off or non-JSON 200 (a proxy page): release the reservation and retry like a 5xx.
         bucket.settle(cost);

@@ -22,7 +22,7 @@ type Props<S extends Section> = {
  * per enabled scope; alt text also offers "Only for images without Alt text". */
 export function TemplateSection<S extends Section>({ kind, value, onChange, invalid = [], showSwitch = true }: Props<S>) {
   const { t } = useTranslation();
-  const set = (patch: Partial<Section>) => onChange({ ...value, ...patch } as S);
+  const set = (patch: Partial<Section>) => onChange({ ...value, ...patch });
   const on = value.switch === 1;
   const prefix = kind === 'alt' ? 'imageSettings.alt' : 'imageSettings.file';
 

@@ -33,10 +33,11 @@ export function settingInfo(overrides: Partial<SettingInfo> = {}): SettingInfo {
   };
 }
 
-export function mockApi(routes: Record<string, Handler | unknown>) {
+/** `routes`: per path, a Handler or the body to answer with. */
+export function mockApi(routes: Record<string, unknown>) {
   const calls: Call[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), 'http://localhost');
+    const url = new URL(input instanceof Request ? input.url : input, 'http://localhost');
     const raw = typeof init?.body === 'string' ? init.body : '';
     let body: unknown = raw;
     if (raw && String((init?.headers as Record<string, string> | undefined)?.['Content-Type']).includes('json')) body = JSON.parse(raw);

@@ -96,8 +96,8 @@ describe('/image_optimisation_details', () => {
     expect(buttons('deleted.jpg')).toEqual([]);
     expect(buttons('plain.jpg')).toEqual([]);
     // Deleted and expired rows cannot be selected.
-    expect((within(rowOf('deleted.jpg')).getByRole('checkbox') as HTMLInputElement).disabled).toBe(true);
-    expect((within(rowOf('expired.jpg')).getByRole('checkbox') as HTMLInputElement).disabled).toBe(true);
+    expect((within(rowOf('deleted.jpg')).getByRole<HTMLInputElement>('checkbox')).disabled).toBe(true);
+    expect((within(rowOf('expired.jpg')).getByRole<HTMLInputElement>('checkbox')).disabled).toBe(true);
   });
 
   it("Download goes over https and records the download; a missing link is 'Url is empty'", async () => {

@@ -1,10 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, renderApp, settingInfo } from '../helpers/render-app';
-import { useImagePageEnvironment } from './page-environment';
+import { setUpImagePageEnvironment } from './page-environment';
 import { historyRow, idleSchedule, idleTab, page, totals } from './fixtures';
 
-const advance = useImagePageEnvironment();
+const advance = setUpImagePageEnvironment();
 const H = '/api/v2/image-opt/getImageOptDataPage';
 const historyCalls = (api: ReturnType<typeof mockApi>) => api.callsTo(H).filter((c) => c.query.get('page_type') === '0');
 

@@ -2,11 +2,11 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest';
 import { mockApi, renderApp } from '../helpers/render-app';
 import { historyRow, idleSchedule, idleTab, page, totals } from './fixtures';
-import { useImagePageEnvironment } from './page-environment';
+import { setUpImagePageEnvironment } from './page-environment';
 
 // Issue 15: optimised uploads (Other tab) and a deleted product's images stay viewable and
 // downloadable for 30 days; signed links keep working on a page left open past their lifetime.
-useImagePageEnvironment();
+setUpImagePageEnvironment();
 const H = '/api/v2/image-opt/getImageOptDataPage';
 const D = '/api/v2/image-opt/getProductImagesData';
 

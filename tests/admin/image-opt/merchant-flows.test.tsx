@@ -32,7 +32,7 @@ describe('settings sheet', () => {
     expect(await screen.findByText('Your changes have not been saved. Are you sure you want to leave?')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Stay on this page' }));
     await waitFor(() => expect(screen.queryByText('Your changes have not been saved. Are you sure you want to leave?')).toBeNull());
-    expect((within(sheet).getByLabelText('Automatic') as HTMLInputElement).checked).toBe(true);
+    expect((within(sheet).getByLabelText<HTMLInputElement>('Automatic')).checked).toBe(true);
     fireEvent.click(within(sheet).getByRole('button', { name: 'Close' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Settings' })).toBeNull());
@@ -76,8 +76,8 @@ describe('out of quota', () => {
     expect(await screen.findByText('There are 9 images that can be optimized.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Request more trial credits' }));
     const form = await screen.findByRole('dialog', { name: /contact/i });
-    expect((within(form).getByLabelText('Subject') as HTMLInputElement).value).toBe('Request more trial credits');
-    expect((within(form).getByLabelText('Description') as HTMLTextAreaElement).value).toMatch(/trial credits/);
+    expect((within(form).getByLabelText<HTMLInputElement>('Subject')).value).toBe('Request more trial credits');
+    expect((within(form).getByLabelText<HTMLTextAreaElement>('Description')).value).toMatch(/trial credits/);
   });
 
   it('a manual job refused at planning (402) opens the plan-limit dialog with both requests', async () => {
@@ -97,7 +97,7 @@ describe('out of quota', () => {
     expect(calls.callsTo('/api/v2/image-opt/reOptimize')).toHaveLength(1);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Apply for permission' }));
     const form = await screen.findByRole('dialog', { name: /contact/i });
-    expect((within(form).getByLabelText('Subject') as HTMLInputElement).value).toBe('Apply for permission');
+    expect((within(form).getByLabelText<HTMLInputElement>('Subject')).value).toBe('Apply for permission');
   });
 
   it('an upload refused at planning (402) opens the same dialog', async () => {

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, vi } from 'vitest';
  * session (dismissed banners), a desktop-wide window (the page-size selector shows above 550 px), and
  * room per test (the whole admin renders on a shared 2-core machine). Returns a timer advancer.
  */
-export function useImagePageEnvironment() {
+export function setUpImagePageEnvironment() {
   vi.setConfig({ testTimeout: 20_000 });
   beforeEach(() => {
     vi.useFakeTimers({ shouldAdvanceTime: true });

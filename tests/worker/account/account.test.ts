@@ -9,7 +9,7 @@ import { call, createShop, db } from '../helpers';
 
 async function post(path: string, headers: Record<string, string>, form: Record<string, string>) {
   const res = await call(path, { method: 'POST', headers, form });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: await res.json<Record<string, any>>() };
 }
 
 const validContact = { name: 'Ada', email: 'ada@example.com', title: 'Help', description: 'My images are not optimised.' };
@@ -78,15 +78,15 @@ describe('account info', () => {
 
   it('getSettingInfo carries the documented fields', async () => {
     const { shop, headers } = await createShop({ planLevel: 3, language: 'ja' });
-    const body = (await (await call('/api/v1/getSettingInfo', { headers })).json()) as { data: Record<string, unknown> };
+    const body = await (await call('/api/v1/getSettingInfo', { headers })).json<{ data: Record<string, unknown> }>();
     expect(body.data).toMatchObject({ shop_owner: shop.domain, email: shop.email, user_id: shop.id, shop_level: 3, review_tips: 1, new_guide_status: 1, is_old: 0, language: 'ja', app_switch: [] });
   });
 });
 
 describe('is_old: a missing access scope', () => {
-  const info = async (headers: Record<string, string>) => ((await (await call('/api/v1/getSettingInfo', { headers })).json()) as { data: { is_old: number } }).data.is_old;
+  const info = async (headers: Record<string, string>) => (await (await call('/api/v1/getSettingInfo', { headers })).json<{ data: { is_old: number } }>()).data.is_old;
   const dashboard = async (headers: Record<string, string>) =>
-    ((await (await call('/api/v1/getAppDashboardData', { headers })).json()) as { initData: { is_old: number }; data: { idOld: number } });
+    (await (await call('/api/v1/getAppDashboardData', { headers })).json<{ initData: { is_old: number }; data: { idOld: number } }>());
 
   it('is 1 while the stored grant lacks a scope the product needs, 0 once every scope is granted', async () => {
     const lacking = await createShop({ scopes: 'read_products,write_products' });
@@ -135,17 +135,17 @@ describe('saveAppSwitch extra_adver and user selections', () => {
     await post('/api/v1/updateCustomerClick', headers, { key: 'video_card', value: 'dismissed' });
     await post('/api/v1/updateCustomerClick', headers, { key: 'video_card', value: 'watched' });
     expect((await post('/api/v1/updateCustomerClick', headers, { key: 'bad key!' })).body.msg).toBe('Invalid key');
-    const data = (await (await call('/api/v1/getUserSelectData', { headers })).json()) as { data: Record<string, string> };
+    const data = await (await call('/api/v1/getUserSelectData', { headers })).json<{ data: Record<string, string> }>();
     expect(data.data).toEqual({ promo_banner_closed: '1', video_card: 'watched' });
     const other = await createShop();
-    expect(((await (await call('/api/v1/getUserSelectData', { headers: other.headers })).json()) as { data: unknown }).data).toEqual({});
+    expect((await (await call('/api/v1/getUserSelectData', { headers: other.headers })).json<{ data: unknown }>()).data).toEqual({});
   });
 });
 
 describe('getRecommendedApps', () => {
   it('builds the iframe URL from the shop domain, app id and base64url {email}, and lists the partner apps', async () => {
     const { shop, headers } = await createShop({ email: 'owner+x@shop.example' });
-    const body = (await (await call('/api/v1/getRecommendedApps', { headers })).json()) as { code: string; data: { iframe: { url: string }; apps: Record<string, unknown>[] } };
+    const body = await (await call('/api/v1/getRecommendedApps', { headers })).json<{ code: string; data: { iframe: { url: string }; apps: Record<string, unknown>[] } }>();
     expect(body.code).toBe('200');
     const url = new URL(body.data.iframe.url);
     expect(url.searchParams.get('shop')).toBe(shop.domain);
@@ -160,7 +160,7 @@ describe('getRecommendedApps', () => {
 
   it("answers tab titles and app descriptions in the shop's language; the configuration has all 21", async () => {
     const { headers } = await createShop({ language: 'ge' });
-    const body = (await (await call('/api/v1/getRecommendedApps', { headers })).json()) as { data: { iframe: { title: string }; partner: { title: string }; apps: { description: string }[] } };
+    const body = await (await call('/api/v1/getRecommendedApps', { headers })).json<{ data: { iframe: { title: string }; partner: { title: string }; apps: { description: string }[] } }>();
     expect(body.data.iframe.title).toBe('Von channelwill');
     expect(body.data.apps[2]?.description).toBe('Findet defekte Links und leitet sie auf die richtige Seite um');
     const texts = [recommendations.iframeTitle, recommendations.partnerTitle, ...recommendations.apps.map((a) => a.description)];

@@ -99,7 +99,7 @@ describe('admin token (authToken outside the admin)', () => {
   it('is issued with a session token only, is at least 32 characters, stored hashed, rotates and revokes', async () => {
     const { shop } = await createShop({ accessTokenEnc: 'x', scopes: env.SHOPIFY_SCOPES });
     const st = await sessionToken(shop.domain);
-    const first = ((await (await issue(st)).json()) as { data: { authToken: string } }).data.authToken;
+    const first = (await (await issue(st)).json<{ data: { authToken: string } }>()).data.authToken;
     expect(first.length).toBeGreaterThanOrEqual(32);
     const stored = await db().select().from(adminTokens).where(eq(adminTokens.shopId, shop.id)).all();
     expect(stored.map((t) => t.tokenHash)).toEqual([await sha256Hex(first)]);
@@ -108,7 +108,7 @@ describe('admin token (authToken outside the admin)', () => {
     // An admin token cannot mint another one.
     expect((await issue(first)).status).toBe(401);
 
-    const second = ((await (await issue(st)).json()) as { data: { authToken: string } }).data.authToken;
+    const second = (await (await issue(st)).json<{ data: { authToken: string } }>()).data.authToken;
     expect(second).not.toBe(first);
     const revokeWithOld = await call('/api/v1/adminToken', { method: 'DELETE', headers: { Authorization: `Bearer ${first}` } });
     expect(revokeWithOld.status).toBe(401);

@@ -47,7 +47,7 @@ async function pressOnConfirmationPage(confirmationUrl: string, approve: boolean
 
 async function changePlans(headers: Record<string, string>, newLevel: number) {
   const res = await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), form: { newLevel: String(newLevel) } });
-  return (await res.json()) as { code: string; msg: string; url: string };
+  return await res.json<{ code: string; msg: string; url: string }>();
 }
 
 /** Hands the emulator's pending webhooks, signed as Shopify signs them, to the in-process Worker. */

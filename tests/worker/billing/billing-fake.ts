@@ -87,7 +87,7 @@ export function installBillingFake() {
       const existing = usageRecords.find((r) => r.lineId === found.l.id && r.idempotencyKey === v.idempotencyKey);
       const recordView = (r: FakeUsageRecord) => ({ id: gid('AppUsageRecord', r.id), idempotencyKey: r.idempotencyKey, createdAt: new Date().toISOString(), price: r.price });
       if (existing) return { data: { appUsageRecordCreate: { appUsageRecord: recordView(existing), userErrors: [] } } };
-      const line = found.l as Extract<Line, { kind: 'usage' }>;
+      const line = found.l;
       const used = Number(line.balanceUsed.amount);
       if (used + Number(v.price.amount) > Number(line.cappedAmount.amount) + 1e-9) {
         return { data: { appUsageRecordCreate: { appUsageRecord: null, userErrors: userError('Total price exceeds balance remaining') } } };

@@ -24,10 +24,10 @@ async function shopRow(id: number) {
 async function paidShopWithOvercharge() {
   const created = await createShop({ accessTokenEnc: await encryptSecret(env.TOKEN_ENCRYPTION_KEY, 'shpat_overage'), accessTokenExpiresAt: Date.now() + 3_600_000 });
   const res = await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(created.headers), form: { newLevel: '1' } });
-  const { url } = (await res.json()) as { url: string };
+  const { url } = await res.json<{ url: string }>();
   await call(fake.decide(url, true), { redirect: 'manual' });
   const on = await call('/api/v2/setting/saveAppSwitch', { method: 'POST', headers: created.headers, form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' } });
-  expect(((await on.json()) as { ack: number }).ack).toBe(1);
+  expect((await on.json<{ ack: number }>()).ack).toBe(1);
   return { ...created, shop: await shopRow(created.shop.id) };
 }
 
@@ -82,7 +82,7 @@ describe('overage', () => {
 
     // Raising the cap: a new confirmation URL; after approval the cap and the allowance grow.
     const raise = await call('/api/v1/raiseOverageCap', { method: 'POST', headers, form: {} });
-    const raised = (await raise.json()) as { code: string; url: string };
+    const raised = await raise.json<{ code: string; url: string }>();
     expect(raised.code).toBe('200');
     expect(raised.url).toContain('confirm_update_capped_amount');
     await call(fake.decide(raised.url, true), { redirect: 'manual' });
@@ -123,7 +123,7 @@ describe('overage', () => {
     const res2 = await call('/api/v2/setting/saveAppSwitch', { method: 'POST', headers: uncapped.headers, form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' } });
     expect(res2.status).toBe(400);
     const off = await call('/api/v2/setting/saveAppSwitch', { method: 'POST', headers, form: { name: 'is_over_quota', st: '0', exp: '0', type: 'param' } });
-    expect(((await off.json()) as { ack: number }).ack).toBe(1);
+    expect((await off.json<{ ack: number }>()).ack).toBe(1);
     const account = await call('/api/v2/setting/getAccount', { headers });
     expect(await account.json()).toMatchObject({ ack: 1, data: { is_over_quota: 0, is_capped: 0 } });
   });

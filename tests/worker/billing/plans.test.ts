@@ -31,7 +31,7 @@ async function shopRow(id: number) {
 
 async function changePlans(headers: Record<string, string>, newLevel: number | string) {
   const res = await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), form: { newLevel: String(newLevel) } });
-  return { status: res.status, body: (await res.json()) as { code: string; msg: string; url?: string } };
+  return { status: res.status, body: await res.json<{ code: string; msg: string; url?: string }>() };
 }
 
 describe('changePlans', () => {

@@ -72,14 +72,14 @@ describe('new-user discount', () => {
   it('within 72 h of install: 20 % off for 3 months on the subscription, countdown in rebate_info', async () => {
     const installedAt = Date.now() - 2 * 60 * 60 * 1000;
     const { shop, headers } = await createShop({ installedAt, ...(await tokenFields()) });
-    const pricing = (await (await call('/api/v1/getPricingPlans', { headers })).json()) as { code: string; data: Record<string, any> };
+    const pricing = await (await call('/api/v1/getPricingPlans', { headers })).json<{ code: string; data: Record<string, any> }>();
     expect(pricing.code).toBe('200');
     expect(pricing.data.canDiscount).toBe(true);
     expect(pricing.data.rebate_info).toEqual({ expired_time: installedAt + 72 * 60 * 60 * 1000, rate: 20, discount_period: 3 });
     expect(pricing.data.plans[1]).toEqual({ level: 1, name: 'Premium', impressions: 1000, price: '4.99', discount_mPrice: '3.99', proportion: 0.8 });
     expect(pricing.data.plans[6]).toMatchObject({ price: '149.99', discount_mPrice: '119.99' });
 
-    const res = (await (await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), form: { newLevel: '1' } })).json()) as { url: string };
+    const res = await (await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), form: { newLevel: '1' } })).json<{ url: string }>();
     const recurring = fake.subscriptions.at(-1)!.lines.find((l) => l.kind === 'recurring')!;
     expect(recurring.kind === 'recurring' && recurring.discount).toEqual({ percentage: 0.2, intervals: 3 });
 
@@ -93,7 +93,7 @@ describe('new-user discount', () => {
 
   it('after the window: full price, no discount on the subscription, no countdown', async () => {
     const { headers } = await createShop({ installedAt: Date.now() - 73 * 60 * 60 * 1000, ...(await tokenFields()) });
-    const pricing = (await (await call('/api/v1/getPricingPlans', { headers })).json()) as { data: Record<string, any> };
+    const pricing = await (await call('/api/v1/getPricingPlans', { headers })).json<{ data: Record<string, any> }>();
     expect(pricing.data.canDiscount).toBe(false);
     expect(pricing.data.rebate_info.expired_time).toBe(0);
     expect(pricing.data.plans[1]).toMatchObject({ discount_mPrice: '4.99', proportion: 1 });
@@ -108,7 +108,7 @@ describe('getPricingPlans usage figures', () => {
     const { shop, headers } = await createShop({ planLevel: 2, hasUsageCap: true, cappedAmountCents: 998, overageEnabled: true, installedAt: Date.now() - 30 * DAY });
     await seedLedger(shop.id, shop.quotaPeriodStart, 2500);
     await seedLedger(shop.id, shop.quotaPeriodStart, 120, { overage: true, prefix: 'over' });
-    const body = (await (await call('/api/v1/getPricingPlans', { headers })).json()) as { data: Record<string, any> };
+    const body = await (await call('/api/v1/getPricingPlans', { headers })).json<{ data: Record<string, any> }>();
     expect(body.data).toMatchObject({
       level: 2,
       canDiscount: false,

@@ -32,12 +32,12 @@ const row = async (id: number): Promise<ShopRow> => (await findShopById(db(), id
 
 async function changePlans(domain: string, newLevel: number, vars: Partial<Env> = {}) {
   const res = await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeaders(domain), form: { newLevel: String(newLevel) } }, vars);
-  return (await res.json()) as { code: string; msg: string; url: string };
+  return await res.json<{ code: string; msg: string; url: string }>();
 }
 
 async function raiseCap(domain: string) {
   const res = await call('/api/v1/raiseOverageCap', { method: 'POST', headers: await sessionHeaders(domain), form: {} });
-  return (await res.json()) as { code: string; url: string };
+  return await res.json<{ code: string; url: string }>();
 }
 
 /** Approve or Decline on Shopify's confirmation page; returns the app's return path Shopify sends the browser to. */
@@ -170,7 +170,7 @@ describe('raising the usage cap through Shopify’s confirmation page', () => {
     const shop = await installed(emu);
     await call(await press((await changePlans(emu.domain, 2)).url, true));
     expect((await row(shop.id)).cappedAmountCents).toBe(9980);
-    const pricing = (await (await call('/api/v1/getPricingPlans', { headers: await sessionHeaders(emu.domain) })).json()) as { data: { capped_amount: number; next_capped_amount: number } };
+    const pricing = await (await call('/api/v1/getPricingPlans', { headers: await sessionHeaders(emu.domain) })).json<{ data: { capped_amount: number; next_capped_amount: number } }>();
     expect(pricing.data).toMatchObject({ capped_amount: 99.8, next_capped_amount: 199.6 });
 
     const no = await raiseCap(emu.domain);
@@ -181,7 +181,7 @@ describe('raising the usage cap through Shopify’s confirmation page', () => {
     const yes = await raiseCap(emu.domain);
     expect(resultOf(await call(await press(yes.url, true)))).toEqual({ billing: 'approved', kind: 'cap', page: 'pricing' });
     expect(await row(shop.id)).toMatchObject({ cappedAmountCents: 19960, planLevel: 2 });
-    const after = (await (await call('/api/v1/getPricingPlans', { headers: await sessionHeaders(emu.domain) })).json()) as { data: { next_capped_amount: number } };
+    const after = await (await call('/api/v1/getPricingPlans', { headers: await sessionHeaders(emu.domain) })).json<{ data: { next_capped_amount: number } }>();
     expect(after.data.next_capped_amount).toBe(0);
   });
 });

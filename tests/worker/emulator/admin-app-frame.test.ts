@@ -25,7 +25,7 @@ describe('emulator: the app page inside the Shopify admin', () => {
 
   it('after OAuth the browser lands on the app', async () => {
     const shop = await createEmulatorShop({ install: false, seed: 'empty' });
-    const { url } = (await (await call(await shop.launchUrl('/shopify/app'))).json()) as { url: string };
+    const { url } = await (await call(await shop.launchUrl('/shopify/app'))).json<{ url: string }>();
     const authorize = await get(url);
     const callback = await call(authorize.headers.get('Location')!, { redirect: 'manual' });
     const adminPage = callback.headers.get('Location')!;
@@ -46,7 +46,7 @@ describe('emulator: the app page inside the Shopify admin', () => {
       refreshTokenEnc: t.refresh_token ? await enc(t.refresh_token) : null,
       refreshTokenExpiresAt: t.refresh_token_expires_in ? Date.now() + t.refresh_token_expires_in * 1000 : null,
     });
-    const plan = (await (await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), form: { newLevel: '1' } })).json()) as { url: string };
+    const plan = await (await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), form: { newLevel: '1' } })).json<{ url: string }>();
     const pressed = await fetch(plan.url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'decision=approve', redirect: 'manual' });
     const returnUrl = new URL(pressed.headers.get('Location')!);
     const back = await call(returnUrl.pathname + returnUrl.search, { redirect: 'manual' });

@@ -53,9 +53,9 @@ describe('emulator: Shopify’s admin page framing the embedded app', () => {
   it('answers App Bridge: session tokens and fresh launch URLs for a path', async () => {
     const shop = await createEmulatorShop({ seed: 'empty', install: false });
     const store = shop.domain.replace('.myshopify.com', '');
-    const { token } = (await (await fetch(`${emulatorOrigin()}/store/${store}/app-bridge/id-token`, { method: 'POST' })).json()) as { token: string };
+    const { token } = await (await fetch(`${emulatorOrigin()}/store/${store}/app-bridge/id-token`, { method: 'POST' })).json<{ token: string }>();
     await expectSessionToken(token, shop.domain);
-    const { url } = (await (await fetch(`${emulatorOrigin()}/store/${store}/app-bridge/launch?path=${encodeURIComponent('/setting')}`)).json()) as { url: string };
+    const { url } = await (await fetch(`${emulatorOrigin()}/store/${store}/app-bridge/launch?path=${encodeURIComponent('/setting')}`)).json<{ url: string }>();
     expect(new URL(url).pathname).toBe('/setting');
     expect(new URL(url).searchParams.get('shop')).toBe(shop.domain);
   });
@@ -64,10 +64,10 @@ describe('emulator: Shopify’s admin page framing the embedded app', () => {
     const shop = await createEmulatorShop({ seed: 'empty', install: false });
     const store = shop.domain.replace('.myshopify.com', '');
     const src = await framedUrl(await fetch(`${emulatorOrigin()}/store/${store}/apps/${env.SHOPIFY_API_KEY}`));
-    const landing = (await (await call(`/shopify/app${src.search}`)).json()) as { code: number; url: string };
+    const landing = await (await call(`/shopify/app${src.search}`)).json<{ code: number; url: string }>();
     expect(landing.code).toBe(302); // a path inside the app, not Shopify's authorize page (301)
     expect(landing.url.startsWith('/')).toBe(true);
-    const after = (await (await fetch(`${emulatorOrigin()}/__emulator/shops/${shop.domain}`)).json()) as { installed: boolean; stats: { tokenExchanges: number; authorizationCodes: number } };
+    const after = await (await fetch(`${emulatorOrigin()}/__emulator/shops/${shop.domain}`)).json<{ installed: boolean; stats: { tokenExchanges: number; authorizationCodes: number } }>();
     expect(after.installed).toBe(true);
     expect(after.stats.tokenExchanges).toBeGreaterThan(0);
     expect(after.stats.authorizationCodes).toBe(0);

@@ -12,7 +12,7 @@ type Check = { requested: string; version: string | null; package: string; sourc
 async function check(query: string, version = SHOPIFY_API_VERSION): Promise<Check> {
   const res = await fetch(`${emulatorOrigin()}/__emulator/graphql/validate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query, version }) });
   expect(res.status).toBe(200);
-  return (await res.json()) as Check;
+  return await res.json<Check>();
 }
 
 // The Worker's sources as text, to find documents that were not added to the list.

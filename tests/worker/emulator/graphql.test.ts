@@ -153,7 +153,7 @@ describe('emulator Admin GraphQL', () => {
     const old = await post('2026-04', mutation);
     expect(old.headers.get('X-Shopify-API-Version')).toBe('2026-04');
     expect(JSON.stringify(await old.json())).toContain("Field 'collectionUpdate' doesn't accept argument 'collection'");
-    const current = (await (await post('2026-10', mutation)).json()) as { data?: { collectionUpdate: { userErrors: { message: string }[] } } };
+    const current = await (await post('2026-10', mutation)).json<{ data?: { collectionUpdate: { userErrors: { message: string }[] } } }>();
     expect(current.data?.collectionUpdate.userErrors).toEqual([{ message: 'Collection does not exist' }]);
     const ancient = await post('2019-04', '{ shop { id } }');
     expect(ancient.status).toBe(200);

@@ -43,7 +43,7 @@ describe('emulator OAuth', () => {
 
     const first = await tokenRequest({ code: params.code, expiring: 1 });
     expect(first.status).toBe(200);
-    const tokens = (await first.json()) as { access_token: string; scope: string; expires_in: number; refresh_token: string };
+    const tokens = await first.json<{ access_token: string; scope: string; expires_in: number; refresh_token: string }>();
     expect(tokens).toMatchObject({ scope: 'read_products,write_files', expires_in: 3600 });
     expect(tokens.refresh_token).toMatch(/^shprt_/);
     expect((await shopQuery(tokens.access_token)).status).toBe(200);
@@ -78,7 +78,7 @@ describe('emulator OAuth', () => {
 
     const refreshed = await tokenRequest({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
     expect(refreshed.status).toBe(200);
-    const next = (await refreshed.json()) as { access_token: string; refresh_token: string };
+    const next = await refreshed.json<{ access_token: string; refresh_token: string }>();
     expect(next.refresh_token).not.toBe(first.refresh_token);
     expect((await shopQuery(next.access_token)).status).toBe(200);
     expect((await tokenRequest({ grant_type: 'refresh_token', refresh_token: first.refresh_token })).status).toBe(400);

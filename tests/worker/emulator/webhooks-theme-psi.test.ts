@@ -83,14 +83,14 @@ describe('emulator PageSpeed Insights', () => {
 
   it('answers lighthouseResult.categories.performance.score per strategy', async () => {
     await pageSpeed.set({ host: 'fast.example', desktop: 0.93, mobile: 0.58 });
-    const desktop = (await (await run('https://fast.example/', 'desktop')).json()) as { lighthouseResult: { categories: { performance: { score: number } }; configSettings: { formFactor: string }; audits: Record<string, { numericValue: number }> } };
-    const mobile = (await (await run('https://fast.example/', 'mobile')).json()) as typeof desktop;
+    const desktop = await (await run('https://fast.example/', 'desktop')).json<{ lighthouseResult: { categories: { performance: { score: number } }; configSettings: { formFactor: string }; audits: Record<string, { numericValue: number }> } }>();
+    const mobile = await (await run('https://fast.example/', 'mobile')).json<typeof desktop>();
     expect(desktop.lighthouseResult.categories.performance.score).toBe(0.93);
     expect(desktop.lighthouseResult.configSettings.formFactor).toBe('desktop');
     expect(mobile.lighthouseResult.categories.performance.score).toBe(0.58);
     expect(desktop.lighthouseResult.audits['largest-contentful-paint']!.numericValue).toBeGreaterThan(0);
-    const a = (await (await run('https://other.example/', 'mobile')).json()) as typeof desktop;
-    const b = (await (await run('https://other.example/', 'mobile')).json()) as typeof desktop;
+    const a = await (await run('https://other.example/', 'mobile')).json<typeof desktop>();
+    const b = await (await run('https://other.example/', 'mobile')).json<typeof desktop>();
     expect(a.lighthouseResult.categories.performance.score).toBe(b.lighthouseResult.categories.performance.score);
   });
 
@@ -98,17 +98,17 @@ describe('emulator PageSpeed Insights', () => {
     await pageSpeed.set({ host: 'busy.example', mode: 'rate-limited', remaining: 1 });
     const limited = await run('https://busy.example/', 'desktop');
     expect(limited.status).toBe(429);
-    expect(((await limited.json()) as { error: { status: string } }).error.status).toBe('RESOURCE_EXHAUSTED');
+    expect((await limited.json<{ error: { status: string } }>()).error.status).toBe('RESOURCE_EXHAUSTED');
     expect((await run('https://busy.example/', 'desktop')).status).toBe(200);
 
     await shop.setSettings({ storefrontPassword: true });
     const locked = await run(`https://${shop.domain}/`, 'mobile');
     expect(locked.status).toBe(400);
-    expect(((await locked.json()) as { error: { message: string } }).error.message).toContain('ERRORED_DOCUMENT_REQUEST');
+    expect((await locked.json<{ error: { message: string } }>()).error.message).toContain('ERRORED_DOCUMENT_REQUEST');
     await shop.setSettings({ storefrontPassword: false });
 
     await pageSpeed.set({ host: 'gone.example', mode: 'unreachable' });
-    expect(((await (await run('https://gone.example/', 'desktop')).json()) as { error: { message: string } }).error.message).toContain('FAILED_DOCUMENT_REQUEST');
+    expect((await (await run('https://gone.example/', 'desktop')).json<{ error: { message: string } }>()).error.message).toContain('FAILED_DOCUMENT_REQUEST');
   });
 });
 

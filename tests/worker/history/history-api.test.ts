@@ -189,7 +189,7 @@ describe('getImgOptTotal and updateIsDownload', () => {
     expect(body.settings).toMatchObject({ is_default: 1 });
 
     const dl = await call('/api/v2/image-opt/updateIsDownload', { method: 'POST', headers, form: { opt_id: String(id) } });
-    expect(((await dl.json()) as { ack: number }).ack).toBe(1);
+    expect((await dl.json<{ ack: number }>()).ack).toBe(1);
     expect((await call('/api/v2/image-opt/updateIsDownload', { method: 'POST', headers: other.headers, form: { opt_id: String(id) } })).status).toBe(404);
   });
 });

@@ -33,7 +33,7 @@ describe('GET /shopify/app (install landing)', () => {
     const shop = newDomain();
     const res = await call(`/shopify/app?${await signed(landing(shop))}`);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { code: number; url: string };
+    const body = await res.json<{ code: number; url: string }>();
     expect(body.code).toBe(301);
     const url = new URL(body.url);
     expect(url.pathname.endsWith('/admin/oauth/authorize')).toBe(true);
@@ -54,18 +54,18 @@ describe('GET /shopify/app (install landing)', () => {
     expect((await call(`/shopify/app?${tampered}`)).status).toBe(401);
     const stale = await call(`/shopify/app?${await signed(landing(shop, { timestamp: String(Math.floor(Date.now() / 1000) - 3600) }))}`);
     expect(stale.status).toBe(401);
-    expect(((await stale.json()) as { msg: string }).msg).toBe('Request expired');
+    expect((await stale.json<{ msg: string }>()).msg).toBe('Request expired');
     const foreign = await call(`/shopify/app?${await signed(landing('evil.example.com'))}`);
     expect(foreign.status).toBe(400);
   });
 
   it('answers 302 to /guidance until the wizard is done, then /main', async () => {
     const { shop } = await createShop({ accessTokenEnc: 'x', scopes: env.SHOPIFY_SCOPES });
-    const first = (await (await call(`/shopify/app?${await signed(landing(shop.domain))}`)).json()) as { code: number; url: string };
+    const first = await (await call(`/shopify/app?${await signed(landing(shop.domain))}`)).json<{ code: number; url: string }>();
     expect(first.code).toBe(302);
     expect(first.url.startsWith('/guidance?')).toBe(true);
     const { shop: done } = await createShop({ accessTokenEnc: 'x', scopes: env.SHOPIFY_SCOPES, setupGuidePending: false });
-    const second = (await (await call(`/shopify/app?${await signed(landing(done.domain))}`)).json()) as { code: number; url: string };
+    const second = await (await call(`/shopify/app?${await signed(landing(done.domain))}`)).json<{ code: number; url: string }>();
     expect(second).toMatchObject({ code: 302 });
     expect(second.url.startsWith('/main?')).toBe(true);
   });
@@ -74,7 +74,7 @@ describe('GET /shopify/app (install landing)', () => {
     const { shop: gone } = await createShop({ accessTokenEnc: 'x', scopes: env.SHOPIFY_SCOPES, uninstalledAt: Date.now() });
     const { shop: narrow } = await createShop({ accessTokenEnc: 'x', scopes: 'read_products' });
     for (const s of [gone, narrow]) {
-      const body = (await (await call(`/shopify/app?${await signed(landing(s.domain))}`)).json()) as { code: number };
+      const body = await (await call(`/shopify/app?${await signed(landing(s.domain))}`)).json<{ code: number }>();
       expect(body.code).toBe(301);
     }
   });
@@ -82,7 +82,7 @@ describe('GET /shopify/app (install landing)', () => {
 
 describe('GET /shopify/callback', () => {
   async function startInstall(shop: string): Promise<string> {
-    const body = (await (await call(`/shopify/app?${await signed(landing(shop))}`)).json()) as { url: string };
+    const body = await (await call(`/shopify/app?${await signed(landing(shop))}`)).json<{ url: string }>();
     return new URL(body.url).searchParams.get('state')!;
   }
 

@@ -24,7 +24,7 @@ describe('the launch from Shopify’s admin', () => {
     // The admin's launch screen forwards the query as it is to GET /shopify/app.
     const res = await call(`/shopify/app${launch.search}`);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as Landing;
+    const body = await res.json<Landing>();
     expect(body.code).toBe(302);
     expect(body.url).toMatch(/^\/guidance\?shop=/);
     const stats = (await shop.info()).stats;
@@ -35,7 +35,7 @@ describe('the launch from Shopify’s admin', () => {
     expect(row.refreshTokenEnc).toBeTruthy();
     expect(row.scopes.split(',').sort()).toEqual(env.SHOPIFY_SCOPES.split(',').sort());
     // The next launch finds the grant and exchanges nothing.
-    const again = (await (await call(`/shopify/app${new URL(await shop.launchUrl('/', { idToken: true })).search}`)).json()) as Landing;
+    const again = await (await call(`/shopify/app${new URL(await shop.launchUrl('/', { idToken: true })).search}`)).json<Landing>();
     expect(again.code).toBe(302);
     expect((await shop.info()).stats.tokenExchanges).toBe(1);
   });
@@ -43,17 +43,17 @@ describe('the launch from Shopify’s admin', () => {
   it('installs with App Bridge’s session token on the landing call when the launch carries no id_token', async () => {
     const shop = await createEmulatorShop({ install: false });
     const launch = new URL(await shop.launchUrl('/'));
-    const body = (await (await call(`/shopify/app${launch.search}`, { headers: { Authorization: `Bearer ${await shop.sessionToken()}` } })).json()) as Landing;
+    const body = await (await call(`/shopify/app${launch.search}`, { headers: { Authorization: `Bearer ${await shop.sessionToken()}` } })).json<Landing>();
     expect(body.code).toBe(302);
     expect((await shop.info()).stats.tokenExchanges).toBe(1);
   });
 
   it('keeps OAuth where token exchange cannot serve: no session token, or one for another shop', async () => {
     const shop = await createEmulatorShop({ install: false });
-    const standalone = (await (await call(`/shopify/app${new URL(await shop.launchUrl('/')).search}`)).json()) as Landing;
+    const standalone = await (await call(`/shopify/app${new URL(await shop.launchUrl('/')).search}`)).json<Landing>();
     expect(standalone.code).toBe(301);
     expect(new URL(standalone.url).pathname).toMatch(/\/admin\/oauth\/authorize$/);
-    const foreign = (await (await call(`/shopify/app${new URL(await shop.launchUrl('/')).search}`, { headers: { Authorization: `Bearer ${await sessionToken('someone-else.myshopify.com')}` } })).json()) as Landing;
+    const foreign = await (await call(`/shopify/app${new URL(await shop.launchUrl('/')).search}`, { headers: { Authorization: `Bearer ${await sessionToken('someone-else.myshopify.com')}` } })).json<Landing>();
     expect(foreign.code).toBe(301);
     expect((await shop.info()).stats.tokenExchanges).toBe(0);
   });
@@ -62,7 +62,7 @@ describe('the launch from Shopify’s admin', () => {
     const shop = await createEmulatorShop({ install: false });
     const launch = new URL(await shop.launchUrl('/', { idToken: true }));
     await shop.injectFault({ target: 'oauth', status: 400, times: 1 });
-    const body = (await (await call(`/shopify/app${launch.search}`)).json()) as Landing;
+    const body = await (await call(`/shopify/app${launch.search}`)).json<Landing>();
     await shop.clearFaults();
     expect(body.code).toBe(301);
     expect(new URL(body.url).pathname).toMatch(/\/admin\/oauth\/authorize$/);
@@ -73,7 +73,7 @@ describe('the launch from Shopify’s admin', () => {
     const { shop } = { shop: `launch-${crypto.randomUUID().slice(0, 8)}.myshopify.com` };
     const q = new URLSearchParams({ embedded: '1', shop, timestamp: String(Math.floor(Date.now() / 1000)), brand_new_param: 'x', locale: 'fr' });
     q.set('hmac', await signQuery(q, env.SHOPIFY_API_SECRET));
-    expect(((await (await call(`/shopify/app?${q}`)).json()) as Landing).code).toBe(301);
+    expect((await (await call(`/shopify/app?${q}`)).json<Landing>()).code).toBe(301);
     q.delete('brand_new_param'); // a landing that drops what Shopify signed fails the HMAC
     expect((await call(`/shopify/app?${q}`)).status).toBe(401);
   });

@@ -48,7 +48,7 @@ export function fakeEngine(opts: { optimal?: boolean } = {}) {
 export function fakeShopify() {
   const cdn = new Map<string, Uint8Array>();
   const updates: { target: ImageTarget; update: ImageUpdate }[] = [];
-  const faults = { failNextUpdates: 0, failAfterAccept: 0, failFetches: 0, error: () => new Error('HTTP 503 from Shopify') as Error };
+  const faults = { failNextUpdates: 0, failAfterAccept: 0, failFetches: 0, error: () => new Error('HTTP 503 from Shopify') };
   return {
     cdn,
     updates,

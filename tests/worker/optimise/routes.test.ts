@@ -33,13 +33,13 @@ describe('uploadImagesOpt', { timeout: 60_000 }, () => {
       { name: 'anim.gif', data: 'R0lGODlhAQABAAAAACw=', type: 'image/gif' },
     ];
     const res = await call('/api/v2/image-opt/uploadImagesOpt', { method: 'POST', headers, json: { file_list, opt_cfg: { pngtojpg: 1, is_watermark: 0 } } });
-    const body = (await res.json()) as Ack;
+    const body = await res.json<Ack>();
     expect(body.ack).toBe(1);
     expect(body.message).toBe("The following images couldn't be uploaded: anim.gif is not supported. File type must be .jpg, .png.");
     expect(body.data).toMatchObject({ accepted: ['rocket.jpg', 'chelsea.png'], rejected: [{ name: 'anim.gif' }] });
 
     const schedule = await waitFor(
-      async () => ((await (await call('/api/v2/image-opt/getOptSchedule?data_type=4', { headers })).json()) as Ack).data!,
+      async () => (await (await call('/api/v2/image-opt/getOptSchedule?data_type=4', { headers })).json<Ack>()).data!,
       (d) => d.process_result === 1,
     );
     expect(schedule).toMatchObject({ process_type: 'upload', process_result: 1, opt_in: 0, opt_total: 2 });
@@ -62,7 +62,7 @@ describe('uploadImagesOpt', { timeout: 60_000 }, () => {
   it('answers the documented messages for no files, only unsupported files, and files over the limit', async () => {
     const { shop, headers } = await createShop();
     await saveSettings(shop.id);
-    const post = async (json: unknown) => (await call('/api/v2/image-opt/uploadImagesOpt', { method: 'POST', headers, json })).json() as Promise<Ack>;
+    const post = async (json: unknown) => (await call('/api/v2/image-opt/uploadImagesOpt', { method: 'POST', headers, json })).json<Promise<Ack>>();
     expect(await post({ file_list: [], opt_cfg: { pngtojpg: 0, is_watermark: 0 } })).toEqual({ ack: 0, message: "haven't uploaded any image", message_key: 'server.upload.none', params: {} });
     const bmp = await post({ file_list: [{ name: 'a.bmp', data: 'Qk0=', type: 'image/bmp' }] });
     expect(bmp).toEqual({
@@ -88,17 +88,17 @@ describe('restore, reOptimize, schedule and stop', { timeout: 60_000 }, () => {
     await saveSettings(shop.id);
     const { fakes } = makeDeps();
     const { item, images } = await seedItem(shop, fakes.cdn);
-    const restore = async (json: unknown) => (await call('/api/v2/image-opt/restore', { method: 'POST', headers, json })).json() as Promise<Ack>;
+    const restore = async (json: unknown) => (await call('/api/v2/image-opt/restore', { method: 'POST', headers, json })).json<Promise<Ack>>();
     // A never-optimised image cannot be restored.
     expect(await restore({ data_type: 1, data_list: [{ data_id: item.id, restore_type: 'all' }] })).toEqual({ ack: 0, message: 'Select the correct state of the image operation', message_key: 'server.optimise.selectCorrectState', params: {} });
     await updateImage(db(), shop.id, images[0]!.id, { status: 'compressed', originalKey: 'originals/x', expired: true });
     expect((await restore({ data_type: 1, data_list: [{ data_id: item.id, img_ids: [images[0]!.id] }] })).message).toMatch(/^This image has expired/);
     const reopt = await call('/api/v2/image-opt/reOptimize', { method: 'POST', headers, json: { data_type: 1, data_list: [{ data_id: item.id }], re_opt_type: '', page_type: 0 } });
-    expect(((await reopt.json()) as Ack).message).toMatch(/^This image has expired/);
+    expect((await reopt.json<Ack>()).message).toMatch(/^This image has expired/);
     // Another shop's item is invisible: nothing selectable.
     const other = await createShop();
     const foreign = await call('/api/v2/image-opt/restore', { method: 'POST', headers: other.headers, json: { data_type: 1, data_list: [{ data_id: item.id }] } });
-    expect(((await foreign.json()) as Ack).message).toBe('Select the correct state of the image operation');
+    expect((await foreign.json<Ack>()).message).toBe('Select the correct state of the image operation');
     const bad = await call('/api/v2/image-opt/reOptimize', { method: 'POST', headers, json: { data_type: 9, data_list: [] } });
     expect(bad.status).toBe(400);
   });
@@ -106,7 +106,7 @@ describe('restore, reOptimize, schedule and stop', { timeout: 60_000 }, () => {
   it('reports idle progress and stops running jobs, keeping finished images', async () => {
     const { shop, headers } = await createShop();
     await saveSettings(shop.id);
-    const idle = (await (await call('/api/v2/image-opt/getOptSchedule', { headers })).json()) as Ack;
+    const idle = await (await call('/api/v2/image-opt/getOptSchedule', { headers })).json<Ack>();
     expect(idle.data!.product).toMatchObject({ process_result: 1, opt_total: 0, opt_in: 0, process_type: '' });
     expect(Object.keys(idle.data!)).toEqual(['product', 'collection', 'blog', 'other']);
 
@@ -117,12 +117,12 @@ describe('restore, reOptimize, schedule and stop', { timeout: 60_000 }, () => {
     await createJob(db(), { id: jobId, shopId: shop.id, dataType: 1, processType: 'optimize', pageType: 1, pattern: 'manual' }, images.map((i) => ({ imageId: i.id, itemId: item.id })));
     const { finishJobImage } = await import('../../../worker/db/jobs');
     await finishJobImage(db(), jobId, images[0]!.id, 'done');
-    const running = (await (await call('/api/v2/image-opt/getOptSchedule?data_type=1', { headers })).json()) as Ack;
+    const running = await (await call('/api/v2/image-opt/getOptSchedule?data_type=1', { headers })).json<Ack>();
     expect(running.data).toMatchObject({ process_type: 'optimize', page_type: 1, process_result: 0, opt_in: 2, opt_total: 3, list: [{ data_id: item.id, opt_in: 2, opt_total: 3 }] });
 
-    const stop = (await (await call('/api/v2/image-opt/stopImageOptTask', { headers })).json()) as Ack;
+    const stop = await (await call('/api/v2/image-opt/stopImageOptTask', { headers })).json<Ack>();
     expect(stop).toMatchObject({ ack: 1, data: { stopped: 1 } });
-    const after = (await (await call('/api/v2/image-opt/getOptSchedule?data_type=1', { headers })).json()) as Ack;
+    const after = await (await call('/api/v2/image-opt/getOptSchedule?data_type=1', { headers })).json<Ack>();
     expect(after.data).toMatchObject({ status: 'stopped', process_result: 1, opt_in: 0, opt_total: 3 });
   });
 });

@@ -20,7 +20,7 @@ beforeAll(async () => {
 async function check() {
   const res = await call('/api/v2/home/checkThemeAppExtension', { headers });
   expect(res.status).toBe(200);
-  return (await res.json()) as { ack: number; message: string; data: { url: string; status: number } };
+  return await res.json<{ ack: number; message: string; data: { url: string; status: number } }>();
 }
 
 describe('GET /api/v2/home/checkThemeAppExtension', () => {

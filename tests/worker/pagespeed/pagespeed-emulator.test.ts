@@ -22,7 +22,7 @@ async function api(path: string, headers: Record<string, string>, method = 'GET'
   const ctx = createExecutionContext();
   const res = await app.request(path, { method, headers }, testEnv, ctx);
   await waitOnExecutionContext(ctx);
-  return (await res.json()) as Record<string, unknown>;
+  return await res.json<Record<string, unknown>>();
 }
 
 async function deliverLast(attempts = 1) {

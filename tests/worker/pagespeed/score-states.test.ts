@@ -35,7 +35,7 @@ async function callApi(queue: Queue, path: string, headers: Record<string, strin
   const ctx = createExecutionContext();
   const res = await app.request(path, { method, headers }, testEnv(queue), ctx);
   await waitOnExecutionContext(ctx);
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  return { status: res.status, body: await res.json<Record<string, unknown>>() };
 }
 
 async function deliver(body: PagespeedCheckMessage, attempts = 1) {

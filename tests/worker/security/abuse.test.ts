@@ -46,7 +46,7 @@ import wranglerToml from '../../../wrangler.toml?raw';
 afterEach(() => vi.restoreAllMocks());
 
 const DAY = 86_400_000;
-const json = async (res: Response) => (await res.json()) as Record<string, unknown>;
+const json = async (res: Response) => await res.json<Record<string, unknown>>();
 
 /** n charged images in one statement (D1 binds at most 100 parameters). */
 async function seedLedger(shopId: number, periodStart: number, n: number) {

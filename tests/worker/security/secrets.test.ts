@@ -34,7 +34,7 @@ describe('secrets', { timeout: 120_000 }, () => {
     const logs = await captureConsole(async () => {
       const landing = await call(await emu.launchUrl('/shopify/app'));
       bodies += await landing.clone().text();
-      const { url } = (await landing.json()) as { url: string };
+      const { url } = await landing.json<{ url: string }>();
       const authorize = await fetch(url, { redirect: 'manual' });
       const cb = await call(authorize.headers.get('Location')!, { redirect: 'manual' });
       bodies += `${cb.headers.get('Location')} ${await cb.text()}`;

@@ -71,7 +71,7 @@ describe('legacy calls over the same store', () => {
     expect(await bad.json()).toEqual({ code: '400', msg: MSG_NEED_ONE_ITEM, message_key: 'server.settings.needOneItem', params: {} });
 
     const ok = await call('/api/v1/updateAppSettingDataNew', { method: 'POST', headers, form: { automatic_switch: '1', optimize_2: '1', optimize_1: '0', optimize_4_5: '0', alt_1: '1', optimize_all_status: '011' } });
-    expect(((await ok.json()) as { code: string }).code).toBe('200');
+    expect((await ok.json<{ code: string }>()).code).toBe('200');
     const s = await getImageSettings(db(), row.id);
     expect(s).toMatchObject({ auto_switch: 1, is_default: 0, image_opt: { product: 2, collection: 0 }, alt_text: { switch: 1, product: 1 } });
 

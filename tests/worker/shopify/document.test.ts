@@ -116,8 +116,8 @@ describe('configuration', () => {
   it('refuses to serve with the placeholder API key that wrangler.toml ships', async () => {
     const { configProblem } = await import('../../../worker/lib/config');
     const shipped = /^SHOPIFY_API_KEY = "([^"]+)"$/m.exec(wranglerToml)![1]!;
-    expect(configProblem({ ...env, SHOPIFY_API_KEY: shipped } as Env)).toMatch(/placeholder/);
-    expect(configProblem({ ...env, SHOPIFY_API_KEY: 'set-in-production' } as Env)).toMatch(/placeholder/);
+    expect(configProblem({ ...env, SHOPIFY_API_KEY: shipped })).toMatch(/placeholder/);
+    expect(configProblem({ ...env, SHOPIFY_API_KEY: 'set-in-production' })).toMatch(/placeholder/);
     expect(configProblem(env)).toBeNull();
   });
 });

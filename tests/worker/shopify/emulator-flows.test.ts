@@ -35,7 +35,7 @@ const webhookQueue = recordWebhookQueue();
 async function installThroughOAuth(opts: Parameters<typeof createEmulatorShop>[0] = {}) {
   const shop = await createEmulatorShop({ install: false, ...opts });
   const landing = await call(await shop.launchUrl('/shopify/app'));
-  const { code, url } = (await landing.json()) as { code: number; url: string };
+  const { code, url } = await landing.json<{ code: number; url: string }>();
   expect(code).toBe(301);
   const authorize = await fetch(url, { redirect: 'manual' }); // the emulator auto-approves
   expect(authorize.status).toBe(302);
@@ -59,7 +59,7 @@ describe('against the store emulator', () => {
     expect(sent).toEqual([{ type: 'sync', shopId: row.id }]);
     // The stored token really works against the emulator.
     expect((await getShopInfo(shopifyClientFor(env, db(), row))).myshopifyDomain).toBe(shop.domain);
-    const again = (await (await call(await shop.launchUrl('/shopify/app'))).json()) as { code: number; url: string };
+    const again = await (await call(await shop.launchUrl('/shopify/app'))).json<{ code: number; url: string }>();
     expect(again.code).toBe(302);
     expect(again.url.startsWith('/guidance')).toBe(true);
   });
@@ -160,8 +160,8 @@ describe('against the store emulator', () => {
     const [delivery] = await shop.webhooks({ status: 'pending', topic: 'products/update' });
     expect(delivery).toBeTruthy();
     const post = () => appFetch(new Request(delivery!.url, { method: 'POST', headers: delivery!.headers, body: delivery!.body }));
-    expect(((await (await post()).json()) as { outcome: string }).outcome).toBe('processed');
-    expect(((await (await post()).json()) as { outcome: string }).outcome).toBe('duplicate');
+    expect((await (await post()).json<{ outcome: string }>()).outcome).toBe('processed');
+    expect((await (await post()).json<{ outcome: string }>()).outcome).toBe('duplicate');
     expect(sent.filter((m) => (m as { type: string }).type === 'product_changed')).toHaveLength(1);
 
     await shop.uninstall();

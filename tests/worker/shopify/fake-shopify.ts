@@ -45,7 +45,7 @@ export function installFakeShopify(opts: FakeShopifyOptions = {}) {
     const req = new Request(input, init);
     const url = new URL(req.url);
     if (url.pathname.endsWith('/admin/oauth/access_token')) {
-      const body = (await req.json()) as Record<string, unknown>;
+      const body = await req.json<Record<string, unknown>>();
       tokenBodies.push(body);
       if (opts.tokenDelayMs) await new Promise((r) => setTimeout(r, opts.tokenDelayMs));
       if (body.grant_type === 'refresh_token') stats.refresh += 1;
@@ -58,7 +58,7 @@ export function installFakeShopify(opts: FakeShopifyOptions = {}) {
       const shop = url.hostname.endsWith('.myshopify.com') ? url.hostname : (m?.[1] ?? '');
       const failure = failures.shift();
       if (failure) return new Response('unavailable', { status: failure.status, headers: failure.headers });
-      const body = (await req.json()) as { query: string; variables?: Record<string, unknown> };
+      const body = await req.json<{ query: string; variables?: Record<string, unknown> }>();
       const now = Date.now();
       available = Math.min(max, available + ((now - at) / 1000) * rate);
       at = now;

@@ -109,6 +109,6 @@ describe('shopify.app.toml as Shopify CLI deploys it', () => {
     expect((await post(target, shop.domain, 'wrong')).status).toBe(401);
     const res = await post(target, shop.domain, 'valid');
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(((await res.json()) as { outcome: string }).outcome).toMatch(/^(processed|queued)$/);
+    expect((await res.json<{ outcome: string }>()).outcome).toMatch(/^(processed|queued)$/);
   });
 });

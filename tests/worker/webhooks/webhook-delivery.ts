@@ -35,5 +35,5 @@ export async function deliverWebhook(topic: string, shopDomain: string, payload:
 
 /** The `outcome` the Worker answered (processed, queued, duplicate, in_progress, ignored). */
 export async function outcomeOf(res: Response | Promise<Response>): Promise<string> {
-  return ((await (await res).json()) as { outcome: string }).outcome;
+  return (await (await res).json<{ outcome: string }>()).outcome;
 }

@@ -117,7 +117,7 @@ describe('/webhooks', () => {
     }
     const res = await deliver('shop/redact', shop.domain, { shop_id: 1, shop_domain: shop.domain });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { outcome: string }).outcome).toBe('queued');
+    expect((await res.json<{ outcome: string }>()).outcome).toBe('queued');
     expect(await findShopById(db(), shop.id)).toBeTruthy(); // the work waits for the consumer
     await queue.drain();
 
