@@ -60,7 +60,7 @@ describe('embedded in the admin (App Bridge)', () => {
   function embedded(reviewAnswer: unknown) {
     const request = vi.fn(async () => reviewAnswer);
     const show = vi.fn();
-    embedWithAppBridge({ idToken: async () => 'session-token', reviews: { request } as never, toast: { show, hide: vi.fn() } as never });
+    embedWithAppBridge({ idToken: async () => 'session-token', reviews: { request } as never, toast: { show, hide: vi.fn() } });
     return { request, show };
   }
 

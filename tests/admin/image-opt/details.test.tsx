@@ -2,9 +2,9 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest';
 import { mockApi, renderApp } from '../helpers/render-app';
 import { idleTab } from './fixtures';
-import { useImagePageEnvironment } from './page-environment';
+import { setUpImagePageEnvironment } from './page-environment';
 
-const advance = useImagePageEnvironment();
+const advance = setUpImagePageEnvironment();
 const D = '/api/v2/image-opt/getProductImagesData';
 
 const image = (id: number, over: Record<string, unknown> = {}) => ({

@@ -1,12 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, renderApp } from '../helpers/render-app';
-import { useImagePageEnvironment } from './page-environment';
+import { setUpImagePageEnvironment } from './page-environment';
 import { historyRow, idleSchedule, page, totals } from './fixtures';
 
 // Issue 15: the image page as a merchant meets it (settings sheet, running out of quota, uploads,
 // optimising a whole tab).
-useImagePageEnvironment();
+setUpImagePageEnvironment();
 const H = '/api/v2/image-opt/getImageOptDataPage';
 const PLAN_LIMIT_402 = { ack: 0, message: 'There are 12 images that can be optimized.' };
 
