@@ -18,9 +18,9 @@ export type PagedList = {
 
 /**
  * One tab of the history (page_type 0) or of the manual list (page_type 1): page, page size and a
- * title search sent 500 ms after the last keystroke.
+ * title search sent 500 ms after the last keystroke; with refreshMs, read again at that interval.
  */
-export function usePagedList(tab: number, pageType: 0 | 1, enabled = true): PagedList {
+export function usePagedList(tab: number, pageType: 0 | 1, enabled = true, refreshMs: number | false = false): PagedList {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSizeState] = useState(DEFAULT_PAGE_SIZE);
   const [search, setSearchText] = useState('');
@@ -46,6 +46,8 @@ export function usePagedList(tab: number, pageType: 0 | 1, enabled = true): Page
     select: (body) => ({ rows: body.data?.data ?? [], total: Number(body.data?.total ?? 0) }),
     enabled,
     keepPrevious: true,
+    // Auto mode: the list on screen read again every refreshMs.
+    refetchInterval: refreshMs,
   });
   const { refetch } = list;
   const reload = useCallback(async () => {

@@ -7,7 +7,6 @@ import { AppFooterHelp } from '../support/footer-help';
 import { planLimitAtom, planLimitOf } from '../pricing/plan-limit-dialog';
 import { ReauthorizeModal } from '../shell/reauthorize-modal';
 import { ReviewBanner } from '../support/review-banner';
-import { usePolling } from '../hooks/use-polling';
 import { useSettingInfo } from '../hooks/use-settings-info';
 import { AutoOptimiseCard } from '../image-opt/auto-optimise-card';
 import { OverageReminder, PartnerAdBanner, PlanLimitBanner } from '../image-opt/banners';
@@ -35,7 +34,9 @@ export function ImageOptimisationScreen() {
   const level = info?.shop_level ?? 0;
   const page = useImagePage();
   const [tab, setTab] = useState(0);
-  const history = usePagedList(tab, 0);
+  // Auto mode: new and changed images are optimised in the background; the history follows every 3 s.
+  const autoRefresh = !page.loading && page.data.settings.auto_switch === 1 && page.data.settings.is_default !== 1;
+  const history = usePagedList(tab, 0, true, autoRefresh ? AUTO_HISTORY_REFRESH_MS : false);
   const [dialog, setDialog] = useState<Dialog>('none');
   const [compare, setCompare] = useState<CompareImages | null>(null);
   const viewUpload = useViewUpload(setCompare);
@@ -50,8 +51,6 @@ export function ImageOptimisationScreen() {
   const showPlanLimit = useSetAtom(planLimitAtom);
   // A job that stopped at the plan limit: the dialog offers the upgrade and the support requests.
   const progress = useOptProgress(refresh, (message) => showPlanLimit({ remaining: planLimitOf({ ack: 0, message }) ?? totals.un_opt_num }));
-  // Auto mode: new and changed images are optimised in the background; the history follows every 3 s.
-  usePolling(() => history.reload(), AUTO_HISTORY_REFRESH_MS, !page.loading && settings.auto_switch === 1 && !isDefault);
 
   const started = (startedTab: number) => {
     progress.watch(startedTab);
