@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { getOptSchedule, getProductImagesData, reOptimize, restore } from '../../api/calls';
 import { isOk } from '../../api/client';
 import { useApiAction, useApiQuery } from '../../api/query';
-import { usePolling } from '../../hooks/use-polling';
 import { usePlanLimitRefusal } from '../../pricing/plan-limit-dialog';
 import { useToast } from '../../hooks/use-toast';
 import type { ImageRow } from '../image-row';
@@ -60,10 +59,21 @@ export function useItemImages(prodId: number | undefined) {
     [client, prodId, page, pageSize],
   );
 
-  const readSchedule = useCallback(async () => {
-    const body = await getOptSchedule(item?.data_type ?? 1).catch(() => null);
-    if (!body || !isOk(body)) return;
-    const s = body.data;
+  // The item's tab schedule: read once per item type (a job already running is followed too), then every
+  // 5 s while a job runs; a failed read waits for the next one.
+  const itemType = item?.data_type;
+  const scheduleRead = useApiQuery({
+    key: ['optSchedule', itemType],
+    call: () => getOptSchedule(itemType ?? 1),
+    select: (body) => body.data ?? null,
+    enabled: itemType !== undefined,
+    errorToast: false,
+    refetchInterval: polling ? DETAIL_PROGRESS_POLL_MS : false,
+  });
+  const { refetch: readSchedule } = scheduleRead;
+  const answer = scheduleRead.data;
+  useEffect(() => {
+    const s = answer;
     if (!s) return;
     if (isRunning(s)) {
       watching.current = true;
@@ -78,18 +88,10 @@ export function useItemImages(prodId: number | undefined) {
     setRestoring(new Set());
     // A restore of several pictures says all of them are back; one picture, the singular.
     if (s.opt_total > 0) toast(t(kind.current === 'restore' ? (s.opt_total > 1 ? 'imageDetails.allRestored' : 'imageDetails.restored') : 'imageDetails.optimized'));
-    await load();
-  }, [item?.data_type, load, t, toast]);
+    void load();
+    // Each answer once (the same state may come twice in a row).
+  }, [answer, scheduleRead.updatedAt]);
 
-  // A job already running on this item's tab when the page opens is followed too.
-  const itemType = item?.data_type;
-  useEffect(() => {
-    if (itemType !== undefined) void readSchedule();
-    // once per item type; later reads are the polling
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [itemType]);
-
-  usePolling(readSchedule, DETAIL_PROGRESS_POLL_MS, polling);
   const clearRestoring = (ids: number[]) => setRestoring((s) => new Set([...s].filter((id) => !ids.includes(id))));
   const start = useApiAction(
     (which: 'restore' | 'reoptimize', target: { id: number; data_type: number }, ids: number[]) =>
