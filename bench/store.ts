@@ -1,5 +1,5 @@
 // npm run bench:store -- [--large DIR] [--only NAME,...] [--limit N] [--json FILE] [--no-butteraugli] [--timeout-min 60]
-//                         [--commit REF] [--log FILE]
+//                         [--commit REF] [--log FILE] [--keep DIR]
 //
 // Issue 16 measured through the product itself, not the engine alone: `npm start` on free ports (its
 // own WRANGLER_STATE), each >= 6 MP photo of the large set added as a product of the dev store through
@@ -9,10 +9,10 @@
 // decodes, saved %, the engine's block SSIM, butteraugli 3-norm (when installed), beside native MozJPEG
 // q75 (sharp mozjpeg: true) on the same original. Prints one line per image, medians, the ratio
 // product/native, workerd's peak RSS and CPU during the job. --commit REF runs `npm start` in a clean
-// export of that commit (node_modules linked) instead of this working tree; --log keeps npm start's output. Needs the wallpapers of the large set:
+// export of that commit (node_modules linked) instead of this working tree; --log keeps npm start's output, --keep DIR the served and native files. Needs the wallpapers of the large set:
 //   apt-get install -y plasma-workspace-wallpapers ukui-wallpapers   (butteraugli: libjxl-devtools)
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,6 +33,7 @@ const { values: args } = parseArgs({
     'timeout-min': { type: 'string', default: '60' },
     commit: { type: 'string' },
     log: { type: 'string' },
+    keep: { type: 'string' },
   },
 });
 
@@ -51,8 +52,8 @@ export type StoreRecord = {
 
 /** The large set's >= 6 MP JPEG photos: its 3000 and 4000 px squares, plus the full Plasma wallpapers. */
 async function photos(): Promise<Photo[]> {
-  const made = await buildLargeSet(args.large!);
-  const squares = made.filter((n) => /^photo-jpg_.+-(3000|4000)\.jpg$/.test(n)).map((n) => ({ name: n.replace(/^photo-jpg_|\.jpg$/g, ''), path: join(args.large!, n) }));
+  const made = await buildLargeSet(args.large);
+  const squares = made.filter((n) => /^photo-jpg_.+-(3000|4000)\.jpg$/.test(n)).map((n) => ({ name: n.replace(/^photo-jpg_|\.jpg$/g, ''), path: join(args.large, n) }));
   const stems = [...new Set(made.map((n) => /^photo-jpg_(.+)-\d+\.jpg$/.exec(n)?.[1]).filter((s): s is string => !!s))];
   const full = stems.filter((s) => existsSync(fullWallpaper(s))).map((s) => ({ name: `${s}-5120x2880`, path: fullWallpaper(s) }));
   const out: Photo[] = [];
@@ -171,6 +172,11 @@ async function main() {
     const decoded = await checkDecodes(out.bytes);
     const changed = sha256(out.bytes) !== sha256(original);
     const native = await nativeQ75(original);
+    if (args.keep) {
+      mkdirSync(args.keep, { recursive: true });
+      writeFileSync(join(args.keep, `${photo.name}.product.jpg`), out.bytes);
+      writeFileSync(join(args.keep, `${photo.name}.native-q75.jpg`), native);
+    }
     const rec: StoreRecord = {
       name: photo.name, megapixels: photo.megapixels, bytesIn: original.length, bytesOut: out.bytes.length,
       saved: (original.length - out.bytes.length) / original.length, changed, decodes: decoded.ok,
