@@ -1,5 +1,5 @@
 // npm run bench:store -- [--large DIR] [--only NAME,...] [--limit N] [--json FILE] [--no-butteraugli] [--timeout-min 60]
-//                         [--commit REF] [--log FILE] [--keep DIR]
+//                         [--commit REF] [--log FILE] [--keep DIR] [--markdown]
 //
 // Issue 16 measured through the product itself, not the engine alone: `npm start` on free ports (its
 // own WRANGLER_STATE), each >= 6 MP photo of the large set added as a product of the dev store through
@@ -9,7 +9,7 @@
 // decodes, saved %, the engine's block SSIM, butteraugli 3-norm (when installed), beside native MozJPEG
 // q75 (sharp mozjpeg: true) on the same original. Prints one line per image, medians, the ratio
 // product/native, workerd's peak RSS and CPU during the job. --commit REF runs `npm start` in a clean
-// export of that commit (node_modules linked) instead of this working tree; --log keeps npm start's output, --keep DIR the served and native files. Needs the wallpapers of the large set:
+// export of that commit (node_modules linked) instead of this working tree; --log keeps npm start's output, --keep DIR the served and native files, --markdown prints the table for a README. Needs the wallpapers of the large set:
 //   apt-get install -y plasma-workspace-wallpapers ukui-wallpapers   (butteraugli: libjxl-devtools)
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +34,7 @@ const { values: args } = parseArgs({
     commit: { type: 'string' },
     log: { type: 'string' },
     keep: { type: 'string' },
+    markdown: { type: 'boolean', default: false },
   },
 });
 
@@ -227,8 +228,17 @@ async function main() {
       `\nworkerd: peak RSS during the job ${workerd.peakRssMb.toFixed(0)} MB (VmHWM ${workerd.hwmMb.toFixed(0)} MB, idle before the job ${workerd.idleRssMb.toFixed(0)} MB), CPU ${summary.workerdCpuMsPerMp.toFixed(0)} ms/MP (whole process: engine, guard, D1/R2, Shopify calls)` +
         (workerd.restarted ? '\nworkerd was restarted during the job (wrangler reload): VmHWM and CPU cover only what was sampled' : ''),
   );
+  if (args.markdown) console.log(`\n${markdownTable(records)}`);
   if (args.json) writeFileSync(args.json, JSON.stringify({ summary, records }, null, 2));
   if (summary.notDecoding > 0) process.exitCode = 1;
+}
+
+function markdownTable(records: StoreRecord[]): string {
+  const kb = (n: number) => `${Math.round(n / 1000)} KB`;
+  const rows = records.map((r) =>
+    `| ${r.name} | ${r.megapixels.toFixed(1)} | ${kb(r.bytesIn)} | ${kb(r.bytesOut)} | ${pct(r.saved)} | ${pct(r.nativeSaved)} | ${ssim(r.engineSsim).trim()} / ${ssim(r.nativeSsim).trim()} | ${ba(r.butteraugli)} / ${ba(r.nativeButteraugli)} |`,
+  );
+  return ['| image | MP | original | product | saved | native q75 | block SSIM product / native | butteraugli product / native |', '|---|---|---|---|---|---|---|---|', ...rows].join('\n');
 }
 
 main()
