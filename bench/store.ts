@@ -9,7 +9,10 @@
 // decodes, saved %, the engine's block SSIM, butteraugli 3-norm (when installed), beside native MozJPEG
 // q75 (sharp mozjpeg: true) on the same original. Prints one line per image, medians, the ratio
 // product/native, workerd's peak RSS and CPU during the job. --commit REF runs `npm start` in a clean
-// export of that commit (node_modules linked) instead of this working tree; --log keeps npm start's output, --keep DIR the served and native files, --markdown prints the table for a README. Needs the wallpapers of the large set:
+// export of that commit (node_modules linked) instead of this working tree (others' half-made edits in a
+// shared tree would be bundled, and wrangler reloads on every save); --log keeps npm start's output,
+// --keep DIR the served and native files, --markdown prints the table for a README. Needs the wallpapers
+// of the large set:
 //   apt-get install -y plasma-workspace-wallpapers ukui-wallpapers   (butteraugli: libjxl-devtools)
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
