@@ -3,6 +3,7 @@ import { atom, useAtom, useSetAtom } from 'jotai';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { contactFormAtom } from '../support/contact-form';
+import { isOk, type AckEnvelope, type V1Envelope } from '../../../shared/api/envelope';
 
 // 'Plan Limit Reached' with the two support requests. Both open the contact
 // form prefilled with the request, which records it for customer service.
@@ -56,12 +57,10 @@ export function PlanLimitDialog({ open, remaining, onClose, onUpgrade }: { open:
 const PLAN_LIMIT = /^There are (\d+) images that can be optimized\.$/;
 
 /** N when the answer is the plan-limit refusal, else null. */
-export function planLimitOf(body: unknown): number | null {
-  if (!body || typeof body !== 'object') return null;
-  const b = body as Record<string, unknown> & { params?: { count?: unknown } };
-  if (b.ack === 1 || String(b.code) === '200') return null;
-  if (b.message_key === 'server.optimise.planLimit') return Number(b.params?.count) || 0;
-  const m = PLAN_LIMIT.exec(String(b.message ?? b.msg ?? ''));
+export function planLimitOf(body: Partial<AckEnvelope & V1Envelope> | null | undefined): number | null {
+  if (!body || typeof body !== 'object' || isOk(body)) return null;
+  if (body.message_key === 'server.optimise.planLimit') return Number(body.params?.count) || 0;
+  const m = PLAN_LIMIT.exec(String(body.message ?? body.msg ?? ''));
   return m ? Number(m[1]) : null;
 }
 
@@ -71,7 +70,7 @@ export const planLimitAtom = atom<{ remaining: number } | null>(null);
 export function usePlanLimitRefusal() {
   const show = useSetAtom(planLimitAtom);
   return useCallback(
-    (body: unknown) => {
+    (body: Partial<AckEnvelope & V1Envelope>) => {
       const remaining = planLimitOf(body);
       if (remaining === null) return false;
       show({ remaining });
