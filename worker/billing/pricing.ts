@@ -8,21 +8,11 @@ import { canDiscount, rebateInfo } from './discount';
 import { quotaStatus } from './quota';
 import { nextCapStep } from './overage';
 import { capCentsForImages, centsToAmount, DISCOUNT_RATE } from './terms';
+import type { PricingData, PricingPlan } from '../../shared/api/billing';
 
-export type PricingPlan = {
-  level: number;
-  name: string;
-  /** Images per month included in the plan. */
-  impressions: number;
-  /** Price per 30 days, dollars with two decimals. */
-  price: string;
-  /** Price per 30 days during the new-user discount (equal to price when no discount applies). */
-  discount_mPrice: string;
-  /** The share of the price paid: 0.8 during the 20 % discount, 1 otherwise (0 for the free plan). */
-  proportion: number;
-};
+export type { PricingPlan };
 
-export async function pricingData(db: Db, shop: ShopRow, now = Date.now()) {
+export async function pricingData(db: Db, shop: ShopRow, now = Date.now()): Promise<PricingData> {
   const discount = canDiscount(shop, now);
   const factor = discount ? 1 - DISCOUNT_RATE : 1;
   const plans: PricingPlan[] = PLANS.map((p) => ({

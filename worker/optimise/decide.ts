@@ -5,8 +5,9 @@ import type { ItemRow } from '../db/items';
 import type { EngineSettings } from '../images/types';
 import { decideAltText, decideFileNames, type TemplateContext } from './templates';
 import type { UploadOptions } from '../messages/optimise';
+import { DATA_TYPES } from '../../shared/api/vocabulary';
 
-export const DATA_TYPES = { product: 1, collection: 2, blogs: 3, upload: 4 } as const;
+export { DATA_TYPES };
 
 export function kindOfDataType(dataType: number): ImageKind | 'upload' {
   return dataType === 1 ? 'product' : dataType === 2 ? 'collection' : dataType === 3 ? 'blogs' : 'upload';

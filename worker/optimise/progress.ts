@@ -3,31 +3,15 @@ import type { Db } from '../db/client';
 import { endJob, jobCountsByItem, latestJobForTab, listActiveJobs, listJobImages } from '../db/jobs';
 import { refreshItemSummary } from '../db/items';
 import { planLimitMessage } from './errors';
+import type { ItemProgress, Schedule } from '../../shared/api/image-opt';
+import { TAB_KEYS } from '../../shared/api/vocabulary';
 
 /** A finished job stays visible this long, so a panel polling every 5-6 s sees process_result 1 once. */
 export const FINISHED_VISIBLE_MS = 2 * 60 * 1000;
-export const TAB_KEYS = { 1: 'product', 2: 'collection', 3: 'blog', 4: 'other' } as const;
+export { TAB_KEYS };
 
-export type ItemProgress = { data_id: number; opt_in: number; opt_total: number };
-export type Schedule = {
-  data_type: number;
-  /** optimize, reoptimize, restore, upload, auto ('' when nothing ran recently). */
-  process_type: string;
-  page_type: number;
-  /** 1 when the job has ended (done, stopped or plan limit), 0 while it runs. */
-  process_result: 0 | 1;
-  /** Images still waiting. */
-  opt_in: number;
-  opt_total: number;
-  /** Finished images (done or already optimal) and images that failed after every retry. */
-  opt_done: number;
-  opt_failed: number;
-  /** queued, running, done, stopped, plan_limit. */
-  status: string;
-  /** Set when the job stopped at the plan limit: the documented banner text. */
-  plan_limit_message: string | null;
-  list: ItemProgress[];
-};
+/** getOptSchedule's answer per tab: the contract's type (shared/api/image-opt.ts). */
+export type { ItemProgress, Schedule };
 
 function idle(dataType: number): Schedule {
   return { data_type: dataType, process_type: '', page_type: 0, process_result: 1, opt_in: 0, opt_total: 0, opt_done: 0, opt_failed: 0, status: 'idle', plan_limit_message: null, list: [] };

@@ -3,8 +3,9 @@ import type { ShopRow } from '../db/shops';
 import { apiError } from '../lib/errors';
 import { ShopifyThrottledError, getMainThemeSettingsData, shopBaseUrl, shopifyClientFor } from '../shopify';
 import { embedDeepLink, embedStatusFromSettingsText } from './theme-embed';
+import type { EmbedStatus } from '../../shared/api/vocabulary';
 
-export type EmbedStatus = { url: string; status: 0 | 1 };
+export type { EmbedStatus };
 
 /**
  * checkThemeAppExtension: whether the prefetch app embed is on in the main theme, and the theme-editor

@@ -5,6 +5,8 @@ import { msg } from '../../shared/messages';
 import { ApiError } from '../lib/errors';
 import { PAGESPEED_COOLDOWN_MS, PAGESPEED_ROWS_KEPT } from '../lib/limits';
 import type { PagespeedCheckMessage } from '../messages/pagespeed-check';
+import type { ScoreAnswer } from '../../shared/api/page-speed';
+import type { ScoreFailureReason } from '../../shared/api/vocabulary';
 
 /**
  * The score status of GET /api/v2/home/getPageSpeedScore:
@@ -13,7 +15,7 @@ import type { PagespeedCheckMessage } from '../messages/pagespeed-check';
  */
 export const SCORE_STATUS = { neverChecked: 0, ready: CHECK_STATUS.ready, inProgress: CHECK_STATUS.inProgress, failed: CHECK_STATUS.failed } as const;
 
-export type FailureReason = 'password_protected' | 'unreachable' | 'unavailable';
+export type FailureReason = ScoreFailureReason;
 
 /** English texts of the failed state; the admin translates by `reason`. */
 export const FAILURE_MESSAGES: Record<FailureReason, string> = {
@@ -28,12 +30,7 @@ export const FAILURE_MESSAGES: Record<FailureReason, string> = {
  */
 export const STALE_CHECK_MS = 15 * 60_000;
 
-export type ScoreAnswer = {
-  score: { pc: number; mb: number };
-  status: number;
-  message: string;
-  reason?: FailureReason;
-};
+export type { ScoreAnswer };
 
 /** The storefront PSI tests: the shop's primary domain, else its myshopify domain. */
 export function storefrontUrl(shop: Pick<ShopRow, 'domain' | 'primaryDomain'>): string {

@@ -2,6 +2,7 @@
 // over the same settings store). Pure mapping both ways; the routes read and save through it.
 import { LEVEL_QUALITY, engineQualityOf, type CompressionLevel, type ImageSettings } from '../../shared/image-settings';
 import { watermarkPath } from '../files/watermark';
+import type { LegacyCompressionType, LegacyView } from '../../shared/api/settings';
 
 /**
  * Area codes: 1 all products, 2 published products, 4 and 5 collections (automated / manual; the one
@@ -11,38 +12,9 @@ import { watermarkPath } from '../files/watermark';
 export const AREA_PREFIXES = { image_opt: 'optimize', alt_text: 'alt', file_name: 'filename' } as const;
 type Scope = { product: 0 | 1 | 2; collection: 0 | 1; blogs: 0 | 1 };
 
-export type LegacyCompressionType = 'lossless' | 'lossy' | 'custom';
 
-export type LegacyView = {
-  automatic_switch: number;
-  compression_type: LegacyCompressionType;
-  /** Low / Medium / High (1 / 2 / 3), kept even while custom or lossless is chosen. */
-  compression_level: number;
-  PNGquality: number;
-  JPGquality: number;
-  GIFquality: number;
-  CustomCompressionQuality: number;
-  /** Three 0/1 digits: file name, alt text, optimize images. */
-  optimize_all_status: string;
-  is_first: number;
-  idOld: number;
-  shop_owner: string;
-  name: string;
-  product_alt_template: string;
-  collection_alt_template: string;
-  blog_alt_template: string;
-  product_filename_template: string;
-  collection_filename_template: string;
-  blog_filename_template: string;
-  image_converting: number;
-  isImageConverting: number;
-  image_add_watermark_switch: number;
-  image_add_watermark_img: string;
-  position: string;
-  size: number;
-  opacity: number;
-  imageAltText_NoAlt: number;
-} & Record<string, string | number>;
+/** The legacy view's wire shape is the contract's (shared/api/settings.ts). */
+export type { LegacyCompressionType, LegacyView };
 
 function scopeToFlags(prefix: string, s: Scope): Record<string, number> {
   return {
