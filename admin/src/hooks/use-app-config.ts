@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
+import type { AppConfig } from '../../../shared/api/account';
 
 // Runtime configuration of the deployed Worker (GET /app-config, worker/routes/app-config.ts): the
 // tutorial video and the privacy contact address. Read once per page load; public, so it needs no
 // session (the privacy policy reads it too). Until it answers, or if it fails, nothing is configured.
-export type AppConfig = { tutorial_video_url: string | null; privacy_contact_email: string | null };
+export type { AppConfig };
 const NONE: AppConfig = { tutorial_video_url: null, privacy_contact_email: null };
 
 let pending: Promise<AppConfig> | null = null;
