@@ -32,7 +32,7 @@ export async function jpegCandidates(input: Uint8Array, _header: HeaderInfo, s: 
     return await candidates(input, s, guard);
   } catch (e) {
     if (e instanceof MozJpegError) {
-      if (/insufficient memory|out of memory/i.test(e.message)) throw new Error(`JPEG codec out of memory: ${e.message}`);
+      if (/insufficient memory|out of memory/i.test(e.message)) throw new Error(`JPEG codec out of memory: ${e.message}`, { cause: e });
       throw new ImageDecodeError(`JPEG data is corrupt: ${e.message}`);
     }
     throw e;
@@ -51,7 +51,7 @@ async function candidates(input: Uint8Array, s: EngineSettings, guard: GuardMode
   const mp = ((info.width * info.height) / 1e6).toFixed(1);
 
   // MozJPEG's trellis needs a second coefficient array; without it large images still fit.
-  let trellis = true;
+  let trellis: boolean;
   if (s.watermark) {
     // The logo is placed where the shopper sees it: on upright pixels (whole image) when EXIF rotates it.
     if (orientation !== 1) {

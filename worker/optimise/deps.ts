@@ -4,7 +4,6 @@ import { createDb, type Db } from '../db/client';
 import { getStoredImageSettings } from '../db/image-settings';
 import { optimiseImage, type EngineSettings } from '../images';
 import type { Logger } from '../lib/log';
-import type { OptimiseMessage } from '../messages/optimise';
 import { PermanentImageError } from './errors';
 import type { PlanDeps } from './plan';
 import type { PipelineDeps, QuotaPort } from './ports';
@@ -69,5 +68,5 @@ export function pipelineDeps(env: Env, log: Logger): PipelineDeps {
 
 export function planDeps(env: Env, db: Db, log: Logger): PlanDeps {
   const quota = quotaPort(db);
-  return { db, queue: env.OPTIMISE_QUEUE as Queue<OptimiseMessage>, log, now: () => Date.now(), canOptimise: quota.canOptimise };
+  return { db, queue: env.OPTIMISE_QUEUE, log, now: () => Date.now(), canOptimise: quota.canOptimise };
 }

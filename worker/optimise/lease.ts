@@ -18,7 +18,7 @@ export function leasedImage(deps: Pick<PipelineDeps, 'db'>, jobId: string, image
     },
     async write(patch) {
       if (!(await updateImageLocked(deps.db, row.shopId, row.id, jobId, patch))) throw new Error('processing lease lost to another job');
-      row = { ...row, ...patch } as ImageRow;
+      row = { ...row, ...patch };
     },
   };
 }

@@ -32,10 +32,11 @@ export type ShopifyImages = {
   updateImage(shop: ShopRow, target: ImageTarget, update: ImageUpdate): Promise<{ src: string | null }>;
 };
 
+/** Plain functions (no `this`): `canOptimise` is handed on as a value (planDeps). */
 export type QuotaPort = {
-  canOptimise(shop: ShopRow): Promise<boolean>;
+  canOptimise: (shop: ShopRow) => Promise<boolean>;
   /** Idempotent per image: ok false means the plan limit was reached (nothing charged). */
-  charge(shop: ShopRow, ref: { imageId: number; jobId: string }): Promise<{ ok: boolean; charged: boolean }>;
+  charge: (shop: ShopRow, ref: { imageId: number; jobId: string }) => Promise<{ ok: boolean; charged: boolean }>;
 };
 
 export type PipelineDeps = {

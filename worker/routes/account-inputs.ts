@@ -10,7 +10,9 @@ import type { MessageKey } from '../../shared/messages';
  * forge lines or reorder text where support reads them. Line breaks and tabs survive only where a field
  * is multi-line (the description).
  */
+// eslint-disable-next-line no-control-regex -- control characters are what these two patterns remove
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+// eslint-disable-next-line no-control-regex -- as above
 const CONTROL_AND_BREAKS = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
 export const stripControl = (v: string, multiline = false) => v.replace(multiline ? CONTROL : CONTROL_AND_BREAKS, '');
 const cleaned = (multiline: boolean) => (v: unknown) => (v == null ? '' : typeof v === 'string' ? stripControl(v, multiline) : v);
@@ -62,5 +64,6 @@ export const appSwitchInput = z.object({
 
 export const customerClickInput = z.object({
   key: z.string({ error: 'server.account.invalidKey' }).regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'server.account.invalidKey'),
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any value is kept as its text, as before
   value: z.preprocess((v) => (v == null ? '1' : String(v)), z.string().max(500, 'server.account.valueTooLong')),
 });

@@ -3,7 +3,7 @@ import { SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { adminTokens } from '../../../worker/db/schema';
-import { findShopByDomain, findShopById } from '../../../worker/db/shops';
+import { findShopByDomain } from '../../../worker/db/shops';
 import { sha256Hex } from '../../../worker/lib/crypto';
 import { call, createShop, db, sessionToken } from '../helpers';
 import { installFakeShopify, shopInfoReply } from '../shopify/fake-shopify';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { findShopById, type ShopRow } from '../../../worker/db/shops';
 import { createEmulatorShop } from '../emulator-client';
 import { installedShopFor } from '../installed-shop';
-import { createShop, db, sessionHeaders } from '../helpers';
+import { db, sessionHeaders } from '../helpers';
 
 const PRODUCTION = { ...env, BILLING_TEST_CHARGES: 'false' };
 

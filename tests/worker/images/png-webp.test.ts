@@ -59,7 +59,7 @@ describe('PNG originals', () => {
 
   it('PNG to JPG flattens transparent areas on white', async () => {
     // Left half transparent red, right half opaque blue, plus noise so the PNG is not tiny.
-    const img = makeImage(64, 32, (x, y) => (x < 32 ? [255, 0, 0, 0] : [0, 0, 255, 255]));
+    const img = makeImage(64, 32, (x) => (x < 32 ? [255, 0, 0, 0] : [0, 0, 255, 255]));
     for (let i = 0; i < img.data.length; i += 4) if (i % 16 === 0 && img.data[i + 3] === 255) img.data[i + 1] = (i * 7) % 50;
     const r = optimised(await optimiseImage(pngOf(img), lossy(90, { pngToJpg: true, pngToJpgSizeControl: false })));
     expect(r.format).toBe('jpeg');

@@ -115,7 +115,7 @@ describe('large WebP in the isolate (bounded libwebp path)', () => {
   it('4 MP WebP with a watermark: the logo is drawn into the picture strip by strip and survives the re-encode', { timeout: 60_000 }, async () => {
     const [W, H] = [2400, 1800];
     const input = makeWebp(W, H, 95);
-    const logo = await pngOf(makeImage(100, 50, () => [255, 0, 0, 255]));
+    const logo = pngOf(makeImage(100, 50, () => [255, 0, 0, 255]));
     const settings = lossy(75, { watermark: { bytes: logo, position: 'b_r', heightFraction: 0.1, opacity: 1 } });
     expect(selectPath('webp', readHeader(input, 'webp'), input.length, settings)).toMatchObject({ path: 'wasm-rows', pipeline: 'webpBounded' });
     const r = optimised(await optimiseImage(input, settings));

@@ -54,7 +54,7 @@ export type Answer = { status: number; text: string; json: Record<string, unknow
 
 export async function answerOf(res: Response): Promise<Answer> {
   const text = await res.text();
-  let json: Record<string, unknown> | null = null;
+  let json: Record<string, unknown> | null;
   try {
     json = JSON.parse(text) as Record<string, unknown>;
   } catch {
