@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { saveAppSwitch } from '../billing/app-switch';
 import { insertContactMessage } from '../db/contact-messages';
 import { listUserSelections, recordUserSelection } from '../db/user-selections';
