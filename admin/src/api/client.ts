@@ -68,7 +68,7 @@ export function postForm<T = Envelope>(path: string, data: Record<string, unknow
   const form = new URLSearchParams();
   for (const [k, v] of Object.entries(data)) {
     if (v === undefined || v === null) continue;
-    form.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
+    form.set(k, typeof v === 'string' ? v : JSON.stringify(v)); // numbers and booleans print the same either way
   }
   return send<T>(path, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form.toString() });
 }

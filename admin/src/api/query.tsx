@@ -85,7 +85,8 @@ export function useApiQuery<E extends object, T>(opts: QueryOptions<E, T>) {
   const fallback = opts.errorToast === false ? null : (opts.errorToast ?? t('common.tryAgainLater'));
   useEffect(() => {
     if (q.error && fallback !== null) toast(failureText(q.error, fallback), { error: true });
-    // Once per failed answer (errorUpdatedAt changes with each).
+    // Once per failed answer (errorUpdatedAt changes with each), not again when the toast or text change:
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the dependencies are chosen, see above
   }, [q.errorUpdatedAt]);
   // With keepPrevious, a failed read of the next key keeps the last rows on screen as well.
   const last = useRef<T | undefined>(undefined);

@@ -40,8 +40,8 @@ export function refusalsFromError(body: unknown): Refused[] {
 const readBase64 = (file: File) =>
   new Promise<string>((resolve, reject) => {
     const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
-    reader.onerror = () => reject(reader.error);
+    reader.onload = () => resolve((reader.result as string).replace(/^data:[^,]*,/, '')); // readAsDataURL gives a string
+    reader.onerror = () => reject(reader.error ?? new Error('the file could not be read'));
     reader.readAsDataURL(file);
   });
 

@@ -16,8 +16,8 @@ const POSITION_KEYS: Record<(typeof WATERMARK_POSITIONS)[number], string> = {
 const readAsDataUrl = (file: File) =>
   new Promise<string>((resolve, reject) => {
     const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error);
+    reader.onload = () => resolve(reader.result as string); // readAsDataURL gives a string
+    reader.onerror = () => reject(reader.error ?? new Error('the file could not be read'));
     reader.readAsDataURL(file);
   });
 

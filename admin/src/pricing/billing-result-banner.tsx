@@ -11,7 +11,7 @@ export function BillingResultBanner() {
   const { t } = useTranslation();
   const search = useRouterState({ select: (s) => s.location.search as Record<string, unknown> });
   const [dismissed, setDismissed] = useState(false);
-  const result = String(search.billing ?? '');
+  const result = search.billing;
   if (dismissed || (result !== 'approved' && result !== 'declined')) return null;
   const kind = search.kind === 'cap' ? 'cap' : 'plan';
   const approved = result === 'approved';

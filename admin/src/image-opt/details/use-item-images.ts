@@ -89,7 +89,8 @@ export function useItemImages(prodId: number | undefined) {
     // A restore of several pictures says all of them are back; one picture, the singular.
     if (s.opt_total > 0) toast(t(kind.current === 'restore' ? (s.opt_total > 1 ? 'imageDetails.allRestored' : 'imageDetails.restored') : 'imageDetails.optimized'));
     void load();
-    // Each answer once (the same state may come twice in a row).
+    // Each answer once (the same state may come twice in a row), not again when load, t or toast change:
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the dependencies are chosen, see above
   }, [answer, scheduleRead.updatedAt]);
 
   const clearRestoring = (ids: number[]) => setRestoring((s) => new Set([...s].filter((id) => !ids.includes(id))));
