@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getOptSchedule, stopImageOptTask } from '../api/calls';
-import { isOk } from '../api/client';
-import { useApiAction } from '../api/query';
+import { useApiAction, useApiQuery } from '../api/query';
 import { usePolling } from '../hooks/use-polling';
 import { useToast } from '../hooks/use-toast';
 import { completionToastKey, failedCount, isRunning, PROGRESS_POLL_MS, RELOAD_AFTER_DONE_MS, TABS, type TabSchedule } from './rules';
@@ -38,10 +37,16 @@ export function useOptProgress(onDone: () => void, onPlanLimit?: (message: strin
   const done = useCallback(() => onDoneLatest.current(), []);
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
 
-  const read = useCallback(async (watched: number) => {
-    const body = await getOptSchedule().catch(() => null);
-    if (!body || !isOk(body)) return;
-    const all = body.data ?? {};
+  // Every tab's schedule: read when the page opens (a running job is followed), once more 1 s after a
+  // start, and every 6 s while a job is watched (a fixed grid from the start, as before).
+  const schedules = useApiQuery({ key: ['optSchedule', 'all'], call: () => getOptSchedule(), select: (body) => body.data ?? {}, errorToast: false });
+  const { refetch } = schedules;
+  const all = schedules.data;
+  const tabNow = useRef(tab);
+  tabNow.current = tab;
+  useEffect(() => {
+    if (!all) return;
+    const watched = tabNow.current;
     if (watched < 0) {
       // Page open: follow a job that is already running.
       const running = TABS.findIndex((k) => isRunning(all[k]));
@@ -65,23 +70,18 @@ export function useOptProgress(onDone: () => void, onPlanLimit?: (message: strin
     setTab(-1);
     setSchedule(null);
     later(done, RELOAD_AFTER_DONE_MS);
-  }, [later, done, onPlanLimit, t, toast]);
-
-  useEffect(() => {
-    void read(-1);
-    // the first read only; later reads are the polling below
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-  usePolling(() => read(tab), PROGRESS_POLL_MS, tab >= 0);
+    // Each answer once (the same state may come twice in a row).
+  }, [all, schedules.updatedAt]);
+  usePolling(() => void refetch(), PROGRESS_POLL_MS, tab >= 0);
 
   const watch = useCallback(
     (next: number) => {
       setTab(next);
       setSchedule(null);
       // One early read so the panel shows counts at once; the 6 s polling follows.
-      later(() => void read(next), FIRST_READ_MS);
+      later(() => void refetch(), FIRST_READ_MS);
     },
-    [later, read],
+    [later, refetch],
   );
 
   const stopAction = useApiAction(stopImageOptTask, {
