@@ -5,7 +5,7 @@ import { createDb } from '../db/client';
 import { endSync } from '../db/catalogue-syncs';
 import { markItemDeleted } from '../db/items-sync';
 import { findShopById } from '../db/shops';
-import { ACK, queueConsumer, type Backoff, type Verdict } from '../jobs/consume';
+import { ACK, queueConsumer, type Backoff, type Verdict } from '../lib/queue-consumer';
 import { createLogger, type Logger } from '../lib/log';
 import { onCatalogueChanged } from '../optimise/auto';
 import { planDeps } from '../optimise/deps';

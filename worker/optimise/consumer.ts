@@ -1,7 +1,7 @@
 // The image-optimise queue consumer and its dead-letter consumer. One message = one image of one job.
 // Delivery is at least once: every branch here is safe to run twice (the member row must still be
 // queued, the image lease is taken with a conditional UPDATE, the charge is idempotent per image).
-// The queue plumbing (validation, ack/retry, the backoff rule) is worker/jobs/consume.ts; handlers.ts
+// The queue plumbing (validation, ack/retry, the backoff rule) is worker/lib/queue-consumer.ts; handlers.ts
 // registers these.
 import { z } from 'zod';
 import { endJob, finishJobIfComplete, finishJobImage, getJob, getJobImage, markJobRunning, recordAttempt, type JobRow } from '../db/jobs';
@@ -9,7 +9,7 @@ import { claimImage, getImageWithItem, releaseImage, updateImage, type ImageWith
 import { refreshItemSummary } from '../db/items';
 import { findShopById, type ShopRow } from '../db/shops';
 import { releaseReservedCharge } from '../db/usage-ledger';
-import { ACK, backoffSeconds, retryIn, type Backoff, type Verdict } from '../jobs/consume';
+import { ACK, backoffSeconds, retryIn, type Backoff, type Verdict } from '../lib/queue-consumer';
 import type { Logger } from '../lib/log';
 import type { OptimiseMessage } from '../messages/optimise';
 import { isRetryable, reasonOf } from './errors';

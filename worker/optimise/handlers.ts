@@ -3,7 +3,7 @@
 import { createDb } from '../db/client';
 import { createLogger } from '../lib/log';
 import { sweepAutomatic } from './auto';
-import { ACK, queueConsumer } from '../jobs/consume';
+import { ACK, queueConsumer } from '../lib/queue-consumer';
 import { MAX_RETRIES, OPTIMISE_BACKOFF, optimiseMessageSchema, processDeadLetter, processOptimiseMessage } from './consumer';
 import { pipelineDeps, planDeps } from './deps';
 import { sweepExpired } from './expiry';

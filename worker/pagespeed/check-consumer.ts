@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createDb, type Db } from '../db/client';
 import { CHECK_STATUS, findCheck, finishCheck, saveStrategyScore } from '../db/pagespeed-scores';
-import { ACK, backoffSeconds, queueConsumer, retryIn, type Backoff, type Delivery, type Verdict } from '../jobs/consume';
+import { ACK, backoffSeconds, queueConsumer, retryIn, type Backoff, type Delivery, type Verdict } from '../lib/queue-consumer';
 import type { Logger } from '../lib/log';
 import type { PagespeedCheckMessage } from '../messages/pagespeed-check';
 import { type PsiOutcome, type Strategy, runPagespeed } from './psi-client';

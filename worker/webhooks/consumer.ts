@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { createDb, type Db } from '../db/client';
 import { advanceDelivery, claimWebhookWork, findDelivery, requeueWebhookWork } from '../db/processed-webhooks';
 import { findShopByDomain } from '../db/shops';
-import { ACK, queueConsumer, retryIn, type Backoff } from '../jobs/consume';
+import { ACK, queueConsumer, retryIn, type Backoff } from '../lib/queue-consumer';
 import type { Logger } from '../lib/log';
 import type { WebhookWorkMessage } from '../messages/shopify-webhook';
 import { handlers, type WebhookDelivery, type WebhookEnv } from './handlers';

@@ -1,10 +1,10 @@
-// The one shape of every queue consumer (worker/jobs/consume.ts): validate, process, ack or retry with
+// The one shape of every queue consumer (worker/lib/queue-consumer.ts): validate, process, ack or retry with
 // one backoff rule. Driven through real MessageBatch objects and, for every registered queue, through
 // the dispatcher as Cloudflare calls it.
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ACK, backoffSeconds, consumeMessage, queueConsumer, retryIn, type ConsumerSpec, type Verdict } from '../../../worker/jobs/consume';
+import { ACK, backoffSeconds, consumeMessage, queueConsumer, retryIn, type ConsumerSpec, type Verdict } from '../../../worker/lib/queue-consumer';
 import { dispatchQueue, queueHandlers } from '../../../worker/jobs/queue';
 import { createLogger } from '../../../worker/lib/log';
 

@@ -5,7 +5,7 @@
 // retried with the queue's backoff; past wrangler.toml's max_retries Cloudflare moves the message to the
 // dead-letter queue or drops it, so that last throw is logged as an error (the record of lost work).
 import type { z } from 'zod';
-import { createLogger, type LogFields, type Logger } from '../lib/log';
+import { createLogger, type LogFields, type Logger } from './log';
 
 /** What a consumer decides for one message. */
 export type Verdict = { ack: true } | { ack: false; delaySeconds: number };
