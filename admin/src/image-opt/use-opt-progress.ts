@@ -44,8 +44,14 @@ export function useOptProgress(onDone: () => void, onPlanLimit?: (message: strin
   const all = schedules.data;
   const tabNow = useRef(tab);
   tabNow.current = tab;
+  const planLimitLatest = useRef(onPlanLimit);
+  planLimitLatest.current = onPlanLimit;
+  // Each answer is handled once (the same state may come twice in a row; a re-render is not an answer).
+  const handled = useRef(0);
+  const answeredAt = schedules.updatedAt;
   useEffect(() => {
-    if (!all) return;
+    if (!all || answeredAt === handled.current) return;
+    handled.current = answeredAt;
     const watched = tabNow.current;
     if (watched < 0) {
       // Page open: follow a job that is already running.
@@ -66,12 +72,11 @@ export function useOptProgress(onDone: () => void, onPlanLimit?: (message: strin
     if (key) toast(t(key, { n: s.opt_done ?? s.opt_total - s.opt_in }));
     const failed = failedCount(s);
     if (failed > 0) toast(t('imageOpt.done.failed', { n: failed }), { error: true });
-    if (s.plan_limit_message) onPlanLimit?.(s.plan_limit_message);
+    if (s.plan_limit_message) planLimitLatest.current?.(s.plan_limit_message);
     setTab(-1);
     setSchedule(null);
     later(done, RELOAD_AFTER_DONE_MS);
-    // Each answer once (the same state may come twice in a row).
-  }, [all, schedules.updatedAt]);
+  }, [all, answeredAt, done, later, t, toast]);
   usePolling(() => void refetch(), PROGRESS_POLL_MS, tab >= 0);
 
   const watch = useCallback(
