@@ -10,8 +10,9 @@ import { findItem, imageFiguresOf, listHistoryItems, type HistoryItemRow } from 
 import { pageItemImages, shopImageTotals, type ImageRow } from '../db/images';
 import type { ShopRow } from '../db/shops';
 import { signedFileUrl } from '../files/download-links';
+import type { HistoryPage, HistoryRow, ImageRow as ImageRowView, ImgOptTotal, ItemImagesPage, Paged } from '../../shared/api/image-opt';
 
-export type Paged<T> = { data: T[]; current_page: number; per_page: number; total: number };
+export type { Paged };
 
 /** Percent saved with two decimals (ratios shown as percentages with 2 decimals). */
 export function savedPercent(original: number, compressed: number): number {
@@ -29,12 +30,12 @@ export async function historyPage(
   db: Db,
   shopId: number,
   q: { dataType: number; pageType: 0 | 1; title: string; page: number; pageSize: number },
-): Promise<Paged<Record<string, unknown>>> {
+): Promise<HistoryPage> {
   // The manual list follows the product scope of the settings: published only when so chosen.
   const publishedOnly = q.pageType === 1 && q.dataType === 1 && (await getImageSettings(db, shopId)).image_opt.product === 2;
   const { rows, total } = await listHistoryItems(db, { shopId, ...q, publishedOnly });
   const figures = await imageFiguresOf(db, shopId, rows.map((r) => r.id));
-  const data = rows.map((r) => {
+  const data = rows.map((r): HistoryRow => {
     const f = figures.get(r.id);
     const rid = (type: number) => (r.dataType === type ? r.resourceId : '');
     return {
@@ -64,7 +65,7 @@ export async function historyPage(
 
 export type FileEnv = Pick<Env, 'APP_URL' | 'SHOPIFY_API_SECRET'>;
 
-async function imageRowView(env: FileEnv, shopId: number, r: ImageRow, now: number) {
+async function imageRowView(env: FileEnv, shopId: number, r: ImageRow, now: number): Promise<ImageRowView> {
   // An expired original is gone (30 days): no link to it.
   const hasBefore = !!r.originalKey && !r.expired;
   const hasAfter = !!r.resultKey;
@@ -117,7 +118,7 @@ export async function itemImagesPage(
   shopId: number,
   q: { prodId: string; dataType: number; page: number; pageSize: number },
   now = Date.now(),
-): Promise<(Paged<Awaited<ReturnType<typeof imageRowView>>> & { item: Record<string, unknown> }) | null> {
+): Promise<ItemImagesPage | null> {
   const item = await findItem(db, shopId, { resourceId: q.prodId, dataType: q.dataType, id: /^\d{1,12}$/.test(q.prodId) ? Number(q.prodId) : undefined });
   if (!item) return null;
   const { rows, total } = await pageItemImages(db, shopId, item.id, q.page, q.pageSize);
@@ -132,7 +133,7 @@ export async function itemImagesPage(
 }
 
 /** getImgOptTotal: savings and candidates from the image rows, the settings, and the quota. */
-export async function optTotals(db: Db, shop: ShopRow) {
+export async function optTotals(db: Db, shop: ShopRow): Promise<ImgOptTotal> {
   const [settings, quota] = await Promise.all([getImageSettings(db, shop.id), quotaStatus(db, shop)]);
   const t = await shopImageTotals(db, shop.id, settings.image_opt);
   const saved = t.originalSize - t.compressSize;

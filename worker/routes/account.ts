@@ -11,6 +11,8 @@ import { parseInput, readBody } from '../lib/validate';
 import { isLanguageCode } from '../../shared/languages';
 import { isOldInstall } from '../install/old-install';
 import type { AppEnv } from '../types';
+import type { AccountInfo, AppSwitchSaved, ContactSaved, CustomerClickSaved, LanguageAnswer, ReviewSaved, SettingInfo, UserEmail, UserSelections } from '../../shared/api/account';
+import type { V1Envelope } from '../../shared/api/envelope';
 import { contactLogInput, contactUsInput, customerClickInput, languageInput, reviewInput, appSwitchInput } from './account-inputs';
 
 // /api/v1 and /api/v2/setting account calls: language, email, contact, review, switches, UI selections.
@@ -20,7 +22,7 @@ export const accountRoutes = new Hono<AppEnv>();
 accountRoutes.get('/api/v1/getSettingInfo', async (c) => {
   const shop = c.get('shop');
   const switches = await listAppSwitches(c.get('db'), shop.id);
-  return v1(c, {
+  return v1<SettingInfo>(c, {
     shop_owner: shop.domain,
     shopname: shop.name,
     name: shop.ownerName || shop.name,
@@ -39,35 +41,35 @@ accountRoutes.get('/api/v1/getSettingInfo', async (c) => {
 
 accountRoutes.get('/api/v2/setting/getAccount', (c) => {
   const shop = c.get('shop');
-  return ack(c, { is_over_quota: bit(shop.overageEnabled), is_capped: bit(shop.hasUsageCap), shop_level: shop.planLevel, capped_amount: shop.cappedAmountCents / 100 });
+  return ack<AccountInfo>(c, { is_over_quota: bit(shop.overageEnabled), is_capped: bit(shop.hasUsageCap), shop_level: shop.planLevel, capped_amount: shop.cappedAmountCents / 100 });
 });
 
 accountRoutes.post('/api/v2/setting/saveAppSwitch', async (c) => {
   const input = parseInput(appSwitchInput, await readBody(c));
-  return ack(c, await saveAppSwitch(c.get('db'), c.get('shop'), input));
+  return ack<AppSwitchSaved>(c, await saveAppSwitch(c.get('db'), c.get('shop'), input));
 });
 
 accountRoutes.get('/api/v1/getSelectLanguage', (c) => {
   const language = isLanguageCode(c.get('shop').language) ? c.get('shop').language : 'en';
-  return c.json({ code: '200', msg: 'success', language, data: { language } });
+  return c.json({ code: '200', msg: 'success', language, data: { language } } satisfies V1Envelope<LanguageAnswer> & LanguageAnswer);
 });
 
 accountRoutes.post('/api/v1/updateLanguage', async (c) => {
   const { Language } = parseInput(languageInput, await readBody(c));
   await setShopLanguage(c.get('db'), c.get('shop').id, Language);
-  return c.json({ code: '200', msg: 'Language updated', language: Language, data: { language: Language } });
+  return c.json({ code: '200', msg: 'Language updated', language: Language, data: { language: Language } } satisfies V1Envelope<LanguageAnswer> & LanguageAnswer);
 });
 
 accountRoutes.get('/api/v1/getThisUserEmail', (c) => {
   const shop = c.get('shop');
-  return v1(c, { email: shop.email, name: shop.ownerName || shop.name });
+  return v1<UserEmail>(c, { email: shop.email, name: shop.ownerName || shop.name });
 });
 
 /** Contact form and feedback; quota-increase requests come with the path they were made from. */
 accountRoutes.post('/api/v1/insertContactUs', async (c) => {
   const input = parseInput(contactUsInput, await readBody(c));
   const id = await insertContactMessage(c.get('db'), { shopId: c.get('shop').id, ...input });
-  return v1(c, { id });
+  return v1<ContactSaved>(c, { id });
 });
 
 /** The "contact support" log of quota-increase requests: path and content. */
@@ -83,24 +85,24 @@ accountRoutes.post('/api/v1/insertContactLog', async (c) => {
     description: content,
     path,
   });
-  return v1(c, { id });
+  return v1<ContactSaved>(c, { id });
 });
 
 /** Review score 1-5, or 0 for Dismiss; either way the review prompt is not shown again. */
 accountRoutes.post('/api/v1/reviewTipsClick', async (c) => {
   const { score } = parseInput(reviewInput, await readBody(c));
   await recordReviewScore(c.get('db'), c.get('shop').id, score);
-  return v1(c, { score, review_tips: 0 });
+  return v1<ReviewSaved>(c, { score, review_tips: 0 });
 });
 
 /** The merchant's UI choices (closed banners, video card, promo): key -> latest value. */
 accountRoutes.get('/api/v1/getUserSelectData', async (c) => {
   const rows = await listUserSelections(c.get('db'), c.get('shop').id);
-  return v1(c, Object.fromEntries(rows.map((r) => [r.key, r.value])));
+  return v1<UserSelections>(c, Object.fromEntries(rows.map((r) => [r.key, r.value])));
 });
 
 accountRoutes.post('/api/v1/updateCustomerClick', async (c) => {
   const { key, value } = parseInput(customerClickInput, await readBody(c));
   await recordUserSelection(c.get('db'), c.get('shop').id, key, value);
-  return v1(c, { key, value });
+  return v1<CustomerClickSaved>(c, { key, value });
 });

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../types';
+import type { AppConfig } from '../../shared/api/account';
 
 // GET /app-config: what the admin shows from runtime configuration (wrangler [vars] or the dashboard),
 // not from build-time variables, so a deploy can change it without rebuilding the admin (issue 15).
@@ -31,5 +32,5 @@ export function contactEmailOf(raw: string | undefined): string | null {
 appConfigRoutes.get('/app-config', (c) => {
   const env = c.env as unknown as RuntimeConfigEnv;
   c.header('Cache-Control', 'public, max-age=300');
-  return c.json({ tutorial_video_url: videoUrlOf(env.TUTORIAL_VIDEO_URL), privacy_contact_email: contactEmailOf(env.PRIVACY_CONTACT_EMAIL) });
+  return c.json({ tutorial_video_url: videoUrlOf(env.TUTORIAL_VIDEO_URL), privacy_contact_email: contactEmailOf(env.PRIVACY_CONTACT_EMAIL) } satisfies AppConfig);
 });

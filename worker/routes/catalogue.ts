@@ -3,6 +3,7 @@ import { claimFirstSync, getSyncStatus } from '../db/catalogue-syncs';
 import { v1 } from '../lib/envelope';
 import { enqueueSync } from '../messages/catalogue-sync';
 import type { AppEnv } from '../types';
+import type { ImageSyncStatus } from '../../shared/api/billing';
 
 // /api/v1/getImageSyncStatus: the admin polls it every 3 s until imageSync is true.
 export const catalogueRoutes = new Hono<AppEnv>();
@@ -21,5 +22,5 @@ catalogueRoutes.get('/api/v1/getImageSyncStatus', async (c) => {
   // A failed sync is retried by the queue; the admin stops polling (imageSync true) and shows what was
   // synced so far.
   const status = row?.status ?? 'queued';
-  return v1(c, { imageSync: status === 'done' || status === 'failed', imageCount: row?.imageCount ?? 0, status });
+  return v1<ImageSyncStatus>(c, { imageSync: status === 'done' || status === 'failed', imageCount: row?.imageCount ?? 0, status });
 });

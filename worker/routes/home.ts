@@ -3,19 +3,21 @@ import { ack } from '../lib/envelope';
 import { checkThemeEmbed } from '../pagespeed/embed-status';
 import { getPageSpeedScore, recheckPageSpeed } from '../pagespeed/score';
 import type { AppEnv } from '../types';
+import type { AckEnvelope } from '../../shared/api/envelope';
+import type { EmbedStatus, ScoreAnswer } from '../../shared/api/page-speed';
 
 // /api/v2/home: theme app-embed status and page-speed score.
 export const homeRoutes = new Hono<AppEnv>();
 
 // {ack: 1, data: {url, status}}: status 1 on, 0 off; url opens the theme editor's App embeds with ours.
-homeRoutes.get('/api/v2/home/checkThemeAppExtension', async (c) => ack(c, await checkThemeEmbed(c.env, c.get('db'), c.get('shop'))));
+homeRoutes.get('/api/v2/home/checkThemeAppExtension', async (c) => ack<EmbedStatus>(c, await checkThemeEmbed(c.env, c.get('db'), c.get('shop'))));
 
 // {ack: 1, score: {pc, mb}, status, message[, reason]}: score and status at the top level, as documented.
 // status 0 never checked (a check starts now), 2 in progress, 1 ready, 3 failed (message says why,
 // reason is password_protected | unreachable | unavailable; score keeps the last good scores).
 homeRoutes.get('/api/v2/home/getPageSpeedScore', async (c) => {
   const answer = await getPageSpeedScore(c.env, c.get('db'), c.get('shop'));
-  return c.json({ ack: 1, ...answer });
+  return c.json({ ack: 1, ...answer } satisfies Omit<AckEnvelope, 'message'> & ScoreAnswer);
 });
 
 // {ack: 1}: starts a check, or keeps the one already running; 429 within the cooldown after the last one.

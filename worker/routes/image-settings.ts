@@ -4,18 +4,20 @@ import { ack } from '../lib/envelope';
 import { parseInput, readBody } from '../lib/validate';
 import { readSettings, saveSettings } from '../settings/save-settings';
 import type { AppEnv } from '../types';
+import type { AckEnvelope, V1Envelope } from '../../shared/api/envelope';
+import type { ImageSettings } from '../../shared/api/settings';
 
 // /api/v2/image-opt getSettings / saveSettings and /api/v1/saveNewGuideCfg.
 export const imageSettingsRoutes = new Hono<AppEnv>();
 
-imageSettingsRoutes.get('/api/v2/image-opt/getSettings', async (c) => ack(c, await readSettings(c.get('db'), c.get('shop').id)));
+imageSettingsRoutes.get('/api/v2/image-opt/getSettings', async (c) => ack<ImageSettings>(c, await readSettings(c.get('db'), c.get('shop').id)));
 
 imageSettingsRoutes.post('/api/v2/image-opt/saveSettings', async (c) => {
   const body = await readBody(c);
   const shop = c.get('shop');
   const saved = await saveSettings({ db: c.get('db'), bucket: c.env.BUCKET, shopId: shop.id }, body);
   c.get('log').info('image_settings_saved', { auto: saved.auto_switch });
-  return ack(c, saved);
+  return ack<ImageSettings>(c, saved);
 });
 
 // The wizard: page5 {day_backup: 1} plus the settings; success is ack 1,
@@ -29,5 +31,5 @@ imageSettingsRoutes.post('/api/v1/saveNewGuideCfg', async (c) => {
   const body = parseInput(guideSchema, await readBody(c));
   const shop = c.get('shop');
   const saved = await saveSettings({ db: c.get('db'), bucket: c.env.BUCKET, shopId: shop.id }, body.settings, { guide: { backupConsent: body.page5?.day_backup === 1 } });
-  return c.json({ ack: 1, code: '200', message: 'success', msg: 'success', data: saved });
+  return c.json({ ack: 1, code: '200', message: 'success', msg: 'success', data: saved } satisfies AckEnvelope<ImageSettings> & V1Envelope<ImageSettings>);
 });

@@ -5,6 +5,7 @@ import { v1 } from '../lib/envelope';
 import { toBase64Url } from '../lib/crypto';
 import { isLanguageCode } from '../../shared/languages';
 import type { AppEnv } from '../types';
+import type { Recommendations } from '../../shared/api/account';
 
 // GET /api/v1/getRecommendedApps: the recommendations page's two tabs, from config/recommendations.json
 // (configuration, not hard-coded brands). The file is validated when the Worker loads, so
@@ -60,7 +61,7 @@ recommendationsRoutes.get('/api/v1/getRecommendedApps', (c) => {
   const shop = c.get('shop');
   // Tab titles and app descriptions in the merchant's interface language (issue 15).
   const lang = shop.language;
-  return v1(c, {
+  return v1<Recommendations>(c, {
     iframe: { title: textFor(recommendations.iframeTitle, lang), url: recommendationsIframeUrl(recommendations.iframeUrl, shop, c.env.SHOPIFY_API_KEY) },
     partner: { title: textFor(recommendations.partnerTitle, lang) },
     apps: recommendations.apps.map((a) => ({
