@@ -51,7 +51,7 @@ type Photo = { name: string; path: string; megapixels: number };
 export type StoreRecord = {
   name: string; megapixels: number; bytesIn: number; bytesOut: number; saved: number; changed: boolean; decodes: boolean;
   decodeError?: string; status: string; engineSsim: number; nativeBytes: number; nativeSaved: number; nativeSsim: number;
-  butteraugli: Butteraugli | null; nativeButteraugli: Butteraugli | null; appStatus?: unknown;
+  butteraugli: Butteraugli | null; nativeButteraugli: Butteraugli | null; appStatus?: string;
 };
 
 /** The large set's >= 6 MP JPEG photos: its 3000 and 4000 px squares, plus the full Plasma wallpapers. */
@@ -126,9 +126,9 @@ async function main() {
   });
   const root = product.child.pid!;
   const originals = new Map<string, Uint8Array>();
-  const served = new Map<string, { bytes: Uint8Array; status: string; appStatus?: unknown }>();
-  let workerd: WorkerdFigures = { peakRssMb: Number.NaN, hwmMb: Number.NaN, idleRssMb: Number.NaN, cpuMs: Number.NaN, samples: 0, restarted: false };
-  let jobWallMs = Number.NaN;
+  const served = new Map<string, { bytes: Uint8Array; status: string; appStatus?: string }>();
+  let workerd: WorkerdFigures;
+  let jobWallMs: number;
   let schedule: TabSchedule | undefined;
   try {
     console.log(`  admin ${product.base}/main (shop ${product.shop}); saving Medium (manual mode) in the settings`);
@@ -159,7 +159,7 @@ async function main() {
       const media = inStore.find((x) => x.title === title)?.media[0];
       if (!media) throw new Error(`${title} is gone from the store`);
       const detail = await itemImages(product, rowId).catch(() => []);
-      served.set(title, { bytes: await servedBytes(media.url), status: media.status, appStatus: detail[0]?.status });
+      served.set(title, { bytes: await servedBytes(media.url), status: media.status, appStatus: detail[0]?.status as string | undefined }); // the image row's documented status text
     }
   } finally {
     await stopProduct(product.child);
@@ -194,7 +194,7 @@ async function main() {
     console.log(
       `${rec.name.padEnd(26)} ${rec.megapixels.toFixed(1).padStart(5)} ${String(rec.bytesIn).padStart(9)} ${String(rec.bytesOut).padStart(9)} ${pct(rec.saved).padStart(7)} ${pct(rec.nativeSaved).padStart(7)} ` +
         `${ssim(rec.engineSsim)} ${ssim(rec.nativeSsim)} ${ba(rec.butteraugli).padStart(7)} ${ba(rec.nativeButteraugli).padStart(7)}  ` +
-        `${rec.status}${rec.decodes ? '' : ' DOES NOT DECODE'}${rec.changed ? '' : ' unchanged'}${rec.appStatus !== undefined ? `, app: ${String(rec.appStatus)}` : ''}`,
+        `${rec.status}${rec.decodes ? '' : ' DOES NOT DECODE'}${rec.changed ? '' : ' unchanged'}${rec.appStatus !== undefined ? `, app: ${rec.appStatus}` : ''}`,
     );
   }
 

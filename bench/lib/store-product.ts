@@ -96,7 +96,11 @@ function descendants(root: number): number[] {
   const queue = [root];
   while (queue.length) {
     const p = queue.shift()!;
-    for (const [pid, pp] of parent) if (pp === p) (out.push(pid), queue.push(pid));
+    for (const [pid, pp] of parent) {
+      if (pp !== p) continue;
+      out.push(pid);
+      queue.push(pid);
+    }
   }
   return out;
 }
