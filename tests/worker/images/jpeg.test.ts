@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { optimiseImage, sniffFormat } from '../../../worker/images';
 import { decodeJpeg } from '../../../worker/images/codecs';
-import { decodeJpegRgb, readJpegHeader } from '../../../worker/images/mozjpeg';
+import { decodeJpegRgb, JpegEncoder, readJpegHeader, transcodeJpeg } from '../../../worker/images/mozjpeg';
 import { attachMetadata, iccSegments, jpegOrientation, stripJpegMetadata } from '../../../worker/images/jpeg-markers';
 import { fixture } from './fixtures';
 import { jpegComponents, lossless, lossy, maxChannelDiff, optimised, text } from './helpers';
@@ -55,6 +55,28 @@ describe('JPEG originals', () => {
     const rr = optimised(await optimiseImage(rotated, lossless()));
     expect(jpegOrientation(rr.bytes)).toBe(6);
     expect(text(rr.bytes)).not.toContain('stripped');
+  });
+
+  it('above 2 MP (standard progressive script) lossless stays pixel-identical and lossy keeps Cr detail', { timeout: 60_000 }, async () => {
+    // Colour detail in Cr (red/green stripes, 3 px period): MozJPEG 3.2's script dropped Cr's AC 9-63 scan.
+    const W = 2400, H = 1000;
+    const enc = new JpegEncoder({ width: W, height: H, quality: 95, trellis: false, optimizeScans: true }); // the searched script is complete
+    const rows = new Uint8Array(W * 3 * 16);
+    for (let y0 = 0; y0 < H; y0 += 16) {
+      const n = Math.min(16, H - y0);
+      for (let r = 0; r < n; r++) for (let x = 0; x < W; x++) {
+        const i = (r * W + x) * 3;
+        const on = ((x + y0 + r) % 3 === 0) !== ((x >> 5) % 2 === 0);
+        rows[i] = on ? 220 : 60; rows[i + 1] = on ? 60 : 200; rows[i + 2] = 90 + ((x * 7 + (y0 + r) * 3) & 63);
+      }
+      enc.write(rows, n);
+    }
+    const input = transcodeJpeg(enc.finish(), { progressive: false }).bytes; // baseline, as cameras write
+    const l = optimised(await optimiseImage(input, lossless()));
+    expect(decodeJpegRgb(l.bytes).data).toEqual(decodeJpegRgb(input).data);
+    expect(scanCount(l.bytes)).toBe(11);
+    const m = optimised(await optimiseImage(input, { ...lossy(75), perceptualGuard: false } as never));
+    expect(scanCount(m.bytes)).toBe(11); // every component's AC 1-63 is coded
   });
 
   it('lossy keeps EXIF orientation on the stored pixels', async () => {
@@ -113,3 +135,24 @@ describe('JPEG originals', () => {
     expect(again).toEqual({ kind: 'already-optimal', reason: expect.stringMatching(/not smaller/), inputFormat: 'jpeg', bytesIn: once.bytesOut });
   });
 });
+
+/** Number of SOS markers (progressive scans) in a JPEG. */
+function scanCount(b: Uint8Array): number {
+  let n = 0;
+  for (let i = 2; i < b.length - 3; ) {
+    if (b[i] !== 0xff) return n;
+    const m = b[i + 1]!;
+    const len = (b[i + 2]! << 8) | b[i + 3]!;
+    if (m === 0xda) {
+      n++;
+      // Skip the entropy-coded data: up to the next marker that is not a stuffed byte or a restart.
+      let j = i + 2 + len;
+      while (j < b.length - 1 && !(b[j] === 0xff && b[j + 1] !== 0 && (b[j + 1]! < 0xd0 || b[j + 1]! > 0xd7))) j++;
+      i = j;
+      continue;
+    }
+    if (m === 0xd9) return n;
+    i += 2 + len;
+  }
+  return n;
+}

@@ -43,6 +43,14 @@ const FLAGS = [
  * Output with trellis on is unchanged.
  */
 const PATCHES = [
+  // MozJPEG 3.2's jpeg_simple_progression (used without the scan search: lossy output and lossless
+  // transcodes above 2 MP) counts one scan too few for YCbCr: the last one, Cr's AC 9-63, is dropped
+  // (and written past the script array). Without it Cr loses every AC coefficient above 8: measured Cr
+  // PSNR 47.8 vs 53.3 dB against native MozJPEG at the same tables, and "lossless" transcodes above
+  // 2 MP were not pixel-identical. The counts of the script below are 9 / 11 / 10 scans.
+  ['jcparam.c', `      nscans = 8;  /* 1 DC scan for all components */`, `      nscans = 9;  /* 1 DC scan for all components */`],
+  ['jcparam.c', `      nscans = 10; /* 1 DC scan for each component */`, `      nscans = 11; /* 1 DC scan for each component */`],
+  ['jcparam.c', `      nscans = 9;  /* 1 DC scan for luminance and 1 DC scan for chroma */`, `      nscans = 10; /* 1 DC scan for luminance and 1 DC scan for chroma */`],
   // Row trellis (large images): trellis-quantise each block row right after its DCT in the first pass,
   // from a scratch of v_samp_factor rows of unquantised coefficients instead of a whole-image array (one
   // coefficient array in all: 3 B/px at 4:2:0 instead of 6). Multi-pass trellis (trellis_quant) is off
