@@ -62,7 +62,9 @@ export function jpegWriterBytes(width: number, height: number, trellis: boolean)
 export function createJpegRowWriter(o: { width: number; height: number; quality: number; trellis?: boolean }): JpegRowWriter {
   const trellis = o.trellis !== false;
   reserveMozjpegHeap(jpegWriterBytes(o.width, o.height, trellis));
-  const enc = new JpegEncoder({ width: o.width, height: o.height, quality: o.quality, trellis });
+  // As the JPEG path: no scan search (no gain with trellis, +35-45 % CPU, ~9x the output in trial
+  // buffers); where full trellis does not fit, trellis per block row (same 3 B/px as none, 13-29 % smaller).
+  const enc = new JpegEncoder({ width: o.width, height: o.height, quality: o.quality, trellis, rowTrellis: !trellis, optimizeScans: false });
   let rgb = new Uint8Array(0);
   return {
     write(rgba, rows) {
