@@ -311,6 +311,8 @@ export class JpegEncoder {
 
   commit(count: number): void {
     const { ex } = instance();
+    // libjpeg accepts no row past the height (jpeg_write_scanlines returns 0 and the glue would spin).
+    if (this.written + count > this.height) throw new MozJpegError(`encoder got ${this.written + count} rows of ${this.height}`);
     guarded(() => ex.enc_write(this.h, count));
     this.written += count;
   }

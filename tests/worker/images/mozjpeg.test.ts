@@ -120,4 +120,11 @@ describe('streaming MozJPEG', () => {
     expect(() => transcodeJpeg(input.subarray(0, input.length >> 1))).toThrow(/truncated/);
     expect(decodeJpegRgb(input).width).toBe(320);
   });
+
+  it('refuses rows past the image height instead of hanging', () => {
+    const enc = new JpegEncoder({ width: 8, height: 20, quality: 75 });
+    enc.write(new Uint8Array(8 * 3 * 16), 16);
+    expect(() => enc.write(new Uint8Array(8 * 3 * 16), 16)).toThrow(/20/);
+    enc.close();
+  });
 });
