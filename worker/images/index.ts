@@ -12,6 +12,7 @@ import { largePngCandidates } from './png-large';
 import { pngCandidates } from './png-pipeline';
 import { readHeader, sniffFormat, ascii, type HeaderInfo } from './sniff';
 import { trimCodecs } from './codecs';
+import { oneAtATime } from './one-at-a-time';
 import type { EngineDeps, EngineFormat, EnginePath, EngineResult, EngineSettings } from './types';
 import { largeWebpCandidates, webpCandidates } from './webp-pipeline';
 import type { GuardMode } from './guard';
@@ -39,7 +40,12 @@ function otherImageKind(b: Uint8Array): string | null {
 /** Settings defaults for fields added after the contract (all optional). */
 type EngineOptions = EngineSettings & { perceptualGuard?: boolean | 'measure' };
 
-export async function optimiseImage(input: Uint8Array, settings: EngineSettings, deps: EngineDeps = {}): Promise<EngineResult> {
+/** The engine's entry: one image at a time per isolate (one-at-a-time.ts says why). */
+export function optimiseImage(input: Uint8Array, settings: EngineSettings, deps: EngineDeps = {}): Promise<EngineResult> {
+  return oneAtATime(() => optimiseOne(input, settings, deps));
+}
+
+async function optimiseOne(input: Uint8Array, settings: EngineSettings, deps: EngineDeps): Promise<EngineResult> {
   const s = settings as EngineOptions;
   const guard: GuardMode = s.perceptualGuard === false ? 'off' : s.perceptualGuard === 'measure' ? 'measure' : 'on';
   const fmt = sniffFormat(input);
