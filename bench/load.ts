@@ -5,9 +5,9 @@
 // admin calls them (admin token). Prints requests/s, p50/p99 latency and errors; stops by itself.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { freePort } from '../scripts/lib/free-port';
 
 const { values: args } = parseArgs({ options: { connections: { type: 'string', default: '50' }, seconds: { type: 'string', default: '30' }, json: { type: 'string' } } });
 const CONNECTIONS = Number(args.connections);
@@ -18,17 +18,6 @@ export const LOAD_ENDPOINTS = [
   { name: 'statistics', path: '/api/v2/image-opt/getImgOptTotal' },
   { name: 'score', path: '/api/v2/home/getPageSpeedScore' },
 ] as const;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts scripts/start.mjs in its own process group; resolves with the base URL and admin token. */
 function startProduct(port: number, emulatorPort: number): Promise<{ child: ChildProcess; base: string; token: string }> {

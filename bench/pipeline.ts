@@ -7,7 +7,6 @@
 // so the rate limit's theoretical ceiling: restoreRate / points per image.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
@@ -16,6 +15,7 @@ import { defaultImageSettings } from '../shared/image-settings';
 import { buildApp, DEFAULT_SCOPES, readDevVars } from '../emulator/server';
 import { createEmulator } from '../emulator/store/registry';
 import { createShop } from '../emulator/store/seed';
+import { freePort } from '../scripts/lib/free-port';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: string) => {
@@ -26,16 +26,6 @@ const RESTORE_RATE = Number(arg('restore-rate', '100'));
 const KEEP = args.includes('--keep');
 /** Override of image-optimise's max_batch_size in the snapshot (what-if; the committed value stays). */
 const BATCH = arg('batch', '');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -3,22 +3,11 @@
 // what it prints, and the workerd process it started found in /proc for its memory figures.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+export { freePort } from '../../scripts/lib/free-port';
 
 export type RunningProduct = { child: ChildProcess; base: string; token: string; emulator: string; shop: string; log: () => string };
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A clean copy of the product at `ref` (git archive) with this checkout's node_modules linked in: in a

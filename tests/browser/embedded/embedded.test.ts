@@ -10,10 +10,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Frame, type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startProduct } from '../npm-start';
+import { freePort } from '../../../scripts/lib/free-port';
 
 const SHOTS = 'tests/browser/embedded/screenshots';
 const STAND_IN = readFileSync(new URL('./app-bridge-stand-in.js', import.meta.url), 'utf8');
@@ -31,17 +31,6 @@ let shop: string;
 let store: string;
 const htmlResponses: { url: string; status: number; csp: string | null }[] = [];
 const topUrls: string[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png` });
 const emu = async <T>(path: string, init?: RequestInit): Promise<T> => (await (await fetch(`${emulator}${path}`, init)).json()) as T;
