@@ -63,7 +63,7 @@ describe('quota periods survive reinstalls and plan changes', () => {
     const periodStart = currentPeriodStart(9, Date.now());
     const { shop } = await createShop({ billingCycleDay: 9, quotaPeriodStart: periodStart, installedAt: periodStart, uninstalledAt: Date.now() - 60_000, accessTokenEnc: null });
     await seedLedger(shop.id, periodStart, 3);
-    await completeInstall(env, db(), shop.domain, { access_token: 'shpat_reinstall', scope: env.SHOPIFY_SCOPES } as never, createLogger());
+    await completeInstall(env, db(), shop.domain, { access_token: 'shpat_reinstall', scope: env.SHOPIFY_SCOPES }, createLogger());
     const again = (await findShopById(db(), shop.id))!;
     expect(again.uninstalledAt).toBeNull();
     expect(again).toMatchObject({ billingCycleDay: 9, quotaPeriodStart: periodStart });
@@ -237,7 +237,7 @@ describe('no unauthenticated writes any caller can repeat', () => {
       { state: `old-${crypto.randomUUID()}`, shopDomain: domain, expiresAt: Date.now() - 1000 },
       { state: `live-${crypto.randomUUID()}`, shopDomain: domain, expiresAt: Date.now() + 600_000 },
     ]);
-    await sweepOAuthStatesTask({ scheduledTime: Date.now(), cron: '*/30 * * * *', noRetry() {} } as ScheduledController, env);
+    await sweepOAuthStatesTask({ scheduledTime: Date.now(), cron: '*/30 * * * *', noRetry() {} }, env);
     const left = await db().select().from(oauthStates).where(eq(oauthStates.shopDomain, domain)).all();
     expect(left.map((s) => s.state.split('-')[0])).toEqual(['live']);
     const plan = await env.DB.prepare('EXPLAIN QUERY PLAN DELETE FROM oauth_states WHERE expires_at < ?').bind(Date.now()).all();
