@@ -7,5 +7,12 @@ export default defineConfig({
   root: __dirname,
   plugins: [react()],
   build: { outDir: '../dist/admin', emptyOutDir: true, sourcemap: true },
-  server: { proxy: { '/api': 'http://localhost:8787', '/shopify': 'http://localhost:8787', '/files': 'http://localhost:8787', '/imageAddWatermark': 'http://localhost:8787' } },
+  server: {
+    proxy: {
+      '/api': 'http://localhost:8787',
+      '/shopify': 'http://localhost:8787',
+      '/files': 'http://localhost:8787',
+      '/imageAddWatermark': 'http://localhost:8787',
+    },
+  },
 });

@@ -9,7 +9,13 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { freePort } from '../scripts/lib/free-port';
 
-const { values: args } = parseArgs({ options: { connections: { type: 'string', default: '50' }, seconds: { type: 'string', default: '30' }, json: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: {
+    connections: { type: 'string', default: '50' },
+    seconds: { type: 'string', default: '30' },
+    json: { type: 'string' },
+  },
+});
 const CONNECTIONS = Number(args.connections);
 const SECONDS = Number(args.seconds);
 
@@ -22,7 +28,11 @@ export const LOAD_ENDPOINTS = [
 /** Starts scripts/start.mjs in its own process group; resolves with the base URL and admin token. */
 function startProduct(port: number, emulatorPort: number): Promise<{ child: ChildProcess; base: string; token: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['scripts/start.mjs'], { env: { ...process.env, PORT: String(port), EMULATOR_PORT: String(emulatorPort) }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['scripts/start.mjs'], {
+      env: { ...process.env, PORT: String(port), EMULATOR_PORT: String(emulatorPort) },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`npm start did not come up within 240 s:\n${out.slice(-2000)}`)), 240_000);
     const onData = (chunk: Buffer) => {
@@ -51,7 +61,15 @@ function stop(child: ChildProcess) {
   }
 }
 
-export type LoadFigure = { name: string; requestsPerSec: number; p50: number; p99: number; errors: number; non2xx: number; total: number };
+export type LoadFigure = {
+  name: string;
+  requestsPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  total: number;
+};
 
 async function main() {
   const port = await freePort();
@@ -64,15 +82,33 @@ async function main() {
     // One warm-up call each: the first score call starts a check, the first history call compiles queries.
     for (const e of LOAD_ENDPOINTS) await (await fetch(`${started.base}${e.path}`, { headers })).arrayBuffer();
     for (const e of LOAD_ENDPOINTS) {
-      const r = await autocannon({ url: `${started.base}${e.path}`, connections: CONNECTIONS, duration: SECONDS, headers, timeout: 10 });
-      const f: LoadFigure = { name: e.name, requestsPerSec: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, total: r.requests.total };
+      const r = await autocannon({
+        url: `${started.base}${e.path}`,
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        headers,
+        timeout: 10,
+      });
+      const f: LoadFigure = {
+        name: e.name,
+        requestsPerSec: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        errors: r.errors + r.timeouts,
+        non2xx: r.non2xx,
+        total: r.requests.total,
+      };
       figures.push(f);
-      console.log(`${e.name.padEnd(11)} ${f.requestsPerSec.toFixed(0).padStart(6)} req/s  p50 ${String(f.p50).padStart(5)} ms  p99 ${String(f.p99).padStart(5)} ms  errors ${f.errors}  non-2xx ${f.non2xx}  (${f.total} requests)`);
+      console.log(
+        `${e.name.padEnd(11)} ${f.requestsPerSec.toFixed(0).padStart(6)} req/s  p50 ${String(f.p50).padStart(5)} ms  p99 ${String(f.p99).padStart(5)} ms  errors ${f.errors}  non-2xx ${f.non2xx}  (${f.total} requests)`,
+      );
     }
   } finally {
     stop(started.child);
   }
-  console.log(`bench:load: ${CONNECTIONS} connections x ${SECONDS} s per endpoint, HTTP through wrangler dev (local workerd, local D1).`);
+  console.log(
+    `bench:load: ${CONNECTIONS} connections x ${SECONDS} s per endpoint, HTTP through wrangler dev (local workerd, local D1).`,
+  );
   if (args.json) writeFileSync(args.json, JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, figures }, null, 2));
   // Bounded: the children are gone; leave no handle open.
   setTimeout(() => process.exit(0), 500).unref();

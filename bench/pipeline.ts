@@ -37,7 +37,13 @@ const workerPort = await freePort();
 const emuPort = await freePort();
 const appUrl = `http://127.0.0.1:${workerPort}`;
 const emuOrigin = `http://127.0.0.1:${emuPort}`;
-const emu = createEmulator(emuOrigin, { apiKey, apiSecret, appUrl, handle: 'image-speed-app', scopes: DEFAULT_SCOPES.split(',') });
+const emu = createEmulator(emuOrigin, {
+  apiKey,
+  apiSecret,
+  appUrl,
+  handle: 'image-speed-app',
+  scopes: DEFAULT_SCOPES.split(','),
+});
 const app = buildApp(emu);
 
 type Meter = { on: boolean; points: number; calls: Map<string, { n: number; points: number }> };
@@ -47,10 +53,12 @@ const server = serve({
   hostname: '127.0.0.1',
   fetch: async (req: Request) => {
     const isGraphql = req.method === 'POST' && req.url.includes('/graphql.json');
-    const query = isGraphql && meter.on ? ((await req.clone().json()) as { query?: string }).query ?? '' : '';
+    const query = isGraphql && meter.on ? (((await req.clone().json()) as { query?: string }).query ?? '') : '';
     const res = await app.fetch(req);
     if (isGraphql && meter.on && res.ok) {
-      const body = (await res.clone().json()) as { extensions?: { cost?: { actualQueryCost?: number; requestedQueryCost?: number } } };
+      const body = (await res.clone().json()) as {
+        extensions?: { cost?: { actualQueryCost?: number; requestedQueryCost?: number } };
+      };
       const cost = body.extensions?.cost?.actualQueryCost ?? body.extensions?.cost?.requestedQueryCost ?? 0;
       const op = /(query|mutation)\s+(\w+)/.exec(query)?.[2] ?? 'anonymous';
       const entry = meter.calls.get(op) ?? { n: 0, points: 0 };
@@ -72,7 +80,17 @@ shop.settings.webhookUrl = ''; // our own fileUpdate webhooks are not part of th
 // wrangler dev reloads the Worker whenever a watched file changes, and a reload drops the local queue's
 // in-flight messages; on a shared checkout that would stall the run. A copy nobody edits avoids it.
 const snapshot = mkdtempSync(join(tmpdir(), 'bench-pipeline-src-'));
-for (const entry of ['worker', 'shared', 'config', 'storefront-script', 'migrations', 'wrangler.toml', 'package.json', 'tsconfig.json', '.dev.vars']) {
+for (const entry of [
+  'worker',
+  'shared',
+  'config',
+  'storefront-script',
+  'migrations',
+  'wrangler.toml',
+  'package.json',
+  'tsconfig.json',
+  '.dev.vars',
+]) {
   if (existsSync(entry)) cpSync(entry, join(snapshot, entry), { recursive: true });
 }
 symlinkSync(resolve('node_modules'), join(snapshot, 'node_modules'), 'dir');
@@ -91,12 +109,30 @@ function cleanup() {
 }
 process.on('SIGINT', () => (cleanup(), process.exit(130)));
 
-const migrate = spawnSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist], { encoding: 'utf8', cwd: snapshot });
+const migrate = spawnSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist], {
+  encoding: 'utf8',
+  cwd: snapshot,
+});
 if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
 const wrangler = spawn(
   'npx',
-  ['wrangler', 'dev', '--port', String(workerPort), '--ip', '127.0.0.1', '--persist-to', persist, '--show-interactive-dev-session=false',
-    '--var', `SHOPIFY_ORIGIN:${emuOrigin}`, '--var', `APP_URL:${appUrl}`, '--var', `PAGESPEED_ORIGIN:${emuOrigin}`],
+  [
+    'wrangler',
+    'dev',
+    '--port',
+    String(workerPort),
+    '--ip',
+    '127.0.0.1',
+    '--persist-to',
+    persist,
+    '--show-interactive-dev-session=false',
+    '--var',
+    `SHOPIFY_ORIGIN:${emuOrigin}`,
+    '--var',
+    `APP_URL:${appUrl}`,
+    '--var',
+    `PAGESPEED_ORIGIN:${emuOrigin}`,
+  ],
   { stdio: ['ignore', 'pipe', 'pipe'], cwd: snapshot },
 );
 children.push(wrangler);
@@ -106,7 +142,12 @@ wrangler.stderr?.on('data', (d) => (workerLog += d));
 
 try {
   for (let i = 0; ; i++) {
-    if (await fetch(`${appUrl}/api/health`, { signal: AbortSignal.timeout(3000) }).then((r) => r.ok).catch(() => false)) break;
+    if (
+      await fetch(`${appUrl}/api/health`, { signal: AbortSignal.timeout(3000) })
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      break;
     if (i > 240) throw new Error(`worker did not start:\n${workerLog.slice(-2000)}`);
     await sleep(500);
   }
@@ -123,7 +164,10 @@ try {
       .sign(new TextEncoder().encode(apiSecret));
   const token = await sessionToken();
   const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
-    const res = await fetch(`${appUrl}${path}`, { ...init, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...(init.headers ?? {}) } });
+    const res = await fetch(`${appUrl}${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...(init.headers ?? {}) },
+    });
     return (await res.json()) as T;
   };
 
@@ -140,7 +184,10 @@ try {
     await sleep(500);
   }
   const settings = { ...defaultImageSettings(), is_default: 0 };
-  const saved = await api<{ ack: number; message: string }>('/api/v2/image-opt/saveSettings', { method: 'POST', body: JSON.stringify(settings) });
+  const saved = await api<{ ack: number; message: string }>('/api/v2/image-opt/saveSettings', {
+    method: 'POST',
+    body: JSON.stringify(settings),
+  });
   if (saved.ack !== 1) throw new Error(`saveSettings: ${saved.message}`);
 
   // The measured run: every product image, manual optimisation (reOptimize page_type 1, whole tab).
@@ -160,29 +207,42 @@ try {
     if (sched.process_result === 1) break;
     if (sched.opt_in !== lastLeft) [lastLeft, lastMove] = [sched.opt_in, Date.now()];
     // Retries back off up to 160 s; five minutes without progress means the run is stuck.
-    if (Date.now() - lastMove > 300_000) throw new Error(`no progress for 5 minutes (${sched.opt_in} of ${sched.opt_total} waiting)\n${workerLog.slice(-3000)}`);
+    if (Date.now() - lastMove > 300_000)
+      throw new Error(`no progress for 5 minutes (${sched.opt_in} of ${sched.opt_total} waiting)\n${workerLog.slice(-3000)}`);
     await sleep(250);
   }
   const elapsedS = (Date.now() - started) / 1000;
   meter.on = false;
 
   const total = start.data?.total ?? sched.opt_total;
-  const history = await api<{ data: { data: { status: string }[] } }>('/api/v2/image-opt/getImageOptDataPage?page=1&pageSize=100&data_type=1&page_type=0');
+  const history = await api<{ data: { data: { status: string }[] } }>(
+    '/api/v2/image-opt/getImageOptDataPage?page=1&pageSize=100&data_type=1&page_type=0',
+  );
   const perImagePoints = meter.points / Math.max(1, total);
   const perMinute = (total / elapsedS) * 60;
   const ceiling = perImagePoints > 0 ? (RESTORE_RATE / perImagePoints) * 60 : Infinity;
   const files = [...shop.files.values()];
 
-  console.log(`\nPipeline throughput, one shop, emulator at ${RESTORE_RATE} points/s (bucket ${shop.settings.maximumAvailable}), image-optimise max_batch_size ${BATCH || 'as in wrangler.toml'}`);
+  console.log(
+    `\nPipeline throughput, one shop, emulator at ${RESTORE_RATE} points/s (bucket ${shop.settings.maximumAvailable}), image-optimise max_batch_size ${BATCH || 'as in wrangler.toml'}`,
+  );
   console.log(`  catalogue: ${synced} images synced; job: ${total} product images, job status ${sched.status}`);
   console.log(`  elapsed:   ${elapsedS.toFixed(1)} s  ->  ${perMinute.toFixed(1)} images/min`);
-  console.log(`  GraphQL:   ${meter.points.toFixed(0)} points in ${[...meter.calls.values()].reduce((n, c) => n + c.n, 0)} calls, ${perImagePoints.toFixed(1)} points per image`);
+  console.log(
+    `  GraphQL:   ${meter.points.toFixed(0)} points in ${[...meter.calls.values()].reduce((n, c) => n + c.n, 0)} calls, ${perImagePoints.toFixed(1)} points per image`,
+  );
   for (const [op, c] of [...meter.calls.entries()].sort((a, b) => b[1].points - a[1].points)) {
-    console.log(`             ${op.padEnd(28)} ${String(c.n).padStart(5)} calls ${c.points.toFixed(0).padStart(7)} points  (${(c.points / Math.max(1, c.n)).toFixed(1)} each)`);
+    console.log(
+      `             ${op.padEnd(28)} ${String(c.n).padStart(5)} calls ${c.points.toFixed(0).padStart(7)} points  (${(c.points / Math.max(1, c.n)).toFixed(1)} each)`,
+    );
   }
-  console.log(`  ceiling:   ${RESTORE_RATE} / ${perImagePoints.toFixed(1)} points per image = ${ceiling.toFixed(1)} images/min by the rate limit`);
+  console.log(
+    `  ceiling:   ${RESTORE_RATE} / ${perImagePoints.toFixed(1)} points per image = ${ceiling.toFixed(1)} images/min by the rate limit`,
+  );
   console.log(`  achieved:  ${((perMinute / ceiling) * 100).toFixed(1)} % of that ceiling (target 80 %)`);
-  console.log(`  emulator:  ${shop.stats.throttled} THROTTLED answers, ${files.filter((f) => f.status === 'READY').length} files READY`);
+  console.log(
+    `  emulator:  ${shop.stats.throttled} THROTTLED answers, ${files.filter((f) => f.status === 'READY').length} files READY`,
+  );
   console.log(`  history:   ${history.data?.data?.length ?? 0} rows on page 1`);
 
   // Where an image's time goes, from the Worker's per-image log lines.
@@ -199,10 +259,15 @@ try {
     })
     .filter((e): e is NonNullable<typeof e> => e !== null);
   const done = events.filter((e) => e.event === 'image_done');
-  const avg = (k: 'ms' | 'fetchMs' | 'engineMs' | 'shopifyMs') => done.reduce((n, e) => n + (e[k] ?? 0), 0) / Math.max(1, done.length);
+  const avg = (k: 'ms' | 'fetchMs' | 'engineMs' | 'shopifyMs') =>
+    done.reduce((n, e) => n + (e[k] ?? 0), 0) / Math.max(1, done.length);
   const busyMs = done.reduce((n, e) => n + (e.ms ?? 0), 0);
-  console.log(`  per image: ${avg('ms').toFixed(0)} ms (CDN fetch ${avg('fetchMs').toFixed(0)}, codec ${avg('engineMs').toFixed(0)}, Shopify upload+READY ${avg('shopifyMs').toFixed(0)});`);
-  console.log(`             mean concurrency ${(busyMs / 1000 / elapsedS).toFixed(2)}; retries ${events.filter((e) => e.event === 'image_retry').length}; CPU cores ${(await import('node:os')).cpus().length}`);
+  console.log(
+    `  per image: ${avg('ms').toFixed(0)} ms (CDN fetch ${avg('fetchMs').toFixed(0)}, codec ${avg('engineMs').toFixed(0)}, Shopify upload+READY ${avg('shopifyMs').toFixed(0)});`,
+  );
+  console.log(
+    `             mean concurrency ${(busyMs / 1000 / elapsedS).toFixed(2)}; retries ${events.filter((e) => e.event === 'image_retry').length}; CPU cores ${(await import('node:os')).cpus().length}`,
+  );
 } finally {
   cleanup();
 }

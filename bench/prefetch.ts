@@ -25,18 +25,36 @@ import { gzipSync } from 'node:zlib';
 import { transform } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, CdpBrowser } from '../tests/browser/prefetch/cdp-tab';
-import { INSTANT_PAGE_PATH, SPEED_PREFETCH_PATH, type Scenario, type Storefront, startStorefront } from '../tests/browser/prefetch/storefront-server';
+import {
+  INSTANT_PAGE_PATH,
+  SPEED_PREFETCH_PATH,
+  type Scenario,
+  type Storefront,
+  startStorefront,
+} from '../tests/browser/prefetch/storefront-server';
 
 const TRIALS = Number(process.env.TRIALS ?? 15);
 const HOVERS_MS = [150, 500];
 const PRESS_MS = 90;
-const SCENARIOS: { key: string; scenario: Scenario; shopifyRules: boolean; label: string; scriptData?: Record<string, string> }[] = [
+const SCENARIOS: {
+  key: string;
+  scenario: Scenario;
+  shopifyRules: boolean;
+  label: string;
+  scriptData?: Record<string, string>;
+}[] = [
   { key: 'none', scenario: 'none', shopifyRules: false, label: 'no script' },
   { key: 'shopify', scenario: 'shopify-rules', shopifyRules: true, label: 'Shopify conservative rules alone' },
   { key: 'instantalone', scenario: 'instant.page', shopifyRules: false, label: 'instant.page 5.2 alone' },
   { key: 'instant', scenario: 'instant.page', shopifyRules: true, label: 'instant.page 5.2 + Shopify rules' },
   { key: 'speed', scenario: 'speed-prefetch', shopifyRules: true, label: 'speed-prefetch + Shopify rules' },
-  { key: 'speedlight', scenario: 'speed-prefetch', shopifyRules: true, label: '  same, data-mode=prefetch', scriptData: { mode: 'prefetch' } },
+  {
+    key: 'speedlight',
+    scenario: 'speed-prefetch',
+    shopifyRules: true,
+    label: '  same, data-mode=prefetch',
+    scriptData: { mode: 'prefetch' },
+  },
 ];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -64,7 +82,13 @@ async function waitFor<T>(probe: () => T | undefined, timeoutMs = 10_000): Promi
   }
 }
 
-async function clickToShown(browser: CdpBrowser, storefront: Storefront, key: string, trial: number, hoverMs: number): Promise<{ ms: number; prerendered: boolean }> {
+async function clickToShown(
+  browser: CdpBrowser,
+  storefront: Storefront,
+  key: string,
+  trial: number,
+  hoverMs: number,
+): Promise<{ ms: number; prerendered: boolean }> {
   const start = `/collections/bench-${key}${hoverMs}-${trial}`;
   const target = `/products/next-bench-${key}${hoverMs}-${trial}`;
   const tab = await browser.newTab();
@@ -139,7 +163,8 @@ async function mainThreadMs(storefront: Storefront, scenario: Scenario, scriptUr
 type TraceEvent = { name: string; ph: string; ts: number; dur?: number; tid: number; args?: { data?: { url?: string } } };
 
 function scriptTime(events: TraceEvent[], scriptUrl: string): number {
-  const ours = (e: TraceEvent) => e.ph === 'X' && (JSON.stringify(e.args ?? {}).includes(scriptUrl) || e.name === 'v8.evaluateModule');
+  const ours = (e: TraceEvent) =>
+    e.ph === 'X' && (JSON.stringify(e.args ?? {}).includes(scriptUrl) || e.name === 'v8.evaluateModule');
   const compile = events.find((e) => ours(e) && e.name.startsWith('v8.compile'));
   if (!compile) return 0;
   // The page's only module script is the one measured, so its evaluateModule is ours; nested events
@@ -163,12 +188,21 @@ async function sizes() {
   const instant = readFileSync(INSTANT_PAGE_PATH, 'utf8');
   const instantMin = (await transform(instant, { loader: 'js', minify: true, legalComments: 'inline' })).code;
   const gz = (text: string) => gzipSync(text, { level: 9 }).length;
-  return { ours: { raw: ours.length, gzip: gz(ours) }, instant: { raw: instant.length, gzip: gz(instant) }, instantMin: { raw: instantMin.length, gzip: gz(instantMin) } };
+  return {
+    ours: { raw: ours.length, gzip: gz(ours) },
+    instant: { raw: instant.length, gzip: gz(instant) },
+    instantMin: { raw: instantMin.length, gzip: gz(instantMin) },
+  };
 }
 
-const storefront = await startStorefront({ ttfbMs: ttfbFor, htmlCacheControl: process.env.HTML_CACHE_CONTROL ?? 'private, max-age=0' });
+const storefront = await startStorefront({
+  ttfbMs: ttfbFor,
+  htmlCacheControl: process.env.HTML_CACHE_CONTROL ?? 'private, max-age=0',
+});
 try {
-  console.log(`Chromium ${CHROMIUM}, ${TRIALS} trials per scenario; press ${PRESS_MS} ms; product pages answer in 300-600 ms, HTML Cache-Control: ${storefront.config.htmlCacheControl}\n`);
+  console.log(
+    `Chromium ${CHROMIUM}, ${TRIALS} trials per scenario; press ${PRESS_MS} ms; product pages answer in 300-600 ms, HTML Cache-Control: ${storefront.config.htmlCacheControl}\n`,
+  );
   const size = await sizes();
   console.log('Script size (gzip -9)');
   console.log(`  speed-prefetch (built, minified)    ${size.ours.gzip} B gzipped (${size.ours.raw} B)   budget 1536 B`);
@@ -185,12 +219,16 @@ try {
       const m = median(r.ms);
       const share = baseline ? ` ${((m / baseline) * 100).toFixed(0).padStart(3)}% of no script` : '';
       const pre = r.prerendered ? `, prerendered ${r.prerendered}/${r.ms.length}` : '';
-      console.log(`  ${s.label.padEnd(34)} ${m.toFixed(0).padStart(5)}${share}  (min ${Math.min(...r.ms).toFixed(0)}, max ${Math.max(...r.ms).toFixed(0)}${pre})`);
+      console.log(
+        `  ${s.label.padEnd(34)} ${m.toFixed(0).padStart(5)}${share}  (min ${Math.min(...r.ms).toFixed(0)}, max ${Math.max(...r.ms).toFixed(0)}${pre})`,
+      );
     }
   }
 
   console.log('\nMain-thread time of the script on page load (median of 10 loads, ms)');
-  console.log(`  speed-prefetch    ${(await mainThreadMs(storefront, 'speed-prefetch', '/assets/speed-prefetch.js')).toFixed(2)}`);
+  console.log(
+    `  speed-prefetch    ${(await mainThreadMs(storefront, 'speed-prefetch', '/assets/speed-prefetch.js')).toFixed(2)}`,
+  );
   console.log(`  instant.page 5.2  ${(await mainThreadMs(storefront, 'instant.page', '/assets/instantpage.js')).toFixed(2)}`);
 } finally {
   await storefront.close();

@@ -10,7 +10,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const { values: args } = parseArgs({
-  options: { only: { type: 'string' }, 'timeout-min': { type: 'string', default: '30' }, 'images-args': { type: 'string', default: '' } },
+  options: {
+    only: { type: 'string' },
+    'timeout-min': { type: 'string', default: '30' },
+    'images-args': { type: 'string', default: '' },
+  },
 });
 const TIMEOUT_MS = Number(args['timeout-min']) * 60_000;
 const dir = mkdtempSync(join(tmpdir(), 'bench-all-'));
@@ -57,7 +61,15 @@ const atLeast = (v: number, t: number) => (Number.isFinite(v) ? (v >= t ? 'ok' :
 const atMost = (v: number, t: number) => (Number.isFinite(v) ? (v <= t ? 'ok' : 'MISS') : 'FAILED');
 const num = (re: RegExp, text: string) => Number(re.exec(text)?.[1] ?? Number.NaN);
 
-type ImageRecord = { kind: string; level: string; bytesIn: number; bytesOut: number; ms: number; cpuMs?: number; megapixels: number };
+type ImageRecord = {
+  kind: string;
+  level: string;
+  bytesIn: number;
+  bytesOut: number;
+  ms: number;
+  cpuMs?: number;
+  megapixels: number;
+};
 
 const BENCHES: { name: string; script: string; args: (json: string) => string[]; figures: (r: Run, json: string) => Row[] }[] = [
   {
@@ -73,9 +85,27 @@ const BENCHES: { name: string; script: string; args: (json: string) => string[];
       const a = saved(mj);
       const b = saved(lp);
       return [
-        { bench: 'images', figure: `Medium on JPEG: median saved (${mj.length} files)`, value: `${a.toFixed(1)} %`, target: '>= 60 %', verdict: atLeast(a, 60) },
-        { bench: 'images', figure: `Lossless on PNG: median saved (${lp.length} files)`, value: `${b.toFixed(1)} %`, target: '>= 8 %', verdict: atLeast(b, 8) },
-        { bench: 'images', figure: 'JPEG encode (Medium), CPU ms per megapixel', value: `${msMp.toFixed(0)} ms`, target: '<= 150 ms', verdict: atMost(msMp, 150) },
+        {
+          bench: 'images',
+          figure: `Medium on JPEG: median saved (${mj.length} files)`,
+          value: `${a.toFixed(1)} %`,
+          target: '>= 60 %',
+          verdict: atLeast(a, 60),
+        },
+        {
+          bench: 'images',
+          figure: `Lossless on PNG: median saved (${lp.length} files)`,
+          value: `${b.toFixed(1)} %`,
+          target: '>= 8 %',
+          verdict: atLeast(b, 8),
+        },
+        {
+          bench: 'images',
+          figure: 'JPEG encode (Medium), CPU ms per megapixel',
+          value: `${msMp.toFixed(0)} ms`,
+          target: '<= 150 ms',
+          verdict: atMost(msMp, 150),
+        },
       ];
     },
   },
@@ -87,7 +117,13 @@ const BENCHES: { name: string; script: string; args: (json: string) => string[];
       const res = readJson<{ results: { call: string; p50: number; p95: number }[] }>(json);
       if (!res) return [];
       // Issue 5 sets no number ("stay fast"): the figures are shown for the record.
-      return res.results.map((x) => ({ bench: 'api', figure: `${x.call}: p50 / p95`, value: `${x.p50.toFixed(1)} / ${x.p95.toFixed(1)} ms`, target: 'fast (no number)', verdict: '-' as const }));
+      return res.results.map((x) => ({
+        bench: 'api',
+        figure: `${x.call}: p50 / p95`,
+        value: `${x.p50.toFixed(1)} / ${x.p95.toFixed(1)} ms`,
+        target: 'fast (no number)',
+        verdict: '-' as const,
+      }));
     },
   },
   {
@@ -98,8 +134,20 @@ const BENCHES: { name: string; script: string; args: (json: string) => string[];
       const perMin = num(/->\s+([\d.]+) images\/min/, r.out);
       const share = num(/achieved:\s+([\d.]+) %/, r.out);
       return [
-        { bench: 'pipeline', figure: 'images per minute, one shop, 100 points/s', value: `${perMin.toFixed(1)}`, target: 'reported', verdict: Number.isFinite(perMin) ? '-' : 'FAILED' },
-        { bench: 'pipeline', figure: 'share of the rate limit ceiling', value: `${share.toFixed(1)} %`, target: '>= 80 %', verdict: atLeast(share, 80) },
+        {
+          bench: 'pipeline',
+          figure: 'images per minute, one shop, 100 points/s',
+          value: `${perMin.toFixed(1)}`,
+          target: 'reported',
+          verdict: Number.isFinite(perMin) ? '-' : 'FAILED',
+        },
+        {
+          bench: 'pipeline',
+          figure: 'share of the rate limit ceiling',
+          value: `${share.toFixed(1)} %`,
+          target: '>= 80 %',
+          verdict: atLeast(share, 80),
+        },
       ];
     },
   },
@@ -115,8 +163,20 @@ const BENCHES: { name: string; script: string; args: (json: string) => string[];
       const instantMs = num(/instant\.page 5\.2 \+ Shopify rules\s+(\d+)/, hover150);
       return [
         { bench: 'prefetch', figure: 'script size, gzipped', value: `${gz} B`, target: '<= 1536 B', verdict: atMost(gz, 1536) },
-        { bench: 'prefetch', figure: 'hover 150 ms + click: time vs no script', value: `${ours} %`, target: '< 50 %', verdict: Number.isFinite(ours) ? (ours < 50 ? 'ok' : 'MISS') : 'FAILED' },
-        { bench: 'prefetch', figure: 'hover 150 ms + click: ours vs instant.page', value: `${oursMs} vs ${instantMs} ms`, target: 'ahead', verdict: Number.isFinite(oursMs) && Number.isFinite(instantMs) ? (oursMs < instantMs ? 'ok' : 'MISS') : 'FAILED' },
+        {
+          bench: 'prefetch',
+          figure: 'hover 150 ms + click: time vs no script',
+          value: `${ours} %`,
+          target: '< 50 %',
+          verdict: Number.isFinite(ours) ? (ours < 50 ? 'ok' : 'MISS') : 'FAILED',
+        },
+        {
+          bench: 'prefetch',
+          figure: 'hover 150 ms + click: ours vs instant.page',
+          value: `${oursMs} vs ${instantMs} ms`,
+          target: 'ahead',
+          verdict: Number.isFinite(oursMs) && Number.isFinite(instantMs) ? (oursMs < instantMs ? 'ok' : 'MISS') : 'FAILED',
+        },
       ];
     },
   },
@@ -125,7 +185,11 @@ const BENCHES: { name: string; script: string; args: (json: string) => string[];
     script: 'bench/load.ts',
     args: (json) => ['--json', json],
     figures: (_r, json) => {
-      const res = readJson<{ connections: number; seconds: number; figures: { name: string; requestsPerSec: number; p50: number; p99: number; errors: number; non2xx: number }[] }>(json);
+      const res = readJson<{
+        connections: number;
+        seconds: number;
+        figures: { name: string; requestsPerSec: number; p50: number; p99: number; errors: number; non2xx: number }[];
+      }>(json);
       if (!res) return [];
       return res.figures.map((f) => ({
         bench: 'load',
@@ -154,7 +218,14 @@ async function main() {
       console.error(`could not read the figures of ${b.name}: ${(e as Error).message}`);
     }
     const failed = r.timedOut || r.code !== 0 || figures.length === 0;
-    if (failed) rows.push({ bench: b.name, figure: r.timedOut ? `timed out after ${args['timeout-min']} min` : `exit code ${r.code}`, value: '-', target: '-', verdict: 'FAILED' });
+    if (failed)
+      rows.push({
+        bench: b.name,
+        figure: r.timedOut ? `timed out after ${args['timeout-min']} min` : `exit code ${r.code}`,
+        value: '-',
+        target: '-',
+        verdict: 'FAILED',
+      });
     // A benchmark stopped at its limit still shows what it printed before that.
     rows.push(...(r.timedOut ? figures.filter((f) => f.verdict !== 'FAILED') : figures));
     console.log(`===== bench:${b.name}: ${failed ? 'FAILED' : 'done'} in ${(r.ms / 1000).toFixed(0)} s =====`);

@@ -22,8 +22,27 @@ import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { buildLargeSet } from './lib/large-set';
 import { median } from './lib/report';
-import { addProduct, isRunning, itemImages, manualList, optimiseNow, productSchedule, saveMediumSettings, servedBytes, storeProducts, type TabSchedule } from './lib/store-admin';
-import { exportCommit, freePort, sampleWorkerd, startProduct, stopProduct, type RunningProduct, type WorkerdFigures } from './lib/store-product';
+import {
+  addProduct,
+  isRunning,
+  itemImages,
+  manualList,
+  optimiseNow,
+  productSchedule,
+  saveMediumSettings,
+  servedBytes,
+  storeProducts,
+  type TabSchedule,
+} from './lib/store-admin';
+import {
+  exportCommit,
+  freePort,
+  sampleWorkerd,
+  startProduct,
+  stopProduct,
+  type RunningProduct,
+  type WorkerdFigures,
+} from './lib/store-product';
 import { butteraugli, checkDecodes, engineSsim, findButteraugli, nativeQ75, type Butteraugli } from './lib/store-score';
 
 const { values: args } = parseArgs({
@@ -49,15 +68,30 @@ const fullWallpaper = (stem: string) => `/usr/share/wallpapers/${stem}/contents/
 type Photo = { name: string; path: string; megapixels: number };
 
 export type StoreRecord = {
-  name: string; megapixels: number; bytesIn: number; bytesOut: number; saved: number; changed: boolean; decodes: boolean;
-  decodeError?: string; status: string; engineSsim: number; nativeBytes: number; nativeSaved: number; nativeSsim: number;
-  butteraugli: Butteraugli | null; nativeButteraugli: Butteraugli | null; appStatus?: string;
+  name: string;
+  megapixels: number;
+  bytesIn: number;
+  bytesOut: number;
+  saved: number;
+  changed: boolean;
+  decodes: boolean;
+  decodeError?: string;
+  status: string;
+  engineSsim: number;
+  nativeBytes: number;
+  nativeSaved: number;
+  nativeSsim: number;
+  butteraugli: Butteraugli | null;
+  nativeButteraugli: Butteraugli | null;
+  appStatus?: string;
 };
 
 /** The large set's >= 6 MP JPEG photos: its 3000 and 4000 px squares, plus the full Plasma wallpapers. */
 async function photos(): Promise<Photo[]> {
   const made = await buildLargeSet(args.large);
-  const squares = made.filter((n) => /^photo-jpg_.+-(3000|4000)\.jpg$/.test(n)).map((n) => ({ name: n.replace(/^photo-jpg_|\.jpg$/g, ''), path: join(args.large, n) }));
+  const squares = made
+    .filter((n) => /^photo-jpg_.+-(3000|4000)\.jpg$/.test(n))
+    .map((n) => ({ name: n.replace(/^photo-jpg_|\.jpg$/g, ''), path: join(args.large, n) }));
   const stems = [...new Set(made.map((n) => /^photo-jpg_(.+)-\d+\.jpg$/.exec(n)?.[1]).filter((s): s is string => !!s))];
   const full = stems.filter((s) => existsSync(fullWallpaper(s))).map((s) => ({ name: `${s}-5120x2880`, path: fullWallpaper(s) }));
   const out: Photo[] = [];
@@ -66,7 +100,10 @@ async function photos(): Promise<Photo[]> {
     const megapixels = ((m.width ?? 0) * (m.height ?? 0)) / 1e6;
     if (m.format === 'jpeg' && megapixels >= MIN_MP) out.push({ ...p, megapixels });
   }
-  const only = args.only?.split(',').map((s) => s.trim()).filter(Boolean);
+  const only = args.only
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const picked = only?.length ? out.filter((p) => only.some((o) => p.name.includes(o))) : out;
   picked.sort((a, b) => a.name.localeCompare(b.name));
   return args.limit ? picked.slice(0, Number(args.limit)) : picked;
@@ -76,20 +113,30 @@ const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)} %` : '-');
 const ssim = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-').padStart(6);
-const ba = (b: Butteraugli | null) => (b && Number.isFinite(b.pnorm3) ? b.pnorm3.toFixed(2) : b && Number.isFinite(b.max) ? `max ${b.max.toFixed(2)}` : '-');
+const ba = (b: Butteraugli | null) =>
+  b && Number.isFinite(b.pnorm3) ? b.pnorm3.toFixed(2) : b && Number.isFinite(b.max) ? `max ${b.max.toFixed(2)}` : '-';
 
 /**
  * The native reference's scores depend only on the original and sharp's MozJPEG, not on the product: kept
  * in the large set's folder (keyed by both files' hashes), so a rerun after an engine change scores only
  * the product's bytes.
  */
-async function nativeScores(original: Uint8Array, native: Uint8Array, tool: Butteraugli['tool'] | null): Promise<{ ssim: number; butteraugli: Butteraugli | null }> {
+async function nativeScores(
+  original: Uint8Array,
+  native: Uint8Array,
+  tool: Butteraugli['tool'] | null,
+): Promise<{ ssim: number; butteraugli: Butteraugli | null }> {
   const file = join(args.large, 'bench-store-native-scores.json');
-  const cache = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, { ssim: number; butteraugli: Butteraugli | null }>) : {};
+  const cache = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, { ssim: number; butteraugli: Butteraugli | null }>)
+    : {};
   const key = `${sha256(original)}:${sha256(native)}`;
   const hit = cache[key];
   if (hit && (!tool || hit.butteraugli?.tool === tool)) return { ssim: hit.ssim, butteraugli: tool ? hit.butteraugli : null };
-  const fresh = { ssim: await engineSsim(original, native), butteraugli: tool ? await butteraugli(tool, original, native) : null };
+  const fresh = {
+    ssim: await engineSsim(original, native),
+    butteraugli: tool ? await butteraugli(tool, original, native) : null,
+  };
   if (tool) writeFileSync(file, JSON.stringify({ ...cache, [key]: fresh }, null, 1));
   return fresh;
 }
@@ -112,7 +159,9 @@ async function waitForJob(p: RunningProduct, timeoutMs: number): Promise<TabSche
   let last = '';
   for (;;) {
     const s = await productSchedule(p);
-    const line = s ? `${s.status} ${s.opt_total - s.opt_in}/${s.opt_total} (done ${s.opt_done ?? '-'}, failed ${s.opt_failed ?? '-'})` : 'no schedule';
+    const line = s
+      ? `${s.status} ${s.opt_total - s.opt_in}/${s.opt_total} (done ${s.opt_done ?? '-'}, failed ${s.opt_failed ?? '-'})`
+      : 'no schedule';
     if (line !== last) console.log(`  progress: ${line}`);
     last = line;
     if (s && !isRunning(s) && s.opt_total > 0) return s;
@@ -123,9 +172,14 @@ async function waitForJob(p: RunningProduct, timeoutMs: number): Promise<TabSche
 
 async function main() {
   const set = await photos();
-  if (set.length === 0) throw new Error('no >= 6 MP JPEG photos selected (apt-get install -y plasma-workspace-wallpapers ukui-wallpapers; check --only)');
+  if (set.length === 0)
+    throw new Error(
+      'no >= 6 MP JPEG photos selected (apt-get install -y plasma-workspace-wallpapers ukui-wallpapers; check --only)',
+    );
   const tool = args['no-butteraugli'] ? null : await findButteraugli();
-  console.log(`bench:store: ${set.length} photos of ${Math.min(...set.map((s) => s.megapixels)).toFixed(1)}-${Math.max(...set.map((s) => s.megapixels)).toFixed(1)} MP; butteraugli: ${tool ?? 'not used'}`);
+  console.log(
+    `bench:store: ${set.length} photos of ${Math.min(...set.map((s) => s.megapixels)).toFixed(1)}-${Math.max(...set.map((s) => s.megapixels)).toFixed(1)} MP; butteraugli: ${tool ?? 'not used'}`,
+  );
 
   const [port, emulatorPort] = [await freePort(), await freePort()];
   const state = mkdtempSync(join(tmpdir(), 'bench-store-state-'));
@@ -175,7 +229,11 @@ async function main() {
       const media = inStore.find((x) => x.title === title)?.media[0];
       if (!media) throw new Error(`${title} is gone from the store`);
       const detail = await itemImages(product, rowId).catch(() => []);
-      served.set(title, { bytes: await servedBytes(media.url), status: media.status, appStatus: detail[0]?.status as string | undefined }); // the image row's documented status text
+      served.set(title, {
+        bytes: await servedBytes(media.url),
+        status: media.status,
+        appStatus: detail[0]?.status as string | undefined,
+      }); // the image row's documented status text
     }
   } finally {
     await stopProduct(product.child);
@@ -184,7 +242,9 @@ async function main() {
   }
 
   // Scored after the product stopped: butteraugli and the native encode do not share the CPUs with it.
-  console.log(`\n${'image'.padEnd(26)} ${'MP'.padStart(5)} ${'original'.padStart(9)} ${'product'.padStart(9)} ${'saved'.padStart(7)} ${'native'.padStart(7)} ${'SSIM'.padStart(6)} ${'SSIM n'.padStart(6)} ${'BA prod'.padStart(7)} ${'BA nat'.padStart(7)}  store status`);
+  console.log(
+    `\n${'image'.padEnd(26)} ${'MP'.padStart(5)} ${'original'.padStart(9)} ${'product'.padStart(9)} ${'saved'.padStart(7)} ${'native'.padStart(7)} ${'SSIM'.padStart(6)} ${'SSIM n'.padStart(6)} ${'BA prod'.padStart(7)} ${'BA nat'.padStart(7)}  store status`,
+  );
   const records: StoreRecord[] = [];
   for (const [title, original] of originals) {
     const photo = [...set].find((s) => `${TITLE_PREFIX} ${s.name}` === title)!;
@@ -199,12 +259,22 @@ async function main() {
       writeFileSync(join(args.keep, `${photo.name}.native-q75.jpg`), native);
     }
     const rec: StoreRecord = {
-      name: photo.name, megapixels: photo.megapixels, bytesIn: original.length, bytesOut: out.bytes.length,
-      saved: (original.length - out.bytes.length) / original.length, changed, decodes: decoded.ok,
-      ...(decoded.ok ? {} : { decodeError: decoded.error }), status: out.status, appStatus: out.appStatus,
+      name: photo.name,
+      megapixels: photo.megapixels,
+      bytesIn: original.length,
+      bytesOut: out.bytes.length,
+      saved: (original.length - out.bytes.length) / original.length,
+      changed,
+      decodes: decoded.ok,
+      ...(decoded.ok ? {} : { decodeError: decoded.error }),
+      status: out.status,
+      appStatus: out.appStatus,
       engineSsim: decoded.ok ? (changed ? await engineSsim(original, out.bytes) : 1) : Number.NaN,
-      nativeBytes: native.length, nativeSaved: (original.length - native.length) / original.length, nativeSsim: nat.ssim,
-      butteraugli: tool && decoded.ok ? (changed ? await butteraugli(tool, original, out.bytes) : { tool, pnorm3: 0, max: 0 }) : null,
+      nativeBytes: native.length,
+      nativeSaved: (original.length - native.length) / original.length,
+      nativeSsim: nat.ssim,
+      butteraugli:
+        tool && decoded.ok ? (changed ? await butteraugli(tool, original, out.bytes) : { tool, pnorm3: 0, max: 0 }) : null,
       nativeButteraugli: nat.butteraugli,
     };
     records.push(rec);
@@ -246,7 +316,9 @@ async function main() {
       `\nbutteraugli 3-norm median: product ${Number.isFinite(summary.medianButteraugli) ? summary.medianButteraugli.toFixed(2) : '-'} (worst ${Number.isFinite(summary.worstButteraugli) ? summary.worstButteraugli.toFixed(2) : '-'}), native ${Number.isFinite(summary.medianNativeButteraugli) ? summary.medianNativeButteraugli.toFixed(2) : '-'}` +
       `\n${summary.unchanged} unchanged, ${summary.notDecoding} not decoding, ${summary.belowGuardFloor} changed below the guard floor 0.97; job ${schedule?.status} done ${schedule?.opt_done ?? '-'} failed ${schedule?.opt_failed ?? '-'} in ${(jobWallMs / 1000).toFixed(0)} s` +
       `\nworkerd: peak RSS during the job ${workerd.peakRssMb.toFixed(0)} MB (VmHWM ${workerd.hwmMb.toFixed(0)} MB, idle before the job ${workerd.idleRssMb.toFixed(0)} MB), CPU ${summary.workerdCpuMsPerMp.toFixed(0)} ms/MP (whole process: engine, guard, D1/R2, Shopify calls)` +
-        (workerd.restarted ? '\nworkerd was restarted during the job (wrangler reload): VmHWM and CPU cover only what was sampled' : ''),
+      (workerd.restarted
+        ? '\nworkerd was restarted during the job (wrangler reload): VmHWM and CPU cover only what was sampled'
+        : ''),
   );
   if (args.markdown) console.log(`\n${markdownTable(records)}`);
   if (args.json) writeFileSync(args.json, JSON.stringify({ summary, records }, null, 2));
@@ -255,10 +327,15 @@ async function main() {
 
 function markdownTable(records: StoreRecord[]): string {
   const kb = (n: number) => `${Math.round(n / 1000)} KB`;
-  const rows = records.map((r) =>
-    `| ${r.name} | ${r.megapixels.toFixed(1)} | ${kb(r.bytesIn)} | ${kb(r.bytesOut)} | ${pct(r.saved)} | ${pct(r.nativeSaved)} | ${ssim(r.engineSsim).trim()} / ${ssim(r.nativeSsim).trim()} | ${ba(r.butteraugli)} / ${ba(r.nativeButteraugli)} |`,
+  const rows = records.map(
+    (r) =>
+      `| ${r.name} | ${r.megapixels.toFixed(1)} | ${kb(r.bytesIn)} | ${kb(r.bytesOut)} | ${pct(r.saved)} | ${pct(r.nativeSaved)} | ${ssim(r.engineSsim).trim()} / ${ssim(r.nativeSsim).trim()} | ${ba(r.butteraugli)} / ${ba(r.nativeButteraugli)} |`,
   );
-  return ['| image | MP | original | product | saved | native q75 | block SSIM product / native | butteraugli product / native |', '|---|---|---|---|---|---|---|---|', ...rows].join('\n');
+  return [
+    '| image | MP | original | product | saved | native q75 | block SSIM product / native | butteraugli product / native |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 main()

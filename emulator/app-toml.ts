@@ -16,7 +16,13 @@
 // the app URL they run under as `applicationUrl`.
 import { parse } from 'smol-toml';
 
-export type AppTomlSubscription = { topics?: string[]; compliance_topics?: string[]; uri: string; include_fields?: string[]; filter?: string };
+export type AppTomlSubscription = {
+  topics?: string[];
+  compliance_topics?: string[];
+  uri: string;
+  include_fields?: string[];
+  filter?: string;
+};
 
 export type AppToml = {
   client_id: string;
@@ -51,7 +57,8 @@ export function resolveWebhookTargets(config: AppToml, applicationUrl = config.a
   const subs = config.webhooks?.subscriptions ?? [];
   const targets: WebhookTarget[] = [];
   for (const s of subs) {
-    for (const topic of s.topics ?? []) targets.push({ topic, url: resolveUri(s.uri, applicationUrl), compliance: false, includeFields: s.include_fields });
+    for (const topic of s.topics ?? [])
+      targets.push({ topic, url: resolveUri(s.uri, applicationUrl), compliance: false, includeFields: s.include_fields });
   }
   for (const topic of ['customers/data_request', 'customers/redact', 'shop/redact']) {
     const s = subs.find((x) => x.compliance_topics?.includes(topic));
@@ -66,7 +73,9 @@ export function resolveWebhookTargets(config: AppToml, applicationUrl = config.a
  * separators removed as models/app/app.ts does; `extensions/*` when the key is absent).
  */
 export function extensionTomlGlobs(config: AppToml): string[] {
-  const dirs = Array.isArray(config.extension_directories) ? config.extension_directories.map((d) => d.replace(/[/\\]+$/, '')) : ['extensions/*'];
+  const dirs = Array.isArray(config.extension_directories)
+    ? config.extension_directories.map((d) => d.replace(/[/\\]+$/, ''))
+    : ['extensions/*'];
   return dirs.map((d) => `${d}/*.extension.toml`);
 }
 

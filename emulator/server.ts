@@ -63,7 +63,14 @@ export function buildApp(emu: Emulator, log = false): Hono {
 export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmulator> {
   let app: Hono | null = null;
   const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: (req) => (app ? app.fetch(req) : new Response('starting', { status: 503 })), port: opts.port ?? 0, hostname: opts.host ?? '127.0.0.1' }, () => resolve(s));
+    const s = serve(
+      {
+        fetch: (req) => (app ? app.fetch(req) : new Response('starting', { status: 503 })),
+        port: opts.port ?? 0,
+        hostname: opts.host ?? '127.0.0.1',
+      },
+      () => resolve(s),
+    );
     s.once('error', reject); // e.g. EADDRINUSE: fail loudly instead of hanging
   });
   // Long bulk operations can keep the event loop busy; a short keep-alive would then close sockets that
@@ -72,7 +79,10 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
   const port = (server.address() as AddressInfo).port;
   const origin = `http://${opts.host ?? '127.0.0.1'}:${port}`;
   // Webhooks go where Shopify would send them for this app: shopify.app.toml resolved against appUrl.
-  const emu = createEmulator(origin, { ...opts.app, webhooks: opts.app.webhooks ?? resolveWebhookTargets(APP_TOML, opts.app.appUrl) });
+  const emu = createEmulator(origin, {
+    ...opts.app,
+    webhooks: opts.app.webhooks ?? resolveWebhookTargets(APP_TOML, opts.app.appUrl),
+  });
   Object.assign(emu.defaultSettings, opts.defaults ?? {});
   if (opts.seedDevStore !== false) createShop(emu, { domain: DEV_STORE_DOMAIN, seed: 'dev' });
   app = buildApp(emu, opts.log);
@@ -100,7 +110,9 @@ export function readDevVars(path = '.dev.vars'): Record<string, string> {
 }
 
 /** The repository's shopify.app.toml: the app's scopes and webhook subscriptions come from it. */
-export const APP_TOML: AppToml = parseAppToml(readFileSync(fileURLToPath(new URL('../shopify.app.toml', import.meta.url)), 'utf8'));
+export const APP_TOML: AppToml = parseAppToml(
+  readFileSync(fileURLToPath(new URL('../shopify.app.toml', import.meta.url)), 'utf8'),
+);
 
 /** The app's scopes, from their one source (shopify.app.toml). */
 export const DEFAULT_SCOPES = APP_TOML.access_scopes?.scopes ?? '';
@@ -122,7 +134,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     defaults: { deliverWebhooks: true, webhookUrl: vars.EMULATOR_WEBHOOK_URL ?? '' },
     log: vars.EMULATOR_LOG === '1',
   });
-  console.log(`Shopify store emulator on ${running.origin} (dev store: ${DEV_STORE_DOMAIN}; storefront http://dev-store.localhost:${running.port}/)`);
+  console.log(
+    `Shopify store emulator on ${running.origin} (dev store: ${DEV_STORE_DOMAIN}; storefront http://dev-store.localhost:${running.port}/)`,
+  );
   const stop = () => void running.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -24,7 +24,8 @@ export async function resolveSource(emu: Emulator, source: string): Promise<Blob
     return null;
   }
   if (url.origin === new URL(emu.origin).origin) {
-    if (url.pathname.startsWith(STAGED_PREFIX)) return emu.stagedUploads.get(decodeURIComponent(url.pathname.slice(STAGED_PREFIX.length)))?.blob ?? null;
+    if (url.pathname.startsWith(STAGED_PREFIX))
+      return emu.stagedUploads.get(decodeURIComponent(url.pathname.slice(STAGED_PREFIX.length)))?.blob ?? null;
     return currentBlob(emu, url.pathname);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;

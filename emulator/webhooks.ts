@@ -20,7 +20,11 @@ export function signWebhookBody(secret: string, body: string): string {
 }
 
 /** Where Shopify sends this topic for this shop, and the payload fields it keeps; null: not subscribed. */
-function targetFor(emu: Emulator, shop: ShopState, topic: string): { url: string; includeFields?: string[]; viaApi?: boolean } | null {
+function targetFor(
+  emu: Emulator,
+  shop: ShopState,
+  topic: string,
+): { url: string; includeFields?: string[]; viaApi?: boolean } | null {
   const graphqlTopic = topic.toUpperCase().replace(/\//g, '_');
   const api = shop.webhookSubscriptions.find((s) => s.topic === graphqlTopic);
   if (api) return { url: api.callbackUrl, viaApi: true };
@@ -28,7 +32,13 @@ function targetFor(emu: Emulator, shop: ShopState, topic: string): { url: string
   return app ? { url: app.url, includeFields: app.includeFields } : null;
 }
 
-export function enqueueWebhook(emu: Emulator, shop: ShopState, topic: string, payload: unknown, opts: { evenIfUninstalled?: boolean } = {}): WebhookDelivery | null {
+export function enqueueWebhook(
+  emu: Emulator,
+  shop: ShopState,
+  topic: string,
+  payload: unknown,
+  opts: { evenIfUninstalled?: boolean } = {},
+): WebhookDelivery | null {
   if (!shop.installed && !opts.evenIfUninstalled) return null; // Shopify only calls installed apps
   const target = targetFor(emu, shop, topic);
   const body = JSON.stringify(applyIncludeFields(payload, target?.includeFields));
@@ -55,7 +65,8 @@ export function enqueueWebhook(emu: Emulator, shop: ShopState, topic: string, pa
   };
   shop.webhooks.push(delivery);
   // Subscriptions made through the API are always called; the app's own ones when the settings say so.
-  if (delivery.url && (target?.viaApi || shop.settings.webhookUrl || shop.settings.deliverWebhooks)) void deliver(delivery, delivery.url);
+  if (delivery.url && (target?.viaApi || shop.settings.webhookUrl || shop.settings.deliverWebhooks))
+    void deliver(delivery, delivery.url);
   return delivery;
 }
 
@@ -111,7 +122,15 @@ export function productPayload(emu: Emulator, shop: ShopState, p: ProductRec): R
     template_suffix: null,
     status: p.status.toLowerCase(),
     tags: p.tags.join(', '),
-    variants: p.variants.map((v, i) => ({ id: v.id, product_id: p.id, title: v.title, price: v.price, sku: v.sku, position: i + 1, admin_graphql_api_id: `gid://shopify/ProductVariant/${v.id}` })),
+    variants: p.variants.map((v, i) => ({
+      id: v.id,
+      product_id: p.id,
+      title: v.title,
+      price: v.price,
+      sku: v.sku,
+      position: i + 1,
+      admin_graphql_api_id: `gid://shopify/ProductVariant/${v.id}`,
+    })),
     options: [],
     images,
     image: images[0] ?? null,
@@ -124,7 +143,12 @@ export function productPayload(emu: Emulator, shop: ShopState, p: ProductRec): R
       alt: f.alt || null,
       status: f.status,
       media_content_type: 'IMAGE',
-      preview_image: { width: f.blob.width, height: f.blob.height, src: cdnUrl(emu, cdnPath(shop, 'files', f.filename), f.version), status: f.status },
+      preview_image: {
+        width: f.blob.width,
+        height: f.blob.height,
+        src: cdnUrl(emu, cdnPath(shop, 'files', f.filename), f.version),
+        status: f.status,
+      },
       variant_ids: [],
       admin_graphql_api_id: `gid://shopify/MediaImage/${f.id}`,
     })),
@@ -144,7 +168,13 @@ export function collectionPayload(emu: Emulator, shop: ShopState, c: CollectionR
     template_suffix: null,
     published_scope: 'web',
     image: c.image
-      ? { created_at: c.updatedAt, alt: c.image.alt || null, width: c.image.blob.width, height: c.image.blob.height, src: cdnUrl(emu, cdnPath(shop, 'collections', c.image.filename), c.image.version) }
+      ? {
+          created_at: c.updatedAt,
+          alt: c.image.alt || null,
+          width: c.image.blob.width,
+          height: c.image.blob.height,
+          src: cdnUrl(emu, cdnPath(shop, 'collections', c.image.filename), c.image.version),
+        }
       : null,
   };
 }
@@ -161,7 +191,10 @@ export function subscriptionPayload(shop: ShopState, s: SubscriptionRec): Record
       updated_at: isoNow(),
       currency: 'USD',
       capped_amount: usage && usage.kind === 'usage' ? usage.cappedAmount.amount : null,
-      price: s.lineItems.find((l) => l.kind === 'recurring')?.kind === 'recurring' ? (s.lineItems.find((l) => l.kind === 'recurring') as { price: { amount: string } }).price.amount : '0.00',
+      price:
+        s.lineItems.find((l) => l.kind === 'recurring')?.kind === 'recurring'
+          ? (s.lineItems.find((l) => l.kind === 'recurring') as { price: { amount: string } }).price.amount
+          : '0.00',
       interval: 'every_30_days',
       plan_handle: null,
     },

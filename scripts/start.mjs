@@ -71,8 +71,21 @@ if (!(await waitFor(`${emulator}/__emulator/health`))) {
 }
 
 start('wrangler dev', 'npx', [
-  'wrangler', 'dev', '--port', String(PORT), '--ip', '127.0.0.1', '--show-interactive-dev-session=false', '--persist-to', STATE,
-  '--var', `APP_URL:${appUrl}`, '--var', `SHOPIFY_ORIGIN:${emulator}`, '--var', `PAGESPEED_ORIGIN:${emulator}`,
+  'wrangler',
+  'dev',
+  '--port',
+  String(PORT),
+  '--ip',
+  '127.0.0.1',
+  '--show-interactive-dev-session=false',
+  '--persist-to',
+  STATE,
+  '--var',
+  `APP_URL:${appUrl}`,
+  '--var',
+  `SHOPIFY_ORIGIN:${emulator}`,
+  '--var',
+  `PAGESPEED_ORIGIN:${emulator}`,
 ]);
 
 // Tell the user where to go once the Worker answers.
@@ -92,7 +105,12 @@ console.log(`    Health:     ${base}/api/health\n`);
 
 async function waitFor(url, tries = 60) {
   for (let i = 0; i < tries; i++) {
-    if (await fetch(url).then((r) => r.ok).catch(() => false)) return true;
+    if (
+      await fetch(url)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      return true;
     await new Promise((r) => setTimeout(r, 500));
   }
   return false;
@@ -117,13 +135,18 @@ function readDevVars() {
 async function installDevStore() {
   const vars = readDevVars();
   const params = {
-    host: Buffer.from(`admin.shopify.com/store/${DEV_SHOP.split('.')[0]}`).toString('base64').replace(/=+$/, ''),
+    host: Buffer.from(`admin.shopify.com/store/${DEV_SHOP.split('.')[0]}`)
+      .toString('base64')
+      .replace(/=+$/, ''),
     locale: 'en',
     session: randomBytes(16).toString('hex'),
     shop: DEV_SHOP,
     timestamp: String(Math.floor(Date.now() / 1000)),
   };
-  const message = Object.keys(params).sort().map((k) => `${k}=${params[k]}`).join('&');
+  const message = Object.keys(params)
+    .sort()
+    .map((k) => `${k}=${params[k]}`)
+    .join('&');
   const hmac = createHmac('sha256', vars.SHOPIFY_API_SECRET).update(message).digest('hex');
   const landing = await (await fetch(`${base}/shopify/app?${new URLSearchParams({ ...params, hmac })}`)).json();
   if (landing.code === 301) {

@@ -52,10 +52,14 @@ export const WIZARD_TEMPLATE_DEFAULTS = {
 
 // ---- schema ----
 // Flags arrive as 0/1 from JSON and as '0'/'1' or booleans from forms and older clients.
-const toFlag = (v: unknown) => (v === true || v === '1' || v === 'true' ? 1 : v === false || v === '0' || v === 'false' || v === '' ? 0 : v);
+const toFlag = (v: unknown) =>
+  v === true || v === '1' || v === 'true' ? 1 : v === false || v === '0' || v === 'false' || v === '' ? 0 : v;
 const flag = z.preprocess(toFlag, z.union([z.literal(0), z.literal(1)]));
 const num = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
-const productScope = z.preprocess(num, z.union([z.literal(0), z.literal(1), z.literal(2)], { error: 'server.settings.productScope' satisfies MessageKey }));
+const productScope = z.preprocess(
+  num,
+  z.union([z.literal(0), z.literal(1), z.literal(2)], { error: 'server.settings.productScope' satisfies MessageKey }),
+);
 const rule = z.string().max(500);
 // Range messages are catalogue keys: validation reports them as keyed messages (keyedIssue).
 const SIZE_RANGE = 'server.settings.watermarkSizeRange' satisfies MessageKey;
@@ -81,8 +85,20 @@ export const qualitySchema = z.object({
   /** 1: lossless (keeps every pixel, only removes waste); wins over custom and level. */
   lossless: flag,
   /** Low / Medium / High (1 / 2 / 3 -> quality 90 / 75 / 70). Older clients may omit it. */
-  level: z.preprocess(num, z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'server.settings.levelRange' satisfies MessageKey })).default(DEFAULT_LEVEL),
-  custom_ratio: z.preprocess(num, z.number({ error: CUSTOM_RANGE }).int(CUSTOM_RANGE).min(CUSTOM_QUALITY_MIN, CUSTOM_RANGE).max(CUSTOM_QUALITY_MAX, CUSTOM_RANGE)),
+  level: z
+    .preprocess(
+      num,
+      z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'server.settings.levelRange' satisfies MessageKey }),
+    )
+    .default(DEFAULT_LEVEL),
+  custom_ratio: z.preprocess(
+    num,
+    z
+      .number({ error: CUSTOM_RANGE })
+      .int(CUSTOM_RANGE)
+      .min(CUSTOM_QUALITY_MIN, CUSTOM_RANGE)
+      .max(CUSTOM_QUALITY_MAX, CUSTOM_RANGE),
+  ),
 });
 
 export const imageOptSchema = z.object({
@@ -157,7 +173,10 @@ export function isBlankTemplate(text: string): boolean {
 
 /** Collapses repeated whitespace and trims, as on tag insertion. */
 export function normaliseTemplate(text: string): string {
-  return text.replace(/[\u200B-\u200D\u2060\uFEFF]/g, '').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[\u200B-\u200D\u2060\uFEFF]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 export type WatermarkUpload = { bytes: Uint8Array; ext: 'jpg' | 'png'; contentType: 'image/jpeg' | 'image/png' };
@@ -168,10 +187,14 @@ const refused = (key: SettingsMessageKey): Refused => ({ ok: false, key, message
 /** The keys the settings rules answer with (none has params). */
 type SettingsMessageKey = Extract<MessageKey, `server.settings.${string}` | 'server.common.invalidInput'>;
 
-export function checkWatermarkUpload(fileData: string, fileName: string | undefined): { ok: true; upload: WatermarkUpload } | Refused {
+export function checkWatermarkUpload(
+  fileData: string,
+  fileName: string | undefined,
+): { ok: true; upload: WatermarkUpload } | Refused {
   const ext = (fileName ?? '').toLowerCase().split('.').pop() ?? '';
   const dataUrl = /^data:([^;,]*)(;base64)?,/.exec(fileData);
-  if (fileName !== undefined && fileName !== '' && !(WATERMARK_EXTENSIONS as readonly string[]).includes(ext)) return refused('server.settings.watermarkType');
+  if (fileName !== undefined && fileName !== '' && !(WATERMARK_EXTENSIONS as readonly string[]).includes(ext))
+    return refused('server.settings.watermarkType');
   let bytes: Uint8Array;
   try {
     const bin = atob((dataUrl ? fileData.slice(dataUrl[0].length) : fileData).replace(/\s+/g, ''));
@@ -193,7 +216,8 @@ export function checkWatermarkUpload(fileData: string, fileName: string | undefi
  * or null. `hasWatermark`: a picture is already stored, or a new one comes with this save.
  */
 export function settingsRuleKey(s: ImageSettings, hasWatermark: boolean): SettingsMessageKey | null {
-  const scoped = (x: { product: number; collection: number; blogs: number }) => x.product !== 0 || x.collection === 1 || x.blogs === 1;
+  const scoped = (x: { product: number; collection: number; blogs: number }) =>
+    x.product !== 0 || x.collection === 1 || x.blogs === 1;
   if (s.image_opt.switch === 1 && !scoped(s.image_opt)) return 'server.settings.needOneItem';
   for (const area of [s.alt_text, s.file_name]) {
     if (area.switch !== 1) continue;
@@ -235,7 +259,10 @@ export function validateImageSettings(input: unknown, storedLogo = ''): Settings
     const checked = checkWatermarkUpload(wm.file_data, wm.file_name);
     if (!checked.ok) return checked;
     upload = checked.upload;
-  } else if (wm.file_name && !(WATERMARK_EXTENSIONS as readonly string[]).includes(wm.file_name.toLowerCase().split('.').pop() ?? '')) {
+  } else if (
+    wm.file_name &&
+    !(WATERMARK_EXTENSIONS as readonly string[]).includes(wm.file_name.toLowerCase().split('.').pop() ?? '')
+  ) {
     return refused('server.settings.watermarkType');
   }
   // A client cannot point at a picture it did not upload: only the stored one counts.
@@ -275,13 +302,29 @@ export function engineQualityOf(settings: Pick<ImageSettings, 'image_opt'>): Eng
 export type ImageKind = 'product' | 'collection' | 'blogs';
 
 /** Whether an area (compression, alt text, file name) applies to an image of this kind. */
-export function areaApplies(area: { switch: number; product: number; collection: number; blogs: number }, kind: ImageKind, isPublished = true): boolean {
+export function areaApplies(
+  area: { switch: number; product: number; collection: number; blogs: number },
+  kind: ImageKind,
+  isPublished = true,
+): boolean {
   if (area.switch !== 1) return false;
   if (kind === 'product') return area.product === 1 || (area.product === 2 && isPublished);
   return area[kind] === 1;
 }
 
-export type TemplateValues = Partial<Record<'product_title' | 'product_vendor' | 'product_type' | 'shop_name' | 'price' | 'product_variant' | 'collection_title' | 'blog_title', string>>;
+export type TemplateValues = Partial<
+  Record<
+    | 'product_title'
+    | 'product_vendor'
+    | 'product_type'
+    | 'shop_name'
+    | 'price'
+    | 'product_variant'
+    | 'collection_title'
+    | 'blog_title',
+    string
+  >
+>;
 
 /** Fills %placeholders%; unknown ones are left out; whitespace collapsed. */
 export function renderTemplate(template: string, values: TemplateValues): string {

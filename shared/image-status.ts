@@ -37,7 +37,15 @@ export function imageStatusOf(f: ImageFlags): ImageStatus {
   const deleted = f.is_delete === 1;
   const expired = f.is_overdue === 1;
   const restored = f.is_restore === 1;
-  const label: ImageStatusLabel = deleted ? 'Deleted' : expired ? 'Expired' : restored ? 'Restored' : f.is_compress === 1 ? 'Compressed' : 'Not Compressed';
+  const label: ImageStatusLabel = deleted
+    ? 'Deleted'
+    : expired
+      ? 'Expired'
+      : restored
+        ? 'Restored'
+        : f.is_compress === 1
+          ? 'Compressed'
+          : 'Not Compressed';
   const tags: ImageStatus['tags'] = [];
   if (f.is_to_jpg === 1) tags.push('PNG -> JPG');
   if (f.is_edit_alt === 1) tags.push('Alt text');

@@ -38,7 +38,12 @@ export async function buildScript(): Promise<BuiltScript> {
     `export const PREFETCH_SCRIPT = ${JSON.stringify({ version, gzipBytes, source }, null, 2)} as const;`,
     '',
   ].join('\n');
-  return { source, version, gzipBytes, files: { [MINIFIED_PATH]: source, [EXTENSION_ASSET_PATH]: source, [MODULE_PATH]: module } };
+  return {
+    source,
+    version,
+    gzipBytes,
+    files: { [MINIFIED_PATH]: source, [EXTENSION_ASSET_PATH]: source, [MODULE_PATH]: module },
+  };
 }
 
 /** Paths whose committed content differs from a fresh build. */

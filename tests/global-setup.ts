@@ -22,7 +22,12 @@ export const EMULATOR_TEST_APP = {
 
 export default async function setup(project: TestProject) {
   // Webhooks stay queued (no webhookUrl): the app runs in-process, so tests post them themselves.
-  const running = await startEmulator({ port: 0, app: EMULATOR_TEST_APP, seedDevStore: true, defaults: { webhookUrl: '', storefrontTtfbMs: [0, 0] } });
+  const running = await startEmulator({
+    port: 0,
+    app: EMULATOR_TEST_APP,
+    seedDevStore: true,
+    defaults: { webhookUrl: '', storefrontTtfbMs: [0, 0] },
+  });
   project.provide('emulatorOrigin', running.origin);
   return async () => {
     await running.close();

@@ -54,7 +54,8 @@ const launchRoute = createRoute({
   component: AuthInstallScreen,
 });
 
-const page = <const P extends string>(path: P, component: () => JSX.Element) => createRoute({ getParentRoute: () => rootRoute, path, component });
+const page = <const P extends string>(path: P, component: () => JSX.Element) =>
+  createRoute({ getParentRoute: () => rootRoute, path, component });
 
 export type DetailsState = { prodId?: number; title?: string };
 

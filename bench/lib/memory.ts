@@ -18,10 +18,17 @@ export function findWorkerd(): number[] {
     const pid = Number(name);
     if (!pid) continue;
     let comm: string;
-    try { comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim(); } catch { continue; }
+    try {
+      comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
     if (comm !== 'workerd') continue;
     for (let p = parentOf(pid), depth = 0; p > 1 && depth < 8; p = parentOf(p), depth++) {
-      if (p === process.pid) { found.push(pid); break; }
+      if (p === process.pid) {
+        found.push(pid);
+        break;
+      }
     }
   }
   return found;
@@ -36,7 +43,12 @@ export const rssBytes = (pid: number) => kb(pid, 'VmRSS');
 export const hwmBytes = (pid: number) => kb(pid, 'VmHWM');
 
 export function resetHwm(pid: number): boolean {
-  try { writeFileSync(`/proc/${pid}/clear_refs`, '5'); return true; } catch { return false; }
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** CPU time (user + system) the process has used, in ms: wall-clock time is meaningless on a shared box. */

@@ -17,7 +17,8 @@ export function availableMetric(wanted: 'auto' | Metric): Metric {
   } catch (e) {
     // butteraugli_main prints usage with a non-zero status; only a missing binary means absent.
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      if (wanted === 'butteraugli') throw new Error('butteraugli_main not installed (apt-get install -y libjxl-devtools)', { cause: e });
+      if (wanted === 'butteraugli')
+        throw new Error('butteraugli_main not installed (apt-get install -y libjxl-devtools)', { cause: e });
       return 'ssim';
     }
     return 'butteraugli';
@@ -30,7 +31,13 @@ const ext = { jpeg: 'jpg', png: 'png', webp: 'webp' } as Record<string, string>;
  * butteraugli: the 3-norm distance (lower is better; about 1 is at the edge of noticeable), with the max
  * distance alongside; ssim: mean SSIM (1 = identical).
  */
-export async function score(metric: Metric, original: Uint8Array, originalFormat: string, output: Uint8Array, outputFormat: string): Promise<{ value: number; max?: number }> {
+export async function score(
+  metric: Metric,
+  original: Uint8Array,
+  originalFormat: string,
+  output: Uint8Array,
+  outputFormat: string,
+): Promise<{ value: number; max?: number }> {
   if (metric === 'butteraugli') {
     const dir = mkdtempSync(join(tmpdir(), 'bench-img-'));
     try {

@@ -11,7 +11,11 @@ async function api<T>(p: RunningProduct, method: 'GET' | 'POST', path: string, b
   const send = () =>
     fetch(`${p.base}${path}`, {
       method,
-      headers: { Accept: 'application/json', Authorization: `Bearer ${p.token}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+      headers: {
+        Accept: 'application/json',
+        Authorization: `Bearer ${p.token}`,
+        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      },
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
   let res = await send();
@@ -33,14 +37,32 @@ function ok<T>(what: string, r: Ack<T>): T {
 
 // ---- the merchant in Shopify (emulator control API) ------------------------------------------------
 
-export type StoreProduct = { id: string; title: string; media: { id: string; url: string; size: number; sha256: string; status: string; width: number; height: number; mimeType: string }[] };
+export type StoreProduct = {
+  id: string;
+  title: string;
+  media: {
+    id: string;
+    url: string;
+    size: number;
+    sha256: string;
+    status: string;
+    width: number;
+    height: number;
+    mimeType: string;
+  }[];
+};
 
 /** Adds a product with one photo (products/create follows, which the app's catalogue sync consumes). */
 export async function addProduct(p: RunningProduct, title: string, bytes: Uint8Array, filename: string): Promise<StoreProduct> {
   const res = await fetch(`${p.emulator}/__emulator/shops/${p.shop}/products`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ title, status: 'ACTIVE', published: true, images: [{ base64: Buffer.from(bytes).toString('base64'), filename, alt: title }] }),
+    body: JSON.stringify({
+      title,
+      status: 'ACTIVE',
+      published: true,
+      images: [{ base64: Buffer.from(bytes).toString('base64'), filename, alt: title }],
+    }),
   });
   if (res.status !== 201) throw new Error(`adding product ${title} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
   return (await res.json()) as StoreProduct;
@@ -82,7 +104,8 @@ export async function saveMediumSettings(p: RunningProduct): Promise<void> {
   };
   const saved = ok('saveSettings', await api<ImageSettings>(p, 'POST', '/api/v2/image-opt/saveSettings', draft));
   const q = saved.image_opt?.quality;
-  if (!q || q.level !== 2 || q.custom !== 0 || q.lossless !== 0 || saved.image_opt.switch !== 1) throw new Error(`settings not saved as Medium: ${JSON.stringify(saved.image_opt)}`);
+  if (!q || q.level !== 2 || q.custom !== 0 || q.lossless !== 0 || saved.image_opt.switch !== 1)
+    throw new Error(`settings not saved as Medium: ${JSON.stringify(saved.image_opt)}`);
 }
 
 export type ManualRow = { id: number; title: string; image_count?: number; un_opt_num?: number };
@@ -92,7 +115,10 @@ export async function manualList(p: RunningProduct, title: string): Promise<Manu
   const rows: ManualRow[] = [];
   for (let page = 1; ; page++) {
     const q = new URLSearchParams({ page: String(page), pageSize: '100', title, data_type: '1', page_type: '1' });
-    const d = ok('getImageOptDataPage', await api<{ data: ManualRow[]; total: number }>(p, 'GET', `/api/v2/image-opt/getImageOptDataPage?${q}`));
+    const d = ok(
+      'getImageOptDataPage',
+      await api<{ data: ManualRow[]; total: number }>(p, 'GET', `/api/v2/image-opt/getImageOptDataPage?${q}`),
+    );
     rows.push(...d.data);
     if (rows.length >= d.total || d.data.length === 0) return rows;
   }
@@ -100,10 +126,29 @@ export async function manualList(p: RunningProduct, title: string): Promise<Manu
 
 /** "Optimize now" with the selected rows: reOptimize page_type 1, as manual-modal.tsx sends it. */
 export async function optimiseNow(p: RunningProduct, rowIds: number[]): Promise<{ job_id: string | number; total: number }> {
-  return ok('reOptimize', await api<{ job_id: string | number; total: number }>(p, 'POST', '/api/v2/image-opt/reOptimize', { data_type: 1, data_list: rowIds.map((id) => ({ data_id: id })), re_opt_type: '', page_type: 1 }));
+  return ok(
+    'reOptimize',
+    await api<{ job_id: string | number; total: number }>(p, 'POST', '/api/v2/image-opt/reOptimize', {
+      data_type: 1,
+      data_list: rowIds.map((id) => ({ data_id: id })),
+      re_opt_type: '',
+      page_type: 1,
+    }),
+  );
 }
 
-export type TabSchedule = { data_type: number; process_type: string; page_type: number; process_result: number; opt_in: number; opt_total: number; opt_done?: number; opt_failed?: number; status: string; plan_limit_message: string | null };
+export type TabSchedule = {
+  data_type: number;
+  process_type: string;
+  page_type: number;
+  process_result: number;
+  opt_in: number;
+  opt_total: number;
+  opt_done?: number;
+  opt_failed?: number;
+  status: string;
+  plan_limit_message: string | null;
+};
 
 /** The progress panel's read: getOptSchedule without data_type, the Product tab's entry. */
 export async function productSchedule(p: RunningProduct): Promise<TabSchedule | undefined> {
@@ -112,10 +157,14 @@ export async function productSchedule(p: RunningProduct): Promise<TabSchedule | 
 }
 
 /** admin/src/image-opt/rules.ts isRunning: the panel polls while this holds. */
-export const isRunning = (s: TabSchedule | undefined) => !!s && s.process_result !== 1 && (s.status === 'queued' || s.status === 'running');
+export const isRunning = (s: TabSchedule | undefined) =>
+  !!s && s.process_result !== 1 && (s.status === 'queued' || s.status === 'running');
 
 /** The item's detail rows (getProductImagesData), for each image's status after the job. */
 export async function itemImages(p: RunningProduct, rowId: number): Promise<Record<string, unknown>[]> {
   const q = new URLSearchParams({ prod_id: String(rowId), page: '1', pageSize: '10', data_type: '1' });
-  return ok('getProductImagesData', await api<{ data: Record<string, unknown>[] }>(p, 'GET', `/api/v2/image-opt/getProductImagesData?${q}`)).data;
+  return ok(
+    'getProductImagesData',
+    await api<{ data: Record<string, unknown>[] }>(p, 'GET', `/api/v2/image-opt/getProductImagesData?${q}`),
+  ).data;
 }

@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 export { freePort } from '../../scripts/lib/free-port';
 
-export type RunningProduct = { child: ChildProcess; base: string; token: string; emulator: string; shop: string; log: () => string };
+export type RunningProduct = {
+  child: ChildProcess;
+  base: string;
+  token: string;
+  emulator: string;
+  shop: string;
+  log: () => string;
+};
 
 /**
  * A clean copy of the product at `ref` (git archive) with this checkout's node_modules linked in: in a
@@ -22,14 +29,27 @@ export function exportCommit(ref: string): { dir: string; commit: string } {
 }
 
 /** Starts scripts/start.mjs (in `cwd`) in its own process group; resolves once it printed the admin URL. */
-export function startProduct(opts: { port: number; emulatorPort: number; state: string; cwd?: string; timeoutMs?: number }): Promise<RunningProduct> {
+export function startProduct(opts: {
+  port: number;
+  emulatorPort: number;
+  state: string;
+  cwd?: string;
+  timeoutMs?: number;
+}): Promise<RunningProduct> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, PORT: String(opts.port), EMULATOR_PORT: String(opts.emulatorPort), WRANGLER_STATE: opts.state };
-    const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: opts.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['scripts/start.mjs'], {
+      cwd: opts.cwd,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const timer = setTimeout(() => {
       void stopProduct(child);
-      reject(new Error(`npm start did not print the admin URL within ${(opts.timeoutMs ?? 300_000) / 1000} s:\n${out.slice(-2000)}`));
+      reject(
+        new Error(`npm start did not print the admin URL within ${(opts.timeoutMs ?? 300_000) / 1000} s:\n${out.slice(-2000)}`),
+      );
     }, opts.timeoutMs ?? 300_000);
     const onData = (chunk: Buffer) => {
       // Keep the tail only: wrangler logs every request and a long run would grow this without bound.
@@ -127,7 +147,14 @@ function cpuMs(pid: number): number {
   }
 }
 
-export type WorkerdFigures = { peakRssMb: number; hwmMb: number; idleRssMb: number; cpuMs: number; samples: number; restarted: boolean };
+export type WorkerdFigures = {
+  peakRssMb: number;
+  hwmMb: number;
+  idleRssMb: number;
+  cpuMs: number;
+  samples: number;
+  restarted: boolean;
+};
 
 /**
  * Samples the workerd processes every second while a job runs: the highest RSS seen (VmHWM also counts

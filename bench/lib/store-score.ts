@@ -56,7 +56,11 @@ export async function engineSsim(original: Uint8Array, candidate: Uint8Array): P
 }
 
 /** butteraugli of `candidate` against `original`, niced (it is single-threaded but takes ~2 GB at 9 MP). */
-export async function butteraugli(tool: 'butteraugli_main' | 'butteraugli', original: Uint8Array, candidate: Uint8Array): Promise<Butteraugli> {
+export async function butteraugli(
+  tool: 'butteraugli_main' | 'butteraugli',
+  original: Uint8Array,
+  candidate: Uint8Array,
+): Promise<Butteraugli> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-store-ba-'));
   try {
     const a = join(dir, 'a.jpg');

@@ -10,7 +10,13 @@ export function lineItemView(ctx: Ctx, sub: SubscriptionRec, line: SubscriptionL
   const pricingDetails =
     line.kind === 'recurring'
       ? { __typename: 'AppRecurringPricing', price: line.price, interval: line.interval }
-      : { __typename: 'AppUsagePricing', cappedAmount: line.cappedAmount, balanceUsed: line.balanceUsed, terms: line.terms, interval: 'EVERY_30_DAYS' };
+      : {
+          __typename: 'AppUsagePricing',
+          cappedAmount: line.cappedAmount,
+          balanceUsed: line.balanceUsed,
+          terms: line.terms,
+          interval: 'EVERY_30_DAYS',
+        };
   return {
     // Shopify's line item ids carry the subscription in a query string: AppSubscriptionLineItem/<id>?v=1&index=<n>
     id: gid('AppSubscriptionLineItem', `${line.id}?v=1&index=${sub.lineItems.indexOf(line)}`),
@@ -50,7 +56,11 @@ export function usageRecordView(ctx: Ctx, r: UsageRecordRec): View {
     price: r.price,
     subscriptionLineItem: () => {
       const sub = ctx.shop.subscriptions.find((s) => s.lineItems.some((l) => l.id === r.lineItemId))!;
-      return lineItemView(ctx, sub, sub.lineItems.find((l) => l.id === r.lineItemId)!);
+      return lineItemView(
+        ctx,
+        sub,
+        sub.lineItems.find((l) => l.id === r.lineItemId)!,
+      );
     },
   };
 }

@@ -62,7 +62,10 @@ const BULK_PAGE = 250;
 async function executePaged(ctx: Ctx, query: string, execute: Executor): Promise<ExecutionResult> {
   const doc = parse(query);
   const op = doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
-  const root = op?.kind === Kind.OPERATION_DEFINITION ? op.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD) : undefined;
+  const root =
+    op?.kind === Kind.OPERATION_DEFINITION
+      ? op.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD)
+      : undefined;
   if (!root || !root.selectionSet || !/\bid\b/.test(print(root.selectionSet))) return execute(ctx, query);
   const key = root.alias?.value ?? root.name.value;
   const nodes: Json[] = [];
@@ -70,8 +73,13 @@ async function executePaged(ctx: Ctx, query: string, execute: Executor): Promise
   let after: string | null = null;
   for (;;) {
     const args: ArgumentNode[] = (root.arguments ?? []).filter((a) => a.name.value !== 'first' && a.name.value !== 'after');
-    args.push({ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: 'first' }, value: { kind: Kind.INT, value: String(BULK_PAGE) } });
-    if (after) args.push({ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: 'after' }, value: { kind: Kind.STRING, value: after } });
+    args.push({
+      kind: Kind.ARGUMENT,
+      name: { kind: Kind.NAME, value: 'first' },
+      value: { kind: Kind.INT, value: String(BULK_PAGE) },
+    });
+    if (after)
+      args.push({ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: 'after' }, value: { kind: Kind.STRING, value: after } });
     const pageDoc = visit(doc, { Field: { enter: (node) => (node === root ? { ...node, arguments: args } : undefined) } });
     const result = await execute(ctx, print(pageDoc));
     const conn = result.data?.[key];
@@ -89,7 +97,10 @@ async function executePaged(ctx: Ctx, query: string, execute: Executor): Promise
 }
 
 export function bulkOperationView(ctx: Ctx, op: BulkOperationRec): Json {
-  const url = op.status === 'COMPLETED' && op.jsonl !== null && op.objectCount > 0 ? `${ctx.emu.origin}/bulk-results/${ctx.shop.domain}/${op.id}.jsonl` : null;
+  const url =
+    op.status === 'COMPLETED' && op.jsonl !== null && op.objectCount > 0
+      ? `${ctx.emu.origin}/bulk-results/${ctx.shop.domain}/${op.id}.jsonl`
+      : null;
   return {
     __typename: 'BulkOperation',
     id: gid('BulkOperation', op.id),
@@ -112,7 +123,13 @@ export function bulkOperationRunQuery(args: { query: string }, ctx: Ctx, execute
   if (running) {
     return {
       bulkOperation: null,
-      userErrors: [{ code: 'OPERATION_IN_PROGRESS', field: ['query'], message: `A bulk query operation for this app and shop is already in progress: ${gid('BulkOperation', running.id)}.` }],
+      userErrors: [
+        {
+          code: 'OPERATION_IN_PROGRESS',
+          field: ['query'],
+          message: `A bulk query operation for this app and shop is already in progress: ${gid('BulkOperation', running.id)}.`,
+        },
+      ],
     };
   }
   try {
@@ -122,9 +139,23 @@ export function bulkOperationRunQuery(args: { query: string }, ctx: Ctx, execute
     const invalid = ctx.schema ? validateDocument(ctx.schema, doc)[0] : undefined;
     if (invalid) throw new GraphQLError(invalid.message);
   } catch (e) {
-    return { bulkOperation: null, userErrors: [{ code: 'INVALID', field: ['query'], message: `Invalid bulk query: ${(e as Error).message}` }] };
+    return {
+      bulkOperation: null,
+      userErrors: [{ code: 'INVALID', field: ['query'], message: `Invalid bulk query: ${(e as Error).message}` }],
+    };
   }
-  const op: BulkOperationRec = { id: ctx.emu.nextId(), type: 'QUERY', status: 'CREATED', query: args.query, createdAt: isoNow(), completedAt: null, objectCount: 0, rootObjectCount: 0, jsonl: null, errorCode: null };
+  const op: BulkOperationRec = {
+    id: ctx.emu.nextId(),
+    type: 'QUERY',
+    status: 'CREATED',
+    query: args.query,
+    createdAt: isoNow(),
+    completedAt: null,
+    objectCount: 0,
+    rootObjectCount: 0,
+    jsonl: null,
+    errorCode: null,
+  };
   ctx.shop.bulkOperations.push(op);
   setTimeout(() => {
     op.status = 'RUNNING';
@@ -161,6 +192,10 @@ export function bulkOperationCancel(args: { id: string }, ctx: Ctx) {
   const op = ctx.shop.bulkOperations.find((o) => o.id === parseGid(args.id, 'BulkOperation'));
   if (!op) return { bulkOperation: null, userErrors: [{ field: ['id'], message: 'Bulk operation does not exist' }] };
   if (op.status === 'CREATED' || op.status === 'RUNNING') op.status = 'CANCELING';
-  else return { bulkOperation: bulkOperationView(ctx, op), userErrors: [{ field: ['id'], message: `A bulk operation cannot be canceled when it is ${op.status.toLowerCase()}` }] };
+  else
+    return {
+      bulkOperation: bulkOperationView(ctx, op),
+      userErrors: [{ field: ['id'], message: `A bulk operation cannot be canceled when it is ${op.status.toLowerCase()}` }],
+    };
   return { bulkOperation: bulkOperationView(ctx, op), userErrors: [] };
 }

@@ -28,5 +28,9 @@ export function checkDocument(query: string, requested: string): CheckResult {
     return { ...base, errors: [{ message: err.message, locations: err.locations?.map((l) => ({ ...l })) }], deprecations: [] };
   }
   const schema = publishedSchema(version);
-  return { ...base, errors: validateDocument(schema, doc), deprecations: validate(schema, doc, [NoDeprecatedCustomRule]).map((e) => e.message) };
+  return {
+    ...base,
+    errors: validateDocument(schema, doc),
+    deprecations: validate(schema, doc, [NoDeprecatedCustomRule]).map((e) => e.message),
+  };
 }

@@ -4,16 +4,30 @@ import { GraphQLError } from 'graphql';
 import { decodeCursor, encodeCursor } from './ids';
 import type { Ctx } from './context';
 
-export type PageArgs = { first?: number | null; after?: string | null; last?: number | null; before?: string | null; reverse?: boolean | null };
+export type PageArgs = {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+  reverse?: boolean | null;
+};
 
 const MAX_PAGE = 250;
 
-export function connection<T extends { id: number }>(ctx: Ctx, items: T[], args: PageArgs, view: (item: T) => Record<string, unknown>) {
+export function connection<T extends { id: number }>(
+  ctx: Ctx,
+  items: T[],
+  args: PageArgs,
+  view: (item: T) => Record<string, unknown>,
+) {
   const { first, last, after, before } = args;
   if (!ctx.bulk) {
-    if (first == null && last == null) throw new GraphQLError('you must provide one of first or last', { extensions: { code: 'BAD_REQUEST' } });
+    if (first == null && last == null)
+      throw new GraphQLError('you must provide one of first or last', { extensions: { code: 'BAD_REQUEST' } });
     if ((first ?? 0) > MAX_PAGE || (last ?? 0) > MAX_PAGE) {
-      throw new GraphQLError(`The requested page size is greater than the maximum allowed (${MAX_PAGE}).`, { extensions: { code: 'BAD_REQUEST' } });
+      throw new GraphQLError(`The requested page size is greater than the maximum allowed (${MAX_PAGE}).`, {
+        extensions: { code: 'BAD_REQUEST' },
+      });
     }
   }
   const list = args.reverse ? [...items].reverse() : items;

@@ -29,7 +29,12 @@ function argNumber(v: ValueNode | undefined, vars: Record<string, unknown>): num
   return null;
 }
 
-export function requestedCost(schema: GraphQLSchema, doc: DocumentNode, op: OperationDefinitionNode, vars: Record<string, unknown>): number {
+export function requestedCost(
+  schema: GraphQLSchema,
+  doc: DocumentNode,
+  op: OperationDefinitionNode,
+  vars: Record<string, unknown>,
+): number {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
 
@@ -54,7 +59,8 @@ export function requestedCost(schema: GraphQLSchema, doc: DocumentNode, op: Oper
         total += selectionCost(t, sel.selectionSet);
       } else {
         const frag = fragments.get(sel.name.value);
-        if (frag) total += selectionCost(schema.getType(frag.typeCondition.name.value) as GraphQLCompositeType, frag.selectionSet);
+        if (frag)
+          total += selectionCost(schema.getType(frag.typeCondition.name.value) as GraphQLCompositeType, frag.selectionSet);
       }
     }
     return total;
@@ -96,7 +102,8 @@ export function actualCost(data: unknown, isMutation: boolean, requested: number
     }
     return 1 + walkChildren(o);
   };
-  const walkChildren = (v: unknown): number => (v && typeof v === 'object' ? Object.entries(v).reduce((s, [k, x]) => (k === 'pageInfo' ? s : s + walk(x)), 0) : 0);
+  const walkChildren = (v: unknown): number =>
+    v && typeof v === 'object' ? Object.entries(v).reduce((s, [k, x]) => (k === 'pageInfo' ? s : s + walk(x)), 0) : 0;
   const total = walkChildren(data);
   return Math.max(1, Math.min(requested, total));
 }

@@ -1,7 +1,15 @@
 // Runs one Admin GraphQL request: parse, validate the document and its variables against Shopify's
 // published schema for the requested API version (published-schema.ts), charge the shop's leaky bucket,
 // execute with our resolvers, and report `extensions.cost` with throttleStatus where Shopify puts it.
-import { execute, type ExecutionResult, getOperationAST, GraphQLError, type GraphQLSchema, OperationTypeNode, parse } from 'graphql';
+import {
+  execute,
+  type ExecutionResult,
+  getOperationAST,
+  GraphQLError,
+  type GraphQLSchema,
+  OperationTypeNode,
+  parse,
+} from 'graphql';
 import type { Emulator } from '../store/registry';
 import type { ShopState } from '../store/shop-state';
 import type { Ctx } from './context';
@@ -15,22 +23,41 @@ export const SINGLE_QUERY_MAX_COST = 1000;
 
 export function refillBucket(shop: ShopState, now = Date.now()): void {
   const { bucket, settings } = shop;
-  bucket.available = Math.min(settings.maximumAvailable, bucket.available + ((now - bucket.updatedAt) / 1000) * settings.restoreRate);
+  bucket.available = Math.min(
+    settings.maximumAvailable,
+    bucket.available + ((now - bucket.updatedAt) / 1000) * settings.restoreRate,
+  );
   bucket.updatedAt = now;
 }
 
 function throttleStatus(shop: ShopState) {
-  return { maximumAvailable: shop.settings.maximumAvailable, currentlyAvailable: Math.floor(shop.bucket.available), restoreRate: shop.settings.restoreRate };
+  return {
+    maximumAvailable: shop.settings.maximumAvailable,
+    currentlyAvailable: Math.floor(shop.bucket.available),
+    restoreRate: shop.settings.restoreRate,
+  };
 }
 
 /** Executes without cost accounting (bulk operations run outside the bucket, as on Shopify). */
-export async function executeUnmetered(ctx: Ctx, query: string, variables: Record<string, unknown> = {}, operationName?: string): Promise<ExecutionResult> {
+export async function executeUnmetered(
+  ctx: Ctx,
+  query: string,
+  variables: Record<string, unknown> = {},
+  operationName?: string,
+): Promise<ExecutionResult> {
   const schema = ctx.schema;
   if (!schema) throw new Error('executeUnmetered runs inside a GraphQL request (ctx.schema)');
   const doc = parse(query);
   const errors = validateDocument(schema, doc);
   if (errors.length) return { errors: errors.map((e) => new GraphQLError(e.message, { extensions: e.extensions })) };
-  return execute({ schema, document: doc, rootValue: buildRoot(ctx, executeUnmetered), contextValue: ctx, variableValues: variables, operationName });
+  return execute({
+    schema,
+    document: doc,
+    rootValue: buildRoot(ctx, executeUnmetered),
+    contextValue: ctx,
+    variableValues: variables,
+    operationName,
+  });
 }
 
 // The Worker sends the same few documents over and over: each is validated once per schema.
@@ -46,9 +73,15 @@ function rememberValid(schema: GraphQLSchema, query: string): void {
 export type GraphqlBody = { query?: unknown; variables?: unknown; operationName?: unknown };
 
 /** `version` is a published API version (the admin route maps the request path onto one). */
-export async function runAdminGraphql(emu: Emulator, shop: ShopState, body: GraphqlBody, version: string): Promise<{ status: number; json: unknown }> {
+export async function runAdminGraphql(
+  emu: Emulator,
+  shop: ShopState,
+  body: GraphqlBody,
+  version: string,
+): Promise<{ status: number; json: unknown }> {
   shop.stats.graphqlRequests += 1;
-  if (typeof body.query !== 'string' || !body.query.trim()) return { status: 400, json: { errors: { query: 'Required parameter missing or invalid' } } };
+  if (typeof body.query !== 'string' || !body.query.trim())
+    return { status: 400, json: { errors: { query: 'Required parameter missing or invalid' } } };
   const variables = body.variables && typeof body.variables === 'object' ? (body.variables as Record<string, unknown>) : {};
   const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
   let doc;
@@ -65,7 +98,11 @@ export async function runAdminGraphql(emu: Emulator, shop: ShopState, body: Grap
     rememberValid(schema, body.query);
   }
   const op = getOperationAST(doc, operationName);
-  if (!op) return { status: 200, json: { errors: [{ message: operationName ? `No operation named "${operationName}"` : 'An operation name is required' }] } };
+  if (!op)
+    return {
+      status: 200,
+      json: { errors: [{ message: operationName ? `No operation named "${operationName}"` : 'An operation name is required' }] },
+    };
   const badVariables = validateVariables(schema, op, variables);
   if (badVariables.length) return { status: 200, json: { errors: badVariables } };
 
@@ -89,14 +126,23 @@ export async function runAdminGraphql(emu: Emulator, shop: ShopState, body: Grap
     return {
       status: 200,
       json: {
-        errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } }],
+        errors: [
+          { message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } },
+        ],
         extensions: { cost: { requestedQueryCost: requested, actualQueryCost: null, throttleStatus: throttleStatus(shop) } },
       },
     };
   }
   shop.bucket.available -= requested;
   const ctx: Ctx = { emu, shop, bulk: false, schema };
-  const result = await execute({ schema, document: doc, rootValue: buildRoot(ctx, executeUnmetered), contextValue: ctx, variableValues: variables, operationName });
+  const result = await execute({
+    schema,
+    document: doc,
+    rootValue: buildRoot(ctx, executeUnmetered),
+    contextValue: ctx,
+    variableValues: variables,
+    operationName,
+  });
   const actual = actualCost(result.data, op.operation === OperationTypeNode.MUTATION, requested);
   shop.bucket.available = Math.min(shop.settings.maximumAvailable, shop.bucket.available + (requested - actual)); // refund the unused part
   const json: Record<string, unknown> = {};

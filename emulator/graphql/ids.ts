@@ -32,5 +32,7 @@ export function decodeCursor(cursor: string): number {
 }
 
 export function invalidId(value: string): GraphQLError {
-  return new GraphQLError(`Invalid global id '${value}'`, { extensions: { code: 'argumentLiteralsIncompatible', typeName: 'CoercionError' } });
+  return new GraphQLError(`Invalid global id '${value}'`, {
+    extensions: { code: 'argumentLiteralsIncompatible', typeName: 'CoercionError' },
+  });
 }

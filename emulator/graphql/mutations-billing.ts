@@ -9,7 +9,12 @@ import { findLineItem, subscriptionView, usageRecordView } from './billing-views
 import type { Ctx } from './context';
 import { parseGid } from './ids';
 
-type LineInput = { plan: { appRecurringPricingDetails?: { price: Money; interval?: 'EVERY_30_DAYS' | 'ANNUAL' } | null; appUsagePricingDetails?: { cappedAmount: Money; terms: string } | null } };
+type LineInput = {
+  plan: {
+    appRecurringPricingDetails?: { price: Money; interval?: 'EVERY_30_DAYS' | 'ANNUAL' } | null;
+    appUsagePricingDetails?: { cappedAmount: Money; terms: string } | null;
+  };
+};
 
 export function confirmationUrl(ctx: Ctx, chargeId: number, kind: 'RecurringApplicationCharge' | 'UpdateCappedAmount'): string {
   const signature = Buffer.from(JSON.stringify({ charge: chargeId, shop: ctx.shop.domain })).toString('base64url');
@@ -29,20 +34,34 @@ export function appSubscriptionCreate(
 ) {
   const errors: { field: string[]; message: string }[] = [];
   if (!args.name.trim()) errors.push({ field: ['name'], message: "Name can't be blank" });
-  if (args.lineItems.length === 0 || args.lineItems.length > 2) errors.push({ field: ['lineItems'], message: 'Line items must have between 1 and 2 items' });
+  if (args.lineItems.length === 0 || args.lineItems.length > 2)
+    errors.push({ field: ['lineItems'], message: 'Line items must have between 1 and 2 items' });
   if (!/^https?:\/\//.test(args.returnUrl)) errors.push({ field: ['returnUrl'], message: 'Return url is invalid' });
   const lines: SubscriptionLine[] = [];
   for (const item of args.lineItems) {
     const r = item.plan.appRecurringPricingDetails;
     const u = item.plan.appUsagePricingDetails;
-    if (r) lines.push({ id: ctx.emu.nextId(), kind: 'recurring', price: money(r.price), interval: r.interval ?? 'EVERY_30_DAYS' });
+    if (r)
+      lines.push({ id: ctx.emu.nextId(), kind: 'recurring', price: money(r.price), interval: r.interval ?? 'EVERY_30_DAYS' });
     else if (u) {
-      if (Number(u.cappedAmount.amount) <= 0) errors.push({ field: ['lineItems', 'plan', 'appUsagePricingDetails', 'cappedAmount'], message: 'Capped amount must be greater than 0' });
-      lines.push({ id: ctx.emu.nextId(), kind: 'usage', cappedAmount: money(u.cappedAmount), balanceUsed: { amount: '0.00', currencyCode: u.cappedAmount.currencyCode }, terms: u.terms, pendingCappedAmount: null });
+      if (Number(u.cappedAmount.amount) <= 0)
+        errors.push({
+          field: ['lineItems', 'plan', 'appUsagePricingDetails', 'cappedAmount'],
+          message: 'Capped amount must be greater than 0',
+        });
+      lines.push({
+        id: ctx.emu.nextId(),
+        kind: 'usage',
+        cappedAmount: money(u.cappedAmount),
+        balanceUsed: { amount: '0.00', currencyCode: u.cappedAmount.currencyCode },
+        terms: u.terms,
+        pendingCappedAmount: null,
+      });
     } else errors.push({ field: ['lineItems', 'plan'], message: 'Plan must have pricing details' });
   }
   // Development stores, and stores Shopify lets make only test charges, refuse a real charge.
-  if (!args.test && (ctx.shop.partnerDevelopment || ctx.shop.settings.testChargesOnly)) errors.push({ field: [], message: 'The shop cannot accept the provided charge.' });
+  if (!args.test && (ctx.shop.partnerDevelopment || ctx.shop.settings.testChargesOnly))
+    errors.push({ field: [], message: 'The shop cannot accept the provided charge.' });
   if (errors.length) return { appSubscription: null, confirmationUrl: null, userErrors: errors };
   const sub: SubscriptionRec = {
     id: ctx.emu.nextId(),
@@ -57,14 +76,22 @@ export function appSubscriptionCreate(
     pendingLineItemUpdate: null,
   };
   ctx.shop.subscriptions.push(sub);
-  return { appSubscription: subscriptionView(ctx, sub), confirmationUrl: confirmationUrl(ctx, sub.id, 'RecurringApplicationCharge'), userErrors: [] };
+  return {
+    appSubscription: subscriptionView(ctx, sub),
+    confirmationUrl: confirmationUrl(ctx, sub.id, 'RecurringApplicationCharge'),
+    userErrors: [],
+  };
 }
 
 export function appSubscriptionCancel(args: { id: string }, ctx: Ctx) {
   const sub = ctx.shop.subscriptions.find((s) => s.id === parseGid(args.id, 'AppSubscription'));
-  if (!sub) return { appSubscription: null, userErrors: [{ field: ['id'], message: "Couldn't find RecurringApplicationCharge" }] };
+  if (!sub)
+    return { appSubscription: null, userErrors: [{ field: ['id'], message: "Couldn't find RecurringApplicationCharge" }] };
   if (sub.status !== 'ACTIVE' && sub.status !== 'ACCEPTED' && sub.status !== 'FROZEN') {
-    return { appSubscription: null, userErrors: [{ field: ['id'], message: 'Subscription is not active and cannot be cancelled' }] };
+    return {
+      appSubscription: null,
+      userErrors: [{ field: ['id'], message: 'Subscription is not active and cannot be cancelled' }],
+    };
   }
   sub.status = 'CANCELLED';
   enqueueWebhook(ctx.emu, ctx.shop, 'app_subscriptions/update', subscriptionPayload(ctx.shop, sub));
@@ -73,36 +100,78 @@ export function appSubscriptionCancel(args: { id: string }, ctx: Ctx) {
 
 export function appSubscriptionLineItemUpdate(args: { id: string; cappedAmount: Money }, ctx: Ctx) {
   const found = findLineItem(ctx, parseGid(args.id, 'AppSubscriptionLineItem') ?? -1);
-  if (!found) return { appSubscription: null, confirmationUrl: null, userErrors: [{ field: ['id'], message: 'Line item does not exist' }] };
+  if (!found)
+    return { appSubscription: null, confirmationUrl: null, userErrors: [{ field: ['id'], message: 'Line item does not exist' }] };
   const { sub, line } = found;
-  if (line.kind !== 'usage') return { appSubscription: null, confirmationUrl: null, userErrors: [{ field: ['id'], message: 'Only usage line items have a capped amount' }] };
-  if (sub.status !== 'ACTIVE') return { appSubscription: null, confirmationUrl: null, userErrors: [{ field: ['id'], message: 'The subscription is not active' }] };
+  if (line.kind !== 'usage')
+    return {
+      appSubscription: null,
+      confirmationUrl: null,
+      userErrors: [{ field: ['id'], message: 'Only usage line items have a capped amount' }],
+    };
+  if (sub.status !== 'ACTIVE')
+    return {
+      appSubscription: null,
+      confirmationUrl: null,
+      userErrors: [{ field: ['id'], message: 'The subscription is not active' }],
+    };
   if (Number(args.cappedAmount.amount) <= Number(line.cappedAmount.amount)) {
-    return { appSubscription: null, confirmationUrl: null, userErrors: [{ field: ['cappedAmount'], message: 'The capped amount must be greater than the existing capped amount' }] };
+    return {
+      appSubscription: null,
+      confirmationUrl: null,
+      userErrors: [{ field: ['cappedAmount'], message: 'The capped amount must be greater than the existing capped amount' }],
+    };
   }
   sub.pendingLineItemUpdate = { lineItemId: line.id, cappedAmount: money(args.cappedAmount) };
-  return { appSubscription: subscriptionView(ctx, sub), confirmationUrl: confirmationUrl(ctx, sub.id, 'UpdateCappedAmount'), userErrors: [] };
+  return {
+    appSubscription: subscriptionView(ctx, sub),
+    confirmationUrl: confirmationUrl(ctx, sub.id, 'UpdateCappedAmount'),
+    userErrors: [],
+  };
 }
 
-export function appUsageRecordCreate(args: { subscriptionLineItemId: string; price: Money; description: string; idempotencyKey?: string | null }, ctx: Ctx) {
+export function appUsageRecordCreate(
+  args: { subscriptionLineItemId: string; price: Money; description: string; idempotencyKey?: string | null },
+  ctx: Ctx,
+) {
   const lineId = parseGid(args.subscriptionLineItemId, 'AppSubscriptionLineItem');
   const found = lineId === null ? null : findLineItem(ctx, lineId);
   if (!found || found.line.kind !== 'usage') {
-    return { appUsageRecord: null, userErrors: [{ field: ['subscriptionLineItemId'], message: 'Subscription line item does not exist or has no usage pricing' }] };
+    return {
+      appUsageRecord: null,
+      userErrors: [
+        { field: ['subscriptionLineItemId'], message: 'Subscription line item does not exist or has no usage pricing' },
+      ],
+    };
   }
   const { sub, line } = found;
-  if (args.idempotencyKey && args.idempotencyKey.length > 255) throw new GraphQLError('idempotencyKey is too long (maximum is 255 characters)');
-  const existing = args.idempotencyKey ? ctx.shop.usageRecords.find((r) => r.lineItemId === line.id && r.idempotencyKey === args.idempotencyKey) : undefined;
+  if (args.idempotencyKey && args.idempotencyKey.length > 255)
+    throw new GraphQLError('idempotencyKey is too long (maximum is 255 characters)');
+  const existing = args.idempotencyKey
+    ? ctx.shop.usageRecords.find((r) => r.lineItemId === line.id && r.idempotencyKey === args.idempotencyKey)
+    : undefined;
   if (existing) return { appUsageRecord: usageRecordView(ctx, existing), userErrors: [] };
-  if (sub.status !== 'ACTIVE') return { appUsageRecord: null, userErrors: [{ field: ['subscriptionLineItemId'], message: 'The subscription is not active' }] };
+  if (sub.status !== 'ACTIVE')
+    return {
+      appUsageRecord: null,
+      userErrors: [{ field: ['subscriptionLineItemId'], message: 'The subscription is not active' }],
+    };
   const price = money(args.price);
   const used = Number(line.balanceUsed.amount);
-  if (Number(price.amount) <= 0) return { appUsageRecord: null, userErrors: [{ field: ['price'], message: 'Price must be greater than 0' }] };
+  if (Number(price.amount) <= 0)
+    return { appUsageRecord: null, userErrors: [{ field: ['price'], message: 'Price must be greater than 0' }] };
   if (used + Number(price.amount) > Number(line.cappedAmount.amount) + 1e-9) {
     return { appUsageRecord: null, userErrors: [{ field: [], message: 'Total price exceeds balance remaining' }] };
   }
   line.balanceUsed = { amount: (used + Number(price.amount)).toFixed(2), currencyCode: price.currencyCode };
-  const record = { id: ctx.emu.nextId(), lineItemId: line.id, description: args.description, price, idempotencyKey: args.idempotencyKey ?? null, createdAt: isoNow() };
+  const record = {
+    id: ctx.emu.nextId(),
+    lineItemId: line.id,
+    description: args.description,
+    price,
+    idempotencyKey: args.idempotencyKey ?? null,
+    createdAt: isoNow(),
+  };
   ctx.shop.usageRecords.push(record);
   return { appUsageRecord: usageRecordView(ctx, record), userErrors: [] };
 }

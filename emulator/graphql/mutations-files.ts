@@ -19,10 +19,20 @@ export function stagedUploadsCreate(args: { input: StagedInput[] }, ctx: Ctx) {
     if (!input.filename) userErrors.push({ field: ['input', String(i), 'filename'], message: 'Filename is required' });
     if (!input.mimeType) userErrors.push({ field: ['input', String(i), 'mimeType'], message: 'Mime type is required' });
     const key = `tmp/${ctx.shop.shopNumber}/files/${randomUUID()}/${input.filename}`;
-    ctx.emu.stagedUploads.set(key, { key, shop: ctx.shop.domain, filename: input.filename, mimeType: input.mimeType, blob: null, createdAt: Date.now() });
+    ctx.emu.stagedUploads.set(key, {
+      key,
+      shop: ctx.shop.domain,
+      filename: input.filename,
+      mimeType: input.mimeType,
+      blob: null,
+      createdAt: Date.now(),
+    });
     const base = `${ctx.emu.origin}${STAGED_PREFIX}`;
     const resourceUrl = `${base}${key}`;
-    const date = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+    const date = new Date()
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
     const credential = `merchant-assets@shopify-tiers.iam.gserviceaccount.com/${date.slice(0, 8)}/auto/storage/goog4_request`;
     const signature = randomBytes(64).toString('hex');
     if (input.httpMethod === 'POST') {
@@ -42,8 +52,22 @@ export function stagedUploadsCreate(args: { input: StagedInput[] }, ctx: Ctx) {
         ],
       };
     }
-    const query = new URLSearchParams({ 'X-Goog-Algorithm': 'GOOG4-RSA-SHA256', 'X-Goog-Credential': credential, 'X-Goog-Date': date, 'X-Goog-Expires': '604800', 'X-Goog-SignedHeaders': 'content-type;host', 'X-Goog-Signature': signature });
-    return { url: `${resourceUrl}?${query}`, resourceUrl, parameters: [{ name: 'content_type', value: input.mimeType }, { name: 'acl', value: 'private' }] };
+    const query = new URLSearchParams({
+      'X-Goog-Algorithm': 'GOOG4-RSA-SHA256',
+      'X-Goog-Credential': credential,
+      'X-Goog-Date': date,
+      'X-Goog-Expires': '604800',
+      'X-Goog-SignedHeaders': 'content-type;host',
+      'X-Goog-Signature': signature,
+    });
+    return {
+      url: `${resourceUrl}?${query}`,
+      resourceUrl,
+      parameters: [
+        { name: 'content_type', value: input.mimeType },
+        { name: 'acl', value: 'private' },
+      ],
+    };
   });
   return { stagedTargets: userErrors.length ? null : stagedTargets, userErrors };
 }
@@ -69,7 +93,11 @@ function startProcessing(ctx: Ctx, f: FileRec, source: string, newFilename: stri
       f.errors = [
         fault
           ? { code: fault.code, details: null, message: 'Image processing failed.' }
-          : { code: 'IMAGE_DOWNLOAD_FAILURE', details: `Could not download ${source}`, message: 'Image could not be downloaded.' },
+          : {
+              code: 'IMAGE_DOWNLOAD_FAILURE',
+              details: `Could not download ${source}`,
+              message: 'Image could not be downloaded.',
+            },
       ];
     } else {
       f.blob = blob;
@@ -101,7 +129,15 @@ function renameFile(ctx: Ctx, f: FileRec, filename: string): void {
   ctx.emu.cdnPaths.set(cdnPath(ctx.shop, 'files', filename), { shop: ctx.shop.domain, kind: 'file', id: f.id });
 }
 
-type FileUpdateInput = { id: string; alt?: string | null; filename?: string | null; originalSource?: string | null; previewImageSource?: string | null; referencesToAdd?: string[] | null; referencesToRemove?: string[] | null };
+type FileUpdateInput = {
+  id: string;
+  alt?: string | null;
+  filename?: string | null;
+  originalSource?: string | null;
+  previewImageSource?: string | null;
+  referencesToAdd?: string[] | null;
+  referencesToRemove?: string[] | null;
+};
 
 export function fileUpdate(args: { files: FileUpdateInput[] }, ctx: Ctx) {
   ensureCatalogue(ctx.shop);
@@ -110,21 +146,53 @@ export function fileUpdate(args: { files: FileUpdateInput[] }, ctx: Ctx) {
   args.files.forEach((input, i) => {
     const id = parseGid(input.id, 'MediaImage', 'GenericFile');
     const f = id === null ? undefined : ctx.shop.files.get(id);
-    if (!f) return userErrors.push({ code: 'FILE_DOES_NOT_EXIST', field: ['files', String(i), 'id'], message: `File id ${input.id} does not exist.` });
-    if (f.status === 'PROCESSING' || f.status === 'UPLOADED') return userErrors.push({ code: 'NON_READY_STATE', field: ['files', String(i), 'id'], message: 'Non-ready files cannot be updated.' });
+    if (!f)
+      return userErrors.push({
+        code: 'FILE_DOES_NOT_EXIST',
+        field: ['files', String(i), 'id'],
+        message: `File id ${input.id} does not exist.`,
+      });
+    if (f.status === 'PROCESSING' || f.status === 'UPLOADED')
+      return userErrors.push({
+        code: 'NON_READY_STATE',
+        field: ['files', String(i), 'id'],
+        message: 'Non-ready files cannot be updated.',
+      });
     // A failed replacement must be acknowledged (fileAcknowledgeUpdateFailed) before the next update.
-    if (f.status === 'FAILED' && ctx.shop.settings.refuseUpdatesOfFailedFiles) return userErrors.push({ code: 'INVALID_FAILED_MEDIA_STATE', field: ['files', String(i), 'id'], message: 'File cannot be updated in a failed state.' });
+    if (f.status === 'FAILED' && ctx.shop.settings.refuseUpdatesOfFailedFiles)
+      return userErrors.push({
+        code: 'INVALID_FAILED_MEDIA_STATE',
+        field: ['files', String(i), 'id'],
+        message: 'File cannot be updated in a failed state.',
+      });
     if (input.filename != null) {
       const sourceExt = input.originalSource ? extensionOf(sourceFilename(input.originalSource)) : extensionOf(f.filename);
-      if (!/^[^/\\]+\.[a-z0-9]+$/i.test(input.filename)) return userErrors.push({ code: 'INVALID_FILENAME', field: ['files', String(i), 'filename'], message: 'The filename is invalid.' });
+      if (!/^[^/\\]+\.[a-z0-9]+$/i.test(input.filename))
+        return userErrors.push({
+          code: 'INVALID_FILENAME',
+          field: ['files', String(i), 'filename'],
+          message: 'The filename is invalid.',
+        });
       if (input.filename !== f.filename && ctx.shop.takenFilenames.has(input.filename)) {
-        return userErrors.push({ code: 'FILENAME_ALREADY_EXISTS', field: ['files', String(i), 'filename'], message: 'The provided filename already exists.' });
+        return userErrors.push({
+          code: 'FILENAME_ALREADY_EXISTS',
+          field: ['files', String(i), 'filename'],
+          message: 'The provided filename already exists.',
+        });
       }
       if (extensionOf(input.filename) !== sourceExt) {
         return userErrors.push(
           input.originalSource
-            ? { code: 'MISMATCHED_FILENAME_AND_ORIGINAL_SOURCE', field: ['files', String(i), 'filename'], message: "The filename's extension must match the extension of the original source." }
-            : { code: 'INVALID_FILENAME_EXTENSION', field: ['files', String(i), 'filename'], message: "The filename's extension must match the original file's extension." },
+            ? {
+                code: 'MISMATCHED_FILENAME_AND_ORIGINAL_SOURCE',
+                field: ['files', String(i), 'filename'],
+                message: "The filename's extension must match the extension of the original source.",
+              }
+            : {
+                code: 'INVALID_FILENAME_EXTENSION',
+                field: ['files', String(i), 'filename'],
+                message: "The filename's extension must match the original file's extension.",
+              },
         );
       }
     }
@@ -166,8 +234,15 @@ type FileCreateInput = { originalSource: string; contentType?: string | null; al
 export function fileCreate(args: { files: FileCreateInput[] }, ctx: Ctx) {
   const created = args.files.map((input) => {
     const filename = input.filename || sourceFilename(input.originalSource) || `file-${Date.now()}`;
-    const isImage = input.contentType === 'IMAGE' || (!input.contentType && /^image\//.test(mimeForExtension(extensionOf(filename))));
-    const f = addFile(ctx.emu, ctx.shop, { bytes: new Uint8Array(0), mimeType: mimeForExtension(extensionOf(filename)), width: 0, height: 0 }, filename, input.alt ?? '');
+    const isImage =
+      input.contentType === 'IMAGE' || (!input.contentType && /^image\//.test(mimeForExtension(extensionOf(filename))));
+    const f = addFile(
+      ctx.emu,
+      ctx.shop,
+      { bytes: new Uint8Array(0), mimeType: mimeForExtension(extensionOf(filename)), width: 0, height: 0 },
+      filename,
+      input.alt ?? '',
+    );
     f.kind = isImage ? 'MediaImage' : 'GenericFile';
     f.everReady = false;
     f.status = 'UPLOADED';
@@ -179,10 +254,19 @@ export function fileCreate(args: { files: FileCreateInput[] }, ctx: Ctx) {
 
 type ImageInput = { id?: string | null; altText?: string | null; src?: string | null };
 
-type CollectionUpdateInput = { id?: string; title?: string; handle?: string; descriptionHtml?: string; image?: ImageInput | null };
+type CollectionUpdateInput = {
+  id?: string;
+  title?: string;
+  handle?: string;
+  descriptionHtml?: string;
+  image?: ImageInput | null;
+};
 
 /** `collection:` (CollectionUpdateInput) since 2026-07; the deprecated `input:` (CollectionInput) is still accepted. */
-export async function collectionUpdate(args: { collection?: CollectionUpdateInput | null; input?: CollectionUpdateInput | null }, ctx: Ctx) {
+export async function collectionUpdate(
+  args: { collection?: CollectionUpdateInput | null; input?: CollectionUpdateInput | null },
+  ctx: Ctx,
+) {
   ensureCatalogue(ctx.shop);
   const input = args.collection ?? args.input;
   if (!input) return { collection: null, userErrors: [{ field: ['collection'], message: 'Collection input is required' }] };
@@ -192,7 +276,11 @@ export async function collectionUpdate(args: { collection?: CollectionUpdateInpu
     if (input.image === null) c.image = null;
     else if (input.image?.src) {
       const blob = await resolveSource(ctx.emu, input.image.src);
-      if (!blob) return { collection: null, userErrors: [{ field: ['image', 'src'], message: 'Image upload failed: could not download image from the source URL' }] };
+      if (!blob)
+        return {
+          collection: null,
+          userErrors: [{ field: ['image', 'src'], message: 'Image upload failed: could not download image from the source URL' }],
+        };
       const filename = sourceFilename(input.image.src) || `${c.handle}.jpg`;
       c.image = ownedImage(ctx.emu, ctx.shop, 'collections', c.id, blob, filename, input.image.altText ?? c.image?.alt ?? '');
       c.image.version = Math.floor(Date.now() / 1000);
@@ -206,7 +294,15 @@ export async function collectionUpdate(args: { collection?: CollectionUpdateInpu
   return { collection: collectionView(ctx, c), userErrors: [] };
 }
 
-type ArticleInput = { title?: string; handle?: string; body?: string; summary?: string; image?: { altText?: string | null; url?: string | null } | null; isPublished?: boolean; tags?: string[] };
+type ArticleInput = {
+  title?: string;
+  handle?: string;
+  body?: string;
+  summary?: string;
+  image?: { altText?: string | null; url?: string | null } | null;
+  isPublished?: boolean;
+  tags?: string[];
+};
 
 export async function articleUpdate(args: { id: string; article: ArticleInput }, ctx: Ctx) {
   ensureCatalogue(ctx.shop);
@@ -217,7 +313,11 @@ export async function articleUpdate(args: { id: string; article: ArticleInput },
     if (input.image === null) a.image = null;
     else if (input.image?.url) {
       const blob = await resolveSource(ctx.emu, input.image.url);
-      if (!blob) return { article: null, userErrors: [{ code: 'UPLOAD_FAILED', field: ['article', 'image'], message: 'Image upload failed' }] };
+      if (!blob)
+        return {
+          article: null,
+          userErrors: [{ code: 'UPLOAD_FAILED', field: ['article', 'image'], message: 'Image upload failed' }],
+        };
       const filename = sourceFilename(input.image.url) || `${a.handle}.jpg`;
       a.image = ownedImage(ctx.emu, ctx.shop, 'articles', a.id, blob, filename, input.image.altText ?? a.image?.alt ?? '');
     } else if (input.image && a.image && input.image.altText != null) a.image.alt = input.image.altText;
@@ -241,8 +341,10 @@ export function fileAcknowledgeUpdateFailed(args: { fileIds: string[] }, ctx: Ct
   const files: FileRec[] = [];
   args.fileIds.forEach((id, i) => {
     const f = ctx.shop.files.get(parseGid(id, 'MediaImage', 'GenericFile') ?? -1);
-    if (!f) userErrors.push({ code: 'FILE_DOES_NOT_EXIST', field: ['fileIds', String(i)], message: `File id ${id} does not exist.` });
-    else if (f.status === 'PROCESSING' || f.status === 'UPLOADED') userErrors.push({ code: 'NON_READY_STATE', field: ['fileIds', String(i)], message: 'Non-ready files cannot be updated.' });
+    if (!f)
+      userErrors.push({ code: 'FILE_DOES_NOT_EXIST', field: ['fileIds', String(i)], message: `File id ${id} does not exist.` });
+    else if (f.status === 'PROCESSING' || f.status === 'UPLOADED')
+      userErrors.push({ code: 'NON_READY_STATE', field: ['fileIds', String(i)], message: 'Non-ready files cannot be updated.' });
     else files.push(f);
   });
   if (userErrors.length) return { files: null, userErrors };

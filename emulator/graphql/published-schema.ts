@@ -45,9 +45,11 @@ export function servedVersion(requested: string): string | null {
 // These are the formats their descriptions in the schema state, checked on input (variables and literals).
 const SCALAR_FORMATS: Record<string, (v: unknown) => boolean> = {
   URL: (v) => typeof v === 'string' && URL.canParse(v),
-  DateTime: (v) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)),
+  DateTime: (v) =>
+    typeof v === 'string' && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)),
   Date: (v) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v),
-  UnsignedInt64: (v) => (typeof v === 'string' && /^\d{1,20}$/.test(v)) || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0),
+  UnsignedInt64: (v) =>
+    (typeof v === 'string' && /^\d{1,20}$/.test(v)) || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0),
   Decimal: (v) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim())) || (typeof v === 'number' && Number.isFinite(v)),
   Money: (v) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim())) || (typeof v === 'number' && Number.isFinite(v)),
 };
@@ -82,7 +84,8 @@ export function publishedSchema(version: string): GraphQLSchema {
   let schema = cache.get(version);
   if (!schema) {
     const file = `${DATA_DIR}admin_${version}.json.gz`;
-    if (!existsSync(file)) throw new Error(`No published Admin schema for ${version} in ${schemaPackage()} (has ${publishedVersions().join(', ')})`);
+    if (!existsSync(file))
+      throw new Error(`No published Admin schema for ${version} in ${schemaPackage()} (has ${publishedVersions().join(', ')})`);
     const json = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as { data: IntrospectionQuery };
     schema = checkScalarFormats(buildClientSchema(json.data));
     cache.set(version, schema);

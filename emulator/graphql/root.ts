@@ -7,10 +7,32 @@ import { bulkOperationCancel, bulkOperationRunQuery, bulkOperationView, type Exe
 import { connection, count, type PageArgs } from './connection';
 import type { Ctx } from './context';
 import { gid, parseGid } from './ids';
-import { appSubscriptionCancel, appSubscriptionCreate, appSubscriptionLineItemUpdate, appUsageRecordCreate } from './mutations-billing';
-import { articleUpdate, collectionUpdate, fileAcknowledgeUpdateFailed, fileCreate, fileUpdate, stagedUploadsCreate } from './mutations-files';
+import {
+  appSubscriptionCancel,
+  appSubscriptionCreate,
+  appSubscriptionLineItemUpdate,
+  appUsageRecordCreate,
+} from './mutations-billing';
+import {
+  articleUpdate,
+  collectionUpdate,
+  fileAcknowledgeUpdateFailed,
+  fileCreate,
+  fileUpdate,
+  stagedUploadsCreate,
+} from './mutations-files';
 import { filterSearch } from './search';
-import { articleView, blogView, collectionView, fileView, filterArticles, nodeView, ONLINE_STORE_PUBLICATION_ID, productView, themeView } from './views';
+import {
+  articleView,
+  blogView,
+  collectionView,
+  fileView,
+  filterArticles,
+  nodeView,
+  ONLINE_STORE_PUBLICATION_ID,
+  productView,
+  themeView,
+} from './views';
 
 type Args = Record<string, unknown>;
 
@@ -36,7 +58,14 @@ function productsFor(ctx: Ctx, a: PageArgs & { query?: string; sortKey?: string 
   ensureCatalogue(ctx.shop);
   let list = filterSearch(ctx.shop.products, a.query, PRODUCT_FIELDS, (p) => `${p.title} ${p.vendor} ${p.tags.join(' ')}`);
   // published_status:published also means "visible on the online store" (Shopify's default channel).
-  const key = a.sortKey === 'TITLE' ? (p: ProductRec) => p.title : a.sortKey === 'UPDATED_AT' ? (p: ProductRec) => p.updatedAt : a.sortKey === 'CREATED_AT' ? (p: ProductRec) => p.createdAt : null;
+  const key =
+    a.sortKey === 'TITLE'
+      ? (p: ProductRec) => p.title
+      : a.sortKey === 'UPDATED_AT'
+        ? (p: ProductRec) => p.updatedAt
+        : a.sortKey === 'CREATED_AT'
+          ? (p: ProductRec) => p.createdAt
+          : null;
   list = sortBy(list, key);
   return list;
 }
@@ -67,7 +96,9 @@ export function buildRoot(ctx: Ctx, execute: Executor): Record<string, unknown> 
     }
     return nodeView(ctx, id);
   };
-  const withCatalogue = <T>(f: () => T) => () => (ensureCatalogue(shop), f());
+  const withCatalogue =
+    <T>(f: () => T) =>
+    () => (ensureCatalogue(shop), f());
   return {
     // ---- QueryRoot
     shop: () => ({
@@ -79,11 +110,21 @@ export function buildRoot(ctx: Ctx, execute: Executor): Record<string, unknown> 
       shopOwnerName: shop.ownerName,
       myshopifyDomain: shop.domain,
       url: shop.primaryDomainUrl,
-      primaryDomain: { id: gid('Domain', shop.shopNumber), host: new URL(shop.primaryDomainUrl).host, url: shop.primaryDomainUrl, sslEnabled: shop.primaryDomainUrl.startsWith('https') },
+      primaryDomain: {
+        id: gid('Domain', shop.shopNumber),
+        host: new URL(shop.primaryDomainUrl).host,
+        url: shop.primaryDomainUrl,
+        sslEnabled: shop.primaryDomainUrl.startsWith('https'),
+      },
       currencyCode: shop.currencyCode,
       ianaTimezone: shop.ianaTimezone,
       timezoneAbbreviation: 'EST',
-      plan: { displayName: shop.planName, publicDisplayName: shop.planName, partnerDevelopment: shop.partnerDevelopment, shopifyPlus: false },
+      plan: {
+        displayName: shop.planName,
+        publicDisplayName: shop.planName,
+        partnerDevelopment: shop.partnerDevelopment,
+        shopifyPlus: false,
+      },
       billingAddress: { countryCodeV2: 'US', country: 'United States', city: 'New York' },
       description: `${shop.name}, an emulated Shopify store`,
       createdAt: shop.createdAt,
@@ -98,14 +139,26 @@ export function buildRoot(ctx: Ctx, execute: Executor): Record<string, unknown> 
       const p = shop.products.find((x) => x.handle === a.handle);
       return p ? productView(ctx, p) : null;
     },
-    products: (a: PageArgs & { query?: string; sortKey?: string }) => connection(ctx, productsFor(ctx, a), a, (p) => productView(ctx, p)),
+    products: (a: PageArgs & { query?: string; sortKey?: string }) =>
+      connection(ctx, productsFor(ctx, a), a, (p) => productView(ctx, p)),
     productsCount: (a: { query?: string; limit?: number }) => count(productsFor(ctx, a).length, a.limit ?? 10_000),
     collection: (a: { id: string }) => (a.id.startsWith('gid://shopify/Collection/') ? nodeView(ctx, a.id) : null),
     collections: (a: PageArgs & { query?: string }) =>
       connection(
         ctx,
         (ensureCatalogue(shop),
-        filterSearch(shop.collections, a.query, { id: (c) => c.id, title: (c) => c.title, handle: (c) => c.handle, updated_at: (c) => c.updatedAt, collection_type: (c) => (c.rules ? 'smart' : 'custom') }, (c) => c.title)),
+        filterSearch(
+          shop.collections,
+          a.query,
+          {
+            id: (c) => c.id,
+            title: (c) => c.title,
+            handle: (c) => c.handle,
+            updated_at: (c) => c.updatedAt,
+            collection_type: (c) => (c.rules ? 'smart' : 'custom'),
+          },
+          (c) => c.title,
+        )),
         a,
         (c) => collectionView(ctx, c),
       ),
@@ -114,7 +167,8 @@ export function buildRoot(ctx: Ctx, execute: Executor): Record<string, unknown> 
     blogs: (a: PageArgs) => connection(ctx, (ensureCatalogue(shop), shop.blogs), a, (b) => blogView(ctx, b)),
     blogsCount: withCatalogue(() => count(shop.blogs.length)),
     article: (a: { id: string }) => (a.id.startsWith('gid://shopify/Article/') ? nodeView(ctx, a.id) : null),
-    articles: (a: PageArgs & { query?: string }) => connection(ctx, (ensureCatalogue(shop), filterArticles(shop.articles, a.query)), a, (x) => articleView(ctx, x)),
+    articles: (a: PageArgs & { query?: string }) =>
+      connection(ctx, (ensureCatalogue(shop), filterArticles(shop.articles, a.query)), a, (x) => articleView(ctx, x)),
     files: (a: PageArgs & { query?: string }) =>
       connection(
         ctx,
@@ -138,7 +192,12 @@ export function buildRoot(ctx: Ctx, execute: Executor): Record<string, unknown> 
         (f) => fileView(ctx, f),
       ),
     publications: (a: PageArgs) =>
-      connection(ctx, [{ id: ONLINE_STORE_PUBLICATION_ID }], a, (p) => ({ id: gid('Publication', p.id), name: 'Online Store', autoPublish: false, supportsFuturePublishing: true })),
+      connection(ctx, [{ id: ONLINE_STORE_PUBLICATION_ID }], a, (p) => ({
+        id: gid('Publication', p.id),
+        name: 'Online Store',
+        autoPublish: false,
+        supportsFuturePublishing: true,
+      })),
     theme: (a: { id: string }) => (a.id.startsWith('gid://shopify/OnlineStoreTheme/') ? nodeView(ctx, a.id) : null),
     themes: (a: PageArgs & { roles?: string[]; names?: string[] }) =>
       connection(
@@ -155,7 +214,12 @@ export function buildRoot(ctx: Ctx, execute: Executor): Record<string, unknown> 
     bulkOperation: (a: { id: string }) => node(a.id),
     currentAppInstallation: installation,
     webhookSubscriptions: (a: PageArgs & { topics?: string[] }) =>
-      connection(ctx, shop.webhookSubscriptions.filter((s) => !a.topics || a.topics.includes(s.topic)), a, (s) => webhookSubscriptionView(s)),
+      connection(
+        ctx,
+        shop.webhookSubscriptions.filter((s) => !a.topics || a.topics.includes(s.topic)),
+        a,
+        (s) => webhookSubscriptionView(s),
+      ),
 
     // ---- Mutation
     stagedUploadsCreate: (a: Args) => stagedUploadsCreate(a as Parameters<typeof stagedUploadsCreate>[0], ctx),
@@ -168,13 +232,23 @@ export function buildRoot(ctx: Ctx, execute: Executor): Record<string, unknown> 
     bulkOperationCancel: (a: { id: string }) => bulkOperationCancel(a, ctx),
     appSubscriptionCreate: (a: Args) => appSubscriptionCreate(a as Parameters<typeof appSubscriptionCreate>[0], ctx),
     appSubscriptionCancel: (a: { id: string }) => appSubscriptionCancel(a, ctx),
-    appSubscriptionLineItemUpdate: (a: Args) => appSubscriptionLineItemUpdate(a as Parameters<typeof appSubscriptionLineItemUpdate>[0], ctx),
+    appSubscriptionLineItemUpdate: (a: Args) =>
+      appSubscriptionLineItemUpdate(a as Parameters<typeof appSubscriptionLineItemUpdate>[0], ctx),
     appUsageRecordCreate: (a: Args) => appUsageRecordCreate(a as Parameters<typeof appUsageRecordCreate>[0], ctx),
     webhookSubscriptionCreate: (a: { topic: string; webhookSubscription: { callbackUrl?: string; uri?: string } }) => {
       const callbackUrl = a.webhookSubscription.callbackUrl ?? a.webhookSubscription.uri ?? '';
-      if (!/^https?:\/\//.test(callbackUrl)) return { webhookSubscription: null, userErrors: [{ field: ['webhookSubscription', 'callbackUrl'], message: 'Address is invalid' }] };
+      if (!/^https?:\/\//.test(callbackUrl))
+        return {
+          webhookSubscription: null,
+          userErrors: [{ field: ['webhookSubscription', 'callbackUrl'], message: 'Address is invalid' }],
+        };
       if (shop.webhookSubscriptions.some((s) => s.topic === a.topic && s.callbackUrl === callbackUrl)) {
-        return { webhookSubscription: null, userErrors: [{ field: ['webhookSubscription', 'callbackUrl'], message: 'Address for this topic has already been taken' }] };
+        return {
+          webhookSubscription: null,
+          userErrors: [
+            { field: ['webhookSubscription', 'callbackUrl'], message: 'Address for this topic has already been taken' },
+          ],
+        };
       }
       const sub = { id: emu.nextId(), topic: a.topic, callbackUrl, format: 'JSON' as const, createdAt: isoNow() };
       shop.webhookSubscriptions.push(sub);

@@ -44,7 +44,12 @@ export function matchesSearch<T>(item: T, terms: Term[], getters: FieldGetters<T
   });
 }
 
-export function filterSearch<T>(items: T[], query: string | null | undefined, getters: FieldGetters<T>, text: (item: T) => string): T[] {
+export function filterSearch<T>(
+  items: T[],
+  query: string | null | undefined,
+  getters: FieldGetters<T>,
+  text: (item: T) => string,
+): T[] {
   const terms = parseSearch(query);
   return terms.length ? items.filter((i) => matchesSearch(i, terms, getters, text)) : items;
 }

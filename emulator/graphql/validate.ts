@@ -34,7 +34,12 @@ export type ShopifyGraphqlError = {
 };
 
 /** Where a node sits: graphql-ruby's error path, its ancestors, and type information at that point. */
-type Place = { path: (string | number)[]; ancestors: ASTNode[]; inputType: GraphQLInputType | null; parentInputType: string | null };
+type Place = {
+  path: (string | number)[];
+  ancestors: ASTNode[];
+  inputType: GraphQLInputType | null;
+  parentInputType: string | null;
+};
 
 function placesOf(schema: GraphQLSchema, doc: DocumentNode): Map<ASTNode, Place> {
   const places = new Map<ASTNode, Place>();
@@ -99,46 +104,74 @@ function owningArgumentName(node: ASTNode, place: Place): string {
   return '';
 }
 
-type Formatter = (e: GraphQLError, node: ASTNode | undefined, place: Place | undefined, places: Map<ASTNode, Place>) => ShopifyGraphqlError | null;
+type Formatter = (
+  e: GraphQLError,
+  node: ASTNode | undefined,
+  place: Place | undefined,
+  places: Map<ASTNode, Place>,
+) => ShopifyGraphqlError | null;
 
 const FORMATTERS: Record<string, Formatter> = {
   FieldsOnCorrectTypeRule: (e) => {
     const m = /^Cannot query field "(.+?)" on type "(.+?)"/.exec(e.message);
-    return m ? { message: `Field '${m[1]}' doesn't exist on type '${m[2]}'`, extensions: { code: 'undefinedField', typeName: m[2], fieldName: m[1] } } : null;
+    return m
+      ? {
+          message: `Field '${m[1]}' doesn't exist on type '${m[2]}'`,
+          extensions: { code: 'undefinedField', typeName: m[2], fieldName: m[1] },
+        }
+      : null;
   },
   KnownArgumentNamesRule: (e) => {
     const m = /^Unknown argument "(.+?)" on (field|directive) "@?(?:.+\.)?(.+?)"/.exec(e.message);
     if (!m) return null;
     const typeName = m[2] === 'field' ? 'Field' : 'Directive';
-    return { message: `${typeName} '${m[3]}' doesn't accept argument '${m[1]}'`, extensions: { code: 'argumentNotAccepted', name: m[3], typeName, argumentName: m[1] } };
+    return {
+      message: `${typeName} '${m[3]}' doesn't accept argument '${m[1]}'`,
+      extensions: { code: 'argumentNotAccepted', name: m[3], typeName, argumentName: m[1] },
+    };
   },
   ProvidedRequiredArgumentsRule: (e, node) => {
     const m = /^(Field|Directive) "@?(.+?)" argument "(.+?)" of type ".+?" is required/.exec(e.message);
     if (!m) return null;
     const name = node && (node.kind === Kind.FIELD || node.kind === Kind.DIRECTIVE) ? node.name.value : m[2]!;
-    return { message: `${m[1]} '${name}' is missing required arguments: ${m[3]}`, extensions: { code: 'missingRequiredArguments', className: m[1], name, arguments: m[3] } };
+    return {
+      message: `${m[1]} '${name}' is missing required arguments: ${m[3]}`,
+      extensions: { code: 'missingRequiredArguments', className: m[1], name, arguments: m[3] },
+    };
   },
   KnownTypeNamesRule: (e, node, place) => {
     const m = /^Unknown type "(.+?)"/.exec(e.message);
     if (!m) return null;
     const varDef = place?.ancestors.find((a) => a.kind === Kind.VARIABLE_DEFINITION);
     if (varDef && varDef.kind === Kind.VARIABLE_DEFINITION) {
-      return { message: `${m[1]} isn't a defined input type (on $${varDef.variable.name.value})`, extensions: { code: 'variableRequiresValidType', typeName: m[1], variableName: varDef.variable.name.value } };
+      return {
+        message: `${m[1]} isn't a defined input type (on $${varDef.variable.name.value})`,
+        extensions: { code: 'variableRequiresValidType', typeName: m[1], variableName: varDef.variable.name.value },
+      };
     }
-    return { message: `No such type ${m[1]}, so it can't be a fragment condition`, extensions: { code: 'undefinedType', typeName: m[1] } };
+    return {
+      message: `No such type ${m[1]}, so it can't be a fragment condition`,
+      extensions: { code: 'undefinedType', typeName: m[1] },
+    };
   },
   VariablesAreInputTypesRule: (e) => {
     const m = /^Variable "\$(.+?)" cannot be non-input type "(.+?)"/.exec(e.message);
     if (!m) return null;
     const typeName = stripNonNull(m[2]!).replace(/[[\]]/g, '');
-    return { message: `${typeName} isn't a valid input type (on $${m[1]})`, extensions: { code: 'variableRequiresValidType', typeName, variableName: m[1] } };
+    return {
+      message: `${typeName} isn't a valid input type (on $${m[1]})`,
+      extensions: { code: 'variableRequiresValidType', typeName, variableName: m[1] },
+    };
   },
   NoUnusedVariablesRule: (e, _node, place) => {
     const m = /^Variable "\$(.+?)" is never used(?: in operation "(.+?)")?/.exec(e.message);
     if (!m) return null;
     const op = place?.ancestors.find((a): a is OperationDefinitionNode => a.kind === Kind.OPERATION_DEFINITION);
     const by = m[2] ?? `anonymous ${op?.operation ?? 'query'}`;
-    return { message: `Variable $${m[1]} is declared by ${by} but not used`, extensions: { code: 'variableNotUsed', variableName: m[1] } };
+    return {
+      message: `Variable $${m[1]} is declared by ${by} but not used`,
+      extensions: { code: 'variableNotUsed', variableName: m[1] },
+    };
   },
   NoUndefinedVariablesRule: (e) => {
     const m = /^Variable "\$(.+?)" is not defined(?: by operation "(.+?)")?/.exec(e.message);
@@ -146,7 +179,11 @@ const FORMATTERS: Record<string, Formatter> = {
     const opNode = e.nodes?.find((n) => n.kind === Kind.OPERATION_DEFINITION);
     const by = m[2] ?? `anonymous ${opNode?.operation ?? 'query'}`;
     const usage = e.locations?.[0];
-    return { message: `Variable $${m[1]} is used by ${by} but not declared`, locations: usage ? [{ line: usage.line, column: usage.column }] : undefined, extensions: { code: 'variableNotDefined', variableName: m[1] } };
+    return {
+      message: `Variable $${m[1]} is used by ${by} but not declared`,
+      locations: usage ? [{ line: usage.line, column: usage.column }] : undefined,
+      extensions: { code: 'variableNotDefined', variableName: m[1] },
+    };
   },
   VariablesInAllowedPositionRule: (e, _node, _place, places) => {
     const m = /^Variable "\$(.+?)" of type "(.+?)" used in position expecting type "(.+?)"/.exec(e.message);
@@ -155,7 +192,12 @@ const FORMATTERS: Record<string, Formatter> = {
     const usage = e.nodes?.find((n) => n.kind === Kind.VARIABLE);
     const usagePlace = usage ? places.get(usage) : undefined;
     const depthOf = (t: string) => (t.match(/\[/g) ?? []).length;
-    const kind = stripNonNull(varType) === stripNonNull(argType) ? 'Nullability mismatch' : depthOf(varType) !== depthOf(argType) ? 'List dimension mismatch' : 'Type mismatch';
+    const kind =
+      stripNonNull(varType) === stripNonNull(argType)
+        ? 'Nullability mismatch'
+        : depthOf(varType) !== depthOf(argType)
+          ? 'List dimension mismatch'
+          : 'Type mismatch';
     const argumentName = usage && usagePlace ? owningArgumentName(usage, usagePlace) : '';
     return {
       message: `${kind} on variable $${name} and argument ${argumentName} (${varType} / ${argType})`,
@@ -169,12 +211,19 @@ const FORMATTERS: Record<string, Formatter> = {
     const field = node?.kind === Kind.FIELD ? node : (place?.ancestors.at(-1) as FieldNode | undefined);
     if (!field || field.kind !== Kind.FIELD) return null;
     const at = places.get(field);
-    const where = { path: at?.path, locations: field.loc ? [{ line: field.loc.startToken.line, column: field.loc.startToken.column }] : undefined };
+    const where = {
+      path: at?.path,
+      locations: field.loc ? [{ line: field.loc.startToken.line, column: field.loc.startToken.column }] : undefined,
+    };
     let m = /^Field "(.+?)" must not have a selection since type "(.+?)" has no subfields/.exec(e.message);
     if (m) {
       const typeName = stripNonNull(m[2]!).replace(/[[\]]/g, '');
       const selections = (field.selectionSet?.selections ?? []).map((s) =>
-        s.kind === Kind.FIELD ? `"${s.name.value}"` : s.kind === Kind.FRAGMENT_SPREAD ? `"${s.name.value}"` : `"... on ${s.typeCondition?.name.value ?? ''} { ... }"`,
+        s.kind === Kind.FIELD
+          ? `"${s.name.value}"`
+          : s.kind === Kind.FRAGMENT_SPREAD
+            ? `"${s.name.value}"`
+            : `"... on ${s.typeCondition?.name.value ?? ''} { ... }"`,
       );
       return {
         ...where,
@@ -193,21 +242,38 @@ const FORMATTERS: Record<string, Formatter> = {
   },
   KnownFragmentNamesRule: (e) => {
     const m = /^Unknown fragment "(.+?)"/.exec(e.message);
-    return m ? { message: `Fragment ${m[1]} was used, but not defined`, extensions: { code: 'useAndDefineFragment', fragmentName: m[1] } } : null;
+    return m
+      ? {
+          message: `Fragment ${m[1]} was used, but not defined`,
+          extensions: { code: 'useAndDefineFragment', fragmentName: m[1] },
+        }
+      : null;
   },
   NoUnusedFragmentsRule: (e) => {
     const m = /^Fragment "(.+?)" is never used/.exec(e.message);
-    return m ? { message: `Fragment ${m[1]} was defined, but not used`, extensions: { code: 'useAndDefineFragment', fragmentName: m[1] } } : null;
+    return m
+      ? {
+          message: `Fragment ${m[1]} was defined, but not used`,
+          extensions: { code: 'useAndDefineFragment', fragmentName: m[1] },
+        }
+      : null;
   },
   PossibleFragmentSpreadsRule: (e) => {
-    const m = /^Fragment (?:"(.+?)" )?cannot be spread here as objects of type "(.+?)" can never be of type "(.+?)"/.exec(e.message);
+    const m = /^Fragment (?:"(.+?)" )?cannot be spread here as objects of type "(.+?)" can never be of type "(.+?)"/.exec(
+      e.message,
+    );
     if (!m) return null;
     const name = m[1] ? ` ${m[1]}` : '';
-    return { message: `Fragment${name} on ${m[3]} can't be spread inside ${m[2]}`, extensions: { code: 'cannotSpreadFragment', typeName: m[3], fragmentName: name || 'unknown', parentName: m[2] } };
+    return {
+      message: `Fragment${name} on ${m[3]} can't be spread inside ${m[2]}`,
+      extensions: { code: 'cannotSpreadFragment', typeName: m[3], fragmentName: name || 'unknown', parentName: m[2] },
+    };
   },
   KnownDirectivesRule: (e) => {
     const m = /^Unknown directive "@(.+?)"/.exec(e.message);
-    return m ? { message: `Directive @${m[1]} is not defined`, extensions: { code: 'undefinedDirective', directiveName: m[1] } } : null;
+    return m
+      ? { message: `Directive @${m[1]} is not defined`, extensions: { code: 'undefinedDirective', directiveName: m[1] } }
+      : null;
   },
 };
 
@@ -272,7 +338,10 @@ export function validateDocument(schema: GraphQLSchema, doc: DocumentNode): Shop
         extensions: shaped?.extensions ?? { code: fallbackCode(name) },
       };
       // graphql-ruby names every missing argument of a field in one error; graphql-js reports each.
-      const sameField = error.extensions?.code === 'missingRequiredArguments' ? out.find((o) => o.extensions?.code === 'missingRequiredArguments' && o.at === (node?.loc?.start ?? 0)) : undefined;
+      const sameField =
+        error.extensions?.code === 'missingRequiredArguments'
+          ? out.find((o) => o.extensions?.code === 'missingRequiredArguments' && o.at === (node?.loc?.start ?? 0))
+          : undefined;
       if (sameField) {
         const args = `${String(sameField.extensions!.arguments)}, ${String(error.extensions!.arguments)}`;
         sameField.extensions = { ...sameField.extensions, arguments: args };
@@ -293,10 +362,15 @@ export function validateDocument(schema: GraphQLSchema, doc: DocumentNode): Shop
 function explanation(schema: GraphQLSchema, message: string, value: unknown): string {
   let m = /^Field ".+?" is not defined by type "(.+?)"/.exec(message);
   if (m) return `Field is not defined on ${m[1]}`;
-  if (/^Expected non-nullable type ".+?" not to be null/.test(message) || /of required type ".+?" was not provided/.test(message)) return 'Expected value to not be null';
+  if (/^Expected non-nullable type ".+?" not to be null/.test(message) || /of required type ".+?" was not provided/.test(message))
+    return 'Expected value to not be null';
   m = /^Value ".+?" does not exist in "(.+?)" enum/.exec(message);
   const enumType = m ? schema.getType(m[1]!) : null;
-  if (enumType && isEnumType(enumType)) return `Expected ${JSON.stringify(value)} to be one of: ${enumType.getValues().map((v) => v.name).join(', ')}`;
+  if (enumType && isEnumType(enumType))
+    return `Expected ${JSON.stringify(value)} to be one of: ${enumType
+      .getValues()
+      .map((v) => v.name)
+      .join(', ')}`;
   m = /^(?:Int|Float|String|Boolean|ID) cannot represent/.exec(message);
   if (m) return `Could not coerce value ${JSON.stringify(value)} to ${message.split(' ')[0]}`;
   m = /^Expected type "(.+?)"/.exec(message);
@@ -328,7 +402,11 @@ function compareRanks(a: number[], b: number[]): number {
  * anything runs: one error per bad variable, "Variable $x of type T was provided invalid value[ for
  * a.b (explanation)]", with `extensions: { value, problems: [{ path, explanation }] }`.
  */
-export function validateVariables(schema: GraphQLSchema, op: OperationDefinitionNode, variables: Record<string, unknown>): ShopifyGraphqlError[] {
+export function validateVariables(
+  schema: GraphQLSchema,
+  op: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): ShopifyGraphqlError[] {
   const errors: ShopifyGraphqlError[] = [];
   for (const def of op.variableDefinitions ?? []) {
     const name = def.variable.name.value;
@@ -338,7 +416,8 @@ export function validateVariables(schema: GraphQLSchema, op: OperationDefinition
     const given = Object.prototype.hasOwnProperty.call(variables, name);
     const value = given ? variables[name] : undefined;
     if (!given || value === null || value === undefined) {
-      if (isNonNullType(type) && !(def.defaultValue && !given)) problems.push({ path: [], explanation: 'Expected value to not be null' });
+      if (isNonNullType(type) && !(def.defaultValue && !given))
+        problems.push({ path: [], explanation: 'Expected value to not be null' });
     } else {
       coerceInputValue(value, type, (path, invalid, err) => {
         // graphql-js names an unknown or missing input field in its message; graphql-ruby puts it in the path.

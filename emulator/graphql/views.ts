@@ -25,7 +25,18 @@ export function fileUrl(ctx: Ctx, f: FileRec): string {
 export function fileView(ctx: Ctx, f: FileRec): View {
   // A file that was just created has no image until processing finishes; a replaced one keeps its old image.
   const hasImage = f.everReady;
-  const image = hasImage && f.kind === 'MediaImage' ? imageView(ctx, gid('ImageSource', f.imageId), cdnPath(ctx.shop, 'files', f.filename), f.version, f.alt, f.blob.width, f.blob.height) : null;
+  const image =
+    hasImage && f.kind === 'MediaImage'
+      ? imageView(
+          ctx,
+          gid('ImageSource', f.imageId),
+          cdnPath(ctx.shop, 'files', f.filename),
+          f.version,
+          f.alt,
+          f.blob.width,
+          f.blob.height,
+        )
+      : null;
   const common = {
     id: gid(f.kind, f.id),
     alt: f.alt,
@@ -36,7 +47,8 @@ export function fileView(ctx: Ctx, f: FileRec): View {
     updatedAt: f.updatedAt,
     mimeType: f.blob.mimeType,
   };
-  if (f.kind === 'GenericFile') return { __typename: 'GenericFile', ...common, url: fileUrl(ctx, f), originalFileSize: f.blob.bytes.length };
+  if (f.kind === 'GenericFile')
+    return { __typename: 'GenericFile', ...common, url: fileUrl(ctx, f), originalFileSize: f.blob.bytes.length };
   return {
     __typename: 'MediaImage',
     ...common,
@@ -75,7 +87,8 @@ export function productView(ctx: Ctx, p: ProductRec): View {
     onlineStoreUrl: published ? `${ctx.shop.primaryDomainUrl}/products/${p.handle}` : null,
     onlineStorePreviewUrl: `${ctx.shop.primaryDomainUrl}/products/${p.handle}`,
     publishedOnCurrentPublication: published,
-    publishedOnPublication: (a: { publicationId: string }) => published && parseGid(a.publicationId, 'Publication') === ONLINE_STORE_PUBLICATION_ID,
+    publishedOnPublication: (a: { publicationId: string }) =>
+      published && parseGid(a.publicationId, 'Publication') === ONLINE_STORE_PUBLICATION_ID,
     resourcePublicationsCount: (a: { onlyPublished?: boolean }) => count(published || a.onlyPublished === false ? 1 : 0),
     featuredMedia: () => {
       const f = mediaFiles()[0];
@@ -85,24 +98,59 @@ export function productView(ctx: Ctx, p: ProductRec): View {
       const f = mediaFiles()[0];
       return f ? fileView(ctx, f).image : null;
     },
-    media: (a: PageArgs & { query?: string }) => connection(ctx, filterSearch(mediaFiles(), a.query, { media_type: () => 'IMAGE' }, (f) => f.alt), a, (f) => fileView(ctx, f)),
+    media: (a: PageArgs & { query?: string }) =>
+      connection(
+        ctx,
+        filterSearch(mediaFiles(), a.query, { media_type: () => 'IMAGE' }, (f) => f.alt),
+        a,
+        (f) => fileView(ctx, f),
+      ),
     mediaCount: () => count(mediaFiles().length),
     images: (a: PageArgs) => connection(ctx, mediaFiles(), a, (f) => fileView(ctx, f).image as View),
     variants: (a: PageArgs) =>
-      connection(ctx, p.variants, a, (v) => ({ __typename: 'ProductVariant', id: gid('ProductVariant', v.id), title: v.title, price: v.price, sku: v.sku, displayName: `${p.title} - ${v.title}` })),
+      connection(ctx, p.variants, a, (v) => ({
+        __typename: 'ProductVariant',
+        id: gid('ProductVariant', v.id),
+        title: v.title,
+        price: v.price,
+        sku: v.sku,
+        displayName: `${p.title} - ${v.title}`,
+      })),
     variantsCount: () => count(p.variants.length),
     priceRangeV2: { minVariantPrice: money(Math.min(...prices)), maxVariantPrice: money(Math.max(...prices)) },
     totalInventory: 10 * p.variants.length,
-    collections: (a: PageArgs) => connection(ctx, ctx.shop.collections.filter((c) => c.productIds.includes(p.id)), a, (c) => collectionView(ctx, c)),
+    collections: (a: PageArgs) =>
+      connection(
+        ctx,
+        ctx.shop.collections.filter((c) => c.productIds.includes(p.id)),
+        a,
+        (c) => collectionView(ctx, c),
+      ),
   };
 }
 
-function ownedImageView(ctx: Ctx, type: 'CollectionImage' | 'ArticleImage', folder: 'collections' | 'articles', img: OwnedImage | null): View | null {
-  return img ? imageView(ctx, gid(type, img.id), cdnPath(ctx.shop, folder, img.filename), img.version, img.alt, img.blob.width, img.blob.height) : null;
+function ownedImageView(
+  ctx: Ctx,
+  type: 'CollectionImage' | 'ArticleImage',
+  folder: 'collections' | 'articles',
+  img: OwnedImage | null,
+): View | null {
+  return img
+    ? imageView(
+        ctx,
+        gid(type, img.id),
+        cdnPath(ctx.shop, folder, img.filename),
+        img.version,
+        img.alt,
+        img.blob.width,
+        img.blob.height,
+      )
+    : null;
 }
 
 export function collectionView(ctx: Ctx, c: CollectionRec): View {
-  const products = () => c.productIds.map((id) => ctx.shop.products.find((p) => p.id === id)).filter((p): p is ProductRec => Boolean(p));
+  const products = () =>
+    c.productIds.map((id) => ctx.shop.products.find((p) => p.id === id)).filter((p): p is ProductRec => Boolean(p));
   const published = c.publishedAt !== null;
   return {
     __typename: 'Collection',
@@ -119,7 +167,8 @@ export function collectionView(ctx: Ctx, c: CollectionRec): View {
     productsCount: () => count(products().length),
     products: (a: PageArgs) => connection(ctx, products(), a, (p) => productView(ctx, p)),
     publishedOnCurrentPublication: published,
-    publishedOnPublication: (a: { publicationId: string }) => published && parseGid(a.publicationId, 'Publication') === ONLINE_STORE_PUBLICATION_ID,
+    publishedOnPublication: (a: { publicationId: string }) =>
+      published && parseGid(a.publicationId, 'Publication') === ONLINE_STORE_PUBLICATION_ID,
   };
 }
 
@@ -197,12 +246,18 @@ export function themeView(ctx: Ctx, t: ThemeRec): View {
       const all = [...t.files.entries()].map(([filename, f], i) => ({ id: i + 1, filename, ...f }));
       const wanted = a.filenames ?? null;
       const picked = wanted ? all.filter((f) => wanted.some((w) => globToRegExp(w).test(f.filename))) : all;
-      const missing = (wanted ?? []).filter((w) => !w.includes('*') && !t.files.has(w)).map((filename) => ({ code: 'NOT_FOUND', filename }));
+      const missing = (wanted ?? [])
+        .filter((w) => !w.includes('*') && !t.files.has(w))
+        .map((filename) => ({ code: 'NOT_FOUND', filename }));
       const conn = connection({ ...ctx, bulk: false }, picked, { first: a.first ?? 50, after: a.after }, (f) => ({
         filename: f.filename,
         body: { __typename: 'OnlineStoreThemeFileBodyText', content: f.content },
         checksumMd5: createHash('md5').update(f.content).digest('hex'),
-        contentType: f.filename.endsWith('.json') ? 'application/json' : f.filename.endsWith('.liquid') ? 'application/x-liquid' : 'text/plain',
+        contentType: f.filename.endsWith('.json')
+          ? 'application/json'
+          : f.filename.endsWith('.liquid')
+            ? 'application/x-liquid'
+            : 'text/plain',
         size: String(Buffer.byteLength(f.content)),
         createdAt: f.createdAt,
         updatedAt: f.updatedAt,

@@ -55,7 +55,16 @@ export function mountEmbeddedAdmin(app: Hono, emu: Emulator): void {
     const prefix = `/store/${c.req.param('store')}/apps/${appParam}`;
     const rest = new URL(c.req.url).pathname.slice(prefix.length) || '/';
     const src = await embeddedLaunchUrl(emu, shop, rest);
-    return c.html(adminHtml({ shop: shop.domain, store: c.req.param('store') ?? '', prefix, src, appOrigin: new URL(emu.app.appUrl).origin, title: emu.app.handle }));
+    return c.html(
+      adminHtml({
+        shop: shop.domain,
+        store: c.req.param('store') ?? '',
+        prefix,
+        src,
+        appOrigin: new URL(emu.app.appUrl).origin,
+        title: emu.app.handle,
+      }),
+    );
   };
   app.get('/store/:store/apps/:app', page);
   app.get('/store/:store/apps/:app/*', page);
@@ -66,7 +75,9 @@ export function mountEmbeddedAdmin(app: Hono, emu: Emulator): void {
   });
   app.get('/store/:store/app-bridge/launch', async (c) => {
     const shop = shopOf(emu, c);
-    return shop ? c.json({ url: await embeddedLaunchUrl(emu, shop, c.req.query('path') ?? '/') }) : c.json({ error: 'no such store' }, 404);
+    return shop
+      ? c.json({ url: await embeddedLaunchUrl(emu, shop, c.req.query('path') ?? '/') })
+      : c.json({ error: 'no such store' }, 404);
   });
 }
 

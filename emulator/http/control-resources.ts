@@ -17,24 +17,52 @@ function idParam(c: Context): number {
 type ImageBody = { seed?: string; base64?: string; alt?: string; filename?: string };
 
 function toSpec(i: ImageBody): ImageSpec {
-  if (i.base64) return { bytes: new Uint8Array(Buffer.from(i.base64, 'base64')), alt: i.alt, filename: i.filename ?? `upload-${Date.now()}.jpg` };
+  if (i.base64)
+    return {
+      bytes: new Uint8Array(Buffer.from(i.base64, 'base64')),
+      alt: i.alt,
+      filename: i.filename ?? `upload-${Date.now()}.jpg`,
+    };
   const seed = (SEED_IMAGE_NAMES as readonly string[]).includes(i.seed ?? '') ? (i.seed as SeedImageName) : 'rocket.jpg';
   return { seed, alt: i.alt, filename: i.filename };
 }
 
 const COMPLIANCE_PAYLOADS: Record<string, (shop: { domain: string; shopNumber: number }) => unknown> = {
   'shop/redact': (s) => ({ shop_id: s.shopNumber, shop_domain: s.domain }),
-  'customers/redact': (s) => ({ shop_id: s.shopNumber, shop_domain: s.domain, customer: { id: 191167, email: 'john@example.com', phone: '555-625-1199' }, orders_to_redact: [299938, 280263] }),
-  'customers/data_request': (s) => ({ shop_id: s.shopNumber, shop_domain: s.domain, orders_requested: [299938], customer: { id: 191167, email: 'john@example.com', phone: '555-625-1199' }, data_request: { id: 9999 } }),
+  'customers/redact': (s) => ({
+    shop_id: s.shopNumber,
+    shop_domain: s.domain,
+    customer: { id: 191167, email: 'john@example.com', phone: '555-625-1199' },
+    orders_to_redact: [299938, 280263],
+  }),
+  'customers/data_request': (s) => ({
+    shop_id: s.shopNumber,
+    shop_domain: s.domain,
+    orders_requested: [299938],
+    customer: { id: 191167, email: 'john@example.com', phone: '555-625-1199' },
+    data_request: { id: 9999 },
+  }),
 };
 
 export function mountControlResources(app: Hono, emu: Emulator): void {
   const S = `${CONTROL}/shops/:shop`;
 
-  app.get(`${S}/products`, withShop(emu, (c, shop) => (ensureCatalogue(shop), c.json(shop.products.map((p) => describeProduct(emu, shop, p))))));
-  app.get(`${S}/collections`, withShop(emu, (c, shop) => (ensureCatalogue(shop), c.json(shop.collections.map((x) => describeCollection(emu, shop, x))))));
-  app.get(`${S}/articles`, withShop(emu, (c, shop) => (ensureCatalogue(shop), c.json(shop.articles.map((x) => describeArticle(emu, shop, x))))));
-  app.get(`${S}/files`, withShop(emu, (c, shop) => (ensureCatalogue(shop), c.json([...shop.files.values()].map((f) => describeFile(emu, shop, f))))));
+  app.get(
+    `${S}/products`,
+    withShop(emu, (c, shop) => (ensureCatalogue(shop), c.json(shop.products.map((p) => describeProduct(emu, shop, p))))),
+  );
+  app.get(
+    `${S}/collections`,
+    withShop(emu, (c, shop) => (ensureCatalogue(shop), c.json(shop.collections.map((x) => describeCollection(emu, shop, x))))),
+  );
+  app.get(
+    `${S}/articles`,
+    withShop(emu, (c, shop) => (ensureCatalogue(shop), c.json(shop.articles.map((x) => describeArticle(emu, shop, x))))),
+  );
+  app.get(
+    `${S}/files`,
+    withShop(emu, (c, shop) => (ensureCatalogue(shop), c.json([...shop.files.values()].map((f) => describeFile(emu, shop, f))))),
+  );
   app.get(
     `${S}/files/:id`,
     withShop(emu, (c, shop) => {
@@ -46,7 +74,9 @@ export function mountControlResources(app: Hono, emu: Emulator): void {
     `${S}/files/:id/bytes`,
     withShop(emu, (c, shop) => {
       const f = shop.files.get(idParam(c));
-      return f ? c.body(f.blob.bytes as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': f.blob.mimeType }) : c.json({ error: 'no such file' }, 404);
+      return f
+        ? c.body(f.blob.bytes as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': f.blob.mimeType })
+        : c.json({ error: 'no such file' }, 404);
     }),
   );
 
@@ -56,7 +86,11 @@ export function mountControlResources(app: Hono, emu: Emulator): void {
     withShop(emu, async (c, shop) => {
       ensureCatalogue(shop);
       const b = await body<Omit<ProductSpec, 'images'> & { images?: ImageBody[] }>(c);
-      const p = addProduct(emu, shop, { ...b, title: b.title ?? 'New product', images: (b.images ?? [{ seed: 'rocket.jpg' }]).map(toSpec) });
+      const p = addProduct(emu, shop, {
+        ...b,
+        title: b.title ?? 'New product',
+        images: (b.images ?? [{ seed: 'rocket.jpg' }]).map(toSpec),
+      });
       enqueueWebhook(emu, shop, 'products/create', productPayload(emu, shop, p));
       return c.json(describeProduct(emu, shop, p), 201);
     }),
@@ -67,7 +101,13 @@ export function mountControlResources(app: Hono, emu: Emulator): void {
       ensureCatalogue(shop);
       const p = shop.products.find((x) => x.id === idParam(c));
       if (!p) return c.json({ error: 'no such product' }, 404);
-      const b = await body<{ title?: string; vendor?: string; productType?: string; status?: 'ACTIVE' | 'DRAFT' | 'ARCHIVED'; published?: boolean }>(c);
+      const b = await body<{
+        title?: string;
+        vendor?: string;
+        productType?: string;
+        status?: 'ACTIVE' | 'DRAFT' | 'ARCHIVED';
+        published?: boolean;
+      }>(c);
       if (b.title !== undefined) p.title = b.title;
       if (b.vendor !== undefined) p.vendor = b.vendor;
       if (b.productType !== undefined) p.productType = b.productType;
@@ -130,7 +170,12 @@ export function mountControlResources(app: Hono, emu: Emulator): void {
       const id = idParam(c);
       if (!shop.collections.some((x) => x.id === id)) return c.json({ error: 'no such collection' }, 404);
       shop.collections = shop.collections.filter((x) => x.id !== id);
-      enqueueWebhook(emu, shop, 'collections/delete', { id, published_scope: 'web', updated_at: isoNow(), admin_graphql_api_id: `gid://shopify/Collection/${id}` });
+      enqueueWebhook(emu, shop, 'collections/delete', {
+        id,
+        published_scope: 'web',
+        updated_at: isoNow(),
+        admin_graphql_api_id: `gid://shopify/Collection/${id}`,
+      });
       return c.json({ deleted: `gid://shopify/Collection/${id}` });
     }),
   );
@@ -143,14 +188,22 @@ export function mountControlResources(app: Hono, emu: Emulator): void {
       const main = shop.themes.find((t) => t.role === 'MAIN');
       if (!main) return c.json({ error: 'no main theme' }, 404);
       const now = isoNow();
-      main.files.set('config/settings_data.json', { content: settingsDataContent(emu, b.enabled === null ? null : !b.enabled), createdAt: main.createdAt, updatedAt: now });
+      main.files.set('config/settings_data.json', {
+        content: settingsDataContent(emu, b.enabled === null ? null : !b.enabled),
+        createdAt: main.createdAt,
+        updatedAt: now,
+      });
       main.updatedAt = now;
       return c.json({ enabled: b.enabled, themeId: `gid://shopify/OnlineStoreTheme/${main.id}` });
     }),
   );
   app.get(
     `${S}/theme/settings-data`,
-    withShop(emu, (c, shop) => c.text(shop.themes.find((t) => t.role === 'MAIN')?.files.get('config/settings_data.json')?.content ?? '', 200, { 'Content-Type': 'application/json' })),
+    withShop(emu, (c, shop) =>
+      c.text(shop.themes.find((t) => t.role === 'MAIN')?.files.get('config/settings_data.json')?.content ?? '', 200, {
+        'Content-Type': 'application/json',
+      }),
+    ),
   );
 
   app.get(
@@ -158,7 +211,12 @@ export function mountControlResources(app: Hono, emu: Emulator): void {
     withShop(emu, (c, shop) => {
       const status = c.req.query('status');
       const topic = c.req.query('topic');
-      return c.json(shop.webhooks.filter((w) => (!status || w.status === status || (status === 'pending' && w.status === 'failed')) && (!topic || w.topic === topic)));
+      return c.json(
+        shop.webhooks.filter(
+          (w) =>
+            (!status || w.status === status || (status === 'pending' && w.status === 'failed')) && (!topic || w.topic === topic),
+        ),
+      );
     }),
   );
   app.post(

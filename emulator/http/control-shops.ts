@@ -45,13 +45,16 @@ export function installDirect(emu: Emulator, shop: ShopState, scopes: string[] =
 }
 
 export function mountControlShops(app: Hono, emu: Emulator): void {
-  app.get(`${CONTROL}/health`, (c) => c.json({ ok: true, origin: emu.origin, shops: emu.shops.size, app: { apiKey: emu.app.apiKey, appUrl: emu.app.appUrl } }));
+  app.get(`${CONTROL}/health`, (c) =>
+    c.json({ ok: true, origin: emu.origin, shops: emu.shops.size, app: { apiKey: emu.app.apiKey, appUrl: emu.app.appUrl } }),
+  );
 
   app.get(`${CONTROL}/shops`, (c) => c.json([...emu.shops.values()].map((s) => describeShop(emu, s))));
 
   app.post(`${CONTROL}/shops`, async (c) => {
     const opts = await body<CreateShopOptions & { install?: boolean; scopes?: string[]; settings?: Partial<ShopSettings> }>(c);
-    if (opts.domain && !/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(opts.domain)) return c.json({ error: 'domain must be <name>.myshopify.com' }, 400);
+    if (opts.domain && !/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(opts.domain))
+      return c.json({ error: 'domain must be <name>.myshopify.com' }, 400);
     let shop: ShopState;
     try {
       shop = createShop(emu, opts);
@@ -64,13 +67,24 @@ export function mountControlShops(app: Hono, emu: Emulator): void {
     return c.json({ ...describeShop(emu, shop), tokens }, 201);
   });
 
-  app.get(`${CONTROL}/shops/:shop`, withShop(emu, (c, shop) => (refillBucket(shop), c.json(describeShop(emu, shop)))));
-  app.delete(`${CONTROL}/shops/:shop`, withShop(emu, (c, shop) => (emu.shops.delete(shop.domain), c.json({ deleted: shop.domain }))));
+  app.get(
+    `${CONTROL}/shops/:shop`,
+    withShop(emu, (c, shop) => (refillBucket(shop), c.json(describeShop(emu, shop)))),
+  );
+  app.delete(
+    `${CONTROL}/shops/:shop`,
+    withShop(emu, (c, shop) => (emu.shops.delete(shop.domain), c.json({ deleted: shop.domain }))),
+  );
 
   app.patch(
     `${CONTROL}/shops/:shop`,
     withShop(emu, async (c, shop) => {
-      const b = await body<Partial<Pick<ShopState, 'name' | 'email' | 'ownerName' | 'currencyCode' | 'locales' | 'planName' | 'partnerDevelopment'>>>(c);
+      const b =
+        await body<
+          Partial<
+            Pick<ShopState, 'name' | 'email' | 'ownerName' | 'currencyCode' | 'locales' | 'planName' | 'partnerDevelopment'>
+          >
+        >(c);
       Object.assign(shop, b);
       shop.updatedAt = new Date().toISOString();
       enqueueWebhook(emu, shop, 'shop/update', shopPayload(shop));
@@ -125,7 +139,14 @@ export function mountControlShops(app: Hono, emu: Emulator): void {
     `${CONTROL}/shops/:shop/faults`,
     withShop(emu, async (c, shop) => {
       const b = await body<{ target?: FaultTarget; status?: number; times?: number; delayMs?: number; retryAfter?: number }>(c);
-      const fault = { id: emu.nextId(), target: b.target ?? 'graphql', status: b.status ?? 0, delayMs: b.delayMs ?? 0, retryAfter: b.retryAfter ?? null, remaining: b.times ?? 1 };
+      const fault = {
+        id: emu.nextId(),
+        target: b.target ?? 'graphql',
+        status: b.status ?? 0,
+        delayMs: b.delayMs ?? 0,
+        retryAfter: b.retryAfter ?? null,
+        remaining: b.times ?? 1,
+      };
       shop.httpFaults.push(fault);
       return c.json(fault, 201);
     }),
@@ -139,13 +160,23 @@ export function mountControlShops(app: Hono, emu: Emulator): void {
       return c.json(fault, 201);
     }),
   );
-  app.delete(`${CONTROL}/shops/:shop/faults`, withShop(emu, (c, shop) => ((shop.httpFaults = []), (shop.fileProcessingFaults = []), c.json({ cleared: true }))));
+  app.delete(
+    `${CONTROL}/shops/:shop/faults`,
+    withShop(emu, (c, shop) => ((shop.httpFaults = []), (shop.fileProcessingFaults = []), c.json({ cleared: true }))),
+  );
 
-  app.get(`${CONTROL}/shops/:shop/billing`, withShop(emu, (c, shop) => c.json({ subscriptions: shop.subscriptions, usageRecords: shop.usageRecords })));
+  app.get(
+    `${CONTROL}/shops/:shop/billing`,
+    withShop(emu, (c, shop) => c.json({ subscriptions: shop.subscriptions, usageRecords: shop.usageRecords })),
+  );
   app.post(
     `${CONTROL}/shops/:shop/billing/:chargeId/:decision{approve|decline}`,
     withShop(emu, (c, shop) => {
-      const next = decideCharge({ emu, shop, bulk: false }, Number(c.req.param('chargeId')), c.req.param('decision') === 'approve');
+      const next = decideCharge(
+        { emu, shop, bulk: false },
+        Number(c.req.param('chargeId')),
+        c.req.param('decision') === 'approve',
+      );
       return next ? c.json({ returnUrl: next }) : c.json({ error: 'no such charge' }, 404);
     }),
   );
@@ -155,7 +186,14 @@ export function mountControlShops(app: Hono, emu: Emulator): void {
   app.get(
     `${CONTROL}/shops/:shop/launch-url`,
     withShop(emu, async (c, shop) => {
-      const params: Record<string, string> = { embedded: '1', host: hostParam(shop.domain), locale: shop.locales[0] ?? 'en', session: crypto.randomUUID().replace(/-/g, ''), shop: shop.domain, timestamp: String(Math.floor(Date.now() / 1000)) };
+      const params: Record<string, string> = {
+        embedded: '1',
+        host: hostParam(shop.domain),
+        locale: shop.locales[0] ?? 'en',
+        session: crypto.randomUUID().replace(/-/g, ''),
+        shop: shop.domain,
+        timestamp: String(Math.floor(Date.now() / 1000)),
+      };
       if (c.req.query('idToken') === '1') params.id_token = await mintSessionToken(emu, shop);
       params.hmac = signQuery(emu.app.apiSecret, params);
       return c.json({ url: `${emu.app.appUrl}${c.req.query('path') ?? '/shopify/app'}?${new URLSearchParams(params)}`, params });

@@ -37,7 +37,14 @@ export function describeFile(emu: Emulator, shop: ShopState, f: FileRec) {
 }
 
 function describeOwned(emu: Emulator, shop: ShopState, folder: 'collections' | 'articles', img: OwnedImage | null) {
-  return img ? { filename: img.filename, alt: img.alt, url: cdnUrl(emu, cdnPath(shop, folder, img.filename), img.version), ...blobInfo(img.blob) } : null;
+  return img
+    ? {
+        filename: img.filename,
+        alt: img.alt,
+        url: cdnUrl(emu, cdnPath(shop, folder, img.filename), img.version),
+        ...blobInfo(img.blob),
+      }
+    : null;
 }
 
 export function describeProduct(emu: Emulator, shop: ShopState, p: ProductRec) {
@@ -49,12 +56,23 @@ export function describeProduct(emu: Emulator, shop: ShopState, p: ProductRec) {
     status: p.status,
     published: p.publishedAt !== null,
     updatedAt: p.updatedAt,
-    media: p.mediaIds.map((id) => shop.files.get(id)).filter((f): f is FileRec => Boolean(f)).map((f) => describeFile(emu, shop, f)),
+    media: p.mediaIds
+      .map((id) => shop.files.get(id))
+      .filter((f): f is FileRec => Boolean(f))
+      .map((f) => describeFile(emu, shop, f)),
   };
 }
 
 export function describeCollection(emu: Emulator, shop: ShopState, c: CollectionRec) {
-  return { id: `gid://shopify/Collection/${c.id}`, title: c.title, handle: c.handle, smart: c.rules !== null, productsCount: c.productIds.length, updatedAt: c.updatedAt, image: describeOwned(emu, shop, 'collections', c.image) };
+  return {
+    id: `gid://shopify/Collection/${c.id}`,
+    title: c.title,
+    handle: c.handle,
+    smart: c.rules !== null,
+    productsCount: c.productIds.length,
+    updatedAt: c.updatedAt,
+    image: describeOwned(emu, shop, 'collections', c.image),
+  };
 }
 
 export function describeArticle(emu: Emulator, shop: ShopState, a: ArticleRec) {
@@ -81,10 +99,20 @@ export function describeShop(emu: Emulator, shop: ShopState) {
     storefrontPathUrl: `${emu.origin}/${shop.domain}/`,
     counts: lazy
       ? { generatedOnFirstAccess: true }
-      : { products: shop.products.length, files: shop.files.size, collections: shop.collections.length, blogs: shop.blogs.length, articles: shop.articles.length },
+      : {
+          products: shop.products.length,
+          files: shop.files.size,
+          collections: shop.collections.length,
+          blogs: shop.blogs.length,
+          articles: shop.articles.length,
+        },
     settings: shop.settings,
     stats: shop.stats,
-    bucket: { available: Math.floor(shop.bucket.available), maximumAvailable: shop.settings.maximumAvailable, restoreRate: shop.settings.restoreRate },
+    bucket: {
+      available: Math.floor(shop.bucket.available),
+      maximumAvailable: shop.settings.maximumAvailable,
+      restoreRate: shop.settings.restoreRate,
+    },
     faults: { http: shop.httpFaults, fileProcessing: shop.fileProcessingFaults },
     pendingWebhooks: shop.webhooks.filter((w) => w.status !== 'delivered').length,
   };

@@ -3,11 +3,22 @@
 import type { FaultTarget, ShopState } from '../store/shop-state';
 
 const BODIES: Record<number, { type: string; body: string }> = {
-  429: { type: 'application/json', body: JSON.stringify({ errors: 'Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service.' }) },
+  429: {
+    type: 'application/json',
+    body: JSON.stringify({
+      errors: 'Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service.',
+    }),
+  },
   500: { type: 'application/json', body: JSON.stringify({ errors: 'Internal Server Error' }) },
-  502: { type: 'text/html', body: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>' },
+  502: {
+    type: 'text/html',
+    body: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>',
+  },
   503: { type: 'application/json', body: JSON.stringify({ errors: 'Unavailable Shop' }) },
-  504: { type: 'text/html', body: '<html><head><title>504 Gateway Time-out</title></head><body><h1>504 Gateway Time-out</h1></body></html>' },
+  504: {
+    type: 'text/html',
+    body: '<html><head><title>504 Gateway Time-out</title></head><body><h1>504 Gateway Time-out</h1></body></html>',
+  },
 };
 
 /** Applies the first matching fault (consuming one use); returns the error Response, or null to go on. */

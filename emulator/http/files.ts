@@ -9,7 +9,10 @@ import { STAGED_PREFIX } from '../sources';
 import { applyFault } from './faults';
 
 function gcsError(code: string, message: string, status: number): Response {
-  return new Response(`<?xml version='1.0' encoding='UTF-8'?><Error><Code>${code}</Code><Message>${message}</Message></Error>`, { status, headers: { 'Content-Type': 'application/xml; charset=UTF-8' } });
+  return new Response(`<?xml version='1.0' encoding='UTF-8'?><Error><Code>${code}</Code><Message>${message}</Message></Error>`, {
+    status,
+    headers: { 'Content-Type': 'application/xml; charset=UTF-8' },
+  });
 }
 
 function toBlob(bytes: Uint8Array, mimeType: string): Blob {
@@ -26,19 +29,25 @@ export function mountFiles(app: Hono, emu: Emulator): void {
     }
     const key = typeof form.key === 'string' ? form.key : '';
     const staged = emu.stagedUploads.get(key);
-    if (!staged) return gcsError('AccessDenied', 'Invalid according to Policy: Policy Condition failed: ["eq", "$key", ...]', 403);
+    if (!staged)
+      return gcsError('AccessDenied', 'Invalid according to Policy: Policy Condition failed: ["eq", "$key", ...]', 403);
     const fault = await applyFault(emu.shops.get(staged.shop), 'staged-upload');
     if (fault) return fault;
     const file = form.file;
-    if (!(file instanceof File)) return gcsError('InvalidArgument', 'Missing file field (it must be the last field of the form).', 400);
+    if (!(file instanceof File))
+      return gcsError('InvalidArgument', 'Missing file field (it must be the last field of the form).', 400);
     staged.blob = toBlob(new Uint8Array(await file.arrayBuffer()), staged.mimeType);
     const etag = createHash('md5').update(staged.blob.bytes).digest('hex');
     if (form.success_action_status === '201') {
       const location = `${emu.origin}${STAGED_PREFIX}${key}`;
-      return c.body(`<?xml version="1.0" encoding="UTF-8"?><PostResponse><Location>${location}</Location><Bucket>shopify-staged-uploads</Bucket><Key>${key}</Key><ETag>"${etag}"</ETag></PostResponse>`, 201, {
-        'Content-Type': 'application/xml',
-        ETag: `"${etag}"`,
-      });
+      return c.body(
+        `<?xml version="1.0" encoding="UTF-8"?><PostResponse><Location>${location}</Location><Bucket>shopify-staged-uploads</Bucket><Key>${key}</Key><ETag>"${etag}"</ETag></PostResponse>`,
+        201,
+        {
+          'Content-Type': 'application/xml',
+          ETag: `"${etag}"`,
+        },
+      );
     }
     return c.body(null, 204, { ETag: `"${etag}"` });
   });

@@ -23,18 +23,32 @@ export function signQuery(secret: string, params: Record<string, string>): strin
 
 /** The `host` parameter: base64 (unpadded) of admin.shopify.com/store/<name>. */
 export function hostParam(shopDomain: string): string {
-  return Buffer.from(`admin.shopify.com/store/${shopDomain.replace(/\.myshopify\.com$/, '')}`).toString('base64').replace(/=+$/, '');
+  return Buffer.from(`admin.shopify.com/store/${shopDomain.replace(/\.myshopify\.com$/, '')}`)
+    .toString('base64')
+    .replace(/=+$/, '');
 }
 
 export function issueTokens(emu: Emulator, shop: ShopState, scopes: string[], expiring: boolean) {
   const access = `shpat_${randomBytes(16).toString('hex')}`;
   const ttl = shop.settings.accessTokenTtlSeconds;
-  emu.accessTokens.set(access, { token: access, shop: shop.domain, scopes, expiresAt: expiring ? Date.now() + ttl * 1000 : null, kind: 'offline' });
+  emu.accessTokens.set(access, {
+    token: access,
+    shop: shop.domain,
+    scopes,
+    expiresAt: expiring ? Date.now() + ttl * 1000 : null,
+    kind: 'offline',
+  });
   if (!expiring) return { access_token: access, scope: scopes.join(',') };
   const refresh = `shprt_${randomBytes(16).toString('hex')}`;
   const refreshTtl = shop.settings.refreshTokenTtlSeconds;
   emu.refreshTokens.set(refresh, { token: refresh, shop: shop.domain, scopes, expiresAt: Date.now() + refreshTtl * 1000 });
-  return { access_token: access, scope: scopes.join(','), expires_in: ttl, refresh_token: refresh, refresh_token_expires_in: refreshTtl };
+  return {
+    access_token: access,
+    scope: scopes.join(','),
+    expires_in: ttl,
+    refresh_token: refresh,
+    refresh_token_expires_in: refreshTtl,
+  };
 }
 
 function oauthError(error: string, description: string, status = 400): Response {
@@ -57,7 +71,13 @@ export function installShop(shop: ShopState, scopes: string[], emu?: Emulator): 
   const changed = shop.installed && [...previous].sort().join(',') !== [...scopes].sort().join(',');
   shop.installed = true;
   shop.scopes = scopes;
-  if (changed && emu) enqueueWebhook(emu, shop, 'app/scopes_update', { id: shop.shopNumber, previous, current: scopes, updated_at: new Date().toISOString() });
+  if (changed && emu)
+    enqueueWebhook(emu, shop, 'app/scopes_update', {
+      id: shop.shopNumber,
+      previous,
+      current: scopes,
+      updated_at: new Date().toISOString(),
+    });
 }
 
 export function mountOAuth(app: Hono, emu: Emulator): void {
@@ -74,12 +94,22 @@ export function mountOAuth(app: Hono, emu: Emulator): void {
     } catch {
       return c.text('Oauth error invalid_request: The redirect_uri is missing or not whitelisted.', 400);
     }
-    if (new URL(emu.app.appUrl).host !== redirect.host) return c.text('Oauth error invalid_request: The redirect_uri is not whitelisted.', 400);
-    const scopes = (q.scope ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    if (new URL(emu.app.appUrl).host !== redirect.host)
+      return c.text('Oauth error invalid_request: The redirect_uri is not whitelisted.', 400);
+    const scopes = (q.scope ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const code = randomBytes(16).toString('hex');
     emu.authCodes.set(code, { code, shop: shop.domain, scopes, expiresAt: Date.now() + 10 * 60_000, used: false });
     installShop(shop, scopes, emu);
-    const params: Record<string, string> = { code, host: hostParam(shop.domain), shop: shop.domain, state: q.state ?? '', timestamp: String(Math.floor(Date.now() / 1000)) };
+    const params: Record<string, string> = {
+      code,
+      host: hostParam(shop.domain),
+      shop: shop.domain,
+      state: q.state ?? '',
+      timestamp: String(Math.floor(Date.now() / 1000)),
+    };
     params.hmac = signQuery(emu.app.apiSecret, params);
     for (const [k, v] of Object.entries(params)) redirect.searchParams.set(k, v);
     return c.redirect(redirect.toString(), 302);
@@ -96,40 +126,63 @@ export function mountOAuth(app: Hono, emu: Emulator): void {
     } catch {
       return oauthError('invalid_request', 'The request body could not be parsed.');
     }
-    if (p.client_id !== emu.app.apiKey || p.client_secret !== emu.app.apiSecret) return oauthError('invalid_client', 'Client authentication failed.', 401);
+    if (p.client_id !== emu.app.apiKey || p.client_secret !== emu.app.apiSecret)
+      return oauthError('invalid_client', 'Client authentication failed.', 401);
     const expiring = p.expiring === '1' || p.expiring === 'true';
 
     if (p.grant_type === 'refresh_token') {
       const rt = emu.refreshTokens.get(p.refresh_token ?? '');
-      if (!rt || rt.shop !== shop.domain || rt.expiresAt < Date.now()) return oauthError('invalid_grant', 'The refresh token is invalid, expired or was already used.');
+      if (!rt || rt.shop !== shop.domain || rt.expiresAt < Date.now())
+        return oauthError('invalid_grant', 'The refresh token is invalid, expired or was already used.');
       emu.refreshTokens.delete(rt.token); // refresh tokens rotate: each one works once
       shop.stats.tokenRefreshes += 1;
       return c.json(issueTokens(emu, shop, rt.scopes, true));
     }
 
     if (p.grant_type === 'urn:ietf:params:oauth:grant-type:token-exchange') {
-      if (p.subject_token_type !== 'urn:ietf:params:oauth:token-type:id_token') return oauthError('invalid_request', 'subject_token_type must be urn:ietf:params:oauth:token-type:id_token');
+      if (p.subject_token_type !== 'urn:ietf:params:oauth:token-type:id_token')
+        return oauthError('invalid_request', 'subject_token_type must be urn:ietf:params:oauth:token-type:id_token');
       try {
-        const { payload } = await jwtVerify(p.subject_token ?? '', new TextEncoder().encode(emu.app.apiSecret), { algorithms: ['HS256'], audience: emu.app.apiKey, clockTolerance: 5 });
+        const { payload } = await jwtVerify(p.subject_token ?? '', new TextEncoder().encode(emu.app.apiSecret), {
+          algorithms: ['HS256'],
+          audience: emu.app.apiKey,
+          clockTolerance: 5,
+        });
         if (new URL(String(payload.dest)).hostname !== shop.domain) throw new Error('dest names another shop');
       } catch (e) {
         return oauthError('invalid_subject_token', `The subject token is invalid: ${(e as Error).message}`);
       }
       const online = p.requested_token_type === 'urn:shopify:params:oauth:token-type:online-access-token';
-      if (!online && p.requested_token_type !== 'urn:shopify:params:oauth:token-type:offline-access-token') return oauthError('invalid_request', 'requested_token_type is invalid');
+      if (!online && p.requested_token_type !== 'urn:shopify:params:oauth:token-type:offline-access-token')
+        return oauthError('invalid_request', 'requested_token_type is invalid');
       shop.stats.tokenExchanges += 1;
       if (!shop.installed) installShop(shop, emu.app.scopes);
       const tokens = issueTokens(emu, shop, shop.scopes, expiring && !online);
       if (online) {
         emu.accessTokens.get(tokens.access_token)!.kind = 'online';
         emu.accessTokens.get(tokens.access_token)!.expiresAt = Date.now() + 86_400_000;
-        return c.json({ ...tokens, expires_in: 86399, associated_user_scope: tokens.scope, associated_user: { id: 42, first_name: 'Alex', last_name: 'Merchant', email: shop.email, account_owner: true, locale: 'en', collaborator: false, email_verified: true } });
+        return c.json({
+          ...tokens,
+          expires_in: 86399,
+          associated_user_scope: tokens.scope,
+          associated_user: {
+            id: 42,
+            first_name: 'Alex',
+            last_name: 'Merchant',
+            email: shop.email,
+            account_owner: true,
+            locale: 'en',
+            collaborator: false,
+            email_verified: true,
+          },
+        });
       }
       return c.json(tokens);
     }
 
     const code = emu.authCodes.get(p.code ?? '');
-    if (!code || code.shop !== shop.domain || code.used || code.expiresAt < Date.now()) return oauthError('invalid_request', 'The authorization code was not found or was already used');
+    if (!code || code.shop !== shop.domain || code.used || code.expiresAt < Date.now())
+      return oauthError('invalid_request', 'The authorization code was not found or was already used');
     code.used = true;
     shop.stats.authorizationCodes += 1;
     return c.json(issueTokens(emu, shop, code.scopes, expiring));

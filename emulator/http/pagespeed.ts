@@ -8,8 +8,20 @@ import type { ShopState } from '../store/shop-state';
 
 /** Lighthouse 12 performance weights and log-normal scoring curves (p10, median), per form factor. */
 const METRICS: Record<'desktop' | 'mobile', Record<string, readonly [p10: number, median: number, weight: number]>> = {
-  desktop: { 'first-contentful-paint': [934, 1600, 0.1], 'largest-contentful-paint': [1200, 2400, 0.25], 'total-blocking-time': [150, 350, 0.3], 'cumulative-layout-shift': [0.1, 0.25, 0.25], 'speed-index': [1311, 2300, 0.1] },
-  mobile: { 'first-contentful-paint': [1800, 3000, 0.1], 'largest-contentful-paint': [2500, 4000, 0.25], 'total-blocking-time': [200, 600, 0.3], 'cumulative-layout-shift': [0.1, 0.25, 0.25], 'speed-index': [3387, 5800, 0.1] },
+  desktop: {
+    'first-contentful-paint': [934, 1600, 0.1],
+    'largest-contentful-paint': [1200, 2400, 0.25],
+    'total-blocking-time': [150, 350, 0.3],
+    'cumulative-layout-shift': [0.1, 0.25, 0.25],
+    'speed-index': [1311, 2300, 0.1],
+  },
+  mobile: {
+    'first-contentful-paint': [1800, 3000, 0.1],
+    'largest-contentful-paint': [2500, 4000, 0.25],
+    'total-blocking-time': [200, 600, 0.3],
+    'cumulative-layout-shift': [0.1, 0.25, 0.25],
+    'speed-index': [3387, 5800, 0.1],
+  },
 };
 
 const TITLES: Record<string, string> = {
@@ -21,7 +33,10 @@ const TITLES: Record<string, string> = {
 };
 
 function googleError(code: number, message: string, reason: string, status: string): Response {
-  return Response.json({ error: { code, message, errors: [{ message, domain: code === 429 ? 'global' : 'lighthouse', reason }], status } }, { status: code });
+  return Response.json(
+    { error: { code, message, errors: [{ message, domain: code === 429 ? 'global' : 'lighthouse', reason }], status } },
+    { status: code },
+  );
 }
 
 /** A stable score per URL and strategy (0.55-0.95 desktop, 0.30-0.75 mobile) unless a rule fixes it. */
@@ -45,7 +60,11 @@ function audits(score: number, strategy: 'desktop' | 'mobile') {
       scoreDisplayMode: 'numeric',
       numericValue: isCls ? Math.round(value * 1000) / 1000 : Math.round(value),
       numericUnit: isCls ? 'unitless' : 'millisecond',
-      displayValue: isCls ? (Math.round(value * 1000) / 1000).toFixed(3) : id === 'total-blocking-time' ? `${Math.round(value / 10) * 10} ms` : `${(value / 1000).toFixed(1)} s`,
+      displayValue: isCls
+        ? (Math.round(value * 1000) / 1000).toFixed(3)
+        : id === 'total-blocking-time'
+          ? `${Math.round(value / 10) * 10} ms`
+          : `${(value / 1000).toFixed(1)} s`,
     };
   }
   return out;
@@ -82,15 +101,30 @@ export function mountPageSpeed(app: Hono, emu: Emulator): void {
     const shop = shopForUrl(emu, url);
     if (mode === 'rate-limited') {
       record(429);
-      return googleError(429, "Quota exceeded for quota metric 'Queries' and limit 'Queries per minute' of service 'pagespeedonline.googleapis.com' for consumer 'project_number:583797351490'.", 'rateLimitExceeded', 'RESOURCE_EXHAUSTED');
+      return googleError(
+        429,
+        "Quota exceeded for quota metric 'Queries' and limit 'Queries per minute' of service 'pagespeedonline.googleapis.com' for consumer 'project_number:583797351490'.",
+        'rateLimitExceeded',
+        'RESOURCE_EXHAUSTED',
+      );
     }
     if (mode === 'password' || (mode === 'ok' && shop?.settings.storefrontPassword)) {
       record(400);
-      return googleError(400, 'Lighthouse returned error: ERRORED_DOCUMENT_REQUEST. Lighthouse was unable to reliably load the page you requested. Make sure you are testing the correct URL and that the server is properly responding to all requests. (Status code: 401)', 'lighthouseUserError', 'INVALID_ARGUMENT');
+      return googleError(
+        400,
+        'Lighthouse returned error: ERRORED_DOCUMENT_REQUEST. Lighthouse was unable to reliably load the page you requested. Make sure you are testing the correct URL and that the server is properly responding to all requests. (Status code: 401)',
+        'lighthouseUserError',
+        'INVALID_ARGUMENT',
+      );
     }
     if (mode === 'unreachable') {
       record(400);
-      return googleError(400, 'Lighthouse returned error: FAILED_DOCUMENT_REQUEST. Lighthouse was unable to reliably load the page you requested. Make sure you are testing the correct URL and that the server is properly responding to all requests. (Details: net::ERR_NAME_NOT_RESOLVED)', 'lighthouseUserError', 'INVALID_ARGUMENT');
+      return googleError(
+        400,
+        'Lighthouse returned error: FAILED_DOCUMENT_REQUEST. Lighthouse was unable to reliably load the page you requested. Make sure you are testing the correct URL and that the server is properly responding to all requests. (Details: net::ERR_NAME_NOT_RESOLVED)',
+        'lighthouseUserError',
+        'INVALID_ARGUMENT',
+      );
     }
     if (mode === 'error') {
       record(500);
@@ -111,18 +145,35 @@ export function mountPageSpeed(app: Hono, emu: Emulator): void {
         mainDocumentUrl: finalUrl,
         finalDisplayedUrl: finalUrl,
         lighthouseVersion: '12.8.2',
-        userAgent: strategy === 'mobile' ? 'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36' : 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36',
+        userAgent:
+          strategy === 'mobile'
+            ? 'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36'
+            : 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36',
         fetchTime: now,
         environment: { networkUserAgent: 'Chrome-Lighthouse', hostUserAgent: 'HeadlessChrome/140', benchmarkIndex: 2150 },
         runWarnings: [],
-        configSettings: { emulatedFormFactor: strategy, formFactor: strategy, locale: c.req.query('locale') ?? 'en-US', onlyCategories: ['performance'], channel: 'lr' },
+        configSettings: {
+          emulatedFormFactor: strategy,
+          formFactor: strategy,
+          locale: c.req.query('locale') ?? 'en-US',
+          onlyCategories: ['performance'],
+          channel: 'lr',
+        },
         audits: audits(score, strategy),
         categories: {
           performance: {
             id: 'performance',
             title: 'Performance',
             score,
-            auditRefs: Object.entries(METRICS[strategy]).map(([id, [, , weight]]) => ({ id, weight: weight * 100, group: 'metrics', acronym: id.split('-').map((w) => w[0]!.toUpperCase()).join('') })),
+            auditRefs: Object.entries(METRICS[strategy]).map(([id, [, , weight]]) => ({
+              id,
+              weight: weight * 100,
+              group: 'metrics',
+              acronym: id
+                .split('-')
+                .map((w) => w[0]!.toUpperCase())
+                .join(''),
+            })),
           },
         },
         timing: { total: 8000 + Math.round(Math.random() * 6000) },

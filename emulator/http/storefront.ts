@@ -18,7 +18,20 @@ export const SPECULATION_RULES = {
       where: {
         and: [
           { href_matches: '/*' },
-          { not: { href_matches: ['/cart', '/cart/*', '/checkouts/*', '/checkout', '/account*', '/*/cart', '/*/checkouts/*', '/*/account*'] } },
+          {
+            not: {
+              href_matches: [
+                '/cart',
+                '/cart/*',
+                '/checkouts/*',
+                '/checkout',
+                '/account*',
+                '/*/cart',
+                '/*/checkouts/*',
+                '/*/account*',
+              ],
+            },
+          },
           { not: { selector_matches: '[rel~="nofollow"]' } },
           { not: { selector_matches: '[data-no-prefetch]' } },
         ],
@@ -37,8 +50,12 @@ export function embedEnabled(shop: ShopState): boolean {
   const content = main?.files.get('config/settings_data.json')?.content;
   if (!content) return false;
   try {
-    const json = JSON.parse(content.replace(/^\s*\/\*[\s\S]*?\*\//, '')) as { current?: { blocks?: Record<string, { type?: string; disabled?: boolean }> } };
-    return Object.values(json.current?.blocks ?? {}).some((b) => typeof b.type === 'string' && b.type.includes(`/blocks/${EMBED_BLOCK_HANDLE}/`) && b.disabled !== true);
+    const json = JSON.parse(content.replace(/^\s*\/\*[\s\S]*?\*\//, '')) as {
+      current?: { blocks?: Record<string, { type?: string; disabled?: boolean }> };
+    };
+    return Object.values(json.current?.blocks ?? {}).some(
+      (b) => typeof b.type === 'string' && b.type.includes(`/blocks/${EMBED_BLOCK_HANDLE}/`) && b.disabled !== true,
+    );
   } catch {
     return false;
   }
@@ -50,10 +67,15 @@ function layout(emu: Emulator, shop: ShopState, base: string, page: Page): strin
   const nav = [
     ['Home', `${base}/`],
     ['Catalog', `${base}/collections/all`],
-    ...shop.collections.filter((c) => c.publishedAt).slice(0, 4).map((c) => [c.title, `${base}/collections/${c.handle}`]),
+    ...shop.collections
+      .filter((c) => c.publishedAt)
+      .slice(0, 4)
+      .map((c) => [c.title, `${base}/collections/${c.handle}`]),
     ...shop.blogs.slice(0, 1).map((b) => [b.title, `${base}/blogs/${b.handle}`]),
   ];
-  const embed = embedEnabled(shop) ? `<script src="${esc(`${emu.app.appUrl}/storefront/prefetch.js`)}" defer data-app-embed="${EMBED_BLOCK_HANDLE}"></script>` : '';
+  const embed = embedEnabled(shop)
+    ? `<script src="${esc(`${emu.app.appUrl}/storefront/prefetch.js`)}" defer data-app-embed="${EMBED_BLOCK_HANDLE}"></script>`
+    : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(page.title)} – ${esc(shop.name)}</title>
 <script type="speculationrules">${JSON.stringify(SPECULATION_RULES)}</script>
@@ -75,17 +97,37 @@ const visible = (p: ProductRec) => p.status === 'ACTIVE' && p.publishedAt !== nu
 function productCards(emu: Emulator, shop: ShopState, base: string, products: ProductRec[]): string {
   return `<div class="grid">${products
     .filter(visible)
-    .map((p) => `<div class="card"><a href="${base}/products/${p.handle}">${img(emu, shop, shop.files.get(p.mediaIds[0] ?? -1))}<p>${esc(p.title)}</p></a><p>$${esc(p.variants[0]?.price ?? '')}</p></div>`)
+    .map(
+      (p) =>
+        `<div class="card"><a href="${base}/products/${p.handle}">${img(emu, shop, shop.files.get(p.mediaIds[0] ?? -1))}<p>${esc(p.title)}</p></a><p>$${esc(p.variants[0]?.price ?? '')}</p></div>`,
+    )
     .join('')}</div>`;
 }
 
 function render(emu: Emulator, shop: ShopState, base: string, path: string): { status: number; page: Page } {
   ensureCatalogue(shop);
-  const notFound = { status: 404, page: { title: 'Page not found', body: `<h1>404 Page Not Found</h1><p><a href="${base}/collections/all">Continue shopping</a></p>` } };
+  const notFound = {
+    status: 404,
+    page: {
+      title: 'Page not found',
+      body: `<h1>404 Page Not Found</h1><p><a href="${base}/collections/all">Continue shopping</a></p>`,
+    },
+  };
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
-  if (parts.length === 0) return { status: 200, page: { title: 'Home', body: `<h1>Welcome to ${esc(shop.name)}</h1>${productCards(emu, shop, base, shop.products.slice(0, 24))}` } };
+  if (parts.length === 0)
+    return {
+      status: 200,
+      page: {
+        title: 'Home',
+        body: `<h1>Welcome to ${esc(shop.name)}</h1>${productCards(emu, shop, base, shop.products.slice(0, 24))}`,
+      },
+    };
   const [first, second, third] = parts;
-  if (first === 'collections' && second === 'all') return { status: 200, page: { title: 'Products', body: `<h1>Products</h1>${productCards(emu, shop, base, shop.products.slice(0, 250))}` } };
+  if (first === 'collections' && second === 'all')
+    return {
+      status: 200,
+      page: { title: 'Products', body: `<h1>Products</h1>${productCards(emu, shop, base, shop.products.slice(0, 250))}` },
+    };
   if (first === 'collections' && second && !third) {
     const c = shop.collections.find((x) => x.handle === second && x.publishedAt);
     if (!c) return notFound;
@@ -112,15 +154,52 @@ function render(emu: Emulator, shop: ShopState, base: string, path: string): { s
     const blog = shop.blogs.find((b) => b.handle === second);
     if (!blog) return notFound;
     const articles = shop.articles.filter((a) => a.blogId === blog.id && a.isPublished);
-    const articleImg = (a: (typeof articles)[number]) => (a.image ? `<img src="${esc(cdnUrl(emu, cdnPath(shop, 'articles', a.image.filename), a.image.version))}" alt="${esc(a.image.alt)}" width="${a.image.blob.width}" height="${a.image.blob.height}">` : '');
-    if (!third) return { status: 200, page: { title: blog.title, body: `<h1>${esc(blog.title)}</h1>${articles.map((a) => `<article><a href="${base}/blogs/${blog.handle}/${a.handle}">${articleImg(a)}<h2>${esc(a.title)}</h2></a></article>`).join('')}` } };
+    const articleImg = (a: (typeof articles)[number]) =>
+      a.image
+        ? `<img src="${esc(cdnUrl(emu, cdnPath(shop, 'articles', a.image.filename), a.image.version))}" alt="${esc(a.image.alt)}" width="${a.image.blob.width}" height="${a.image.blob.height}">`
+        : '';
+    if (!third)
+      return {
+        status: 200,
+        page: {
+          title: blog.title,
+          body: `<h1>${esc(blog.title)}</h1>${articles.map((a) => `<article><a href="${base}/blogs/${blog.handle}/${a.handle}">${articleImg(a)}<h2>${esc(a.title)}</h2></a></article>`).join('')}`,
+        },
+      };
     const a = articles.find((x) => x.handle === third);
-    return a ? { status: 200, page: { title: a.title, body: `<article><h1>${esc(a.title)}</h1>${articleImg(a)}${a.body}<p><a href="${base}/blogs/${blog.handle}">Back to ${esc(blog.title)}</a></p></article>` } } : notFound;
+    return a
+      ? {
+          status: 200,
+          page: {
+            title: a.title,
+            body: `<article><h1>${esc(a.title)}</h1>${articleImg(a)}${a.body}<p><a href="${base}/blogs/${blog.handle}">Back to ${esc(blog.title)}</a></p></article>`,
+          },
+        }
+      : notFound;
   }
-  if (first === 'cart') return { status: 200, page: { title: 'Your cart', body: `<h1>Your cart</h1><p>Your cart is empty.</p><a href="${base}/collections/all">Continue shopping</a>` } };
-  if (first === 'search') return { status: 200, page: { title: 'Search', body: `<h1>Search</h1><form action="${base}/search"><input name="q"></form>` } };
-  if (first === 'account') return { status: 200, page: { title: 'Account', body: '<h1>Login</h1><form method="post"><input name="email"><input name="password" type="password"></form>' } };
-  if (first === 'pages' || first === 'policies') return { status: 200, page: { title: second ?? 'Page', body: `<h1>${esc(second ?? '')}</h1><p>${esc(shop.name)}</p>` } };
+  if (first === 'cart')
+    return {
+      status: 200,
+      page: {
+        title: 'Your cart',
+        body: `<h1>Your cart</h1><p>Your cart is empty.</p><a href="${base}/collections/all">Continue shopping</a>`,
+      },
+    };
+  if (first === 'search')
+    return {
+      status: 200,
+      page: { title: 'Search', body: `<h1>Search</h1><form action="${base}/search"><input name="q"></form>` },
+    };
+  if (first === 'account')
+    return {
+      status: 200,
+      page: {
+        title: 'Account',
+        body: '<h1>Login</h1><form method="post"><input name="email"><input name="password" type="password"></form>',
+      },
+    };
+  if (first === 'pages' || first === 'policies')
+    return { status: 200, page: { title: second ?? 'Page', body: `<h1>${esc(second ?? '')}</h1><p>${esc(shop.name)}</p>` } };
   return notFound;
 }
 
@@ -129,11 +208,18 @@ async function serve(c: Context, emu: Emulator, shop: ShopState, base: string, p
   await new Promise((r) => setTimeout(r, min + Math.random() * Math.max(0, max - min)));
   if (shop.settings.storefrontPassword && !path.startsWith('/password')) return c.redirect(`${base}/password`, 302);
   if (path.startsWith('/password')) {
-    return c.html(`<!doctype html><html><head><title>${esc(shop.name)}</title></head><body><h1>Opening soon</h1><form method="post" action="${base}/password"><input type="password" name="password"><button>Enter</button></form></body></html>`, 401);
+    return c.html(
+      `<!doctype html><html><head><title>${esc(shop.name)}</title></head><body><h1>Opening soon</h1><form method="post" action="${base}/password"><input type="password" name="password"><button>Enter</button></form></body></html>`,
+      401,
+    );
   }
   if (c.req.method === 'POST') return c.redirect(`${base}/cart`, 302);
   const { status, page } = render(emu, shop, base, path);
-  return c.html(layout(emu, shop, base, page), status as 200, { 'Cache-Control': 'private, no-store', 'X-Shopify-Stage': 'production', 'Server-Timing': `processing;dur=${min}` });
+  return c.html(layout(emu, shop, base, page), status as 200, {
+    'Cache-Control': 'private, no-store',
+    'X-Shopify-Stage': 'production',
+    'Server-Timing': `processing;dur=${min}`,
+  });
 }
 
 /** `<name>.localhost` -> `<name>.myshopify.com` when such a shop exists. */
@@ -155,7 +241,20 @@ export function mountStorefront(app: Hono, emu: Emulator): void {
     if (!shop) return c.text('Not Found', 404);
     return serve(c, emu, shop, `/${domain}`, c.req.path.slice(domain.length + 1) || '/');
   };
-  for (const p of ['', '/', '/products/*', '/collections/*', '/blogs/*', '/cart', '/cart/*', '/search', '/account/*', '/pages/*', '/policies/*', '/password']) {
+  for (const p of [
+    '',
+    '/',
+    '/products/*',
+    '/collections/*',
+    '/blogs/*',
+    '/cart',
+    '/cart/*',
+    '/search',
+    '/account/*',
+    '/pages/*',
+    '/policies/*',
+    '/password',
+  ]) {
     app.on(['GET', 'POST'], `/${SHOP_PARAM}${p}`, prefixed);
   }
 }

@@ -34,7 +34,10 @@ for (const r of RECIPES) {
   }
   let img = sharp(join(CORPUS, r.from));
   if (r.width) img = img.resize({ width: r.width });
-  img = r.format === 'jpeg' ? img.flatten({ background: '#ffffff' }).jpeg({ quality: r.quality ?? 92, mozjpeg: false }) : img.png({ compressionLevel: 9, adaptiveFiltering: true });
+  img =
+    r.format === 'jpeg'
+      ? img.flatten({ background: '#ffffff' }).jpeg({ quality: r.quality ?? 92, mozjpeg: false })
+      : img.png({ compressionLevel: 9, adaptiveFiltering: true });
   const info = await img.toFile(join(OUT, r.to));
   console.log(`${r.to}\t${info.width}x${info.height}\t${info.size} bytes`);
 }

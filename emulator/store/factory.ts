@@ -5,7 +5,12 @@ import type { ShopState } from './shop-state';
 import type { ArticleRec, Blob, CollectionRec, FileRec, OwnedImage, ProductRec, ProductStatus, ThemeRec } from './types';
 
 export function handleize(title: string): string {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'item';
+  return (
+    title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'item'
+  );
 }
 
 export function newShop(emu: Emulator, domain: string, name: string): ShopState {
@@ -47,7 +52,15 @@ export function newShop(emu: Emulator, domain: string, name: string): ShopState 
     httpFaults: [],
     fileProcessingFaults: [],
     bucket: { available: emu.defaultSettings.maximumAvailable, updatedAt: Date.now() },
-    stats: { graphqlRequests: 0, throttled: 0, injectedFaults: 0, tokenRefreshes: 0, tokenExchanges: 0, authorizationCodes: 0, unauthorized: 0 },
+    stats: {
+      graphqlRequests: 0,
+      throttled: 0,
+      injectedFaults: 0,
+      tokenRefreshes: 0,
+      tokenExchanges: 0,
+      authorizationCodes: 0,
+      unauthorized: 0,
+    },
   };
 }
 
@@ -73,7 +86,14 @@ export function uniqueFilename(shop: ShopState, wanted: string): string {
   }
 }
 
-export function addFile(emu: Emulator, shop: ShopState, blob: Blob, filename: string, alt: string, productIds: number[] = []): FileRec {
+export function addFile(
+  emu: Emulator,
+  shop: ShopState,
+  blob: Blob,
+  filename: string,
+  alt: string,
+  productIds: number[] = [],
+): FileRec {
   const now = isoNow();
   const file: FileRec = {
     id: emu.nextId(),
@@ -98,13 +118,26 @@ export function addFile(emu: Emulator, shop: ShopState, blob: Blob, filename: st
   return file;
 }
 
-export function ownedImage(emu: Emulator, shop: ShopState, folder: 'collections' | 'articles', ownerId: number, blob: Blob, filename: string, alt: string): OwnedImage {
+export function ownedImage(
+  emu: Emulator,
+  shop: ShopState,
+  folder: 'collections' | 'articles',
+  ownerId: number,
+  blob: Blob,
+  filename: string,
+  alt: string,
+): OwnedImage {
   const image: OwnedImage = { id: emu.nextId(), filename, alt, blob, version: Math.floor(Date.now() / 1000) };
-  emu.cdnPaths.set(cdnPath(shop, folder, filename), { shop: shop.domain, kind: folder === 'collections' ? 'collection' : 'article', id: ownerId });
+  emu.cdnPaths.set(cdnPath(shop, folder, filename), {
+    shop: shop.domain,
+    kind: folder === 'collections' ? 'collection' : 'article',
+    id: ownerId,
+  });
   return image;
 }
 
-export type ImageSpec = { seed: SeedImageName; alt?: string; filename?: string } | { bytes: Uint8Array; alt?: string; filename: string };
+export type ImageSpec =
+  { seed: SeedImageName; alt?: string; filename?: string } | { bytes: Uint8Array; alt?: string; filename: string };
 
 function specBlob(spec: ImageSpec): Blob {
   if ('seed' in spec) return seedBlob(spec.seed);
@@ -142,13 +175,25 @@ export function addProduct(emu: Emulator, shop: ShopState, spec: ProductSpec): P
     tags: spec.tags ?? [],
     publishedAt: (spec.published ?? status === 'ACTIVE') ? now : null,
     mediaIds: [],
-    variants: (spec.variants ?? ['Default Title']).map((title, i) => ({ id: emu.nextId(), title, price: spec.price ?? '19.99', sku: `${handle.toUpperCase().slice(0, 12)}-${i + 1}` })),
+    variants: (spec.variants ?? ['Default Title']).map((title, i) => ({
+      id: emu.nextId(),
+      title,
+      price: spec.price ?? '19.99',
+      sku: `${handle.toUpperCase().slice(0, 12)}-${i + 1}`,
+    })),
     createdAt: now,
     updatedAt: now,
   };
   (spec.images ?? []).forEach((img, i) => {
     const blob = specBlob(img);
-    const ext = blob.mimeType === 'image/png' ? 'png' : blob.mimeType === 'image/gif' ? 'gif' : blob.mimeType === 'image/webp' ? 'webp' : 'jpg';
+    const ext =
+      blob.mimeType === 'image/png'
+        ? 'png'
+        : blob.mimeType === 'image/gif'
+          ? 'gif'
+          : blob.mimeType === 'image/webp'
+            ? 'webp'
+            : 'jpg';
     const file = addFile(emu, shop, blob, img.filename ?? `${handle}-${i + 1}.${ext}`, img.alt ?? '', [id]);
     product.mediaIds.push(file.id);
   });
@@ -162,9 +207,16 @@ function uniqueHandle(taken: Iterable<string>, wanted: string): string {
   for (let i = 1; ; i++) if (!set.has(`${wanted}-${i}`)) return `${wanted}-${i}`;
 }
 
-export function addCollection(emu: Emulator, shop: ShopState, spec: { title: string; image?: ImageSpec; productIds?: number[]; rules?: CollectionRec['rules']; published?: boolean }): CollectionRec {
+export function addCollection(
+  emu: Emulator,
+  shop: ShopState,
+  spec: { title: string; image?: ImageSpec; productIds?: number[]; rules?: CollectionRec['rules']; published?: boolean },
+): CollectionRec {
   const id = emu.nextId();
-  const handle = uniqueHandle(shop.collections.map((c) => c.handle), handleize(spec.title));
+  const handle = uniqueHandle(
+    shop.collections.map((c) => c.handle),
+    handleize(spec.title),
+  );
   const collection: CollectionRec = {
     id,
     title: spec.title,
@@ -178,7 +230,15 @@ export function addCollection(emu: Emulator, shop: ShopState, spec: { title: str
   };
   if (spec.image) {
     const blob = specBlob(spec.image);
-    collection.image = ownedImage(emu, shop, 'collections', id, blob, spec.image.filename ?? `${handle}.${blob.mimeType === 'image/png' ? 'png' : 'jpg'}`, spec.image.alt ?? '');
+    collection.image = ownedImage(
+      emu,
+      shop,
+      'collections',
+      id,
+      blob,
+      spec.image.filename ?? `${handle}.${blob.mimeType === 'image/png' ? 'png' : 'jpg'}`,
+      spec.image.alt ?? '',
+    );
   }
   shop.collections.push(collection);
   return collection;
@@ -186,15 +246,32 @@ export function addCollection(emu: Emulator, shop: ShopState, spec: { title: str
 
 export function addBlog(emu: Emulator, shop: ShopState, title: string) {
   const now = isoNow();
-  const blog = { id: emu.nextId(), title, handle: uniqueHandle(shop.blogs.map((b) => b.handle), handleize(title)), createdAt: now, updatedAt: now };
+  const blog = {
+    id: emu.nextId(),
+    title,
+    handle: uniqueHandle(
+      shop.blogs.map((b) => b.handle),
+      handleize(title),
+    ),
+    createdAt: now,
+    updatedAt: now,
+  };
   shop.blogs.push(blog);
   return blog;
 }
 
-export function addArticle(emu: Emulator, shop: ShopState, blogId: number, spec: { title: string; image?: ImageSpec; published?: boolean; author?: string }): ArticleRec {
+export function addArticle(
+  emu: Emulator,
+  shop: ShopState,
+  blogId: number,
+  spec: { title: string; image?: ImageSpec; published?: boolean; author?: string },
+): ArticleRec {
   const now = isoNow();
   const id = emu.nextId();
-  const handle = uniqueHandle(shop.articles.filter((a) => a.blogId === blogId).map((a) => a.handle), handleize(spec.title));
+  const handle = uniqueHandle(
+    shop.articles.filter((a) => a.blogId === blogId).map((a) => a.handle),
+    handleize(spec.title),
+  );
   const published = spec.published ?? true;
   const article: ArticleRec = {
     id,
@@ -213,7 +290,15 @@ export function addArticle(emu: Emulator, shop: ShopState, blogId: number, spec:
   };
   if (spec.image) {
     const blob = specBlob(spec.image);
-    article.image = ownedImage(emu, shop, 'articles', id, blob, spec.image.filename ?? `${handle}.${blob.mimeType === 'image/png' ? 'png' : 'jpg'}`, spec.image.alt ?? '');
+    article.image = ownedImage(
+      emu,
+      shop,
+      'articles',
+      id,
+      blob,
+      spec.image.filename ?? `${handle}.${blob.mimeType === 'image/png' ? 'png' : 'jpg'}`,
+      spec.image.alt ?? '',
+    );
   }
   shop.articles.push(article);
   return article;
@@ -259,11 +344,28 @@ export function addMainTheme(emu: Emulator, shop: ShopState, embedDisabled: bool
   const now = isoNow();
   const files = new Map([
     ['config/settings_data.json', { content: settingsDataContent(emu, embedDisabled), createdAt: now, updatedAt: now }],
-    ['config/settings_schema.json', { content: '[{"name":"theme_info","theme_name":"Dawn","theme_version":"15.4.0"}]\n', createdAt: now, updatedAt: now }],
-    ['layout/theme.liquid', { content: '<!doctype html><html><head>{{ content_for_header }}</head><body>{{ content_for_layout }}</body></html>\n', createdAt: now, updatedAt: now }],
+    [
+      'config/settings_schema.json',
+      { content: '[{"name":"theme_info","theme_name":"Dawn","theme_version":"15.4.0"}]\n', createdAt: now, updatedAt: now },
+    ],
+    [
+      'layout/theme.liquid',
+      {
+        content: '<!doctype html><html><head>{{ content_for_header }}</head><body>{{ content_for_layout }}</body></html>\n',
+        createdAt: now,
+        updatedAt: now,
+      },
+    ],
   ]);
   const main: ThemeRec = { id: emu.nextId(), name: 'Dawn', role: 'MAIN', files, createdAt: now, updatedAt: now };
-  const draft: ThemeRec = { id: emu.nextId(), name: 'Dawn (draft)', role: 'UNPUBLISHED', files: new Map(files), createdAt: now, updatedAt: now };
+  const draft: ThemeRec = {
+    id: emu.nextId(),
+    name: 'Dawn (draft)',
+    role: 'UNPUBLISHED',
+    files: new Map(files),
+    createdAt: now,
+    updatedAt: now,
+  };
   shop.themes.push(main, draft);
   return main;
 }

@@ -51,8 +51,14 @@ export function imageInfo(b: Uint8Array): { mimeType: string; width: number; hei
   }
   if (b.length > 30 && b[0] === 0x52 && b[1] === 0x49 && b[8] === 0x57 && b[9] === 0x45) {
     const chunk = String.fromCharCode(b[12]!, b[13]!, b[14]!, b[15]!);
-    if (chunk === 'VP8X') return { mimeType: 'image/webp', width: 1 + (dv.getUint32(24, true) & 0xffffff), height: 1 + (dv.getUint32(27, true) & 0xffffff) };
-    if (chunk === 'VP8 ') return { mimeType: 'image/webp', width: dv.getUint16(26, true) & 0x3fff, height: dv.getUint16(28, true) & 0x3fff };
+    if (chunk === 'VP8X')
+      return {
+        mimeType: 'image/webp',
+        width: 1 + (dv.getUint32(24, true) & 0xffffff),
+        height: 1 + (dv.getUint32(27, true) & 0xffffff),
+      };
+    if (chunk === 'VP8 ')
+      return { mimeType: 'image/webp', width: dv.getUint16(26, true) & 0x3fff, height: dv.getUint16(28, true) & 0x3fff };
     if (chunk === 'VP8L') {
       const bits = dv.getUint32(21, true);
       return { mimeType: 'image/webp', width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
@@ -80,5 +86,8 @@ export function extensionOf(filename: string): string {
 }
 
 export function mimeForExtension(ext: string): string {
-  return { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp' }[ext] ?? 'application/octet-stream';
+  return (
+    { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp' }[ext] ??
+    'application/octet-stream'
+  );
 }

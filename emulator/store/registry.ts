@@ -19,7 +19,14 @@ export type AppConfig = {
 export type AccessToken = { token: string; shop: string; scopes: string[]; expiresAt: number | null; kind: 'offline' | 'online' };
 export type RefreshToken = { token: string; shop: string; scopes: string[]; expiresAt: number };
 export type AuthCode = { code: string; shop: string; scopes: string[]; expiresAt: number; used: boolean };
-export type StagedUpload = { key: string; shop: string; filename: string; mimeType: string; blob: Blob | null; createdAt: number };
+export type StagedUpload = {
+  key: string;
+  shop: string;
+  filename: string;
+  mimeType: string;
+  blob: Blob | null;
+  createdAt: number;
+};
 
 export type PageSpeedMode = 'ok' | 'rate-limited' | 'password' | 'unreachable' | 'error';
 export type PageSpeedRule = { mode: PageSpeedMode; desktop?: number; mobile?: number; delayMs?: number; remaining?: number };
@@ -41,7 +48,10 @@ export type Emulator = {
   defaultSettings: typeof DEFAULT_SETTINGS;
 };
 
-export type CdnEntry = { shop: string; kind: 'file'; id: number } | { shop: string; kind: 'collection' | 'article'; id: number } | { shop: string; kind: 'bulk'; id: number };
+export type CdnEntry =
+  | { shop: string; kind: 'file'; id: number }
+  | { shop: string; kind: 'collection' | 'article'; id: number }
+  | { shop: string; kind: 'bulk'; id: number };
 
 export function createEmulator(origin: string, app: AppConfig): Emulator {
   let id = 1_000_000_000 + Math.floor(Math.random() * 1000) * 1_000_000;

@@ -45,7 +45,14 @@ export type ShopSettings = {
 };
 
 /** Fault injection. HTTP faults apply to the next `remaining` matching requests (-1: until cleared). */
-export type HttpFault = { id: number; target: FaultTarget; status: number; delayMs: number; retryAfter: number | null; remaining: number };
+export type HttpFault = {
+  id: number;
+  target: FaultTarget;
+  status: number;
+  delayMs: number;
+  retryAfter: number | null;
+  remaining: number;
+};
 export type FaultTarget = 'graphql' | 'cdn' | 'staged-upload' | 'oauth' | 'all';
 export type FileProcessingFault = { remaining: number; code: string };
 

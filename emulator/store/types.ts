@@ -79,11 +79,25 @@ export type ArticleRec = {
 
 export type ThemeRole = 'MAIN' | 'UNPUBLISHED' | 'DEVELOPMENT' | 'DEMO' | 'ARCHIVED' | 'LOCKED';
 export type ThemeFile = { content: string; updatedAt: string; createdAt: string };
-export type ThemeRec = { id: number; name: string; role: ThemeRole; files: Map<string, ThemeFile>; createdAt: string; updatedAt: string };
+export type ThemeRec = {
+  id: number;
+  name: string;
+  role: ThemeRole;
+  files: Map<string, ThemeFile>;
+  createdAt: string;
+  updatedAt: string;
+};
 
 export type Money = { amount: string; currencyCode: string };
 export type RecurringLine = { id: number; kind: 'recurring'; price: Money; interval: 'EVERY_30_DAYS' | 'ANNUAL' };
-export type UsageLine = { id: number; kind: 'usage'; cappedAmount: Money; balanceUsed: Money; terms: string; pendingCappedAmount: Money | null };
+export type UsageLine = {
+  id: number;
+  kind: 'usage';
+  cappedAmount: Money;
+  balanceUsed: Money;
+  terms: string;
+  pendingCappedAmount: Money | null;
+};
 export type SubscriptionLine = RecurringLine | UsageLine;
 export type SubscriptionStatus = 'PENDING' | 'ACTIVE' | 'DECLINED' | 'EXPIRED' | 'FROZEN' | 'CANCELLED' | 'ACCEPTED';
 export type SubscriptionRec = {
@@ -99,7 +113,14 @@ export type SubscriptionRec = {
   /** Set while a capped-amount change awaits the merchant's approval. */
   pendingLineItemUpdate: { lineItemId: number; cappedAmount: Money } | null;
 };
-export type UsageRecordRec = { id: number; lineItemId: number; description: string; price: Money; idempotencyKey: string | null; createdAt: string };
+export type UsageRecordRec = {
+  id: number;
+  lineItemId: number;
+  description: string;
+  price: Money;
+  idempotencyKey: string | null;
+  createdAt: string;
+};
 
 export type BulkStatus = 'CREATED' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELED' | 'CANCELING' | 'EXPIRED';
 export type BulkOperationRec = {

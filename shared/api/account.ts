@@ -43,7 +43,14 @@ export type AppSwitchSaved = { name: AppSwitchName; st: 0 | 1; exp: number; is_o
 export type AppConfig = { tutorial_video_url: string | null; privacy_contact_email: string | null };
 
 /** getRecommendedApps: the recommendations page's two tabs, in the shop's language. */
-export type RecommendedApp = { name: string; description: string; rating: number; review_count: number; free: boolean; url: string };
+export type RecommendedApp = {
+  name: string;
+  description: string;
+  rating: number;
+  review_count: number;
+  free: boolean;
+  url: string;
+};
 export type Recommendations = { iframe: { title: string; url: string }; partner: { title: string }; apps: RecommendedApp[] };
 
 /** Requests. */

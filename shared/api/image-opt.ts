@@ -69,7 +69,14 @@ export type ImageRow = {
   optimised_at: number | null;
   expires_at: number | null;
 };
-export type DetailItem = { id: number; data_type: number; resource_id: string; title: string; image: string | null; is_delete: number };
+export type DetailItem = {
+  id: number;
+  data_type: number;
+  resource_id: string;
+  title: string;
+  image: string | null;
+  is_delete: number;
+};
 export type ItemImagesPage = Paged<ImageRow> & { item: DetailItem };
 
 /** The image page's statistics cards. */
@@ -135,6 +142,17 @@ export type DownloadMarked = { opt_id: number; marked: number };
 // Requests.
 export type HistoryQuery = { page: number; pageSize: number; title?: string; data_type: number; page_type: 0 | 1 };
 export type ItemImagesQuery = { prod_id: number | string; page: number; pageSize: number; data_type?: number };
-export type RestoreRequest = { data_type: number; data_list: { data_id: number; img_ids?: number[]; blog_id?: string; restore_type?: '' | 'all' }[] };
-export type ReOptimizeRequest = { data_type: number; data_list: { data_id: number; img_ids?: number[] }[]; re_opt_type: '' | 'all'; page_type: number };
-export type UploadRequest = { file_list: { name: string; data: string; type: string }[]; opt_cfg: { pngtojpg: number; is_watermark: number } };
+export type RestoreRequest = {
+  data_type: number;
+  data_list: { data_id: number; img_ids?: number[]; blog_id?: string; restore_type?: '' | 'all' }[];
+};
+export type ReOptimizeRequest = {
+  data_type: number;
+  data_list: { data_id: number; img_ids?: number[] }[];
+  re_opt_type: '' | 'all';
+  page_type: number;
+};
+export type UploadRequest = {
+  file_list: { name: string; data: string; type: string }[];
+  opt_cfg: { pngtojpg: number; is_watermark: number };
+};

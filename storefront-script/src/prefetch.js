@@ -16,7 +16,10 @@
     const options = tag ? tag.dataset : {};
     const delay = +(options.delay || 65);
     const limit = +(options.limit || 20);
-    const excluded = (options.exclude || '').split(',').map((text) => text.trim()).filter(Boolean);
+    const excluded = (options.exclude || '')
+      .split(',')
+      .map((text) => text.trim())
+      .filter(Boolean);
     const supportsSpeculation = HTMLScriptElement.supports && HTMLScriptElement.supports('speculationrules');
     const mayPrerender = options.mode !== 'prefetch';
     const supportsLinkPrefetch = doc.createElement('link').relList.supports('prefetch');

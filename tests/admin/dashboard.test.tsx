@@ -68,7 +68,10 @@ describe('page speed dashboard (/main)', () => {
     let embedOn = 0;
     const api = mockApi({
       '/api/v2/home/getPageSpeedScore': { ack: 1, status: 1, score: { pc: 90, mb: 70 } },
-      '/api/v2/home/checkThemeAppExtension': () => ({ ack: 1, data: { url: 'https://demo-store.myshopify.com/admin/themes/1/editor?context=apps', status: embedOn } }),
+      '/api/v2/home/checkThemeAppExtension': () => ({
+        ack: 1,
+        data: { url: 'https://demo-store.myshopify.com/admin/themes/1/editor?context=apps', status: embedOn },
+      }),
     });
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     renderApp('/main');
@@ -76,7 +79,11 @@ describe('page speed dashboard (/main)', () => {
     expect(screen.getByText('Enable Shopify embed to speed up your store.')).toBeTruthy();
     expect(screen.getByText('Oops! Please turn on to boost your site speed.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Speed up' }));
-    expect(open).toHaveBeenCalledWith('https://demo-store.myshopify.com/admin/themes/1/editor?context=apps', '_blank', 'noopener');
+    expect(open).toHaveBeenCalledWith(
+      'https://demo-store.myshopify.com/admin/themes/1/editor?context=apps',
+      '_blank',
+      'noopener',
+    );
     await advance(3000);
     await advance(3000);
     expect(api.callsTo('/api/v2/home/checkThemeAppExtension')).toHaveLength(3);
@@ -95,7 +102,16 @@ describe('page speed dashboard (/main)', () => {
       '/api/v1/reviewTipsClick': { code: '200' },
       '/api/v1/getThisUserEmail': { code: '200', data: { email: 'owner@example.com', name: 'Owner' } },
       '/api/v1/updateCustomerClick': { code: '200' },
-      '/api/v1/getPricingPlans': { code: '200', data: { plans: [], level: 0, canDiscount: true, rebate_info: { expired_time: Date.now() + 3_600_000, rate: 20, discount_period: 3 }, total: {} } },
+      '/api/v1/getPricingPlans': {
+        code: '200',
+        data: {
+          plans: [],
+          level: 0,
+          canDiscount: true,
+          rebate_info: { expired_time: Date.now() + 3_600_000, rate: 20, discount_period: 3 },
+          total: {},
+        },
+      },
     });
     const open = vi.spyOn(window, 'open').mockReturnValue(null); // the public review (no gating)
     const first = renderApp('/main', { info: settingInfo({ review_tips: 1 }) });
@@ -111,7 +127,11 @@ describe('page speed dashboard (/main)', () => {
     await waitFor(() => expect(api.callsTo('/api/v1/reviewTipsClick')[1]?.body).toEqual({ score: '0' }));
 
     // promo banner closed: remembered in sessionStorage and recorded on the server
-    fireEvent.click(screen.getAllByRole('button', { name: /dismiss/i }).find((b) => b.closest('.Polaris-Banner')?.textContent?.includes('New users get 20% off for the first 3 months'))!);
+    fireEvent.click(
+      screen
+        .getAllByRole('button', { name: /dismiss/i })
+        .find((b) => b.closest('.Polaris-Banner')?.textContent?.includes('New users get 20% off for the first 3 months'))!,
+    );
     await waitFor(() => expect(api.callsTo('/api/v1/updateCustomerClick')[0]?.body).toMatchObject({ key: 'promo_banner' }));
     expect(sessionStorage.getItem('closed:promo_banner')).toBe('1');
   });

@@ -55,11 +55,11 @@ describe('plan-limit dialog', () => {
       <Provider store={createStore()}>
         <PolarisProvider>
           <QueryProvider>
-          <Frame>
-            <PlanLimitDialog open remaining={37} onClose={onClose} />
-            <ContactFormHost />
-            <ToastHost />
-          </Frame>
+            <Frame>
+              <PlanLimitDialog open remaining={37} onClose={onClose} />
+              <ContactFormHost />
+              <ToastHost />
+            </Frame>
           </QueryProvider>
         </PolarisProvider>
       </Provider>,
@@ -68,25 +68,33 @@ describe('plan-limit dialog', () => {
     expect(screen.getByText('There are 37 images that can be optimized.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Request more trial credits' }));
     expect(onClose).toHaveBeenCalled();
-    await waitFor(() => expect((screen.getByLabelText<HTMLInputElement>('Email')).value).toBe('owner@example.com'));
-    expect((screen.getByLabelText<HTMLTextAreaElement>('Description')).value).toMatch(/more trial credits/);
+    await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Email').value).toBe('owner@example.com'));
+    expect(screen.getByLabelText<HTMLTextAreaElement>('Description').value).toMatch(/more trial credits/);
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(api.callsTo('/api/v1/insertContactUs')).toHaveLength(1));
-    expect(api.callsTo('/api/v1/insertContactUs')[0]?.body).toMatchObject({ name: 'Alex', email: 'owner@example.com', title: 'Request more trial credits', path: 'plan-limit/credits' });
+    expect(api.callsTo('/api/v1/insertContactUs')[0]?.body).toMatchObject({
+      name: 'Alex',
+      email: 'owner@example.com',
+      title: 'Request more trial credits',
+      path: 'plan-limit/credits',
+    });
     expect((await screen.findAllByText('Thank you! We will get back to you soon.')).length).toBeGreaterThan(0);
   });
 
   it('the contact form refuses empty fields with the documented messages and shows a server failure', async () => {
-    const api = mockApi({ '/api/v1/getThisUserEmail': { code: '500' }, '/api/v1/insertContactUs': { code: '400', msg: 'Too many requests' } });
+    const api = mockApi({
+      '/api/v1/getThisUserEmail': { code: '500' },
+      '/api/v1/insertContactUs': { code: '400', msg: 'Too many requests' },
+    });
     render(
       <Provider store={createStore()}>
         <PolarisProvider>
           <QueryProvider>
-          <Frame>
-            <PlanLimitDialog open remaining={0} onClose={() => undefined} />
-            <ContactFormHost />
-            <ToastHost />
-          </Frame>
+            <Frame>
+              <PlanLimitDialog open remaining={0} onClose={() => undefined} />
+              <ContactFormHost />
+              <ToastHost />
+            </Frame>
           </QueryProvider>
         </PolarisProvider>
       </Provider>,

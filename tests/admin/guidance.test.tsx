@@ -81,7 +81,12 @@ describe('first-run wizard (/guidance)', () => {
     const [save] = api.callsTo('/api/v1/saveNewGuideCfg');
     expect(save?.body).toMatchObject({
       page5: { day_backup: 1 },
-      settings: { image_opt: { switch: 1, product: 1, collection: 1, blogs: 1 }, alt_text: { switch: 1, product_rule: '%product_title%-%shop_name%' }, auto_switch: 1, is_default: 0 },
+      settings: {
+        image_opt: { switch: 1, product: 1, collection: 1, blogs: 1 },
+        alt_text: { switch: 1, product_rule: '%product_title%-%shop_name%' },
+        auto_switch: 1,
+        is_default: 0,
+      },
     });
     fireEvent.click(screen.getByRole('button', { name: '5 stars' }));
     expect(await screen.findByText('Completed instruction!')).toBeTruthy();
@@ -92,7 +97,11 @@ describe('first-run wizard (/guidance)', () => {
   });
 
   it('a low rating is not gated: recorded, the public review offered and the feedback form beside it', async () => {
-    const api = mockApi({ '/api/v1/saveNewGuideCfg': { ack: 1, code: '200' }, '/api/v1/reviewTipsClick': { code: '200' }, '/api/v1/getThisUserEmail': { code: '200', data: { email: 'o@example.com', name: 'O' } } });
+    const api = mockApi({
+      '/api/v1/saveNewGuideCfg': { ack: 1, code: '200' },
+      '/api/v1/reviewTipsClick': { code: '200' },
+      '/api/v1/getThisUserEmail': { code: '200', data: { email: 'o@example.com', name: 'O' } },
+    });
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     renderApp('/guidance');
     await toStep(5);
@@ -107,12 +116,15 @@ describe('first-run wizard (/guidance)', () => {
     const api = mockApi({ '/api/v1/saveNewGuideCfg': { ack: 1, code: '200' } });
     renderApp('/guidance');
     await toStep(2);
-    for (const label of ['Product images', 'Blog post images', 'Collection images']) fireEvent.click(screen.getByLabelText(label));
+    for (const label of ['Product images', 'Blog post images', 'Collection images'])
+      fireEvent.click(screen.getByLabelText(label));
     for (let i = 2; i < 5; i++) next();
     fireEvent.click(screen.getByRole('button', { name: 'Save and finish' }));
     expect(await screen.findByText('Success')).toBeTruthy();
     expect(screen.queryByText('Error')).toBeNull();
-    expect(api.callsTo('/api/v1/saveNewGuideCfg')[0]?.body).toMatchObject({ settings: { image_opt: { switch: 0, product: 0, collection: 0, blogs: 0 } } });
+    expect(api.callsTo('/api/v1/saveNewGuideCfg')[0]?.body).toMatchObject({
+      settings: { image_opt: { switch: 0, product: 0, collection: 0, blogs: 0 } },
+    });
     expect(screen.getByText('All set! How is your experience so far?')).toBeTruthy();
   });
 

@@ -8,7 +8,22 @@ import { LANGUAGE_CODES } from '../../shared/languages';
 // Also guards against English left in another language: a value identical to English is allowed only
 // for brand-like strings listed here.
 const dir = join(__dirname, '../../admin/locales');
-const SAME_AS_ENGLISH_ALLOWED = new Set(['Home', 'OK', 'Shopify', 'SEOAnt', 'channelwill', 'PNG', 'JPG', 'GIF', 'Premium', 'KB', 'MB', 'GB', 'Email', 'E-mail']);
+const SAME_AS_ENGLISH_ALLOWED = new Set([
+  'Home',
+  'OK',
+  'Shopify',
+  'SEOAnt',
+  'channelwill',
+  'PNG',
+  'JPG',
+  'GIF',
+  'Premium',
+  'KB',
+  'MB',
+  'GB',
+  'Email',
+  'E-mail',
+]);
 
 function flatten(obj: Record<string, unknown>, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};
@@ -26,7 +41,9 @@ describe('translation catalogues', () => {
   const en = load('en');
 
   it('there is exactly one catalogue per language code', () => {
-    const files = readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.replace(/\.json$/, ''));
     expect(files.sort()).toEqual([...LANGUAGE_CODES].sort());
   });
 

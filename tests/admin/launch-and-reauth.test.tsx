@@ -20,11 +20,13 @@ afterEach(() => {
   window.history.replaceState(null, '', '/');
 });
 
-const json = (body: unknown, init: ResponseInit = {}) => new Response(JSON.stringify(body), { ...init, headers: { 'Content-Type': 'application/json', ...(init.headers ?? {}) } });
+const json = (body: unknown, init: ResponseInit = {}) =>
+  new Response(JSON.stringify(body), { ...init, headers: { 'Content-Type': 'application/json', ...(init.headers ?? {}) } });
 
 describe('the launch screen at /', () => {
   it('forwards Shopify’s launch query verbatim (unknown parameters and their order included) and moves into the app', async () => {
-    const search = '?embedded=1&hmac=00ff&host=YWRtaW4&id_token=a.b.c&locale=de-DE&session=s1&shop=launch-shop.myshopify.com&timestamp=1700000000&zz_new=%2Fx%20y';
+    const search =
+      '?embedded=1&hmac=00ff&host=YWRtaW4&id_token=a.b.c&locale=de-DE&session=s1&shop=launch-shop.myshopify.com&timestamp=1700000000&zz_new=%2Fx%20y';
     window.history.replaceState(null, '', `/${search}`);
     const urls: string[] = [];
     vi.stubGlobal(
@@ -55,7 +57,15 @@ describe('re-authorisation answers', () => {
     embed(async () => 'session.token.jwt');
     const open = vi.spyOn(window, 'open').mockImplementation(() => null);
     const reauth = 'https://app.example.com/shopify/reShopifyAuthor?shop=s.myshopify.com';
-    vi.stubGlobal('fetch', vi.fn(async () => json({ code: '401', msg: 'Please authorise the app again to continue.' }, { status: 401, headers: { [REAUTHORIZE_URL_HEADER]: reauth } })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        json(
+          { code: '401', msg: 'Please authorise the app again to continue.' },
+          { status: 401, headers: { [REAUTHORIZE_URL_HEADER]: reauth } },
+        ),
+      ),
+    );
     await expect(get('/api/v1/getSettingInfo')).rejects.toMatchObject({ status: 401 });
     expect(open).toHaveBeenCalledWith(reauth, '_top');
   });
@@ -68,7 +78,9 @@ describe('re-authorisation answers', () => {
       'fetch',
       vi.fn(async (_input: RequestInfo | URL, init?: RequestInit) => {
         seen.push((init?.headers as Record<string, string>).Authorization!);
-        return seen.length === 1 ? json({ code: '401' }, { status: 401, headers: { [RETRY_INVALID_SESSION_HEADER]: '1' } }) : json({ code: '200', data: { ok: 1 } });
+        return seen.length === 1
+          ? json({ code: '401' }, { status: 401, headers: { [RETRY_INVALID_SESSION_HEADER]: '1' } })
+          : json({ code: '200', data: { ok: 1 } });
       }),
     );
     expect(await get('/api/v1/getSettingInfo')).toMatchObject({ code: '200' });

@@ -39,7 +39,7 @@ describe('the page speed dashboard', () => {
     expect(open).not.toHaveBeenCalled();
   });
 
-  it("Turn off says where the switch is, and after two minutes without a change stops waiting with a hint", async () => {
+  it('Turn off says where the switch is, and after two minutes without a change stops waiting with a hint', async () => {
     let embedOn = 1;
     const api = mockApi({
       '/api/v2/home/getPageSpeedScore': { ack: 1, status: 1, score: { pc: 90, mb: 70 } },
@@ -96,12 +96,20 @@ describe('the image page', () => {
     (withReset.opt_schedule as Record<string, unknown>).next_reset_at = reset;
     api({
       '/api/v2/image-opt/getImgOptTotal': withReset,
-      '/api/v2/image-opt/getImageOptDataPage': { ack: 1, data: { data: [historyRow(1, { pattern: 'automatic', title: 'A' }), historyRow(2, { pattern: 'manual', title: 'B' })], current_page: 1, per_page: 10, total: 23 } },
+      '/api/v2/image-opt/getImageOptDataPage': {
+        ack: 1,
+        data: {
+          data: [historyRow(1, { pattern: 'automatic', title: 'A' }), historyRow(2, { pattern: 'manual', title: 'B' })],
+          current_page: 1,
+          per_page: 10,
+          total: 23,
+        },
+      },
     });
     renderApp('/image_optimisation');
     const a = (await screen.findAllByText('A'))[0]!.closest('tr') as HTMLElement;
     expect(within(a).getByText('Automatic')).toBeTruthy();
-    expect(within((screen.getAllByText('B')[0]!.closest('tr') as HTMLElement)).getByText('Manual')).toBeTruthy();
+    expect(within(screen.getAllByText('B')[0]!.closest('tr') as HTMLElement).getByText('Manual')).toBeTruthy();
     expect(screen.getByText('Showing 1 - 10 of 23 results')).toBeTruthy();
     expect(screen.getByText('Next reset date: December 3, 2026')).toBeTruthy();
   });
@@ -115,17 +123,48 @@ describe('the image page', () => {
 describe('the detail page', () => {
   it("restoring several pictures ends with 'All your pictures have been restored'", async () => {
     let running = false;
-    const img = (id: number) => ({ id, img_id: `i${id}`, opt_id: 7, src: '', alt: '', file_name: `p${id}.jpg`, file_type: 'jpg', img_size: 10, comp_size: 5, comp_ratio: 50, before_file_path: '', after_file_path: '', is_compress: 1, is_to_jpg: 0, is_edit_alt: 0, is_edit_name: 0, is_watermark: 0, is_restore: 0, is_overdue: 0, is_delete: 0 });
+    const img = (id: number) => ({
+      id,
+      img_id: `i${id}`,
+      opt_id: 7,
+      src: '',
+      alt: '',
+      file_name: `p${id}.jpg`,
+      file_type: 'jpg',
+      img_size: 10,
+      comp_size: 5,
+      comp_ratio: 50,
+      before_file_path: '',
+      after_file_path: '',
+      is_compress: 1,
+      is_to_jpg: 0,
+      is_edit_alt: 0,
+      is_edit_name: 0,
+      is_watermark: 0,
+      is_restore: 0,
+      is_overdue: 0,
+      is_delete: 0,
+    });
     mockApi({
       '/api/v2/image-opt/getImgOptTotal': totals(),
       '/api/v2/image-opt/getImageOptDataPage': page([]),
-      '/api/v2/image-opt/getProductImagesData': { ack: 1, data: { data: [img(1), img(2)], total: 2, current_page: 1, per_page: 10, item: { id: 7, data_type: 1, title: 'Hat' } } },
+      '/api/v2/image-opt/getProductImagesData': {
+        ack: 1,
+        data: { data: [img(1), img(2)], total: 2, current_page: 1, per_page: 10, item: { id: 7, data_type: 1, title: 'Hat' } },
+      },
       '/api/v2/image-opt/restore': () => ((running = true), { ack: 1, data: { job_id: 'r', total: 2 } }),
-      '/api/v2/image-opt/getOptSchedule': () => ({ ack: 1, data: running ? { ...idleTab(1), process_type: 'restore', process_result: 0, opt_in: 2, opt_total: 2, status: 'running' } : { ...idleTab(1), process_type: 'restore', opt_total: 2, status: 'done' } }),
+      '/api/v2/image-opt/getOptSchedule': () => ({
+        ack: 1,
+        data: running
+          ? { ...idleTab(1), process_type: 'restore', process_result: 0, opt_in: 2, opt_total: 2, status: 'running' }
+          : { ...idleTab(1), process_type: 'restore', opt_total: 2, status: 'done' },
+      }),
     });
     const view = renderApp('/image_optimisation');
     await screen.findByText('Optimization History');
-    act(() => void view.router.navigate({ to: '/image_optimisation_details', state: (s) => ({ ...s, prodId: 7, title: 'Hat' }) }));
+    act(
+      () => void view.router.navigate({ to: '/image_optimisation_details', state: (s) => ({ ...s, prodId: 7, title: 'Hat' }) }),
+    );
     await screen.findAllByText('p1.jpg');
     fireEvent.click(screen.getAllByRole('checkbox')[0]!);
     fireEvent.click((await screen.findAllByRole('button', { name: 'Restore' }))[0]!);
@@ -138,7 +177,14 @@ describe('the detail page', () => {
 
 describe('the pricing page account card', () => {
   it('shows the next quota reset date', () => {
-    const data = readPricing({ plans: [], level: 1, img_usage_use: 3, img_usage_all: 1000, total: {}, next_reset_at: Date.UTC(2026, 11, 3, 12) })!;
+    const data = readPricing({
+      plans: [],
+      level: 1,
+      img_usage_use: 3,
+      img_usage_all: 1000,
+      total: {},
+      next_reset_at: Date.UTC(2026, 11, 3, 12),
+    })!;
     render(
       <PolarisProvider>
         <AccountCard data={data} />
@@ -150,11 +196,17 @@ describe('the pricing page account card', () => {
 });
 
 describe('runtime configuration (GET /app-config)', () => {
-  const score = { '/api/v2/home/getPageSpeedScore': { ack: 1, status: 1, score: { pc: 90, mb: 70 } }, '/api/v2/home/checkThemeAppExtension': { ack: 1, data: { url: EDITOR, status: 1 } } };
+  const score = {
+    '/api/v2/home/getPageSpeedScore': { ack: 1, status: 1, score: { pc: 90, mb: 70 } },
+    '/api/v2/home/checkThemeAppExtension': { ack: 1, data: { url: EDITOR, status: 1 } },
+  };
   beforeEach(() => resetAppConfig());
 
   it('the video card promises a video only when one is configured; Watch the video opens it at 115 s', async () => {
-    mockApi({ ...score, '/app-config': { tutorial_video_url: 'https://www.youtube-nocookie.com/embed/demo', privacy_contact_email: null } });
+    mockApi({
+      ...score,
+      '/app-config': { tutorial_video_url: 'https://www.youtube-nocookie.com/embed/demo', privacy_contact_email: null },
+    });
     renderApp('/main');
     fireEvent.click((await screen.findAllByRole('button', { name: 'Watch the video' }))[0]!); // the thumbnail and the action
     const modal = await screen.findByRole('dialog', { name: 'See how Page Speed works' });
@@ -176,13 +228,27 @@ describe('runtime configuration (GET /app-config)', () => {
     renderApp('/privacy-policy', { info: null, token: false });
     const mail = await screen.findByRole('link', { name: 'privacy@shop-apps.example' });
     expect(mail.getAttribute('href')).toBe('mailto:privacy@shop-apps.example');
-    expect(mail.closest('p')?.textContent).toBe('For more information about our privacy practices, questions or complaints, email us at privacy@shop-apps.example, or use the contact form in the app.');
+    expect(mail.closest('p')?.textContent).toBe(
+      'For more information about our privacy practices, questions or complaints, email us at privacy@shop-apps.example, or use the contact form in the app.',
+    );
   });
 });
 
 describe('one offer everywhere', () => {
-  const base = { '/api/v2/home/getPageSpeedScore': { ack: 1, status: 1, score: { pc: 90, mb: 70 } }, '/api/v2/home/checkThemeAppExtension': { ack: 1, data: { url: EDITOR, status: 1 } } };
-  const pricing = (canDiscount: boolean) => ({ code: '200', data: { plans: [], level: 0, canDiscount, rebate_info: { expired_time: canDiscount ? Date.now() + 3_600_000 : 0, rate: 20, discount_period: 3 }, total: {} } });
+  const base = {
+    '/api/v2/home/getPageSpeedScore': { ack: 1, status: 1, score: { pc: 90, mb: 70 } },
+    '/api/v2/home/checkThemeAppExtension': { ack: 1, data: { url: EDITOR, status: 1 } },
+  };
+  const pricing = (canDiscount: boolean) => ({
+    code: '200',
+    data: {
+      plans: [],
+      level: 0,
+      canDiscount,
+      rebate_info: { expired_time: canDiscount ? Date.now() + 3_600_000 : 0, rate: 20, discount_period: 3 },
+      total: {},
+    },
+  });
 
   it('the dashboard banner shows the discount billing applies (rate and months from the pricing data)', async () => {
     mockApi({ ...base, '/api/v1/getPricingPlans': pricing(true) });

@@ -13,7 +13,11 @@ import { mockApi, renderApp, settingInfo } from './helpers/render-app';
 // language by PolarisProvider; they are wrapped the same way.
 vi.mock('@shopify/polaris/locales/en.json', async (importOriginal) => {
   const deep = (v: unknown): unknown =>
-    typeof v === 'string' ? `⟦${v}⟧` : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x)])) : v;
+    typeof v === 'string'
+      ? `⟦${v}⟧`
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x)]))
+        : v;
   const m = await importOriginal<{ default: Record<string, unknown> }>();
   return { default: deep(m.default) };
 });
@@ -54,7 +58,7 @@ function literalTexts(): string[] {
     const text = node.textContent ?? '';
     // Polaris nests our strings in its own ("⟦⟦Pricing⟧. This page is ready⟧"): peel innermost first.
     let rest = text;
-    for (let prev = ''; prev !== rest; ) [prev, rest] = [rest, rest.replace(/⟦[^⟦⟧]*⟧/g, '')];
+    for (let prev = ''; prev !== rest;) [prev, rest] = [rest, rest.replace(/⟦[^⟦⟧]*⟧/g, '')];
     if (DATA_ONLY.test(rest) || LANGUAGE_NAMES.has(rest.trim()) || SIZE.test(rest.trim())) continue;
     found.push(text.trim());
   }
@@ -92,14 +96,17 @@ const api = () =>
   });
 
 describe('no literal strings in rendered screens', () => {
-  it.each(['/main', '/pricing', '/recommended-apps', '/cookieError', '/error', '/404', '/privacy-policy', '/auth/install'])('%s', async (path) => {
-    api();
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    renderApp(path, { info: settingInfo({ review_tips: 1 }) });
-    await waitFor(() => expect(document.body.textContent).toContain(OPEN));
-    await new Promise((r) => setTimeout(r, 200)); // let the data calls answer
-    expect(literalTexts()).toEqual([]);
-  });
+  it.each(['/main', '/pricing', '/recommended-apps', '/cookieError', '/error', '/404', '/privacy-policy', '/auth/install'])(
+    '%s',
+    async (path) => {
+      api();
+      vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      renderApp(path, { info: settingInfo({ review_tips: 1 }) });
+      await waitFor(() => expect(document.body.textContent).toContain(OPEN));
+      await new Promise((r) => setTimeout(r, 200)); // let the data calls answer
+      expect(literalTexts()).toEqual([]);
+    },
+  );
 
   it('/setting, both sections, with every option shown', async () => {
     api();

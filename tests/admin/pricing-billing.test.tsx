@@ -57,13 +57,16 @@ describe('the billing result on the pricing page', () => {
     first.unmount();
     const german = renderApp('/pricing?billing=declined&kind=cap', { info: settingInfo({ language: 'ge' }) });
     act(() => german.store.set(languageAtom, 'ge'));
-    expect(await screen.findByText('Sie haben die neue Nutzungsobergrenze abgelehnt, daher wurde sie nicht geändert.')).toBeTruthy();
+    expect(
+      await screen.findByText('Sie haben die neue Nutzungsobergrenze abgelehnt, daher wurde sie nicht geändert.'),
+    ).toBeTruthy();
   });
 });
 
 describe('raising the usage cap', () => {
   it('a paid plan shows its cap and raises it through Shopify’s confirmation page', async () => {
-    const confirm = 'https://demo-store.myshopify.com/admin/charges/1/RecurringApplicationCharge/confirm_update_capped_amount?signature=x';
+    const confirm =
+      'https://demo-store.myshopify.com/admin/charges/1/RecurringApplicationCharge/confirm_update_capped_amount?signature=x';
     const api = mockApi({
       ...baseRoutes,
       '/api/v1/getPricingPlans': pricing({ level: 2, capped_amount: 99.8, next_capped_amount: 199.6 }),

@@ -101,7 +101,9 @@ describe('pricing (/pricing)', () => {
       '/api/v1/getImageSyncStatus': () => ({ code: '200', data: { imageSync: ++polls >= 3, imageCount: 77 } }),
     });
     renderApp('/pricing');
-    expect((await screen.findAllByText('Please wait while we collect and calculate the total number of new images...')).length).toBeGreaterThan(0);
+    expect(
+      (await screen.findAllByText('Please wait while we collect and calculate the total number of new images...')).length,
+    ).toBeGreaterThan(0);
     await act(() => vi.advanceTimersByTimeAsync(3000));
     await act(() => vi.advanceTimersByTimeAsync(3000));
     expect(await screen.findByText('Your store has 77 images. Choose a plan that covers them.')).toBeTruthy();
@@ -111,7 +113,10 @@ describe('pricing (/pricing)', () => {
 
   it('shows the discount with its countdown and discounted price', async () => {
     mockApi({
-      '/api/v1/getPricingPlans': pricing({ canDiscount: true, rebate_info: { expired_time: Date.now() + 2 * 3600_000, rate: 20, discount_period: 3 } }),
+      '/api/v1/getPricingPlans': pricing({
+        canDiscount: true,
+        rebate_info: { expired_time: Date.now() + 2 * 3600_000, rate: 20, discount_period: 3 },
+      }),
       '/api/v1/getImageSyncStatus': { code: '200', data: { imageSync: true, imageCount: 1 } },
     });
     renderApp('/pricing');

@@ -75,10 +75,15 @@ describe('embedded in the admin (App Bridge)', () => {
     expect(open).not.toHaveBeenCalled();
 
     fireEvent.change(await screen.findByLabelText('Description'), { target: { value: 'Slow on big catalogues' } });
-    await waitFor(() => expect((screen.getByLabelText<HTMLInputElement>('Name')).value).toBe('Owner'));
+    await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Name').value).toBe('Owner'));
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
-    await waitFor(() => expect(show).toHaveBeenCalledWith('Thank you! We will get back to you soon.', expect.objectContaining({ isError: false })));
-    expect(api.callsTo('/api/v1/insertContactUs')[0]?.body).toMatchObject({ path: 'review/2', description: 'Slow on big catalogues' });
+    await waitFor(() =>
+      expect(show).toHaveBeenCalledWith('Thank you! We will get back to you soon.', expect.objectContaining({ isError: false })),
+    );
+    expect(api.callsTo('/api/v1/insertContactUs')[0]?.body).toMatchObject({
+      path: 'review/2',
+      description: 'Slow on big catalogues',
+    });
     // the Polaris toast is not shown on top of the admin's
     expect(document.querySelector('.Polaris-Frame-Toast')).toBeNull();
   });
@@ -112,7 +117,7 @@ describe('toasts standalone', () => {
     renderApp('/main', { info: settingInfo({ review_tips: 1 }) });
     fireEvent.click(await screen.findByRole('button', { name: '1 stars' }));
     fireEvent.change(await screen.findByLabelText('Description'), { target: { value: 'Hard to find the settings' } });
-    await waitFor(() => expect((screen.getByLabelText<HTMLInputElement>('Name')).value).toBe('Owner'));
+    await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Name').value).toBe('Owner'));
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect(await screen.findByText('Thank you! We will get back to you soon.')).toBeTruthy();
   });

@@ -32,6 +32,10 @@ describe('route table', () => {
 
   it('the error page shows the documented text', async () => {
     renderAt('/error');
-    expect(await screen.findByText(/Sorry, Internal Server Error\. Please try navigating to the page from the product home and try again\./)).toBeTruthy();
+    expect(
+      await screen.findByText(
+        /Sorry, Internal Server Error\. Please try navigating to the page from the product home and try again\./,
+      ),
+    ).toBeTruthy();
   });
 });

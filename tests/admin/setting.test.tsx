@@ -24,7 +24,12 @@ describe('settings (/setting) account', () => {
     expect(overchargeSwitch().getAttribute('aria-checked')).toBe('false'); // applied at once
     expect(await screen.findByText('Try again later')).toBeTruthy();
     expect(overchargeSwitch().getAttribute('aria-checked')).toBe('true'); // reverted
-    expect(api.callsTo('/api/v2/setting/saveAppSwitch')[0]?.body).toEqual({ name: 'is_over_quota', st: '0', exp: '0', type: 'param' });
+    expect(api.callsTo('/api/v2/setting/saveAppSwitch')[0]?.body).toEqual({
+      name: 'is_over_quota',
+      st: '0',
+      exp: '0',
+      type: 'param',
+    });
   });
 
   it('saves a change and toasts Succeed', async () => {
@@ -84,7 +89,9 @@ describe('settings (/setting) image optimisation section and leave guard', () =>
     void router.navigate({ to: '/pricing' });
     expect(await screen.findByText('Your changes have not been saved. Are you sure you want to leave?')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Stay on this page' }));
-    await waitFor(() => expect(screen.queryByText('Your changes have not been saved. Are you sure you want to leave?')).toBeNull());
+    await waitFor(() =>
+      expect(screen.queryByText('Your changes have not been saved. Are you sure you want to leave?')).toBeNull(),
+    );
     expect(router.state.location.pathname).toBe('/setting');
 
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -141,7 +148,7 @@ describe('settings (/setting) image optimisation section and leave guard', () =>
     fireEvent.click(await screen.findByLabelText('Automatic'));
     fireEvent.click(screen.getByRole('button', { name: 'Account' }));
     fireEvent.click(screen.getByRole('button', { name: 'Image Optimization Settings' }));
-    expect((screen.getByLabelText<HTMLInputElement>('Automatic')).checked).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('Automatic').checked).toBe(true);
     expect(screen.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).not.toBe('true');
   });
 });
@@ -188,7 +195,9 @@ describe('settings: first use, the guide, refusals and the save bar', () => {
     expect(altToggle.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findAllByText('The input cannot be empty!')).toBeTruthy();
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Image Alt Text' }).getAttribute('aria-expanded')).toBe('true'));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Image Alt Text' }).getAttribute('aria-expanded')).toBe('true'),
+    );
     await waitFor(() => expect(scrolled).toContain('alt'));
     spy.mockRestore();
   });
@@ -197,7 +206,11 @@ describe('settings: first use, the guide, refusals and the save bar', () => {
     const saveBar = { show: vi.fn(), hide: vi.fn() };
     (window as unknown as { shopify?: unknown }).shopify = { saveBar };
     try {
-      const api = mockApi({ ...account, '/api/v2/image-opt/getSettings': settingsAnswer, '/api/v2/image-opt/saveSettings': (call: Call) => ({ ack: 1, data: call.body }) });
+      const api = mockApi({
+        ...account,
+        '/api/v2/image-opt/getSettings': settingsAnswer,
+        '/api/v2/image-opt/saveSettings': (call: Call) => ({ ack: 1, data: call.body }),
+      });
       renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) });
       fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
       fireEvent.click(await screen.findByLabelText('Automatic'));

@@ -27,7 +27,9 @@ describe('app shell', () => {
   it.each([0, 1])('standalone: every merchant sees the whole product (is_old %i)', async (isOld) => {
     mockApi({ ...answers, '/api/v1/getAppDashboardData': { code: '200', initData: {}, data: { idOld: isOld } } });
     renderApp('/main', { info: settingInfo({ is_old: isOld }) });
-    await waitFor(() => expect(tabNames()).toEqual(['Image Optimization', 'Page Speed', 'Settings', 'Pricing', 'Recommendation']));
+    await waitFor(() =>
+      expect(tabNames()).toEqual(['Image Optimization', 'Page Speed', 'Settings', 'Pricing', 'Recommendation']),
+    );
     // 'Forever free' page speed shows to everyone.
     expect(screen.getAllByText(/forever free/i).length).toBeGreaterThan(0);
   });
@@ -70,7 +72,9 @@ describe('app shell', () => {
     const links = [...document.querySelectorAll('ui-nav-menu a')].map((a) => a.getAttribute('href'));
     expect(links).toEqual(['/main', '/image_optimisation', '/setting', '/pricing', '/recommended-apps']);
     expect(tabNames()).toEqual([]);
-    document.querySelector('ui-nav-menu a[href="/recommended-apps"]')!.dispatchEvent(new Event('shopify:navigate', { bubbles: true }));
+    document
+      .querySelector('ui-nav-menu a[href="/recommended-apps"]')!
+      .dispatchEvent(new Event('shopify:navigate', { bubbles: true }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/recommended-apps'));
   });
 
@@ -78,7 +82,10 @@ describe('app shell', () => {
     Object.defineProperty(window, 'top', { configurable: true, value: {} });
     mockApi(answers);
     renderApp('/main', { info: settingInfo({ is_old: 0 }) });
-    await waitFor(() => expect(tabNames()).toEqual(['Image Optimization', 'Page Speed', 'Settings', 'Pricing', 'Recommendation']), { timeout: 5000 });
+    await waitFor(
+      () => expect(tabNames()).toEqual(['Image Optimization', 'Page Speed', 'Settings', 'Pricing', 'Recommendation']),
+      { timeout: 5000 },
+    );
   });
 });
 
@@ -86,7 +93,9 @@ describe('app shell tab highlight', () => {
   it('highlights the Pricing tab on /pricing', async () => {
     mockApi({ '/api/v1/getPricingPlans': { code: '500' }, '/api/v1/getImageSyncStatus': { code: '500' } });
     renderApp('/pricing', { info: settingInfo({ is_old: 0 }) });
-    await waitFor(() => expect(tabNames()).toEqual(['Image Optimization', 'Page Speed', 'Settings', 'Pricing', 'Recommendation']));
+    await waitFor(() =>
+      expect(tabNames()).toEqual(['Image Optimization', 'Page Speed', 'Settings', 'Pricing', 'Recommendation']),
+    );
     // (Polaris renders each tab twice: once to measure, once to show)
     const selected = screen.getAllByRole('tab').filter((t) => t.getAttribute('aria-selected') === 'true');
     expect(new Set(selected.map((t) => t.textContent))).toEqual(new Set(['Pricing']));
@@ -139,7 +148,11 @@ describe('app shell storage', () => {
 
 describe('internal links', () => {
   it('a Polaris link to an app path moves inside the app (router), not a full page load', async () => {
-    mockApi({ '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } }, '/api/v1/getPricingPlans': { code: '500' }, '/api/v1/getImageSyncStatus': { code: '500' } });
+    mockApi({
+      '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } },
+      '/api/v1/getPricingPlans': { code: '500' },
+      '/api/v1/getImageSyncStatus': { code: '500' },
+    });
     const { router } = renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) });
     const link = await screen.findByRole('link', { name: 'View plans and usage' });
     expect(link.getAttribute('href')).toBe('/pricing');

@@ -49,13 +49,17 @@ describe('shopify.app.toml', () => {
     const ext = parse(read(found[0]!)) as { type?: string; handle?: string };
     expect(ext).toMatchObject({ type: 'theme', handle: 'speed-prefetch' });
     // Without the key the CLI would look in extensions/* only, where nothing is.
-    expect(extensionTomlGlobs({ ...appToml, extension_directories: undefined }).flatMap((g) => globSync(g, { cwd: ROOT }))).toEqual([]);
+    expect(
+      extensionTomlGlobs({ ...appToml, extension_directories: undefined }).flatMap((g) => globSync(g, { cwd: ROOT })),
+    ).toEqual([]);
   });
 
   it('application_url is the root; the OAuth callback is allowed and named in shopify.web.toml', () => {
     expect(new URL(appToml.application_url).pathname).toBe('/');
     expect(webToml.auth_callback_path).toBe('/shopify/callback');
-    expect(appToml.auth?.redirect_urls).toEqual([`${new URL(appToml.application_url).origin}${String(webToml.auth_callback_path)}`]);
+    expect(appToml.auth?.redirect_urls).toEqual([
+      `${new URL(appToml.application_url).origin}${String(webToml.auth_callback_path)}`,
+    ]);
     expect(appToml.build).not.toHaveProperty('include_config_on_deploy');
   });
 });

@@ -10,7 +10,8 @@ const EXTENSION = join(import.meta.dirname, '../../storefront-script/extension')
 /** theme-check's own configuration for theme app extensions (context `app`: app blocks and embeds). */
 const CONFIG = 'theme-check:theme-app-extension';
 
-const describeOffenses = (offenses: Awaited<ReturnType<typeof check>>) => offenses.map((o) => `${o.check} ${o.uri.split('/extension/')[1] ?? o.uri}: ${o.message}`);
+const describeOffenses = (offenses: Awaited<ReturnType<typeof check>>) =>
+  offenses.map((o) => `${o.check} ${o.uri.split('/extension/')[1] ?? o.uri}: ${o.message}`);
 
 describe('theme-check over the theme app extension', () => {
   it('reports no offense', async () => {
@@ -22,7 +23,12 @@ describe('theme-check over the theme app extension', () => {
     try {
       cpSync(EXTENSION, dir, { recursive: true });
       const block = join(dir, 'blocks/prefetch.liquid');
-      writeFileSync(block, readFileSync(block, 'utf8').replace('| asset_url }}', '| asset_urls }}').replace('t:settings.limit.label', 't:settings.limit.missing'));
+      writeFileSync(
+        block,
+        readFileSync(block, 'utf8')
+          .replace('| asset_url }}', '| asset_urls }}')
+          .replace('t:settings.limit.label', 't:settings.limit.missing'),
+      );
       const found = (await check(dir, CONFIG)).map((o) => o.check).sort();
       expect(found).toEqual(expect.arrayContaining(['UnknownFilter', 'ValidSchemaTranslations']));
     } finally {

@@ -16,7 +16,13 @@ export type ShopSettings = {
   storefrontPassword: boolean;
   refuseUpdatesOfFailedFiles: boolean;
 };
-export type TokenAnswer = { access_token: string; scope: string; expires_in?: number; refresh_token?: string; refresh_token_expires_in?: number };
+export type TokenAnswer = {
+  access_token: string;
+  scope: string;
+  expires_in?: number;
+  refresh_token?: string;
+  refresh_token_expires_in?: number;
+};
 export type FileInfo = {
   id: string;
   filename: string;
@@ -32,22 +38,83 @@ export type FileInfo = {
   height: number;
   sha256: string;
 };
-export type ImageInfo = { filename: string; alt: string; url: string; mimeType: string; size: number; width: number; height: number; sha256: string };
-export type ProductInfo = { id: string; title: string; handle: string; vendor: string; status: string; published: boolean; updatedAt: string; media: FileInfo[] };
-export type CollectionInfo = { id: string; title: string; handle: string; smart: boolean; productsCount: number; image: ImageInfo | null };
-export type ArticleInfo = { id: string; blogId: string; title: string; handle: string; published: boolean; image: ImageInfo | null };
-export type WebhookDelivery = { id: string; topic: string; url: string; body: string; headers: Record<string, string>; status: 'pending' | 'delivered' | 'failed'; attempts: number };
+export type ImageInfo = {
+  filename: string;
+  alt: string;
+  url: string;
+  mimeType: string;
+  size: number;
+  width: number;
+  height: number;
+  sha256: string;
+};
+export type ProductInfo = {
+  id: string;
+  title: string;
+  handle: string;
+  vendor: string;
+  status: string;
+  published: boolean;
+  updatedAt: string;
+  media: FileInfo[];
+};
+export type CollectionInfo = {
+  id: string;
+  title: string;
+  handle: string;
+  smart: boolean;
+  productsCount: number;
+  image: ImageInfo | null;
+};
+export type ArticleInfo = {
+  id: string;
+  blogId: string;
+  title: string;
+  handle: string;
+  published: boolean;
+  image: ImageInfo | null;
+};
+export type WebhookDelivery = {
+  id: string;
+  topic: string;
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+};
 export type ShopInfo = {
   domain: string;
   installed: boolean;
   scopes: string[];
   storefrontUrl: string;
   settings: ShopSettings;
-  stats: { graphqlRequests: number; throttled: number; injectedFaults: number; tokenRefreshes: number; tokenExchanges: number; authorizationCodes: number; unauthorized: number };
+  stats: {
+    graphqlRequests: number;
+    throttled: number;
+    injectedFaults: number;
+    tokenRefreshes: number;
+    tokenExchanges: number;
+    authorizationCodes: number;
+    unauthorized: number;
+  };
   bucket: { available: number; maximumAvailable: number; restoreRate: number };
 };
-export type FaultSpec = { target?: 'graphql' | 'cdn' | 'staged-upload' | 'oauth' | 'all'; status?: number; times?: number; delayMs?: number; retryAfter?: number };
-export type PageSpeedRule = { host?: string; mode?: 'ok' | 'rate-limited' | 'password' | 'unreachable' | 'error'; desktop?: number; mobile?: number; delayMs?: number; remaining?: number };
+export type FaultSpec = {
+  target?: 'graphql' | 'cdn' | 'staged-upload' | 'oauth' | 'all';
+  status?: number;
+  times?: number;
+  delayMs?: number;
+  retryAfter?: number;
+};
+export type PageSpeedRule = {
+  host?: string;
+  mode?: 'ok' | 'rate-limited' | 'password' | 'unreachable' | 'error';
+  desktop?: number;
+  mobile?: number;
+  delayMs?: number;
+  remaining?: number;
+};
 export type ImageBody = { seed?: string; base64?: string; alt?: string; filename?: string };
 
 /** The emulator's origin (also the Worker's SHOPIFY_ORIGIN and PAGESPEED_ORIGIN in tests). */
@@ -57,7 +124,11 @@ export function emulatorOrigin(): string {
 }
 
 async function control<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${emulatorOrigin()}/__emulator${path}`, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${emulatorOrigin()}/__emulator${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`emulator ${method} ${path}: ${res.status} ${await res.text()}`);
   const type = res.headers.get('Content-Type') ?? '';
   return (type.includes('json') ? await res.json() : await res.text()) as T;
@@ -72,7 +143,17 @@ export type EmulatorShop = Awaited<ReturnType<typeof createEmulatorShop>>;
  * a theme; 'large' generates `products` x `imagesPerProduct` on first access. With install: true the
  * app is installed at once and `tokens` holds Shopify's token answer (expiring offline token).
  */
-export async function createEmulatorShop(opts: { domain?: string; seed?: 'dev' | 'empty' | 'large'; products?: number; imagesPerProduct?: number; install?: boolean; scopes?: string[]; settings?: Partial<ShopSettings> } = {}) {
+export async function createEmulatorShop(
+  opts: {
+    domain?: string;
+    seed?: 'dev' | 'empty' | 'large';
+    products?: number;
+    imagesPerProduct?: number;
+    install?: boolean;
+    scopes?: string[];
+    settings?: Partial<ShopSettings>;
+  } = {},
+) {
   const created = await control<ShopInfo & { tokens: TokenAnswer | null }>('POST', '/shops', opts);
   const domain = created.domain;
   const S = `/shops/${domain}`;
@@ -91,14 +172,20 @@ export async function createEmulatorShop(opts: { domain?: string; seed?: 'dev' |
     sessionToken: async () => (await control<{ token: string }>('POST', `${S}/session-token`)).token,
     /** The signed launch URL; `idToken` adds Shopify's session token (`id_token`) as the embedded admin does. */
     launchUrl: async (path = '/shopify/app', opts: { idToken?: boolean } = {}) =>
-      (await control<{ url: string }>('GET', `${S}/launch-url?path=${encodeURIComponent(path)}${opts.idToken ? '&idToken=1' : ''}`)).url,
+      (
+        await control<{ url: string }>(
+          'GET',
+          `${S}/launch-url?path=${encodeURIComponent(path)}${opts.idToken ? '&idToken=1' : ''}`,
+        )
+      ).url,
 
     products: () => control<ProductInfo[]>('GET', `${S}/products`),
     collections: () => control<CollectionInfo[]>('GET', `${S}/collections`),
     articles: () => control<ArticleInfo[]>('GET', `${S}/articles`),
     files: () => control<FileInfo[]>('GET', `${S}/files`),
     file: (id: string) => control<FileInfo>('GET', `${S}/files/${idPart(id)}`),
-    fileBytes: async (id: string) => new Uint8Array(await (await fetch(`${emulatorOrigin()}/__emulator${S}/files/${idPart(id)}/bytes`)).arrayBuffer()),
+    fileBytes: async (id: string) =>
+      new Uint8Array(await (await fetch(`${emulatorOrigin()}/__emulator${S}/files/${idPart(id)}/bytes`)).arrayBuffer()),
     /** Waits until the file leaves PROCESSING/UPLOADED. */
     waitForFile: async (id: string, timeoutMs = 5000) => {
       const until = Date.now() + timeoutMs;
@@ -110,16 +197,27 @@ export async function createEmulatorShop(opts: { domain?: string; seed?: 'dev' |
     },
 
     // Merchant actions in the Shopify admin; each queues Shopify's webhook.
-    createProduct: (p: { title: string; status?: 'ACTIVE' | 'DRAFT' | 'ARCHIVED'; published?: boolean; vendor?: string; images?: ImageBody[] }) => control<ProductInfo>('POST', `${S}/products`, p),
-    updateProduct: (id: string, patch: { title?: string; vendor?: string; status?: 'ACTIVE' | 'DRAFT' | 'ARCHIVED'; published?: boolean }) => control<ProductInfo>('PATCH', `${S}/products/${idPart(id)}`, patch),
+    createProduct: (p: {
+      title: string;
+      status?: 'ACTIVE' | 'DRAFT' | 'ARCHIVED';
+      published?: boolean;
+      vendor?: string;
+      images?: ImageBody[];
+    }) => control<ProductInfo>('POST', `${S}/products`, p),
+    updateProduct: (
+      id: string,
+      patch: { title?: string; vendor?: string; status?: 'ACTIVE' | 'DRAFT' | 'ARCHIVED'; published?: boolean },
+    ) => control<ProductInfo>('PATCH', `${S}/products/${idPart(id)}`, patch),
     addProductImage: (id: string, image: ImageBody) => control<ProductInfo>('POST', `${S}/products/${idPart(id)}/media`, image),
     deleteProduct: (id: string) => control<{ deleted: string }>('DELETE', `${S}/products/${idPart(id)}`),
-    updateCollection: (id: string, patch: { title?: string; published?: boolean }) => control<CollectionInfo>('PATCH', `${S}/collections/${idPart(id)}`, patch),
+    updateCollection: (id: string, patch: { title?: string; published?: boolean }) =>
+      control<CollectionInfo>('PATCH', `${S}/collections/${idPart(id)}`, patch),
     deleteCollection: (id: string) => control<{ deleted: string }>('DELETE', `${S}/collections/${idPart(id)}`),
 
     /** Next `times` matching requests fail with `status` (0 = only slow, with delayMs). */
     injectFault: (f: FaultSpec) => control<FaultSpec & { id: number }>('POST', `${S}/faults`, f),
-    failFileProcessing: (times = 1, code = 'IMAGE_PROCESSING_FAILURE') => control('POST', `${S}/faults/file-processing`, { times, code }),
+    failFileProcessing: (times = 1, code = 'IMAGE_PROCESSING_FAILURE') =>
+      control('POST', `${S}/faults/file-processing`, { times, code }),
     clearFaults: () => control('DELETE', `${S}/faults`),
 
     /** The merchant switches the app embed on/off in the theme editor (null: the block was never added). */
@@ -132,7 +230,8 @@ export async function createEmulatorShop(opts: { domain?: string; seed?: 'dev' |
     /** POSTs the pending deliveries to `url` over HTTP (a Worker started elsewhere). */
     deliverWebhooks: (url?: string) => control<WebhookDelivery[]>('POST', `${S}/webhooks/deliver`, { url }),
     /** Queues a webhook of any topic; compliance topics get Shopify's sample payloads. */
-    triggerWebhook: (topic: string, payload?: unknown) => control<WebhookDelivery>('POST', `${S}/webhooks/trigger`, { topic, payload }),
+    triggerWebhook: (topic: string, payload?: unknown) =>
+      control<WebhookDelivery>('POST', `${S}/webhooks/trigger`, { topic, payload }),
     /**
      * Hands every pending delivery, as the exact signed Request Shopify would send to the URL the app's
      * shopify.app.toml resolves to (`delivery.url`, or `url` when given), to `post` (e.g. the in-process
@@ -151,19 +250,46 @@ export async function createEmulatorShop(opts: { domain?: string; seed?: 'dev' |
       return results;
     },
 
-    billing: () => control<{ subscriptions: { id: number; name: string; status: string; test: boolean; lineItems: unknown[] }[]; usageRecords: unknown[] }>('GET', `${S}/billing`),
+    billing: () =>
+      control<{
+        subscriptions: { id: number; name: string; status: string; test: boolean; lineItems: unknown[] }[];
+        usageRecords: unknown[];
+      }>('GET', `${S}/billing`),
     /** Approves (or declines) a charge as the merchant would on the confirmation page; returns the returnUrl with charge_id. */
     decideCharge: async (chargeIdOrGid: string | number, approve = true) =>
-      (await control<{ returnUrl: string }>('POST', `${S}/billing/${String(chargeIdOrGid).replace(/^.*\//, '')}/${approve ? 'approve' : 'decline'}`)).returnUrl,
+      (
+        await control<{ returnUrl: string }>(
+          'POST',
+          `${S}/billing/${String(chargeIdOrGid).replace(/^.*\//, '')}/${approve ? 'approve' : 'decline'}`,
+        )
+      ).returnUrl,
 
     /** A GraphQL call straight to the emulator (for tests of the emulator itself). */
-    graphql: async <T = unknown>(query: string, variables: Record<string, unknown> = {}, token = created.tokens?.access_token ?? '') => {
+    graphql: async <T = unknown>(
+      query: string,
+      variables: Record<string, unknown> = {},
+      token = created.tokens?.access_token ?? '',
+    ) => {
       const res = await fetch(`${emulatorOrigin()}/${domain}/admin/api/2026-10/graphql.json`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': token },
         body: JSON.stringify({ query, variables }),
       });
-      return { status: res.status, headers: res.headers, body: await res.json<{ data?: T; errors?: unknown; extensions?: { cost: { requestedQueryCost: number; actualQueryCost: number | null; throttleStatus: { maximumAvailable: number; currentlyAvailable: number; restoreRate: number } } } }>() };
+      return {
+        status: res.status,
+        headers: res.headers,
+        body: await res.json<{
+          data?: T;
+          errors?: unknown;
+          extensions?: {
+            cost: {
+              requestedQueryCost: number;
+              actualQueryCost: number | null;
+              throttleStatus: { maximumAvailable: number; currentlyAvailable: number; restoreRate: number };
+            };
+          };
+        }>(),
+      };
     },
   };
 }

@@ -21,13 +21,23 @@ describe('error envelopes', () => {
     const res = await call('/api/v1/getSettingInfo');
     expect(res.status).toBe(401);
     expect(res.headers.get('X-Shopify-Retry-Invalid-Session-Request')).toBe('1');
-    expect(await res.json()).toEqual({ code: '401', msg: 'Missing credentials', message_key: 'server.auth.missingCredentials', params: {} });
+    expect(await res.json()).toEqual({
+      code: '401',
+      msg: 'Missing credentials',
+      message_key: 'server.auth.missingCredentials',
+      params: {},
+    });
   });
 
   it('v2 calls without credentials get {ack: 0, message}', async () => {
     const res = await call('/api/v2/image-opt/getSettings');
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ ack: 0, message: 'Missing credentials', message_key: 'server.auth.missingCredentials', params: {} });
+    expect(await res.json()).toEqual({
+      ack: 0,
+      message: 'Missing credentials',
+      message_key: 'server.auth.missingCredentials',
+      params: {},
+    });
   });
 
   it('an admin token shorter than 32 characters is refused before any lookup', async () => {
@@ -44,9 +54,13 @@ describe('error envelopes', () => {
 
   it('a valid session token and a valid admin token both authenticate the same shop', async () => {
     const { shop, headers } = await createShop();
-    const viaAdmin = await (await call('/api/v1/getSettingInfo', { headers })).json<{ code: string; data: { shop_owner: string } }>();
+    const viaAdmin = await (
+      await call('/api/v1/getSettingInfo', { headers })
+    ).json<{ code: string; data: { shop_owner: string } }>();
     const jwt = await sessionToken(shop.domain);
-    const viaJwt = await (await call('/api/v1/getSettingInfo', { headers: { Authorization: `Bearer ${jwt}` } })).json<{ data: { shop_owner: string } }>();
+    const viaJwt = await (
+      await call('/api/v1/getSettingInfo', { headers: { Authorization: `Bearer ${jwt}` } })
+    ).json<{ data: { shop_owner: string } }>();
     expect(viaAdmin.code).toBe('200');
     expect(viaAdmin.data.shop_owner).toBe(shop.domain);
     expect(viaJwt.data.shop_owner).toBe(shop.domain);
@@ -70,7 +84,9 @@ describe('input validation', () => {
     // Schemas carry catalogue keys; the error's message is the documented English.
     const schema = z.object({ rule: z.string().min(1, 'server.settings.inputEmpty'), page: z.coerce.number().int().min(1) });
     expect(() => parseInput(schema, { rule: '', page: 1 })).toThrow(new ValidationError('server.settings.inputEmpty'));
-    expect(() => parseInput(schema, { rule: 'x', page: -3 })).toThrow(new ValidationError('server.common.invalidValueFor', { field: 'page' }));
+    expect(() => parseInput(schema, { rule: 'x', page: -3 })).toThrow(
+      new ValidationError('server.common.invalidValueFor', { field: 'page' }),
+    );
     expect(parseInput(schema, { rule: 'x', page: '2' })).toEqual({ rule: 'x', page: 2 });
   });
 });

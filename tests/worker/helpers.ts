@@ -10,7 +10,9 @@ export const db = () => createDb(env.DB);
 let counter = 0;
 
 /** Inserts an installed shop with a fresh admin token; returns the row and ready-made auth headers. */
-export async function createShop(overrides: Partial<typeof shops.$inferInsert> = {}): Promise<{ shop: ShopRow; token: string; headers: Record<string, string> }> {
+export async function createShop(
+  overrides: Partial<typeof shops.$inferInsert> = {},
+): Promise<{ shop: ShopRow; token: string; headers: Record<string, string> }> {
   counter += 1;
   const token = randomToken(32);
   const domain = overrides.domain ?? `test-shop-${Date.now().toString(36)}-${counter}.myshopify.com`;
@@ -27,7 +29,11 @@ export async function createShop(overrides: Partial<typeof shops.$inferInsert> =
 }
 
 /** A session token as App Bridge would mint it (HS256 with the app secret). */
-export async function sessionToken(shopDomain: string, claims: Record<string, unknown> = {}, secret = env.SHOPIFY_API_SECRET): Promise<string> {
+export async function sessionToken(
+  shopDomain: string,
+  claims: Record<string, unknown> = {},
+  secret = env.SHOPIFY_API_SECRET,
+): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ iss: `https://${shopDomain}/admin`, dest: `https://${shopDomain}`, sid: crypto.randomUUID(), ...claims })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

@@ -7,10 +7,19 @@ import { randomToken, sha256Hex } from '../lib/crypto';
 import { ADMIN_TOKEN_TTL_MS, MAX_ADMIN_TOKENS_PER_SHOP } from '../lib/limits';
 
 /** Issues a new token for this user (replacing the user's previous one); the plain token is returned once. */
-export async function issueAdminToken(db: Db, shopId: number, userId = '', now = Date.now()): Promise<{ authToken: string; expiresAt: number }> {
+export async function issueAdminToken(
+  db: Db,
+  shopId: number,
+  userId = '',
+  now = Date.now(),
+): Promise<{ authToken: string; expiresAt: number }> {
   const authToken = randomToken(32); // 43 base64url characters
   const expiresAt = now + ADMIN_TOKEN_TTL_MS;
-  await insertAdminToken(db, { shopId, tokenHash: await sha256Hex(authToken), userId, createdAt: now, expiresAt }, MAX_ADMIN_TOKENS_PER_SHOP);
+  await insertAdminToken(
+    db,
+    { shopId, tokenHash: await sha256Hex(authToken), userId, createdAt: now, expiresAt },
+    MAX_ADMIN_TOKENS_PER_SHOP,
+  );
   return { authToken, expiresAt };
 }
 
@@ -27,5 +36,11 @@ export async function revokeUserAdminTokens(db: Db, shopId: number, userId: stri
 /** What Settings shows: never the token, only who issued it and when it expires. */
 export async function listAdminTokens(db: Db, shopId: number, currentTokenId: number | null, now = Date.now()) {
   const rows = await listLiveAdminTokens(db, shopId, now);
-  return rows.map((r) => ({ id: r.id, user_id: r.userId, created_at: r.createdAt, expires_at: r.expiresAt, current: r.id === currentTokenId }));
+  return rows.map((r) => ({
+    id: r.id,
+    user_id: r.userId,
+    created_at: r.createdAt,
+    expires_at: r.expiresAt,
+    current: r.id === currentTokenId,
+  }));
 }

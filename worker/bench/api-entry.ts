@@ -113,5 +113,6 @@ async function timedFetch(req: Request, env: Env, ctx: ExecutionContext): Promis
 
 export default {
   ...worker,
-  fetch: (req: Request, env: Env, ctx: ExecutionContext) => (new URL(req.url).pathname.startsWith('/__bench/') ? bench(req, env) : timedFetch(req, env, ctx)),
+  fetch: (req: Request, env: Env, ctx: ExecutionContext) =>
+    new URL(req.url).pathname.startsWith('/__bench/') ? bench(req, env) : timedFetch(req, env, ctx),
 } satisfies ExportedHandler<Env>;

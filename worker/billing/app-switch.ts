@@ -12,11 +12,18 @@ export type AppSwitchInput = { name: 'is_over_quota' | 'extra_adver'; st: 0 | 1;
 
 export async function saveAppSwitch(db: Db, shop: ShopRow, input: AppSwitchInput, now = Date.now()) {
   if (input.name === 'is_over_quota') {
-    if (input.st === 1 && (shop.planLevel <= 0 || !shop.hasUsageCap)) throw new ValidationError('server.billing.overchargeNeedsCappedPlan');
+    if (input.st === 1 && (shop.planLevel <= 0 || !shop.hasUsageCap))
+      throw new ValidationError('server.billing.overchargeNeedsCappedPlan');
     await setOverQuota(db, shop.id, input.st === 1);
   } else {
     await upsertAppSwitch(db, shop.id, input.name, input.st, input.exp, now);
   }
   const fresh = (await findShopById(db, shop.id)) ?? shop;
-  return { name: input.name, st: input.st, exp: input.exp, is_over_quota: bit(fresh.overageEnabled), is_capped: bit(fresh.hasUsageCap) };
+  return {
+    name: input.name,
+    st: input.st,
+    exp: input.exp,
+    is_over_quota: bit(fresh.overageEnabled),
+    is_capped: bit(fresh.hasUsageCap),
+  };
 }

@@ -5,6 +5,12 @@ import type { AdminClient } from '../shopify/graphql-client';
 import type { TokenEnv } from '../shopify/tokens';
 
 /** What reading and syncing subscriptions needs (the webhook passes no more than this). */
-export type SyncDeps = { env: TokenEnv & Partial<Pick<Env, 'BILLING_TEST_CHARGES'>>; db: Db; log?: Logger; client?: AdminClient; now?: number };
+export type SyncDeps = {
+  env: TokenEnv & Partial<Pick<Env, 'BILLING_TEST_CHARGES'>>;
+  db: Db;
+  log?: Logger;
+  client?: AdminClient;
+  now?: number;
+};
 /** Creating subscriptions also needs the return URL's origin and the test-charge flag. */
 export type BillingDeps = SyncDeps & { env: TokenEnv & Pick<Env, 'APP_URL' | 'BILLING_TEST_CHARGES'> };

@@ -3,7 +3,12 @@
 // and a block is sent only while it fits under the capped amount (ours and Shopify's balance).
 import { createDb, type Db } from '../db/client';
 import { findShopById, type ShopRow } from '../db/shops';
-import { listPendingUsageCharges, listShopIdsWithPendingCharges, markUsageCharge, sumPeriodChargeCents } from '../db/usage-charges';
+import {
+  listPendingUsageCharges,
+  listShopIdsWithPendingCharges,
+  markUsageCharge,
+  sumPeriodChargeCents,
+} from '../db/usage-charges';
 import { verbatim } from '../../shared/messages';
 import { ApiError, apiError, ValidationError } from '../lib/errors';
 import { createLogger, type Logger } from '../lib/log';
@@ -69,7 +74,11 @@ export async function settleUsageCharges(deps: SyncDeps, shopId: number): Promis
 }
 
 /** Cron: settles every shop with pending blocks; one shop's failure does not stop the others. */
-export async function settleAllUsageCharges(env: Env, db: Db, log: Logger = createLogger({ task: 'usage_charges' })): Promise<number> {
+export async function settleAllUsageCharges(
+  env: Env,
+  db: Db,
+  log: Logger = createLogger({ task: 'usage_charges' }),
+): Promise<number> {
   let settled = 0;
   for (const shopId of await listShopIdsWithPendingCharges(db)) {
     try {
@@ -98,14 +107,22 @@ export function nextCapStep(shop: CapShop): number | null {
  * Raising the cap: asks Shopify for the next cap step (or a given image count); the merchant approves on
  * the confirmation page and the billing return URL syncs the new cap.
  */
-export async function raiseOverageCap(deps: SyncDeps, shop: ShopRow, images?: number): Promise<{ url: string; cappedAmountCents: number }> {
+export async function raiseOverageCap(
+  deps: SyncDeps,
+  shop: ShopRow,
+  images?: number,
+): Promise<{ url: string; cappedAmountCents: number }> {
   if (!hasUsageLine(shop)) throw new ValidationError('server.billing.overchargeNeedsPaidPlan');
   const next = images ?? nextCapStep(shop);
-  if (!next || !Number.isInteger(next) || capCentsForImages(next) <= shop.cappedAmountCents) throw new ValidationError('server.billing.capAtHighest');
+  if (!next || !Number.isInteger(next) || capCentsForImages(next) <= shop.cappedAmountCents)
+    throw new ValidationError('server.billing.capAtHighest');
   const cents = capCentsForImages(next);
   try {
     const client = deps.client ?? shopifyClientFor(deps.env, deps.db, shop);
-    const { confirmationUrl } = await updateUsageCap(client, { lineItemId: shop.usageLineItemId, cappedAmount: { amount: centsToAmount(cents), currencyCode: 'USD' } });
+    const { confirmationUrl } = await updateUsageCap(client, {
+      lineItemId: shop.usageLineItemId,
+      cappedAmount: { amount: centsToAmount(cents), currencyCode: 'USD' },
+    });
     if (!confirmationUrl) throw new Error('appSubscriptionLineItemUpdate answered without a confirmation URL');
     return { url: confirmationUrl, cappedAmountCents: cents };
   } catch (err) {

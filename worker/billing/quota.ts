@@ -16,7 +16,13 @@
 import type { Db } from '../db/client';
 import { findShopById, type ShopRow } from '../db/shops';
 import { ensureUsageCharge } from '../db/usage-charges';
-import { countPeriodUsage, findLedgerRow, imageChargeKey, insertLedgerRowWithinLimit, moveLedgerPeriod } from '../db/usage-ledger';
+import {
+  countPeriodUsage,
+  findLedgerRow,
+  imageChargeKey,
+  insertLedgerRowWithinLimit,
+  moveLedgerPeriod,
+} from '../db/usage-ledger';
 import { OVERAGE_CENTS_PER_1000, planFor } from '../../shared/plans';
 import { currentPeriodStart, nextPeriodStart } from './cycle';
 
@@ -59,7 +65,9 @@ export function overageAllowanceFor(shop: Pick<ShopRow, 'planLevel' | 'hasUsageC
 }
 
 /** Whether images beyond the plan may be charged at all (before looking at the cap's room). */
-export function overageEnabled(shop: Pick<ShopRow, 'planLevel' | 'hasUsageCap' | 'overageEnabled' | 'cappedAmountCents'>): boolean {
+export function overageEnabled(
+  shop: Pick<ShopRow, 'planLevel' | 'hasUsageCap' | 'overageEnabled' | 'cappedAmountCents'>,
+): boolean {
   return shop.overageEnabled && overageAllowanceFor(shop) > 0;
 }
 
@@ -90,7 +98,11 @@ export async function quotaStatus(db: Db, shop: ShopRow, now = Date.now()): Prom
  * for images that really got smaller (restores and already-optimal images are never charged).
  * Never throws for an exhausted quota: the result says so and the caller stops at the plan-limit state.
  */
-export async function chargeImageOnce(db: Db, shop: Pick<ShopRow, 'id'>, ref: { imageId: number; jobId?: string | null }): Promise<ChargeResult> {
+export async function chargeImageOnce(
+  db: Db,
+  shop: Pick<ShopRow, 'id'>,
+  ref: { imageId: number; jobId?: string | null },
+): Promise<ChargeResult> {
   const chargeKey = imageChargeKey(ref.imageId);
   const previous = await findLedgerRow(db, shop.id, chargeKey);
   if (previous) return { ok: true, charged: false, overage: previous.overage, reason: 'already_charged' };
@@ -141,7 +153,11 @@ export function overageChargeKey(periodStart: number, block: number): string {
  * (a plan change within a period carries that period's usage over). Usage of a period that already ended
  * (the daily reset had not run yet) stays where it is.
  */
-export async function carryUsageToNewPeriod(db: Db, shop: Pick<ShopRow, 'id' | 'billingCycleDay' | 'quotaPeriodStart'>, newStart: number): Promise<number> {
+export async function carryUsageToNewPeriod(
+  db: Db,
+  shop: Pick<ShopRow, 'id' | 'billingCycleDay' | 'quotaPeriodStart'>,
+  newStart: number,
+): Promise<number> {
   if (shop.quotaPeriodStart === newStart) return 0;
   if (shop.quotaPeriodStart < currentPeriodStart(shop.billingCycleDay, newStart)) return 0;
   return moveLedgerPeriod(db, shop.id, shop.quotaPeriodStart, newStart);

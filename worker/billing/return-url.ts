@@ -24,7 +24,11 @@ export async function billingReturnUrl(env: SignEnv, shopDomain: string, kind: R
 }
 
 /** The shop and kind of a genuine, unexpired return; null for anything else. */
-export async function verifyBillingReturn(env: Pick<Env, 'SHOPIFY_API_SECRET'>, q: URLSearchParams, now = Date.now()): Promise<{ shop: string; kind: ReturnKind } | null> {
+export async function verifyBillingReturn(
+  env: Pick<Env, 'SHOPIFY_API_SECRET'>,
+  q: URLSearchParams,
+  now = Date.now(),
+): Promise<{ shop: string; kind: ReturnKind } | null> {
   const shop = q.get('shop') ?? '';
   const kind = q.get('kind') ?? '';
   const exp = q.get('exp') ?? '';

@@ -7,7 +7,13 @@ import { verbatim } from '../../shared/messages';
 import { ApiError, apiError, ValidationError } from '../lib/errors';
 import { apiErrorFromShopify } from '../middleware/shopify-failures';
 import type { Logger } from '../lib/log';
-import { cancelAppSubscription, createAppSubscription, getActiveSubscriptions, shopifyClientFor, type AppSubscription } from '../shopify';
+import {
+  cancelAppSubscription,
+  createAppSubscription,
+  getActiveSubscriptions,
+  shopifyClientFor,
+  type AppSubscription,
+} from '../shopify';
 import { ShopifyUserError } from '../shopify/errors';
 import type { AdminClient } from '../shopify/graphql-client';
 import { MAX_PLAN_LEVEL, planFor } from '../../shared/plans';
@@ -44,13 +50,15 @@ export type ChangePlanResult = { url: string | null; planLevel: number };
  * nothing changes here until the merchant approves. Level 0 cancels the subscription at once.
  */
 export async function changePlan(deps: BillingDeps, shop: ShopRow, newLevel: number): Promise<ChangePlanResult> {
-  if (!Number.isInteger(newLevel) || newLevel < 0 || newLevel > MAX_PLAN_LEVEL) throw new ValidationError('server.billing.invalidPlanLevel');
+  if (!Number.isInteger(newLevel) || newLevel < 0 || newLevel > MAX_PLAN_LEVEL)
+    throw new ValidationError('server.billing.invalidPlanLevel');
   if (newLevel === 0) {
     if (shop.planLevel === 0 && !shop.subscriptionId) throw new ValidationError('server.billing.alreadyFree');
     await downgradeToFree(deps, shop);
     return { url: null, planLevel: 0 };
   }
-  if (newLevel === shop.planLevel && shop.subscriptionStatus === 'ACTIVE') throw new ValidationError('server.billing.alreadyOnPlan');
+  if (newLevel === shop.planLevel && shop.subscriptionStatus === 'ACTIVE')
+    throw new ValidationError('server.billing.alreadyOnPlan');
 
   const now = deps.now ?? Date.now();
   const plan = planFor(newLevel);
@@ -62,7 +70,10 @@ export async function changePlan(deps: BillingDeps, shop: ShopRow, newLevel: num
         returnUrl: await billingReturnUrl(deps.env, shop.domain, 'plan', now),
         test,
         price: { amount: centsToAmount(plan.priceCents), currencyCode: 'USD' },
-        usage: { cappedAmount: { amount: centsToAmount(capCentsForImages(OVERAGE_CAP_STEPS_IMAGES[0])), currencyCode: 'USD' }, terms: USAGE_TERMS },
+        usage: {
+          cappedAmount: { amount: centsToAmount(capCentsForImages(OVERAGE_CAP_STEPS_IMAGES[0])), currencyCode: 'USD' },
+          terms: USAGE_TERMS,
+        },
         ...(canDiscount(shop, now) ? { discount: { percentage: DISCOUNT_RATE, durationLimitInIntervals: DISCOUNT_MONTHS } } : {}),
       });
     // Development stores cannot pay: their charges are test charges (worker/billing/test-charges.ts).
@@ -87,7 +98,9 @@ export async function changePlan(deps: BillingDeps, shop: ShopRow, newLevel: num
 async function downgradeToFree(deps: BillingDeps, shop: ShopRow): Promise<void> {
   if (shop.subscriptionId) {
     // Overage blocks still pending can only be billed while the subscription exists.
-    await settleUsageCharges(deps, shop.id).catch((err: unknown) => deps.log?.warn('usage_settle_before_cancel_failed', { shop: shop.domain, error: err }));
+    await settleUsageCharges(deps, shop.id).catch((err: unknown) =>
+      deps.log?.warn('usage_settle_before_cancel_failed', { shop: shop.domain, error: err }),
+    );
     try {
       await cancelAppSubscription(client(deps, shop), shop.subscriptionId);
     } catch (err) {
@@ -152,7 +165,10 @@ export async function syncSubscription(deps: SyncDeps, shop: ShopRow, preferId?:
   const sub = subs.find((s) => s.id === preferId) ?? subs.find((s) => s.id === shop.subscriptionId) ?? subs[0];
   if (!sub) {
     const changed = shop.planLevel !== 0 || shop.subscriptionId !== null;
-    await updateShopBilling(deps.db, shop.id, { ...FREE_PATCH, subscriptionStatus: shop.subscriptionId ? 'CANCELLED' : shop.subscriptionStatus });
+    await updateShopBilling(deps.db, shop.id, {
+      ...FREE_PATCH,
+      subscriptionStatus: shop.subscriptionId ? 'CANCELLED' : shop.subscriptionStatus,
+    });
     return { planLevel: 0, subscriptionId: null, changed };
   }
   const level = levelOfSubscription({ name: sub.name, recurringPriceCents: recurringCents(sub) });
@@ -194,10 +210,18 @@ export type ReturnOutcome = { shop: ShopRow; approved: boolean; planLevel: numbe
  * URL, so a return for the current subscription with no plan change pending is a cap decision,
  * approved when the cap went up.
  */
-export async function handleBillingReturn(deps: SyncDeps, shopDomain: string, chargeId: string | undefined): Promise<ReturnOutcome | null> {
+export async function handleBillingReturn(
+  deps: SyncDeps,
+  shopDomain: string,
+  chargeId: string | undefined,
+): Promise<ReturnOutcome | null> {
   const shop = await findShopByDomain(deps.db, shopDomain);
   if (!shop || shop.uninstalledAt) return null;
-  const preferId = chargeId ? (chargeId.startsWith('gid://') ? chargeId : `gid://shopify/AppSubscription/${chargeId}`) : undefined;
+  const preferId = chargeId
+    ? chargeId.startsWith('gid://')
+      ? chargeId
+      : `gid://shopify/AppSubscription/${chargeId}`
+    : undefined;
   let result: SyncResult;
   try {
     result = await syncSubscription(deps, shop, preferId);

@@ -79,7 +79,10 @@ async function processSync(env: Env, body: SyncQueueMessage, log: Logger): Promi
     return ACK;
   } catch (err) {
     if (!isPermanent(err)) throw err; // retried with SYNC_BACKOFF; the sync status row records the failure meanwhile
-    const reason = `${err instanceof ShopifyReauthRequiredError ? 'reauth_required' : 'unauthorized'}: ${err.message}`.slice(0, 500);
+    const reason = `${err instanceof ShopifyReauthRequiredError ? 'reauth_required' : 'unauthorized'}: ${err.message}`.slice(
+      0,
+      500,
+    );
     log.error('catalogue_sync_failed_permanently', { reason, error: err });
     // The status row says why nothing moves (also for a webhook update: the catalogue is stale).
     await endSync(createDb(env.DB), body.shopId, { status: 'failed', error: reason });

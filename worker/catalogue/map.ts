@@ -3,7 +3,15 @@
 import type { CatalogueImageInput, CatalogueItemInput } from '../db/items-sync';
 import { numericId, type ArticleWithImage, type CollectionWithImage, type ImageRef, type ProductWithMedia } from '../shopify';
 
-const MIME_TYPES: Record<string, string> = { 'image/jpeg': 'jpg', 'image/jpg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp', 'image/avif': 'avif', 'image/heic': 'heic' };
+const MIME_TYPES: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/jpg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/avif': 'avif',
+  'image/heic': 'heic',
+};
 
 /** The file name of a CDN URL: ".../files/red-shoe.jpg?v=123" -> "red-shoe.jpg". */
 export function fileNameOfUrl(url: string): string {
@@ -81,7 +89,14 @@ function singleImage(ownerGid: string, resourceId: string, image: ImageRef | nul
 export function collectionRows(c: CollectionWithImage): { item: CatalogueItemInput; images: CatalogueImageInput[] } {
   const resourceId = numericId(c.id);
   return {
-    item: { resourceId, title: c.title, handle: c.handle, thumbnailUrl: c.image?.url ?? '', published: true, resourceUpdatedAt: c.updatedAt },
+    item: {
+      resourceId,
+      title: c.title,
+      handle: c.handle,
+      thumbnailUrl: c.image?.url ?? '',
+      published: true,
+      resourceUpdatedAt: c.updatedAt,
+    },
     images: singleImage(c.id, resourceId, c.image),
   };
 }

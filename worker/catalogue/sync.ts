@@ -3,7 +3,16 @@
 // of 10,000 products would take hours at Shopify's 100 points/s restore rate).
 import type { Db } from '../db/client';
 import { beginSync, endSync, getSyncStatus, updateSyncProgress } from '../db/catalogue-syncs';
-import { countLiveCatalogueImages, markItemDeleted, sweepItemImages, sweepUnseen, upsertCatalogue, type CatalogueImageInput, type CatalogueItemInput, type CatalogueType } from '../db/items-sync';
+import {
+  countLiveCatalogueImages,
+  markItemDeleted,
+  sweepItemImages,
+  sweepUnseen,
+  upsertCatalogue,
+  type CatalogueImageInput,
+  type CatalogueItemInput,
+  type CatalogueType,
+} from '../db/items-sync';
 import type { Logger } from '../lib/log';
 import {
   countProducts,
@@ -96,7 +105,8 @@ async function resumableOperation(deps: SyncDeps, previousId: string | null): Pr
 }
 
 async function syncProductsBulk(deps: SyncDeps, w: Writer, previousId: string | null): Promise<void> {
-  const operationId = (await resumableOperation(deps, previousId)) ?? (await startBulkQuery(deps.client, PRODUCTS_WITH_MEDIA_BULK_QUERY));
+  const operationId =
+    (await resumableOperation(deps, previousId)) ?? (await startBulkQuery(deps.client, PRODUCTS_WITH_MEDIA_BULK_QUERY));
   await updateSyncProgress(deps.db, deps.shopId, { bulkOperationId: operationId });
   const op = await waitForBulkOperation(deps.client, operationId, { timeoutMs: 12 * 60_000 });
   // Lines come parent first, children after; a product is complete when the next product starts.
@@ -112,7 +122,12 @@ async function syncProductsBulk(deps: SyncDeps, w: Writer, previousId: string | 
   await emit();
 }
 
-async function syncResources<T>(deps: SyncDeps, w: Writer, page: (after: string | null) => Promise<{ items: T[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }>, rows: (x: T) => Rows) {
+async function syncResources<T>(
+  deps: SyncDeps,
+  w: Writer,
+  page: (after: string | null) => Promise<{ items: T[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }>,
+  rows: (x: T) => Rows,
+) {
   let after: string | null = null;
   for (;;) {
     const p = await page(after);
@@ -126,7 +141,11 @@ async function syncResources<T>(deps: SyncDeps, w: Writer, page: (after: string 
  * The full sync of one shop. Every kind is swept only after it was read completely, so a failure
  * half-way never marks anything deleted. Safe to run again: rows are upserted.
  */
-export type SyncResult = { images: number; mode: 'paged' | 'bulk'; ms: { products: number; collections: number; articles: number; d1Writes: number } };
+export type SyncResult = {
+  images: number;
+  mode: 'paged' | 'bulk';
+  ms: { products: number; collections: number; articles: number; d1Writes: number };
+};
 
 export async function runFullSync(deps: SyncDeps): Promise<SyncResult> {
   const now = deps.now ?? Date.now;
@@ -146,20 +165,35 @@ export async function runFullSync(deps: SyncDeps): Promise<SyncResult> {
 
     const t2 = now();
     const collections = new Writer(deps, 2, startedAt, products.written);
-    await syncResources(deps, collections, (after) => getCollectionsPage(deps.client, { first: RESOURCES_PER_PAGE, after }), collectionRows);
+    await syncResources(
+      deps,
+      collections,
+      (after) => getCollectionsPage(deps.client, { first: RESOURCES_PER_PAGE, after }),
+      collectionRows,
+    );
     await collections.flush();
     await sweepUnseen(deps.db, deps.shopId, 2, startedAt);
 
     const t3 = now();
     const articles = new Writer(deps, 3, startedAt, products.written + collections.written);
-    await syncResources(deps, articles, (after) => getArticlesPage(deps.client, { first: RESOURCES_PER_PAGE, after }), articleRows);
+    await syncResources(
+      deps,
+      articles,
+      (after) => getArticlesPage(deps.client, { first: RESOURCES_PER_PAGE, after }),
+      articleRows,
+    );
     await articles.flush();
     await sweepUnseen(deps.db, deps.shopId, 3, startedAt);
 
     const t4 = now();
     const total = await countLiveCatalogueImages(deps.db, deps.shopId);
     await endSync(deps.db, deps.shopId, { status: 'done', imageCount: total });
-    const ms = { products: t2 - t1, collections: t3 - t2, articles: t4 - t3, d1Writes: products.writeMs + collections.writeMs + articles.writeMs };
+    const ms = {
+      products: t2 - t1,
+      collections: t3 - t2,
+      articles: t4 - t3,
+      d1Writes: products.writeMs + collections.writeMs + articles.writeMs,
+    };
     deps.log.info('catalogue_sync_done', { images: total, mode, totalMs: now() - startedAt, ...ms });
     return { images: total, mode, ms };
   } catch (err) {
@@ -169,7 +203,12 @@ export async function runFullSync(deps: SyncDeps): Promise<SyncResult> {
 }
 
 /** Webhook follow-up: refetch one product or collection and bring its rows up to date. */
-export async function syncOneResource(deps: SyncDeps, kind: 'product' | 'collection' | 'article', gid: string, resourceId: string): Promise<'updated' | 'deleted'> {
+export async function syncOneResource(
+  deps: SyncDeps,
+  kind: 'product' | 'collection' | 'article',
+  gid: string,
+  resourceId: string,
+): Promise<'updated' | 'deleted'> {
   const syncedAt = (deps.now ?? Date.now)();
   const dataType: CatalogueType = kind === 'product' ? 1 : kind === 'collection' ? 2 : 3;
   let rows: Rows | null;

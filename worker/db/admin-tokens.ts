@@ -23,7 +23,15 @@ export async function insertAdminToken(
       .where(
         and(
           eq(adminTokens.shopId, row.shopId),
-          notInArray(adminTokens.id, db.select({ id: adminTokens.id }).from(adminTokens).where(eq(adminTokens.shopId, row.shopId)).orderBy(desc(adminTokens.id)).limit(maxPerShop)),
+          notInArray(
+            adminTokens.id,
+            db
+              .select({ id: adminTokens.id })
+              .from(adminTokens)
+              .where(eq(adminTokens.shopId, row.shopId))
+              .orderBy(desc(adminTokens.id))
+              .limit(maxPerShop),
+          ),
         ),
       ),
   ]);
@@ -31,7 +39,11 @@ export async function insertAdminToken(
 }
 
 /** The shop and token behind a token hash, only while the token is live. */
-export async function findLiveAdminToken(db: Db, tokenHash: string, now: number): Promise<{ shop: ShopRow; token: AdminTokenRow } | undefined> {
+export async function findLiveAdminToken(
+  db: Db,
+  tokenHash: string,
+  now: number,
+): Promise<{ shop: ShopRow; token: AdminTokenRow } | undefined> {
   return db
     .select({ shop: shops, token: adminTokens })
     .from(adminTokens)

@@ -8,7 +8,14 @@ export async function listAppSwitches(db: Db, shopId: number): Promise<AppSwitch
   return db.select().from(appSwitches).where(eq(appSwitches.shopId, shopId)).all();
 }
 
-export async function upsertAppSwitch(db: Db, shopId: number, name: string, st: number, exp: number, now = Date.now()): Promise<void> {
+export async function upsertAppSwitch(
+  db: Db,
+  shopId: number,
+  name: string,
+  st: number,
+  exp: number,
+  now = Date.now(),
+): Promise<void> {
   await db
     .insert(appSwitches)
     .values({ shopId, name, state: st, expiry: exp, savedAt: now })

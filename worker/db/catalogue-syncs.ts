@@ -11,7 +11,12 @@ export async function getSyncStatus(db: Db, shopId: number): Promise<SyncStatusR
 
 /** Records a sync as queued unless the shop has a sync row already; true when this call created it. */
 export async function claimFirstSync(db: Db, shopId: number): Promise<boolean> {
-  const row = await db.insert(catalogueSyncs).values({ shopId, status: 'queued' }).onConflictDoNothing().returning({ shopId: catalogueSyncs.shopId }).get();
+  const row = await db
+    .insert(catalogueSyncs)
+    .values({ shopId, status: 'queued' })
+    .onConflictDoNothing()
+    .returning({ shopId: catalogueSyncs.shopId })
+    .get();
   return row !== undefined;
 }
 
@@ -23,14 +28,27 @@ export async function beginSync(db: Db, shopId: number, startedAt: number): Prom
     .onConflictDoUpdate({ target: catalogueSyncs.shopId, set: values });
 }
 
-export async function updateSyncProgress(db: Db, shopId: number, fields: { imageCount?: number; bulkOperationId?: string | null }): Promise<void> {
+export async function updateSyncProgress(
+  db: Db,
+  shopId: number,
+  fields: { imageCount?: number; bulkOperationId?: string | null },
+): Promise<void> {
   await db.update(catalogueSyncs).set(fields).where(eq(catalogueSyncs.shopId, shopId));
 }
 
-export async function endSync(db: Db, shopId: number, outcome: { status: 'done' | 'failed'; imageCount?: number; error?: string | null }): Promise<void> {
+export async function endSync(
+  db: Db,
+  shopId: number,
+  outcome: { status: 'done' | 'failed'; imageCount?: number; error?: string | null },
+): Promise<void> {
   await db
     .update(catalogueSyncs)
-    .set({ status: outcome.status, finishedAt: Date.now(), error: outcome.error ?? null, ...(outcome.imageCount === undefined ? {} : { imageCount: outcome.imageCount }) })
+    .set({
+      status: outcome.status,
+      finishedAt: Date.now(),
+      error: outcome.error ?? null,
+      ...(outcome.imageCount === undefined ? {} : { imageCount: outcome.imageCount }),
+    })
     .where(eq(catalogueSyncs.shopId, shopId));
 }
 

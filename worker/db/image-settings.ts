@@ -4,7 +4,12 @@ import { bit } from '../lib/bit';
 import type { Db } from './client';
 import { imageSettings, shops } from './schema';
 
-export type StoredImageSettings = { settings: ImageSettings; watermarkKey: string | null; backupConsent: boolean; exists: boolean };
+export type StoredImageSettings = {
+  settings: ImageSettings;
+  watermarkKey: string | null;
+  backupConsent: boolean;
+  exists: boolean;
+};
 
 /** The shop's image settings with their storage facts; the defaults (is_default 1) when never saved. */
 export async function getStoredImageSettings(db: Db, shopId: number): Promise<StoredImageSettings> {
@@ -19,7 +24,12 @@ export async function getStoredImageSettings(db: Db, shopId: number): Promise<St
     alt_text: { ...defaults.alt_text, ...row.altText },
     file_name: { ...defaults.file_name, ...row.fileName },
   });
-  return { settings: parsed.success ? parsed.data : defaults, watermarkKey: row.watermarkKey, backupConsent: row.backupConsent, exists: true };
+  return {
+    settings: parsed.success ? parsed.data : defaults,
+    watermarkKey: row.watermarkKey,
+    backupConsent: row.backupConsent,
+    exists: true,
+  };
 }
 
 /** The shop's image settings (the documented shape); defaults when the shop never saved any. */
@@ -36,7 +46,10 @@ export async function saveImageSettings(db: Db, shopId: number, settings: ImageS
 
 /** The wizard's save (saveNewGuideCfg): settings, 30-day backup consent and the cleared guide flag, atomically. */
 export async function completeGuide(db: Db, shopId: number, settings: ImageSettings, extra: SaveExtra): Promise<void> {
-  await db.batch([upsertQuery(db, shopId, settings, extra), db.update(shops).set({ setupGuidePending: false, updatedAt: Date.now() }).where(eq(shops.id, shopId))]);
+  await db.batch([
+    upsertQuery(db, shopId, settings, extra),
+    db.update(shops).set({ setupGuidePending: false, updatedAt: Date.now() }).where(eq(shops.id, shopId)),
+  ]);
 }
 
 function upsertQuery(db: Db, shopId: number, settings: ImageSettings, extra: SaveExtra) {
@@ -59,12 +72,19 @@ function upsertQuery(db: Db, shopId: number, settings: ImageSettings, extra: Sav
 
 /** Only the mode toggle (the toggle saves only auto_switch). */
 export async function setAutoSwitch(db: Db, shopId: number, autoSwitch: 0 | 1): Promise<void> {
-  await db.update(imageSettings).set({ autoOptimise: autoSwitch === 1, updatedAt: Date.now() }).where(eq(imageSettings.shopId, shopId));
+  await db
+    .update(imageSettings)
+    .set({ autoOptimise: autoSwitch === 1, updatedAt: Date.now() })
+    .where(eq(imageSettings.shopId, shopId));
 }
 
 /** Shops with automatic optimisation on (the webhook-driven auto jobs read this). */
 export async function isAutoOptimiseOn(db: Db, shopId: number): Promise<boolean> {
-  const row = await db.select({ on: imageSettings.autoOptimise, defaults: imageSettings.usingDefaults }).from(imageSettings).where(eq(imageSettings.shopId, shopId)).get();
+  const row = await db
+    .select({ on: imageSettings.autoOptimise, defaults: imageSettings.usingDefaults })
+    .from(imageSettings)
+    .where(eq(imageSettings.shopId, shopId))
+    .get();
   return !!row && row.on && !row.defaults;
 }
 

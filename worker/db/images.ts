@@ -47,7 +47,13 @@ export async function listItemImages(db: Db, shopId: number, itemId: number): Pr
 }
 
 /** One page of an item's images, in their position order, and the total. */
-export async function pageItemImages(db: Db, shopId: number, itemId: number, page: number, pageSize: number): Promise<{ rows: ImageRow[]; total: number }> {
+export async function pageItemImages(
+  db: Db,
+  shopId: number,
+  itemId: number,
+  page: number,
+  pageSize: number,
+): Promise<{ rows: ImageRow[]; total: number }> {
   const where = and(eq(images.shopId, shopId), eq(images.itemId, itemId));
   const [rows, count] = await db.batch([
     db
@@ -57,7 +63,10 @@ export async function pageItemImages(db: Db, shopId: number, itemId: number, pag
       .orderBy(asc(images.position), asc(images.id))
       .limit(pageSize)
       .offset((page - 1) * pageSize),
-    db.select({ n: sql<number>`count(*)` }).from(images).where(where),
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(images)
+      .where(where),
   ]);
   return { rows, total: count[0]?.n ?? 0 };
 }
@@ -67,7 +76,14 @@ export async function pageItemImages(db: Db, shopId: number, itemId: number, pag
  * or expired (its worker died). D1 runs statements one at a time, so two jobs racing for one image
  * cannot both see it free.
  */
-export async function claimImage(db: Db, shopId: number, imageId: number, jobId: string, now: number, leaseMs: number): Promise<boolean> {
+export async function claimImage(
+  db: Db,
+  shopId: number,
+  imageId: number,
+  jobId: string,
+  now: number,
+  leaseMs: number,
+): Promise<boolean> {
   const rows = await db
     .update(images)
     .set({ lockJobId: jobId, lockExpiresAt: now + leaseMs, updatedAt: now })
@@ -91,7 +107,13 @@ export async function releaseImage(db: Db, shopId: number, imageId: number, jobI
 }
 
 /** Writes pipeline fields while the lease is ours; false when another job took it (lease expired). */
-export async function updateImageLocked(db: Db, shopId: number, imageId: number, jobId: string, patch: ImagePatch): Promise<boolean> {
+export async function updateImageLocked(
+  db: Db,
+  shopId: number,
+  imageId: number,
+  jobId: string,
+  patch: ImagePatch,
+): Promise<boolean> {
   const rows = await db
     .update(images)
     .set({ ...patch, updatedAt: Date.now() })
@@ -139,11 +161,14 @@ export async function selectImages(
       .all();
   if (by.wholeTab) return run(undefined);
   // One statement whatever the number of ids: they travel as one JSON parameter (D1 binds at most 100).
-  const inJson = (column: typeof images.id | typeof images.itemId, ids: readonly number[]) => sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
+  const inJson = (column: typeof images.id | typeof images.itemId, ids: readonly number[]) =>
+    sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
   const itemIds = by.itemIds ?? [];
   const imageIds = by.imageIds ?? [];
   if (itemIds.length === 0 && imageIds.length === 0) return [];
-  const byImage = imageIds.length ? and(inJson(images.id, imageIds), by.onlyItemIds ? inJson(images.itemId, by.onlyItemIds) : undefined) : undefined;
+  const byImage = imageIds.length
+    ? and(inJson(images.id, imageIds), by.onlyItemIds ? inJson(images.itemId, by.onlyItemIds) : undefined)
+    : undefined;
   return run(or(itemIds.length ? inJson(images.itemId, itemIds) : undefined, byImage));
 }
 
@@ -185,7 +210,16 @@ export async function insertUpload(
 ): Promise<{ item: ItemRow; image: ImageRow }> {
   const item = await db
     .insert(items)
-    .values({ shopId, dataType: 4, resourceId: upload.uploadId, title: upload.name, pattern: 'upload', imageCount: 1, optStatus: 1, status: 'implement' })
+    .values({
+      shopId,
+      dataType: 4,
+      resourceId: upload.uploadId,
+      title: upload.name,
+      pattern: 'upload',
+      imageCount: 1,
+      optStatus: 1,
+      status: 'implement',
+    })
     .returning()
     .get();
   const image = await db
@@ -252,9 +286,20 @@ export async function shopImageTotals(db: Db, shopId: number, scope: ImageScope)
 }
 
 /** The R2 key of an image's original or result, scoped to the shop; null when there is none. */
-export async function imageFileKey(db: Db, shopId: number, imageId: number, side: 'before' | 'after'): Promise<{ key: string; fileName: string; fileType: string } | null> {
+export async function imageFileKey(
+  db: Db,
+  shopId: number,
+  imageId: number,
+  side: 'before' | 'after',
+): Promise<{ key: string; fileName: string; fileType: string } | null> {
   const row = await db
-    .select({ before: images.originalKey, after: images.resultKey, fileName: images.fileName, fileType: images.fileType, expired: images.expired })
+    .select({
+      before: images.originalKey,
+      after: images.resultKey,
+      fileName: images.fileName,
+      fileType: images.fileType,
+      expired: images.expired,
+    })
     .from(images)
     .where(and(eq(images.shopId, shopId), eq(images.id, imageId)))
     .get();

@@ -104,11 +104,31 @@ function itemsJson(rows: CatalogueItemInput[]): string {
 }
 
 function imagesJson(rows: CatalogueImageInput[]): string {
-  return JSON.stringify(rows.map((r) => ({ rid: r.resourceId, img: r.imgId, pos: r.position, src: r.src, alt: r.alt, fname: r.fileName, ftype: r.fileType, w: r.width, h: r.height, size: r.originalSize })));
+  return JSON.stringify(
+    rows.map((r) => ({
+      rid: r.resourceId,
+      img: r.imgId,
+      pos: r.position,
+      src: r.src,
+      alt: r.alt,
+      fname: r.fileName,
+      ftype: r.fileType,
+      w: r.width,
+      h: r.height,
+      size: r.originalSize,
+    })),
+  );
 }
 
 /** Upserts items, then their images (images find their item by resource id), in chunked batches. */
-export async function upsertCatalogue(db: Db, shopId: number, dataType: CatalogueType, itemRows: CatalogueItemInput[], imageRows: CatalogueImageInput[], syncedAt: number): Promise<void> {
+export async function upsertCatalogue(
+  db: Db,
+  shopId: number,
+  dataType: CatalogueType,
+  itemRows: CatalogueItemInput[],
+  imageRows: CatalogueImageInput[],
+  syncedAt: number,
+): Promise<void> {
   const d1 = db.$client;
   const statements = [
     ...chunks(itemRows).map((c) => d1.prepare(ITEMS_UPSERT).bind(shopId, dataType, syncedAt, itemsJson(c))),
@@ -144,7 +164,13 @@ export async function sweepUnseen(db: Db, shopId: number, dataType: CatalogueTyp
 }
 
 /** After refetching one resource: its images not seen at or after `since` were removed on Shopify. */
-export async function sweepItemImages(db: Db, shopId: number, dataType: CatalogueType, resourceId: string, since: number): Promise<void> {
+export async function sweepItemImages(
+  db: Db,
+  shopId: number,
+  dataType: CatalogueType,
+  resourceId: string,
+  since: number,
+): Promise<void> {
   await db
     .update(images)
     .set({ deleted: true, updatedAt: Date.now() })
@@ -179,7 +205,13 @@ export async function countLiveCatalogueImages(db: Db, shopId: number): Promise<
   const row = await db
     .select({ n: sql<number>`count(*)` })
     .from(images)
-    .where(and(eq(images.shopId, shopId), eq(images.deleted, false), sql`${images.itemId} IN (SELECT ${items.id} FROM ${items} WHERE ${items.shopId} = ${shopId} AND ${items.dataType} IN (1, 2, 3))`))
+    .where(
+      and(
+        eq(images.shopId, shopId),
+        eq(images.deleted, false),
+        sql`${images.itemId} IN (SELECT ${items.id} FROM ${items} WHERE ${items.shopId} = ${shopId} AND ${items.dataType} IN (1, 2, 3))`,
+      ),
+    )
     .get();
   return row?.n ?? 0;
 }

@@ -14,7 +14,15 @@ export type ItemRow = typeof items.$inferSelect;
  */
 export const HISTORY_ONLY_STATUSES = ['failed', 'skipped'] as const;
 
-export type HistoryQuery = { shopId: number; dataType: number; pageType: 0 | 1; title: string; page: number; pageSize: number; publishedOnly: boolean };
+export type HistoryQuery = {
+  shopId: number;
+  dataType: number;
+  pageType: 0 | 1;
+  title: string;
+  page: number;
+  pageSize: number;
+  publishedOnly: boolean;
+};
 
 export type HistoryItemRow = {
   id: number;
@@ -32,7 +40,14 @@ export type HistoryItemRow = {
   updatedAt: number;
 };
 
-export type ItemImageFigures = { itemId: number; imageCount: number; optNum: number; unOptNum: number; originalSize: number; optimisedSize: number };
+export type ItemImageFigures = {
+  itemId: number;
+  imageCount: number;
+  optNum: number;
+  unOptNum: number;
+  originalSize: number;
+  optimisedSize: number;
+};
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
@@ -95,7 +110,10 @@ export async function listHistoryItems(db: Db, q: HistoryQuery): Promise<{ rows:
       .orderBy(...order)
       .limit(q.pageSize)
       .offset((q.page - 1) * q.pageSize),
-    db.select({ n: sql<number>`count(*)` }).from(items).where(historyWhere(q, 'count')),
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(items)
+      .where(historyWhere(q, 'count')),
   ]);
   return { rows, total: count[0]?.n ?? 0 };
 }
@@ -123,7 +141,11 @@ export async function imageFiguresOf(db: Db, shopId: number, itemIds: number[]):
 }
 
 /** The history row of one item: by Shopify id of the given type, else by row id. Scoped to the shop. */
-export async function findItem(db: Db, shopId: number, ref: { resourceId?: string; dataType?: number; id?: number }): Promise<HistoryItemRow | undefined> {
+export async function findItem(
+  db: Db,
+  shopId: number,
+  ref: { resourceId?: string; dataType?: number; id?: number },
+): Promise<HistoryItemRow | undefined> {
   if (ref.resourceId !== undefined) {
     const byResource = await db
       .select(itemColumns)
@@ -133,7 +155,11 @@ export async function findItem(db: Db, shopId: number, ref: { resourceId?: strin
     if (byResource) return byResource;
   }
   if (ref.id === undefined || !Number.isSafeInteger(ref.id)) return undefined;
-  return db.select(itemColumns).from(items).where(and(eq(items.shopId, shopId), eq(items.id, ref.id))).get();
+  return db
+    .select(itemColumns)
+    .from(items)
+    .where(and(eq(items.shopId, shopId), eq(items.id, ref.id)))
+    .get();
 }
 
 /**
@@ -165,6 +191,13 @@ export async function refreshItemSummary(db: Db, shopId: number, itemId: number,
   const compRatio = agg.before > 0 ? Math.round(((agg.before - agg.after) / agg.before) * 10000) / 100 : 0;
   await db
     .update(items)
-    .set({ optStatus, status, savedPercent: compRatio, optimisedAt: agg.lastAt ?? null, updatedAt: Date.now(), ...(pattern ? { pattern } : {}) })
+    .set({
+      optStatus,
+      status,
+      savedPercent: compRatio,
+      optimisedAt: agg.lastAt ?? null,
+      updatedAt: Date.now(),
+      ...(pattern ? { pattern } : {}),
+    })
     .where(and(eq(items.shopId, shopId), eq(items.id, itemId)));
 }

@@ -47,15 +47,29 @@ export async function createJob(
 }
 
 export async function getJob(db: Db, shopId: number, jobId: string): Promise<JobRow | undefined> {
-  return db.select().from(jobs).where(and(eq(jobs.id, jobId), eq(jobs.shopId, shopId))).get();
+  return db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.id, jobId), eq(jobs.shopId, shopId)))
+    .get();
 }
 
 export async function getJobImage(db: Db, jobId: string, imageId: number): Promise<JobImageRow | undefined> {
-  return db.select().from(jobImages).where(and(eq(jobImages.jobId, jobId), eq(jobImages.imageId, imageId))).get();
+  return db
+    .select()
+    .from(jobImages)
+    .where(and(eq(jobImages.jobId, jobId), eq(jobImages.imageId, imageId)))
+    .get();
 }
 
 /** Moves a queued member to a final status; false when it was no longer queued (duplicate delivery). */
-export async function finishJobImage(db: Db, jobId: string, imageId: number, status: Exclude<JobImageStatus, 'queued'>, error: string | null = null): Promise<boolean> {
+export async function finishJobImage(
+  db: Db,
+  jobId: string,
+  imageId: number,
+  status: Exclude<JobImageStatus, 'queued'>,
+  error: string | null = null,
+): Promise<boolean> {
   const rows = await db
     .update(jobImages)
     .set({ status, error, updatedAt: Date.now() })
@@ -74,7 +88,10 @@ export async function recordAttempt(db: Db, jobId: string, imageId: number, erro
 }
 
 export async function markJobRunning(db: Db, jobId: string): Promise<void> {
-  await db.update(jobs).set({ status: 'running', updatedAt: Date.now() }).where(and(eq(jobs.id, jobId), eq(jobs.status, 'queued')));
+  await db
+    .update(jobs)
+    .set({ status: 'running', updatedAt: Date.now() })
+    .where(and(eq(jobs.id, jobId), eq(jobs.status, 'queued')));
 }
 
 /** Closes the job when no member is queued any more. */
@@ -99,11 +116,23 @@ export async function finishJobIfComplete(db: Db, jobId: string, now = Date.now(
  * A member whose image is half way through (original stored, maybe already on Shopify, waiting for a
  * retry) stays queued: its retry completes it, so a stop never leaves Shopify and D1 disagreeing.
  */
-export async function endJob(db: Db, jobId: string, jobStatus: 'stopped' | 'plan_limit', memberStatus: 'stopped' | 'quota', now = Date.now()): Promise<void> {
+export async function endJob(
+  db: Db,
+  jobId: string,
+  jobStatus: 'stopped' | 'plan_limit',
+  memberStatus: 'stopped' | 'quota',
+  now = Date.now(),
+): Promise<void> {
   const notMidway = sql`not exists (select 1 from ${images} where ${images.id} = ${jobImages.imageId} and ${images.status} = 'processing')`;
   await db.batch([
-    db.update(jobs).set({ status: jobStatus, finishedAt: now, updatedAt: now }).where(and(eq(jobs.id, jobId), inArray(jobs.status, [...ACTIVE_JOB_STATUSES]))),
-    db.update(jobImages).set({ status: memberStatus, updatedAt: now }).where(and(eq(jobImages.jobId, jobId), eq(jobImages.status, 'queued'), notMidway)),
+    db
+      .update(jobs)
+      .set({ status: jobStatus, finishedAt: now, updatedAt: now })
+      .where(and(eq(jobs.id, jobId), inArray(jobs.status, [...ACTIVE_JOB_STATUSES]))),
+    db
+      .update(jobImages)
+      .set({ status: memberStatus, updatedAt: now })
+      .where(and(eq(jobImages.jobId, jobId), eq(jobImages.status, 'queued'), notMidway)),
   ]);
 }
 
@@ -123,7 +152,14 @@ export async function imagesInActiveJobs(db: Db, shopId: number, imageIds: reado
       .select({ id: jobImages.imageId })
       .from(jobImages)
       .innerJoin(jobs, eq(jobs.id, jobImages.jobId))
-      .where(and(eq(jobImages.shopId, shopId), eq(jobImages.status, 'queued'), inArray(jobs.status, [...ACTIVE_JOB_STATUSES]), inArray(jobImages.imageId, part)))
+      .where(
+        and(
+          eq(jobImages.shopId, shopId),
+          eq(jobImages.status, 'queued'),
+          inArray(jobs.status, [...ACTIVE_JOB_STATUSES]),
+          inArray(jobImages.imageId, part),
+        ),
+      )
       .all();
     for (const r of rows) out.add(r.id);
   }
@@ -147,7 +183,10 @@ export async function latestJobForTab(db: Db, shopId: number, dataType: number, 
 }
 
 /** Per item of a job: members in total and still queued. */
-export async function jobCountsByItem(db: Db, jobId: string): Promise<{ itemId: number; total: number; queued: number; done: number; failed: number }[]> {
+export async function jobCountsByItem(
+  db: Db,
+  jobId: string,
+): Promise<{ itemId: number; total: number; queued: number; done: number; failed: number }[]> {
   return db
     .select({
       itemId: jobImages.itemId,

@@ -16,7 +16,12 @@ export async function createOAuthState(db: Db, state: string, shopDomain: string
           eq(oauthStates.shopDomain, shopDomain),
           notInArray(
             oauthStates.state,
-            db.select({ state: oauthStates.state }).from(oauthStates).where(eq(oauthStates.shopDomain, shopDomain)).orderBy(desc(oauthStates.expiresAt)).limit(MAX_STATES_PER_SHOP),
+            db
+              .select({ state: oauthStates.state })
+              .from(oauthStates)
+              .where(eq(oauthStates.shopDomain, shopDomain))
+              .orderBy(desc(oauthStates.expiresAt))
+              .limit(MAX_STATES_PER_SHOP),
           ),
         ),
       ),

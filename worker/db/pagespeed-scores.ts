@@ -41,7 +41,13 @@ export async function findCheck(db: Db, shopId: number, checkId: number): Promis
  * One statement, so two simultaneous refreshes cannot both start a check (D1 runs writes one at a time).
  * Returns the new row, or undefined when a check was already running.
  */
-export async function insertCheckUnlessRunning(db: Db, shopId: number, url: string, now: number, freshAfter: number): Promise<PagespeedCheckRow | undefined> {
+export async function insertCheckUnlessRunning(
+  db: Db,
+  shopId: number,
+  url: string,
+  now: number,
+  freshAfter: number,
+): Promise<PagespeedCheckRow | undefined> {
   const rows = await db.all<{ id: number }>(sql`
     INSERT INTO pagespeed_scores (shop_id, url, status, requested_at)
     SELECT ${shopId}, ${url}, ${CHECK_STATUS.inProgress}, ${now}
@@ -55,11 +61,22 @@ export async function insertCheckUnlessRunning(db: Db, shopId: number, url: stri
 }
 
 /** Stores one strategy's score on an in-progress check, so a retried message only runs what is missing. */
-export async function saveStrategyScore(db: Db, shopId: number, checkId: number, scores: { desktop?: number; mobile?: number }): Promise<void> {
+export async function saveStrategyScore(
+  db: Db,
+  shopId: number,
+  checkId: number,
+  scores: { desktop?: number; mobile?: number },
+): Promise<void> {
   await db
     .update(pagespeedScores)
     .set(scores)
-    .where(and(eq(pagespeedScores.id, checkId), eq(pagespeedScores.shopId, shopId), eq(pagespeedScores.status, CHECK_STATUS.inProgress)));
+    .where(
+      and(
+        eq(pagespeedScores.id, checkId),
+        eq(pagespeedScores.shopId, shopId),
+        eq(pagespeedScores.status, CHECK_STATUS.inProgress),
+      ),
+    );
 }
 
 /** Ends an in-progress check (ready or failed). A check that already ended stays as it is. */
@@ -72,7 +89,13 @@ export async function finishCheck(
   await db
     .update(pagespeedScores)
     .set({ status: result.status, error: result.error ?? null, completedAt: result.completedAt })
-    .where(and(eq(pagespeedScores.id, checkId), eq(pagespeedScores.shopId, shopId), eq(pagespeedScores.status, CHECK_STATUS.inProgress)));
+    .where(
+      and(
+        eq(pagespeedScores.id, checkId),
+        eq(pagespeedScores.shopId, shopId),
+        eq(pagespeedScores.status, CHECK_STATUS.inProgress),
+      ),
+    );
 }
 
 // Kept bounded: after each insert only the shop's newest rows stay (numbers in worker/lib/limits.ts).

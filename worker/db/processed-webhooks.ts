@@ -26,7 +26,14 @@ export const WORK_LEASE_MS = 10 * 60_000;
  * Claims a delivery for this request: a new id, or one whose previous holder's lease ran out without
  * finishing (it crashed or was cut off). False when it is handled, queued, or held by a live request.
  */
-export async function claimWebhook(db: Db, webhookId: string, shopDomain: string, topic: string, now = Date.now(), leaseMs = RECEIVE_LEASE_MS): Promise<boolean> {
+export async function claimWebhook(
+  db: Db,
+  webhookId: string,
+  shopDomain: string,
+  topic: string,
+  now = Date.now(),
+  leaseMs = RECEIVE_LEASE_MS,
+): Promise<boolean> {
   return (await claimStatement(db, webhookId, shopDomain, topic, now, leaseMs).all()).length === 1;
 }
 
@@ -34,7 +41,13 @@ export async function claimWebhook(db: Db, webhookId: string, shopDomain: string
  * claimWebhook and the shop row the inline handlers need, in one D1 round trip: a product import sends
  * thousands of deliveries a minute, each pays for its round trips.
  */
-export async function claimWebhookWithShop(db: Db, webhookId: string, shopDomain: string, topic: string, now = Date.now()): Promise<{ claimed: boolean; shop: ShopRow | undefined }> {
+export async function claimWebhookWithShop(
+  db: Db,
+  webhookId: string,
+  shopDomain: string,
+  topic: string,
+  now = Date.now(),
+): Promise<{ claimed: boolean; shop: ShopRow | undefined }> {
   const [claim, shop] = await db.batch([
     claimStatement(db, webhookId, shopDomain, topic, now, RECEIVE_LEASE_MS),
     db.select().from(shops).where(eq(shops.domain, shopDomain)).limit(1),
@@ -60,12 +73,17 @@ export async function findDelivery(db: Db, webhookId: string): Promise<DeliveryR
 
 /** Moves a delivery on, only from the state its caller holds (the consumer may already have moved it). */
 export async function advanceDelivery(db: Db, webhookId: string, from: DeliveryStatus, to: DeliveryStatus): Promise<void> {
-  await db.update(processedWebhooks).set({ status: to, leaseUntil: null }).where(and(eq(processedWebhooks.webhookId, webhookId), eq(processedWebhooks.status, from)));
+  await db
+    .update(processedWebhooks)
+    .set({ status: to, leaseUntil: null })
+    .where(and(eq(processedWebhooks.webhookId, webhookId), eq(processedWebhooks.status, from)));
 }
 
 /** Undoes a request's claim when its work failed, so Shopify's retry is processed instead of skipped. */
 export async function releaseWebhook(db: Db, webhookId: string): Promise<void> {
-  await db.delete(processedWebhooks).where(and(eq(processedWebhooks.webhookId, webhookId), eq(processedWebhooks.status, 'received')));
+  await db
+    .delete(processedWebhooks)
+    .where(and(eq(processedWebhooks.webhookId, webhookId), eq(processedWebhooks.status, 'received')));
 }
 
 /**
@@ -73,7 +91,12 @@ export async function releaseWebhook(db: Db, webhookId: string): Promise<void> {
  * but had not yet recorded it), missing (the record failed after the send), or running under a lease that
  * ran out. False when it is done or another consumer holds a live lease.
  */
-export async function claimWebhookWork(db: Db, d: { webhookId: string; shopDomain: string; topic: string }, now = Date.now(), leaseMs = WORK_LEASE_MS): Promise<boolean> {
+export async function claimWebhookWork(
+  db: Db,
+  d: { webhookId: string; shopDomain: string; topic: string },
+  now = Date.now(),
+  leaseMs = WORK_LEASE_MS,
+): Promise<boolean> {
   const rows = await db
     .insert(processedWebhooks)
     .values({ ...d, receivedAt: now, status: 'running', leaseUntil: now + leaseMs })
@@ -89,7 +112,10 @@ export async function claimWebhookWork(db: Db, d: { webhookId: string; shopDomai
 
 /** The consumer gives the work back after a failure: the queue's retry claims it again. */
 export async function requeueWebhookWork(db: Db, webhookId: string): Promise<void> {
-  await db.update(processedWebhooks).set({ status: 'queued', leaseUntil: null }).where(and(eq(processedWebhooks.webhookId, webhookId), inArray(processedWebhooks.status, ['running'])));
+  await db
+    .update(processedWebhooks)
+    .set({ status: 'queued', leaseUntil: null })
+    .where(and(eq(processedWebhooks.webhookId, webhookId), inArray(processedWebhooks.status, ['running'])));
 }
 
 /** Shopify retries for up to 4 hours (48 before September 2024); ids older than the retention can go. */

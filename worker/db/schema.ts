@@ -248,7 +248,10 @@ export const usageLedger = sqliteTable(
     overage: flag('is_overage', 0), // is_overage: beyond the plan's images
     createdAt: integer('created_at').notNull().default(now),
   },
-  (t) => [uniqueIndex('usage_ledger_charge_uq').on(t.shopId, t.chargeKey), index('usage_ledger_period_idx').on(t.shopId, t.periodStart)],
+  (t) => [
+    uniqueIndex('usage_ledger_charge_uq').on(t.shopId, t.chargeKey),
+    index('usage_ledger_period_idx').on(t.shopId, t.periodStart),
+  ],
 );
 
 /** Overage usage records sent to Shopify ($4.99 per 1,000 images), idempotent by key. */

@@ -10,7 +10,14 @@ export type AllowanceKind = 'uploads' | 'reoptimise';
  * statement (an upsert whose update is conditional): concurrent requests can never overshoot it.
  * Returns whether the allowance was taken.
  */
-export async function takeAllowance(db: Db, shopId: number, kind: AllowanceKind, windowStart: number, n: number, limit: number): Promise<boolean> {
+export async function takeAllowance(
+  db: Db,
+  shopId: number,
+  kind: AllowanceKind,
+  windowStart: number,
+  n: number,
+  limit: number,
+): Promise<boolean> {
   const result = await db.run(sql`
     insert into ${shopAllowances} (shop_id, kind, window_start, used)
     select ${shopId}, ${kind}, ${windowStart}, ${n} where ${n} <= ${limit}

@@ -53,7 +53,9 @@ export async function listShopsWithPeriodBefore(
   return db
     .select({ id: shops.id, billingCycleDay: shops.billingCycleDay, quotaPeriodStart: shops.quotaPeriodStart })
     .from(shops)
-    .where(and(lt(shops.quotaPeriodStart, before), isNotNull(shops.installedAt), isNull(shops.uninstalledAt), gt(shops.id, afterId)))
+    .where(
+      and(lt(shops.quotaPeriodStart, before), isNotNull(shops.installedAt), isNull(shops.uninstalledAt), gt(shops.id, afterId)),
+    )
     .orderBy(asc(shops.id))
     .limit(limit)
     .all();

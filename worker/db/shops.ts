@@ -24,7 +24,12 @@ export type StoredTokens = {
 };
 
 /** Creates or revives the shop row at install time; returns it and whether it is a fresh (re)install. */
-export async function upsertInstalledShop(db: Db, domain: string, tokens: StoredTokens, now = Date.now()): Promise<{ shop: ShopRow; freshInstall: boolean }> {
+export async function upsertInstalledShop(
+  db: Db,
+  domain: string,
+  tokens: StoredTokens,
+  now = Date.now(),
+): Promise<{ shop: ShopRow; freshInstall: boolean }> {
   const existing = await findShopByDomain(db, domain);
   if (!existing) {
     const shop = await db
@@ -52,12 +57,27 @@ export async function upsertInstalledShop(db: Db, domain: string, tokens: Stored
 }
 
 export type ShopInfoFields = Partial<
-  Pick<NewShop, 'name' | 'email' | 'ownerName' | 'primaryDomain' | 'currencyCode' | 'shopifyPlan' | 'isDevelopmentStore' | 'language' | 'oldInstall' | 'scopes'>
+  Pick<
+    NewShop,
+    | 'name'
+    | 'email'
+    | 'ownerName'
+    | 'primaryDomain'
+    | 'currencyCode'
+    | 'shopifyPlan'
+    | 'isDevelopmentStore'
+    | 'language'
+    | 'oldInstall'
+    | 'scopes'
+  >
 >;
 
 export async function updateShopInfo(db: Db, shopId: number, fields: ShopInfoFields): Promise<void> {
   if (Object.keys(fields).length === 0) return;
-  await db.update(shops).set({ ...fields, updatedAt: Date.now() }).where(eq(shops.id, shopId));
+  await db
+    .update(shops)
+    .set({ ...fields, updatedAt: Date.now() })
+    .where(eq(shops.id, shopId));
 }
 
 /**
@@ -65,7 +85,14 @@ export async function updateShopInfo(db: Db, shopId: number, fields: ShopInfoFie
  * expire (so a request that read a stale row cannot refresh a second time). D1 runs the conditional
  * update atomically: exactly one racer gets a row back.
  */
-export async function tryAcquireTokenRefreshLease(db: Db, shopId: number, leaseId: string, seenExpiresAt: number | null, now: number, ttlMs: number): Promise<boolean> {
+export async function tryAcquireTokenRefreshLease(
+  db: Db,
+  shopId: number,
+  leaseId: string,
+  seenExpiresAt: number | null,
+  now: number,
+  ttlMs: number,
+): Promise<boolean> {
   const won = await db
     .update(shops)
     .set({ tokenRefreshLeaseId: leaseId, tokenRefreshLeaseUntil: now + ttlMs })
@@ -137,7 +164,10 @@ export async function markShopUninstalled(db: Db, shopId: number, now = Date.now
       .update(jobs)
       .set({ status: 'stopped', finishedAt: now, updatedAt: now })
       .where(and(eq(jobs.shopId, shopId), inArray(jobs.status, ['queued', 'running']))),
-    db.update(jobImages).set({ status: 'stopped', updatedAt: now }).where(and(eq(jobImages.shopId, shopId), eq(jobImages.status, 'queued'))),
+    db
+      .update(jobImages)
+      .set({ status: 'stopped', updatedAt: now })
+      .where(and(eq(jobImages.shopId, shopId), eq(jobImages.status, 'queued'))),
     db.delete(adminTokens).where(eq(adminTokens.shopId, shopId)),
   ]);
 }

@@ -9,7 +9,11 @@ export async function ensureUsageCharge(
   db: Db,
   row: { shopId: number; idempotencyKey: string; periodStart: number; imageCount: number; amountCents: number },
 ): Promise<void> {
-  await db.insert(usageCharges).values(row).onConflictDoNothing({ target: [usageCharges.shopId, usageCharges.idempotencyKey] }).run();
+  await db
+    .insert(usageCharges)
+    .values(row)
+    .onConflictDoNothing({ target: [usageCharges.shopId, usageCharges.idempotencyKey] })
+    .run();
 }
 
 export async function listPendingUsageCharges(db: Db, shopId: number): Promise<UsageChargeRow[]> {
@@ -32,7 +36,13 @@ export async function listShopIdsWithPendingCharges(db: Db, limit = 200): Promis
   return rows.map((r) => r.shopId);
 }
 
-export async function markUsageCharge(db: Db, id: number, shopId: number, status: 'recorded' | 'failed', usageRecordId: string | null): Promise<void> {
+export async function markUsageCharge(
+  db: Db,
+  id: number,
+  shopId: number,
+  status: 'recorded' | 'failed',
+  usageRecordId: string | null,
+): Promise<void> {
   await db
     .update(usageCharges)
     .set({ status, usageRecordId })
@@ -45,7 +55,9 @@ export async function sumPeriodChargeCents(db: Db, shopId: number, periodStart: 
   const row = await db
     .select({ cents: sql<number>`coalesce(sum(${usageCharges.amountCents}), 0)` })
     .from(usageCharges)
-    .where(and(eq(usageCharges.shopId, shopId), eq(usageCharges.periodStart, periodStart), sql`${usageCharges.status} != 'failed'`))
+    .where(
+      and(eq(usageCharges.shopId, shopId), eq(usageCharges.periodStart, periodStart), sql`${usageCharges.status} != 'failed'`),
+    )
     .get();
   return Number(row?.cents ?? 0);
 }

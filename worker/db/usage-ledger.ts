@@ -12,11 +12,17 @@ export function imageChargeKey(imageId: number): string {
 
 /** Whether the image of these columns was charged already: its ledger row exists (one index lookup). */
 export function imageChargedSql(shopId: SQLiteColumn, imageId: SQLiteColumn): SQL<boolean> {
-  return sql<boolean>`exists (select 1 from ${usageLedger} where ${usageLedger.shopId} = ${shopId} and ${usageLedger.chargeKey} = 'image:' || ${imageId})`.mapWith(Boolean);
+  return sql<boolean>`exists (select 1 from ${usageLedger} where ${usageLedger.shopId} = ${shopId} and ${usageLedger.chargeKey} = 'image:' || ${imageId})`.mapWith(
+    Boolean,
+  );
 }
 
 /** Charged images of one quota period: all of them, and those beyond the plan (overage). */
-export async function countPeriodUsage(db: Db, shopId: number, periodStart: number): Promise<{ used: number; overageUsed: number }> {
+export async function countPeriodUsage(
+  db: Db,
+  shopId: number,
+  periodStart: number,
+): Promise<{ used: number; overageUsed: number }> {
   const row = await db
     .select({
       used: sql<number>`count(*)`,

@@ -13,13 +13,20 @@ export async function recordUserSelection(db: Db, shopId: number, key: string, v
   await db
     .insert(userSelections)
     .values({ shopId, key, value, clicks: 1, updatedAt: now })
-    .onConflictDoUpdate({ target: [userSelections.shopId, userSelections.key], set: { value, clicks: sql`${userSelections.clicks} + 1`, updatedAt: now } })
+    .onConflictDoUpdate({
+      target: [userSelections.shopId, userSelections.key],
+      set: { value, clicks: sql`${userSelections.clicks} + 1`, updatedAt: now },
+    })
     .run();
   await keepNewestUserSelections(db, shopId, USER_SELECTIONS_KEPT);
 }
 
 export async function findUserSelection(db: Db, shopId: number, key: string) {
-  return db.select().from(userSelections).where(and(eq(userSelections.shopId, shopId), eq(userSelections.key, key))).get();
+  return db
+    .select()
+    .from(userSelections)
+    .where(and(eq(userSelections.shopId, shopId), eq(userSelections.key, key)))
+    .get();
 }
 
 // Kept bounded: after each insert only the shop's newest rows stay (numbers in worker/lib/limits.ts).

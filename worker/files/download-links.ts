@@ -19,7 +19,13 @@ export function forceHttps(url: string): string {
   return /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:|\/|$)/.test(url) ? url : url.replace(/^http:\/\//, 'https://');
 }
 
-export async function signedFileUrl(env: Pick<Env, 'APP_URL' | 'SHOPIFY_API_SECRET'>, shopId: number, imageId: number, side: FileSide, now = Date.now()): Promise<string> {
+export async function signedFileUrl(
+  env: Pick<Env, 'APP_URL' | 'SHOPIFY_API_SECRET'>,
+  shopId: number,
+  imageId: number,
+  side: FileSide,
+  now = Date.now(),
+): Promise<string> {
   // Expiry rounded up to the next minute so repeated page loads yield the same cacheable URL.
   const exp = Math.ceil((now + LINK_TTL_MS) / 60_000) * 60_000;
   const sig = await signature(env.SHOPIFY_API_SECRET, shopId, imageId, side, exp);
@@ -27,7 +33,15 @@ export async function signedFileUrl(env: Pick<Env, 'APP_URL' | 'SHOPIFY_API_SECR
 }
 
 /** True when the link is authentic and not expired. */
-export async function verifyFileLink(secret: string, shopId: number, imageId: number, side: FileSide, exp: number, sig: string, now = Date.now()): Promise<boolean> {
+export async function verifyFileLink(
+  secret: string,
+  shopId: number,
+  imageId: number,
+  side: FileSide,
+  exp: number,
+  sig: string,
+  now = Date.now(),
+): Promise<boolean> {
   if (!Number.isFinite(exp) || exp < now) return false;
   return timingSafeEqual(sig, await signature(secret, shopId, imageId, side, exp));
 }

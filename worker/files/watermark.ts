@@ -24,11 +24,17 @@ export function watermarkPath(logo: string): string {
 }
 
 /** Stores a checked picture; returns its stored name and R2 key. */
-export async function storeWatermark(bucket: R2Bucket, shopId: number, upload: WatermarkUpload): Promise<{ logo: string; key: string }> {
+export async function storeWatermark(
+  bucket: R2Bucket,
+  shopId: number,
+  upload: WatermarkUpload,
+): Promise<{ logo: string; key: string }> {
   const random = crypto.randomUUID().replace(/-/g, '');
   const logo = `${shopId}-${random}.${upload.ext}`;
   const key = r2Key('watermarks', shopId, `${random}.${upload.ext}`);
-  await bucket.put(key, upload.bytes, { httpMetadata: { contentType: upload.contentType, cacheControl: 'public, max-age=31536000, immutable' } });
+  await bucket.put(key, upload.bytes, {
+    httpMetadata: { contentType: upload.contentType, cacheControl: 'public, max-age=31536000, immutable' },
+  });
   return { logo, key };
 }
 

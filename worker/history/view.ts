@@ -10,7 +10,14 @@ import { findItem, imageFiguresOf, listHistoryItems, type HistoryItemRow } from 
 import { pageItemImages, shopImageTotals, type ImageRow } from '../db/images';
 import type { ShopRow } from '../db/shops';
 import { signedFileUrl } from '../files/download-links';
-import type { HistoryPage, HistoryRow, ImageRow as ImageRowView, ImgOptTotal, ItemImagesPage, Paged } from '../../shared/api/image-opt';
+import type {
+  HistoryPage,
+  HistoryRow,
+  ImageRow as ImageRowView,
+  ImgOptTotal,
+  ItemImagesPage,
+  Paged,
+} from '../../shared/api/image-opt';
 
 export type { Paged };
 
@@ -34,7 +41,11 @@ export async function historyPage(
   // The manual list follows the product scope of the settings: published only when so chosen.
   const publishedOnly = q.pageType === 1 && q.dataType === 1 && (await getImageSettings(db, shopId)).image_opt.product === 2;
   const { rows, total } = await listHistoryItems(db, { shopId, ...q, publishedOnly });
-  const figures = await imageFiguresOf(db, shopId, rows.map((r) => r.id));
+  const figures = await imageFiguresOf(
+    db,
+    shopId,
+    rows.map((r) => r.id),
+  );
   const data = rows.map((r): HistoryRow => {
     const f = figures.get(r.id);
     const rid = (type: number) => (r.dataType === type ? r.resourceId : '');
@@ -119,7 +130,11 @@ export async function itemImagesPage(
   q: { prodId: string; dataType: number; page: number; pageSize: number },
   now = Date.now(),
 ): Promise<ItemImagesPage | null> {
-  const item = await findItem(db, shopId, { resourceId: q.prodId, dataType: q.dataType, id: /^\d{1,12}$/.test(q.prodId) ? Number(q.prodId) : undefined });
+  const item = await findItem(db, shopId, {
+    resourceId: q.prodId,
+    dataType: q.dataType,
+    id: /^\d{1,12}$/.test(q.prodId) ? Number(q.prodId) : undefined,
+  });
   if (!item) return null;
   const { rows, total } = await pageItemImages(db, shopId, item.id, q.page, q.pageSize);
   const data = await Promise.all(rows.map((r) => imageRowView(env, shopId, r, now)));
@@ -128,7 +143,14 @@ export async function itemImagesPage(
     current_page: q.page,
     per_page: q.pageSize,
     total,
-    item: { id: item.id, data_type: item.dataType, resource_id: item.resourceId, title: item.title, image: item.thumbnailUrl, is_delete: bit(item.deleted) },
+    item: {
+      id: item.id,
+      data_type: item.dataType,
+      resource_id: item.resourceId,
+      title: item.title,
+      image: item.thumbnailUrl,
+      is_delete: bit(item.deleted),
+    },
   };
 }
 

@@ -57,25 +57,42 @@ export const JPEG_STAGE_SLACK = 1.3;
  * A lossless (VP8L) original decodes through libwebp's whole-image ARGB buffer (4 B/px) beside the picture:
  * 4 MP 31.6 MiB = 8.3 B/px, so lossless originals fit up to ~11 MP.
  */
-export const WEBP_BOUNDED = { fixedBytes: 8 << 20, perPixel: 3.5, perPixelLosslessOriginal: 8.5, perPixelAlphaPlane: 1, perPixelTransparent: 20, fixedTransparentBytes: 12 << 20, perInputByte: 2 } as const;
+export const WEBP_BOUNDED = {
+  fixedBytes: 8 << 20,
+  perPixel: 3.5,
+  perPixelLosslessOriginal: 8.5,
+  perPixelAlphaPlane: 1,
+  perPixelTransparent: 20,
+  fixedTransparentBytes: 12 << 20,
+  perInputByte: 2,
+} as const;
 
 /** Peak of the bounded WebP path once the alpha plane turned out to hold transparency. */
 export function webpTransparentPeakBytes(header: HeaderInfo, inputBytes: number): number {
-  return WEBP_BOUNDED.fixedTransparentBytes + header.width * header.height * WEBP_BOUNDED.perPixelTransparent + inputBytes * WEBP_BOUNDED.perInputByte;
+  return (
+    WEBP_BOUNDED.fixedTransparentBytes +
+    header.width * header.height * WEBP_BOUNDED.perPixelTransparent +
+    inputBytes * WEBP_BOUNDED.perInputByte
+  );
 }
 
 /** JPEG pipelines are labels only: jpeg-pipeline.ts sizes them (jpegPeakBytes). */
 type JpegPipeline = 'jpegLossy' | 'jpegWatermark' | 'jpegStrip';
 export type Pipeline = keyof typeof PEAK_BYTES_PER_PIXEL | JpegPipeline | 'pngRows' | 'webpBounded';
 
-export function pipelineFor(format: 'jpeg' | 'png' | 'webp', header: HeaderInfo, settings: EngineSettings): Exclude<Pipeline, 'pngRows' | 'webpBounded'> {
+export function pipelineFor(
+  format: 'jpeg' | 'png' | 'webp',
+  header: HeaderInfo,
+  settings: EngineSettings,
+): Exclude<Pipeline, 'pngRows' | 'webpBounded'> {
   if (format === 'jpeg') {
     if (settings.watermark) return 'jpegWatermark';
     // Lossless JPEG and CMYK JPEG never decode: segment surgery needs about twice the file size.
     if (settings.mode === 'lossless' || header.components === 4) return 'jpegStrip';
     return 'jpegLossy';
   }
-  if (format === 'png') return settings.mode === 'lossless' && !settings.watermark && !settings.pngToJpg ? 'pngLossless' : 'pngLossy';
+  if (format === 'png')
+    return settings.mode === 'lossless' && !settings.watermark && !settings.pngToJpg ? 'pngLossless' : 'pngLossy';
   return 'webp';
 }
 
@@ -84,11 +101,19 @@ export function estimatePeakBytes(pipeline: Pipeline, header: HeaderInfo, inputB
   if (pipeline === 'jpegLossy' || pipeline === 'jpegWatermark' || pipeline === 'jpegStrip') return inputBytes * 2;
   if (pipeline === 'pngRows') {
     // PNG to JPG runs after the PNG work, in what it left: png-large.ts drops it when it does not fit.
-    return PNG_ROWS.fixedBytes + header.width * PNG_ROWS.perWidthByte + header.width * header.height * PNG_ROWS.perPixel + inputBytes * PNG_ROWS.perInputByte + logo;
+    return (
+      PNG_ROWS.fixedBytes +
+      header.width * PNG_ROWS.perWidthByte +
+      header.width * header.height * PNG_ROWS.perPixel +
+      inputBytes * PNG_ROWS.perInputByte +
+      logo
+    );
   }
   if (pipeline === 'webpBounded') {
     // An alpha flag alone costs the A plane; real transparency is checked after decoding (see above).
-    const perPixel = (header.webpLossless ? WEBP_BOUNDED.perPixelLosslessOriginal : WEBP_BOUNDED.perPixel) + (header.mayHaveAlpha ? WEBP_BOUNDED.perPixelAlphaPlane : 0);
+    const perPixel =
+      (header.webpLossless ? WEBP_BOUNDED.perPixelLosslessOriginal : WEBP_BOUNDED.perPixel) +
+      (header.mayHaveAlpha ? WEBP_BOUNDED.perPixelAlphaPlane : 0);
     return WEBP_BOUNDED.fixedBytes + header.width * header.height * perPixel + inputBytes * WEBP_BOUNDED.perInputByte + logo;
   }
   return header.width * header.height * PEAK_BYTES_PER_PIXEL[pipeline] + inputBytes * 2 + logo;
@@ -103,7 +128,13 @@ export type PathChoice =
   | { path: 'wasm' | 'wasm-rows'; pipeline: Pipeline; estimatedPeakBytes: number }
   | { path: 'none'; pipeline: Pipeline; estimatedPeakBytes: number; reason: string };
 
-export function selectPath(format: 'jpeg' | 'png' | 'webp', header: HeaderInfo, inputBytes: number, settings: EngineSettings, budgetBytes = DEFAULT_BUDGET_BYTES): PathChoice {
+export function selectPath(
+  format: 'jpeg' | 'png' | 'webp',
+  header: HeaderInfo,
+  inputBytes: number,
+  settings: EngineSettings,
+  budgetBytes = DEFAULT_BUDGET_BYTES,
+): PathChoice {
   const pipeline = pipelineFor(format, header, settings);
   // [16a] JPEG sizes itself from the file's real header (sampling, progressive: jpegPeakBytes in
   // jpeg-pipeline.ts) and steps down to a lossless transcode or metadata removal when lossy cannot fit.
@@ -113,14 +144,27 @@ export function selectPath(format: 'jpeg' | 'png' | 'webp', header: HeaderInfo, 
   let need = estimatedPeakBytes;
   if (format === 'png') {
     need = estimatePeakBytes('pngRows', header, inputBytes, settings);
-    if (need <= budgetBytes && header.width * header.height <= MAX_IMAGE_PIXELS) return { path: 'wasm-rows', pipeline: 'pngRows', estimatedPeakBytes: need };
+    if (need <= budgetBytes && header.width * header.height <= MAX_IMAGE_PIXELS)
+      return { path: 'wasm-rows', pipeline: 'pngRows', estimatedPeakBytes: need };
   }
   // Large lossy WebP (watermark drawn into its picture): the bounded libwebp path (libwebp.ts), the image held once as YUV.
   if (format === 'webp' && settings.mode === 'lossy') {
     need = estimatePeakBytes('webpBounded', header, inputBytes, settings);
-    if (need <= budgetBytes && header.width * header.height <= MAX_IMAGE_PIXELS) return { path: 'wasm-rows', pipeline: 'webpBounded', estimatedPeakBytes: need };
+    if (need <= budgetBytes && header.width * header.height <= MAX_IMAGE_PIXELS)
+      return { path: 'wasm-rows', pipeline: 'webpBounded', estimatedPeakBytes: need };
   }
   const mp = ((header.width * header.height) / 1e6).toFixed(1);
-  if (header.width * header.height > MAX_IMAGE_PIXELS) return { path: 'none', pipeline, estimatedPeakBytes: need, reason: `image of ${mp} MP is above the 25 MP Shopify accepts; left unchanged` };
-  return { path: 'none', pipeline, estimatedPeakBytes: need, reason: `image of ${mp} MP needs about ${Math.round(need / 2 ** 20)} MB, above the in-isolate memory budget (${Math.round(budgetBytes / 2 ** 20)} MB); left unchanged` };
+  if (header.width * header.height > MAX_IMAGE_PIXELS)
+    return {
+      path: 'none',
+      pipeline,
+      estimatedPeakBytes: need,
+      reason: `image of ${mp} MP is above the 25 MP Shopify accepts; left unchanged`,
+    };
+  return {
+    path: 'none',
+    pipeline,
+    estimatedPeakBytes: need,
+    reason: `image of ${mp} MP needs about ${Math.round(need / 2 ** 20)} MB, above the in-isolate memory budget (${Math.round(budgetBytes / 2 ** 20)} MB); left unchanged`,
+  };
 }

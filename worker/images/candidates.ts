@@ -1,7 +1,17 @@
 import type { EngineFormat } from './types';
 
 /** One possible output of a pipeline; the engine keeps the smallest acceptable one. */
-export type Candidate = { bytes: Uint8Array; format: EngineFormat; width: number; height: number; convertedToJpg: boolean; watermarked: boolean; qualityUsed?: number; ssim?: number | null; note?: string };
+export type Candidate = {
+  bytes: Uint8Array;
+  format: EngineFormat;
+  width: number;
+  height: number;
+  convertedToJpg: boolean;
+  watermarked: boolean;
+  qualityUsed?: number;
+  ssim?: number | null;
+  note?: string;
+};
 
 export function smallest(list: (Candidate | null | undefined)[]): Candidate | null {
   let best: Candidate | null = null;

@@ -14,10 +14,19 @@ import webpDecWasm from '@jsquash/webp/codec/dec/webp_dec.wasm';
 import webpEncFactory from '@jsquash/webp/codec/enc/webp_enc.js';
 import webpEncWasm from '@jsquash/webp/codec/enc/webp_enc.wasm';
 import { defaultOptions as webpDefaults } from '@jsquash/webp/meta.js';
-import { decode as pngDecodeRaw, decode_rgba16 as pngDecode16Raw, encode as pngEncodeRaw, initSync as pngInit } from '@jsquash/png/codec/pkg/squoosh_png.js';
+import {
+  decode as pngDecodeRaw,
+  decode_rgba16 as pngDecode16Raw,
+  encode as pngEncodeRaw,
+  initSync as pngInit,
+} from '@jsquash/png/codec/pkg/squoosh_png.js';
 // @ts-expect-error the package's .wasm.d.ts describes the instance exports; the bundler gives the Module.
 import pngWasm from '@jsquash/png/codec/pkg/squoosh_png_bg.wasm';
-import { optimise as oxiOptimise, optimise_raw as oxiOptimiseRaw, initSync as oxiInit } from '@jsquash/oxipng/codec/pkg/squoosh_oxipng.js';
+import {
+  optimise as oxiOptimise,
+  optimise_raw as oxiOptimiseRaw,
+  initSync as oxiInit,
+} from '@jsquash/oxipng/codec/pkg/squoosh_oxipng.js';
 // @ts-expect-error as above: default import is the compiled WebAssembly.Module.
 import oxiWasm from '@jsquash/oxipng/codec/pkg/squoosh_oxipng_bg.wasm';
 import { ImageDecodeError } from './errors';
@@ -88,8 +97,16 @@ export type JpegEncodeOptions = { quality: number; grayscale?: boolean };
 
 /** MozJPEG: progressive, optimised Huffman tables, trellis quantisation (jSquash defaults). */
 export async function encodeJpeg(img: Rgba, opts: JpegEncodeOptions): Promise<Uint8Array> {
-  const options = { ...mozjpegDefaults, quality: opts.quality, progressive: true, optimize_coding: true, color_space: opts.grayscale ? 1 : 3 };
-  const out = await using(mozjpegEncFactory as unknown as EmscriptenFactory<MozEnc>, mozjpegEncWasm, (m) => m.encode(img.data, img.width, img.height, options));
+  const options = {
+    ...mozjpegDefaults,
+    quality: opts.quality,
+    progressive: true,
+    optimize_coding: true,
+    color_space: opts.grayscale ? 1 : 3,
+  };
+  const out = await using(mozjpegEncFactory as unknown as EmscriptenFactory<MozEnc>, mozjpegEncWasm, (m) =>
+    m.encode(img.data, img.width, img.height, options),
+  );
   return out.slice();
 }
 
@@ -106,8 +123,16 @@ export async function decodeWebp(bytes: Uint8Array): Promise<Rgba> {
 
 export async function encodeWebp(img: Rgba, opts: { quality: number; lossless: boolean }): Promise<Uint8Array> {
   // exact keeps RGB under fully transparent pixels, so lossless stays pixel-identical.
-  const options = { ...webpDefaults, quality: opts.lossless ? 100 : opts.quality, lossless: opts.lossless ? 1 : 0, exact: opts.lossless ? 1 : 0, method: 4 };
-  const out = await using(webpEncFactory as unknown as EmscriptenFactory<WebpEnc>, webpEncWasm, (m) => m.encode(img.data, img.width, img.height, options));
+  const options = {
+    ...webpDefaults,
+    quality: opts.lossless ? 100 : opts.quality,
+    lossless: opts.lossless ? 1 : 0,
+    exact: opts.lossless ? 1 : 0,
+    method: 4,
+  };
+  const out = await using(webpEncFactory as unknown as EmscriptenFactory<WebpEnc>, webpEncWasm, (m) =>
+    m.encode(img.data, img.width, img.height, options),
+  );
   if (!out) throw new Error('WebP encode failed');
   return out.slice();
 }
@@ -117,10 +142,16 @@ let oxiReady = false;
 let pngMemory: WebAssembly.Memory | undefined;
 let oxiMemory: WebAssembly.Memory | undefined;
 function png() {
-  if (!pngReady) { pngMemory = pngInit(pngWasm as WebAssembly.Module).memory; pngReady = true; }
+  if (!pngReady) {
+    pngMemory = pngInit(pngWasm as WebAssembly.Module).memory;
+    pngReady = true;
+  }
 }
 function oxi() {
-  if (!oxiReady) { oxiMemory = oxiInit(oxiWasm as WebAssembly.Module).memory; oxiReady = true; }
+  if (!oxiReady) {
+    oxiMemory = oxiInit(oxiWasm as WebAssembly.Module).memory;
+    oxiReady = true;
+  }
 }
 /** Above this, emscripten instances are dropped after an image (the PNG/OxiPNG glue cannot be). */
 export const RETAINED_HEAP_CAP_BYTES = 64 * 1024 * 1024;

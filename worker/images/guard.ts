@@ -25,7 +25,13 @@ export type GuardedOutput = { bytes: Uint8Array; qualityUsed: number; score: num
 
 type Codec = { encode(q: number): Promise<Uint8Array>; decode(b: Uint8Array): Promise<Rgba> };
 
-async function guarded(source: Rgba, quality: number, codec: Codec, guard: GuardMode, withAlpha: boolean): Promise<GuardedOutput> {
+async function guarded(
+  source: Rgba,
+  quality: number,
+  codec: Codec,
+  guard: GuardMode,
+  withAlpha: boolean,
+): Promise<GuardedOutput> {
   let q = quality;
   let bytes = await codec.encode(q);
   if (guard === 'off') return { bytes, qualityUsed: q, score: null, raised: false };
@@ -40,9 +46,21 @@ async function guarded(source: Rgba, quality: number, codec: Codec, guard: Guard
 }
 
 export function guardedJpeg(source: Rgba, quality: number, grayscale: boolean, guard: GuardMode): Promise<GuardedOutput> {
-  return guarded(source, quality, { encode: (q) => encodeJpeg(source, { quality: q, grayscale }), decode: decodeJpeg }, guard, false);
+  return guarded(
+    source,
+    quality,
+    { encode: (q) => encodeJpeg(source, { quality: q, grayscale }), decode: decodeJpeg },
+    guard,
+    false,
+  );
 }
 
 export function guardedWebp(source: Rgba, quality: number, guard: GuardMode, withAlpha: boolean): Promise<GuardedOutput> {
-  return guarded(source, quality, { encode: (q) => encodeWebp(source, { quality: q, lossless: false }), decode: decodeWebp }, guard, withAlpha);
+  return guarded(
+    source,
+    quality,
+    { encode: (q) => encodeWebp(source, { quality: q, lossless: false }), decode: decodeWebp },
+    guard,
+    withAlpha,
+  );
 }

@@ -18,7 +18,15 @@ import { largeWebpCandidates, webpCandidates } from './webp-pipeline';
 import type { GuardMode } from './guard';
 import { WatermarkError } from './watermark';
 
-export type { EngineSettings, EngineResult, EngineFormat, EnginePath, WatermarkPosition, SniffedFormat, EngineDeps } from './types';
+export type {
+  EngineSettings,
+  EngineResult,
+  EngineFormat,
+  EnginePath,
+  WatermarkPosition,
+  SniffedFormat,
+  EngineDeps,
+} from './types';
 export { ImageDecodeError } from './errors';
 export { WatermarkError, WATERMARK_MAX_BYTES } from './watermark';
 export { sniffFormat } from './sniff';
@@ -49,14 +57,25 @@ async function optimiseOne(input: Uint8Array, settings: EngineSettings, deps: En
   const s = settings as EngineOptions;
   const guard: GuardMode = s.perceptualGuard === false ? 'off' : s.perceptualGuard === 'measure' ? 'measure' : 'on';
   const fmt = sniffFormat(input);
-  if (fmt === 'gif') return { kind: 'unsupported', reason: 'GIF images are left unchanged (animation; watermarks cannot be added to GIF)', inputFormat: 'gif' };
+  if (fmt === 'gif')
+    return {
+      kind: 'unsupported',
+      reason: 'GIF images are left unchanged (animation; watermarks cannot be added to GIF)',
+      inputFormat: 'gif',
+    };
   if (fmt === 'unknown') {
     const other = otherImageKind(input);
-    if (other) return { kind: 'unsupported', reason: `${other} images are left unchanged (JPEG, PNG and WebP are optimised)`, inputFormat: other };
+    if (other)
+      return {
+        kind: 'unsupported',
+        reason: `${other} images are left unchanged (JPEG, PNG and WebP are optimised)`,
+        inputFormat: other,
+      };
     throw new ImageDecodeError(input.length === 0 ? 'empty file' : 'not an image (unknown signature)');
   }
   const header = readHeader(input, fmt);
-  if (header.animated) return { kind: 'unsupported', reason: `animated ${fmt.toUpperCase()} is left unchanged`, inputFormat: fmt };
+  if (header.animated)
+    return { kind: 'unsupported', reason: `animated ${fmt.toUpperCase()} is left unchanged`, inputFormat: fmt };
 
   const choice = selectPath(fmt, header, input.length, s, deps.budgetBytes);
   if (choice.path === 'none') return { kind: 'unsupported', reason: choice.reason, inputFormat: fmt };
@@ -74,7 +93,15 @@ async function optimiseOne(input: Uint8Array, settings: EngineSettings, deps: En
   return verdict(input, fmt, best, note, choice.path);
 }
 
-async function runPipeline(path: EnginePath, input: Uint8Array, fmt: EngineFormat, header: HeaderInfo, s: EngineOptions, guard: GuardMode, budgetBytes?: number): Promise<{ best: Candidate | null; note?: string }> {
+async function runPipeline(
+  path: EnginePath,
+  input: Uint8Array,
+  fmt: EngineFormat,
+  header: HeaderInfo,
+  s: EngineOptions,
+  guard: GuardMode,
+  budgetBytes?: number,
+): Promise<{ best: Candidate | null; note?: string }> {
   try {
     if (path === 'wasm-rows' && fmt === 'webp') return await largeWebpCandidates(input, header, s, guard, budgetBytes);
     if (path === 'wasm-rows') return await largePngCandidates(input, header, s, guard, budgetBytes);
@@ -83,23 +110,47 @@ async function runPipeline(path: EnginePath, input: Uint8Array, fmt: EngineForma
   } catch (e) {
     if (e instanceof ImageDecodeError || e instanceof WatermarkError || e instanceof UnsupportedInput) throw e;
     // A codec that traps on bad data (RuntimeError: unreachable, out of bounds) means corrupt input.
-    if (e instanceof WebAssembly.RuntimeError || (e instanceof Error && /decod|corrupt|invalid|truncat|unexpected end|eof/i.test(e.message))) {
+    if (
+      e instanceof WebAssembly.RuntimeError ||
+      (e instanceof Error && /decod|corrupt|invalid|truncat|unexpected end|eof/i.test(e.message))
+    ) {
       throw new ImageDecodeError(`${fmt} data is corrupt: ${e.message}`);
     }
     throw e;
   }
 }
 
-function verdict(input: Uint8Array, fmt: EngineFormat, best: Candidate | null, note: string | undefined, path: EnginePath): EngineResult {
+function verdict(
+  input: Uint8Array,
+  fmt: EngineFormat,
+  best: Candidate | null,
+  note: string | undefined,
+  path: EnginePath,
+): EngineResult {
   const bytesIn = input.length;
   if (!best) return { kind: 'already-optimal', reason: note ?? 'no smaller encoding found', inputFormat: fmt, bytesIn };
   if (best.bytes.length >= bytesIn && !best.watermarked) {
-    return { kind: 'already-optimal', reason: `best result (${best.bytes.length} bytes) is not smaller than the original (${bytesIn} bytes)${note ? `; ${note}` : ''}`, inputFormat: fmt, bytesIn };
+    return {
+      kind: 'already-optimal',
+      reason: `best result (${best.bytes.length} bytes) is not smaller than the original (${bytesIn} bytes)${note ? `; ${note}` : ''}`,
+      inputFormat: fmt,
+      bytesIn,
+    };
   }
   return {
-    kind: 'optimised', bytes: best.bytes, format: best.format, mime: MIME[best.format], width: best.width, height: best.height,
-    inputFormat: fmt, convertedToJpg: best.convertedToJpg, watermarked: best.watermarked, bytesIn, bytesOut: best.bytes.length,
-    path, ...(best.qualityUsed !== undefined ? { qualityUsed: best.qualityUsed } : {}),
+    kind: 'optimised',
+    bytes: best.bytes,
+    format: best.format,
+    mime: MIME[best.format],
+    width: best.width,
+    height: best.height,
+    inputFormat: fmt,
+    convertedToJpg: best.convertedToJpg,
+    watermarked: best.watermarked,
+    bytesIn,
+    bytesOut: best.bytes.length,
+    path,
+    ...(best.qualityUsed !== undefined ? { qualityUsed: best.qualityUsed } : {}),
     ...(typeof best.ssim === 'number' ? { ssim: best.ssim } : {}),
   };
 }

@@ -12,7 +12,10 @@ function headerSegments(b: Uint8Array): { segments: Segment[]; scanStart: number
   while (i + 4 <= b.length) {
     if (b[i] !== 0xff) throw new ImageDecodeError('JPEG marker expected');
     const marker = b[i + 1]!;
-    if (marker === 0xff) { i += 1; continue; }
+    if (marker === 0xff) {
+      i += 1;
+      continue;
+    }
     if (marker === 0xda) return { segments, scanStart: i };
     const len = be16(b, i + 2);
     if (len < 2 || i + 2 + len > b.length) throw new ImageDecodeError('JPEG segment runs past the end');
@@ -42,7 +45,8 @@ export function jpegOrientation(b: Uint8Array): number {
   const t = exif.start + 10;
   const little = ascii(b, t, 2) === 'II';
   const u16 = (i: number) => (little ? b[i]! | (b[i + 1]! << 8) : be16(b, i));
-  const u32 = (i: number) => (little ? (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16)) + b[i + 3]! * 0x1000000 : be16(b, i) * 0x10000 + be16(b, i + 2));
+  const u32 = (i: number) =>
+    little ? (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16)) + b[i + 3]! * 0x1000000 : be16(b, i) * 0x10000 + be16(b, i + 2);
   const ifd = t + u32(t + 4);
   if (ifd + 2 > exif.end) return 1;
   const count = u16(ifd);
@@ -71,7 +75,9 @@ export function orientationSegment(orientation: number): Uint8Array {
 
 /** The ICC_PROFILE APP2 segments (a profile may span several), verbatim. */
 export function iccSegments(b: Uint8Array): Uint8Array[] {
-  return headerSegments(b).segments.filter((s) => isIcc(b, s)).map((s) => b.subarray(s.start, s.end));
+  return headerSegments(b)
+    .segments.filter((s) => isIcc(b, s))
+    .map((s) => b.subarray(s.start, s.end));
 }
 
 /**
@@ -113,6 +119,9 @@ export function attachMetadata(encoded: Uint8Array, meta: { orientation: number;
 export function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let o = 0;
-  for (const p of parts) { out.set(p, o); o += p.length; }
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
   return out;
 }

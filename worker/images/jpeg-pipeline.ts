@@ -16,7 +16,18 @@ import { smallest } from './candidates';
 import { ImageDecodeError } from './errors';
 import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_SSIM_FLOOR, GUARD_STEP, type GuardMode } from './guard';
 import { attachMetadata, iccSegments, jpegOrientation, stripJpegMetadata } from './jpeg-markers';
-import { encoderCoefBytes, JCS_CMYK, JCS_YCCK, JpegDecoder, JpegEncoder, MozJpegError, readJpegHeader, reserveMozjpegHeap, transcodeJpeg, type JpegHeader } from './mozjpeg';
+import {
+  encoderCoefBytes,
+  JCS_CMYK,
+  JCS_YCCK,
+  JpegDecoder,
+  JpegEncoder,
+  MozJpegError,
+  readJpegHeader,
+  reserveMozjpegHeap,
+  transcodeJpeg,
+  type JpegHeader,
+} from './mozjpeg';
 import { applyOrientation } from './pixels';
 import type { HeaderInfo } from './sniff';
 import { displayScale } from './perceptual';
@@ -27,12 +38,18 @@ import { applyWatermark, LOGO_MAX_BYTES, placeLogo, type PlacedWatermark } from 
 /** Quality for re-encoding a watermarked JPEG in lossless mode (the Low level: visually lossless). */
 export const LOSSLESS_WATERMARK_QUALITY = 90;
 
-export async function jpegCandidates(input: Uint8Array, _header: HeaderInfo, s: EngineSettings, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
+export async function jpegCandidates(
+  input: Uint8Array,
+  _header: HeaderInfo,
+  s: EngineSettings,
+  guard: GuardMode,
+): Promise<{ best: Candidate | null; note?: string }> {
   try {
     return await candidates(input, s, guard);
   } catch (e) {
     if (e instanceof MozJpegError) {
-      if (/insufficient memory|out of memory/i.test(e.message)) throw new Error(`JPEG codec out of memory: ${e.message}`, { cause: e });
+      if (/insufficient memory|out of memory/i.test(e.message))
+        throw new Error(`JPEG codec out of memory: ${e.message}`, { cause: e });
       throw new ImageDecodeError(`JPEG data is corrupt: ${e.message}`);
     }
     throw e;
@@ -41,11 +58,22 @@ export async function jpegCandidates(input: Uint8Array, _header: HeaderInfo, s: 
   // bench: a dropped 85 MB instance was not collected before the next job grew a new one (207 MB RSS).
 }
 
-async function candidates(input: Uint8Array, s: EngineSettings, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
+async function candidates(
+  input: Uint8Array,
+  s: EngineSettings,
+  guard: GuardMode,
+): Promise<{ best: Candidate | null; note?: string }> {
   const info = readJpegHeader(input);
   const orientation = jpegOrientation(input);
   const icc = iccSegments(input);
-  const stripped: Candidate = { bytes: stripJpegMetadata(input), format: 'jpeg', width: info.width, height: info.height, convertedToJpg: false, watermarked: false };
+  const stripped: Candidate = {
+    bytes: stripJpegMetadata(input),
+    format: 'jpeg',
+    width: info.width,
+    height: info.height,
+    convertedToJpg: false,
+    watermarked: false,
+  };
   const cmyk = info.colorSpace === JCS_CMYK || info.colorSpace === JCS_YCCK;
   const fits = (path: JpegPath) => jpegPeakBytes(info, input.length, path) <= DEFAULT_BUDGET_BYTES;
   const mp = ((info.width * info.height) / 1e6).toFixed(1);
@@ -55,19 +83,25 @@ async function candidates(input: Uint8Array, s: EngineSettings, guard: GuardMode
   if (s.watermark) {
     // The logo is placed where the shopper sees it: on upright pixels (whole image) when EXIF rotates it.
     if (orientation !== 1) {
-      if (!fits('watermark-upright')) throw new UnsupportedInput(`JPEG of ${mp} MP is too large to watermark upright within the isolate's memory`);
+      if (!fits('watermark-upright'))
+        throw new UnsupportedInput(`JPEG of ${mp} MP is too large to watermark upright within the isolate's memory`);
       return { best: await watermarkedUpright(input, info, s, guard, cmyk ? [] : icc) };
     }
     trellis = fits('watermark');
-    if (!trellis && !fits('watermark-no-trellis')) throw new UnsupportedInput(`JPEG of ${mp} MP is too large to watermark within the isolate's memory`);
+    if (!trellis && !fits('watermark-no-trellis'))
+      throw new UnsupportedInput(`JPEG of ${mp} MP is too large to watermark within the isolate's memory`);
   } else if (s.mode === 'lossy' && fits('lossy')) {
     trellis = true;
   } else if (s.mode === 'lossy' && fits('lossy-no-trellis')) {
     trellis = false; // one coefficient array instead of two: see jpegPeakBytes
   } else {
     // Lossless, or a lossy job whose encoder would not fit: the transcode (or only metadata removal).
-    const note = s.mode === 'lossless' ? undefined : `JPEG of ${mp} MP is too large to re-encode within the isolate: losslessly recompressed`;
-    if (!fits('lossless')) return { best: stripped, note: `JPEG of ${mp} MP: coefficients too large for the isolate, metadata removed only` };
+    const note =
+      s.mode === 'lossless'
+        ? undefined
+        : `JPEG of ${mp} MP is too large to re-encode within the isolate: losslessly recompressed`;
+    if (!fits('lossless'))
+      return { best: stripped, note: `JPEG of ${mp} MP: coefficients too large for the isolate, metadata removed only` };
     return { best: smallest([lossless(input, info, orientation, icc), stripped]), note };
   }
 
@@ -81,13 +115,22 @@ async function candidates(input: Uint8Array, s: EngineSettings, guard: GuardMode
   const quality = s.watermark && s.mode === 'lossless' ? LOSSLESS_WATERMARK_QUALITY : s.quality;
   const out = guarded(source, { quality, grayscale, trellis }, s.mode === 'lossless' ? 'off' : guard, placed);
   const lossy: Candidate = {
-    bytes: attachMetadata(out.bytes, { orientation: s.watermark ? 1 : orientation, icc: keepIcc }), format: 'jpeg', width: info.width, height: info.height,
-    convertedToJpg: false, watermarked: Boolean(s.watermark), qualityUsed: out.qualityUsed, ssim: out.score,
+    bytes: attachMetadata(out.bytes, { orientation: s.watermark ? 1 : orientation, icc: keepIcc }),
+    format: 'jpeg',
+    width: info.width,
+    height: info.height,
+    convertedToJpg: false,
+    watermarked: Boolean(s.watermark),
+    qualityUsed: out.qualityUsed,
+    ssim: out.score,
   };
   if (s.watermark) return { best: lossy };
   // At high quality a re-encode can exceed an already-compressed original: then the lossless transcode
   // (and the metadata-stripped original) compete.
-  const others = lossy.bytes.length < stripped.bytes.length || !fits('lossless') ? [stripped] : [stripped, lossless(input, info, orientation, icc)];
+  const others =
+    lossy.bytes.length < stripped.bytes.length || !fits('lossless')
+      ? [stripped]
+      : [stripped, lossless(input, info, orientation, icc)];
   return { best: smallest([lossy, ...others]) };
 }
 
@@ -97,7 +140,14 @@ function lossless(input: Uint8Array, info: JpegHeader, orientation: number, icc:
   const optimizeScans = info.width * info.height <= 2_000_000;
   reserveMozjpegHeap(info.coefBytes + HEAP_OVERHEAD + (optimizeScans ? scanBufferBytes(input.length) : 0));
   const { bytes } = transcodeJpeg(input, { progressive: true, optimizeScans });
-  return { bytes: attachMetadata(bytes, { orientation, icc }), format: 'jpeg', width: info.width, height: info.height, convertedToJpg: false, watermarked: false };
+  return {
+    bytes: attachMetadata(bytes, { orientation, icc }),
+    format: 'jpeg',
+    width: info.width,
+    height: info.height,
+    convertedToJpg: false,
+    watermarked: false,
+  };
 }
 
 type Output = { bytes: Uint8Array; qualityUsed: number; score: number | null };
@@ -203,17 +253,28 @@ function rowDrawer(wm: PlacedWatermark, width: number): (rgb: Uint8Array, y: num
     const n = rows * width;
     if (rgba.length < n * 4) rgba = new Uint8Array(n * 4);
     for (let i = 0, j = 0; i < n * 3; i += 3, j += 4) {
-      rgba[j] = rgb[i]!; rgba[j + 1] = rgb[i + 1]!; rgba[j + 2] = rgb[i + 2]!; rgba[j + 3] = 255;
+      rgba[j] = rgb[i]!;
+      rgba[j + 1] = rgb[i + 1]!;
+      rgba[j + 2] = rgb[i + 2]!;
+      rgba[j + 3] = 255;
     }
     wm.drawRows(rgba, y, rows, width);
     for (let i = 0, j = 0; i < n * 3; i += 3, j += 4) {
-      rgb[i] = rgba[j]!; rgb[i + 1] = rgba[j + 1]!; rgb[i + 2] = rgba[j + 2]!;
+      rgb[i] = rgba[j]!;
+      rgb[i + 1] = rgba[j + 1]!;
+      rgb[i + 2] = rgba[j + 2]!;
     }
   };
 }
 
 /** Watermark on an image with EXIF orientation: upright whole pixels (RGBA), then strips into the encoder. */
-async function watermarkedUpright(input: Uint8Array, info: JpegHeader, s: EngineSettings, guard: GuardMode, icc: Uint8Array[]): Promise<Candidate> {
+async function watermarkedUpright(
+  input: Uint8Array,
+  info: JpegHeader,
+  s: EngineSettings,
+  guard: GuardMode,
+  icc: Uint8Array[],
+): Promise<Candidate> {
   reserveMozjpegHeap(lossyHeapBytes(info, false, true));
   const dec = new JpegDecoder(input);
   const data = new Uint8ClampedArray(dec.width * dec.height * 4);
@@ -221,8 +282,11 @@ async function watermarkedUpright(input: Uint8Array, info: JpegHeader, s: Engine
     let y = 0;
     for (let n = dec.read(); n > 0; n = dec.read()) {
       const rgb = dec.rows(n);
-      for (let i = 0, j = (y * dec.width) * 4; i < rgb.length; i += 3, j += 4) {
-        data[j] = rgb[i]!; data[j + 1] = rgb[i + 1]!; data[j + 2] = rgb[i + 2]!; data[j + 3] = 255;
+      for (let i = 0, j = y * dec.width * 4; i < rgb.length; i += 3, j += 4) {
+        data[j] = rgb[i]!;
+        data[j + 1] = rgb[i + 1]!;
+        data[j + 2] = rgb[i + 2]!;
+        data[j + 3] = 255;
       }
       y += n;
     }
@@ -241,7 +305,9 @@ async function watermarkedUpright(input: Uint8Array, info: JpegHeader, s: Engine
         const n = Math.min(16, upright.height - y);
         const buf = enc.buffer();
         for (let i = 0, j = y * stride * 4; i < n * stride * 3; i += 3, j += 4) {
-          buf[i] = upright.data[j]!; buf[i + 1] = upright.data[j + 1]!; buf[i + 2] = upright.data[j + 2]!;
+          buf[i] = upright.data[j]!;
+          buf[i + 1] = upright.data[j + 1]!;
+          buf[i + 2] = upright.data[j + 2]!;
         }
         enc.commit(n);
       }
@@ -259,7 +325,12 @@ async function watermarkedUpright(input: Uint8Array, info: JpegHeader, s: Engine
       const rgba = new Uint8Array(upright.width * 16 * 4);
       for (let n = d.read(); n > 0; n = d.read()) {
         const rgb = d.rows(n);
-        for (let i = 0, j = 0; i < rgb.length; i += 3, j += 4) { rgba[j] = rgb[i]!; rgba[j + 1] = rgb[i + 1]!; rgba[j + 2] = rgb[i + 2]!; rgba[j + 3] = 255; }
+        for (let i = 0, j = 0; i < rgb.length; i += 3, j += 4) {
+          rgba[j] = rgb[i]!;
+          rgba[j + 1] = rgb[i + 1]!;
+          rgba[j + 2] = rgb[i + 2]!;
+          rgba[j + 3] = 255;
+        }
         g.push(ref.subarray(y * upright.width * 4, (y + n) * upright.width * 4), rgba, n, 4);
         y += n;
       }
@@ -280,7 +351,16 @@ async function watermarkedUpright(input: Uint8Array, info: JpegHeader, s: Engine
       ssim = score(bytes);
     }
   }
-  return { bytes: attachMetadata(bytes, { orientation: 1, icc }), format: 'jpeg', width: upright.width, height: upright.height, convertedToJpg: false, watermarked: true, qualityUsed: q, ssim };
+  return {
+    bytes: attachMetadata(bytes, { orientation: 1, icc }),
+    format: 'jpeg',
+    width: upright.width,
+    height: upright.height,
+    convertedToJpg: false,
+    watermarked: true,
+    qualityUsed: q,
+    ssim,
+  };
 }
 
 // ---------- memory (bytes), used by budget.ts and to size the heap once per job ----------
@@ -314,7 +394,10 @@ export type JpegPath = 'lossless' | 'lossy' | 'lossy-no-trellis' | 'watermark' |
  * watermark: plus the logo (LOGO_MAX_BYTES) and, upright, the whole RGBA image and its rotated copy.
  */
 export function jpegPeakBytes(info: JpegHeader, inputBytes: number, path: JpegPath): number {
-  if (path === 'lossless') return info.coefBytes + HEAP_OVERHEAD + inputBytes * 2 + (info.width * info.height <= 2_000_000 ? scanBufferBytes(inputBytes) : 0);
+  if (path === 'lossless')
+    return (
+      info.coefBytes + HEAP_OVERHEAD + inputBytes * 2 + (info.width * info.height <= 2_000_000 ? scanBufferBytes(inputBytes) : 0)
+    );
   const px = info.width * info.height;
   const trellis = !path.endsWith('no-trellis');
   const heap = lossyHeapBytes(info, info.components === 1 && path.startsWith('lossy'), trellis);

@@ -25,11 +25,17 @@ export function openJpegRows(bytes: Uint8Array, scaleDenom: 1 | 2 | 4 | 8 = 1): 
       }
       return out.subarray(0, rows * w * 4);
     },
-    close() { dec.close(); },
+    close() {
+      dec.close();
+    },
   };
 }
 
-export async function forEachJpegRgbaStrip(bytes: Uint8Array, onStrip: (rgba: Uint8Array, y: number, rows: number) => void | Promise<void>, scaleDenom: 1 | 2 | 4 | 8 = 1): Promise<{ width: number; height: number }> {
+export async function forEachJpegRgbaStrip(
+  bytes: Uint8Array,
+  onStrip: (rgba: Uint8Array, y: number, rows: number) => void | Promise<void>,
+  scaleDenom: 1 | 2 | 4 | 8 = 1,
+): Promise<{ width: number; height: number }> {
   const r = openJpegRows(bytes, scaleDenom);
   try {
     for (let y = 0; y < r.height; y += STRIP_ROWS) {
@@ -44,7 +50,10 @@ export async function forEachJpegRgbaStrip(bytes: Uint8Array, onStrip: (rgba: Ui
 
 function rgbToRgba(rgb: Uint8Array, out: Uint8Array, firstPixel: number, pixels: number): void {
   for (let p = 0, i = 0, o = firstPixel * 4; p < pixels; p++, i += 3, o += 4) {
-    out[o] = rgb[i]!; out[o + 1] = rgb[i + 1]!; out[o + 2] = rgb[i + 2]!; out[o + 3] = 255;
+    out[o] = rgb[i]!;
+    out[o + 1] = rgb[i + 1]!;
+    out[o + 2] = rgb[i + 2]!;
+    out[o + 3] = 255;
   }
 }
 
@@ -64,15 +73,28 @@ export function createJpegRowWriter(o: { width: number; height: number; quality:
   reserveMozjpegHeap(jpegWriterBytes(o.width, o.height, trellis));
   // As the JPEG path: no scan search (no gain with trellis, +35-45 % CPU, ~9x the output in trial
   // buffers); where full trellis does not fit, trellis per block row (same 3 B/px as none, 13-29 % smaller).
-  const enc = new JpegEncoder({ width: o.width, height: o.height, quality: o.quality, trellis, rowTrellis: !trellis, optimizeScans: false });
+  const enc = new JpegEncoder({
+    width: o.width,
+    height: o.height,
+    quality: o.quality,
+    trellis,
+    rowTrellis: !trellis,
+    optimizeScans: false,
+  });
   let rgb = new Uint8Array(0);
   return {
     write(rgba, rows) {
       const px = rows * o.width;
       if (rgb.length < px * 3) rgb = new Uint8Array(px * 3);
-      for (let p = 0, i = 0, j = 0; p < px; p++, i += 4, j += 3) { rgb[j] = rgba[i]!; rgb[j + 1] = rgba[i + 1]!; rgb[j + 2] = rgba[i + 2]!; }
+      for (let p = 0, i = 0, j = 0; p < px; p++, i += 4, j += 3) {
+        rgb[j] = rgba[i]!;
+        rgb[j + 1] = rgba[i + 1]!;
+        rgb[j + 2] = rgba[i + 2]!;
+      }
       enc.write(rgb.subarray(0, px * 3), rows);
     },
-    finish() { return enc.finish(); },
+    finish() {
+      return enc.finish();
+    },
   };
 }

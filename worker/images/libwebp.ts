@@ -134,15 +134,27 @@ export class WebpPicture {
   }
 
   /** Views of the planes (valid until the next codec call that may grow the heap). */
-  planes(): { y: Uint8Array; yStride: number; u: Uint8Array; v: Uint8Array; uvStride: number; a: Uint8Array | null; aStride: number } {
+  planes(): {
+    y: Uint8Array;
+    yStride: number;
+    u: Uint8Array;
+    v: Uint8Array;
+    uvStride: number;
+    a: Uint8Array | null;
+    aStride: number;
+  } {
     const { ex } = instance();
     const i = new Int32Array(ex.memory.buffer, ex.wb_pic_planes(this.pic), 7);
     const buf = ex.memory.buffer;
     const uvH = (this.height + 1) >> 1;
     return {
-      y: new Uint8Array(buf, i[0], i[1]! * this.height), yStride: i[1]!,
-      u: new Uint8Array(buf, i[2], i[4]! * uvH), v: new Uint8Array(buf, i[3], i[4]! * uvH), uvStride: i[4]!,
-      a: this.alpha ? new Uint8Array(buf, i[5], i[6]! * this.height) : null, aStride: i[6]!,
+      y: new Uint8Array(buf, i[0], i[1]! * this.height),
+      yStride: i[1]!,
+      u: new Uint8Array(buf, i[2], i[4]! * uvH),
+      v: new Uint8Array(buf, i[3], i[4]! * uvH),
+      uvStride: i[4]!,
+      a: this.alpha ? new Uint8Array(buf, i[5], i[6]! * this.height) : null,
+      aStride: i[6]!,
     };
   }
 
@@ -152,7 +164,10 @@ export class WebpPicture {
       const p = toHeap(ex, bytes);
       try {
         const st = ex.wb_decode_into(p, bytes.length, this.pic);
-        if (st !== 0) throw new LibwebpError(`WebP decode failed (VP8 status ${st}: ${st === 7 ? 'truncated data' : st === 3 ? 'corrupt bitstream' : 'invalid'})`);
+        if (st !== 0)
+          throw new LibwebpError(
+            `WebP decode failed (VP8 status ${st}: ${st === 7 ? 'truncated data' : st === 3 ? 'corrupt bitstream' : 'invalid'})`,
+          );
       } finally {
         ex.wb_free(p);
       }
@@ -170,7 +185,9 @@ export class WebpPicture {
       const yy = y0 + r;
       for (let x = 0; x < w; x++) {
         const s = (r * w + x) * channels;
-        const R = rows[s]!, G = rows[s + 1]!, B = rows[s + 2]!;
+        const R = rows[s]!,
+          G = rows[s + 1]!,
+          B = rows[s + 2]!;
         y[yy * yStride + x] = (16839 * R + 33059 * G + 6420 * B + (16 << 16) + 32768) >> 16;
         if (a) a[yy * aStride + x] = channels === 4 ? rows[s + 3]! : 255;
       }
@@ -179,9 +196,17 @@ export class WebpPicture {
       const r2 = Math.min(r + 1, n - 1);
       const cy = (y0 + r) >> 1;
       for (let cx = 0; cx < (w + 1) >> 1; cx++) {
-        const x0 = cx * 2, x1 = Math.min(x0 + 1, w - 1);
-        let R = 0, G = 0, B = 0;
-        for (const [rr, xx] of [[r, x0], [r, x1], [r2, x0], [r2, x1]] as const) {
+        const x0 = cx * 2,
+          x1 = Math.min(x0 + 1, w - 1);
+        let R = 0,
+          G = 0,
+          B = 0;
+        for (const [rr, xx] of [
+          [r, x0],
+          [r, x1],
+          [r2, x0],
+          [r2, x1],
+        ] as const) {
           const s = (rr * w + xx) * channels;
           R += rows[s]!;
           G += rows[s + 1]!;
@@ -205,7 +230,8 @@ export class WebpPicture {
       const cRow = (yy >> 1) * uvStride;
       for (let x = 0; x < w; x++) {
         const l = 1.164 * (y[yy * yStride + x]! - 16);
-        const cu = u[cRow + (x >> 1)]! - 128, cv = v[cRow + (x >> 1)]! - 128;
+        const cu = u[cRow + (x >> 1)]! - 128,
+          cv = v[cRow + (x >> 1)]! - 128;
         const o = (r * w + x) * 4;
         out[o] = Math.max(0, Math.min(255, Math.round(l + 1.596 * cv)));
         out[o + 1] = Math.max(0, Math.min(255, Math.round(l - 0.813 * cv - 0.391 * cu)));
@@ -277,7 +303,10 @@ function compare(orig: WebpPicture, cand: WebpPicture): number {
   const pc = cand.planes();
   for (let y0 = 0; y0 < height; y0 += STRIP) {
     const n = Math.min(STRIP, height - y0);
-    for (const [p, out] of [[po, a], [pc, b]] as const) {
+    for (const [p, out] of [
+      [po, a],
+      [pc, b],
+    ] as const) {
       for (let r = 0; r < n; r++) {
         const yRow = (y0 + r) * p.yStride;
         const o = r * width * ch;
@@ -310,7 +339,12 @@ export function boundedWebpHeapBytes(width: number, height: number, alpha: boole
  * Lossy re-encode of a WebP in bounded memory with the perceptual guard (one raise of GUARD_STEP, as
  * guard.ts): original picture + candidate picture + the file being decoded, plus libwebp's encoder state.
  */
-export function optimiseWebpBounded(input: Uint8Array, quality: number, guard: GuardMode, opts: { transparentFits?: () => boolean; draw?: (pic: WebpPicture) => void } = {}): GuardedOutput & { width: number; height: number } {
+export function optimiseWebpBounded(
+  input: Uint8Array,
+  quality: number,
+  guard: GuardMode,
+  opts: { transparentFits?: () => boolean; draw?: (pic: WebpPicture) => void } = {},
+): GuardedOutput & { width: number; height: number } {
   const f = readWebpFeatures(input);
   if (f.animated) throw new LibwebpError('animated WebP');
   reserve(boundedWebpHeapBytes(f.width, f.height, f.hasAlpha, input.length));
@@ -320,7 +354,9 @@ export function optimiseWebpBounded(input: Uint8Array, quality: number, guard: G
     // Real transparency costs libwebp's lossless alpha encoder ~20 B/px (an ARGB copy of the alpha plane,
     // its transform buffer and hash chain); an all-opaque alpha plane is dropped by the encoder for free.
     if (f.hasAlpha && opts.transparentFits && hasTransparency(orig) && !opts.transparentFits()) {
-      throw new WebpTooLarge(`WebP of ${((f.width * f.height) / 1e6).toFixed(1)} MP with transparency needs more memory than the isolate has (libwebp's alpha encoder); left unchanged`);
+      throw new WebpTooLarge(
+        `WebP of ${((f.width * f.height) / 1e6).toFixed(1)} MP with transparency needs more memory than the isolate has (libwebp's alpha encoder); left unchanged`,
+      );
     }
     // A watermark is drawn into the picture: the guard then compares against the watermarked source.
     opts.draw?.(orig);

@@ -186,11 +186,25 @@ export type JpegHeader = {
 export const JCS_CMYK = 4;
 export const JCS_YCCK = 5;
 
-function header(ex: Exports, infoPtr: number): JpegHeader & { outWidth: number; outHeight: number; warnings: number; truncated: boolean } {
+function header(
+  ex: Exports,
+  infoPtr: number,
+): JpegHeader & { outWidth: number; outHeight: number; warnings: number; truncated: boolean } {
   const i = new Int32Array(ex.memory.buffer, infoPtr, 14);
   return {
-    width: i[0]!, height: i[1]!, components: i[2]!, colorSpace: i[3]!, progressive: i[4] === 1, adobe: i[5] === 1,
-    maxH: i[7]!, maxV: i[8]!, coefBytes: i[9]!, warnings: i[10]!, truncated: i[11] === 1, outWidth: i[12]!, outHeight: i[13]!,
+    width: i[0]!,
+    height: i[1]!,
+    components: i[2]!,
+    colorSpace: i[3]!,
+    progressive: i[4] === 1,
+    adobe: i[5] === 1,
+    maxH: i[7]!,
+    maxV: i[8]!,
+    coefBytes: i[9]!,
+    warnings: i[10]!,
+    truncated: i[11] === 1,
+    outWidth: i[12]!,
+    outHeight: i[13]!,
   };
 }
 
@@ -246,7 +260,10 @@ export class JpegDecoder {
   /** Reads to the end of the file; returns libjpeg's warning count (corrupt data) and truncation. */
   finish(): { warnings: number; truncated: boolean } {
     const { ex } = instance();
-    const h = header(ex, guarded(() => ex.dec_finish(this.h)));
+    const h = header(
+      ex,
+      guarded(() => ex.dec_finish(this.h)),
+    );
     return { warnings: h.warnings, truncated: h.truncated };
   }
 
@@ -268,7 +285,10 @@ export function readJpegHeader(bytes: Uint8Array): JpegHeader {
   const stream = openInput(bytes);
   const h = guarded(() => ex.dec_open(stream));
   try {
-    return header(ex, guarded(() => ex.dec_header(h)));
+    return header(
+      ex,
+      guarded(() => ex.dec_header(h)),
+    );
   } finally {
     if (current && !current.broken) {
       ex.dec_close(h);
@@ -294,12 +314,30 @@ export class JpegEncoder {
   private rowsPtr: number;
   private written = 0;
 
-  constructor(opts: { width: number; height: number; quality: number; grayscale?: boolean; trellis?: boolean; optimizeScans?: boolean; rowTrellis?: boolean }) {
+  constructor(opts: {
+    width: number;
+    height: number;
+    quality: number;
+    grayscale?: boolean;
+    trellis?: boolean;
+    optimizeScans?: boolean;
+    rowTrellis?: boolean;
+  }) {
     const { ex } = instance();
     this.width = opts.width;
     this.height = opts.height;
     this.stream = openOutput();
-    this.h = guarded(() => ex.enc_open(this.stream, opts.width, opts.height, Math.round(opts.quality), opts.grayscale ? 1 : 0, STRIP_ROWS, (opts.trellis === false ? 0 : 1) | (opts.optimizeScans === false ? 0 : 2) | (opts.rowTrellis ? 4 : 0)));
+    this.h = guarded(() =>
+      ex.enc_open(
+        this.stream,
+        opts.width,
+        opts.height,
+        Math.round(opts.quality),
+        opts.grayscale ? 1 : 0,
+        STRIP_ROWS,
+        (opts.trellis === false ? 0 : 1) | (opts.optimizeScans === false ? 0 : 2) | (opts.rowTrellis ? 4 : 0),
+      ),
+    );
     if (!this.h) throw new MozJpegError('out of memory');
     this.rowsPtr = ex.enc_rows(this.h);
   }
@@ -355,7 +393,10 @@ export class JpegEncoder {
  * progressive script (MozJPEG's scan search buffers every trial scan: about 2x the output). Throws on
  * truncated input.
  */
-export function transcodeJpeg(bytes: Uint8Array, opts: { progressive: boolean; optimizeScans?: boolean } = { progressive: true }): { bytes: Uint8Array; warnings: number } {
+export function transcodeJpeg(
+  bytes: Uint8Array,
+  opts: { progressive: boolean; optimizeScans?: boolean } = { progressive: true },
+): { bytes: Uint8Array; warnings: number } {
   const { ex } = instance();
   const inId = openInput(bytes);
   const outId = openOutput();
@@ -369,12 +410,17 @@ export function transcodeJpeg(bytes: Uint8Array, opts: { progressive: boolean; o
 
 /** Whole-image coefficient bytes of the encoder's output (4:2:0 or grey; x2 with trellis). */
 export function encoderCoefBytes(width: number, height: number, grayscale: boolean, trellis: boolean): number {
-  const one = grayscale ? Math.ceil(width / 8) * Math.ceil(height / 8) * 128 : Math.ceil(width / 16) * Math.ceil(height / 16) * 6 * 128;
+  const one = grayscale
+    ? Math.ceil(width / 8) * Math.ceil(height / 8) * 128
+    : Math.ceil(width / 16) * Math.ceil(height / 16) * 6 * 128;
   return trellis ? one * 2 : one;
 }
 
 /** Whole-image RGB decode (small images, watermark compositing); memory 3 B/px plus the codec's. */
-export function decodeJpegRgb(bytes: Uint8Array, scaleDenom: 1 | 2 | 4 | 8 = 1): { data: Uint8Array; width: number; height: number; header: JpegHeader } {
+export function decodeJpegRgb(
+  bytes: Uint8Array,
+  scaleDenom: 1 | 2 | 4 | 8 = 1,
+): { data: Uint8Array; width: number; height: number; header: JpegHeader } {
   const dec = new JpegDecoder(bytes, { scaleDenom });
   try {
     const data = new Uint8Array(dec.width * dec.height * 3);

@@ -56,7 +56,8 @@ function planeSsim(a: Rgba, b: Rgba, plane: Plane, k = 1): number {
   // At display scale each sample is the mean of a k x k box (partial boxes at the right and bottom
   // edges ignored), summed row by row as strip-guard.ts sums them, so both give the same bits.
   const w = a.width;
-  const sw = Math.floor(w / k), sh = Math.floor(a.height / k);
+  const sw = Math.floor(w / k),
+    sh = Math.floor(a.height / k);
   const kk = k * k;
   const sample = (d: Uint8ClampedArray, x: number, y: number) => {
     if (k === 1) return plane(d, (y * w + x) * 4);
@@ -68,17 +69,28 @@ function planeSsim(a: Rgba, b: Rgba, plane: Plane, k = 1): number {
   let blocks = 0;
   for (let by = 0; by + BLOCK <= sh; by += BLOCK) {
     for (let bx = 0; bx + BLOCK <= sw; bx += BLOCK) {
-      let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+      let sa = 0,
+        sb = 0,
+        saa = 0,
+        sbb = 0,
+        sab = 0;
       for (let y = by; y < by + BLOCK; y++) {
         for (let x = bx; x < bx + BLOCK; x++) {
           const va = sample(a.data, x, y);
           const vb = sample(b.data, x, y);
-          sa += va; sb += vb; saa += va * va; sbb += vb * vb; sab += va * vb;
+          sa += va;
+          sb += vb;
+          saa += va * va;
+          sbb += vb * vb;
+          sab += va * vb;
         }
       }
       const n = BLOCK * BLOCK;
-      const ma = sa / n, mb = sb / n;
-      const va = saa / n - ma * ma, vb = sbb / n - mb * mb, cov = sab / n - ma * mb;
+      const ma = sa / n,
+        mb = sb / n;
+      const va = saa / n - ma * ma,
+        vb = sbb / n - mb * mb,
+        cov = sab / n - ma * mb;
       total += ((2 * ma * mb + C1) * (2 * cov + C2)) / ((ma * ma + mb * mb + C1) * (va + vb + C2));
       blocks++;
     }
@@ -116,7 +128,10 @@ export function largeErrorShare(original: Rgba, candidate: Rgba, threshold = 6):
     for (let c = 0; c < 3; c++) {
       const va = a[i + c]! * wa + 255 * (1 - wa);
       const vb = b[i + c]! * wb + 255 * (1 - wb);
-      if (Math.abs(va - vb) > threshold) { big++; break; }
+      if (Math.abs(va - vb) > threshold) {
+        big++;
+        break;
+      }
     }
   }
   return big / (a.length / 4);

@@ -6,7 +6,7 @@ const COLOUR_CHUNKS = new Set(['iCCP', 'sRGB', 'gAMA', 'cHRM']);
 
 export function colourChunks(png: Uint8Array): Uint8Array[] {
   const out: Uint8Array[] = [];
-  for (let i = 8; i + 12 <= png.length; ) {
+  for (let i = 8; i + 12 <= png.length;) {
     const len = be32(png, i);
     const type = ascii(png, i + 4, 4);
     if (type === 'IDAT' || type === 'IEND') break;
@@ -32,7 +32,7 @@ const KEEP = new Set(['IHDR', 'PLTE', 'IDAT', 'IEND', 'tRNS', 'iCCP', 'sRGB', 'g
 export function stripPngMetadata(png: Uint8Array): Uint8Array {
   const parts: Uint8Array[] = [png.subarray(0, 8)];
   let dropped = false;
-  for (let i = 8; i + 12 <= png.length; ) {
+  for (let i = 8; i + 12 <= png.length;) {
     const end = i + 12 + be32(png, i);
     if (end > png.length) break;
     if (KEEP.has(ascii(png, i + 4, 4))) parts.push(png.subarray(i, end));
@@ -45,7 +45,7 @@ export function stripPngMetadata(png: Uint8Array): Uint8Array {
 /** Length stripPngMetadata would return, without building it. */
 export function strippedPngLength(png: Uint8Array): number {
   let n = 8;
-  for (let i = 8; i + 12 <= png.length; ) {
+  for (let i = 8; i + 12 <= png.length;) {
     const end = i + 12 + be32(png, i);
     if (end > png.length) break;
     if (KEEP.has(ascii(png, i + 4, 4))) n += end - i;

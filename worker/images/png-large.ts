@@ -24,13 +24,20 @@ import { LOGO_MAX_BYTES, placeLogo } from './watermark';
 
 type Stats = { opaque: boolean; grey: boolean; colours: Map<number, number> | null; samples: Uint8Array };
 
-export async function largePngCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: GuardMode, budgetBytes = DEFAULT_BUDGET_BYTES): Promise<{ best: Candidate | null; note?: string }> {
+export async function largePngCandidates(
+  input: Uint8Array,
+  header: HeaderInfo,
+  s: EngineSettings,
+  guard: GuardMode,
+  budgetBytes = DEFAULT_BUDGET_BYTES,
+): Promise<{ best: Candidate | null; note?: string }> {
   const info = readPngInfo(input);
   const { width: W, height: H } = info;
   const base = { format: 'png' as const, width: W, height: H, convertedToJpg: false, watermarked: Boolean(s.watermark) };
   // The original minus its metadata chunks competes without a watermark; it is built only if it wins.
   const stripped = s.watermark ? null : { ...base, bytes: new Uint8Array(0), length: strippedPngLength(input) };
-  const finishPng = (c: (Candidate & { length?: number }) | null): Candidate | null => (c && c === stripped ? { ...base, bytes: stripPngMetadata(input) } : c);
+  const finishPng = (c: (Candidate & { length?: number }) | null): Candidate | null =>
+    c && c === stripped ? { ...base, bytes: stripPngMetadata(input) } : c;
   const pick = (cs: (Candidate | null)[]) => {
     let best: (Candidate & { length?: number }) | null = null;
     for (const c of [stripped, ...cs]) if (c && (!best || size(c) < size(best))) best = c;
@@ -52,7 +59,16 @@ export async function largePngCandidates(input: Uint8Array, header: HeaderInfo, 
   const exact = exactFormat(stats, W);
   const lossless = createPngWriter({ width: W, height: H, ...exact.options, extraChunks: info.colourChunks });
   const mapper = lossy && stats.colours === null ? createPaletteMapper(buildPalette(stats.samples)) : null;
-  const paletteWriter = mapper ? createPngWriter({ width: W, height: H, bitDepth: 8, colourType: 3, ...paletteChunks(mapper.palette), extraChunks: info.colourChunks }) : null;
+  const paletteWriter = mapper
+    ? createPngWriter({
+        width: W,
+        height: H,
+        bitDepth: 8,
+        colourType: 3,
+        ...paletteChunks(mapper.palette),
+        extraChunks: info.colourChunks,
+      })
+    : null;
   const paletteGuard = mapper ? createStripGuard({ width: W, height: H, level: 'palette', quality: s.quality }) : null;
 
   const row = new Uint8Array(Math.max(exact.rowBytes, W));
@@ -72,7 +88,10 @@ export async function largePngCandidates(input: Uint8Array, header: HeaderInfo, 
       // Certain loss (already larger), or a clear trend past a third of the rows (10 % above the
       // original's pace): an editor's PNG at zlib 9 is rarely beaten by the runtime's default level.
       const done = (y + n) / H;
-      if (stripped && (lossless.compressedBytes > stripped.length || (done > 1 / 3 && lossless.compressedBytes > stripped.length * done * 1.1))) {
+      if (
+        stripped &&
+        (lossless.compressedBytes > stripped.length || (done > 1 / 3 && lossless.compressedBytes > stripped.length * done * 1.1))
+      ) {
         losslessAlive = false;
         await lossless.abort();
       }
@@ -97,7 +116,8 @@ export async function largePngCandidates(input: Uint8Array, header: HeaderInfo, 
     const bytes = await paletteWriter.finish();
     const v = paletteGuard.result();
     if (v.pass) palette = { ...base, bytes, ssim: v.score };
-    else note = `palette rejected (SSIM ${v.score.toFixed(4)}, floor ${v.floor.toFixed(4)}; ${((v.banding ?? 0) * 100).toFixed(1)} % of pixels off by > 6)`;
+    else
+      note = `palette rejected (SSIM ${v.score.toFixed(4)}, floor ${v.floor.toFixed(4)}; ${((v.banding ?? 0) * 100).toFixed(1)} % of pixels off by > 6)`;
   }
   const bestPng = finishPng(pick([losslessPng, palette]));
   if (!s.pngToJpg) return { best: bestPng, note };
@@ -108,7 +128,10 @@ export async function largePngCandidates(input: Uint8Array, header: HeaderInfo, 
   const need = (trellis: boolean) => jpegWriterBytes(W, H, trellis) * JPEG_STAGE_SLACK;
   const trellis = need(true) <= left;
   if (!trellis && need(false) > left) {
-    return { best: bestPng, note: `JPG not tried: a ${((W * H) / 1e6).toFixed(1)} MP JPEG needs about ${Math.round(need(false) / 2 ** 20)} MB of encoder memory, ${Math.round(Math.max(0, left) / 2 ** 20)} MB left` };
+    return {
+      best: bestPng,
+      note: `JPG not tried: a ${((W * H) / 1e6).toFixed(1)} MP JPEG needs about ${Math.round(need(false) / 2 ** 20)} MB of encoder memory, ${Math.round(Math.max(0, left) / 2 ** 20)} MB left`,
+    };
   }
   let q = lossy ? s.quality : 90;
   let jpgBytes = await encodeJpegRows(W, H, strips, q, trellis);
@@ -123,7 +146,16 @@ export async function largePngCandidates(input: Uint8Array, header: HeaderInfo, 
     }
     score = v.score;
   }
-  const jpgCandidate: Candidate = { bytes: jpgBytes, format: 'jpeg', width: W, height: H, convertedToJpg: true, watermarked: Boolean(wm), qualityUsed: q, ssim: score };
+  const jpgCandidate: Candidate = {
+    bytes: jpgBytes,
+    format: 'jpeg',
+    width: W,
+    height: H,
+    convertedToJpg: true,
+    watermarked: Boolean(wm),
+    qualityUsed: q,
+    ssim: score,
+  };
   if (s.pngToJpgSizeControl && bestPng && jpgBytes.length >= bestPng.bytes.length) {
     return { best: bestPng, note: `JPG skipped: ${jpgBytes.length} bytes is not smaller than the PNG (${bestPng.bytes.length})` };
   }
@@ -162,23 +194,30 @@ async function collectStats(info: PngInfo, strips: Strips): Promise<Stats> {
         if (colours.size > 256) colours = null;
       }
     }
-    for (; nextSample < first + count; nextSample += step, taken += 4) samples.set(rgba.subarray((nextSample - first) * 4, (nextSample - first) * 4 + 4), taken);
+    for (; nextSample < first + count; nextSample += step, taken += 4)
+      samples.set(rgba.subarray((nextSample - first) * 4, (nextSample - first) * 4 + 4), taken);
   });
   return { opaque, grey, colours, samples: samples.subarray(0, taken) };
 }
 
-type Exact = { options: Pick<PngWriterOptions, 'bitDepth' | 'colourType' | 'palette' | 'trns'>; rowBytes: number; pack(rgba: Uint8Array, off: number, out: Uint8Array): void };
+type Exact = {
+  options: Pick<PngWriterOptions, 'bitDepth' | 'colourType' | 'palette' | 'trns'>;
+  rowBytes: number;
+  pack(rgba: Uint8Array, off: number, out: Uint8Array): void;
+};
 
 /** The smallest exact 8-bit form: palette (1-8 bits) when <= 256 colours, else grey/RGB with or without alpha. */
 function exactFormat(st: Stats, w: number): Exact {
   if (st.colours) {
     // Entries with transparency first, so tRNS stays short.
-    const entries = [...st.colours.keys()].sort((a, b) => ((a >>> 24) === 255 ? 1 : 0) - ((b >>> 24) === 255 ? 1 : 0));
+    const entries = [...st.colours.keys()].sort((a, b) => (a >>> 24 === 255 ? 1 : 0) - (b >>> 24 === 255 ? 1 : 0));
     const index = new Map(entries.map((v, i) => [v, i]));
     const bitDepth = entries.length <= 2 ? 1 : entries.length <= 4 ? 2 : entries.length <= 16 ? 4 : 8;
     const rgba = new Uint8ClampedArray(entries.length * 4);
     const view = new Uint32Array(rgba.buffer);
-    entries.forEach((v, i) => { view[i] = v; });
+    entries.forEach((v, i) => {
+      view[i] = v;
+    });
     return {
       options: { bitDepth, colourType: 3, ...paletteChunks(rgba) },
       rowBytes: Math.ceil((w * bitDepth) / 8),
@@ -189,9 +228,15 @@ function exactFormat(st: Stats, w: number): Exact {
         let lastI = 0;
         for (let x = 0; x < w; x++) {
           const v = px[x]!;
-          if (v !== lastV) { lastV = v; lastI = index.get(v) ?? 0; }
+          if (v !== lastV) {
+            lastV = v;
+            lastI = index.get(v) ?? 0;
+          }
           if (bitDepth === 8) out[x] = lastI;
-          else { const bit = x * bitDepth; out[bit >> 3] = out[bit >> 3]! | (lastI << (8 - bitDepth - (bit & 7))); }
+          else {
+            const bit = x * bitDepth;
+            out[bit >> 3] = out[bit >> 3]! | (lastI << (8 - bitDepth - (bit & 7)));
+          }
         }
       },
     };
@@ -202,11 +247,19 @@ function exactFormat(st: Stats, w: number): Exact {
     options: { bitDepth: 8, colourType },
     rowBytes: w * ch,
     pack(src, off, out) {
-      if (ch === 4) { out.set(src.subarray(off, off + w * 4)); return; }
+      if (ch === 4) {
+        out.set(src.subarray(off, off + w * 4));
+        return;
+      }
       for (let x = 0, i = off, o = 0; x < w; x++, i += 4) {
-        if (ch === 3) { out[o++] = src[i]!; out[o++] = src[i + 1]!; out[o++] = src[i + 2]!; }
-        else if (ch === 2) { out[o++] = src[i]!; out[o++] = src[i + 3]!; }
-        else out[o++] = src[i]!;
+        if (ch === 3) {
+          out[o++] = src[i]!;
+          out[o++] = src[i + 1]!;
+          out[o++] = src[i + 2]!;
+        } else if (ch === 2) {
+          out[o++] = src[i]!;
+          out[o++] = src[i + 3]!;
+        } else out[o++] = src[i]!;
       }
     },
   };
@@ -268,8 +321,13 @@ async function jpegVerdict(W: number, H: number, strips: Strips, jpg: Uint8Array
 /** Lossless re-encode of the file's own samples (16-bit, palette and all), filters chosen per row. */
 async function reencodeRaw(info: PngInfo): Promise<Uint8Array> {
   const w: PngWriter = createPngWriter({
-    width: info.width, height: info.height, bitDepth: info.bitDepth as 8, colourType: info.colourType as 2,
-    ...(info.palette ? { palette: info.palette } : {}), ...(info.trns ? { trns: info.trns } : {}), extraChunks: info.colourChunks,
+    width: info.width,
+    height: info.height,
+    bitDepth: info.bitDepth as 8,
+    colourType: info.colourType as 2,
+    ...(info.palette ? { palette: info.palette } : {}),
+    ...(info.trns ? { trns: info.trns } : {}),
+    extraChunks: info.colourChunks,
   });
   await forEachRawRow(info, (raw) => w.writeRow(raw));
   return w.finish();

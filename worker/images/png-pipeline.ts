@@ -15,7 +15,12 @@ import { applyWatermark } from './watermark';
 
 export { paletteFloor, PALETTE_MAX_BANDING } from './perceptual';
 
-export async function pngCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
+export async function pngCandidates(
+  input: Uint8Array,
+  header: HeaderInfo,
+  s: EngineSettings,
+  guard: GuardMode,
+): Promise<{ best: Candidate | null; note?: string }> {
   const base = { format: 'png' as const, width: header.width, height: header.height, convertedToJpg: false, watermarked: false };
   if (s.mode === 'lossless' && !s.watermark && !s.pngToJpg) return { best: { ...base, bytes: oxipngFile(input) } };
 
@@ -27,9 +32,10 @@ export async function pngCandidates(input: Uint8Array, header: HeaderInfo, s: En
 
   // Lossless PNG of the (possibly watermarked) pixels; without a watermark the file itself is optimised
   // (keeps 16-bit precision in lossless mode).
-  const pngLossless: Candidate = watermarked || (s.mode === 'lossy' && header.bitDepth === 16)
-    ? { ...base, watermarked, bytes: withChunks(oxipngPixels(pixels), colour) }
-    : { ...base, bytes: oxipngFile(input) };
+  const pngLossless: Candidate =
+    watermarked || (s.mode === 'lossy' && header.bitDepth === 16)
+      ? { ...base, watermarked, bytes: withChunks(oxipngPixels(pixels), colour) }
+      : { ...base, bytes: oxipngFile(input) };
 
   let palette: Candidate | null = null;
   let note: string | undefined;
@@ -37,8 +43,10 @@ export async function pngCandidates(input: Uint8Array, header: HeaderInfo, s: En
     const reduced = quantise(pixels);
     const score = ssimScore(pixels, reduced, alpha, true);
     const banding = largeErrorShare(pixels, reduced);
-    if (score >= paletteFloor(s.quality) && banding <= PALETTE_MAX_BANDING) palette = { ...base, watermarked, bytes: withChunks(oxipngPixels(reduced), colour) };
-    else note = `palette rejected (SSIM ${score.toFixed(4)}, floor ${paletteFloor(s.quality).toFixed(4)}; ${(banding * 100).toFixed(1)} % of pixels off by > 6)`;
+    if (score >= paletteFloor(s.quality) && banding <= PALETTE_MAX_BANDING)
+      palette = { ...base, watermarked, bytes: withChunks(oxipngPixels(reduced), colour) };
+    else
+      note = `palette rejected (SSIM ${score.toFixed(4)}, floor ${paletteFloor(s.quality).toFixed(4)}; ${(banding * 100).toFixed(1)} % of pixels off by > 6)`;
   }
   const bestPng = smallest([pngLossless, palette]);
 
@@ -46,9 +54,21 @@ export async function pngCandidates(input: Uint8Array, header: HeaderInfo, s: En
   const quality = s.mode === 'lossless' ? 90 : s.quality;
   const flat = flattenOnWhite(pixels);
   const jpg = await guardedJpeg(flat, quality, false, s.mode === 'lossy' ? guard : 'off');
-  const jpgCandidate: Candidate = { bytes: jpg.bytes, format: 'jpeg', width: header.width, height: header.height, convertedToJpg: true, watermarked, qualityUsed: jpg.qualityUsed, ssim: jpg.score };
+  const jpgCandidate: Candidate = {
+    bytes: jpg.bytes,
+    format: 'jpeg',
+    width: header.width,
+    height: header.height,
+    convertedToJpg: true,
+    watermarked,
+    qualityUsed: jpg.qualityUsed,
+    ssim: jpg.score,
+  };
   if (s.pngToJpgSizeControl && bestPng && jpgCandidate.bytes.length >= bestPng.bytes.length) {
-    return { best: bestPng, note: `JPG skipped: ${jpgCandidate.bytes.length} bytes is not smaller than the PNG (${bestPng.bytes.length})` };
+    return {
+      best: bestPng,
+      note: `JPG skipped: ${jpgCandidate.bytes.length} bytes is not smaller than the PNG (${bestPng.bytes.length})`,
+    };
   }
   // Without size control the merchant asked for JPG: it wins unless it is larger than the original
   // (never larger), in which case the best PNG is used.

@@ -31,13 +31,17 @@ const COLOUR_CHUNKS = new Set(['iCCP', 'sRGB', 'gAMA', 'cHRM']);
 
 export function readPngInfo(png: Uint8Array): PngInfo {
   if (png.length < 33 || be32(png, 0) !== 0x89504e47) throw new ImageDecodeError('not a PNG');
-  let width = 0, height = 0, bitDepth = 0, colourType = -1, interlaced = false;
+  let width = 0,
+    height = 0,
+    bitDepth = 0,
+    colourType = -1,
+    interlaced = false;
   let palette: Uint8Array | null = null;
   let trns: Uint8Array | null = null;
   const idat: Uint8Array[] = [];
   const colourChunks: Uint8Array[] = [];
   let ended = false;
-  for (let i = 8; i + 12 <= png.length; ) {
+  for (let i = 8; i + 12 <= png.length;) {
     const len = be32(png, i);
     const type = ascii(png, i + 4, 4);
     const end = i + 12 + len;
@@ -47,12 +51,19 @@ export function readPngInfo(png: Uint8Array): PngInfo {
     }
     const data = png.subarray(i + 8, i + 8 + len);
     if (type === 'IHDR') {
-      width = be32(data, 0); height = be32(data, 4); bitDepth = data[8]!; colourType = data[9]!; interlaced = data[12] === 1;
+      width = be32(data, 0);
+      height = be32(data, 4);
+      bitDepth = data[8]!;
+      colourType = data[9]!;
+      interlaced = data[12] === 1;
     } else if (type === 'PLTE') palette = data;
     else if (type === 'tRNS') trns = data;
     else if (type === 'IDAT') idat.push(data);
     else if (COLOUR_CHUNKS.has(type) && idat.length === 0) colourChunks.push(png.subarray(i, end));
-    else if (type === 'IEND') { ended = true; break; }
+    else if (type === 'IEND') {
+      ended = true;
+      break;
+    }
     i = end;
   }
   const channels = CHANNELS[colourType];
@@ -60,7 +71,19 @@ export function readPngInfo(png: Uint8Array): PngInfo {
   if (colourType === 3 && !palette) throw new ImageDecodeError('palette PNG without PLTE');
   if (idat.length === 0) throw new ImageDecodeError('PNG has no image data');
   void ended;
-  return { width, height, bitDepth, colourType, interlaced, channels, rowBytes: Math.ceil((width * channels * bitDepth) / 8), palette, trns, idat, colourChunks };
+  return {
+    width,
+    height,
+    bitDepth,
+    colourType,
+    interlaced,
+    channels,
+    rowBytes: Math.ceil((width * channels * bitDepth) / 8),
+    palette,
+    trns,
+    idat,
+    colourChunks,
+  };
 }
 
 /**
@@ -85,7 +108,8 @@ async function* inflate(parts: Uint8Array[]): AsyncGenerator<Uint8Array> {
         strm.next_out = 0;
         strm.avail_out = out.length;
         const status = zlib.inflate(strm, 0 /* Z_NO_FLUSH */);
-        if (status < 0 && status !== -5 /* Z_BUF_ERROR: no progress possible */) throw new ImageDecodeError(`PNG data is corrupt: ${strm.msg || `zlib error ${status}`}`);
+        if (status < 0 && status !== -5 /* Z_BUF_ERROR: no progress possible */)
+          throw new ImageDecodeError(`PNG data is corrupt: ${strm.msg || `zlib error ${status}`}`);
         const n = out.length - strm.avail_out;
         if (n > 0) yield out.subarray(0, n);
         if (status === 1 /* Z_STREAM_END */) return;
@@ -100,7 +124,9 @@ async function* inflate(parts: Uint8Array[]): AsyncGenerator<Uint8Array> {
 
 function paeth(a: number, b: number, c: number): number {
   const p = a + b - c;
-  const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+  const pa = Math.abs(p - a),
+    pb = Math.abs(p - b),
+    pc = Math.abs(p - c);
   return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
 
@@ -109,9 +135,14 @@ export function unfilter(cur: Uint8Array, prev: Uint8Array, bpp: number): void {
   const filter = cur[0]!;
   const n = cur.length;
   switch (filter) {
-    case 0: return;
-    case 1: for (let i = 1 + bpp; i < n; i++) cur[i] = (cur[i]! + cur[i - bpp]!) & 255; return;
-    case 2: for (let i = 1; i < n; i++) cur[i] = (cur[i]! + prev[i]!) & 255; return;
+    case 0:
+      return;
+    case 1:
+      for (let i = 1 + bpp; i < n; i++) cur[i] = (cur[i]! + cur[i - bpp]!) & 255;
+      return;
+    case 2:
+      for (let i = 1; i < n; i++) cur[i] = (cur[i]! + prev[i]!) & 255;
+      return;
     case 3:
       for (let i = 1; i < n; i++) cur[i] = (cur[i]! + (((i > bpp ? cur[i - bpp]! : 0) + prev[i]!) >> 1)) & 255;
       return;
@@ -122,17 +153,33 @@ export function unfilter(cur: Uint8Array, prev: Uint8Array, bpp: number): void {
         cur[i] = (cur[i]! + paeth(a, prev[i]!, c)) & 255;
       }
       return;
-    default: throw new ImageDecodeError(`PNG row has unknown filter ${filter}`);
+    default:
+      throw new ImageDecodeError(`PNG row has unknown filter ${filter}`);
   }
 }
 
 type PassRow = (row: Uint8Array, pass: number, passY: number) => void | Promise<void>;
 
-const ADAM7 = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]] as const;
+const ADAM7 = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+] as const;
 
 function passesOf(info: PngInfo): { w: number; h: number; x0: number; y0: number; dx: number; dy: number }[] {
   if (!info.interlaced) return [{ w: info.width, h: info.height, x0: 0, y0: 0, dx: 1, dy: 1 }];
-  return ADAM7.map(([x0, y0, dx, dy]) => ({ w: Math.ceil((info.width - x0) / dx), h: Math.ceil((info.height - y0) / dy), x0, y0, dx, dy }));
+  return ADAM7.map(([x0, y0, dx, dy]) => ({
+    w: Math.ceil((info.width - x0) / dx),
+    h: Math.ceil((info.height - y0) / dy),
+    x0,
+    y0,
+    dx,
+    dy,
+  }));
 }
 
 /** One full pass over the compressed data: every (sub-image) row unfiltered, in file order. */
@@ -164,7 +211,8 @@ async function scan(info: PngInfo, onRow: PassRow): Promise<void> {
       if (++y === passes[p]!.h) {
         y = 0;
         prev.fill(0);
-        do p++; while (p < passes.length && (passes[p]!.w === 0 || passes[p]!.h === 0));
+        do p++;
+        while (p < passes.length && (passes[p]!.w === 0 || passes[p]!.h === 0));
         if (p < passes.length) rowLen = 1 + Math.ceil((passes[p]!.w * bitsPP) / 8);
       }
     }
@@ -176,7 +224,11 @@ async function scan(info: PngInfo, onRow: PassRow): Promise<void> {
  * Full-width unfiltered rows in the file's own sample format, top to bottom (the buffer is reused:
  * copy what you keep). Interlaced files: bands of `bandRows` rows, one inflate sweep per band.
  */
-export async function forEachRawRow(info: PngInfo, onRow: (raw: Uint8Array, y: number) => void | Promise<void>, bandBytes = 16 << 20): Promise<void> {
+export async function forEachRawRow(
+  info: PngInfo,
+  onRow: (raw: Uint8Array, y: number) => void | Promise<void>,
+  bandBytes = 16 << 20,
+): Promise<void> {
   if (!info.interlaced) {
     await scan(info, (row, _p, y) => onRow(row.subarray(1), y));
     return;
@@ -209,7 +261,8 @@ export async function forEachRawRow(info: PngInfo, onRow: (raw: Uint8Array, y: n
         }
       }
     });
-    for (let fy = top; fy < bottom; fy++) await onRow(buf.subarray((fy - top) * info.rowBytes, (fy - top + 1) * info.rowBytes), fy);
+    for (let fy = top; fy < bottom; fy++)
+      await onRow(buf.subarray((fy - top) * info.rowBytes, (fy - top + 1) * info.rowBytes), fy);
   }
 }
 
@@ -220,19 +273,29 @@ export function rawToRgba(info: PngInfo, raw: Uint8Array, out: Uint8Array | Uint
   const to8 = (v: number) => ((v * 255 + 32767) / 65535) | 0;
   if (ct === 3 || (ct === 0 && bd < 8)) {
     const mask = (1 << bd) - 1;
-    const key = ct === 0 && trns && trns.length >= 2 ? ((trns[0]! << 8) | trns[1]!) : -1;
+    const key = ct === 0 && trns && trns.length >= 2 ? (trns[0]! << 8) | trns[1]! : -1;
     for (let x = 0; x < w; x++) {
       const bit = x * bd;
       const v = bd === 8 ? raw[x]! : (raw[bit >> 3]! >> (8 - bd - (bit & 7))) & mask;
       const o = outOff + x * 4;
       if (ct === 3) {
         const p = v * 3;
-        if (p + 2 < palette!.length) { out[o] = palette![p]!; out[o + 1] = palette![p + 1]!; out[o + 2] = palette![p + 2]!; }
-        else { out[o] = 0; out[o + 1] = 0; out[o + 2] = 0; }
+        if (p + 2 < palette!.length) {
+          out[o] = palette![p]!;
+          out[o + 1] = palette![p + 1]!;
+          out[o + 2] = palette![p + 2]!;
+        } else {
+          out[o] = 0;
+          out[o + 1] = 0;
+          out[o + 2] = 0;
+        }
         out[o + 3] = trns && v < trns.length ? trns[v]! : 255;
       } else {
         const g = ((v * 255) / mask) | 0;
-        out[o] = g; out[o + 1] = g; out[o + 2] = g; out[o + 3] = v === key ? 0 : 255;
+        out[o] = g;
+        out[o + 1] = g;
+        out[o + 2] = g;
+        out[o + 3] = v === key ? 0 : 255;
       }
     }
     return;
@@ -240,18 +303,28 @@ export function rawToRgba(info: PngInfo, raw: Uint8Array, out: Uint8Array | Uint
   const ch = info.channels;
   if (bd === 8) {
     const key0 = trns && trns.length >= 2 ? trns[1]! : -1;
-    const hasKey = trns !== null && (ct === 0 || ct === 2) && (trns[0] === 0 && (ct === 0 || (trns[2] === 0 && trns[4] === 0)));
+    const hasKey = trns !== null && (ct === 0 || ct === 2) && trns[0] === 0 && (ct === 0 || (trns[2] === 0 && trns[4] === 0));
     for (let x = 0; x < w; x++) {
       const i = x * ch;
       const o = outOff + x * 4;
-      if (ct === 6) { out[o] = raw[i]!; out[o + 1] = raw[i + 1]!; out[o + 2] = raw[i + 2]!; out[o + 3] = raw[i + 3]!; continue; }
+      if (ct === 6) {
+        out[o] = raw[i]!;
+        out[o + 1] = raw[i + 1]!;
+        out[o + 2] = raw[i + 2]!;
+        out[o + 3] = raw[i + 3]!;
+        continue;
+      }
       if (ct === 2) {
-        out[o] = raw[i]!; out[o + 1] = raw[i + 1]!; out[o + 2] = raw[i + 2]!;
+        out[o] = raw[i]!;
+        out[o + 1] = raw[i + 1]!;
+        out[o + 2] = raw[i + 2]!;
         out[o + 3] = hasKey && raw[i] === trns[1] && raw[i + 1] === trns[3] && raw[i + 2] === trns[5] ? 0 : 255;
         continue;
       }
       const g = raw[i]!;
-      out[o] = g; out[o + 1] = g; out[o + 2] = g;
+      out[o] = g;
+      out[o + 1] = g;
+      out[o + 2] = g;
       out[o + 3] = ct === 4 ? raw[i + 1]! : hasKey && g === key0 ? 0 : 255;
     }
     return;
@@ -261,13 +334,28 @@ export function rawToRgba(info: PngInfo, raw: Uint8Array, out: Uint8Array | Uint
     const i = x * ch * 2;
     const o = outOff + x * 4;
     if (ct === 6 || ct === 2) {
-      const r = s16(i), g = s16(i + 2), b = s16(i + 4);
-      out[o] = to8(r); out[o + 1] = to8(g); out[o + 2] = to8(b);
-      out[o + 3] = ct === 6 ? to8(s16(i + 6)) : trns && trns.length >= 6 && r === ((trns[0]! << 8) | trns[1]!) && g === ((trns[2]! << 8) | trns[3]!) && b === ((trns[4]! << 8) | trns[5]!) ? 0 : 255;
+      const r = s16(i),
+        g = s16(i + 2),
+        b = s16(i + 4);
+      out[o] = to8(r);
+      out[o + 1] = to8(g);
+      out[o + 2] = to8(b);
+      out[o + 3] =
+        ct === 6
+          ? to8(s16(i + 6))
+          : trns &&
+              trns.length >= 6 &&
+              r === ((trns[0]! << 8) | trns[1]!) &&
+              g === ((trns[2]! << 8) | trns[3]!) &&
+              b === ((trns[4]! << 8) | trns[5]!)
+            ? 0
+            : 255;
     } else {
       const v = s16(i);
       const g8 = to8(v);
-      out[o] = g8; out[o + 1] = g8; out[o + 2] = g8;
+      out[o] = g8;
+      out[o + 1] = g8;
+      out[o + 2] = g8;
       out[o + 3] = ct === 4 ? to8(s16(i + 2)) : trns && trns.length >= 2 && v === ((trns[0]! << 8) | trns[1]!) ? 0 : 255;
     }
   }
@@ -277,7 +365,11 @@ export function rawToRgba(info: PngInfo, raw: Uint8Array, out: Uint8Array | Uint
  * 8-bit RGBA strips of at most `stripRows` rows, top to bottom. The strip buffer is reused between
  * calls: the callback must finish with it (await inside) before returning.
  */
-export async function forEachRgbaStrip(info: PngInfo, stripRows: number, onStrip: (rgba: Uint8Array, y: number, rows: number) => void | Promise<void>): Promise<void> {
+export async function forEachRgbaStrip(
+  info: PngInfo,
+  stripRows: number,
+  onStrip: (rgba: Uint8Array, y: number, rows: number) => void | Promise<void>,
+): Promise<void> {
   const rows = Math.max(1, Math.min(stripRows, info.height));
   const strip = new Uint8Array(rows * info.width * 4);
   let top = 0;

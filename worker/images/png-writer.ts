@@ -112,7 +112,9 @@ export function createPngWriter(o: PngWriterOptions): PngWriter {
         else if (f === 3) v = x - ((a + b) >> 1);
         else {
           const p = a + b - c;
-          const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+          const pa = Math.abs(p - a),
+            pb = Math.abs(p - b),
+            pc = Math.abs(p - c);
           v = x - (pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
         }
         v &= 255;
@@ -120,14 +122,19 @@ export function createPngWriter(o: PngWriterOptions): PngWriter {
         sum += v < 128 ? v : 256 - v;
         if (sum >= bestSum) break;
       }
-      if (sum < bestSum) { bestSum = sum; best = f; }
+      if (sum < bestSum) {
+        bestSum = sum;
+        best = f;
+      }
     }
     // The winner's buffer is complete (its loop never broke early).
     return cand[best]!;
   }
 
   return {
-    get compressedBytes() { return compressed; },
+    get compressedBytes() {
+      return compressed;
+    },
     async writeRow(raw) {
       if (written >= o.height) throw new RangeError('PNG writer: more rows than the height');
       const row = raw.subarray(0, rowBytes);
@@ -154,7 +161,11 @@ export function createPngWriter(o: PngWriterOptions): PngWriter {
       dv.setUint32(4, o.height);
       ihdr[8] = o.bitDepth;
       ihdr[9] = o.colourType;
-      const head = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), ...(o.extraChunks ?? [])];
+      const head = [
+        new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+        pngChunk('IHDR', ihdr),
+        ...(o.extraChunks ?? []),
+      ];
       if (o.palette) head.push(pngChunk('PLTE', o.palette));
       if (o.trns && o.trns.length) head.push(pngChunk('tRNS', o.trns));
       // The file is written once, in place: IDAT chunks of about 1 MB straight from the compressed pieces
@@ -165,10 +176,13 @@ export function createPngWriter(o: PngWriterOptions): PngWriter {
       const file = new Uint8Array(headBytes + compressed + idatCount * 12 + 12);
       const dvf = new DataView(file.buffer);
       let at = 0;
-      for (const h of head) { file.set(h, at); at += h.length; }
+      for (const h of head) {
+        file.set(h, at);
+        at += h.length;
+      }
       let piece = 0;
       let pieceOff = 0;
-      for (let left = compressed; left > 0 || at === headBytes; ) {
+      for (let left = compressed; left > 0 || at === headBytes;) {
         const len = Math.min(IDAT_MAX, left);
         dvf.setUint32(at, len);
         file.set([0x49, 0x44, 0x41, 0x54], at + 4);
@@ -179,7 +193,10 @@ export function createPngWriter(o: PngWriterOptions): PngWriter {
           file.set(p.subarray(pieceOff, pieceOff + take), w);
           w += take;
           pieceOff += take;
-          if (pieceOff === p.length) { out[piece++] = new Uint8Array(0); pieceOff = 0; }
+          if (pieceOff === p.length) {
+            out[piece++] = new Uint8Array(0);
+            pieceOff = 0;
+          }
         }
         dvf.setUint32(at + 8 + len, crc32([file.subarray(at + 4, at + 8 + len)]));
         at += 12 + len;

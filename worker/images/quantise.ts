@@ -47,22 +47,37 @@ export function buildPalette(d: Uint8Array, colours = 256): Uint8ClampedArray {
   for (let k = 0; k < samples.length; k++) samples[k] = k * 4;
   const boxes: Box[] = [{ idx: samples, lo: 0, hi: samples.length }];
   const rangeOf = (b: Box): [number, number] => {
-    let best = 0, bestC = 0;
+    let best = 0,
+      bestC = 0;
     for (let c = 0; c < 4; c++) {
-      let mn = 255, mx = 0;
-      for (let k = b.lo; k < b.hi; k++) { const v = d[b.idx[k]! + c]!; if (v < mn) mn = v; if (v > mx) mx = v; }
-      if (mx - mn > best) { best = mx - mn; bestC = c; }
+      let mn = 255,
+        mx = 0;
+      for (let k = b.lo; k < b.hi; k++) {
+        const v = d[b.idx[k]! + c]!;
+        if (v < mn) mn = v;
+        if (v > mx) mx = v;
+      }
+      if (mx - mn > best) {
+        best = mx - mn;
+        bestC = c;
+      }
     }
     return [best, bestC];
   };
   while (boxes.length < colours) {
-    let pick = -1, score = 0, channel = 0;
+    let pick = -1,
+      score = 0,
+      channel = 0;
     for (let i = 0; i < boxes.length; i++) {
       const b = boxes[i]!;
       if (b.hi - b.lo < 2) continue;
       const [range, c] = rangeOf(b);
       const sc = range * Math.sqrt(b.hi - b.lo);
-      if (sc > score) { score = sc; pick = i; channel = c; }
+      if (sc > score) {
+        score = sc;
+        pick = i;
+        channel = c;
+      }
     }
     if (pick < 0) break;
     const b = boxes[pick]!;
@@ -94,7 +109,10 @@ export function createPaletteMapper(palette: Uint8ClampedArray): PaletteMapper {
   const cache = new Int16Array(1 << 22).fill(-1);
   const count = palette.length >> 2;
   const nearest = (d: Uint8Array | Uint8ClampedArray, i: number): number => {
-    const r = d[i]!, g = d[i + 1]!, b = d[i + 2]!, a = d[i + 3]!;
+    const r = d[i]!,
+      g = d[i + 1]!,
+      b = d[i + 2]!,
+      a = d[i + 3]!;
     const key = ((r >> 2) << 16) | ((g >> 2) << 10) | ((b >> 2) << 4) | (a >> 4);
     let p = cache[key]!;
     if (p < 0) {
@@ -103,9 +121,15 @@ export function createPaletteMapper(palette: Uint8ClampedArray): PaletteMapper {
       for (let k = 0; k < count; k++) {
         const o = k * 4;
         // Colour differences count less where the pixel is nearly transparent.
-        const dr = palette[o]! - r, dg = palette[o + 1]! - g, db = palette[o + 2]! - b, da = palette[o + 3]! - a;
+        const dr = palette[o]! - r,
+          dg = palette[o + 1]! - g,
+          db = palette[o + 2]! - b,
+          da = palette[o + 3]! - a;
         const dist = ((dr * dr * 3 + dg * dg * 4 + db * db * 2) * (a + 1)) / 256 + da * da * 6;
-        if (dist < best) { best = dist; p = k; }
+        if (dist < best) {
+          best = dist;
+          p = k;
+        }
       }
       cache[key] = p;
     }
@@ -117,11 +141,19 @@ export function createPaletteMapper(palette: Uint8ClampedArray): PaletteMapper {
       for (let x = 0, i = 0; x < pixels; x++, i += 4) {
         const p = nearest(d, i);
         out[x] = p;
-        if (colours) { colours[i] = palette[p * 4]!; colours[i + 1] = palette[p * 4 + 1]!; colours[i + 2] = palette[p * 4 + 2]!; colours[i + 3] = palette[p * 4 + 3]!; }
+        if (colours) {
+          colours[i] = palette[p * 4]!;
+          colours[i + 1] = palette[p * 4 + 1]!;
+          colours[i + 2] = palette[p * 4 + 2]!;
+          colours[i + 3] = palette[p * 4 + 3]!;
+        }
       }
     },
     rgba(d, out, pixels) {
-      for (let x = 0, i = 0; x < pixels; x++, i += 4) { const p = nearest(d, i) * 4; out.set(palette.subarray(p, p + 4), i); }
+      for (let x = 0, i = 0; x < pixels; x++, i += 4) {
+        const p = nearest(d, i) * 4;
+        out.set(palette.subarray(p, p + 4), i);
+      }
     },
   };
 }

@@ -5,7 +5,18 @@ import { ImageDecodeError } from './errors';
 export function sniffFormat(bytes: Uint8Array): SniffedFormat {
   const b = bytes;
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
-  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) return 'png';
+  if (
+    b.length >= 8 &&
+    b[0] === 0x89 &&
+    b[1] === 0x50 &&
+    b[2] === 0x4e &&
+    b[3] === 0x47 &&
+    b[4] === 0x0d &&
+    b[5] === 0x0a &&
+    b[6] === 0x1a &&
+    b[7] === 0x0a
+  )
+    return 'png';
   if (b.length >= 12 && ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 4) === 'WEBP') return 'webp';
   if (b.length >= 6 && (ascii(b, 0, 6) === 'GIF87a' || ascii(b, 0, 6) === 'GIF89a')) return 'gif';
   return 'unknown';
@@ -47,15 +58,30 @@ export function readHeader(bytes: Uint8Array, format: 'jpeg' | 'png' | 'webp'): 
   return info;
 }
 
-const base: HeaderInfo = { width: 0, height: 0, components: 3, bitDepth: 8, mayHaveAlpha: false, pngColorType: -1, webpLossless: false, animated: false };
+const base: HeaderInfo = {
+  width: 0,
+  height: 0,
+  components: 3,
+  bitDepth: 8,
+  mayHaveAlpha: false,
+  pngColorType: -1,
+  webpLossless: false,
+  animated: false,
+};
 
 function jpegHeader(b: Uint8Array): HeaderInfo {
   let i = 2;
   while (i + 4 <= b.length) {
     if (b[i] !== 0xff) throw new ImageDecodeError('JPEG marker expected');
     const marker = b[i + 1]!;
-    if (marker === 0xff) { i += 1; continue; }
-    if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) { i += 2; continue; }
+    if (marker === 0xff) {
+      i += 1;
+      continue;
+    }
+    if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
+      i += 2;
+      continue;
+    }
     const len = be16(b, i + 2);
     if (len < 2) throw new ImageDecodeError('JPEG segment length invalid');
     // SOF0..SOF15 except DHT (C4), JPG (C8), DAC (CC).
@@ -77,7 +103,7 @@ function pngHeader(b: Uint8Array): HeaderInfo {
   let hasTrns = false;
   let animated = false;
   // Walk chunk headers only up to the first IDAT (tRNS and acTL must come before it).
-  for (let i = 8; i + 8 <= b.length; ) {
+  for (let i = 8; i + 8 <= b.length;) {
     const len = be32(b, i);
     const type = ascii(b, i + 4, 4);
     if (type === 'tRNS') hasTrns = true;
@@ -85,7 +111,16 @@ function pngHeader(b: Uint8Array): HeaderInfo {
     if (type === 'IDAT' || type === 'IEND') break;
     i += 12 + len;
   }
-  return { ...base, width: be32(b, 16), height: be32(b, 20), bitDepth: b[24]!, components: samples, pngColorType: colorType, mayHaveAlpha: colorType === 4 || colorType === 6 || hasTrns, animated };
+  return {
+    ...base,
+    width: be32(b, 16),
+    height: be32(b, 20),
+    bitDepth: b[24]!,
+    components: samples,
+    pngColorType: colorType,
+    mayHaveAlpha: colorType === 4 || colorType === 6 || hasTrns,
+    animated,
+  };
 }
 
 function webpHeader(b: Uint8Array): HeaderInfo {
@@ -95,18 +130,35 @@ function webpHeader(b: Uint8Array): HeaderInfo {
   }
   if (chunk === 'VP8L' && b.length >= 25) {
     const bits = le32(b, 21);
-    return { ...base, width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1, mayHaveAlpha: ((bits >>> 28) & 1) === 1, components: 4, webpLossless: true };
+    return {
+      ...base,
+      width: (bits & 0x3fff) + 1,
+      height: ((bits >>> 14) & 0x3fff) + 1,
+      mayHaveAlpha: ((bits >>> 28) & 1) === 1,
+      components: 4,
+      webpLossless: true,
+    };
   }
   if (chunk === 'VP8X' && b.length >= 30) {
     const flags = b[20]!;
     let lossless = false;
-    for (let i = 12; i + 8 <= b.length; ) {
+    for (let i = 12; i + 8 <= b.length;) {
       const type = ascii(b, i, 4);
-      if (type === 'VP8L') { lossless = true; break; }
+      if (type === 'VP8L') {
+        lossless = true;
+        break;
+      }
       if (type === 'VP8 ') break;
       i += 8 + le32(b, i + 4) + (le32(b, i + 4) & 1);
     }
-    return { ...base, width: le24(b, 24) + 1, height: le24(b, 27) + 1, mayHaveAlpha: (flags & 0x10) !== 0, animated: (flags & 0x02) !== 0, webpLossless: lossless };
+    return {
+      ...base,
+      width: le24(b, 24) + 1,
+      height: le24(b, 27) + 1,
+      mayHaveAlpha: (flags & 0x10) !== 0,
+      animated: (flags & 0x02) !== 0,
+      webpLossless: lossless,
+    };
   }
   throw new ImageDecodeError('WebP has no VP8/VP8L/VP8X chunk');
 }

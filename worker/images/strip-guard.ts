@@ -22,7 +22,12 @@ export type StripGuardLevel = 'luma' | 'luma+alpha' | 'palette';
 export type StripGuardOptions = { width: number; height: number; level: StripGuardLevel; quality?: number; scale?: number };
 export type StripGuardResult = { score: number; pass: boolean; banding?: number; floor: number };
 export type StripGuard = {
-  push(originalRows: Uint8Array | Uint8ClampedArray, candidateRows: Uint8Array | Uint8ClampedArray, rows: number, channels: 1 | 3 | 4): void;
+  push(
+    originalRows: Uint8Array | Uint8ClampedArray,
+    candidateRows: Uint8Array | Uint8ClampedArray,
+    rows: number,
+    channels: 1 | 3 | 4,
+  ): void;
   result(): StripGuardResult;
   /** Already certain to fail (palette: more pixels off by > 6 than the whole image may have): stop early. */
   hopeless(): boolean;
@@ -35,7 +40,12 @@ const C2 = (0.03 * 255) ** 2;
 const BLOCK = 8;
 const N = BLOCK * BLOCK;
 
-const enum P { Luma, Alpha, Cb, Cr }
+const enum P {
+  Luma,
+  Alpha,
+  Cb,
+  Cr,
+}
 
 export function createStripGuard(opts: StripGuardOptions): StripGuard {
   const { width, height, level } = opts;
@@ -74,7 +84,10 @@ export function createStripGuard(opts: StripGuardOptions): StripGuard {
       const g = ch >= 3 ? src[i + 1]! : r;
       const b = ch >= 3 ? src[i + 2]! : r;
       const a8 = ch === 4 ? src[i + 3]! : 255;
-      if (plane === P.Alpha) { out[x] = a8; continue; }
+      if (plane === P.Alpha) {
+        out[x] = a8;
+        continue;
+      }
       const a = a8 / 255;
       if (plane === P.Luma) {
         const y = 0.299 * r + 0.587 * g + 0.114 * b;
@@ -98,7 +111,10 @@ export function createStripGuard(opts: StripGuardOptions): StripGuard {
         const kk = ch >= 3 ? k : 0;
         const v1 = o[i + kk]! * wa + 255 * (1 - wa);
         const v2 = c[i + kk]! * wb + 255 * (1 - wb);
-        if (Math.abs(v1 - v2) > 6) { bigErrors++; break; }
+        if (Math.abs(v1 - v2) > 6) {
+          bigErrors++;
+          break;
+        }
       }
     }
   }
@@ -107,12 +123,25 @@ export function createStripGuard(opts: StripGuardOptions): StripGuard {
   function addRow(s: Float64Array, ra: Float64Array, rb: Float64Array): void {
     for (let bx = 0; bx < nbx; bx++) {
       const j = bx * 5;
-      let sa = s[j]!, sb = s[j + 1]!, saa = s[j + 2]!, sbb = s[j + 3]!, sab = s[j + 4]!;
+      let sa = s[j]!,
+        sb = s[j + 1]!,
+        saa = s[j + 2]!,
+        sbb = s[j + 3]!,
+        sab = s[j + 4]!;
       for (let x = bx * BLOCK, end = x + BLOCK; x < end; x++) {
-        const a = ra[x]!, b = rb[x]!;
-        sa += a; sb += b; saa += a * a; sbb += b * b; sab += a * b;
+        const a = ra[x]!,
+          b = rb[x]!;
+        sa += a;
+        sb += b;
+        saa += a * a;
+        sbb += b * b;
+        sab += a * b;
       }
-      s[j] = sa; s[j + 1] = sb; s[j + 2] = saa; s[j + 3] = sbb; s[j + 4] = sab;
+      s[j] = sa;
+      s[j + 1] = sb;
+      s[j + 2] = saa;
+      s[j + 3] = sbb;
+      s[j + 4] = sab;
     }
   }
 
@@ -122,8 +151,11 @@ export function createStripGuard(opts: StripGuardOptions): StripGuard {
       let t = totals[p]!;
       for (let bx = 0; bx < nbx; bx++) {
         const j = bx * 5;
-        const ma = s[j]! / N, mb = s[j + 1]! / N;
-        const vA = s[j + 2]! / N - ma * ma, vB = s[j + 3]! / N - mb * mb, cov = s[j + 4]! / N - ma * mb;
+        const ma = s[j]! / N,
+          mb = s[j + 1]! / N;
+        const vA = s[j + 2]! / N - ma * ma,
+          vB = s[j + 3]! / N - mb * mb,
+          cov = s[j + 4]! / N - ma * mb;
         t += ((2 * ma * mb + C1) * (2 * cov + C2)) / ((ma * ma + mb * mb + C1) * (vA + vB + C2));
       }
       totals[p] = t;
@@ -133,10 +165,13 @@ export function createStripGuard(opts: StripGuardOptions): StripGuard {
   }
 
   return {
-    get rows() { return row; },
+    get rows() {
+      return row;
+    },
     push(original, candidate, rows, channels) {
       const stride = width * channels;
-      if (original.length < rows * stride || candidate.length < rows * stride) throw new RangeError(`strip guard: ${rows} rows of ${stride} bytes expected`);
+      if (original.length < rows * stride || candidate.length < rows * stride)
+        throw new RangeError(`strip guard: ${rows} rows of ${stride} bytes expected`);
       for (let r = 0; r < rows; r++, row++) {
         if (row >= height) throw new RangeError('strip guard: more rows than the image height');
         const off = r * stride;
@@ -154,14 +189,23 @@ export function createStripGuard(opts: StripGuardOptions): StripGuard {
             continue;
           }
           // Box sums in the order the whole-image metric adds them: row by row, left to right.
-          const A = boxA[p]!, B = boxB[p]!;
+          const A = boxA[p]!,
+            B = boxB[p]!;
           for (let X = 0, x = 0; X < sw; X++) {
-            let a = A[X]!, b = B[X]!;
-            for (let dx = 0; dx < k; dx++, x++) { a += va[x]!; b += vb[x]!; }
-            A[X] = a; B[X] = b;
+            let a = A[X]!,
+              b = B[X]!;
+            for (let dx = 0; dx < k; dx++, x++) {
+              a += va[x]!;
+              b += vb[x]!;
+            }
+            A[X] = a;
+            B[X] = b;
           }
           if (!boxDone) continue;
-          for (let X = 0; X < sw; X++) { ma[X] = A[X]! / kk; mb[X] = B[X]! / kk; }
+          for (let X = 0; X < sw; X++) {
+            ma[X] = A[X]! / kk;
+            mb[X] = B[X]! / kk;
+          }
           A.fill(0);
           B.fill(0);
           addRow(sums[p]!, ma, mb);

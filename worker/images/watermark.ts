@@ -86,7 +86,11 @@ function boxShrinker(w: number, h: number, f: number) {
         for (let o = 0; o < ow; o++) {
           const a = acc[o * 4 + 3]!;
           const p = (oy * ow + o) * 4;
-          if (a > 0) { out[p] = acc[o * 4]! / a; out[p + 1] = acc[o * 4 + 1]! / a; out[p + 2] = acc[o * 4 + 2]! / a; }
+          if (a > 0) {
+            out[p] = acc[o * 4]! / a;
+            out[p + 1] = acc[o * 4 + 1]! / a;
+            out[p + 2] = acc[o * 4 + 2]! / a;
+          }
           out[p + 3] = wsum[o]! > 0 ? a / wsum[o]! : 0;
         }
         acc.fill(0);
@@ -113,9 +117,13 @@ async function decodeJpegLogo(bytes: Uint8Array): Promise<Logo> {
   const sw = Math.ceil(width / denom);
   const sh = Math.ceil(height / denom);
   const shrink = boxShrinker(sw, sh, logoFactor(sw, sh));
-  await forEachJpegRgbaStrip(bytes, (rgba, y, rows) => {
-    for (let r = 0; r < rows; r++) shrink.row(rgba, r * sw * 4, y + r);
-  }, denom);
+  await forEachJpegRgbaStrip(
+    bytes,
+    (rgba, y, rows) => {
+      for (let r = 0; r < rows; r++) shrink.row(rgba, r * sw * 4, y + r);
+    },
+    denom,
+  );
   return { pixels: shrink.pixels, width, height };
 }
 
@@ -136,7 +144,11 @@ export function resizeRow(src: Rgba, width: number, height: number, y: number, o
   for (let x = 0; x < width; x++) {
     const x0 = x * sx;
     const x1 = Math.min(src.width, x0 + Math.max(sx, 1));
-    let r = 0, g = 0, b = 0, a = 0, wsum = 0;
+    let r = 0,
+      g = 0,
+      b = 0,
+      a = 0,
+      wsum = 0;
     for (let yy = Math.floor(y0); yy < Math.ceil(y1); yy++) {
       const wy = Math.min(yy + 1, y1) - Math.max(yy, y0);
       if (wy <= 0) continue;
@@ -146,11 +158,23 @@ export function resizeRow(src: Rgba, width: number, height: number, y: number, o
         const wgt = wx * wy;
         const i = (yy * src.width + xx) * 4;
         const al = s[i + 3]! * wgt;
-        r += s[i]! * al; g += s[i + 1]! * al; b += s[i + 2]! * al; a += al; wsum += wgt;
+        r += s[i]! * al;
+        g += s[i + 1]! * al;
+        b += s[i + 2]! * al;
+        a += al;
+        wsum += wgt;
       }
     }
     const o = x * 4;
-    if (a > 0) { out[o] = r / a; out[o + 1] = g / a; out[o + 2] = b / a; } else { out[o] = 0; out[o + 1] = 0; out[o + 2] = 0; }
+    if (a > 0) {
+      out[o] = r / a;
+      out[o + 1] = g / a;
+      out[o + 2] = b / a;
+    } else {
+      out[o] = 0;
+      out[o + 1] = 0;
+      out[o + 2] = 0;
+    }
     out[o + 3] = wsum > 0 ? a / wsum : 0;
   }
 }
@@ -158,13 +182,23 @@ export function resizeRow(src: Rgba, width: number, height: number, y: number, o
 export type Placement = { x: number; y: number; width: number; height: number };
 
 /** Margin: 3 % of the shorter side (at least 4 px), so logos never touch the edge. */
-export function placeWatermark(imgW: number, imgH: number, logoW: number, logoH: number, position: WatermarkPosition, heightFraction: number): Placement {
+export function placeWatermark(
+  imgW: number,
+  imgH: number,
+  logoW: number,
+  logoH: number,
+  position: WatermarkPosition,
+  heightFraction: number,
+): Placement {
   const margin = Math.max(4, Math.round(Math.min(imgW, imgH) * 0.03));
   let height = Math.max(1, Math.round(imgH * Math.min(1, Math.max(0.01, heightFraction))));
   let width = Math.max(1, Math.round((logoW * height) / logoH));
   // Never wider than the image (minus margins): a wide logo on a tall image shrinks to fit.
   const maxW = Math.max(1, imgW - 2 * margin);
-  if (width > maxW) { height = Math.max(1, Math.round((height * maxW) / width)); width = maxW; }
+  if (width > maxW) {
+    height = Math.max(1, Math.round((height * maxW) / width));
+    width = maxW;
+  }
   const mH = Math.min(margin, Math.max(0, Math.floor((imgH - height) / 2)));
   const left = margin;
   const centreX = Math.round((imgW - width) / 2);
@@ -173,16 +207,28 @@ export function placeWatermark(imgW: number, imgH: number, logoW: number, logoH:
   const centreY = Math.round((imgH - height) / 2);
   const bottom = imgH - height - mH;
   const [x, y] = {
-    t_l: [left, top], t_c: [centreX, top], t_r: [right, top], c: [centreX, centreY],
-    b_l: [left, bottom], b_c: [centreX, bottom], b_r: [right, bottom],
+    t_l: [left, top],
+    t_c: [centreX, top],
+    t_r: [right, top],
+    c: [centreX, centreY],
+    b_l: [left, bottom],
+    b_c: [centreX, bottom],
+    b_r: [right, bottom],
   }[position] as [number, number];
   return { x: Math.max(0, x), y: Math.max(0, y), width, height };
 }
 
 /** A watermark placed on one image: draws itself onto strips of straight RGBA rows as they stream by. */
-export type PlacedWatermark = { at: Placement; drawRows(rgba: Uint8Array | Uint8ClampedArray, y0: number, rows: number, width: number): void };
+export type PlacedWatermark = {
+  at: Placement;
+  drawRows(rgba: Uint8Array | Uint8ClampedArray, y0: number, rows: number, width: number): void;
+};
 
-export async function placeLogo(wm: { bytes: Uint8Array; position: WatermarkPosition; heightFraction: number; opacity: number }, imgW: number, imgH: number): Promise<PlacedWatermark> {
+export async function placeLogo(
+  wm: { bytes: Uint8Array; position: WatermarkPosition; heightFraction: number; opacity: number },
+  imgW: number,
+  imgH: number,
+): Promise<PlacedWatermark> {
   const logo = await decodeLogo(wm.bytes);
   const at = placeWatermark(imgW, imgH, logo.width, logo.height, wm.position, wm.heightFraction);
   const op = Math.min(1, Math.max(0, wm.opacity));
@@ -203,7 +249,14 @@ export async function placeLogo(wm: { bytes: Uint8Array; position: WatermarkPosi
 }
 
 /** result = logo over image, logo alpha multiplied by opacity, on one image row. */
-function blendRow(d: Uint8Array | Uint8ClampedArray, rowOff: number, l: Uint8ClampedArray, at: Placement, width: number, op: number): void {
+function blendRow(
+  d: Uint8Array | Uint8ClampedArray,
+  rowOff: number,
+  l: Uint8ClampedArray,
+  at: Placement,
+  width: number,
+  op: number,
+): void {
   for (let x = 0; x < at.width; x++) {
     const ix = at.x + x;
     if (ix < 0 || ix >= width) continue;
@@ -213,12 +266,16 @@ function blendRow(d: Uint8Array | Uint8ClampedArray, rowOff: number, l: Uint8Cla
     const di = rowOff + ix * 4;
     const da = d[di + 3]! / 255;
     const oa = sa + da * (1 - sa);
-    for (let c = 0; c < 3; c++) d[di + c] = Math.min(255, Math.max(0, Math.round((l[li + c]! * sa + d[di + c]! * da * (1 - sa)) / oa)));
+    for (let c = 0; c < 3; c++)
+      d[di + c] = Math.min(255, Math.max(0, Math.round((l[li + c]! * sa + d[di + c]! * da * (1 - sa)) / oa)));
     d[di + 3] = Math.round(oa * 255);
   }
 }
 
-export async function applyWatermark(img: Rgba, wm: { bytes: Uint8Array; position: WatermarkPosition; heightFraction: number; opacity: number }): Promise<void> {
+export async function applyWatermark(
+  img: Rgba,
+  wm: { bytes: Uint8Array; position: WatermarkPosition; heightFraction: number; opacity: number },
+): Promise<void> {
   const placed = await placeLogo(wm, img.width, img.height);
   placed.drawRows(img.data, 0, img.height, img.width);
 }

@@ -11,13 +11,25 @@ import { DEFAULT_BUDGET_BYTES, webpTransparentPeakBytes } from './budget';
 import { UnsupportedInput } from './jpeg-pipeline';
 import { optimiseWebpBounded, WebpTooLarge, type WebpPicture } from './libwebp';
 
-export async function webpCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: GuardMode): Promise<{ best: Candidate | null; note?: string }> {
+export async function webpCandidates(
+  input: Uint8Array,
+  header: HeaderInfo,
+  s: EngineSettings,
+  guard: GuardMode,
+): Promise<{ best: Candidate | null; note?: string }> {
   const pixels = await decodeWebp(input);
   if (s.watermark) await applyWatermark(pixels, s.watermark);
-  const base = { format: 'webp' as const, width: pixels.width, height: pixels.height, convertedToJpg: false, watermarked: Boolean(s.watermark) };
+  const base = {
+    format: 'webp' as const,
+    width: pixels.width,
+    height: pixels.height,
+    convertedToJpg: false,
+    watermarked: Boolean(s.watermark),
+  };
   if (s.mode === 'lossless') {
     // A lossy WebP re-encoded losslessly is always larger: only lossless originals are worth trying.
-    if (!header.webpLossless && !s.watermark) return { best: null, note: 'lossy WebP original: lossless mode cannot make it smaller' };
+    if (!header.webpLossless && !s.watermark)
+      return { best: null, note: 'lossy WebP original: lossless mode cannot make it smaller' };
     return { best: { ...base, bytes: await encodeWebp(pixels, { quality: 100, lossless: true }) } };
   }
   const out = await guardedWebp(pixels, s.quality, guard, hasTransparency(pixels));
@@ -28,7 +40,13 @@ export async function webpCandidates(input: Uint8Array, header: HeaderInfo, s: E
  * WebPs beyond jSquash's budget (lossy mode, with or without watermark; budget.ts picks this): our libwebp build
  * decodes into the encoder's YUV picture and guards strip by strip (libwebp.ts): ~3.4 B/px, ~20 B/px with real transparency.
  */
-export async function largeWebpCandidates(input: Uint8Array, header: HeaderInfo, s: EngineSettings, guard: GuardMode, budgetBytes = DEFAULT_BUDGET_BYTES): Promise<{ best: Candidate | null; note?: string }> {
+export async function largeWebpCandidates(
+  input: Uint8Array,
+  header: HeaderInfo,
+  s: EngineSettings,
+  guard: GuardMode,
+  budgetBytes = DEFAULT_BUDGET_BYTES,
+): Promise<{ best: Candidate | null; note?: string }> {
   const placed = s.watermark ? await placeLogo(s.watermark, header.width, header.height) : null;
   let out;
   try {
@@ -40,7 +58,18 @@ export async function largeWebpCandidates(input: Uint8Array, header: HeaderInfo,
     if (e instanceof WebpTooLarge) throw new UnsupportedInput(e.message);
     throw e;
   }
-  return { best: { format: 'webp', width: out.width, height: out.height, convertedToJpg: false, watermarked: Boolean(placed), bytes: out.bytes, qualityUsed: out.qualityUsed, ssim: out.score } };
+  return {
+    best: {
+      format: 'webp',
+      width: out.width,
+      height: out.height,
+      convertedToJpg: false,
+      watermarked: Boolean(placed),
+      bytes: out.bytes,
+      qualityUsed: out.qualityUsed,
+      ssim: out.score,
+    },
+  };
 }
 
 /** Draws the logo on the rows it covers (even-aligned 16-row strips through RGBA and back). */

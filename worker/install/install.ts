@@ -18,7 +18,13 @@ import { buildAuthorizeUrl, isFreshTimestamp, missingScopes, verifyQueryHmac, ty
 import { getShopInfo } from '../shopify/operations/shop';
 import { enqueueSync } from '../messages/catalogue-sync';
 import { isShopDomain, sessionTokenForShop } from '../auth/session-token';
-import { exchangeAuthorizationCode, exchangeSessionToken, toStoredTokens, type TokenEnv, type TokenResponse } from '../shopify/tokens';
+import {
+  exchangeAuthorizationCode,
+  exchangeSessionToken,
+  toStoredTokens,
+  type TokenEnv,
+  type TokenResponse,
+} from '../shopify/tokens';
 
 export type InstallEnv = TokenEnv & AuthorizeEnv & Pick<Env, 'SYNC_QUEUE'>;
 
@@ -58,7 +64,10 @@ export function needsAuthorisation(shop: ShopRow | undefined, requiredScopes: st
   return lacksGrant(shop, now) || missingScopes(shop!.scopes, requiredScopes).length > 0;
 }
 
-export type LandingOptions = { log: Logger; /** The Authorization bearer of the landing request (App Bridge's session token). */ bearer?: string | null };
+export type LandingOptions = {
+  log: Logger;
+  /** The Authorization bearer of the landing request (App Bridge's session token). */ bearer?: string | null;
+};
 
 /**
  * GET /shopify/app, the launch Shopify's admin opens (the query arrives verbatim from the admin's launch
@@ -68,7 +77,12 @@ export type LandingOptions = { log: Logger; /** The Authorization bearer of the 
  * exchanged grant still lacks a scope does the answer send the browser through OAuth (301 + authorize
  * URL). Otherwise 302 + the in-app route.
  */
-export async function installLanding(env: InstallEnv, db: Db, params: URLSearchParams, opts: LandingOptions): Promise<{ code: 301 | 302; url: string }> {
+export async function installLanding(
+  env: InstallEnv,
+  db: Db,
+  params: URLSearchParams,
+  opts: LandingOptions,
+): Promise<{ code: 301 | 302; url: string }> {
   const shopDomain = await verifySignedQuery(params, env.SHOPIFY_API_SECRET);
   let shop = await findShopByDomain(db, shopDomain);
   if (needsAuthorisation(shop, env.SHOPIFY_SCOPES)) {
@@ -83,7 +97,8 @@ export async function installLanding(env: InstallEnv, db: Db, params: URLSearchP
         opts.log.warn('launch_token_exchange_refused', { shop: shopDomain, error: err });
       }
     }
-    if (needsAuthorisation(shop, env.SHOPIFY_SCOPES)) return { code: 301, url: await authorizeRedirect(env, db, shopDomain, params.get('locale')) };
+    if (needsAuthorisation(shop, env.SHOPIFY_SCOPES))
+      return { code: 301, url: await authorizeRedirect(env, db, shopDomain, params.get('locale')) };
   }
   const route = shop!.setupGuidePending ? '/guidance' : '/main';
   const keep = new URLSearchParams({ shop: shopDomain });
@@ -96,7 +111,14 @@ export async function installLanding(env: InstallEnv, db: Db, params: URLSearchP
  * Stores the grant and brings the shop row up to date. On a fresh install (or reinstall) the shop's
  * language comes from its primary locale and the first catalogue sync is queued.
  */
-export async function completeInstall(env: InstallEnv, db: Db, shopDomain: string, grant: TokenResponse, log: Logger, adminLocale?: string | null): Promise<ShopRow> {
+export async function completeInstall(
+  env: InstallEnv,
+  db: Db,
+  shopDomain: string,
+  grant: TokenResponse,
+  log: Logger,
+  adminLocale?: string | null,
+): Promise<ShopRow> {
   const before = await findShopByDomain(db, shopDomain);
   const isNewRow = !before;
   // A re-authorised old install or a grant with new scopes sees more of the catalogue: sync it again.
@@ -123,7 +145,8 @@ export async function completeInstall(env: InstallEnv, db: Db, shopDomain: strin
   await updateShopInfo(db, shop.id, fields);
   // A first install starts its quota cycle on the install day; a reinstall keeps the cycle day and the
   // current period's usage (worker/billing/cycle.ts quotaCycleOnInstall).
-  if (freshInstall && shop.installedAt != null) await updateShopBilling(db, shop.id, quotaCycleOnInstall(before ?? null, shop.installedAt));
+  if (freshInstall && shop.installedAt != null)
+    await updateShopBilling(db, shop.id, quotaCycleOnInstall(before ?? null, shop.installedAt));
   await ensureShopDefaultRows(db, shop.id);
   if (freshInstall || widened) await enqueueSync(env.SYNC_QUEUE, { type: 'sync', shopId: shop.id });
   log.info('shop_installed', { shop: shopDomain, freshInstall, expiring: grant.expires_in != null });
@@ -146,7 +169,11 @@ export async function handleOAuthCallback(env: InstallEnv, db: Db, params: URLSe
  * After OAuth the merchant goes back into the Shopify admin, to this app's embedded page, when `host`
  * names Shopify's admin; otherwise to the app's own route.
  */
-export function appHomeUrl(env: Pick<Env, 'APP_URL' | 'SHOPIFY_API_KEY' | 'SHOPIFY_ORIGIN'>, shop: ShopRow, host: string | null): string {
+export function appHomeUrl(
+  env: Pick<Env, 'APP_URL' | 'SHOPIFY_API_KEY' | 'SHOPIFY_ORIGIN'>,
+  shop: ShopRow,
+  host: string | null,
+): string {
   const decoded = decodeHost(host);
   if (UNIFIED_ADMIN_HOST.test(decoded)) return `${shopifyHostUrl(env, decoded)}/apps/${env.SHOPIFY_API_KEY}`;
   const route = shop.setupGuidePending ? '/guidance' : '/main';

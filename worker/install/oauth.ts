@@ -69,6 +69,11 @@ export function oauthRedirectUri(env: Pick<Env, 'APP_URL'>): string {
 
 /** Shopify's authorize URL for an offline grant (no grant_options[]=per-user). */
 export function buildAuthorizeUrl(env: AuthorizeEnv, shopDomain: string, state: string): string {
-  const q = new URLSearchParams({ client_id: env.SHOPIFY_API_KEY, scope: env.SHOPIFY_SCOPES, redirect_uri: oauthRedirectUri(env), state });
+  const q = new URLSearchParams({
+    client_id: env.SHOPIFY_API_KEY,
+    scope: env.SHOPIFY_SCOPES,
+    redirect_uri: oauthRedirectUri(env),
+    state,
+  });
   return `${authorizeUrl(env, shopDomain)}?${q.toString()}`;
 }

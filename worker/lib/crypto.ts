@@ -60,7 +60,9 @@ async function aesKey(keyB64: string): Promise<CryptoKey> {
 /** AES-256-GCM; the stored form is base64(iv || ciphertext). Access tokens are only ever stored this way. */
 export async function encryptSecret(keyB64: string, plaintext: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const ct = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await aesKey(keyB64), encoder.encode(plaintext)));
+  const ct = new Uint8Array(
+    await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await aesKey(keyB64), encoder.encode(plaintext)),
+  );
   const out = new Uint8Array(iv.length + ct.length);
   out.set(iv);
   out.set(ct, iv.length);

@@ -1,5 +1,13 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { formatMessage, msg, type KeyedMessage, type MessageKey, type MessageParams, type ParamsArg, type PlainMessageKey } from '../../shared/messages';
+import {
+  formatMessage,
+  msg,
+  type KeyedMessage,
+  type MessageKey,
+  type MessageParams,
+  type ParamsArg,
+  type PlainMessageKey,
+} from '../../shared/messages';
 
 /**
  * An expected failure with a message meant for the merchant: a key of shared/messages.ts with its

@@ -20,7 +20,11 @@ export type Backoff = { baseSeconds: number; maxSeconds: number; jitterSeconds?:
  * the queue's delivery count (1 on the first delivery) and atLeast what the other side asked for
  * (a Retry-After). Jitter keeps many shops from retrying in step.
  */
-export function backoffSeconds(rule: Backoff, attempts: number, opts: { atLeastSeconds?: number | null; random?: () => number } = {}): number {
+export function backoffSeconds(
+  rule: Backoff,
+  attempts: number,
+  opts: { atLeastSeconds?: number | null; random?: () => number } = {},
+): number {
   const doubled = rule.baseSeconds * 2 ** Math.max(0, attempts - 1);
   const delay = Math.min(rule.maxSeconds, Math.max(doubled, opts.atLeastSeconds ?? 0));
   return rule.jitterSeconds ? delay + Math.floor((opts.random ?? Math.random)() * rule.jitterSeconds) : delay;
@@ -46,12 +50,20 @@ export type ConsumerSpec<M, D> = {
 };
 
 /** Decides one message and tells the queue. Never throws. */
-export async function consumeMessage<M, D>(spec: ConsumerSpec<M, D>, deps: D, message: Message<unknown>, log: Logger): Promise<Verdict> {
+export async function consumeMessage<M, D>(
+  spec: ConsumerSpec<M, D>,
+  deps: D,
+  message: Message<unknown>,
+  log: Logger,
+): Promise<Verdict> {
   let mlog = log.child({ messageId: message.id, attempt: message.attempts });
   const parsed = spec.schema.safeParse(message.body);
   let verdict: Verdict;
   if (!parsed.success) {
-    mlog.error(`${spec.name}_bad_message`, { body: message.body, issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) });
+    mlog.error(`${spec.name}_bad_message`, {
+      body: message.body,
+      issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
+    });
     verdict = ACK;
   } else {
     if (spec.context) mlog = mlog.child(spec.context(parsed.data));

@@ -1,4 +1,10 @@
 // Messages on WEBHOOK_QUEUE (`shopify-webhooks`): the work of a heavy webhook topic, sent once the
 // delivery is verified and claimed (worker/webhooks/receive.ts), consumed by worker/webhooks/consumer.ts.
 
-export type WebhookWorkMessage = { type: 'webhook'; webhookId: string; topic: string; shopDomain: string; payload: Record<string, unknown> };
+export type WebhookWorkMessage = {
+  type: 'webhook';
+  webhookId: string;
+  topic: string;
+  shopDomain: string;
+  payload: Record<string, unknown>;
+};

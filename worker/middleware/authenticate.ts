@@ -50,7 +50,13 @@ export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandl
           if (!shop || shop.uninstalledAt) {
             // A shop with no row yet: the reauthorize URL needs this token (see ShopifyReauthRequiredError).
             const refused = err instanceof ShopifyHttpError && !err.retryable;
-            throw refused ? new ShopifyReauthRequiredError(claims.shopDomain, `token exchange refused: ${err.message}`, shop ? undefined : token) : err;
+            throw refused
+              ? new ShopifyReauthRequiredError(
+                  claims.shopDomain,
+                  `token exchange refused: ${err.message}`,
+                  shop ? undefined : token,
+                )
+              : err;
           }
           c.get('log').warn('token_exchange_failed', { shop: shop.domain, error: err });
         }

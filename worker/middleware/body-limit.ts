@@ -14,7 +14,8 @@ export function bodyLimitFor(path: string): number {
 /** 413 with the documented message where the route has one: only a watermark picture makes a settings save big. */
 function tooLarge(path: string): ApiError {
   if (path === '/api/v2/image-opt/uploadImagesOpt') return apiError(413, 'server.upload.requestTooLarge');
-  if (path === '/api/v2/image-opt/saveSettings' || path === '/api/v1/saveNewGuideCfg') return apiError(413, 'server.settings.watermarkTooLarge');
+  if (path === '/api/v2/image-opt/saveSettings' || path === '/api/v1/saveNewGuideCfg')
+    return apiError(413, 'server.settings.watermarkTooLarge');
   return apiError(413, 'server.limits.bodyTooLarge');
 }
 

@@ -16,9 +16,14 @@ export const onError: ErrorHandler<AppEnv> = (thrown, c) => {
   const path = c.req.path;
   const err = apiErrorFromShopify(thrown) ?? thrown;
   if (err instanceof ApiError) {
-    for (const [k, v] of Object.entries(err.headers)) c.header(k, k.toLowerCase() === REAUTH_URL_HEADER ? absoluteAppUrl(c.env, v) : v);
+    for (const [k, v] of Object.entries(err.headers))
+      c.header(k, k.toLowerCase() === REAUTH_URL_HEADER ? absoluteAppUrl(c.env, v) : v);
     // App Bridge and our admin client read the reauthorize headers from fetch answers (as shopify-app-js does).
-    if (Object.keys(err.headers).some((k) => k.toLowerCase() === REAUTH_URL_HEADER)) c.header('Access-Control-Expose-Headers', 'X-Shopify-API-Request-Failure-Reauthorize, X-Shopify-API-Request-Failure-Reauthorize-Url');
+    if (Object.keys(err.headers).some((k) => k.toLowerCase() === REAUTH_URL_HEADER))
+      c.header(
+        'Access-Control-Expose-Headers',
+        'X-Shopify-API-Request-Failure-Reauthorize, X-Shopify-API-Request-Failure-Reauthorize-Url',
+      );
     return c.json(errorBody(path, err.status, err.keyed), err.status);
   }
   if (err instanceof HTTPException) {

@@ -31,7 +31,8 @@ export const rateLimit = (binding: LimiterBinding, counts: RateLimitCounts = 'ev
     const limiter = c.env[binding] as RateLimit | undefined;
     const client = c.req.header('CF-Connecting-IP');
     const overLimit = async () => !!limiter && !!client && !(await limiter.limit({ key: client })).success;
-    const tooMany = () => new ApiError(429, msg('server.limits.tooManyRequests'), { 'Retry-After': String(LIMITERS[binding].periodSeconds) });
+    const tooMany = () =>
+      new ApiError(429, msg('server.limits.tooManyRequests'), { 'Retry-After': String(LIMITERS[binding].periodSeconds) });
     if (counts === 'every' && (await overLimit())) throw tooMany();
     await next();
     if (counts === 'refused' && c.res.status === 401 && (await overLimit())) throw tooMany();

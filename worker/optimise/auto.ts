@@ -18,7 +18,11 @@ function anyAreaApplies(settings: ImageSettings, item: ItemRow): boolean {
   const kind = kindOfDataType(item.dataType);
   if (kind === 'upload') return false;
   const published = item.published;
-  return areaApplies(settings.image_opt, kind, published) || areaApplies(settings.alt_text, kind, published) || areaApplies(settings.file_name, kind, published);
+  return (
+    areaApplies(settings.image_opt, kind, published) ||
+    areaApplies(settings.alt_text, kind, published) ||
+    areaApplies(settings.file_name, kind, published)
+  );
 }
 
 /** Queues the shop's pending images that its settings cover, one job per tab. Returns images queued. */
@@ -32,7 +36,15 @@ export async function enqueueAutomatic(deps: PlanDeps, shopId: number): Promise<
   for (const dataType of [1, 2, 3]) {
     const ids = pending.filter((r) => r.item.dataType === dataType).map((r) => r.image.id);
     if (ids.length === 0) continue;
-    const { total } = await planJob(deps, { shop, dataType, processType: 'auto', pageType: 0, pattern: 'automatic', selection: { imageIds: ids }, quiet: true });
+    const { total } = await planJob(deps, {
+      shop,
+      dataType,
+      processType: 'auto',
+      pageType: 0,
+      pattern: 'automatic',
+      selection: { imageIds: ids },
+      quiet: true,
+    });
     queued += total;
   }
   return queued;

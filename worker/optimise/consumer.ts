@@ -4,7 +4,16 @@
 // The queue plumbing (validation, ack/retry, the backoff rule) is worker/lib/queue-consumer.ts; handlers.ts
 // registers these.
 import { z } from 'zod';
-import { endJob, finishJobIfComplete, finishJobImage, getJob, getJobImage, markJobRunning, recordAttempt, type JobRow } from '../db/jobs';
+import {
+  endJob,
+  finishJobIfComplete,
+  finishJobImage,
+  getJob,
+  getJobImage,
+  markJobRunning,
+  recordAttempt,
+  type JobRow,
+} from '../db/jobs';
 import { claimImage, getImageWithItem, releaseImage, updateImage, type ImageWithItem } from '../db/images';
 import { refreshItemSummary } from '../db/items';
 import { findShopById, type ShopRow } from '../db/shops';
@@ -72,8 +81,10 @@ async function loadMember(deps: PipelineDeps, msg: OptimiseMessage): Promise<Mem
 /** Served already: a concurrent job finished this image after our job was created (not for restores). */
 function servedAlready({ job, row: { image } }: Member): boolean {
   if (job.processType === 'restore') return false;
-  const servedByOther = image.step === 'done' && image.optimisedAt !== null && image.optimisedAt >= job.createdAt && image.lockJobId === null;
-  const alreadyOptimised = (job.processType === 'optimize' || job.processType === 'auto') && image.status === 'compressed' && image.step === 'done';
+  const servedByOther =
+    image.step === 'done' && image.optimisedAt !== null && image.optimisedAt >= job.createdAt && image.lockJobId === null;
+  const alreadyOptimised =
+    (job.processType === 'optimize' || job.processType === 'auto') && image.status === 'compressed' && image.step === 'done';
   return servedByOther || alreadyOptimised;
 }
 
@@ -101,12 +112,23 @@ async function afterFailure(deps: PipelineDeps, ctx: RunContext, err: unknown, a
 }
 
 /** A run answered: the job member is finished, or the plan limit ends the whole job. */
-async function afterOutcome(deps: PipelineDeps, ctx: RunContext, outcome: Outcome, startedAt: number, log: Logger): Promise<Verdict> {
+async function afterOutcome(
+  deps: PipelineDeps,
+  ctx: RunContext,
+  outcome: Outcome,
+  startedAt: number,
+  log: Logger,
+): Promise<Verdict> {
   const { db } = deps;
   const { job, shop, image, item } = ctx;
   if (outcome.kind === 'plan_limit') {
     if (outcome.imageDone) await finishJobImage(db, job.id, image.id, 'done');
-    else await updateImage(db, shop.id, image.id, { status: image.status === 'processing' ? 'pending' : image.status, lockJobId: null, lockExpiresAt: null });
+    else
+      await updateImage(db, shop.id, image.id, {
+        status: image.status === 'processing' ? 'pending' : image.status,
+        lockJobId: null,
+        lockExpiresAt: null,
+      });
     await endJob(db, job.id, 'plan_limit', 'quota', deps.now());
     await refreshItemSummary(db, shop.id, item.id);
     log.info('plan_limit_reached');
@@ -138,7 +160,15 @@ export async function processOptimiseMessage(deps: PipelineDeps, msg: OptimiseMe
   await markJobRunning(deps.db, job.id);
 
   const startedAt = deps.now();
-  const ctx: RunContext = { job, shop, image, item, charged, previousLockJobId: image.lockJobId, ...(msg.upload ? { upload: msg.upload } : {}) };
+  const ctx: RunContext = {
+    job,
+    shop,
+    image,
+    item,
+    charged,
+    previousLockJobId: image.lockJobId,
+    ...(msg.upload ? { upload: msg.upload } : {}),
+  };
   let outcome: Outcome;
   try {
     outcome = job.processType === 'restore' ? await runRestore(deps, ctx) : await runOptimise(deps, ctx);

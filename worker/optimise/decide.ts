@@ -16,7 +16,11 @@ export function kindOfDataType(dataType: number): ImageKind | 'upload' {
 /** Per-upload choices of uploadImagesOpt's opt_cfg; catalogue images follow the settings only. */
 export type { UploadOptions };
 
-export function engineSettingsOf(settings: ImageSettings, watermarkBytes: Uint8Array | null, upload?: UploadOptions): EngineSettings {
+export function engineSettingsOf(
+  settings: ImageSettings,
+  watermarkBytes: Uint8Array | null,
+  upload?: UploadOptions,
+): EngineSettings {
   const q = engineQualityOf(settings);
   const io = settings.image_opt;
   const wantWatermark = upload ? upload.watermark : io.watermark.switch === 1;
@@ -26,7 +30,14 @@ export function engineSettingsOf(settings: ImageSettings, watermarkBytes: Uint8A
     pngToJpg: upload ? upload.pngToJpg : io.pngtojpg === 1,
     pngToJpgSizeControl: io.pngtojpg_size_control === 1,
     ...(wantWatermark && watermarkBytes
-      ? { watermark: { bytes: watermarkBytes, position: io.watermark.position, heightFraction: io.watermark.image_height, opacity: io.watermark.opacity } }
+      ? {
+          watermark: {
+            bytes: watermarkBytes,
+            position: io.watermark.position,
+            heightFraction: io.watermark.image_height,
+            opacity: io.watermark.opacity,
+          },
+        }
       : {}),
   };
 }
@@ -41,7 +52,14 @@ export function templateContextOf(item: ItemRow, shopName: string): TemplateCont
   const kind = kindOfDataType(item.dataType);
   return {
     kind: kind === 'upload' ? 'product' : kind,
-    item: { title: item.title, vendor: item.vendor, productType: item.productType, price: item.price, variant: item.variant, blogTitle: item.blogTitle },
+    item: {
+      title: item.title,
+      vendor: item.vendor,
+      productType: item.productType,
+      price: item.price,
+      variant: item.variant,
+      blogTitle: item.blogTitle,
+    },
     shopName,
     isPublished: item.published,
   };

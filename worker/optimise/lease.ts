@@ -17,7 +17,8 @@ export function leasedImage(deps: Pick<PipelineDeps, 'db'>, jobId: string, image
       return row;
     },
     async write(patch) {
-      if (!(await updateImageLocked(deps.db, row.shopId, row.id, jobId, patch))) throw new Error('processing lease lost to another job');
+      if (!(await updateImageLocked(deps.db, row.shopId, row.id, jobId, patch)))
+        throw new Error('processing lease lost to another job');
       row = { ...row, ...patch };
     },
   };

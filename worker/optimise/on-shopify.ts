@@ -12,7 +12,13 @@ import type { Timings } from './run-context';
 
 export function targetOf(image: ImageRow, item: ItemRow): ImageTarget {
   const kind = kindOfDataType(item.dataType);
-  return { kind: kind === 'upload' ? 'product' : kind, imgId: image.imgId, resourceId: item.resourceId, blogId: item.blogId, src: image.src };
+  return {
+    kind: kind === 'upload' ? 'product' : kind,
+    imgId: image.imgId,
+    resourceId: item.resourceId,
+    blogId: item.blogId,
+    src: image.src,
+  };
 }
 
 /** Whether Shopify serves exactly the bytes with this SHA-256 for the image now. */
@@ -33,7 +39,14 @@ export type Replacement = {
 };
 
 /** Applies the update on Shopify under the lease (skipped when a resumed attempt finds it done). */
-export async function replaceOnShopify(deps: PipelineDeps, shop: ShopRow, item: ItemRow, lease: LeasedImage, r: Replacement, timings?: Timings): Promise<void> {
+export async function replaceOnShopify(
+  deps: PipelineDeps,
+  shop: ShopRow,
+  item: ItemRow,
+  lease: LeasedImage,
+  r: Replacement,
+  timings?: Timings,
+): Promise<void> {
   const target = targetOf(lease.row, item);
   if (r.resuming && r.update.file && r.expectedSha && (await alreadyOnShopify(deps, shop, target, r.expectedSha))) return;
   await lease.write(r.marker);

@@ -44,7 +44,12 @@ type Result = { bytes: Uint8Array; format: string; width: number; height: number
 export type Progress = { step: Step; original: Uint8Array | null };
 export type Made = Progress & { result: Result | null; note?: string; unsupported: boolean };
 export type Slot = { charged: boolean; limitReached: boolean };
-export type Change = { update: ImageUpdate; expectedSha: string | null; meta: { alt: string | null; fileName: string | null }; changesShopify: boolean };
+export type Change = {
+  update: ImageUpdate;
+  expectedSha: string | null;
+  meta: { alt: string | null; fileName: string | null };
+  changesShopify: boolean;
+};
 
 async function timed<T>(timings: Timings, key: keyof Timings, fn: () => Promise<T>): Promise<T> {
   const t0 = Date.now();
@@ -111,7 +116,13 @@ export async function storeOriginal(run: OptimiseRun, fetched: Fetched | null): 
   if (sha && !(image.originalKey && sha === image.originalSha256)) {
     const key = r2Key('originals', ctx.shop.id, `${image.id}-${sha.slice(0, 16)}.${sniffExt(bytes, image.fileType)}`);
     await run.deps.bucket.put(key, bytes, { customMetadata: { sha256: sha, imageId: String(image.id) } });
-    await lease.write({ originalKey: key, originalSha256: sha, originalSize: bytes.byteLength, originalAlt: image.alt, originalFileName: image.fileName });
+    await lease.write({
+      originalKey: key,
+      originalSha256: sha,
+      originalSize: bytes.byteLength,
+      originalAlt: image.alt,
+      originalFileName: image.fileName,
+    });
   }
   await lease.write({ step: 'original_saved', status: 'processing', failReason: null });
   return { step: 'original_saved', original: bytes };
@@ -128,11 +139,17 @@ async function runEngine(run: OptimiseRun, original: Uint8Array): Promise<Engine
   if (!ctx.charged && !(await deps.quota.canOptimise(ctx.shop))) return 'plan_limit';
   const wantsWatermark = ctx.upload ? ctx.upload.watermark : settings.image_opt.watermark.switch === 1;
   const watermark = wantsWatermark && stored.watermarkKey ? await readStored(deps, stored.watermarkKey) : null;
-  const out = await timed(run.timings, 'engineMs', () => deps.optimiseImage(original, engineSettingsOf(settings, watermark, ctx.upload)));
+  const out = await timed(run.timings, 'engineMs', () =>
+    deps.optimiseImage(original, engineSettingsOf(settings, watermark, ctx.upload)),
+  );
   // Never larger, except a watermark the merchant asked for: the settings warn that a
   // watermark may increase file size, so that result is kept; it is not charged (reserveSlot).
   if (out.kind !== 'optimised' || !(out.bytesOut < out.bytesIn || out.watermarked)) {
-    return { result: null, note: out.kind === 'optimised' ? 'already optimal: result not smaller' : out.reason, unsupported: out.kind === 'unsupported' };
+    return {
+      result: null,
+      note: out.kind === 'optimised' ? 'already optimal: result not smaller' : out.reason,
+      unsupported: out.kind === 'unsupported',
+    };
   }
   const sha = await sha256HexOfBytes(out.bytes);
   const key = r2Key('results', ctx.shop.id, `${image.id}-${sha.slice(0, 16)}.${extOf(out.format)}`);
@@ -190,9 +207,14 @@ export async function reserveSlot(run: OptimiseRun, made: Made): Promise<Slot | 
 }
 
 /** The bytes Shopify should serve: our result, or the original back in place of an old result. */
-async function newFile(run: OptimiseRun, made: Made, filename: string): Promise<{ file: NonNullable<ImageUpdate['file']>; sha: string | null } | null> {
+async function newFile(
+  run: OptimiseRun,
+  made: Made,
+  filename: string,
+): Promise<{ file: NonNullable<ImageUpdate['file']>; sha: string | null } | null> {
   const image = run.lease.row;
-  if (made.result) return { file: { bytes: made.result.bytes, mime: mimeOf(made.result.format), filename }, sha: image.resultSha256 };
+  if (made.result)
+    return { file: { bytes: made.result.bytes, mime: mimeOf(made.result.format), filename }, sha: image.resultSha256 };
   if (!run.shopifyHasOldResult || run.isUpload) return null;
   const original = made.original ?? (await readKept(run.deps, image.originalKey));
   return { file: { bytes: original, mime: mimeOf(formatOf(original)), filename }, sha: image.originalSha256 };
@@ -218,7 +240,12 @@ export async function planChange(run: OptimiseRun, made: Made): Promise<Change> 
 export async function replace(run: OptimiseRun, made: Made, change: Change): Promise<void> {
   if (!change.changesShopify || made.step === 'replaced') return;
   const { deps, ctx, lease } = run;
-  const replacement = { update: change.update, expectedSha: change.expectedSha, resuming: made.step === 'replacing', marker: { step: 'replacing' } };
+  const replacement = {
+    update: change.update,
+    expectedSha: change.expectedSha,
+    resuming: made.step === 'replacing',
+    marker: { step: 'replacing' },
+  };
   await replaceOnShopify(deps, ctx.shop, ctx.item, lease, replacement, run.timings);
   await lease.write({ step: 'replaced' });
 }
@@ -259,5 +286,11 @@ export async function record(run: OptimiseRun, made: Made, change: Change): Prom
 export function outcomeOf(run: OptimiseRun, made: Made, slot: Slot, change: Change): Outcome {
   if (slot.limitReached) return { kind: 'plan_limit', imageDone: true };
   const changed = !!made.result || change.meta.alt !== null || change.meta.fileName !== null;
-  return { kind: 'done', status: changed ? 'done' : 'skipped', ...(made.note ? { note: made.note } : {}), charged: slot.charged, timings: run.timings };
+  return {
+    kind: 'done',
+    status: changed ? 'done' : 'skipped',
+    ...(made.note ? { note: made.note } : {}),
+    charged: slot.charged,
+    timings: run.timings,
+  };
 }

@@ -21,7 +21,12 @@ export type PlanDeps = {
   canOptimise: (shop: ShopRow) => Promise<boolean>;
 };
 
-export type Selection = { itemIds?: readonly number[]; imageIds?: readonly number[]; onlyItemIds?: readonly number[]; wholeTab?: boolean };
+export type Selection = {
+  itemIds?: readonly number[];
+  imageIds?: readonly number[];
+  onlyItemIds?: readonly number[];
+  wholeTab?: boolean;
+};
 
 export type PlanRequest = {
   shop: ShopRow;
@@ -42,14 +47,22 @@ function isExpired(image: ImageRow, now: number): boolean {
 }
 
 /** Why an image cannot take part in a job of this type, or null when it can. */
-export function exclusionOf(processType: ProcessType, pageType: number, image: ImageRow, item: ItemRow, now: number): Exclusion | null {
+export function exclusionOf(
+  processType: ProcessType,
+  pageType: number,
+  image: ImageRow,
+  item: ItemRow,
+  now: number,
+): Exclusion | null {
   if (image.deleted || item.deleted) return 'deleted';
   if (image.status === 'processing') return 'state';
   switch (processType) {
     case 'restore':
       if (isExpired(image, now)) return 'expired';
       if (!image.originalKey) return 'state';
-      return image.status === 'compressed' || (image.status === 'optimal' && (image.altEdited || image.fileNameEdited)) ? null : 'state';
+      return image.status === 'compressed' || (image.status === 'optimal' && (image.altEdited || image.fileNameEdited))
+        ? null
+        : 'state';
     case 'reoptimize':
       // Expired means the original is gone: starting "again from the original" is impossible.
       return image.originalKey && isExpired(image, now) ? 'expired' : null;
@@ -67,7 +80,9 @@ export function exclusionOf(processType: ProcessType, pageType: number, image: I
 function refusal(processType: ProcessType, reasons: Exclusion[]) {
   if (reasons.length > 0 && reasons.every((r) => r === 'expired')) return 'server.optimise.expired' as const;
   if (reasons.length > 0 && reasons.every((r) => r === 'deleted')) return 'server.optimise.deleted' as const;
-  return processType === 'optimize' || processType === 'auto' ? ('server.optimise.nothingToOptimise' as const) : ('server.optimise.selectCorrectState' as const);
+  return processType === 'optimize' || processType === 'auto'
+    ? ('server.optimise.nothingToOptimise' as const)
+    : ('server.optimise.selectCorrectState' as const);
 }
 
 /**
@@ -77,8 +92,12 @@ function refusal(processType: ProcessType, reasons: Exclusion[]) {
  */
 async function checkFairShare(deps: PlanDeps, req: PlanRequest, size: number): Promise<void> {
   if (req.processType !== 'restore' && req.processType !== 'reoptimize') return;
-  if ((await countQueuedImages(deps.db, req.shop.id)) >= MAX_QUEUED_IMAGES_PER_SHOP) throw apiError(429, 'server.limits.queueBusy');
-  if (req.processType === 'reoptimize' && !(await takeAllowance(deps.db, req.shop.id, 'reoptimise', startOfUtcDay(deps.now()), size, REOPTIMISE_IMAGES_PER_DAY))) {
+  if ((await countQueuedImages(deps.db, req.shop.id)) >= MAX_QUEUED_IMAGES_PER_SHOP)
+    throw apiError(429, 'server.limits.queueBusy');
+  if (
+    req.processType === 'reoptimize' &&
+    !(await takeAllowance(deps.db, req.shop.id, 'reoptimise', startOfUtcDay(deps.now()), size, REOPTIMISE_IMAGES_PER_DAY))
+  ) {
     throw apiError(429, 'server.limits.reoptimiseAllowance');
   }
 }
@@ -103,7 +122,11 @@ export async function planJob(deps: PlanDeps, req: PlanRequest): Promise<{ jobId
     if (req.quiet) return { jobId: null, total: 0 };
     throw new ValidationError(refusal(req.processType, reasons));
   }
-  const busy = await imagesInActiveJobs(db, req.shop.id, eligible.map((r) => r.image.id));
+  const busy = await imagesInActiveJobs(
+    db,
+    req.shop.id,
+    eligible.map((r) => r.image.id),
+  );
   const members = eligible.filter((r) => !busy.has(r.image.id));
   if (members.length === 0) return { jobId: null, total: 0 };
 
@@ -117,8 +140,19 @@ export async function planJob(deps: PlanDeps, req: PlanRequest): Promise<{ jobId
   await checkFairShare(deps, req, members.length);
 
   const jobId = crypto.randomUUID();
-  const job = { id: jobId, shopId: req.shop.id, dataType: req.dataType, processType: req.processType, pageType: req.pageType, pattern: req.pattern };
-  await createJob(db, job, members.map((r) => ({ imageId: r.image.id, itemId: r.item.id })));
+  const job = {
+    id: jobId,
+    shopId: req.shop.id,
+    dataType: req.dataType,
+    processType: req.processType,
+    pageType: req.pageType,
+    pattern: req.pattern,
+  };
+  await createJob(
+    db,
+    job,
+    members.map((r) => ({ imageId: r.image.id, itemId: r.item.id })),
+  );
   for (const optId of new Set(members.map((r) => r.item.id))) await refreshItemSummary(db, req.shop.id, optId);
   try {
     for (let i = 0; i < members.length; i += SEND_BATCH) {

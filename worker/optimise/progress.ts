@@ -14,7 +14,19 @@ export { TAB_KEYS };
 export type { ItemProgress, Schedule };
 
 function idle(dataType: number): Schedule {
-  return { data_type: dataType, process_type: '', page_type: 0, process_result: 1, opt_in: 0, opt_total: 0, opt_done: 0, opt_failed: 0, status: 'idle', plan_limit_message: null, list: [] };
+  return {
+    data_type: dataType,
+    process_type: '',
+    page_type: 0,
+    process_result: 1,
+    opt_in: 0,
+    opt_total: 0,
+    opt_done: 0,
+    opt_failed: 0,
+    status: 'idle',
+    plan_limit_message: null,
+    list: [],
+  };
 }
 
 export async function scheduleForTab(db: Db, shopId: number, dataType: number, now: number): Promise<Schedule> {
@@ -51,7 +63,12 @@ export async function scheduleForTab(db: Db, shopId: number, dataType: number, n
  * getOptSchedule: with data_type, that tab's schedule object (the detail page sends 1 and reads the
  * product object); without it, every tab keyed product / collection / blog / other.
  */
-export async function getSchedule(db: Db, shopId: number, dataType: number | undefined, now: number): Promise<Schedule | Record<string, Schedule>> {
+export async function getSchedule(
+  db: Db,
+  shopId: number,
+  dataType: number | undefined,
+  now: number,
+): Promise<Schedule | Record<string, Schedule>> {
   if (dataType !== undefined) return scheduleForTab(db, shopId, dataType, now);
   const out: Record<string, Schedule> = {};
   for (const [type, key] of Object.entries(TAB_KEYS)) out[key] = await scheduleForTab(db, shopId, Number(type), now);

@@ -2,7 +2,18 @@
 // the order the product's rules require them. The consumer has loaded the job, image and item and taken
 // the image's lease; each step is in optimise-steps.ts, persists its progress, and passes over what an
 // earlier attempt already finished, so a retry resumes where the last one died.
-import { fetchOriginal, makeResult, markOwnOutput, openRun, outcomeOf, planChange, record, replace, reserveSlot, storeOriginal } from './optimise-steps';
+import {
+  fetchOriginal,
+  makeResult,
+  markOwnOutput,
+  openRun,
+  outcomeOf,
+  planChange,
+  record,
+  replace,
+  reserveSlot,
+  storeOriginal,
+} from './optimise-steps';
 import type { PipelineDeps } from './ports';
 import type { Outcome, RunContext } from './run-context';
 

@@ -25,14 +25,20 @@ async function restoreUpdate(deps: PipelineDeps, image: ImageRow): Promise<Image
 
 export async function runRestore(deps: PipelineDeps, ctx: RunContext): Promise<Outcome> {
   const { job, shop, item, image } = ctx;
-  if (image.status === 'restored' && image.step === 'restored') return { kind: 'done', status: 'skipped', note: 'already restored' };
+  if (image.status === 'restored' && image.step === 'restored')
+    return { kind: 'done', status: 'skipped', note: 'already restored' };
   if (image.deleted || item.deleted) throw new PermanentImageError(MSG_DELETED);
   if (image.expired || (image.expiresAt !== null && image.expiresAt < deps.now())) throw new PermanentImageError(MSG_EXPIRED);
 
   const lease = leasedImage(deps, job.id, image);
   const update = await restoreUpdate(deps, image);
   if (update.file || update.alt !== undefined || update.fileName !== undefined) {
-    const replacement = { update, expectedSha: image.originalSha256, resuming: image.step === 'restoring', marker: { step: 'restoring', status: 'processing' } };
+    const replacement = {
+      update,
+      expectedSha: image.originalSha256,
+      resuming: image.step === 'restoring',
+      marker: { step: 'restoring', status: 'processing' },
+    };
     await replaceOnShopify(deps, shop, item, lease, replacement);
   }
   await lease.write({

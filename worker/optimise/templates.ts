@@ -67,7 +67,10 @@ export function renderAltText(rule: string, ctx: TemplateContext): string {
  * not cover this kind/publication, blank_replace is on and the image already has alt text, or the
  * template renders empty (an empty alt would be worse than the merchant's).
  */
-export function decideAltText(settings: AltTextSettings, ctx: TemplateContext & { isPublished: boolean; currentAlt: string }): string | null {
+export function decideAltText(
+  settings: AltTextSettings,
+  ctx: TemplateContext & { isPublished: boolean; currentAlt: string },
+): string | null {
   if (!areaApplies(settings, ctx.kind, ctx.isPublished)) return null;
   if (settings.blank_replace === 1 && !isBlankTemplate(ctx.currentAlt)) return null;
   const rule = ruleOf(settings, ctx.kind);

@@ -19,9 +19,13 @@ export type UploadFile = { name: string; data: string; type?: string };
 /** A refused file: its name, the documented English "<name> <reason>", and that text's key and params. */
 export type Rejected = { name: string; message: string } & KeyedMessage;
 type RejectionKey = 'server.upload.notSupported' | 'server.upload.tooLarge' | 'server.upload.tooManyPixels';
-const reject = (name: string, key: RejectionKey): Checked => ({ ok: false, rejected: { name, message: english(key, { name }), ...msg(key, { name }) } });
+const reject = (name: string, key: RejectionKey): Checked => ({
+  ok: false,
+  rejected: { name, message: english(key, { name }), ...msg(key, { name }) },
+});
 /** The refusals as the list of server.upload.rejected (the heading, then each file's reason). */
-export const rejectionList = (rejected: readonly Rejected[]): KeyedMessage[] => rejected.map((r) => ({ message_key: r.message_key, params: r.params }));
+export const rejectionList = (rejected: readonly Rejected[]): KeyedMessage[] =>
+  rejected.map((r) => ({ message_key: r.message_key, params: r.params }));
 
 type Checked = { ok: true; name: string; bytes: Uint8Array; ext: 'jpg' | 'png' } | { ok: false; rejected: Rejected };
 
@@ -77,8 +81,19 @@ export async function startUpload(
     const uploadId = crypto.randomUUID();
     const sha = await sha256HexOfBytes(file.bytes);
     const key = r2Key('uploads', shop.id, `${uploadId}-${file.name}`);
-    await deps.bucket.put(key, file.bytes, { httpMetadata: { contentType: file.ext === 'png' ? 'image/png' : 'image/jpeg' }, customMetadata: { sha256: sha } });
-    const { image } = await insertUpload(deps.db, shop.id, { uploadId, name: file.name, fileType: file.ext, size: file.bytes.byteLength, key, sha256: sha, expiresAt: deps.now() + KEEP_MS });
+    await deps.bucket.put(key, file.bytes, {
+      httpMetadata: { contentType: file.ext === 'png' ? 'image/png' : 'image/jpeg' },
+      customMetadata: { sha256: sha },
+    });
+    const { image } = await insertUpload(deps.db, shop.id, {
+      uploadId,
+      name: file.name,
+      fileType: file.ext,
+      size: file.bytes.byteLength,
+      key,
+      sha256: sha,
+      expiresAt: deps.now() + KEEP_MS,
+    });
     imageIds.push(image.id);
   }
   const { jobId } = await planJob(deps, {

@@ -14,7 +14,11 @@ import type { FailureReason } from './score';
 /** wrangler.toml gives this queue max_retries = 3: a message is delivered at most 4 times. */
 export const PAGESPEED_MAX_ATTEMPTS = 4;
 
-const messageSchema: z.ZodType<PagespeedCheckMessage> = z.object({ type: z.literal('check'), shopId: z.number().int(), checkId: z.number().int() });
+const messageSchema: z.ZodType<PagespeedCheckMessage> = z.object({
+  type: z.literal('check'),
+  shopId: z.number().int(),
+  checkId: z.number().int(),
+});
 
 /** 30 s, 60 s, 120 s..., at most 15 minutes, plus up to 10 s of jitter so shops do not retry in step. */
 export const PAGESPEED_BACKOFF: Backoff = { baseSeconds: 30, maxSeconds: 900, jitterSeconds: 10 };
@@ -33,7 +37,12 @@ function worstOutcome(outcomes: PsiFailure[]): PsiFailure | undefined {
   return [...outcomes].sort((a, b) => PRECEDENCE.indexOf(a.kind) - PRECEDENCE.indexOf(b.kind))[0];
 }
 
-async function processCheck({ env, db }: { env: Env; db: Db }, body: PagespeedCheckMessage, delivery: Delivery, log: Logger): Promise<Verdict> {
+async function processCheck(
+  { env, db }: { env: Env; db: Db },
+  body: PagespeedCheckMessage,
+  delivery: Delivery,
+  log: Logger,
+): Promise<Verdict> {
   const { shopId, checkId } = body;
   const check = await findCheck(db, shopId, checkId);
   if (!check || check.status !== CHECK_STATUS.inProgress) return ACK; // already finished by an earlier delivery, or the shop is gone
@@ -41,7 +50,9 @@ async function processCheck({ env, db }: { env: Env; db: Db }, body: PagespeedCh
   if (check.desktop === null) pending.push('desktop');
   if (check.mobile === null) pending.push('mobile');
 
-  const outcomes = await Promise.all(pending.map(async (strategy) => ({ strategy, outcome: await runPagespeed(env, check.url, strategy) })));
+  const outcomes = await Promise.all(
+    pending.map(async (strategy) => ({ strategy, outcome: await runPagespeed(env, check.url, strategy) })),
+  );
   const failures: PsiFailure[] = [];
   for (const { strategy, outcome } of outcomes) {
     if (outcome.kind === 'score') await saveStrategyScore(db, shopId, checkId, { [strategy]: outcome.score });
@@ -57,7 +68,12 @@ async function processCheck({ env, db }: { env: Env; db: Db }, body: PagespeedCh
   if (worst.kind === 'password_protected' || worst.kind === 'unreachable' || worst.kind === 'rejected') {
     const reason: FailureReason = worst.kind === 'rejected' ? 'unavailable' : worst.kind;
     // A rejected request is our bug or our key, never the merchant's: an error for us to see.
-    (worst.kind === 'rejected' ? log.error : log.warn)('pagespeed_failed', { shopId, checkId, kind: worst.kind, detail: worst.detail });
+    (worst.kind === 'rejected' ? log.error : log.warn)('pagespeed_failed', {
+      shopId,
+      checkId,
+      kind: worst.kind,
+      detail: worst.detail,
+    });
     await finishCheck(db, shopId, checkId, { status: CHECK_STATUS.failed, error: reason, completedAt: Date.now() });
     return ACK;
   }
@@ -67,7 +83,14 @@ async function processCheck({ env, db }: { env: Env; db: Db }, body: PagespeedCh
     return ACK;
   }
   const delaySeconds = retryDelaySeconds(delivery.attempts, worst.kind === 'rate_limited' ? worst.retryAfterSeconds : null);
-  log.warn('pagespeed_retry', { shopId, checkId, kind: worst.kind, detail: worst.detail, attempts: delivery.attempts, delaySeconds });
+  log.warn('pagespeed_retry', {
+    shopId,
+    checkId,
+    kind: worst.kind,
+    detail: worst.detail,
+    attempts: delivery.attempts,
+    delaySeconds,
+  });
   return retryIn(delaySeconds);
 }
 

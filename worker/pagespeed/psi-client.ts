@@ -84,11 +84,16 @@ export function classifyPsiResponse(status: number, body: PsiBody | null, retryA
   }
   const score = result.categories?.performance?.score;
   // Lighthouse scores are fractions 0..1; anything else is a malformed answer, not a score of 8,100.
-  if (typeof score !== 'number' || !(score >= 0 && score <= 1)) return { kind: 'temporary', detail: 'no valid performance score in the PSI response' };
+  if (typeof score !== 'number' || !(score >= 0 && score <= 1))
+    return { kind: 'temporary', detail: 'no valid performance score in the PSI response' };
   return { kind: 'score', score: Math.round(score * 100), finalUrl };
 }
 
-export async function runPagespeed(env: Pick<Env, 'PAGESPEED_ORIGIN' | 'PAGESPEED_API_KEY'>, pageUrl: string, strategy: Strategy): Promise<PsiOutcome> {
+export async function runPagespeed(
+  env: Pick<Env, 'PAGESPEED_ORIGIN' | 'PAGESPEED_API_KEY'>,
+  pageUrl: string,
+  strategy: Strategy,
+): Promise<PsiOutcome> {
   let res: Response;
   try {
     res = await fetch(psiRequestUrl(env.PAGESPEED_ORIGIN, env.PAGESPEED_API_KEY, pageUrl, strategy), {

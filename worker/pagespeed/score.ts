@@ -1,5 +1,13 @@
 import type { Db } from '../db/client';
-import { CHECK_STATUS, type PagespeedCheckRow, finishCheck, insertCheckUnlessRunning, keepNewestPagespeedRows, latestCheck, latestReadyCheck } from '../db/pagespeed-scores';
+import {
+  CHECK_STATUS,
+  type PagespeedCheckRow,
+  finishCheck,
+  insertCheckUnlessRunning,
+  keepNewestPagespeedRows,
+  latestCheck,
+  latestReadyCheck,
+} from '../db/pagespeed-scores';
 import type { ShopRow } from '../db/shops';
 import { msg } from '../../shared/messages';
 import { ApiError } from '../lib/errors';
@@ -13,13 +21,19 @@ import type { ScoreFailureReason } from '../../shared/api/vocabulary';
  * 0 never checked (this call starts a check), 2 in progress, 1 ready, 3 failed (see `reason`/`message`).
  * The admin polls every 5 s while the status is 0 or 2.
  */
-export const SCORE_STATUS = { neverChecked: 0, ready: CHECK_STATUS.ready, inProgress: CHECK_STATUS.inProgress, failed: CHECK_STATUS.failed } as const;
+export const SCORE_STATUS = {
+  neverChecked: 0,
+  ready: CHECK_STATUS.ready,
+  inProgress: CHECK_STATUS.inProgress,
+  failed: CHECK_STATUS.failed,
+} as const;
 
 export type FailureReason = ScoreFailureReason;
 
 /** English texts of the failed state; the admin translates by `reason`. */
 export const FAILURE_MESSAGES: Record<FailureReason, string> = {
-  password_protected: 'Your store is password protected, so PageSpeed Insights cannot test it. Remove the storefront password and check again.',
+  password_protected:
+    'Your store is password protected, so PageSpeed Insights cannot test it. Remove the storefront password and check again.',
   unreachable: 'PageSpeed Insights could not load your store. Check that it is online, then check again.',
   unavailable: 'PageSpeed Insights is not available right now. Please try again later.',
 };
@@ -51,7 +65,12 @@ function reasonOf(check: PagespeedCheckRow): FailureReason {
  * Starts a check unless one is already running. Safe to call repeatedly (the admin's Recheck button,
  * the status-0 poll): at most one fresh in-progress check per shop exists at a time.
  */
-export async function requestPageSpeedCheck(env: Pick<Env, 'PAGESPEED_QUEUE'>, db: Db, shop: ShopRow, now = Date.now()): Promise<{ started: boolean }> {
+export async function requestPageSpeedCheck(
+  env: Pick<Env, 'PAGESPEED_QUEUE'>,
+  db: Db,
+  shop: ShopRow,
+  now = Date.now(),
+): Promise<{ started: boolean }> {
   const check = await insertCheckUnlessRunning(db, shop.id, storefrontUrl(shop), now, now - STALE_CHECK_MS);
   if (!check) return { started: false };
   await keepNewestPagespeedRows(db, shop.id, PAGESPEED_ROWS_KEPT);
@@ -69,15 +88,27 @@ export async function requestPageSpeedCheck(env: Pick<Env, 'PAGESPEED_QUEUE'>, d
  * The merchant's Recheck: a check still running is kept (no second one); a check that finished within
  * the per-shop cooldown is refused, so a loop of rechecks cannot spend the shared PageSpeed key.
  */
-export async function recheckPageSpeed(env: Pick<Env, 'PAGESPEED_QUEUE'>, db: Db, shop: ShopRow, now = Date.now()): Promise<{ started: boolean }> {
+export async function recheckPageSpeed(
+  env: Pick<Env, 'PAGESPEED_QUEUE'>,
+  db: Db,
+  shop: ShopRow,
+  now = Date.now(),
+): Promise<{ started: boolean }> {
   const latest = await latestCheck(db, shop.id);
   if (latest && latest.status !== CHECK_STATUS.inProgress && latest.requestedAt > now - PAGESPEED_COOLDOWN_MS) {
-    throw new ApiError(429, msg('server.limits.pagespeedCooldown'), { 'Retry-After': String(Math.ceil((latest.requestedAt + PAGESPEED_COOLDOWN_MS - now) / 1000)) });
+    throw new ApiError(429, msg('server.limits.pagespeedCooldown'), {
+      'Retry-After': String(Math.ceil((latest.requestedAt + PAGESPEED_COOLDOWN_MS - now) / 1000)),
+    });
   }
   return requestPageSpeedCheck(env, db, shop, now);
 }
 
-export async function getPageSpeedScore(env: Pick<Env, 'PAGESPEED_QUEUE'>, db: Db, shop: ShopRow, now = Date.now()): Promise<ScoreAnswer> {
+export async function getPageSpeedScore(
+  env: Pick<Env, 'PAGESPEED_QUEUE'>,
+  db: Db,
+  shop: ShopRow,
+  now = Date.now(),
+): Promise<ScoreAnswer> {
   const latest = await latestCheck(db, shop.id);
   if (!latest) {
     await requestPageSpeedCheck(env, db, shop, now);

@@ -29,7 +29,8 @@ export function parseSettingsData(text: string): Record<string, unknown> | undef
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === 'object' && !Array.isArray(value);
 
 /** `current` is the live settings object, or the name of one of `presets` (older themes). */
 function currentSettings(settings: Record<string, unknown>): Record<string, unknown> | undefined {
@@ -48,7 +49,9 @@ export function embedStatusFromSettings(settings: Record<string, unknown> | unde
   const blocks = current?.blocks;
   if (!isObject(blocks)) return EMBED_STATUS.off;
   const pattern = blockType(blockHandle);
-  const ours = Object.values(blocks).filter((block): block is Record<string, unknown> => isObject(block) && typeof block.type === 'string' && pattern.test(block.type));
+  const ours = Object.values(blocks).filter(
+    (block): block is Record<string, unknown> => isObject(block) && typeof block.type === 'string' && pattern.test(block.type),
+  );
   // Shopify writes "disabled": true when the merchant switches the embed off; absent means on.
   return ours.some((block) => block.disabled !== true && block.disabled !== 'true') ? EMBED_STATUS.on : EMBED_STATUS.off;
 }

@@ -25,7 +25,10 @@ const optionalText = (max: number, tooLong: MessageKey) => z.preprocess(cleaned(
 
 /** A whole number from a form field; an empty or missing field is an error (never coerced to 0). */
 export const wholeNumber = (message: MessageKey) =>
-  z.preprocess((v) => (v == null || (typeof v === 'string' && v.trim() === '') ? Number.NaN : v), z.coerce.number({ error: message }).int(message));
+  z.preprocess(
+    (v) => (v == null || (typeof v === 'string' && v.trim() === '') ? Number.NaN : v),
+    z.coerce.number({ error: message }).int(message),
+  );
 
 // One @, no spaces, a dot in the domain: what a merchant can be told to fix, without RFC corner cases.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -46,11 +49,15 @@ export const contactLogInput = z.object({
 });
 
 export const languageInput = z.object({
-  Language: z.string({ error: 'server.account.unsupportedLanguage' }).refine(isLanguageCode, 'server.account.unsupportedLanguage'),
+  Language: z
+    .string({ error: 'server.account.unsupportedLanguage' })
+    .refine(isLanguageCode, 'server.account.unsupportedLanguage'),
 });
 
 export const reviewInput = z.object({
-  score: wholeNumber('server.account.scoreRange').pipe(z.number().min(0, 'server.account.scoreRange').max(5, 'server.account.scoreRange')),
+  score: wholeNumber('server.account.scoreRange').pipe(
+    z.number().min(0, 'server.account.scoreRange').max(5, 'server.account.scoreRange'),
+  ),
 });
 
 const flag = wholeNumber('server.account.stFlag').pipe(z.union([z.literal(0), z.literal(1)], { error: 'server.account.stFlag' }));
@@ -58,7 +65,11 @@ const flag = wholeNumber('server.account.stFlag').pipe(z.union([z.literal(0), z.
 export const appSwitchInput = z.object({
   name: z.enum(['is_over_quota', 'extra_adver'], { error: 'server.account.unknownSwitch' }),
   st: flag,
-  exp: z.coerce.number({ error: 'server.account.expNumber' }).int('server.account.expNumber').min(0, 'server.account.expNumber').default(0),
+  exp: z.coerce
+    .number({ error: 'server.account.expNumber' })
+    .int('server.account.expNumber')
+    .min(0, 'server.account.expNumber')
+    .default(0),
   type: z.literal('param', { error: 'server.account.typeParam' }).default('param'),
 });
 

@@ -11,9 +11,26 @@ import { parseInput, readBody } from '../lib/validate';
 import { isLanguageCode } from '../../shared/languages';
 import { isOldInstall } from '../install/old-install';
 import type { AppEnv } from '../types';
-import type { AccountInfo, AppSwitchSaved, ContactSaved, CustomerClickSaved, LanguageAnswer, ReviewSaved, SettingInfo, UserEmail, UserSelections } from '../../shared/api/account';
+import type {
+  AccountInfo,
+  AppSwitchSaved,
+  ContactSaved,
+  CustomerClickSaved,
+  LanguageAnswer,
+  ReviewSaved,
+  SettingInfo,
+  UserEmail,
+  UserSelections,
+} from '../../shared/api/account';
 import type { V1Envelope } from '../../shared/api/envelope';
-import { contactLogInput, contactUsInput, customerClickInput, languageInput, reviewInput, appSwitchInput } from './account-inputs';
+import {
+  contactLogInput,
+  contactUsInput,
+  customerClickInput,
+  languageInput,
+  reviewInput,
+  appSwitchInput,
+} from './account-inputs';
 
 // /api/v1 and /api/v2/setting account calls: language, email, contact, review, switches, UI selections.
 export const accountRoutes = new Hono<AppEnv>();
@@ -41,7 +58,12 @@ accountRoutes.get('/api/v1/getSettingInfo', async (c) => {
 
 accountRoutes.get('/api/v2/setting/getAccount', (c) => {
   const shop = c.get('shop');
-  return ack<AccountInfo>(c, { is_over_quota: bit(shop.overageEnabled), is_capped: bit(shop.hasUsageCap), shop_level: shop.planLevel, capped_amount: shop.cappedAmountCents / 100 });
+  return ack<AccountInfo>(c, {
+    is_over_quota: bit(shop.overageEnabled),
+    is_capped: bit(shop.hasUsageCap),
+    shop_level: shop.planLevel,
+    capped_amount: shop.cappedAmountCents / 100,
+  });
 });
 
 accountRoutes.post('/api/v2/setting/saveAppSwitch', async (c) => {
@@ -51,13 +73,19 @@ accountRoutes.post('/api/v2/setting/saveAppSwitch', async (c) => {
 
 accountRoutes.get('/api/v1/getSelectLanguage', (c) => {
   const language = isLanguageCode(c.get('shop').language) ? c.get('shop').language : 'en';
-  return c.json({ code: '200', msg: 'success', language, data: { language } } satisfies V1Envelope<LanguageAnswer> & LanguageAnswer);
+  return c.json({ code: '200', msg: 'success', language, data: { language } } satisfies V1Envelope<LanguageAnswer> &
+    LanguageAnswer);
 });
 
 accountRoutes.post('/api/v1/updateLanguage', async (c) => {
   const { Language } = parseInput(languageInput, await readBody(c));
   await setShopLanguage(c.get('db'), c.get('shop').id, Language);
-  return c.json({ code: '200', msg: 'Language updated', language: Language, data: { language: Language } } satisfies V1Envelope<LanguageAnswer> & LanguageAnswer);
+  return c.json({
+    code: '200',
+    msg: 'Language updated',
+    language: Language,
+    data: { language: Language },
+  } satisfies V1Envelope<LanguageAnswer> & LanguageAnswer);
 });
 
 accountRoutes.get('/api/v1/getThisUserEmail', (c) => {

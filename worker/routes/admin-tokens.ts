@@ -13,7 +13,10 @@ export const adminTokenRoutes = new Hono<AppEnv>();
 
 adminTokenRoutes.get('/api/v2/setting/getAdminTokens', async (c) => {
   const auth = c.get('auth');
-  return ack<AdminTokenInfo[]>(c, await listAdminTokens(c.get('db'), c.get('shop').id, auth.kind === 'admin' ? auth.tokenId : null));
+  return ack<AdminTokenInfo[]>(
+    c,
+    await listAdminTokens(c.get('db'), c.get('shop').id, auth.kind === 'admin' ? auth.tokenId : null),
+  );
 });
 
 const revokeInput = z.object({ id: z.coerce.number().int().positive() });

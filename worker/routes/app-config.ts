@@ -32,5 +32,8 @@ export function contactEmailOf(raw: string | undefined): string | null {
 appConfigRoutes.get('/app-config', (c) => {
   const env = c.env as unknown as RuntimeConfigEnv;
   c.header('Cache-Control', 'public, max-age=300');
-  return c.json({ tutorial_video_url: videoUrlOf(env.TUTORIAL_VIDEO_URL), privacy_contact_email: contactEmailOf(env.PRIVACY_CONTACT_EMAIL) } satisfies AppConfig);
+  return c.json({
+    tutorial_video_url: videoUrlOf(env.TUTORIAL_VIDEO_URL),
+    privacy_contact_email: contactEmailOf(env.PRIVACY_CONTACT_EMAIL),
+  } satisfies AppConfig);
 });

@@ -27,7 +27,12 @@ const changePlansInput = z.object({ newLevel: wholeNumber('server.billing.invali
 billingRoutes.post('/api/v1/changePlans', requireSessionToken(), async (c) => {
   const { newLevel } = parseInput(changePlansInput, await readBody(c));
   const result = await changePlan({ env: c.env, db: c.get('db'), log: c.get('log') }, c.get('shop'), newLevel);
-  return c.json({ code: '200', msg: 'success', url: result.url ?? '', data: { url: result.url ?? '', level: result.planLevel } } satisfies V1Envelope<PlanChange> & { url: string });
+  return c.json({
+    code: '200',
+    msg: 'success',
+    url: result.url ?? '',
+    data: { url: result.url ?? '', level: result.planLevel },
+  } satisfies V1Envelope<PlanChange> & { url: string });
 });
 
 const raiseCapInput = z.object({ images: z.coerce.number().int().positive().optional() });
@@ -36,7 +41,12 @@ const raiseCapInput = z.object({ images: z.coerce.number().int().positive().opti
 billingRoutes.post('/api/v1/raiseOverageCap', async (c) => {
   const { images } = parseInput(raiseCapInput, await readBody(c));
   const result = await raiseOverageCap({ env: c.env, db: c.get('db'), log: c.get('log') }, c.get('shop'), images);
-  return c.json({ code: '200', msg: 'success', url: result.url, data: { url: result.url, capped_amount: result.cappedAmountCents / 100 } } satisfies V1Envelope<CapRaise> & { url: string });
+  return c.json({
+    code: '200',
+    msg: 'success',
+    url: result.url,
+    data: { url: result.url, capped_amount: result.cappedAmountCents / 100 },
+  } satisfies V1Envelope<CapRaise> & { url: string });
 });
 
 /**
@@ -51,7 +61,11 @@ billingRoutes.get(BILLING_RETURN_PATH, async (c) => {
   if (!signed) throw apiError(401, 'server.billing.invalidReturn');
   // Act on the shop the app signed, not on a re-spelling of the query.
   const shopDomain = signed.shop;
-  const outcome = await handleBillingReturn({ env: c.env, db: c.get('db'), log: c.get('log') }, shopDomain, c.req.query('charge_id'));
+  const outcome = await handleBillingReturn(
+    { env: c.env, db: c.get('db'), log: c.get('log') },
+    shopDomain,
+    c.req.query('charge_id'),
+  );
   if (!outcome) throw new ValidationError('server.auth.shopNotInstalled');
   const target = new URL(`${shopBaseUrl(c.env, shopDomain)}/admin/apps/${c.env.SHOPIFY_API_KEY}/pricing`);
   target.searchParams.set('billing', outcome.approved ? 'approved' : 'declined');

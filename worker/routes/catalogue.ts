@@ -22,5 +22,9 @@ catalogueRoutes.get('/api/v1/getImageSyncStatus', async (c) => {
   // A failed sync is retried by the queue; the admin stops polling (imageSync true) and shows what was
   // synced so far.
   const status = row?.status ?? 'queued';
-  return v1<ImageSyncStatus>(c, { imageSync: status === 'done' || status === 'failed', imageCount: row?.imageCount ?? 0, status });
+  return v1<ImageSyncStatus>(c, {
+    imageSync: status === 'done' || status === 'failed',
+    imageCount: row?.imageCount ?? 0,
+    status,
+  });
 });

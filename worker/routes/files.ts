@@ -25,7 +25,13 @@ filesRoutes.get('/imageAddWatermark/:name', async (c) => {
   return objectResponse(obj, { 'Cache-Control': 'public, max-age=31536000, immutable' });
 });
 
-const CONTENT_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp' };
+const CONTENT_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
 
 filesRoutes.get('/files/:shopId/:imageId/:side', async (c) => {
   const shopId = Number(c.req.param('shopId'));
@@ -33,8 +39,10 @@ filesRoutes.get('/files/:shopId/:imageId/:side', async (c) => {
   const side = c.req.param('side') as FileSide;
   const exp = Number(c.req.query('exp'));
   const sig = c.req.query('sig') ?? '';
-  if (!Number.isSafeInteger(shopId) || !Number.isSafeInteger(imageId) || (side !== 'before' && side !== 'after')) throw new NotFoundError();
-  if (!(await verifyFileLink(c.env.SHOPIFY_API_SECRET, shopId, imageId, side, exp, sig))) throw apiError(403, 'server.common.linkExpired');
+  if (!Number.isSafeInteger(shopId) || !Number.isSafeInteger(imageId) || (side !== 'before' && side !== 'after'))
+    throw new NotFoundError();
+  if (!(await verifyFileLink(c.env.SHOPIFY_API_SECRET, shopId, imageId, side, exp, sig)))
+    throw apiError(403, 'server.common.linkExpired');
   const file = await imageFileKey(c.get('db'), shopId, imageId, side);
   const obj = file ? await c.env.BUCKET.get(file.key) : null;
   if (!file || !obj) throw new NotFoundError('server.common.urlEmpty');

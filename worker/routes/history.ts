@@ -19,7 +19,10 @@ export { PAGE_SIZES };
 const pageSize = z.coerce
   .number()
   .default(10)
-  .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), { error: 'server.common.pageSizeOneOf' satisfies MessageKey, params: { values: PAGE_SIZES.join(', ') } });
+  .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), {
+    error: 'server.common.pageSizeOneOf' satisfies MessageKey,
+    params: { values: PAGE_SIZES.join(', ') },
+  });
 const page = z.coerce.number().int().min(1).max(100000).default(1);
 
 const historyQuery = z.object({
@@ -27,12 +30,21 @@ const historyQuery = z.object({
   pageSize,
   title: z.string().max(255).default(''),
   data_type: z.coerce.number().int().min(1).max(4).default(1),
-  page_type: z.coerce.number().pipe(z.union([z.literal(0), z.literal(1)])).default(0),
+  page_type: z.coerce
+    .number()
+    .pipe(z.union([z.literal(0), z.literal(1)]))
+    .default(0),
 });
 
 historyRoutes.get('/api/v2/image-opt/getImageOptDataPage', async (c) => {
   const q = parseInput(historyQuery, readQuery(c));
-  const data = await historyPage(c.get('db'), c.get('shop').id, { dataType: q.data_type, pageType: q.page_type, title: q.title, page: q.page, pageSize: q.pageSize });
+  const data = await historyPage(c.get('db'), c.get('shop').id, {
+    dataType: q.data_type,
+    pageType: q.page_type,
+    title: q.title,
+    page: q.page,
+    pageSize: q.pageSize,
+  });
   return ack<HistoryPage>(c, data);
 });
 
@@ -45,7 +57,12 @@ const detailQuery = z.object({
 
 historyRoutes.get('/api/v2/image-opt/getProductImagesData', async (c) => {
   const q = parseInput(detailQuery, readQuery(c));
-  const data = await itemImagesPage(c.get('db'), c.env, c.get('shop').id, { prodId: q.prod_id, dataType: q.data_type, page: q.page, pageSize: q.pageSize });
+  const data = await itemImagesPage(c.get('db'), c.env, c.get('shop').id, {
+    prodId: q.prod_id,
+    dataType: q.data_type,
+    page: q.page,
+    pageSize: q.pageSize,
+  });
   if (!data) throw new NotFoundError('server.common.noData');
   return ack<ItemImagesPage>(c, data);
 });

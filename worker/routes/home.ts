@@ -10,7 +10,9 @@ import type { EmbedStatus, ScoreAnswer } from '../../shared/api/page-speed';
 export const homeRoutes = new Hono<AppEnv>();
 
 // {ack: 1, data: {url, status}}: status 1 on, 0 off; url opens the theme editor's App embeds with ours.
-homeRoutes.get('/api/v2/home/checkThemeAppExtension', async (c) => ack<EmbedStatus>(c, await checkThemeEmbed(c.env, c.get('db'), c.get('shop'))));
+homeRoutes.get('/api/v2/home/checkThemeAppExtension', async (c) =>
+  ack<EmbedStatus>(c, await checkThemeEmbed(c.env, c.get('db'), c.get('shop'))),
+);
 
 // {ack: 1, score: {pc, mb}, status, message[, reason]}: score and status at the top level, as documented.
 // status 0 never checked (a check starts now), 2 in progress, 1 ready, 3 failed (message says why,

@@ -10,7 +10,9 @@ import type { ImageSettings } from '../../shared/api/settings';
 // /api/v2/image-opt getSettings / saveSettings and /api/v1/saveNewGuideCfg.
 export const imageSettingsRoutes = new Hono<AppEnv>();
 
-imageSettingsRoutes.get('/api/v2/image-opt/getSettings', async (c) => ack<ImageSettings>(c, await readSettings(c.get('db'), c.get('shop').id)));
+imageSettingsRoutes.get('/api/v2/image-opt/getSettings', async (c) =>
+  ack<ImageSettings>(c, await readSettings(c.get('db'), c.get('shop').id)),
+);
 
 imageSettingsRoutes.post('/api/v2/image-opt/saveSettings', async (c) => {
   const body = await readBody(c);
@@ -30,6 +32,9 @@ const guideSchema = z.object({
 imageSettingsRoutes.post('/api/v1/saveNewGuideCfg', async (c) => {
   const body = parseInput(guideSchema, await readBody(c));
   const shop = c.get('shop');
-  const saved = await saveSettings({ db: c.get('db'), bucket: c.env.BUCKET, shopId: shop.id }, body.settings, { guide: { backupConsent: body.page5?.day_backup === 1 } });
-  return c.json({ ack: 1, code: '200', message: 'success', msg: 'success', data: saved } satisfies AckEnvelope<ImageSettings> & V1Envelope<ImageSettings>);
+  const saved = await saveSettings({ db: c.get('db'), bucket: c.env.BUCKET, shopId: shop.id }, body.settings, {
+    guide: { backupConsent: body.page5?.day_backup === 1 },
+  });
+  return c.json({ ack: 1, code: '200', message: 'success', msg: 'success', data: saved } satisfies AckEnvelope<ImageSettings> &
+    V1Envelope<ImageSettings>);
 });

@@ -26,7 +26,12 @@ legacySettingsRoutes.get('/api/v1/getAppDashboardData', async (c) => {
     new_guide_status: bit(shop.setupGuidePending),
     is_old: isOldInstall(shop, c.env.SHOPIFY_SCOPES),
   };
-  return c.json({ code: '200', msg: 'success', initData, data: toLegacyView(settings, { domain: shop.domain, isOld: isOldInstall(shop, c.env.SHOPIFY_SCOPES) }) } satisfies V1Envelope<LegacyView> & { initData: DashboardInit });
+  return c.json({
+    code: '200',
+    msg: 'success',
+    initData,
+    data: toLegacyView(settings, { domain: shop.domain, isOld: isOldInstall(shop, c.env.SHOPIFY_SCOPES) }),
+  } satisfies V1Envelope<LegacyView> & { initData: DashboardInit });
 });
 
 legacySettingsRoutes.get('/api/v1/getAppSettingData', async (c) => {

@@ -37,13 +37,21 @@ const TOO_MANY_IDS: MessageKey = 'server.limits.tooManyIds';
 const dataType = z.coerce.number().int().min(1, INVALID_VALUE).max(3, INVALID_VALUE);
 const ids = z.array(int).max(MAX_IDS_PER_REQUEST, TOO_MANY_IDS).optional();
 /** All rows and image ids of one request together stay within MAX_IDS_PER_REQUEST (one SELECT plans them). */
-const withinIdCap = (list: { img_ids?: number[] | undefined }[]) => list.reduce((n, r) => n + 1 + (r.img_ids?.length ?? 0), 0) <= MAX_IDS_PER_REQUEST;
+const withinIdCap = (list: { img_ids?: number[] | undefined }[]) =>
+  list.reduce((n, r) => n + 1 + (r.img_ids?.length ?? 0), 0) <= MAX_IDS_PER_REQUEST;
 
 const restoreSchema = z.object({
   data_type: dataType,
   data_list: jsonish(
     z
-      .array(z.object({ data_id: int, img_ids: jsonish(ids), blog_id: z.union([z.string(), z.number()]).optional().nullable(), restore_type: z.string().optional().nullable() }))
+      .array(
+        z.object({
+          data_id: int,
+          img_ids: jsonish(ids),
+          blog_id: z.union([z.string(), z.number()]).optional().nullable(),
+          restore_type: z.string().optional().nullable(),
+        }),
+      )
       .min(1, 'server.optimise.selectCorrectState' satisfies MessageKey)
       .max(MAX_IDS_PER_REQUEST, TOO_MANY_IDS)
       .refine(withinIdCap, TOO_MANY_IDS),
@@ -52,7 +60,12 @@ const restoreSchema = z.object({
 
 const reOptimizeSchema = z.object({
   data_type: dataType,
-  data_list: jsonish(z.array(z.object({ data_id: int, img_ids: jsonish(ids) })).max(MAX_IDS_PER_REQUEST, TOO_MANY_IDS).refine(withinIdCap, TOO_MANY_IDS)).default([]),
+  data_list: jsonish(
+    z
+      .array(z.object({ data_id: int, img_ids: jsonish(ids) }))
+      .max(MAX_IDS_PER_REQUEST, TOO_MANY_IDS)
+      .refine(withinIdCap, TOO_MANY_IDS),
+  ).default([]),
   re_opt_type: z.string().optional().nullable(),
   page_type: z.coerce.number().int().min(0).max(1).default(0),
 });
@@ -61,17 +74,31 @@ const uploadSchema = z.object({
   // Maximums in the schema: at most UPLOAD_MAX_FILES files, none longer than the whole request may be.
   file_list: jsonish(
     z
-      .array(z.object({ name: z.string().max(300), data: z.string().max(UPLOAD_MAX_DATA_CHARS, 'server.upload.requestTooLarge' satisfies MessageKey), type: z.string().max(100).optional() }))
+      .array(
+        z.object({
+          name: z.string().max(300),
+          data: z.string().max(UPLOAD_MAX_DATA_CHARS, 'server.upload.requestTooLarge' satisfies MessageKey),
+          type: z.string().max(100).optional(),
+        }),
+      )
       .max(UPLOAD_MAX_FILES, 'server.upload.tooMany' satisfies MessageKey)
       .default([]),
   ),
-  opt_cfg: jsonish(z.object({ pngtojpg: z.coerce.number().int().default(0), is_watermark: z.coerce.number().int().default(0) }).default({ pngtojpg: 0, is_watermark: 0 })),
+  opt_cfg: jsonish(
+    z
+      .object({ pngtojpg: z.coerce.number().int().default(0), is_watermark: z.coerce.number().int().default(0) })
+      .default({ pngtojpg: 0, is_watermark: 0 }),
+  ),
 });
 
 /** Rows name items; rows with img_ids name those images (only when they belong to that item). */
-function selectionOf(list: { data_id: number; img_ids?: number[] | undefined; restore_type?: string | null | undefined }[]): Selection[] {
+function selectionOf(
+  list: { data_id: number; img_ids?: number[] | undefined; restore_type?: string | null | undefined }[],
+): Selection[] {
   const byItem = list.filter((r) => !r.img_ids?.length || r.restore_type === 'all').map((r) => r.data_id);
-  const byImage = list.filter((r) => r.img_ids?.length && r.restore_type !== 'all').flatMap((r) => (r.img_ids ?? []).map((id) => ({ id, item: r.data_id })));
+  const byImage = list
+    .filter((r) => r.img_ids?.length && r.restore_type !== 'all')
+    .flatMap((r) => (r.img_ids ?? []).map((id) => ({ id, item: r.data_id })));
   const out: Selection[] = [];
   if (byItem.length) out.push({ itemIds: byItem });
   if (byImage.length) out.push({ imageIds: byImage.map((x) => x.id), onlyItemIds: [...new Set(byImage.map((x) => x.item))] });
@@ -92,7 +119,14 @@ optimiseRoutes.post('/api/v2/image-opt/restore', async (c) => {
   const body = parseInput(restoreSchema, await readBody(c));
   const deps = planDeps(c.env, c.get('db'), c.get('log'));
   const selections = selectionOf(body.data_list);
-  const result = await planJob(deps, { shop: c.get('shop'), dataType: body.data_type, processType: 'restore', pageType: 0, pattern: 'manual', selection: mergeSelections(selections) });
+  const result = await planJob(deps, {
+    shop: c.get('shop'),
+    dataType: body.data_type,
+    processType: 'restore',
+    pageType: 0,
+    pattern: 'manual',
+    selection: mergeSelections(selections),
+  });
   return ack<PlannedJob>(c, { job_id: result.jobId, total: result.total });
 });
 
@@ -115,8 +149,13 @@ optimiseRoutes.post('/api/v2/image-opt/reOptimize', async (c) => {
 optimiseRoutes.post('/api/v2/image-opt/uploadImagesOpt', async (c) => {
   const body = parseInput(uploadSchema, await readBody(c));
   const deps = { ...planDeps(c.env, c.get('db'), c.get('log')), bucket: c.env.BUCKET };
-  const result = await startUpload(deps, c.get('shop'), body.file_list, { pngToJpg: body.opt_cfg.pngtojpg === 1, watermark: body.opt_cfg.is_watermark === 1 });
-  const message = result.rejected.length ? english('server.upload.rejected', { list: rejectionList(result.rejected) }) : 'success';
+  const result = await startUpload(deps, c.get('shop'), body.file_list, {
+    pngToJpg: body.opt_cfg.pngtojpg === 1,
+    watermark: body.opt_cfg.is_watermark === 1,
+  });
+  const message = result.rejected.length
+    ? english('server.upload.rejected', { list: rejectionList(result.rejected) })
+    : 'success';
   return ack<UploadAnswer>(c, { job_id: result.jobId, accepted: result.accepted, rejected: result.rejected }, message);
 });
 
@@ -124,5 +163,9 @@ optimiseRoutes.post('/api/v2/image-opt/uploadImagesOpt', async (c) => {
 function mergeSelections(list: Selection[]): Selection {
   if (list.length === 0) return { itemIds: [] };
   if (list.length === 1) return list[0]!;
-  return { itemIds: list.flatMap((s) => s.itemIds ?? []), imageIds: list.flatMap((s) => s.imageIds ?? []), onlyItemIds: list.flatMap((s) => s.onlyItemIds ?? []) };
+  return {
+    itemIds: list.flatMap((s) => s.itemIds ?? []),
+    imageIds: list.flatMap((s) => s.imageIds ?? []),
+    onlyItemIds: list.flatMap((s) => s.onlyItemIds ?? []),
+  };
 }

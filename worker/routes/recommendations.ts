@@ -29,7 +29,13 @@ export function textFor(text: Localised, language: string): string {
 }
 
 const configSchema = z.object({
-  iframeUrl: z.string().url().refine((u) => u.includes('{shop}') && u.includes('{appId}') && u.includes('{user}'), 'iframeUrl needs {shop}, {appId} and {user}'),
+  iframeUrl: z
+    .string()
+    .url()
+    .refine(
+      (u) => u.includes('{shop}') && u.includes('{appId}') && u.includes('{user}'),
+      'iframeUrl needs {shop}, {appId} and {user}',
+    ),
   iframeTitle: localised,
   partnerTitle: localised,
   apps: z
@@ -62,7 +68,10 @@ recommendationsRoutes.get('/api/v1/getRecommendedApps', (c) => {
   // Tab titles and app descriptions in the merchant's interface language (issue 15).
   const lang = shop.language;
   return v1<Recommendations>(c, {
-    iframe: { title: textFor(recommendations.iframeTitle, lang), url: recommendationsIframeUrl(recommendations.iframeUrl, shop, c.env.SHOPIFY_API_KEY) },
+    iframe: {
+      title: textFor(recommendations.iframeTitle, lang),
+      url: recommendationsIframeUrl(recommendations.iframeUrl, shop, c.env.SHOPIFY_API_KEY),
+    },
     partner: { title: textFor(recommendations.partnerTitle, lang) },
     apps: recommendations.apps.map((a) => ({
       name: a.name,

@@ -17,11 +17,15 @@ const query = (url: string) => new URL(url).searchParams;
 /** Launch / install landing: {code: 302, url: in-app route} (installed by token exchange when needed) or {code: 301, url: authorize URL}. */
 shopifyRoutes.get('/shopify/app', async (c) => {
   const bearer = bearerToken(c.req.header('Authorization')) || null;
-  return c.json((await installLanding(c.env, c.get('db'), query(c.req.url), { log: c.get('log'), bearer })) satisfies InstallLanding);
+  return c.json(
+    (await installLanding(c.env, c.get('db'), query(c.req.url), { log: c.get('log'), bearer })) satisfies InstallLanding,
+  );
 });
 
 /** OAuth redirect_uri: verifies state and HMAC, exchanges the code, stores the grant, goes to the app. */
-shopifyRoutes.get('/shopify/callback', async (c) => c.redirect(await handleOAuthCallback(c.env, c.get('db'), query(c.req.url), c.get('log')), 302));
+shopifyRoutes.get('/shopify/callback', async (c) =>
+  c.redirect(await handleOAuthCallback(c.env, c.get('db'), query(c.req.url), c.get('log')), 302),
+);
 
 /**
  * Re-authorisation for old installs (the "Authorise app" action): straight to Shopify's authorize page.
@@ -34,7 +38,10 @@ shopifyRoutes.get('/shopify/reShopifyAuthor', async (c) => {
   const domain = shop.includes('.') ? shop : `${shop}.myshopify.com`;
   if (!isShopDomain(domain)) throw new ValidationError('server.auth.invalidShopDomain');
   const known = !!(await findShopByDomain(c.get('db'), domain));
-  if (!known && !(await sessionTokenForShop(c.env, domain, [bearerToken(c.req.header('Authorization')), c.req.query('id_token')]))) {
+  if (
+    !known &&
+    !(await sessionTokenForShop(c.env, domain, [bearerToken(c.req.header('Authorization')), c.req.query('id_token')]))
+  ) {
     throw new AuthError('server.auth.shopNotInstalled');
   }
   return c.redirect(await authorizeRedirect(c.env, c.get('db'), domain), 302);

@@ -32,7 +32,12 @@ async function receive(c: Context<AppEnv>) {
   const signed = checkSignedPayload(topic!, shopDomain!, payload);
   if (!signed.ok) throw new ApiError(401, verbatim(signed.reason));
   const log = c.get('log').child({ topic, shop: shopDomain, webhookId });
-  const outcome = await processWebhook(c.env, c.get('db'), { topic: topic!, shopDomain: shopDomain!, webhookId: webhookId!, payload }, log);
+  const outcome = await processWebhook(
+    c.env,
+    c.get('db'),
+    { topic: topic!, shopDomain: shopDomain!, webhookId: webhookId!, payload },
+    log,
+  );
   // Another attempt of this delivery is mid-way: Shopify retries later and then gets 'duplicate'.
   if (outcome === 'in_progress') return c.json({ ok: false, outcome }, 503, { 'Retry-After': '60' });
   return c.json({ ok: true, outcome });

@@ -12,7 +12,6 @@ import type { LegacyCompressionType, LegacyView } from '../../shared/api/setting
 export const AREA_PREFIXES = { image_opt: 'optimize', alt_text: 'alt', file_name: 'filename' } as const;
 type Scope = { product: 0 | 1 | 2; collection: 0 | 1; blogs: 0 | 1 };
 
-
 /** The legacy view's wire shape is the contract's (shared/api/settings.ts). */
 export type { LegacyCompressionType, LegacyView };
 
@@ -77,7 +76,8 @@ function flagsToScope(prefix: string, form: Record<string, unknown>, current: Sc
   }
   let collection = current.collection;
   if (has(form, `${prefix}_4_5`)) collection = isOn(form[`${prefix}_4_5`]) ? 1 : 0;
-  else if (has(form, `${prefix}_4`) || has(form, `${prefix}_5`)) collection = isOn(form[`${prefix}_4`]) || isOn(form[`${prefix}_5`]) ? 1 : 0;
+  else if (has(form, `${prefix}_4`) || has(form, `${prefix}_5`))
+    collection = isOn(form[`${prefix}_4`]) || isOn(form[`${prefix}_5`]) ? 1 : 0;
   const blogs = has(form, `${prefix}_6`) ? (isOn(form[`${prefix}_6`]) ? 1 : 0) : current.blogs;
   return { product, collection, blogs };
 }
@@ -93,7 +93,8 @@ function levelOfQuality(quality: number): CompressionLevel | null {
  */
 export function fromLegacyView(form: Record<string, unknown>, current: ImageSettings): unknown {
   const pick = <T>(key: string, fallback: T): unknown => (has(form, key) ? form[key] : fallback);
-  const digits = typeof form.optimize_all_status === 'string' && /^[01]{3}$/.test(form.optimize_all_status) ? form.optimize_all_status : null;
+  const digits =
+    typeof form.optimize_all_status === 'string' && /^[01]{3}$/.test(form.optimize_all_status) ? form.optimize_all_status : null;
   const quality = { ...current.image_opt.quality };
   const type = form.compression_type;
   if (type === 'lossless') quality.lossless = 1;

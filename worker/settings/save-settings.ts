@@ -9,7 +9,12 @@ import { storeWatermark, watermarkR2Key } from '../files/watermark';
 const SETTINGS_AREAS = ['image_opt', 'alt_text', 'file_name', 'auto_switch'] as const;
 
 function carriesSettings(input: unknown): boolean {
-  return typeof input === 'object' && input !== null && !Array.isArray(input) && SETTINGS_AREAS.some((k) => (input as Record<string, unknown>)[k] !== undefined);
+  return (
+    typeof input === 'object' &&
+    input !== null &&
+    !Array.isArray(input) &&
+    SETTINGS_AREAS.some((k) => (input as Record<string, unknown>)[k] !== undefined)
+  );
 }
 
 export type SaveContext = { db: Db; bucket: R2Bucket; shopId: number };
@@ -24,7 +29,11 @@ export async function readSettings(db: Db, shopId: number): Promise<ImageSetting
  * throws the documented message and saves nothing; a new watermark picture is stored in R2 first.
  * The first successful save clears is_default.
  */
-export async function saveSettings(ctx: SaveContext, input: unknown, opts: { guide?: { backupConsent: boolean } } = {}): Promise<ImageSettings> {
+export async function saveSettings(
+  ctx: SaveContext,
+  input: unknown,
+  opts: { guide?: { backupConsent: boolean } } = {},
+): Promise<ImageSettings> {
   // A save carries the settings object it documents: `{}` (or only unknown keys) is not a save, and would
   // otherwise clear is_default and mark the shop as configured.
   if (!carriesSettings(input)) throw new ValidationError('server.settings.inputEmpty');

@@ -52,7 +52,12 @@ export const MAX_QUERY_COST = 1000;
  */
 export class ShopifyQueryCostError extends ShopifyGraphqlError {
   constructor(readonly cost: number) {
-    super([{ message: `Query cost is ${cost}, which exceeds the single query max cost limit (${MAX_QUERY_COST}).`, extensions: { code: 'MAX_COST_EXCEEDED', cost, maxCost: MAX_QUERY_COST } }]);
+    super([
+      {
+        message: `Query cost is ${cost}, which exceeds the single query max cost limit (${MAX_QUERY_COST}).`,
+        extensions: { code: 'MAX_COST_EXCEEDED', cost, maxCost: MAX_QUERY_COST },
+      },
+    ]);
     this.name = 'ShopifyQueryCostError';
   }
 }
@@ -85,7 +90,11 @@ export class ShopifyReauthRequiredError extends Error {
    * reauthorize URL in the top frame, which sends no Authorization header: the URL carries it as
    * `id_token`, as Shopify's own launch URL does (it lives a minute).
    */
-  constructor(readonly shopDomain: string, reason: string, readonly sessionToken?: string) {
+  constructor(
+    readonly shopDomain: string,
+    reason: string,
+    readonly sessionToken?: string,
+  ) {
     super(`Shop ${shopDomain} must re-authorise the app: ${reason}`);
     this.name = 'ShopifyReauthRequiredError';
   }

@@ -2,7 +2,15 @@
 // failures and THROTTLED with backoff, refreshes a rejected expiring token once, and turns top-level
 // errors into typed errors. Operation functions (operations/*.ts) build on `request`.
 import { graphqlUrl } from './api-version';
-import { MAX_QUERY_COST, ShopifyGraphqlError, ShopifyHttpError, ShopifyQueryCostError, ShopifyThrottledError, ShopifyUnauthorizedError, type GraphqlErrorEntry } from './errors';
+import {
+  MAX_QUERY_COST,
+  ShopifyGraphqlError,
+  ShopifyHttpError,
+  ShopifyQueryCostError,
+  ShopifyThrottledError,
+  ShopifyUnauthorizedError,
+  type GraphqlErrorEntry,
+} from './errors';
 import { bucketFor, realClock, type Clock, type CostBucket, type ThrottleStatus } from './throttle';
 
 /** Where the client gets its access token; `renew` is called once when Shopify answers 401. */
@@ -46,7 +54,8 @@ const learnedCosts = new Map<string, number>();
 
 export function createAdminClient(options: AdminClientOptions): AdminClient {
   const { env, shopDomain } = options;
-  const tokenSource: AccessTokenSource = typeof options.token === 'string' ? { get: async () => options.token as string } : options.token;
+  const tokenSource: AccessTokenSource =
+    typeof options.token === 'string' ? { get: async () => options.token as string } : options.token;
   const retryBaseMs = options.retryBaseMs ?? 500;
   const maxBackoffMs = options.maxBackoffMs ?? 8_000;
   const maxAttempts = options.maxAttempts ?? 5;
@@ -112,7 +121,8 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
       } catch {
         // A cut-off or non-JSON 200 (a proxy page): release the reservation and retry like a 5xx.
         bucket.settle(cost);
-        if (++failures >= maxAttempts) throw new ShopifyHttpError(res.status, 'Shopify answered with a body that is not JSON', true);
+        if (++failures >= maxAttempts)
+          throw new ShopifyHttpError(res.status, 'Shopify answered with a body that is not JSON', true);
         await clock.sleep(backoff(failures));
         continue;
       }

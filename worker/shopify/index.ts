@@ -3,7 +3,13 @@
 // session tokens, webhooks) is handled in worker/install, worker/auth and worker/webhooks.
 export { SHOPIFY_API_VERSION, shopBaseUrl, graphqlUrl } from './api-version';
 export * from './errors';
-export { createAdminClient, type AdminClient, type AccessTokenSource, type AdminClientOptions, type RequestOptions } from './graphql-client';
+export {
+  createAdminClient,
+  type AdminClient,
+  type AccessTokenSource,
+  type AdminClientOptions,
+  type RequestOptions,
+} from './graphql-client';
 export { shopifyClientFor } from './client';
 export { getAccessToken, exchangeSessionToken, REFRESH_MARGIN_MS } from './tokens';
 export { shopifyHostUrl } from './api-version';
@@ -11,7 +17,17 @@ export type { ThrottleStatus } from './throttle';
 
 export { getShopInfo, isPartnerDevelopmentShop, type ShopInfo } from './operations/shop';
 export { numericId, gid, type Page, type PageInfo, type ImageRef } from './operations/common';
-export { getProductsPage, getProduct, iterateProducts, countProducts, productsPageCost, PRODUCTS_PAGE_DEFAULTS, PRODUCTS_COUNT, type ProductWithMedia, type ProductMediaImage } from './operations/products';
+export {
+  getProductsPage,
+  getProduct,
+  iterateProducts,
+  countProducts,
+  productsPageCost,
+  PRODUCTS_PAGE_DEFAULTS,
+  PRODUCTS_COUNT,
+  type ProductWithMedia,
+  type ProductMediaImage,
+} from './operations/products';
 export { ADMIN_GRAPHQL_DOCUMENTS, BULK_QUERY_DOCUMENTS } from './operations/documents';
 export { getCollectionsPage, getCollection, updateCollectionImage, type CollectionWithImage } from './operations/collections';
 export { getArticlesPage, getArticle, updateArticleImage, type ArticleWithImage } from './operations/articles';
@@ -37,7 +53,12 @@ export {
   type FileState,
 } from './operations/files';
 export { getMainThemeSettingsData, type MainThemeSettings } from './operations/themes';
-export { currentCollectionOrArticleImageUrl, replaceStoreImage, type StoreImageRef, type StoreImageChange } from './operations/images';
+export {
+  currentCollectionOrArticleImageUrl,
+  replaceStoreImage,
+  type StoreImageRef,
+  type StoreImageChange,
+} from './operations/images';
 export {
   createAppSubscription,
   cancelAppSubscription,

@@ -104,7 +104,8 @@ const inFlight = new Map<number, Promise<string>>();
 /** A usable access token for the shop, refreshed first when it is (about to be) expired. */
 export async function getAccessToken(env: TokenEnv, db: Db, shopId: number): Promise<string> {
   const shop = await findShopById(db, shopId);
-  if (!shop || shop.uninstalledAt || !shop.accessTokenEnc) throw new ShopifyReauthRequiredError(shop?.domain ?? String(shopId), 'no access token');
+  if (!shop || shop.uninstalledAt || !shop.accessTokenEnc)
+    throw new ShopifyReauthRequiredError(shop?.domain ?? String(shopId), 'no access token');
   if (!needsRefresh(shop, Date.now())) return decryptSecret(env.TOKEN_ENCRYPTION_KEY, shop.accessTokenEnc);
   return refreshOnce(env, db, shop);
 }
@@ -112,7 +113,8 @@ export async function getAccessToken(env: TokenEnv, db: Db, shopId: number): Pro
 /** Called when Shopify rejected `rejected` with 401: refresh unless someone already replaced it. */
 export async function renewRejectedToken(env: TokenEnv, db: Db, shopId: number, rejected: string): Promise<string> {
   const shop = await findShopById(db, shopId);
-  if (!shop || shop.uninstalledAt || !shop.accessTokenEnc) throw new ShopifyReauthRequiredError(shop?.domain ?? String(shopId), 'no access token');
+  if (!shop || shop.uninstalledAt || !shop.accessTokenEnc)
+    throw new ShopifyReauthRequiredError(shop?.domain ?? String(shopId), 'no access token');
   const current = await decryptSecret(env.TOKEN_ENCRYPTION_KEY, shop.accessTokenEnc);
   if (current !== rejected) return current;
   if (!shop.refreshTokenEnc) throw new ShopifyReauthRequiredError(shop.domain, 'token rejected and no refresh token');
@@ -132,11 +134,18 @@ function refreshOnce(env: TokenEnv, db: Db, shop: ShopRow): Promise<string> {
  * The cross-isolate part: whoever wins the lease refreshes; the others poll the row until the new
  * token lands (or the lease lapses, then they compete again). Exported for the race test.
  */
-export async function refreshWithLease(env: TokenEnv, db: Db, shopId: number, seenExpiresAt: number | null, clock: Clock = realClock): Promise<string> {
+export async function refreshWithLease(
+  env: TokenEnv,
+  db: Db,
+  shopId: number,
+  seenExpiresAt: number | null,
+  clock: Clock = realClock,
+): Promise<string> {
   const deadline = clock.now() + LEASE_TTL_MS * 2;
   while (clock.now() < deadline) {
     const shop = await findShopById(db, shopId);
-    if (!shop || shop.uninstalledAt || !shop.accessTokenEnc) throw new ShopifyReauthRequiredError(shop?.domain ?? String(shopId), 'no access token');
+    if (!shop || shop.uninstalledAt || !shop.accessTokenEnc)
+      throw new ShopifyReauthRequiredError(shop?.domain ?? String(shopId), 'no access token');
     if (shop.accessTokenExpiresAt !== seenExpiresAt) return decryptSecret(env.TOKEN_ENCRYPTION_KEY, shop.accessTokenEnc);
     if (!shop.refreshTokenEnc || (shop.refreshTokenExpiresAt != null && shop.refreshTokenExpiresAt <= clock.now())) {
       throw new ShopifyReauthRequiredError(shop.domain, 'refresh token missing or expired');

@@ -14,7 +14,13 @@ import { handlers, type WebhookDelivery, type WebhookEnv } from './handlers';
 export const WEBHOOK_QUEUE_NAME = 'shopify-webhooks';
 
 export async function enqueueWebhookWork(queue: Queue, d: WebhookDelivery): Promise<void> {
-  const message: WebhookWorkMessage = { type: 'webhook', webhookId: d.webhookId, topic: d.topic, shopDomain: d.shopDomain, payload: d.payload };
+  const message: WebhookWorkMessage = {
+    type: 'webhook',
+    webhookId: d.webhookId,
+    topic: d.topic,
+    shopDomain: d.shopDomain,
+    payload: d.payload,
+  };
   await queue.send(message, { contentType: 'json' });
 }
 
@@ -29,7 +35,13 @@ const workMessageSchema: z.ZodType<WebhookWorkMessage> = z.object({
 export type WorkOutcome = 'done' | 'already_done' | 'busy';
 
 /** Runs one delivery's work unless it is done or held by another consumer. Throws when the handler fails. */
-export async function runWebhookWork(env: WebhookEnv, db: Db, m: WebhookWorkMessage, log: Logger, now = Date.now()): Promise<WorkOutcome> {
+export async function runWebhookWork(
+  env: WebhookEnv,
+  db: Db,
+  m: WebhookWorkMessage,
+  log: Logger,
+  now = Date.now(),
+): Promise<WorkOutcome> {
   const handler = handlers[m.topic];
   if (!handler) return 'already_done'; // a topic no longer handled: nothing to do
   if (!(await claimWebhookWork(db, m, now))) {

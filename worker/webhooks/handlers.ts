@@ -13,7 +13,13 @@ export type WebhookEnv = Env;
 
 export type WebhookDelivery = { topic: string; shopDomain: string; webhookId: string; payload: Record<string, unknown> };
 
-export type WebhookHandler = (env: WebhookEnv, db: Db, shop: ShopRow | undefined, d: WebhookDelivery, log: Logger) => Promise<void>;
+export type WebhookHandler = (
+  env: WebhookEnv,
+  db: Db,
+  shop: ShopRow | undefined,
+  d: WebhookDelivery,
+  log: Logger,
+) => Promise<void>;
 
 /** Every prefix under which a shop's R2 objects live (worker/shopify/README.md "R2 key convention"). */
 export function allShopPrefixes(shopId: number): string[] {
@@ -98,7 +104,11 @@ export const handlers: Record<string, WebhookHandler> = {
 
   'customers/data_request': async (_env, _db, _shop, d, log) => {
     // The product stores no customer data: there is nothing to report beyond this log line.
-    log.info('compliance_customers_data_request', { shop: d.shopDomain, dataRequest: (d.payload.data_request as { id?: unknown } | undefined)?.id ?? null, customerData: 'none stored' });
+    log.info('compliance_customers_data_request', {
+      shop: d.shopDomain,
+      dataRequest: (d.payload.data_request as { id?: unknown } | undefined)?.id ?? null,
+      customerData: 'none stored',
+    });
   },
 
   'customers/redact': async (_env, _db, _shop, d, log) => {

@@ -13,7 +13,11 @@ import { isShopDomain } from '../auth/session-token';
 export { allShopPrefixes, deleteShopObjects, WEBHOOK_TOPICS, type WebhookDelivery, type WebhookEnv } from './handlers';
 
 /** Base64 HMAC-SHA256 of the exact bytes Shopify sent, compared in constant time. */
-export async function verifyWebhookHmac(rawBody: Uint8Array, headerValue: string | null | undefined, secret: string): Promise<boolean> {
+export async function verifyWebhookHmac(
+  rawBody: Uint8Array,
+  headerValue: string | null | undefined,
+  secret: string,
+): Promise<boolean> {
   if (!headerValue) return false;
   const expected = toBase64(await hmacSha256(secret, rawBody));
   return timingSafeEqual(expected, headerValue.trim());
@@ -32,7 +36,13 @@ export type WebhookOutcome = 'processed' | 'queued' | 'duplicate' | 'in_progress
  * Shopify's retry gets processed rather than skipped. A retry that arrives while the first attempt is
  * still running (Shopify gave up waiting after 5 s) finds a live claim and is told to come back.
  */
-export async function processWebhook(env: WebhookEnv, db: Db, d: WebhookDelivery, log: Logger, now = Date.now()): Promise<WebhookOutcome> {
+export async function processWebhook(
+  env: WebhookEnv,
+  db: Db,
+  d: WebhookDelivery,
+  log: Logger,
+  now = Date.now(),
+): Promise<WebhookOutcome> {
   const handler = handlers[d.topic];
   if (!handler) {
     log.warn('webhook_unknown_topic', { topic: d.topic, shop: d.shopDomain });
@@ -58,6 +68,17 @@ export async function processWebhook(env: WebhookEnv, db: Db, d: WebhookDelivery
   }
 }
 
-export function validWebhookHeaders(topic: string | undefined, shopDomain: string | undefined, webhookId: string | undefined): boolean {
-  return !!topic && /^[a-z_]+\/[a-z_]+$/.test(topic) && !!shopDomain && isShopDomain(shopDomain) && !!webhookId && webhookId.length <= 200;
+export function validWebhookHeaders(
+  topic: string | undefined,
+  shopDomain: string | undefined,
+  webhookId: string | undefined,
+): boolean {
+  return (
+    !!topic &&
+    /^[a-z_]+\/[a-z_]+$/.test(topic) &&
+    !!shopDomain &&
+    isShopDomain(shopDomain) &&
+    !!webhookId &&
+    webhookId.length <= 200
+  );
 }

@@ -13,7 +13,12 @@ import { formatDate } from '../image-opt/history-row-cells';
 export function AdminTokensCard() {
   const { t, i18n } = useTranslation();
   const toast = useToast();
-  const list = useApiQuery({ key: ['adminTokens'], call: getAdminTokens, select: (body) => (Array.isArray(body.data) ? body.data : []), errorToast: false });
+  const list = useApiQuery({
+    key: ['adminTokens'],
+    call: getAdminTokens,
+    select: (body) => (Array.isArray(body.data) ? body.data : []),
+    errorToast: false,
+  });
   // A failed read shows the empty list.
   const tokens: AdminTokenInfo[] | null = list.error ? [] : (list.data ?? null);
   const [busy, setBusy] = useState<number | null>(null);

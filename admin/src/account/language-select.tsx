@@ -37,7 +37,6 @@ export function LanguageSelect({ labelHidden = false }: { labelHidden?: boolean 
     await save.run(value);
   };
 
-
   return (
     <Select
       label={t('common.language')}

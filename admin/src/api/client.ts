@@ -18,7 +18,6 @@ export class ApiRequestError extends Error {
   }
 }
 
-
 /** The message the server sent with a failure, for the error toast, in the merchant's language (errorText). */
 export const messageOf = errorText;
 
@@ -43,7 +42,8 @@ async function request(path: string, init: RequestInit): Promise<Response> {
 
 async function send<T>(path: string, init: RequestInit): Promise<T> {
   let res = await request(path, init);
-  if (res.status === 401 && res.headers.get(RETRY_INVALID_SESSION_HEADER) === '1' && isEmbedded()) res = await request(path, init);
+  if (res.status === 401 && res.headers.get(RETRY_INVALID_SESSION_HEADER) === '1' && isEmbedded())
+    res = await request(path, init);
   const reauthorize = res.status === 401 ? res.headers.get(REAUTHORIZE_URL_HEADER) : null;
   // The shop must authorise the app again: leave the iframe for Shopify's grant screen (top frame).
   if (reauthorize && /^https?:\/\//.test(reauthorize)) openTop(reauthorize);
@@ -70,7 +70,11 @@ export function postForm<T = Envelope>(path: string, data: Record<string, unknow
     if (v === undefined || v === null) continue;
     form.set(k, typeof v === 'string' ? v : JSON.stringify(v)); // numbers and booleans print the same either way
   }
-  return send<T>(path, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+  return send<T>(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: form.toString(),
+  });
 }
 
 /** JSON POST: saveSettings, saveNewGuideCfg and the calls with nested lists. */

@@ -76,7 +76,10 @@ export function useApiQuery<E extends object, T>(opts: QueryOptions<E, T>) {
     queryFn: () => okAnswer(opts.call() as Promise<Envelope>) as Promise<E>,
     select,
     enabled: opts.enabled ?? true,
-    refetchInterval: typeof interval === 'function' ? (query) => interval(query.state.data === undefined ? undefined : select(query.state.data)) : interval,
+    refetchInterval:
+      typeof interval === 'function'
+        ? (query) => interval(query.state.data === undefined ? undefined : select(query.state.data))
+        : interval,
     placeholderData: opts.keepPrevious ? keepPreviousData : undefined,
     // Polling runs whether or not the tab has focus, like the screens' documented cadences.
     refetchIntervalInBackground: true,
@@ -93,7 +96,14 @@ export function useApiQuery<E extends object, T>(opts: QueryOptions<E, T>) {
   if (q.data !== undefined) last.current = q.data;
   const data = opts.keepPrevious ? (q.data ?? last.current) : q.data;
   // loading: no answer yet for the key on screen (the previous key's data may still show).
-  return { data, loading: q.isPending || q.isPlaceholderData, fetching: q.isFetching, error: q.error, updatedAt: q.dataUpdatedAt, refetch: q.refetch };
+  return {
+    data,
+    loading: q.isPending || q.isPlaceholderData,
+    fetching: q.isFetching,
+    error: q.error,
+    updatedAt: q.dataUpdatedAt,
+    refetch: q.refetch,
+  };
 }
 
 type ActionOptions<A extends unknown[], E> = {
@@ -115,7 +125,10 @@ type ActionOptions<A extends unknown[], E> = {
  * A write: `run(...args)` sends the call and resolves the answer, or null after a failure (the error
  * toast shown unless onRefused took it). `pending` is true while it runs.
  */
-export function useApiAction<A extends unknown[], E extends object>(call: (...args: A) => Promise<E>, opts: ActionOptions<A, E> = {}) {
+export function useApiAction<A extends unknown[], E extends object>(
+  call: (...args: A) => Promise<E>,
+  opts: ActionOptions<A, E> = {},
+) {
   const { t } = useTranslation();
   const toast = useToast();
   const latest = useRef(opts);

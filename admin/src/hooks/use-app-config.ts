@@ -14,7 +14,8 @@ export function loadAppConfig(): Promise<AppConfig> {
     .then((res): Promise<Partial<AppConfig>> | Partial<AppConfig> => (res.ok ? (res.json() as Promise<Partial<AppConfig>>) : {}))
     .then((body) => ({
       tutorial_video_url: typeof body.tutorial_video_url === 'string' && body.tutorial_video_url ? body.tutorial_video_url : null,
-      privacy_contact_email: typeof body.privacy_contact_email === 'string' && body.privacy_contact_email ? body.privacy_contact_email : null,
+      privacy_contact_email:
+        typeof body.privacy_contact_email === 'string' && body.privacy_contact_email ? body.privacy_contact_email : null,
     }))
     .catch(() => {
       pending = null; // a later screen may try again

@@ -20,7 +20,9 @@ type Props = {
  */
 export function AutoOptimiseCard({ isDefault, on, hasContent, onChanged, onNeedsSetup, onOpenSettings }: Props) {
   const { t } = useTranslation();
-  const save = useApiAction((next: boolean) => saveSettings({ auto_switch: next ? 1 : 0 }), { onSuccess: (_body, next) => onChanged(next) });
+  const save = useApiAction((next: boolean) => saveSettings({ auto_switch: next ? 1 : 0 }), {
+    onSuccess: (_body, next) => onChanged(next),
+  });
   const toggle = async (next: boolean) => {
     if (isDefault) {
       onNeedsSetup();
@@ -39,7 +41,12 @@ export function AutoOptimiseCard({ isDefault, on, hasContent, onChanged, onNeeds
             {on ? t('imageOpt.auto.on') : t('imageOpt.auto.off')}
           </Text>
         </BlockStack>
-        <SwitchToggle checked={on} disabled={save.pending} label={t('imageOpt.auto.title')} onChange={(next) => void toggle(next)} />
+        <SwitchToggle
+          checked={on}
+          disabled={save.pending}
+          label={t('imageOpt.auto.title')}
+          onChange={(next) => void toggle(next)}
+        />
       </InlineStack>
       {on && !hasContent && (
         // Automatic mode is on, but every kind of change is switched off (e.g. a wizard with every

@@ -17,7 +17,12 @@ export function PlanLimitBanner({ show, remaining }: { show: boolean; remaining:
   const [closed, close] = useSessionClosable('image-plan-limit');
   if (!show || closed) return null;
   return (
-    <Banner tone="warning" title={t('planLimit.title')} onDismiss={close} action={{ content: t('planLimit.upgrade'), onAction: () => void navigate({ to: '/pricing' }) }}>
+    <Banner
+      tone="warning"
+      title={t('planLimit.title')}
+      onDismiss={close}
+      action={{ content: t('planLimit.upgrade'), onAction: () => void navigate({ to: '/pricing' }) }}
+    >
       <BlockStack gap="200">
         <p>{t('planLimit.remaining', { count: remaining })}</p>
         <InlineStack gap="200">

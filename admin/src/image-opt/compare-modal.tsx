@@ -32,14 +32,61 @@ export function CompareModal({ images, onClose }: { images: CompareImages | null
                 <Spinner accessibilityLabel={t('imageOpt.compare.loading')} />
               </div>
             ) : (
-              <div data-testid="compare-frame" style={{ position: 'relative', width: '100%', userSelect: 'none', background: '#f1f1f1', lineHeight: 0 }}>
-                <img src={images.after} alt={t('imageOpt.compare.after')} style={{ width: '100%', display: 'block', maxHeight: '60vh', objectFit: 'contain' }} />
+              <div
+                data-testid="compare-frame"
+                style={{ position: 'relative', width: '100%', userSelect: 'none', background: '#f1f1f1', lineHeight: 0 }}
+              >
+                <img
+                  src={images.after}
+                  alt={t('imageOpt.compare.after')}
+                  style={{ width: '100%', display: 'block', maxHeight: '60vh', objectFit: 'contain' }}
+                />
                 <div style={{ position: 'absolute', inset: 0, clipPath: `inset(0 ${100 - split}% 0 0)` }}>
-                  <img src={images.before} alt={t('imageOpt.compare.before')} style={{ width: '100%', height: '100%', display: 'block', objectFit: 'contain', background: '#f1f1f1' }} />
+                  <img
+                    src={images.before}
+                    alt={t('imageOpt.compare.before')}
+                    style={{ width: '100%', height: '100%', display: 'block', objectFit: 'contain', background: '#f1f1f1' }}
+                  />
                 </div>
-                <div style={{ position: 'absolute', top: 0, bottom: 0, left: `${split}%`, width: 2, background: '#fff', boxShadow: '0 0 4px rgba(0,0,0,.6)' }} />
-                <span style={{ position: 'absolute', top: 8, left: 8, lineHeight: 1.4, padding: '2px 8px', borderRadius: 8, background: 'rgba(0,0,0,.6)', color: '#fff' }}>{t('imageOpt.compare.before')}</span>
-                <span style={{ position: 'absolute', top: 8, right: 8, lineHeight: 1.4, padding: '2px 8px', borderRadius: 8, background: 'rgba(0,0,0,.6)', color: '#fff' }}>{t('imageOpt.compare.after')}</span>
+                <div
+                  style={{
+                    position: 'absolute',
+                    top: 0,
+                    bottom: 0,
+                    left: `${split}%`,
+                    width: 2,
+                    background: '#fff',
+                    boxShadow: '0 0 4px rgba(0,0,0,.6)',
+                  }}
+                />
+                <span
+                  style={{
+                    position: 'absolute',
+                    top: 8,
+                    left: 8,
+                    lineHeight: 1.4,
+                    padding: '2px 8px',
+                    borderRadius: 8,
+                    background: 'rgba(0,0,0,.6)',
+                    color: '#fff',
+                  }}
+                >
+                  {t('imageOpt.compare.before')}
+                </span>
+                <span
+                  style={{
+                    position: 'absolute',
+                    top: 8,
+                    right: 8,
+                    lineHeight: 1.4,
+                    padding: '2px 8px',
+                    borderRadius: 8,
+                    background: 'rgba(0,0,0,.6)',
+                    color: '#fff',
+                  }}
+                >
+                  {t('imageOpt.compare.after')}
+                </span>
                 <input
                   type="range"
                   min={0}
@@ -47,7 +94,15 @@ export function CompareModal({ images, onClose }: { images: CompareImages | null
                   value={split}
                   aria-label={t('imageOpt.compare.slider')}
                   onChange={(e) => setSplit(Number(e.target.value))}
-                  style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', opacity: 0, cursor: 'ew-resize', margin: 0 }}
+                  style={{
+                    position: 'absolute',
+                    inset: 0,
+                    width: '100%',
+                    height: '100%',
+                    opacity: 0,
+                    cursor: 'ew-resize',
+                    margin: 0,
+                  }}
                 />
               </div>
             )}

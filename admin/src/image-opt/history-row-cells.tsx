@@ -18,7 +18,12 @@ export function HistoryStatusBadge({ row }: { row: HistoryRow }) {
   return <Badge tone={s.tone}>{t(s.key)}</Badge>;
 }
 
-const PATTERNS: Record<string, string> = { automatic: 'imageOpt.pattern.automatic', auto: 'imageOpt.pattern.automatic', manual: 'imageOpt.pattern.manual', upload: 'imageOpt.pattern.upload' };
+const PATTERNS: Record<string, string> = {
+  automatic: 'imageOpt.pattern.automatic',
+  auto: 'imageOpt.pattern.automatic',
+  manual: 'imageOpt.pattern.manual',
+  upload: 'imageOpt.pattern.upload',
+};
 
 /** How a history item was optimised (catalogue "history entry": Automatic, Manual, Upload); '' if unknown. */
 export function patternLabel(pattern: string | undefined, t: (key: string) => string): string {

@@ -1,4 +1,15 @@
-import { SkeletonBodyText, BlockStack, Button, Card, IndexTable, InlineStack, Tabs, Text, TextField, useIndexResourceState } from '@shopify/polaris';
+import {
+  SkeletonBodyText,
+  BlockStack,
+  Button,
+  Card,
+  IndexTable,
+  InlineStack,
+  Tabs,
+  Text,
+  TextField,
+  useIndexResourceState,
+} from '@shopify/polaris';
 import { SearchIcon } from '@shopify/polaris-icons';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
@@ -41,7 +52,12 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
     (kind: 'restore' | 'reoptimize', data_list: { data_id: number; blog_id?: string }[]) =>
       kind === 'restore'
         ? restore({ data_type: dataTypeOf(tab), data_list: data_list.map((d) => ({ ...d, restore_type: 'all' as const })) })
-        : reOptimize({ data_type: dataTypeOf(tab), data_list: data_list.map((d) => ({ data_id: d.data_id })), re_opt_type: '', page_type: 0 }),
+        : reOptimize({
+            data_type: dataTypeOf(tab),
+            data_list: data_list.map((d) => ({ data_id: d.data_id })),
+            re_opt_type: '',
+            page_type: 0,
+          }),
     {
       onSuccess: () => {
         clearSelection();
@@ -57,7 +73,10 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
       toast(t(invalid), { error: true });
       return;
     }
-    const data_list = actionableRows(selected).map((r) => ({ data_id: r.id, ...(r.blog_id ? { blog_id: String(r.blog_id) } : {}) }));
+    const data_list = actionableRows(selected).map((r) => ({
+      data_id: r.id,
+      ...(r.blog_id ? { blog_id: String(r.blog_id) } : {}),
+    }));
     await start.run(kind, data_list);
   };
 
@@ -72,7 +91,11 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
             {t('imageOpt.history.title')}
           </Text>
         </div>
-        <Tabs tabs={TABS.map((k) => ({ id: `history-${k}`, content: t(`imageOpt.tabs.${k}`) }))} selected={tab} onSelect={onTab} />
+        <Tabs
+          tabs={TABS.map((k) => ({ id: `history-${k}`, content: t(`imageOpt.tabs.${k}`) }))}
+          selected={tab}
+          onSelect={onTab}
+        />
         <div style={{ padding: 'var(--p-space-300) var(--p-space-400)' }}>
           <TextField
             label={t('imageOpt.history.search')}
@@ -101,7 +124,17 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
                   { content: t('imageOpt.bulk.reoptimize'), onAction: () => void bulk('reoptimize') },
                 ]
           }
-          emptyState={<div style={{ padding: 'var(--p-space-800)', textAlign: 'center' }}>{list.loading ? <SkeletonBodyText lines={3} /> : <Text as="p" tone="subdued">{t('imageOpt.history.empty')}</Text>}</div>}
+          emptyState={
+            <div style={{ padding: 'var(--p-space-800)', textAlign: 'center' }}>
+              {list.loading ? (
+                <SkeletonBodyText lines={3} />
+              ) : (
+                <Text as="p" tone="subdued">
+                  {t('imageOpt.history.empty')}
+                </Text>
+              )}
+            </div>
+          }
           headings={[
             { title: t('imageOpt.history.colImage') },
             { title: t('imageOpt.history.colTitle') },
@@ -113,7 +146,13 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
           ]}
         >
           {list.rows.map((row, index) => (
-            <IndexTable.Row id={String(row.id)} key={row.id} position={index} selected={selectedResources.includes(String(row.id))} disabled={row.is_delete === 1}>
+            <IndexTable.Row
+              id={String(row.id)}
+              key={row.id}
+              position={index}
+              selected={selectedResources.includes(String(row.id))}
+              disabled={row.is_delete === 1}
+            >
               <IndexTable.Cell>
                 <RowThumbnail src={row.image} alt={row.title} />
               </IndexTable.Cell>
@@ -139,7 +178,11 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
                   {isUpload ? (
                     // Optimised uploads: original and result, viewable and downloadable for 30 days.
                     <InlineStack gap="100" wrap={false}>
-                      <Button size="slim" onClick={() => onView(row)} disabled={row.is_delete === 1 || row.status !== 'finished' || row.comp_ratio <= 0}>
+                      <Button
+                        size="slim"
+                        onClick={() => onView(row)}
+                        disabled={row.is_delete === 1 || row.status !== 'finished' || row.comp_ratio <= 0}
+                      >
                         {t('imageDetails.view')}
                       </Button>
                       {row.status === 'finished' && row.is_delete !== 1 && <DownloadButton fresh={() => readUploadImage(row)} />}
@@ -156,7 +199,13 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
           ))}
         </IndexTable>
         <div style={{ padding: 'var(--p-space-300) var(--p-space-400)' }}>
-          <PagingFooter page={list.page} pageSize={list.pageSize} total={list.total} onPage={list.setPage} onPageSize={list.setPageSize} />
+          <PagingFooter
+            page={list.page}
+            pageSize={list.pageSize}
+            total={list.total}
+            onPage={list.setPage}
+            onPageSize={list.setPageSize}
+          />
         </div>
       </BlockStack>
     </Card>

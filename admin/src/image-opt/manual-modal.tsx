@@ -19,7 +19,15 @@ const MANUAL_TABS = TABS.slice(0, 3);
  * all): then one job covers the whole tab (re_opt_type 'all'). Not while a search narrows the list, as
  * the whole tab is more than what the merchant sees.
  */
-export function ManualModal({ open, onClose, onStarted }: { open: boolean; onClose: () => void; onStarted: (tab: number) => void }) {
+export function ManualModal({
+  open,
+  onClose,
+  onStarted,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onStarted: (tab: number) => void;
+}) {
   const { t } = useTranslation();
   const toast = useToast();
   const [tab, setTab] = useState(0);
@@ -40,12 +48,20 @@ export function ManualModal({ open, onClose, onStarted }: { open: boolean; onClo
   const sending = send.pending;
   const list = usePagedList(tab, 1, open);
   const acrossPages = list.search.trim() === '' && list.total > list.rows.length;
-  const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(list.rows.map((r) => ({ id: String(r.id) })));
+  const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(
+    list.rows.map((r) => ({ id: String(r.id) })),
+  );
   useEffect(() => clearSelection(), [tab, list.page, open, clearSelection]);
 
   const optimise = async () => {
     if (!allResourcesSelected && selectedResources.length === 0) {
-      toast(t(['imageOpt.bulk.invalidProduct', 'imageOpt.bulk.invalidCollection', 'imageOpt.bulk.invalidBlog'][tab] ?? 'imageOpt.bulk.invalid'), { error: true });
+      toast(
+        t(
+          ['imageOpt.bulk.invalidProduct', 'imageOpt.bulk.invalidCollection', 'imageOpt.bulk.invalidBlog'][tab] ??
+            'imageOpt.bulk.invalid',
+        ),
+        { error: true },
+      );
       return;
     }
     await send.run({
@@ -65,9 +81,20 @@ export function ManualModal({ open, onClose, onStarted }: { open: boolean; onClo
       primaryAction={{ content: t('imageOpt.manual.optimizeNow'), onAction: () => void optimise(), loading: sending }}
       secondaryActions={[{ content: t('common.cancel'), onAction: onClose }]}
     >
-      <Tabs tabs={MANUAL_TABS.map((k) => ({ id: `manual-${k}`, content: t(`imageOpt.tabs.${k}`) }))} selected={tab} onSelect={setTab} />
+      <Tabs
+        tabs={MANUAL_TABS.map((k) => ({ id: `manual-${k}`, content: t(`imageOpt.tabs.${k}`) }))}
+        selected={tab}
+        onSelect={setTab}
+      />
       <Modal.Section>
-        <TextField label={t('imageOpt.history.search')} labelHidden placeholder={t('imageOpt.history.search')} value={list.search} onChange={list.setSearch} autoComplete="off" />
+        <TextField
+          label={t('imageOpt.history.search')}
+          labelHidden
+          placeholder={t('imageOpt.history.search')}
+          value={list.search}
+          onChange={list.setSearch}
+          autoComplete="off"
+        />
       </Modal.Section>
       <IndexTable
         resourceName={{ singular: t('imageOpt.history.item'), plural: t('imageOpt.history.items') }}
@@ -78,8 +105,22 @@ export function ManualModal({ open, onClose, onStarted }: { open: boolean; onClo
         hasMoreItems={acrossPages}
         paginatedSelectAllActionText={t('imageOpt.manual.selectAll', { count: list.total })}
         paginatedSelectAllText={allResourcesSelected ? t('imageOpt.manual.allSelected', { count: list.total }) : undefined}
-        emptyState={<div style={{ padding: 'var(--p-space-600)', textAlign: 'center' }}>{list.loading ? <SkeletonBodyText lines={3} /> : <Text as="p" tone="subdued">{t('imageOpt.history.empty')}</Text>}</div>}
-        headings={[{ title: t('imageOpt.history.colImage') }, { title: t('imageOpt.history.colTitle') }, { title: t('imageOpt.manual.colImages') }]}
+        emptyState={
+          <div style={{ padding: 'var(--p-space-600)', textAlign: 'center' }}>
+            {list.loading ? (
+              <SkeletonBodyText lines={3} />
+            ) : (
+              <Text as="p" tone="subdued">
+                {t('imageOpt.history.empty')}
+              </Text>
+            )}
+          </div>
+        }
+        headings={[
+          { title: t('imageOpt.history.colImage') },
+          { title: t('imageOpt.history.colTitle') },
+          { title: t('imageOpt.manual.colImages') },
+        ]}
       >
         {list.rows.map((row, index) => (
           <IndexTable.Row id={String(row.id)} key={row.id} position={index} selected={selectedResources.includes(String(row.id))}>
@@ -92,13 +133,21 @@ export function ManualModal({ open, onClose, onStarted }: { open: boolean; onClo
               </Text>
             </IndexTable.Cell>
             <IndexTable.Cell>
-              <Badge tone={(row.un_opt_num ?? 0) > 0 ? 'attention' : 'success'}>{t('imageOpt.manual.toOptimize', { n: row.un_opt_num ?? 0, total: row.image_count ?? 0 })}</Badge>
+              <Badge tone={(row.un_opt_num ?? 0) > 0 ? 'attention' : 'success'}>
+                {t('imageOpt.manual.toOptimize', { n: row.un_opt_num ?? 0, total: row.image_count ?? 0 })}
+              </Badge>
             </IndexTable.Cell>
           </IndexTable.Row>
         ))}
       </IndexTable>
       <Modal.Section>
-        <PagingFooter page={list.page} pageSize={list.pageSize} total={list.total} onPage={list.setPage} onPageSize={list.setPageSize} />
+        <PagingFooter
+          page={list.page}
+          pageSize={list.pageSize}
+          total={list.total}
+          onPage={list.setPage}
+          onPageSize={list.setPageSize}
+        />
       </Modal.Section>
     </Modal>
   );

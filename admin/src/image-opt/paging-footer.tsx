@@ -10,7 +10,13 @@ export function showingRange(page: number, pageSize: number, total: number): { f
   return { from, to: Math.min(total, page * pageSize), total };
 }
 
-type Props = { page: number; pageSize: number; total: number; onPage: (page: number) => void; onPageSize: (size: number) => void };
+type Props = {
+  page: number;
+  pageSize: number;
+  total: number;
+  onPage: (page: number) => void;
+  onPageSize: (size: number) => void;
+};
 
 /** Page-size choice (only wider than 550 px) and previous / next paging under a table. */
 export function PagingFooter({ page, pageSize, total, onPage, onPageSize }: Props) {

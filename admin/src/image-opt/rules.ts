@@ -28,7 +28,8 @@ export const FREE_QUOTA = 150;
 /** The free-plan quota bar turns red at 80 % use. */
 export const FREE_RED_PERCENT = 80;
 export const quotaPercent = (used: number, all: number) => (all > 0 ? Math.min(100, (used / all) * 100) : 0);
-export const quotaBarRed = (level: number, used: number, all: number) => level === 0 && quotaPercent(used, all) >= FREE_RED_PERCENT;
+export const quotaBarRed = (level: number, used: number, all: number) =>
+  level === 0 && quotaPercent(used, all) >= FREE_RED_PERCENT;
 
 /** The quota of getImgOptTotal's opt_schedule; next_reset_at absent or 0 when unknown. */
 export type OptSchedule = Omit<QuotaSchedule, 'next_reset_at'> & Partial<Pick<QuotaSchedule, 'next_reset_at'>>;
@@ -65,7 +66,21 @@ export function linkExpired(url: string | null | undefined, now = Date.now()): b
 }
 
 /** A history row as the history/manual calls answer it; the rules need only these fields. */
-export type HistoryRow = Pick<WireHistoryRow, 'id' | 'data_type' | 'prod_id' | 'coll_id' | 'art_id' | 'blog_id' | 'title' | 'image' | 'is_delete' | 'opt_status' | 'status' | 'comp_ratio'> &
+export type HistoryRow = Pick<
+  WireHistoryRow,
+  | 'id'
+  | 'data_type'
+  | 'prod_id'
+  | 'coll_id'
+  | 'art_id'
+  | 'blog_id'
+  | 'title'
+  | 'image'
+  | 'is_delete'
+  | 'opt_status'
+  | 'status'
+  | 'comp_ratio'
+> &
   Partial<WireHistoryRow>;
 
 /** Rows a bulk Restore / Re-optimize may act on: not deleted. */
@@ -82,11 +97,15 @@ export function bulkValidationKey(selected: readonly HistoryRow[], tab: number):
 }
 
 /** Progress of one tab (getOptSchedule); the rules need only these fields. */
-export type TabSchedule = Pick<Schedule, 'data_type' | 'process_type' | 'page_type' | 'opt_in' | 'opt_total' | 'status' | 'plan_limit_message'> & {
+export type TabSchedule = Pick<
+  Schedule,
+  'data_type' | 'process_type' | 'page_type' | 'opt_in' | 'opt_total' | 'status' | 'plan_limit_message'
+> & {
   process_result: number;
 } & Partial<Pick<Schedule, 'opt_done' | 'opt_failed'>>;
 
-export const isRunning = (s: TabSchedule | undefined) => !!s && s.process_result !== 1 && (s.status === 'queued' || s.status === 'running');
+export const isRunning = (s: TabSchedule | undefined) =>
+  !!s && s.process_result !== 1 && (s.status === 'queued' || s.status === 'running');
 
 /** Completion toast key: '{n} products images/collections/blogs optimized' or 'restored'. */
 export function completionToastKey(s: TabSchedule): string | null {

@@ -28,10 +28,32 @@ function SheetBody({ firstTime, onClose, onSaved }: Omit<Props, 'open'>) {
   return (
     <>
       <LeaveGuard when={settings.dirty} />
-      <AdminSaveBar show={settings.dirty} canSave={settings.canSave} saving={settings.saving} onSave={save} onDiscard={settings.reset} />
+      <AdminSaveBar
+        show={settings.dirty}
+        canSave={settings.canSave}
+        saving={settings.saving}
+        onSave={save}
+        onDiscard={settings.reset}
+      />
       {asking && <LeaveConfirm onLeave={onClose} onStay={() => setAsking(false)} />}
       <div onClick={close} style={{ position: 'fixed', inset: 0, background: 'rgba(0,0,0,.35)', zIndex: 510 }} />
-      <div role="dialog" aria-modal="true" aria-label={title} style={{ position: 'fixed', top: 0, right: 0, bottom: 0, width: 'min(560px, 100vw)', background: 'var(--p-color-bg-surface, #fff)', zIndex: 511, display: 'flex', flexDirection: 'column', boxShadow: '-4px 0 16px rgba(0,0,0,.15)' }}>
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-label={title}
+        style={{
+          position: 'fixed',
+          top: 0,
+          right: 0,
+          bottom: 0,
+          width: 'min(560px, 100vw)',
+          background: 'var(--p-color-bg-surface, #fff)',
+          zIndex: 511,
+          display: 'flex',
+          flexDirection: 'column',
+          boxShadow: '-4px 0 16px rgba(0,0,0,.15)',
+        }}
+      >
         <div style={{ padding: '16px 20px', borderBottom: '1px solid #e3e3e3' }}>
           <InlineStack align="space-between" blockAlign="center">
             <Text as="h2" variant="headingLg">
@@ -52,7 +74,13 @@ function SheetBody({ firstTime, onClose, onSaved }: Omit<Props, 'open'>) {
             {settings.loading ? (
               <SkeletonBodyText lines={10} />
             ) : (
-              <ImageSettingsForm value={settings.draft} onChange={settings.setDraft} showErrors={settings.showErrors} watermarkMissing={settings.watermarkMissing} fault={settings.fault} />
+              <ImageSettingsForm
+                value={settings.draft}
+                onChange={settings.setDraft}
+                showErrors={settings.showErrors}
+                watermarkMissing={settings.watermarkMissing}
+                fault={settings.fault}
+              />
             )}
           </BlockStack>
         </div>

@@ -4,7 +4,13 @@ import { formatDay } from '../lib/format-date';
 import { formatSize } from '../lib/format-size';
 import { formatRatio, quotaBarRed, quotaPercent, type OptSchedule } from './rules';
 
-export type Totals = { total_saved_size: number; avg_saved_space: number; avg_saved_percent: number; un_opt_num: number; total_opt_num?: number };
+export type Totals = {
+  total_saved_size: number;
+  avg_saved_space: number;
+  avg_saved_percent: number;
+  un_opt_num: number;
+  total_opt_num?: number;
+};
 
 function Stat({ label, value }: { label: string; value: string }) {
   return (
@@ -34,7 +40,15 @@ export function QuotaBar({ label, used, all, red }: { label: string; used: numbe
           {`${used.toLocaleString()}/${all.toLocaleString()}`}
         </Text>
       </InlineStack>
-      <div role="progressbar" aria-label={label} aria-valuenow={Math.round(percent)} aria-valuemin={0} aria-valuemax={100} data-tone={red ? 'red' : 'normal'} style={{ height: 8, borderRadius: 4, background: '#e3e3e3', overflow: 'hidden' }}>
+      <div
+        role="progressbar"
+        aria-label={label}
+        aria-valuenow={Math.round(percent)}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        data-tone={red ? 'red' : 'normal'}
+        style={{ height: 8, borderRadius: 4, background: '#e3e3e3', overflow: 'hidden' }}
+      >
         <div style={{ width: `${percent}%`, height: '100%', background: red ? '#e51c00' : '#29845a' }} />
       </div>
     </BlockStack>
@@ -54,8 +68,15 @@ export function StatsCards({ totals, quota, level }: { totals: Totals; quota: Op
           <Text as="h3" variant="headingSm">
             {level === 0 ? t('imageOpt.plan.free') : t('imageOpt.plan.pre')}
           </Text>
-          <QuotaBar label={t('imageOpt.plan.quota')} used={quota.img_usage_use} all={quota.img_usage_all} red={quotaBarRed(level, quota.img_usage_use, quota.img_usage_all)} />
-          {quota.impressions_all > 0 && <QuotaBar label={t('imageOpt.plan.addons')} used={quota.impressions_use} all={quota.impressions_all} red={false} />}
+          <QuotaBar
+            label={t('imageOpt.plan.quota')}
+            used={quota.img_usage_use}
+            all={quota.img_usage_all}
+            red={quotaBarRed(level, quota.img_usage_use, quota.img_usage_all)}
+          />
+          {quota.impressions_all > 0 && (
+            <QuotaBar label={t('imageOpt.plan.addons')} used={quota.impressions_use} all={quota.impressions_all} red={false} />
+          )}
           {(quota.next_reset_at ?? 0) > 0 && (
             <Text as="p" variant="bodySm" tone="subdued">
               {t('imageOpt.plan.nextReset', { date: formatDay(quota.next_reset_at ?? 0, i18n.language) })}

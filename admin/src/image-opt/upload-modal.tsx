@@ -34,7 +34,10 @@ type KeyedRefusal = { message_key?: string; params?: { name?: string | number } 
 export function refusalsFromError(body: unknown): Refused[] {
   const b = body as { message_key?: unknown; params?: { list?: unknown } } | null;
   if (b?.message_key !== 'server.upload.rejected' || !Array.isArray(b.params?.list)) return [];
-  return (b.params.list as KeyedRefusal[]).map((item) => ({ name: String(item.params?.name ?? ''), reason: errorText(item, '') }));
+  return (b.params.list as KeyedRefusal[]).map((item) => ({
+    name: String(item.params?.name ?? ''),
+    reason: errorText(item, ''),
+  }));
 }
 
 const readBase64 = (file: File) =>

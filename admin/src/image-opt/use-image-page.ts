@@ -38,6 +38,9 @@ export function useImagePage() {
 
   /** A change saved elsewhere on the page (the auto switch) shows at once; the next read replaces it. */
   const patchSettings = (patch: Partial<ImageSettings>) =>
-    client.setQueryData<Awaited<ReturnType<typeof getImgOptTotal>>>(KEY, (body) => body && { ...body, settings: { ...(body.settings ?? EMPTY.settings), ...patch } });
+    client.setQueryData<Awaited<ReturnType<typeof getImgOptTotal>>>(
+      KEY,
+      (body) => body && { ...body, settings: { ...(body.settings ?? EMPTY.settings), ...patch } },
+    );
   return { data: page.data ?? EMPTY, loading: page.loading, reload, patchSettings };
 }

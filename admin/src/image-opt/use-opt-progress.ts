@@ -4,7 +4,15 @@ import { getOptSchedule, stopImageOptTask } from '../api/calls';
 import { useApiAction, useApiQuery } from '../api/query';
 import { usePolling } from '../hooks/use-polling';
 import { useToast } from '../hooks/use-toast';
-import { completionToastKey, failedCount, isRunning, PROGRESS_POLL_MS, RELOAD_AFTER_DONE_MS, TABS, type TabSchedule } from './rules';
+import {
+  completionToastKey,
+  failedCount,
+  isRunning,
+  PROGRESS_POLL_MS,
+  RELOAD_AFTER_DONE_MS,
+  TABS,
+  type TabSchedule,
+} from './rules';
 
 /** The job is planned when the start call answers; a read this soon after shows its counts. */
 export const FIRST_READ_MS = 1000;
@@ -39,7 +47,12 @@ export function useOptProgress(onDone: () => void, onPlanLimit?: (message: strin
 
   // Every tab's schedule: read when the page opens (a running job is followed), once more 1 s after a
   // start, and every 6 s while a job is watched (a fixed grid from the start, as before).
-  const schedules = useApiQuery({ key: ['optSchedule', 'all'], call: () => getOptSchedule(), select: (body) => body.data ?? {}, errorToast: false });
+  const schedules = useApiQuery({
+    key: ['optSchedule', 'all'],
+    call: () => getOptSchedule(),
+    select: (body) => body.data ?? {},
+    errorToast: false,
+  });
   const { refetch } = schedules;
   const all = schedules.data;
   const tabNow = useRef(tab);

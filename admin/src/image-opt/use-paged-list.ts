@@ -42,7 +42,8 @@ export function usePagedList(tab: number, pageType: 0 | 1, enabled = true, refre
   // reload() (possibly from a timer set before the tab changed) asks for the list on screen now.
   const list = useApiQuery({
     key: ['imageOptDataPage', pageType, tab, page, pageSize, title],
-    call: () => getImageOptDataPage({ page, pageSize, title: title || undefined, data_type: dataTypeOf(tab), page_type: pageType }),
+    call: () =>
+      getImageOptDataPage({ page, pageSize, title: title || undefined, data_type: dataTypeOf(tab), page_type: pageType }),
     select: (body) => ({ rows: body.data?.data ?? [], total: Number(body.data?.total ?? 0) }),
     enabled,
     keepPrevious: true,

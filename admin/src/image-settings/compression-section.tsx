@@ -1,6 +1,11 @@
 import { BlockStack, Checkbox, ChoiceList, RangeSlider, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
-import { CUSTOM_QUALITY_MAX, CUSTOM_QUALITY_MIN, type ImageOptSettings, type QualitySettings } from '../../../shared/image-settings';
+import {
+  CUSTOM_QUALITY_MAX,
+  CUSTOM_QUALITY_MIN,
+  type ImageOptSettings,
+  type QualitySettings,
+} from '../../../shared/image-settings';
 
 type Mode = 'level-1' | 'level-2' | 'level-3' | 'custom' | 'lossless';
 
@@ -25,7 +30,11 @@ export function CompressionSection({ value, onChange }: { value: ImageOptSetting
 
   return (
     <BlockStack gap="300">
-      <Checkbox label={t('imageSettings.compress.switch')} checked={value.switch === 1} onChange={(c) => set({ switch: c ? 1 : 0 })} />
+      <Checkbox
+        label={t('imageSettings.compress.switch')}
+        checked={value.switch === 1}
+        onChange={(c) => set({ switch: c ? 1 : 0 })}
+      />
       {value.switch === 1 && (
         <>
           <ChoiceList
@@ -38,8 +47,16 @@ export function CompressionSection({ value, onChange }: { value: ImageOptSetting
             selected={[String(value.product)]}
             onChange={([v]) => set({ product: Number(v) as 0 | 1 | 2 })}
           />
-          <Checkbox label={t('imageSettings.compress.collection')} checked={value.collection === 1} onChange={(c) => set({ collection: c ? 1 : 0 })} />
-          <Checkbox label={t('imageSettings.compress.blogs')} checked={value.blogs === 1} onChange={(c) => set({ blogs: c ? 1 : 0 })} />
+          <Checkbox
+            label={t('imageSettings.compress.collection')}
+            checked={value.collection === 1}
+            onChange={(c) => set({ collection: c ? 1 : 0 })}
+          />
+          <Checkbox
+            label={t('imageSettings.compress.blogs')}
+            checked={value.blogs === 1}
+            onChange={(c) => set({ blogs: c ? 1 : 0 })}
+          />
           {!scoped && (
             <Text as="p" tone="critical">
               {t('server.settings.needOneItem')}
@@ -52,7 +69,11 @@ export function CompressionSection({ value, onChange }: { value: ImageOptSetting
               { label: t('imageSettings.compress.medium'), value: 'level-2', helpText: t('imageSettings.compress.mediumHelp') },
               { label: t('imageSettings.compress.high'), value: 'level-3', helpText: t('imageSettings.compress.highHelp') },
               { label: t('imageSettings.compress.custom'), value: 'custom' },
-              { label: t('imageSettings.compress.lossless'), value: 'lossless', helpText: t('imageSettings.compress.losslessHelp') },
+              {
+                label: t('imageSettings.compress.lossless'),
+                value: 'lossless',
+                helpText: t('imageSettings.compress.losslessHelp'),
+              },
             ]}
             selected={[mode]}
             onChange={([v]) => set({ quality: qualityFor((v ?? 'level-2') as Mode, value.quality) })}
@@ -66,7 +87,9 @@ export function CompressionSection({ value, onChange }: { value: ImageOptSetting
               value={value.quality.custom_ratio}
               output
               suffix={<Text as="span">{value.quality.custom_ratio}</Text>}
-              onChange={(v) => set({ quality: { ...value.quality, custom_ratio: Array.isArray(v) ? (v[0] ?? CUSTOM_QUALITY_MIN) : v } })}
+              onChange={(v) =>
+                set({ quality: { ...value.quality, custom_ratio: Array.isArray(v) ? (v[0] ?? CUSTOM_QUALITY_MIN) : v } })
+              }
             />
           )}
           <Checkbox

@@ -19,7 +19,19 @@ type Props = {
 };
 
 /** A section the merchant can fold away; its heading is the disclosure button. */
-function FoldSection({ id, title, open, onToggle, children }: { id: SettingsSection; title: string; open: boolean; onToggle: () => void; children: ReactNode }) {
+function FoldSection({
+  id,
+  title,
+  open,
+  onToggle,
+  children,
+}: {
+  id: SettingsSection;
+  title: string;
+  open: boolean;
+  onToggle: () => void;
+  children: ReactNode;
+}) {
   return (
     <div data-settings-section={id}>
       <BlockStack gap="200">
@@ -27,7 +39,14 @@ function FoldSection({ id, title, open, onToggle, children }: { id: SettingsSect
           <Text as="h3" variant="headingMd">
             {title}
           </Text>
-          <Button variant="plain" disclosure={open ? 'up' : 'down'} onClick={onToggle} ariaExpanded={open} ariaControls={`settings-section-${id}`} accessibilityLabel={title} />
+          <Button
+            variant="plain"
+            disclosure={open ? 'up' : 'down'}
+            onClick={onToggle}
+            ariaExpanded={open}
+            ariaControls={`settings-section-${id}`}
+            accessibilityLabel={title}
+          />
         </InlineStack>
         <Collapsible id={`settings-section-${id}`} open={open} transition={false}>
           {children}
@@ -52,7 +71,11 @@ export function ImageSettingsForm({ value, onChange, showErrors = false, waterma
   useEffect(() => {
     if (!fault) return;
     setOpen((o) => ({ ...o, [fault.section]: true }));
-    const id = requestAnimationFrame(() => root.current?.querySelector(`[data-settings-section="${fault.section}"]`)?.scrollIntoView?.({ behavior: 'smooth', block: 'start' }));
+    const id = requestAnimationFrame(() =>
+      root.current
+        ?.querySelector(`[data-settings-section="${fault.section}"]`)
+        ?.scrollIntoView?.({ behavior: 'smooth', block: 'start' }),
+    );
     return () => cancelAnimationFrame(id);
   }, [fault]);
 
@@ -84,7 +107,12 @@ export function ImageSettingsForm({ value, onChange, showErrors = false, waterma
           </BlockStack>
         </FoldSection>
         <Divider />
-        <FoldSection id="compress" title={t('imageSettings.compress.title')} open={open.compress} onToggle={() => toggle('compress')}>
+        <FoldSection
+          id="compress"
+          title={t('imageSettings.compress.title')}
+          open={open.compress}
+          onToggle={() => toggle('compress')}
+        >
           <BlockStack gap="200">
             <CompressionSection value={value.image_opt} onChange={(image_opt) => set({ image_opt })} />
             {value.image_opt.switch === 1 && (
@@ -98,11 +126,21 @@ export function ImageSettingsForm({ value, onChange, showErrors = false, waterma
         </FoldSection>
         <Divider />
         <FoldSection id="alt" title={t('imageSettings.alt.title')} open={open.alt} onToggle={() => toggle('alt')}>
-          <TemplateSection kind="alt" value={value.alt_text} onChange={(alt_text) => set({ alt_text })} invalid={showErrors ? emptyTemplates(value.alt_text) : []} />
+          <TemplateSection
+            kind="alt"
+            value={value.alt_text}
+            onChange={(alt_text) => set({ alt_text })}
+            invalid={showErrors ? emptyTemplates(value.alt_text) : []}
+          />
         </FoldSection>
         <Divider />
         <FoldSection id="file" title={t('imageSettings.file.title')} open={open.file} onToggle={() => toggle('file')}>
-          <TemplateSection kind="file" value={value.file_name} onChange={(file_name) => set({ file_name })} invalid={showErrors ? emptyTemplates(value.file_name) : []} />
+          <TemplateSection
+            kind="file"
+            value={value.file_name}
+            onChange={(file_name) => set({ file_name })}
+            invalid={showErrors ? emptyTemplates(value.file_name) : []}
+          />
         </FoldSection>
       </BlockStack>
     </div>

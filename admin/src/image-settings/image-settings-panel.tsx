@@ -17,7 +17,13 @@ export function ImageSettingsPanel({ title, onSaved }: { title: string; onSaved?
   return (
     <BlockStack gap="400">
       <LeaveGuard when={settings.dirty} />
-      <AdminSaveBar show={settings.dirty} canSave={settings.canSave} saving={settings.saving} onSave={() => void settings.save()} onDiscard={settings.reset} />
+      <AdminSaveBar
+        show={settings.dirty}
+        canSave={settings.canSave}
+        saving={settings.saving}
+        onSave={() => void settings.save()}
+        onDiscard={settings.reset}
+      />
       <InlineStack align="space-between" blockAlign="center">
         <Text as="h2" variant="headingMd">
           {title}
@@ -34,7 +40,13 @@ export function ImageSettingsPanel({ title, onSaved }: { title: string; onSaved?
       {settings.loading ? (
         <SkeletonBodyText lines={8} />
       ) : (
-        <ImageSettingsForm value={settings.draft} onChange={settings.setDraft} showErrors={settings.showErrors} watermarkMissing={settings.watermarkMissing} fault={settings.fault} />
+        <ImageSettingsForm
+          value={settings.draft}
+          onChange={settings.setDraft}
+          showErrors={settings.showErrors}
+          watermarkMissing={settings.watermarkMissing}
+          fault={settings.fault}
+        />
       )}
     </BlockStack>
   );

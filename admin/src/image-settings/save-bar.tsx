@@ -33,7 +33,11 @@ export function AdminSaveBar({ show, canSave, saving, onSave, onDiscard }: Props
   return createElement(
     'ui-save-bar',
     { id },
-    createElement('button', { variant: 'primary', onClick: onSave, disabled: !canSave || saving, ...(saving ? { loading: '' } : {}) }, t('common.save')),
+    createElement(
+      'button',
+      { variant: 'primary', onClick: onSave, disabled: !canSave || saving, ...(saving ? { loading: '' } : {}) },
+      t('common.save'),
+    ),
     createElement('button', { onClick: onDiscard, disabled: saving }, t('common.discard')),
   );
 }

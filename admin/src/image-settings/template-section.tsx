@@ -41,7 +41,11 @@ export function TemplateSection<S extends Section>({ kind, value, onChange, inva
             selected={[String(value.product)]}
             onChange={([v]) => set({ product: Number(v) as 0 | 1 | 2 })}
           />
-          <Checkbox label={t(`${prefix}.collection`)} checked={value.collection === 1} onChange={(c) => set({ collection: c ? 1 : 0 })} />
+          <Checkbox
+            label={t(`${prefix}.collection`)}
+            checked={value.collection === 1}
+            onChange={(c) => set({ collection: c ? 1 : 0 })}
+          />
           <Checkbox label={t(`${prefix}.blogs`)} checked={value.blogs === 1} onChange={(c) => set({ blogs: c ? 1 : 0 })} />
           {'blank_replace' in value && (
             <Checkbox

@@ -3,7 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { getSettings, saveSettings } from '../api/calls';
 import { useApiAction, useApiQuery } from '../api/query';
 import { useToast } from '../hooks/use-toast';
-import { defaultImageSettings, imageSettingsSchema, settingsRuleError, settingsRuleKey, type ImageSettings } from '../../../shared/image-settings';
+import {
+  defaultImageSettings,
+  imageSettingsSchema,
+  settingsRuleError,
+  settingsRuleKey,
+  type ImageSettings,
+} from '../../../shared/image-settings';
 
 /** The sections of the settings form, in screen order. */
 export type SettingsSection = 'mode' | 'compress' | 'alt' | 'file';
@@ -13,7 +19,8 @@ export type SettingsSection = 'mode' | 'compress' | 'alt' | 'file';
  * watermark picture are Optimize Images; an empty scope or template is its own section).
  */
 export function faultySection(s: ImageSettings, hasWatermark: boolean): SettingsSection | null {
-  const scoped = (x: { product: number; collection: number; blogs: number }) => x.product !== 0 || x.collection === 1 || x.blogs === 1;
+  const scoped = (x: { product: number; collection: number; blogs: number }) =>
+    x.product !== 0 || x.collection === 1 || x.blogs === 1;
   if (s.image_opt.switch === 1 && !scoped(s.image_opt)) return 'compress';
   if (settingsRuleError({ ...s, file_name: { ...s.file_name, switch: 0 } }, true) !== null) return 'alt';
   if (settingsRuleError(s, true) !== null) return 'file';
@@ -108,5 +115,18 @@ export function useImageSettings(onSaved?: (saved: ImageSettings) => void): Imag
   }, [draft, hasPicture, refuse, send, t, toast]);
 
   const canSave = !loading && (dirty || saved.is_default === 1) && !blocked;
-  return { loading, draft, setDraft, dirty, blocked, canSave, fault, saving, showErrors, watermarkMissing, save, reset: () => setDraft(saved) };
+  return {
+    loading,
+    draft,
+    setDraft,
+    dirty,
+    blocked,
+    canSave,
+    fault,
+    saving,
+    showErrors,
+    watermarkMissing,
+    save,
+    reset: () => setDraft(saved),
+  };
 }

@@ -28,7 +28,15 @@ export const watermarkUrl = (logo: string) => `/imageAddWatermark/${encodeURICom
  * Watermark: picture upload (jpg/png, 500 KB) with preview, position, size 10..100 % of the image
  * height (saved as a fraction with two decimals) and opacity 0.1..1.
  */
-export function WatermarkSection({ value, onChange, error }: { value: WatermarkSettings; onChange: (next: WatermarkSettings) => void; error?: string }) {
+export function WatermarkSection({
+  value,
+  onChange,
+  error,
+}: {
+  value: WatermarkSettings;
+  onChange: (next: WatermarkSettings) => void;
+  error?: string;
+}) {
   const { t } = useTranslation();
   const [fileError, setFileError] = useState<string | null>(null);
   const set = (patch: Partial<WatermarkSettings>) => onChange({ ...value, ...patch });
@@ -47,7 +55,11 @@ export function WatermarkSection({ value, onChange, error }: { value: WatermarkS
 
   return (
     <BlockStack gap="300">
-      <Checkbox label={t('imageSettings.watermark.switch')} checked={value.switch === 1} onChange={(c) => set({ switch: c ? 1 : 0 })} />
+      <Checkbox
+        label={t('imageSettings.watermark.switch')}
+        checked={value.switch === 1}
+        onChange={(c) => set({ switch: c ? 1 : 0 })}
+      />
       {value.switch === 1 && (
         <>
           <Banner tone="warning">
@@ -55,13 +67,23 @@ export function WatermarkSection({ value, onChange, error }: { value: WatermarkS
           </Banner>
           <InlineStack gap="400" blockAlign="center" wrap={false}>
             <div style={{ width: 120, height: 120 }}>
-              <DropZone accept=".jpg,.jpeg,.png,image/jpeg,image/png" type="image" allowMultiple={false} onDrop={(files) => void accept(files)} label={t('imageSettings.watermark.upload')} labelHidden>
+              <DropZone
+                accept=".jpg,.jpeg,.png,image/jpeg,image/png"
+                type="image"
+                allowMultiple={false}
+                onDrop={(files) => void accept(files)}
+                label={t('imageSettings.watermark.upload')}
+                labelHidden
+              >
                 {preview ? (
                   <div style={{ padding: 8 }}>
                     <Thumbnail size="large" alt={t('imageSettings.watermark.preview')} source={preview} />
                   </div>
                 ) : (
-                  <DropZone.FileUpload actionTitle={t('imageSettings.watermark.upload')} actionHint={t('imageSettings.watermark.hint')} />
+                  <DropZone.FileUpload
+                    actionTitle={t('imageSettings.watermark.upload')}
+                    actionHint={t('imageSettings.watermark.hint')}
+                  />
                 )}
               </DropZone>
             </div>
@@ -80,7 +102,10 @@ export function WatermarkSection({ value, onChange, error }: { value: WatermarkS
           </InlineStack>
           <Select
             label={t('imageSettings.watermark.position')}
-            options={WATERMARK_POSITIONS.map((p) => ({ value: p, label: t(`imageSettings.watermark.positions.${POSITION_KEYS[p]}`) }))}
+            options={WATERMARK_POSITIONS.map((p) => ({
+              value: p,
+              label: t(`imageSettings.watermark.positions.${POSITION_KEYS[p]}`),
+            }))}
             value={value.position}
             onChange={(v) => set({ position: v as WatermarkSettings['position'] })}
           />

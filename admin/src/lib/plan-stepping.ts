@@ -1,6 +1,13 @@
 // Pricing quota selector: plus/minus move one plan along the list and
 // never go below the first paid plan (level 1) nor past the last one.
-export type PricingPlan = { level: number; name: string; impressions: number; price: number | string; discount_mPrice?: number | string; proportion?: number | string };
+export type PricingPlan = {
+  level: number;
+  name: string;
+  impressions: number;
+  price: number | string;
+  discount_mPrice?: number | string;
+  proportion?: number | string;
+};
 
 export function paidPlans<P extends { level: number }>(plans: readonly P[]): P[] {
   return plans.filter((p) => p.level > 0).sort((a, b) => a.level - b.level);

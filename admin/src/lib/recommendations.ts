@@ -3,7 +3,15 @@ import type { Recommendations as RecommendationsAnswer } from '../../../shared/a
 // Recommendations configuration (both tabs come from configuration) as
 // answered by GET /api/v1/getRecommendedApps (shared/api/account.ts): the iframe tab, the partner tab's
 // title, and the partner apps.
-export type PartnerApp = { name: string; description: string; rating: number; reviews: number; free: boolean; url: string; icon?: string };
+export type PartnerApp = {
+  name: string;
+  description: string;
+  rating: number;
+  reviews: number;
+  free: boolean;
+  url: string;
+  icon?: string;
+};
 export type Recommendations = { iframe: { title: string; url: string } | null; partner: { title: string; apps: PartnerApp[] } };
 
 /** The page's view of the answer; nothing configured (or no answer) gives empty tabs. */
@@ -14,7 +22,14 @@ export function readRecommendations(data: Partial<RecommendationsAnswer> | null 
     partner: {
       title: data?.partner?.title ?? '',
       apps: (data?.apps ?? [])
-        .map((a) => ({ name: a.name, description: a.description, rating: Number(a.rating) || 0, reviews: Number(a.review_count) || 0, free: a.free === true, url: a.url }))
+        .map((a) => ({
+          name: a.name,
+          description: a.description,
+          rating: Number(a.rating) || 0,
+          reviews: Number(a.review_count) || 0,
+          free: a.free === true,
+          url: a.url,
+        }))
         .filter((a) => a.name && a.url),
     },
   };

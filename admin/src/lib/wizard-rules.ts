@@ -1,4 +1,9 @@
-import { defaultImageSettings, WIZARD_TEMPLATE_DEFAULTS, type FileNameSettings, type ImageSettings } from '../../../shared/image-settings';
+import {
+  defaultImageSettings,
+  WIZARD_TEMPLATE_DEFAULTS,
+  type FileNameSettings,
+  type ImageSettings,
+} from '../../../shared/image-settings';
 import { isTemplateEmpty, type TemplateScope } from './templates';
 
 // The first-run wizard: six screens, four counted steps.
@@ -32,7 +37,8 @@ const RULE_OF: Record<TemplateScope, 'product_rule' | 'collection_rule' | 'blogs
   blogs: 'blogs_rule',
 };
 
-export const hasScope = (s: Pick<TemplateSection, 'product' | 'collection' | 'blogs'>) => s.product !== 0 || s.collection !== 0 || s.blogs !== 0;
+export const hasScope = (s: Pick<TemplateSection, 'product' | 'collection' | 'blogs'>) =>
+  s.product !== 0 || s.collection !== 0 || s.blogs !== 0;
 
 /** Scopes whose template is empty while the section is on and the scope enabled (editors to mark). */
 export function emptyTemplates(s: TemplateSection): TemplateScope[] {

@@ -71,7 +71,9 @@ export function AppEmbedCard({ embed }: { embed: EmbedState }) {
           <Text as="h2" variant="headingMd">
             {t('main.embed.title')}
           </Text>
-          {embed.loaded && <Badge tone={embed.on ? 'success' : 'critical'}>{embed.on ? t('main.embed.on') : t('main.embed.off')}</Badge>}
+          {embed.loaded && (
+            <Badge tone={embed.on ? 'success' : 'critical'}>{embed.on ? t('main.embed.on') : t('main.embed.off')}</Badge>
+          )}
         </InlineStack>
         <Text as="p" tone="subdued">
           {embed.on ? t('main.embed.onBody') : t('main.embed.offBody')}

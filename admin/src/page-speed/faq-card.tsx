@@ -16,7 +16,14 @@ export function FaqCard() {
         </Text>
         {QUESTIONS.map((q) => (
           <BlockStack key={q} gap="200">
-            <Button variant="plain" textAlign="left" disclosure={open === q ? 'up' : 'down'} onClick={() => setOpen(open === q ? null : q)} ariaExpanded={open === q} ariaControls={`faq-${q}`}>
+            <Button
+              variant="plain"
+              textAlign="left"
+              disclosure={open === q ? 'up' : 'down'}
+              onClick={() => setOpen(open === q ? null : q)}
+              ariaExpanded={open === q}
+              ariaControls={`faq-${q}`}
+            >
               {t(`main.faq.${q}Q`)}
             </Button>
             <Collapsible open={open === q} id={`faq-${q}`}>

@@ -38,10 +38,18 @@ export function PromoBanner() {
 /** The active new-user offer ({rate, months}) or null: none, expired, or not answered yet. */
 function useNewUserOffer(enabled: boolean): { rate: number; months: number } | null {
   // A failed read shows no offer.
-  const pricing = useApiQuery({ key: ['pricingPlans'], call: getPricingPlans, select: (body) => readPricing(body.data), enabled, errorToast: false });
+  const pricing = useApiQuery({
+    key: ['pricingPlans'],
+    call: getPricingPlans,
+    select: (body) => readPricing(body.data),
+    enabled,
+    errorToast: false,
+  });
   const data = pricing.data;
   const expires = Number(data?.rebate_info.expired_time ?? 0);
-  return enabled && data?.canDiscount && expires > Date.now() && data.rebate_info.rate > 0 ? { rate: data.rebate_info.rate, months: data.rebate_info.discount_period } : null;
+  return enabled && data?.canDiscount && expires > Date.now() && data.rebate_info.rate > 0
+    ? { rate: data.rebate_info.rate, months: data.rebate_info.discount_period }
+    : null;
 }
 
 // A drawn poster frame, so the card needs nothing from outside before the merchant presses play.
@@ -61,7 +69,11 @@ export function VideoCard({ onPreview }: { onPreview: () => void }) {
       <MediaCard
         title={t('main.video.title')}
         description={t('main.video.body')}
-        primaryAction={videoUrl ? { content: t('main.video.watch'), onAction: () => setOpen(true) } : { content: t('main.video.preview'), onAction: onPreview }}
+        primaryAction={
+          videoUrl
+            ? { content: t('main.video.watch'), onAction: () => setOpen(true) }
+            : { content: t('main.video.preview'), onAction: onPreview }
+        }
         secondaryAction={videoUrl ? { content: t('main.video.preview'), onAction: onPreview } : undefined}
         popoverActions={[{ content: t('common.dismiss'), onAction: close }]}
         size="small"

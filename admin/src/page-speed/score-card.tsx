@@ -45,13 +45,19 @@ export function ScoreCard() {
               </BlockStack>
             </Box>
           ) : (
-            <ScoreGauge score={score[device]} device={device} label={t('main.score.gaugeLabel', { score: Math.max(0, Math.min(100, Math.round(score[device]))) })} />
+            <ScoreGauge
+              score={score[device]}
+              device={device}
+              label={t('main.score.gaugeLabel', { score: Math.max(0, Math.min(100, Math.round(score[device]))) })}
+            />
           )}
         </InlineStack>
         <InlineStack gap="400" align="center">
           {bandLegend(device).map((row) => (
             <InlineStack key={row.band} gap="100" blockAlign="center">
-              <span style={{ display: 'inline-block', width: 12, height: 12, borderRadius: 6, background: BAND_COLOURS[row.band] }} />
+              <span
+                style={{ display: 'inline-block', width: 12, height: 12, borderRadius: 6, background: BAND_COLOURS[row.band] }}
+              />
               <Text as="span" variant="bodySm">
                 {`${row.from}-${row.to}`}
               </Text>

@@ -42,7 +42,9 @@ export function useEmbedStatus(): EmbedState {
     refetchInterval: () => (watching && Date.now() - startedAt.current < EMBED_WATCH_LIMIT_MS ? EMBED_POLL_MS : false),
   });
   const data = read.data;
-  const state = data ? { loaded: true, on: Number(data.status) === 1, url: data.url ?? '' } : { loaded: false, on: false, url: '' };
+  const state = data
+    ? { loaded: true, on: Number(data.status) === 1, url: data.url ?? '' }
+    : { loaded: false, on: false, url: '' };
 
   // The status differs from the one at the click: the merchant saved the theme, the wait is over.
   useEffect(() => {
@@ -58,10 +60,13 @@ export function useEmbedStatus(): EmbedState {
   // A merchant who never saves the theme: the wait ends with a hint after two minutes.
   useEffect(() => {
     if (!watching) return;
-    const id = setTimeout(() => {
-      setWatching(false);
-      setTimedOut(true);
-    }, Math.max(0, startedAt.current + EMBED_WATCH_LIMIT_MS - Date.now()));
+    const id = setTimeout(
+      () => {
+        setWatching(false);
+        setTimedOut(true);
+      },
+      Math.max(0, startedAt.current + EMBED_WATCH_LIMIT_MS - Date.now()),
+    );
     return () => clearTimeout(id);
   }, [watching]);
 

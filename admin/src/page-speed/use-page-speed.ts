@@ -28,7 +28,13 @@ export function usePageSpeed(): PageSpeedState {
   const started = useRef(false);
 
   // Read once, then every 5 s while pending; a failed read keeps the current state and the next tick tries again.
-  const read = useApiQuery({ key: ['pageSpeedScore'], call: getPageSpeedScore, select: (body) => body, errorToast: false, refetchInterval: pending ? SCORE_POLL_MS : false });
+  const read = useApiQuery({
+    key: ['pageSpeedScore'],
+    call: getPageSpeedScore,
+    select: (body) => body,
+    errorToast: false,
+    refetchInterval: pending ? SCORE_POLL_MS : false,
+  });
   const body = read.data;
   useEffect(() => {
     if (!body) return;
@@ -39,7 +45,8 @@ export function usePageSpeed(): PageSpeedState {
     }
     const pendingNow = isScorePending(status);
     const failedWithoutScore = status === 3 && !Number(body.score?.pc) && !Number(body.score?.mb);
-    if (body.score && !pendingNow && !failedWithoutScore) setScore({ pc: Number(body.score.pc) || 0, mb: Number(body.score.mb) || 0 });
+    if (body.score && !pendingNow && !failedWithoutScore)
+      setScore({ pc: Number(body.score.pc) || 0, mb: Number(body.score.mb) || 0 });
     setPending(pendingNow);
     setFailure(status === 3 ? String(body.reason ?? 'unavailable') : null);
   }, [body, read.updatedAt]);

@@ -26,7 +26,9 @@ export function AccountCard({ data }: { data: PricingData }) {
         </Text>
         {row(t('pricing.account.plan'), data.level > 0 ? t('pricing.paid.title') : t('pricing.free.title'))}
         <UsageBar label={t('pricing.account.quota')} used={data.img_usage_use} all={data.img_usage_all} />
-        {data.impressions_all > 0 && <UsageBar label={t('pricing.account.addons')} used={data.impressions_use} all={data.impressions_all} />}
+        {data.impressions_all > 0 && (
+          <UsageBar label={t('pricing.account.addons')} used={data.impressions_use} all={data.impressions_all} />
+        )}
         {data.next_reset_at > 0 && row(t('pricing.account.nextReset'), formatDay(data.next_reset_at, i18n.language))}
         {row(t('pricing.account.optimised'), data.total.total_opt_num.toLocaleString())}
         {row(t('pricing.account.saved'), formatSize(data.total.total_saved_size))}

@@ -7,7 +7,17 @@ import { formatCountdown, msUntil } from '../lib/countdown';
  * New-user discount with its hh:mm:ss countdown: ticks every second while the
  * rebate expiry is after now, and reloads the page when it reaches zero so prices update.
  */
-export function DiscountBanner({ expiresAt, rate, months, reload = () => window.location.reload() }: { expiresAt: number | string; rate: number; months: number; reload?: () => void }) {
+export function DiscountBanner({
+  expiresAt,
+  rate,
+  months,
+  reload = () => window.location.reload(),
+}: {
+  expiresAt: number | string;
+  rate: number;
+  months: number;
+  reload?: () => void;
+}) {
   const { t } = useTranslation();
   const [left, setLeft] = useState(() => msUntil(expiresAt, Date.now()));
 

@@ -12,7 +12,10 @@ export function ImageSyncStatus() {
   const sync = useApiQuery({
     key: ['imageSyncStatus'],
     call: getImageSyncStatus,
-    select: (body) => (body.data ? { done: body.data.imageSync === true || Number(body.data.imageSync) === 1, count: Number(body.data.imageCount) || 0 } : null),
+    select: (body) =>
+      body.data
+        ? { done: body.data.imageSync === true || Number(body.data.imageSync) === 1, count: Number(body.data.imageCount) || 0 }
+        : null,
     errorToast: false,
     refetchInterval: (state) => (state?.done === true ? false : IMAGE_SYNC_POLL_MS),
   });

@@ -20,7 +20,8 @@ export function OverchargeSetting() {
   const read = useApiQuery({
     key: ['account'],
     call: getAccount,
-    select: (body) => (body.data ? { is_over_quota: Number(body.data.is_over_quota) || 0, is_capped: Number(body.data.is_capped) || 0 } : null),
+    select: (body) =>
+      body.data ? { is_over_quota: Number(body.data.is_over_quota) || 0, is_capped: Number(body.data.is_capped) || 0 } : null,
     errorToast: false,
   });
   // A change shows at once and reverts unless the server answers ack 1.
@@ -51,9 +52,16 @@ export function OverchargeSetting() {
           <Text as="h3" variant="headingSm">
             {t('setting.overcharge.title')}
           </Text>
-          <Badge tone={enabled ? 'success' : undefined}>{enabled ? t('setting.overcharge.enabled') : t('setting.overcharge.disabled')}</Badge>
+          <Badge tone={enabled ? 'success' : undefined}>
+            {enabled ? t('setting.overcharge.enabled') : t('setting.overcharge.disabled')}
+          </Badge>
         </InlineStack>
-        <SwitchToggle label={t('setting.overcharge.title')} checked={enabled} disabled={disabled} onChange={(v) => void change(v)} />
+        <SwitchToggle
+          label={t('setting.overcharge.title')}
+          checked={enabled}
+          disabled={disabled}
+          onChange={(v) => void change(v)}
+        />
       </InlineStack>
       <Text as="p" tone="subdued">
         {t('setting.overcharge.body')}

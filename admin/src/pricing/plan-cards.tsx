@@ -34,7 +34,15 @@ export function FreePlanCard({ plans, current, busy, onChoose }: CardProps) {
 }
 
 /** Paid plan card: plus/minus move along the paid plans, never below the first one. */
-export function PaidPlanCard({ plans, current, busy, onChoose, selected, onSelect, discount }: CardProps & { selected: number; onSelect: (level: number) => void; discount: boolean }) {
+export function PaidPlanCard({
+  plans,
+  current,
+  busy,
+  onChoose,
+  selected,
+  onSelect,
+  discount,
+}: CardProps & { selected: number; onSelect: (level: number) => void; discount: boolean }) {
   const { t } = useTranslation();
   const plan = paidPlans(plans).find((p) => p.level === selected);
   if (!plan) return null;
@@ -62,20 +70,33 @@ export function PaidPlanCard({ plans, current, busy, onChoose, selected, onSelec
           </Text>
         </InlineStack>
         <InlineStack gap="200" blockAlign="center">
-          <Button accessibilityLabel={t('pricing.fewer')} onClick={() => onSelect(stepPlan(plans, selected, -1))} disabled={!canStep(plans, selected, -1)}>
+          <Button
+            accessibilityLabel={t('pricing.fewer')}
+            onClick={() => onSelect(stepPlan(plans, selected, -1))}
+            disabled={!canStep(plans, selected, -1)}
+          >
             −
           </Button>
           <Text as="span" variant="headingMd">
             {t('pricing.imagesPerMonth', { count: plan.impressions })}
           </Text>
-          <Button accessibilityLabel={t('pricing.more')} onClick={() => onSelect(stepPlan(plans, selected, 1))} disabled={!canStep(plans, selected, 1)}>
+          <Button
+            accessibilityLabel={t('pricing.more')}
+            onClick={() => onSelect(stepPlan(plans, selected, 1))}
+            disabled={!canStep(plans, selected, 1)}
+          >
             +
           </Button>
         </InlineStack>
         <Text as="p" tone="subdued">
           {t('pricing.paid.body')}
         </Text>
-        <Button variant="primary" disabled={current === plan.level} loading={busy === plan.level} onClick={() => onChoose(plan.level)}>
+        <Button
+          variant="primary"
+          disabled={current === plan.level}
+          loading={busy === plan.level}
+          onClick={() => onChoose(plan.level)}
+        >
           {current === plan.level ? t('pricing.currentPlan') : plan.level > current ? t('pricing.upgrade') : t('pricing.choose')}
         </Button>
       </BlockStack>

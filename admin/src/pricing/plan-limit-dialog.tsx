@@ -23,7 +23,17 @@ export function useQuotaRequest() {
   );
 }
 
-export function PlanLimitDialog({ open, remaining, onClose, onUpgrade }: { open: boolean; remaining: number; onClose: () => void; onUpgrade?: () => void }) {
+export function PlanLimitDialog({
+  open,
+  remaining,
+  onClose,
+  onUpgrade,
+}: {
+  open: boolean;
+  remaining: number;
+  onClose: () => void;
+  onUpgrade?: () => void;
+}) {
   const { t } = useTranslation();
   const request = useQuotaRequest();
   const ask = (kind: 'permission' | 'credits') => {

@@ -53,7 +53,11 @@ export function readPricing(d: PricingAnswer | null | undefined): PricingData | 
     impressions_use: num(d.impressions_use),
     impressions_all: num(d.impressions_all),
     precent: num(d.precent),
-    total: { un_opt_num: num(total.un_opt_num), total_saved_size: num(total.total_saved_size), total_opt_num: num(total.total_opt_num) },
+    total: {
+      un_opt_num: num(total.un_opt_num),
+      total_saved_size: num(total.total_saved_size),
+      total_opt_num: num(total.total_opt_num),
+    },
     next_reset_at: num(d.next_reset_at),
   };
 }

@@ -10,7 +10,15 @@ import { LeaveGuard } from '../widgets/leave-guard';
 import { StarRating, useRate } from '../support/star-rating';
 import { useToast } from '../hooks/use-toast';
 import type { TemplateScope } from '../lib/templates';
-import { blockingEditors, defaultWizardConfig, guidePayload, isNextDisabled, progressFor, stepNumber, type WizardStep } from '../lib/wizard-rules';
+import {
+  blockingEditors,
+  defaultWizardConfig,
+  guidePayload,
+  isNextDisabled,
+  progressFor,
+  stepNumber,
+  type WizardStep,
+} from '../lib/wizard-rules';
 import { settingInfoAtom } from '../state/atoms';
 
 /** Delay before leaving the wizard after the save answered. */
@@ -83,7 +91,15 @@ export function GuidanceScreen() {
               <ProgressBar progress={progressFor(step)} size="small" tone="primary" />
             </BlockStack>
           )}
-          <StepBody step={step} config={config} setConfig={setConfig} marked={marked} onStart={() => setStep(2)} onRate={rate} finished={finished} />
+          <StepBody
+            step={step}
+            config={config}
+            setConfig={setConfig}
+            marked={marked}
+            onStart={() => setStep(2)}
+            onRate={rate}
+            finished={finished}
+          />
           {step > 1 && step < 6 && (
             <InlineStack align="space-between" blockAlign="center">
               <Text as="p" variant="bodySm" tone="subdued">
@@ -148,7 +164,11 @@ function StepBody({ step, config, setConfig, marked, onStart, onRate, finished }
           </Text>
           <Checkbox label={t('guide.types.product')} checked={opt.product !== 0} onChange={(c) => set({ product: c ? 1 : 0 })} />
           <Checkbox label={t('guide.types.blogs')} checked={opt.blogs === 1} onChange={(c) => set({ blogs: c ? 1 : 0 })} />
-          <Checkbox label={t('guide.types.collection')} checked={opt.collection === 1} onChange={(c) => set({ collection: c ? 1 : 0 })} />
+          <Checkbox
+            label={t('guide.types.collection')}
+            checked={opt.collection === 1}
+            onChange={(c) => set({ collection: c ? 1 : 0 })}
+          />
         </BlockStack>
       );
     }
@@ -159,7 +179,12 @@ function StepBody({ step, config, setConfig, marked, onStart, onRate, finished }
           <Text as="p" tone="subdued">
             {t('guide.alt.body')}
           </Text>
-          <TemplateSection kind="alt" value={config.alt_text} onChange={(alt_text) => setConfig({ ...config, alt_text })} invalid={marked} />
+          <TemplateSection
+            kind="alt"
+            value={config.alt_text}
+            onChange={(alt_text) => setConfig({ ...config, alt_text })}
+            invalid={marked}
+          />
         </BlockStack>
       );
     case 4:
@@ -169,7 +194,12 @@ function StepBody({ step, config, setConfig, marked, onStart, onRate, finished }
           <Text as="p" tone="subdued">
             {t('guide.file.body')}
           </Text>
-          <TemplateSection kind="file" value={config.file_name} onChange={(file_name) => setConfig({ ...config, file_name })} invalid={marked} />
+          <TemplateSection
+            kind="file"
+            value={config.file_name}
+            onChange={(file_name) => setConfig({ ...config, file_name })}
+            invalid={marked}
+          />
         </BlockStack>
       );
     case 5:

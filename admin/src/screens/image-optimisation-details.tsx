@@ -38,14 +38,21 @@ export function ImageOptimisationDetailsScreen() {
 
   // Links expire (one hour): a page left open asks for fresh ones before showing the pictures.
   const viewFresh = async (row: ImageRow) => {
-    const current = linkExpired(row.before_file_path) || linkExpired(row.after_file_path) ? ((await data.freshRow(row.id).catch(() => null)) ?? row) : row;
+    const current =
+      linkExpired(row.before_file_path) || linkExpired(row.after_file_path)
+        ? ((await data.freshRow(row.id).catch(() => null)) ?? row)
+        : row;
     setCompare(compareOf(current));
   };
 
   const s = data.schedule;
   const done = s ? s.opt_total - s.opt_in : 0;
   return (
-    <Page backAction={{ content: t('imageDetails.back'), onAction: back }} title={t('screens.imageOptimisationDetails.title')} subtitle={title}>
+    <Page
+      backAction={{ content: t('imageDetails.back'), onAction: back }}
+      title={t('screens.imageOptimisationDetails.title')}
+      subtitle={title}
+    >
       <BlockStack gap="400">
         {prodId === undefined ? (
           <Card>
@@ -62,12 +69,26 @@ export function ImageOptimisationDetailsScreen() {
               <Card>
                 <BlockStack gap="200">
                   <Text as="p">{t('imageOpt.progress.later')}</Text>
-                  <ProgressBar progress={s && s.opt_total > 0 ? Math.round((done / s.opt_total) * 100) : 0} size="small" tone="success" />
+                  <ProgressBar
+                    progress={s && s.opt_total > 0 ? Math.round((done / s.opt_total) * 100) : 0}
+                    size="small"
+                    tone="success"
+                  />
                 </BlockStack>
               </Card>
             )}
             <Card padding="0">
-              <Tabs tabs={[{ id: 'detail-item', content: t(`imageOpt.tabs.${['product', 'collection', 'blog', 'other'][(data.item?.data_type ?? 1) - 1] ?? 'product'}`) }]} selected={0} />
+              <Tabs
+                tabs={[
+                  {
+                    id: 'detail-item',
+                    content: t(
+                      `imageOpt.tabs.${['product', 'collection', 'blog', 'other'][(data.item?.data_type ?? 1) - 1] ?? 'product'}`,
+                    ),
+                  },
+                ]}
+                selected={0}
+              />
               <ImageTable
                 rows={data.rows}
                 loading={data.loading}
@@ -79,7 +100,13 @@ export function ImageOptimisationDetailsScreen() {
                 onFresh={data.freshRow}
               />
               <div style={{ padding: 'var(--p-space-300) var(--p-space-400)' }}>
-                <PagingFooter page={data.page} pageSize={data.pageSize} total={data.total} onPage={data.setPage} onPageSize={data.setPageSize} />
+                <PagingFooter
+                  page={data.page}
+                  pageSize={data.pageSize}
+                  total={data.total}
+                  onPage={data.setPage}
+                  onPageSize={data.setPageSize}
+                />
               </div>
             </Card>
           </>

@@ -1,4 +1,13 @@
-import { BlockStack, Card, InlineStack, Layout, Page, SkeletonBodyText, SkeletonDisplayText, SkeletonPage } from '@shopify/polaris';
+import {
+  BlockStack,
+  Card,
+  InlineStack,
+  Layout,
+  Page,
+  SkeletonBodyText,
+  SkeletonDisplayText,
+  SkeletonPage,
+} from '@shopify/polaris';
 import { useNavigate } from '@tanstack/react-router';
 import { useSetAtom } from 'jotai';
 import { useCallback, useState } from 'react';
@@ -50,7 +59,9 @@ export function ImageOptimisationScreen() {
   }, [history, page]);
   const showPlanLimit = useSetAtom(planLimitAtom);
   // A job that stopped at the plan limit: the dialog offers the upgrade and the support requests.
-  const progress = useOptProgress(refresh, (message) => showPlanLimit({ remaining: planLimitOf({ ack: 0, message }) ?? totals.un_opt_num }));
+  const progress = useOptProgress(refresh, (message) =>
+    showPlanLimit({ remaining: planLimitOf({ ack: 0, message }) ?? totals.un_opt_num }),
+  );
 
   const started = (startedTab: number) => {
     progress.watch(startedTab);
@@ -125,7 +136,12 @@ export function ImageOptimisationScreen() {
         onStarted={() => started(3)}
       />
       <FirstSetupModal open={dialog === 'firstSetup'} onClose={() => setDialog('none')} onSetUp={() => setDialog('sheet')} />
-      <SettingsSheet open={dialog === 'sheet'} firstTime={isDefault} onClose={() => setDialog('none')} onSaved={() => void page.reload()} />
+      <SettingsSheet
+        open={dialog === 'sheet'}
+        firstTime={isDefault}
+        onClose={() => setDialog('none')}
+        onSaved={() => void page.reload()}
+      />
       <CompareModal images={compare} onClose={() => setCompare(null)} />
     </Page>
   );

@@ -66,7 +66,11 @@ export function PricingScreen() {
       ) : (
         <BlockStack gap="400">
           {discountActive ? (
-            <DiscountBanner expiresAt={data.rebate_info.expired_time} rate={data.rebate_info.rate} months={data.rebate_info.discount_period} />
+            <DiscountBanner
+              expiresAt={data.rebate_info.expired_time}
+              rate={data.rebate_info.rate}
+              months={data.rebate_info.discount_period}
+            />
           ) : (
             data.level === 0 && (
               <Banner tone="info" title={t('pricing.promo.title')}>
@@ -80,7 +84,15 @@ export function PricingScreen() {
               <FreePlanCard plans={data.plans} current={data.level} busy={busy} onChoose={choose} />
             </Layout.Section>
             <Layout.Section variant="oneThird">
-              <PaidPlanCard plans={data.plans} current={data.level} busy={busy} onChoose={choose} selected={selected} onSelect={setSelected} discount={discountActive} />
+              <PaidPlanCard
+                plans={data.plans}
+                current={data.level}
+                busy={busy}
+                onChoose={choose}
+                selected={selected}
+                onSelect={setSelected}
+                discount={discountActive}
+              />
             </Layout.Section>
             <Layout.Section variant="oneThird">
               <BlockStack gap="400">

@@ -25,7 +25,16 @@ export function PrivacyPolicyScreen() {
                 <Text as="p">
                   {t('privacy.contact.bodyEmail', { email: '\u0000' })
                     .split('\u0000')
-                    .flatMap((part, i) => (i === 0 ? [part] : [<a key={i} href={`mailto:${email}`}>{email}</a>, part]))}
+                    .flatMap((part, i) =>
+                      i === 0
+                        ? [part]
+                        : [
+                            <a key={i} href={`mailto:${email}`}>
+                              {email}
+                            </a>,
+                            part,
+                          ],
+                    )}
                 </Text>
               ) : (
                 <Text as="p">{t(`privacy.${s}.body`)}</Text>

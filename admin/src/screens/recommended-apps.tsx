@@ -1,4 +1,17 @@
-import { Badge, BlockStack, Button, Card, EmptyState, InlineGrid, InlineStack, Page, SkeletonBodyText, Tabs, Text, Thumbnail } from '@shopify/polaris';
+import {
+  Badge,
+  BlockStack,
+  Button,
+  Card,
+  EmptyState,
+  InlineGrid,
+  InlineStack,
+  Page,
+  SkeletonBodyText,
+  Tabs,
+  Text,
+  Thumbnail,
+} from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getRecommendations } from '../api/calls';
@@ -6,7 +19,8 @@ import { useApiQuery } from '../api/query';
 import { useSettingInfo } from '../hooks/use-settings-info';
 import { iframeSrc, readRecommendations, type PartnerApp, type Recommendations } from '../lib/recommendations';
 
-const appId = () => window.shopify?.config?.apiKey ?? document.querySelector<HTMLMetaElement>('meta[name="shopify-api-key"]')?.content ?? '';
+const appId = () =>
+  window.shopify?.config?.apiKey ?? document.querySelector<HTMLMetaElement>('meta[name="shopify-api-key"]')?.content ?? '';
 
 /** /recommended-apps: the configured apps page (iframe) and the partner apps list. */
 export function RecommendedAppsScreen() {
@@ -14,7 +28,13 @@ export function RecommendedAppsScreen() {
   const info = useSettingInfo();
   const [tab, setTab] = useState(0);
   // Titles and descriptions come in the shop's language: read again when the merchant switches it.
-  const read = useApiQuery({ key: ['recommendations', i18n.language], call: getRecommendations, select: (body) => readRecommendations(body.data), errorToast: false, keepPrevious: true });
+  const read = useApiQuery({
+    key: ['recommendations', i18n.language],
+    call: getRecommendations,
+    select: (body) => readRecommendations(body.data),
+    errorToast: false,
+    keepPrevious: true,
+  });
   // A failed read shows the empty tabs.
   const config: Recommendations | null = read.data ?? (read.error ? readRecommendations(null) : null);
 
@@ -32,7 +52,11 @@ export function RecommendedAppsScreen() {
             <SkeletonBodyText lines={6} />
           ) : tab === 0 ? (
             config.iframe && info ? (
-              <iframe title={tabs[0]?.content} src={iframeSrc(config.iframe.url, info.shop_owner, appId(), info.email)} style={{ width: '100%', height: 900, border: 0 }} />
+              <iframe
+                title={tabs[0]?.content}
+                src={iframeSrc(config.iframe.url, info.shop_owner, appId(), info.email)}
+                style={{ width: '100%', height: 900, border: 0 }}
+              />
             ) : (
               <EmptyState heading={t('recommend.empty')} image="" />
             )

@@ -58,7 +58,8 @@ export function AppShell() {
 
   // Standalone without a usable token and with storage blocked: cookies must be enabled first.
   useEffect(() => {
-    if (mode === 'standalone' && !isPublic && !hasSession && !sessionRefused && !storageAvailable()) void navigate({ to: '/cookieError' });
+    if (mode === 'standalone' && !isPublic && !hasSession && !sessionRefused && !storageAvailable())
+      void navigate({ to: '/cookieError' });
   }, [mode, isPublic, hasSession, sessionRefused, navigate]);
 
   // The session's first read, started as soon as the shell is up (before any screen's reads). One retry a
@@ -72,7 +73,8 @@ export function AppShell() {
       .fetchQuery({
         queryKey: ['settingInfo'],
         queryFn: () => okAnswer(getSettingInfo()),
-        retry: (failures, e) => failures < 1 && !(e instanceof RefusedError) && !(e instanceof ApiRequestError && e.status === 401),
+        retry: (failures, e) =>
+          failures < 1 && !(e instanceof RefusedError) && !(e instanceof ApiRequestError && e.status === 401),
         retryDelay: 1000,
       })
       .then((body) => {

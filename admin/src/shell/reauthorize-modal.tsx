@@ -45,7 +45,10 @@ export function ReauthorizeModal() {
       open
       title={t('main.reauth.title')}
       onClose={close}
-      primaryAction={{ content: t('main.reauth.action'), onAction: () => openTop(`/shopify/reShopifyAuthor?shop=${encodeURIComponent(info?.shop_owner ?? '')}`) }}
+      primaryAction={{
+        content: t('main.reauth.action'),
+        onAction: () => openTop(`/shopify/reShopifyAuthor?shop=${encodeURIComponent(info?.shop_owner ?? '')}`),
+      }}
     >
       <Modal.Section>
         <Text as="p">{t('main.reauth.body')}</Text>

@@ -29,7 +29,12 @@ function ContactForm({ request, onClose }: { request: ContactRequest; onClose: (
   const [errors, setErrors] = useState<Errors>({});
 
   // Prefill only: the merchant can type them (a failed read is silent).
-  const owner = useApiQuery({ key: ['thisUserEmail'], call: getThisUserEmail, select: (body) => body.data ?? null, errorToast: false });
+  const owner = useApiQuery({
+    key: ['thisUserEmail'],
+    call: getThisUserEmail,
+    select: (body) => body.data ?? null,
+    errorToast: false,
+  });
   useEffect(() => {
     if (!owner.data) return;
     const { name: ownerName, email: ownerEmail } = owner.data;
@@ -52,7 +57,13 @@ function ContactForm({ request, onClose }: { request: ContactRequest; onClose: (
     if (!description.trim()) next.description = t('contact.descriptionEmpty');
     setErrors(next);
     if (Object.keys(next).length) return;
-    await send.run({ name: name.trim(), email: email.trim(), title: title.trim(), description: description.trim(), path: request.path });
+    await send.run({
+      name: name.trim(),
+      email: email.trim(),
+      title: title.trim(),
+      description: description.trim(),
+      path: request.path,
+    });
   };
 
   return (
@@ -66,9 +77,23 @@ function ContactForm({ request, onClose }: { request: ContactRequest; onClose: (
       <Modal.Section>
         <FormLayout>
           <TextField label={t('contact.name')} value={name} onChange={setName} autoComplete="name" error={errors.name} />
-          <TextField label={t('contact.email')} type="email" value={email} onChange={setEmail} autoComplete="email" error={errors.email} />
+          <TextField
+            label={t('contact.email')}
+            type="email"
+            value={email}
+            onChange={setEmail}
+            autoComplete="email"
+            error={errors.email}
+          />
           <TextField label={t('contact.subject')} value={title} onChange={setTitle} autoComplete="off" />
-          <TextField label={t('contact.description')} value={description} onChange={setDescription} autoComplete="off" multiline={4} error={errors.description} />
+          <TextField
+            label={t('contact.description')}
+            value={description}
+            onChange={setDescription}
+            autoComplete="off"
+            multiline={4}
+            error={errors.description}
+          />
         </FormLayout>
       </Modal.Section>
     </Modal>

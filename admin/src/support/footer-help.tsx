@@ -9,8 +9,7 @@ export function AppFooterHelp() {
   const openContact = useSetAtom(contactFormAtom);
   return (
     <FooterHelp>
-      {t('common.footerHelp')}{' '}
-      <Link onClick={() => openContact({ path: 'footer' })}>{t('common.contactSupport')}</Link>
+      {t('common.footerHelp')} <Link onClick={() => openContact({ path: 'footer' })}>{t('common.contactSupport')}</Link>
       {' · '}
       <Link url="/privacy-policy" target="_blank">
         {t('privacy.title')}

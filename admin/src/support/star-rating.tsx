@@ -21,7 +21,15 @@ export function StarRating({ onRate }: { onRate: (score: number) => void }) {
           onMouseEnter={() => setHover(n)}
           onMouseLeave={() => setHover(0)}
           onClick={() => onRate(n)}
-          style={{ background: 'none', border: 0, cursor: 'pointer', fontSize: 26, lineHeight: 1, padding: 2, color: n <= hover ? '#ffb800' : '#c9cccf' }}
+          style={{
+            background: 'none',
+            border: 0,
+            cursor: 'pointer',
+            fontSize: 26,
+            lineHeight: 1,
+            padding: 2,
+            color: n <= hover ? '#ffb800' : '#c9cccf',
+          }}
         >
           ★
         </button>

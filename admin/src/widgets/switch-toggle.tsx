@@ -1,5 +1,15 @@
 /** An on/off switch (Polaris 13 has none): a button with role="switch" and aria-checked. */
-export function SwitchToggle({ checked, disabled, label, onChange }: { checked: boolean; disabled?: boolean; label: string; onChange: (next: boolean) => void }) {
+export function SwitchToggle({
+  checked,
+  disabled,
+  label,
+  onChange,
+}: {
+  checked: boolean;
+  disabled?: boolean;
+  label: string;
+  onChange: (next: boolean) => void;
+}) {
   return (
     <button
       type="button"

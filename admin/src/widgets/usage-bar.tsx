@@ -15,7 +15,15 @@ export function UsageBar({ label, used, all }: { label: string; used: number; al
           {`${used.toLocaleString()} / ${all.toLocaleString()}`}
         </Text>
       </InlineStack>
-      <div role="progressbar" aria-label={label} aria-valuenow={percent} aria-valuemin={0} aria-valuemax={100} data-tone={tone} style={{ height: 8, borderRadius: 4, background: '#e3e3e3', overflow: 'hidden' }}>
+      <div
+        role="progressbar"
+        aria-label={label}
+        aria-valuenow={percent}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        data-tone={tone}
+        style={{ height: 8, borderRadius: 4, background: '#e3e3e3', overflow: 'hidden' }}
+      >
         <div style={{ width: `${percent}%`, height: '100%', background: USAGE_COLOURS[tone] }} />
       </div>
     </BlockStack>

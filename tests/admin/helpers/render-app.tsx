@@ -40,7 +40,8 @@ export function mockApi(routes: Record<string, unknown>) {
     const url = new URL(input instanceof Request ? input.url : input, 'http://localhost');
     const raw = typeof init?.body === 'string' ? init.body : '';
     let body: unknown = raw;
-    if (raw && String((init?.headers as Record<string, string> | undefined)?.['Content-Type']).includes('json')) body = JSON.parse(raw);
+    if (raw && String((init?.headers as Record<string, string> | undefined)?.['Content-Type']).includes('json'))
+      body = JSON.parse(raw);
     else if (raw) body = Object.fromEntries(new URLSearchParams(raw));
     const call = { method: init?.method ?? 'GET', path: url.pathname, query: url.searchParams, body };
     calls.push(call);

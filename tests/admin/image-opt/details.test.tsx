@@ -37,7 +37,15 @@ const ROWS = [
   image(3, { file_name: 'expired.jpg', is_overdue: 1, before_file_path: '' }),
   image(4, { file_name: 'deleted.jpg', is_delete: 1, before_file_path: '', after_file_path: '' }),
   image(6, { file_name: 'undone.jpg', is_restore: 1 }),
-  image(5, { file_name: 'plain.jpg', is_compress: 0, is_edit_alt: 0, is_watermark: 0, before_file_path: '', after_file_path: '', img_size: 2 * 1048576 }),
+  image(5, {
+    file_name: 'plain.jpg',
+    is_compress: 0,
+    is_edit_alt: 0,
+    is_watermark: 0,
+    before_file_path: '',
+    after_file_path: '',
+    img_size: 2 * 1048576,
+  }),
 ];
 
 function detailApi(over: Record<string, unknown> = {}) {
@@ -45,7 +53,10 @@ function detailApi(over: Record<string, unknown> = {}) {
     '/api/v2/image-opt/getImgOptTotal': { ack: 1, total: {}, settings: {}, opt_schedule: {} },
     '/api/v2/image-opt/getOptSchedule': { ack: 1, data: idleTab(1) },
     '/api/v2/image-opt/getImageOptDataPage': { ack: 1, data: { data: [], total: 0 } },
-    [D]: { ack: 1, data: { data: ROWS, total: ROWS.length, current_page: 1, per_page: 10, item: { id: 7, data_type: 1, title: 'Wool Hat' } } },
+    [D]: {
+      ack: 1,
+      data: { data: ROWS, total: ROWS.length, current_page: 1, per_page: 10, item: { id: 7, data_type: 1, title: 'Wool Hat' } },
+    },
     ...over,
   });
 }
@@ -54,7 +65,10 @@ async function openDetails() {
   const view = renderApp('/image_optimisation');
   await screen.findByText('Optimization History');
   // The history's Details button navigates like this: the item travels as navigation state.
-  act(() => void view.router.navigate({ to: '/image_optimisation_details', state: (s) => ({ ...s, prodId: 7, title: 'Wool Hat' }) }));
+  act(
+    () =>
+      void view.router.navigate({ to: '/image_optimisation_details', state: (s) => ({ ...s, prodId: 7, title: 'Wool Hat' }) }),
+  );
   await screen.findAllByText('compressed.jpg');
   return view;
 }
@@ -89,15 +103,18 @@ describe('/image_optimisation_details', () => {
   it('View / Download / Restore follow the image status', async () => {
     detailApi();
     await openDetails();
-    const buttons = (name: string) => within(rowOf(name)).queryAllByRole('button').map((b) => b.textContent);
+    const buttons = (name: string) =>
+      within(rowOf(name))
+        .queryAllByRole('button')
+        .map((b) => b.textContent);
     expect(buttons('compressed.jpg')).toEqual(['View', 'Download', 'Restore']);
     expect(buttons('restored.jpg')).toEqual(['Download']);
     expect(buttons('expired.jpg')).toEqual(['Download']);
     expect(buttons('deleted.jpg')).toEqual([]);
     expect(buttons('plain.jpg')).toEqual([]);
     // Deleted and expired rows cannot be selected.
-    expect((within(rowOf('deleted.jpg')).getByRole<HTMLInputElement>('checkbox')).disabled).toBe(true);
-    expect((within(rowOf('expired.jpg')).getByRole<HTMLInputElement>('checkbox')).disabled).toBe(true);
+    expect(within(rowOf('deleted.jpg')).getByRole<HTMLInputElement>('checkbox').disabled).toBe(true);
+    expect(within(rowOf('expired.jpg')).getByRole<HTMLInputElement>('checkbox').disabled).toBe(true);
   });
 
   it("Download goes over https and records the download; a missing link is 'Url is empty'", async () => {
@@ -122,12 +139,23 @@ describe('/image_optimisation_details', () => {
     let running = true;
     const api = detailApi({
       '/api/v2/image-opt/restore': { ack: 1, data: { job_id: 3, total: 1 } },
-      '/api/v2/image-opt/getOptSchedule': () => ({ ack: 1, data: running ? { ...idleTab(1), process_type: 'restore', process_result: 0, opt_in: 1, opt_total: 1, status: 'running' } : { ...idleTab(1), process_type: 'restore', opt_total: 1, status: 'done' } }),
+      '/api/v2/image-opt/getOptSchedule': () => ({
+        ack: 1,
+        data: running
+          ? { ...idleTab(1), process_type: 'restore', process_result: 0, opt_in: 1, opt_total: 1, status: 'running' }
+          : { ...idleTab(1), process_type: 'restore', opt_total: 1, status: 'done' },
+      }),
     });
     await openDetails();
     fireEvent.click(within(rowOf('compressed.jpg')).getByRole('button', { name: 'Restore' }));
-    await waitFor(() => expect(api.callsTo('/api/v2/image-opt/restore')[0]?.body).toEqual({ data_type: 1, data_list: [{ data_id: 7, img_ids: [1], restore_type: '' }] }));
-    const schedules = () => api.callsTo('/api/v2/image-opt/getOptSchedule').filter((c) => c.query.get('data_type') === '1').length;
+    await waitFor(() =>
+      expect(api.callsTo('/api/v2/image-opt/restore')[0]?.body).toEqual({
+        data_type: 1,
+        data_list: [{ data_id: 7, img_ids: [1], restore_type: '' }],
+      }),
+    );
+    const schedules = () =>
+      api.callsTo('/api/v2/image-opt/getOptSchedule').filter((c) => c.query.get('data_type') === '1').length;
     const opened = schedules(); // the read on opening (it found the job running already: running is true from the start)
     await advance(1600);
     expect(schedules()).toBe(opened + 1);
@@ -145,7 +173,12 @@ describe('/image_optimisation_details', () => {
   });
 
   it('opening the page reads the schedule once; an idle tab is not announced and not polled', async () => {
-    const api = detailApi({ '/api/v2/image-opt/getOptSchedule': { ack: 1, data: { ...idleTab(1), process_type: 'restore', opt_total: 3, status: 'done' } } });
+    const api = detailApi({
+      '/api/v2/image-opt/getOptSchedule': {
+        ack: 1,
+        data: { ...idleTab(1), process_type: 'restore', opt_total: 3, status: 'done' },
+      },
+    });
     await openDetails();
     const reads = () => api.callsTo('/api/v2/image-opt/getOptSchedule').filter((c) => c.query.get('data_type') === '1');
     await waitFor(() => expect(reads()).toHaveLength(1));
@@ -178,7 +211,14 @@ describe('/image_optimisation_details', () => {
     fireEvent.click(within(rowOf('compressed.jpg')).getByRole('checkbox'));
     fireEvent.click(within(rowOf('restored.jpg')).getByRole('checkbox'));
     fireEvent.click((await screen.findAllByRole('button', { name: 'Re-optimize' }))[0] as HTMLElement);
-    await waitFor(() => expect(api.callsTo('/api/v2/image-opt/reOptimize')[0]?.body).toEqual({ data_type: 1, data_list: [{ data_id: 7, img_ids: [1, 2] }], re_opt_type: '', page_type: 0 }));
+    await waitFor(() =>
+      expect(api.callsTo('/api/v2/image-opt/reOptimize')[0]?.body).toEqual({
+        data_type: 1,
+        data_list: [{ data_id: 7, img_ids: [1, 2] }],
+        re_opt_type: '',
+        page_type: 0,
+      }),
+    );
   });
 
   it('the back link returns to /image_optimisation', async () => {

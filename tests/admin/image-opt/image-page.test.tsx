@@ -31,7 +31,12 @@ describe('/image_optimisation', () => {
   });
 
   it('the toggle saves only auto_switch; while on the history refreshes every 3 s, off stops it', async () => {
-    const calls = api({ '/api/v2/image-opt/saveSettings': (c: { body: { auto_switch: number } }) => ({ ack: 1, data: { ...totals().settings, auto_switch: c.body.auto_switch } }) });
+    const calls = api({
+      '/api/v2/image-opt/saveSettings': (c: { body: { auto_switch: number } }) => ({
+        ack: 1,
+        data: { ...totals().settings, auto_switch: c.body.auto_switch },
+      }),
+    });
     renderApp('/image_optimisation');
     const toggle = await screen.findByRole('switch', { name: 'Auto-optimize new images' });
     await waitFor(() => expect(historyCalls(calls)).toHaveLength(1));
@@ -56,9 +61,26 @@ describe('/image_optimisation', () => {
   it('manual optimisation: progress polled every 6 s, completion toast, history reloaded 3 s later, polling stops', async () => {
     let schedule = idleSchedule();
     const calls = api({
-      [H]: (c: { query: URLSearchParams }) => (c.query.get('page_type') === '1' ? page([historyRow(5, { title: 'Wool Hat', un_opt_num: 3, image_count: 3 })]) : page([historyRow(1)])),
+      [H]: (c: { query: URLSearchParams }) =>
+        c.query.get('page_type') === '1'
+          ? page([historyRow(5, { title: 'Wool Hat', un_opt_num: 3, image_count: 3 })])
+          : page([historyRow(1)]),
       '/api/v2/image-opt/reOptimize': () => {
-        schedule = { ack: 1, data: { ...idleSchedule().data, product: { ...idleTab(1), process_type: 'optimize', page_type: 1, process_result: 0, opt_in: 3, opt_total: 3, status: 'running' } } };
+        schedule = {
+          ack: 1,
+          data: {
+            ...idleSchedule().data,
+            product: {
+              ...idleTab(1),
+              process_type: 'optimize',
+              page_type: 1,
+              process_result: 0,
+              opt_in: 3,
+              opt_total: 3,
+              status: 'running',
+            },
+          },
+        };
         return { ack: 1, data: { job_id: 9, total: 3 } };
       },
       '/api/v2/image-opt/getOptSchedule': () => schedule,
@@ -69,7 +91,14 @@ describe('/image_optimisation', () => {
     const row = (await within(modal).findAllByText('Wool Hat'))[0]?.closest('tr');
     fireEvent.click(within(row as HTMLElement).getByRole('checkbox'));
     fireEvent.click(within(modal).getByRole('button', { name: 'Optimize now' }));
-    await waitFor(() => expect(calls.callsTo('/api/v2/image-opt/reOptimize')[0]?.body).toEqual({ data_type: 1, data_list: [{ data_id: 5 }], re_opt_type: '', page_type: 1 }));
+    await waitFor(() =>
+      expect(calls.callsTo('/api/v2/image-opt/reOptimize')[0]?.body).toEqual({
+        data_type: 1,
+        data_list: [{ data_id: 5 }],
+        re_opt_type: '',
+        page_type: 1,
+      }),
+    );
     expect(await screen.findByText('Optimizing: Product')).toBeTruthy();
 
     const polls = () => calls.callsTo('/api/v2/image-opt/getOptSchedule').length;
@@ -79,7 +108,21 @@ describe('/image_optimisation', () => {
     await advance(6000);
     expect(polls()).toBe(before + 1);
 
-    schedule = { ack: 1, data: { ...idleSchedule().data, product: { ...idleTab(1), process_type: 'optimize', page_type: 1, process_result: 1, opt_in: 0, opt_total: 3, status: 'done' } } };
+    schedule = {
+      ack: 1,
+      data: {
+        ...idleSchedule().data,
+        product: {
+          ...idleTab(1),
+          process_type: 'optimize',
+          page_type: 1,
+          process_result: 1,
+          opt_in: 0,
+          opt_total: 3,
+          status: 'done',
+        },
+      },
+    };
     const historyBefore = historyCalls(calls).length;
     await advance(6000);
     expect(await screen.findByText('3 products images optimized')).toBeTruthy();
@@ -94,19 +137,48 @@ describe('/image_optimisation', () => {
   });
 
   it('a job that ends at the plan limit opens the plan-limit dialog', async () => {
-    let schedule: unknown = { ack: 1, data: { ...idleSchedule().data, product: { ...idleTab(1), process_type: 'optimize', process_result: 0, opt_in: 5, opt_total: 5, status: 'running' } } };
+    let schedule: unknown = {
+      ack: 1,
+      data: {
+        ...idleSchedule().data,
+        product: { ...idleTab(1), process_type: 'optimize', process_result: 0, opt_in: 5, opt_total: 5, status: 'running' },
+      },
+    };
     api({ '/api/v2/image-opt/getOptSchedule': () => schedule, '/api/v2/image-opt/getImgOptTotal': totals({ unOpt: 4 }) });
     renderApp('/image_optimisation');
     expect(await screen.findByText('Optimizing: Product')).toBeTruthy();
-    schedule = { ack: 1, data: { ...idleSchedule().data, product: { ...idleTab(1), process_type: 'optimize', process_result: 1, opt_in: 4, opt_total: 5, status: 'plan_limit', plan_limit_message: 'There are 4 images that can be optimized.' } } };
+    schedule = {
+      ack: 1,
+      data: {
+        ...idleSchedule().data,
+        product: {
+          ...idleTab(1),
+          process_type: 'optimize',
+          process_result: 1,
+          opt_in: 4,
+          opt_total: 5,
+          status: 'plan_limit',
+          plan_limit_message: 'There are 4 images that can be optimized.',
+        },
+      },
+    };
     await advance(6000);
     const dialog = await screen.findByRole('dialog', { name: 'Plan Limit Reached' });
     expect(within(dialog).getByText('There are 4 images that can be optimized.')).toBeTruthy();
   });
 
   it('Stop calls stopImageOptTask and clears the progress panel', async () => {
-    const running = { ack: 1, data: { ...idleSchedule().data, collection: { ...idleTab(2), process_type: 'reoptimize', process_result: 0, opt_in: 2, opt_total: 4, status: 'running' } } };
-    const calls = api({ '/api/v2/image-opt/getOptSchedule': running, '/api/v2/image-opt/stopImageOptTask': { ack: 1, data: { stopped: 1 } } });
+    const running = {
+      ack: 1,
+      data: {
+        ...idleSchedule().data,
+        collection: { ...idleTab(2), process_type: 'reoptimize', process_result: 0, opt_in: 2, opt_total: 4, status: 'running' },
+      },
+    };
+    const calls = api({
+      '/api/v2/image-opt/getOptSchedule': running,
+      '/api/v2/image-opt/stopImageOptTask': { ack: 1, data: { stopped: 1 } },
+    });
     renderApp('/image_optimisation');
     // A job already running when the page opens is picked up.
     expect(await screen.findByText('Optimizing: Collection')).toBeTruthy();
@@ -117,7 +189,9 @@ describe('/image_optimisation', () => {
   });
 
   it('bulk Restore with only deleted rows selected shows the tab message and sends nothing', async () => {
-    const calls = api({ [H]: page([historyRow(1, { is_delete: 1, status: 'deleted' }), historyRow(2, { is_delete: 1, status: 'deleted' })]) });
+    const calls = api({
+      [H]: page([historyRow(1, { is_delete: 1, status: 'deleted' }), historyRow(2, { is_delete: 1, status: 'deleted' })]),
+    });
     renderApp('/image_optimisation');
     await screen.findAllByText('Product 1');
     fireEvent.click(screen.getAllByRole('checkbox')[0] as HTMLElement); // select all on the page
@@ -132,7 +206,14 @@ describe('/image_optimisation', () => {
     const row = (await screen.findAllByText('Product 1'))[0]?.closest('tr') as HTMLElement;
     fireEvent.click(within(row).getByRole('checkbox'));
     fireEvent.click((await screen.findAllByRole('button', { name: 'Re-optimize' }))[0] as HTMLElement);
-    await waitFor(() => expect(calls.callsTo('/api/v2/image-opt/reOptimize')[0]?.body).toEqual({ data_type: 1, data_list: [{ data_id: 1 }], re_opt_type: '', page_type: 0 }));
+    await waitFor(() =>
+      expect(calls.callsTo('/api/v2/image-opt/reOptimize')[0]?.body).toEqual({
+        data_type: 1,
+        data_list: [{ data_id: 1 }],
+        re_opt_type: '',
+        page_type: 0,
+      }),
+    );
   });
 
   it('page-size selector shows only wider than 550 px, and changing it asks for that page size', async () => {

@@ -49,8 +49,20 @@ describe('Other tab: optimised uploads', () => {
     const api = mockApi({
       '/api/v2/image-opt/getImgOptTotal': totals(),
       '/api/v2/image-opt/getOptSchedule': idleSchedule(),
-      [H]: (c: { query: URLSearchParams }) => (c.query.get('data_type') === '4' ? page([historyRow(31, { data_type: 4, title: 'banner.jpg', comp_ratio: 60 })]) : page([historyRow(1)])),
-      [D]: () => ({ ack: 1, data: { data: [imageRow(31, exp)], total: 1, current_page: 1, per_page: 10, item: { id: 31, data_type: 4, title: 'banner.jpg' } } }),
+      [H]: (c: { query: URLSearchParams }) =>
+        c.query.get('data_type') === '4'
+          ? page([historyRow(31, { data_type: 4, title: 'banner.jpg', comp_ratio: 60 })])
+          : page([historyRow(1)]),
+      [D]: () => ({
+        ack: 1,
+        data: {
+          data: [imageRow(31, exp)],
+          total: 1,
+          current_page: 1,
+          per_page: 10,
+          item: { id: 31, data_type: 4, title: 'banner.jpg' },
+        },
+      }),
       '/api/v2/image-opt/updateIsDownload': { ack: 1 },
     });
     const clicked = clicks();
@@ -59,7 +71,9 @@ describe('Other tab: optimised uploads', () => {
     // Polaris shows the tabs that fit its measured width; happy-dom measures 0 without this.
     vi.spyOn(HTMLElement.prototype, 'offsetWidth', 'get').mockReturnValue(1000);
     fireEvent(window, new Event('resize'));
-    fireEvent.click(await waitFor(() => document.getElementById('history-other') ?? Promise.reject(new Error('no tab')), { timeout: 5000 }));
+    fireEvent.click(
+      await waitFor(() => document.getElementById('history-other') ?? Promise.reject(new Error('no tab')), { timeout: 5000 }),
+    );
     await waitFor(() => expect(api.callsTo(H).map((c) => c.query.get('data_type'))).toContain('4'));
     const row = (await screen.findAllByText('banner.jpg'))[0]!.closest('tr') as HTMLElement;
     fireEvent.click(within(row).getByRole('button', { name: 'View' }));
@@ -85,7 +99,16 @@ describe('a deleted product', () => {
       '/api/v2/image-opt/getImgOptTotal': totals(),
       '/api/v2/image-opt/getOptSchedule': { ack: 1, data: idleTab(1) },
       [H]: page([historyRow(8, { title: 'Gone Hat', is_delete: 1, status: 'deleted' })]),
-      [D]: { ack: 1, data: { data: [imageRow(81, Date.now() + 3_600_000, { is_delete: 1, file_name: 'gone.jpg' })], total: 1, current_page: 1, per_page: 10, item: { id: 8, data_type: 1, title: 'Gone Hat' } } },
+      [D]: {
+        ack: 1,
+        data: {
+          data: [imageRow(81, Date.now() + 3_600_000, { is_delete: 1, file_name: 'gone.jpg' })],
+          total: 1,
+          current_page: 1,
+          per_page: 10,
+          item: { id: 8, data_type: 1, title: 'Gone Hat' },
+        },
+      },
     });
     const { router } = renderApp('/image_optimisation');
     const row = (await screen.findAllByText('Gone Hat'))[0]!.closest('tr') as HTMLElement;
@@ -109,14 +132,26 @@ describe('links on a page left open', () => {
       '/api/v2/image-opt/getImgOptTotal': totals(),
       '/api/v2/image-opt/getOptSchedule': { ack: 1, data: idleTab(1) },
       [H]: page([historyRow(7, { title: 'Wool Hat' })]),
-      [D]: () => ({ ack: 1, data: { data: [imageRow(70, exp, { file_name: 'wool.jpg' })], total: 1, current_page: 1, per_page: 10, item: { id: 7, data_type: 1, title: 'Wool Hat' } } }),
+      [D]: () => ({
+        ack: 1,
+        data: {
+          data: [imageRow(70, exp, { file_name: 'wool.jpg' })],
+          total: 1,
+          current_page: 1,
+          per_page: 10,
+          item: { id: 7, data_type: 1, title: 'Wool Hat' },
+        },
+      }),
       '/api/v2/image-opt/updateIsDownload': { ack: 1 },
     });
     const clicked = clicks();
     const view = renderApp('/image_optimisation');
     await screen.findByText('Optimization History');
-    act(() => void view.router.navigate({ to: '/image_optimisation_details', state: (s) => ({ ...s, prodId: 7, title: 'Wool Hat' }) }));
-    const line = () => (screen.getAllByText('wool.jpg')[0]!.closest('tr') as HTMLElement);
+    act(
+      () =>
+        void view.router.navigate({ to: '/image_optimisation_details', state: (s) => ({ ...s, prodId: 7, title: 'Wool Hat' }) }),
+    );
+    const line = () => screen.getAllByText('wool.jpg')[0]!.closest('tr') as HTMLElement;
     await screen.findAllByText('wool.jpg');
     const reads = api.callsTo(D).length;
 
@@ -138,6 +173,8 @@ describe('links on a page left open', () => {
     exp = Date.now() + 3_600_000;
     fireEvent.click(within(line()).getByRole('button', { name: 'View' }));
     const compare = await screen.findByRole('dialog', { name: 'Compress images without losing quality' });
-    await waitFor(() => expect([...compare.querySelectorAll('img')].some((i) => i.getAttribute('src') === link(70, 'after', exp))).toBe(true));
+    await waitFor(() =>
+      expect([...compare.querySelectorAll('img')].some((i) => i.getAttribute('src') === link(70, 'after', exp))).toBe(true),
+    );
   });
 });

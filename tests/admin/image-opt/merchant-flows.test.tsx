@@ -31,8 +31,10 @@ describe('settings sheet', () => {
     fireEvent.click(within(sheet).getByRole('button', { name: 'Close' }));
     expect(await screen.findByText('Your changes have not been saved. Are you sure you want to leave?')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Stay on this page' }));
-    await waitFor(() => expect(screen.queryByText('Your changes have not been saved. Are you sure you want to leave?')).toBeNull());
-    expect((within(sheet).getByLabelText<HTMLInputElement>('Automatic')).checked).toBe(true);
+    await waitFor(() =>
+      expect(screen.queryByText('Your changes have not been saved. Are you sure you want to leave?')).toBeNull(),
+    );
+    expect(within(sheet).getByLabelText<HTMLInputElement>('Automatic').checked).toBe(true);
     fireEvent.click(within(sheet).getByRole('button', { name: 'Close' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Settings' })).toBeNull());
@@ -76,13 +78,14 @@ describe('out of quota', () => {
     expect(await screen.findByText('There are 9 images that can be optimized.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Request more trial credits' }));
     const form = await screen.findByRole('dialog', { name: /contact/i });
-    expect((within(form).getByLabelText<HTMLInputElement>('Subject')).value).toBe('Request more trial credits');
-    expect((within(form).getByLabelText<HTMLTextAreaElement>('Description')).value).toMatch(/trial credits/);
+    expect(within(form).getByLabelText<HTMLInputElement>('Subject').value).toBe('Request more trial credits');
+    expect(within(form).getByLabelText<HTMLTextAreaElement>('Description').value).toMatch(/trial credits/);
   });
 
   it('a manual job refused at planning (402) opens the plan-limit dialog with both requests', async () => {
     const calls = api({
-      [H]: (c: { query: URLSearchParams }) => (c.query.get('page_type') === '1' ? page([historyRow(5, { title: 'Wool Hat' })]) : page([historyRow(1)])),
+      [H]: (c: { query: URLSearchParams }) =>
+        c.query.get('page_type') === '1' ? page([historyRow(5, { title: 'Wool Hat' })]) : page([historyRow(1)]),
       '/api/v2/image-opt/reOptimize': PLAN_LIMIT_402,
     });
     renderApp('/image_optimisation');
@@ -97,7 +100,7 @@ describe('out of quota', () => {
     expect(calls.callsTo('/api/v2/image-opt/reOptimize')).toHaveLength(1);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Apply for permission' }));
     const form = await screen.findByRole('dialog', { name: /contact/i });
-    expect((within(form).getByLabelText<HTMLInputElement>('Subject')).value).toBe('Apply for permission');
+    expect(within(form).getByLabelText<HTMLInputElement>('Subject').value).toBe('Apply for permission');
   });
 
   it('an upload refused at planning (402) opens the same dialog', async () => {
@@ -105,7 +108,9 @@ describe('out of quota', () => {
     renderApp('/image_optimisation');
     fireEvent.click(await screen.findByRole('button', { name: 'Upload images to optimize' }));
     const modal = await screen.findByRole('dialog', { name: 'Upload images to optimize' });
-    fireEvent.change(modal.querySelector('input[type=file]') as HTMLInputElement, { target: { files: [new File([new Uint8Array([0xff, 0xd8, 0xff, 1])], 'a.jpg', { type: 'image/jpeg' })] } });
+    fireEvent.change(modal.querySelector('input[type=file]') as HTMLInputElement, {
+      target: { files: [new File([new Uint8Array([0xff, 0xd8, 0xff, 1])], 'a.jpg', { type: 'image/jpeg' })] },
+    });
     await within(modal).findByText('a.jpg');
     fireEvent.click(within(modal).getByRole('button', { name: 'Upload and optimize' }));
     expect(await screen.findByRole('dialog', { name: 'Plan Limit Reached' })).toBeTruthy();
@@ -127,7 +132,9 @@ describe('upload: each refused file with its own reason', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Upload images to optimize' }));
     const modal = await screen.findByRole('dialog', { name: 'Upload images to optimize' });
     const giant = new File([new Uint8Array([0xff, 0xd8, 0xff, 1])], 'giant photo.jpg', { type: 'image/jpeg' });
-    fireEvent.change(modal.querySelector('input[type=file]') as HTMLInputElement, { target: { files: [big, giant, new File([new Uint8Array([1])], 'doc.pdf')] } });
+    fireEvent.change(modal.querySelector('input[type=file]') as HTMLInputElement, {
+      target: { files: [big, giant, new File([new Uint8Array([1])], 'doc.pdf')] },
+    });
     await within(modal).findByText('doc.pdf');
     fireEvent.click(within(modal).getByRole('button', { name: 'Upload and optimize' }));
     expect(await within(modal).findByText('giant photo.jpg is too large. Images can be at most 25 megapixels.')).toBeTruthy();
@@ -138,12 +145,30 @@ describe('upload: each refused file with its own reason', () => {
   });
 
   it('partial acceptance: the Worker’s reasons are listed per file', async () => {
-    api({ '/api/v2/image-opt/uploadImagesOpt': { ack: 1, data: { job_id: 'j', accepted: ['a.jpg'], rejected: [{ name: 'b.png', message: 'b.png is not supported. File type must be .jpg, .png.', message_key: 'server.upload.notSupported', params: { name: 'b.png' } }] } } });
+    api({
+      '/api/v2/image-opt/uploadImagesOpt': {
+        ack: 1,
+        data: {
+          job_id: 'j',
+          accepted: ['a.jpg'],
+          rejected: [
+            {
+              name: 'b.png',
+              message: 'b.png is not supported. File type must be .jpg, .png.',
+              message_key: 'server.upload.notSupported',
+              params: { name: 'b.png' },
+            },
+          ],
+        },
+      },
+    });
     renderApp('/image_optimisation');
     fireEvent.click(await screen.findByRole('button', { name: 'Upload images to optimize' }));
     const modal = await screen.findByRole('dialog', { name: 'Upload images to optimize' });
     const jpg = [0xff, 0xd8, 0xff, 1];
-    fireEvent.change(modal.querySelector('input[type=file]') as HTMLInputElement, { target: { files: [new File([new Uint8Array(jpg)], 'a.jpg'), new File([new Uint8Array(jpg)], 'b.png')] } });
+    fireEvent.change(modal.querySelector('input[type=file]') as HTMLInputElement, {
+      target: { files: [new File([new Uint8Array(jpg)], 'a.jpg'), new File([new Uint8Array(jpg)], 'b.png')] },
+    });
     await within(modal).findByText('b.png');
     fireEvent.click(within(modal).getByRole('button', { name: 'Upload and optimize' }));
     expect(await within(modal).findByText('b.png is not supported. File type must be .jpg, .png.')).toBeTruthy();
@@ -152,7 +177,15 @@ describe('upload: each refused file with its own reason', () => {
 
 describe('manual modal: select all across pages', () => {
   it('offers "Select all N items" when the tab has more pages, and then sends one job for the whole tab', async () => {
-    const manualPage = { ack: 1, data: { data: Array.from({ length: 10 }, (_, i) => historyRow(i + 1, { title: `Item ${i + 1}` })), current_page: 1, per_page: 10, total: 34 } };
+    const manualPage = {
+      ack: 1,
+      data: {
+        data: Array.from({ length: 10 }, (_, i) => historyRow(i + 1, { title: `Item ${i + 1}` })),
+        current_page: 1,
+        per_page: 10,
+        total: 34,
+      },
+    };
     const calls = api({
       [H]: (c: { query: URLSearchParams }) => (c.query.get('page_type') === '1' ? manualPage : page([historyRow(1)])),
       '/api/v2/image-opt/reOptimize': { ack: 1, data: { job_id: 'j', total: 60 } },
@@ -165,6 +198,13 @@ describe('manual modal: select all across pages', () => {
     fireEvent.click(await within(modal).findByRole('button', { name: 'Select all 34 items' }));
     expect(await within(modal).findByText('All 34 items on every page are selected')).toBeTruthy();
     fireEvent.click(within(modal).getByRole('button', { name: 'Optimize now' }));
-    await waitFor(() => expect(calls.callsTo('/api/v2/image-opt/reOptimize')[0]?.body).toEqual({ data_type: 1, data_list: [], re_opt_type: 'all', page_type: 1 }));
+    await waitFor(() =>
+      expect(calls.callsTo('/api/v2/image-opt/reOptimize')[0]?.body).toEqual({
+        data_type: 1,
+        data_list: [],
+        re_opt_type: 'all',
+        page_type: 1,
+      }),
+    );
   });
 });

@@ -29,7 +29,17 @@ const row = (over: Partial<HistoryRow> = {}): HistoryRow => ({
   ...over,
 });
 const quota = { img_usage_use: 0, img_usage_all: 150, impressions_use: 0, impressions_all: 0, is_capped: 0, is_over_quota: 0 };
-const sched = (over: Partial<TabSchedule>): TabSchedule => ({ data_type: 1, process_type: 'optimize', page_type: 1, process_result: 1, opt_in: 0, opt_total: 3, status: 'done', plan_limit_message: null, ...over });
+const sched = (over: Partial<TabSchedule>): TabSchedule => ({
+  data_type: 1,
+  process_type: 'optimize',
+  page_type: 1,
+  process_result: 1,
+  opt_in: 0,
+  opt_total: 3,
+  status: 'done',
+  plan_limit_message: null,
+  ...over,
+});
 
 describe('image page rules', () => {
   it('shows the page-size selector only wider than 550 px', () => {
@@ -47,8 +57,12 @@ describe('image page rules', () => {
   it('quota used up: plan images gone and no overage left to pay for more', () => {
     expect(quotaUsedUp({ ...quota, img_usage_use: 149 })).toBe(false);
     expect(quotaUsedUp({ ...quota, img_usage_use: 150 })).toBe(true);
-    expect(quotaUsedUp({ ...quota, img_usage_use: 150, is_over_quota: 1, impressions_all: 1000, impressions_use: 10 })).toBe(false);
-    expect(quotaUsedUp({ ...quota, img_usage_use: 150, is_over_quota: 1, impressions_all: 1000, impressions_use: 1000 })).toBe(true);
+    expect(quotaUsedUp({ ...quota, img_usage_use: 150, is_over_quota: 1, impressions_all: 1000, impressions_use: 10 })).toBe(
+      false,
+    );
+    expect(quotaUsedUp({ ...quota, img_usage_use: 150, is_over_quota: 1, impressions_all: 1000, impressions_use: 1000 })).toBe(
+      true,
+    );
   });
 
   it('formats ratios with two decimals and sizes at 1048576 / 1073741824', () => {

@@ -28,20 +28,26 @@ async function openUpload(over: Record<string, unknown> = {}) {
   renderApp('/image_optimisation');
   fireEvent.click(await screen.findByRole('button', { name: 'Upload images to optimize' }));
   const modal = await screen.findByRole('dialog', { name: 'Upload images to optimize' });
-  const drop = (files: File[]) => fireEvent.change(modal.querySelector('input[type=file]') as HTMLInputElement, { target: { files } });
+  const drop = (files: File[]) =>
+    fireEvent.change(modal.querySelector('input[type=file]') as HTMLInputElement, { target: { files } });
   return { api, modal, drop };
 }
 
 describe('upload images to optimize', () => {
   it('sends only .jpg/.jpeg/.png and lists the refused files under the documented heading', async () => {
-    const { api, modal, drop } = await openUpload({ '/api/v2/image-opt/uploadImagesOpt': { ack: 1, data: { job_id: 1, accepted: 1, rejected: [] } } });
+    const { api, modal, drop } = await openUpload({
+      '/api/v2/image-opt/uploadImagesOpt': { ack: 1, data: { job_id: 1, accepted: 1, rejected: [] } },
+    });
     drop([file('hat.jpg', 'image/jpeg', JPEG), file('anim.gif', 'image/gif', [0x47, 0x49, 0x46])]);
     await within(modal).findByText('anim.gif');
     fireEvent.click(within(modal).getByRole('button', { name: 'Upload and optimize' }));
     expect(await within(modal).findByText("The following images couldn't be uploaded:")).toBeTruthy();
     expect(within(modal).getByText('anim.gif is not supported. File type must be .jpg, .png.')).toBeTruthy();
     await waitFor(() => expect(api.callsTo('/api/v2/image-opt/uploadImagesOpt')).toHaveLength(1));
-    const body = api.callsTo('/api/v2/image-opt/uploadImagesOpt')[0]?.body as { file_list: { name: string; data: string }[]; opt_cfg: unknown };
+    const body = api.callsTo('/api/v2/image-opt/uploadImagesOpt')[0]?.body as {
+      file_list: { name: string; data: string }[];
+      opt_cfg: unknown;
+    };
     expect(body.file_list.map((f) => f.name)).toEqual(['hat.jpg']);
     expect(body.file_list[0]?.data).toBe(btoa(String.fromCharCode(...JPEG)));
     expect(body.opt_cfg).toEqual({ pngtojpg: 0, is_watermark: 0 });
@@ -62,7 +68,23 @@ describe('upload images to optimize', () => {
     const { api, modal, drop } = await openUpload({
       '/api/v2/image-opt/uploadImagesOpt': { ack: 1, data: { job_id: 1, accepted: 1, rejected: [] } },
       // The one image is done by the time of the first read.
-      '/api/v2/image-opt/getOptSchedule': { ack: 1, data: { ...idleSchedule().data, other: { data_type: 4, process_type: 'upload', page_type: 0, process_result: 1, opt_in: 0, opt_total: 1, status: 'done', plan_limit_message: null, list: [] } } },
+      '/api/v2/image-opt/getOptSchedule': {
+        ack: 1,
+        data: {
+          ...idleSchedule().data,
+          other: {
+            data_type: 4,
+            process_type: 'upload',
+            page_type: 0,
+            process_result: 1,
+            opt_in: 0,
+            opt_total: 1,
+            status: 'done',
+            plan_limit_message: null,
+            list: [],
+          },
+        },
+      },
     });
     drop([file('hat.jpg', 'image/jpeg', JPEG)]);
     await within(modal).findByText('hat.jpg');

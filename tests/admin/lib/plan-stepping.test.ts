@@ -21,10 +21,13 @@ describe('quota selector', () => {
 });
 
 describe('quota bar', () => {
-  it.each([[0, 'normal'], [50, 'normal'], [50.01, 'orange'], [90, 'orange'], [90.5, 'red']] as const)(
-    '%f %% is %s',
-    (p, tone) => expect(usageTone(p)).toBe(tone),
-  );
+  it.each([
+    [0, 'normal'],
+    [50, 'normal'],
+    [50.01, 'orange'],
+    [90, 'orange'],
+    [90.5, 'red'],
+  ] as const)('%f %% is %s', (p, tone) => expect(usageTone(p)).toBe(tone));
   it('percent of quota', () => {
     expect(usagePercent(75, 150)).toBe(50);
     expect(usagePercent(10, 0)).toBe(0);

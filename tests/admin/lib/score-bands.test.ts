@@ -3,11 +3,19 @@ import { bandLegend, isScorePending, scoreBand } from '../../../admin/src/lib/sc
 
 describe('score bands', () => {
   it.each([
-    [0, 'red'], [49, 'red'], [50, 'amber'], [74, 'amber'], [75, 'green'], [100, 'green'],
+    [0, 'red'],
+    [49, 'red'],
+    [50, 'amber'],
+    [74, 'amber'],
+    [75, 'green'],
+    [100, 'green'],
   ] as const)('desktop %i is %s', (score, band) => expect(scoreBand(score, 'pc')).toBe(band));
 
   it.each([
-    [39, 'red'], [40, 'amber'], [59, 'amber'], [60, 'green'],
+    [39, 'red'],
+    [40, 'amber'],
+    [59, 'amber'],
+    [60, 'green'],
   ] as const)('mobile %i is %s', (score, band) => expect(scoreBand(score, 'mb')).toBe(band));
 
   it('the legend covers 0..100 without gaps', () => {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { insertPlaceholder, isTemplateEmpty, normaliseTemplate } from '../../../admin/src/lib/templates';
-import { blockingEditors, defaultWizardConfig, guidePayload, isNextDisabled, progressFor, stepNumber } from '../../../admin/src/lib/wizard-rules';
+import {
+  blockingEditors,
+  defaultWizardConfig,
+  guidePayload,
+  isNextDisabled,
+  progressFor,
+  stepNumber,
+} from '../../../admin/src/lib/wizard-rules';
 import { ratingFollowUp } from '../../../admin/src/lib/rating';
 import { settingsRuleError } from '../../../shared/image-settings';
 
@@ -55,7 +62,10 @@ describe('wizard rules', () => {
   });
 
   it('sends page5 and the settings', () => {
-    expect(guidePayload(defaultWizardConfig())).toMatchObject({ page5: { day_backup: 1 }, settings: { alt_text: { product_rule: '%product_title%-%shop_name%' } } });
+    expect(guidePayload(defaultWizardConfig())).toMatchObject({
+      page5: { day_backup: 1 },
+      settings: { alt_text: { product_rule: '%product_title%-%shop_name%' } },
+    });
   });
 });
 

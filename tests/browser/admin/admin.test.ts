@@ -98,7 +98,9 @@ describe('admin in the browser', () => {
       // The first score was measured a moment ago: a Recheck within 5 minutes is refused with the
       // cooldown message (worker/lib/limits.ts); otherwise a new measurement starts.
       const measuring = page.getByText("Measuring your store's speed...").first();
-      const cooldown = page.getByText('The page speed score was checked a moment ago. Please try again in a few minutes.').first();
+      const cooldown = page
+        .getByText('The page speed score was checked a moment ago. Please try again in a few minutes.')
+        .first();
       await measuring.or(cooldown).waitFor();
       await shot(page, 'dashboard-rechecking');
       if (!(await cooldown.isVisible())) {
@@ -156,7 +158,8 @@ describe('a merchant finds every screen', () => {
       const tabs = page.getByRole('tab');
       await page.getByRole('tab', { name: 'Image Optimization' }).first().waitFor();
       const names = (await tabs.allTextContents()).filter((n) => n.trim());
-      for (const name of ['Image Optimization', 'Page Speed', 'Settings', 'Pricing', 'Recommendation']) expect(names).toContain(name);
+      for (const name of ['Image Optimization', 'Page Speed', 'Settings', 'Pricing', 'Recommendation'])
+        expect(names).toContain(name);
       // A marker on the window survives in-app navigation and is lost on a full reload.
       await page.evaluate(() => ((window as unknown as { __stay: number }).__stay = 1));
       await page.getByRole('tab', { name: 'Image Optimization' }).last().click();
@@ -195,7 +198,10 @@ describe('a merchant finds every screen', () => {
       expect(await sheet.getByRole('button', { name: 'Image Alt Text' }).getAttribute('aria-expanded')).toBe('false');
       await sheet.getByRole('button', { name: 'Save' }).click();
       await page.getByText('The input cannot be empty!').first().waitFor();
-      await page.waitForFunction(() => document.querySelector('[data-settings-section="alt"] button[aria-expanded]')?.getAttribute('aria-expanded') === 'true');
+      await page.waitForFunction(
+        () =>
+          document.querySelector('[data-settings-section="alt"] button[aria-expanded]')?.getAttribute('aria-expanded') === 'true',
+      );
       await shot(page, 'sheet-refused-save-opens-alt');
       await sheet.getByLabel('Product alt text template').fill('%product_title% photo');
       await page.waitForTimeout(200);
@@ -203,32 +209,36 @@ describe('a merchant finds every screen', () => {
       await sheet.waitFor({ state: 'detached', timeout: 15_000 });
     }));
 
-  it('upload: each refused file with its own reason; the Other tab offers View and Download', () =>
-    scenario('upload', async (page) => {
-      await page.getByRole('tab', { name: 'Image Optimization' }).last().click();
-      await page.getByRole('button', { name: 'Upload images to optimize' }).click();
-      const upload = page.getByRole('dialog', { name: 'Upload images to optimize' });
-      const huge = Buffer.alloc(5 * 1024 * 1024 + 10, 7);
-      huge.set([0xff, 0xd8, 0xff, 0xe0]);
-      await upload.locator('input[type=file]').setInputFiles([
-        { name: 'rocket.jpg', mimeType: 'image/jpeg', buffer: readFileSync('tests/fixtures/images/rocket-baseline.jpg') },
-        { name: 'anim.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') },
-        { name: 'huge.jpg', mimeType: 'image/jpeg', buffer: huge },
-      ]);
-      await upload.getByRole('button', { name: 'Upload and optimize' }).click();
-      await upload.getByText('anim.gif is not supported. File type must be .jpg, .png.').waitFor();
-      await upload.getByText('huge.jpg is too large. Each image must be 5 MB or smaller.').waitFor();
-      await shot(page, 'upload-reasons');
-      await upload.getByRole('button', { name: 'Cancel' }).click();
-      const row = page.getByRole('row').filter({ hasText: 'rocket.jpg' }).first();
-      // Listed once optimised (the queue may still be busy with the stopped job above).
-      await row.getByRole('button', { name: 'Download' }).waitFor({ timeout: 120_000 });
-      await row.getByRole('button', { name: 'Download' }).click();
-      const download = page.waitForEvent('download');
-      await page.getByRole('button', { name: 'Original image' }).last().click();
-      expect((await download).suggestedFilename()).toMatch(/rocket.*before\.jpg/);
-      await shot(page, 'other-tab-download');
-    }), 240_000);
+  it(
+    'upload: each refused file with its own reason; the Other tab offers View and Download',
+    () =>
+      scenario('upload', async (page) => {
+        await page.getByRole('tab', { name: 'Image Optimization' }).last().click();
+        await page.getByRole('button', { name: 'Upload images to optimize' }).click();
+        const upload = page.getByRole('dialog', { name: 'Upload images to optimize' });
+        const huge = Buffer.alloc(5 * 1024 * 1024 + 10, 7);
+        huge.set([0xff, 0xd8, 0xff, 0xe0]);
+        await upload.locator('input[type=file]').setInputFiles([
+          { name: 'rocket.jpg', mimeType: 'image/jpeg', buffer: readFileSync('tests/fixtures/images/rocket-baseline.jpg') },
+          { name: 'anim.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') },
+          { name: 'huge.jpg', mimeType: 'image/jpeg', buffer: huge },
+        ]);
+        await upload.getByRole('button', { name: 'Upload and optimize' }).click();
+        await upload.getByText('anim.gif is not supported. File type must be .jpg, .png.').waitFor();
+        await upload.getByText('huge.jpg is too large. Each image must be 5 MB or smaller.').waitFor();
+        await shot(page, 'upload-reasons');
+        await upload.getByRole('button', { name: 'Cancel' }).click();
+        const row = page.getByRole('row').filter({ hasText: 'rocket.jpg' }).first();
+        // Listed once optimised (the queue may still be busy with the stopped job above).
+        await row.getByRole('button', { name: 'Download' }).waitFor({ timeout: 120_000 });
+        await row.getByRole('button', { name: 'Download' }).click();
+        const download = page.waitForEvent('download');
+        await page.getByRole('button', { name: 'Original image' }).last().click();
+        expect((await download).suggestedFilename()).toMatch(/rocket.*before\.jpg/);
+        await shot(page, 'other-tab-download');
+      }),
+    240_000,
+  );
 
   it('manual modal: select all items across pages, one job for the whole tab', () =>
     scenario('select-all', async (page) => {
@@ -271,7 +281,7 @@ describe('a merchant finds every screen', () => {
       await shot(page, 'privacy-policy');
     }));
 
-  it("dashboard: Preview without the embed says to enable it first", async () => {
+  it('dashboard: Preview without the embed says to enable it first', async () => {
     await control(app.emulator, 'POST', `/shops/${app.shop}/theme/embed`, { enabled: false });
     await scenario('embed-required', async (page) => {
       await page.getByText('Off', { exact: true }).waitFor({ timeout: 30_000 }); // the embed status has answered

@@ -5,7 +5,14 @@ import { startProduct } from '../npm-start';
 // here (PORT / EMULATOR_PORT as given) and stopped afterwards. Each run then installs its own new shop
 // (emulator control API + the real install and OAuth flow), so it starts at the wizard and no other run
 // or person using the dev store changes its state or rotates its token.
-export type AppUnderTest = { base: string; adminUrl: string; authToken: string; emulator: string; shop: string; stop: () => Promise<void> };
+export type AppUnderTest = {
+  base: string;
+  adminUrl: string;
+  authToken: string;
+  emulator: string;
+  shop: string;
+  stop: () => Promise<void>;
+};
 
 export async function appUnderTest(): Promise<AppUnderTest> {
   const emulator = process.env.EMULATOR_URL ?? `http://127.0.0.1:${process.env.EMULATOR_PORT ?? 8788}`;
@@ -27,7 +34,10 @@ async function installOwnShop(base: string, emulator: string, stop: () => Promis
   const { domain: shop } = (await control(emulator, 'POST', '/shops', { seed: 'dev' })) as { domain: string };
   // Shopify's admin opens the app with a signed query; a new shop is sent to authorise (301).
   const launch = (await control(emulator, 'GET', `/shops/${shop}/launch-url?path=/shopify/app`)) as { url: string };
-  const landing = (await (await fetch(`${base}/shopify/app${new URL(launch.url).search}`)).json()) as { code: number; url: string };
+  const landing = (await (await fetch(`${base}/shopify/app${new URL(launch.url).search}`)).json()) as {
+    code: number;
+    url: string;
+  };
   if (landing.code === 301) {
     const authorize = await fetch(landing.url, { redirect: 'manual' });
     const callback = authorize.headers.get('location');

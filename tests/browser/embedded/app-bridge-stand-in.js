@@ -56,7 +56,10 @@
     else if (m.type === 'saveBarAction') {
       // The admin's Save / Discard press the element's own buttons (primary = save).
       const buttons = [...(document.getElementById(m.id)?.querySelectorAll('button') || [])];
-      const button = m.action === 'save' ? buttons.find((b) => b.getAttribute('variant') === 'primary') : buttons.find((b) => b.getAttribute('variant') !== 'primary');
+      const button =
+        m.action === 'save'
+          ? buttons.find((b) => b.getAttribute('variant') === 'primary')
+          : buttons.find((b) => b.getAttribute('variant') !== 'primary');
       button?.click();
     } else if (m.type === 'saveBarsDropped') shownBars.clear();
   });
@@ -118,7 +121,11 @@
   function reportBar(id) {
     const bar = document.getElementById(id);
     if (!bar) return;
-    const buttons = [...bar.querySelectorAll('button')].map((b) => ({ label: (b.textContent || '').trim(), primary: b.getAttribute('variant') === 'primary', disabled: b.disabled }));
+    const buttons = [...bar.querySelectorAll('button')].map((b) => ({
+      label: (b.textContent || '').trim(),
+      primary: b.getAttribute('variant') === 'primary',
+      disabled: b.disabled,
+    }));
     const json = JSON.stringify(buttons);
     if (shownBars.get(id) === json) return;
     shownBars.set(id, json);
@@ -140,7 +147,11 @@
   function reportMenu() {
     const menu = document.querySelector('ui-nav-menu, s-app-nav');
     const items = menu
-      ? [...menu.querySelectorAll('a')].map((a) => ({ href: a.getAttribute('href') || '/', label: (a.textContent || '').trim(), home: a.getAttribute('rel') === 'home' }))
+      ? [...menu.querySelectorAll('a')].map((a) => ({
+          href: a.getAttribute('href') || '/',
+          label: (a.textContent || '').trim(),
+          home: a.getAttribute('rel') === 'home',
+        }))
       : [];
     const json = JSON.stringify(items);
     if (json !== lastMenu) {
@@ -157,7 +168,13 @@
       reportMenu();
       for (const id of shownBars.keys()) reportBar(id);
     }, 30);
-  }).observe(document.documentElement, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['disabled', 'variant'] });
+  }).observe(document.documentElement, {
+    childList: true,
+    subtree: true,
+    characterData: true,
+    attributes: true,
+    attributeFilter: ['disabled', 'variant'],
+  });
 
   // The admin's address bar follows the app's route (without the launch parameters).
   const appPath = () => {

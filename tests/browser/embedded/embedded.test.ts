@@ -33,7 +33,8 @@ const htmlResponses: { url: string; status: number; csp: string | null }[] = [];
 const topUrls: string[] = [];
 
 const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png` });
-const emu = async <T>(path: string, init?: RequestInit): Promise<T> => (await (await fetch(`${emulator}${path}`, init)).json()) as T;
+const emu = async <T>(path: string, init?: RequestInit): Promise<T> =>
+  (await (await fetch(`${emulator}${path}`, init)).json()) as T;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -57,14 +58,26 @@ beforeAll(async () => {
     appOrigin = new URL(product.adminUrl).origin;
   }
   // A store of its own that has never opened the app (not installed).
-  shop = (await emu<{ domain: string }>('/__emulator/shops', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ seed: 'dev' }) })).domain;
+  shop = (
+    await emu<{ domain: string }>('/__emulator/shops', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ seed: 'dev' }),
+    })
+  ).domain;
   store = shop.replace('.myshopify.com', '');
 
   // Local Network Access checks stop a public page (Shopify's admin) from framing a loopback address; in
   // production the app is public too, so the check would not apply: off for this local stand-in.
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-features=LocalNetworkAccessChecks'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-features=LocalNetworkAccessChecks',
+    ],
   });
   context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   // Shopify's admin is the emulator's admin page, at Shopify's origin so the app's CSP is what decides.
@@ -102,7 +115,8 @@ afterAll(async () => {
 const app = (): FrameLocator => page.frameLocator('#app-iframe');
 const appFrame = (): Frame | null => page.frame({ name: 'app-iframe' });
 /** A toast the app showed through App Bridge, in the admin's toast area. */
-const adminToast = (text: string | RegExp, timeout = 30_000) => page.locator('#toasts div').filter({ hasText: text }).first().waitFor({ timeout });
+const adminToast = (text: string | RegExp, timeout = 30_000) =>
+  page.locator('#toasts div').filter({ hasText: text }).first().waitFor({ timeout });
 
 describe('embedded in Shopify’s admin', () => {
   it('installs without leaving the admin, navigates by the admin menu, optimises and restores an image', async () => {
@@ -111,9 +125,16 @@ describe('embedded in Shopify’s admin', () => {
 
     // 1. First open: managed installation by token exchange, no OAuth redirect out of the admin.
     // The launch screen asks the Worker, which installs and sends the app on to its first screen.
-    await expect.poll(() => new URL(appFrame()?.url() ?? 'about:blank').pathname, { timeout: 60_000 }).toMatch(/^\/(guidance|main)$/);
-    await app().getByRole('button', { name: /Let's start now|Recheck/ }).first().waitFor({ timeout: 30_000 });
-    const described = await emu<{ installed: boolean; stats: { tokenExchanges: number; authorizationCodes: number } }>(`/__emulator/shops/${shop}`);
+    await expect
+      .poll(() => new URL(appFrame()?.url() ?? 'about:blank').pathname, { timeout: 60_000 })
+      .toMatch(/^\/(guidance|main)$/);
+    await app()
+      .getByRole('button', { name: /Let's start now|Recheck/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    const described = await emu<{ installed: boolean; stats: { tokenExchanges: number; authorizationCodes: number } }>(
+      `/__emulator/shops/${shop}`,
+    );
     expect(described.installed).toBe(true);
     expect(described.stats.tokenExchanges).toBeGreaterThan(0);
     expect(described.stats.authorizationCodes).toBe(0);
@@ -129,7 +150,9 @@ describe('embedded in Shopify’s admin', () => {
 
     // 3. Settings first (a new shop must set up before optimising): manual mode, compress product images.
     await app().getByRole('button', { name: 'Settings' }).first().click();
-    const sheet = app().getByRole('dialog').filter({ has: app().getByRole('heading', { name: /First set up requirement|Settings/ }) });
+    const sheet = app()
+      .getByRole('dialog')
+      .filter({ has: app().getByRole('heading', { name: /First set up requirement|Settings/ }) });
     await sheet.getByText('Select optimization mode').first().waitFor();
     await sheet.getByLabel('Manual', { exact: true }).check({ force: true }); // Polaris draws over its inputs
     const compress = sheet.getByLabel('Compress images');
@@ -180,7 +203,9 @@ describe('embedded in Shopify’s admin', () => {
     await app().getByRole('button', { name: '5 stars' }).first().click();
     const review = page.getByRole('dialog', { name: 'Review this app' });
     await review.waitFor();
-    expect(await page.evaluate(() => (window as unknown as { __admin: { reviewRequests: number } }).__admin.reviewRequests)).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { __admin: { reviewRequests: number } }).__admin.reviewRequests)).toBe(
+      1,
+    );
     await review.getByRole('button', { name: 'Close' }).click();
 
     // 5. Its details; restore the compressed image.
@@ -188,7 +213,10 @@ describe('embedded in Shopify’s admin', () => {
     await historyRow.getByRole('button', { name: 'Details' }).click();
     await app().getByText('Image data is kept for 30 days only.', { exact: false }).waitFor();
     await expect.poll(() => page.url()).toContain(`${adminHome}/image_optimisation_details`);
-    const compressed = app().getByRole('row').filter({ has: app().getByText('Compressed', { exact: true }) }).first();
+    const compressed = app()
+      .getByRole('row')
+      .filter({ has: app().getByText('Compressed', { exact: true }) })
+      .first();
     await compressed.getByRole('button', { name: 'Restore' }).click();
     await adminToast('Your picture has been restored', 60_000);
     await app().getByRole('row').filter({ hasText: 'Restored' }).first().waitFor();
@@ -204,7 +232,9 @@ describe('embedded in Shopify’s admin', () => {
     // 7. Every HTML response of the app said who may frame it: this shop and Shopify's admin.
     expect(htmlResponses.length).toBeGreaterThan(0);
     for (const r of htmlResponses) {
-      expect(r.csp, r.url).toMatch(new RegExp(`^frame-ancestors https://${shop.replace(/\./g, '\\.')} https://admin\\.shopify\\.com( |$)`));
+      expect(r.csp, r.url).toMatch(
+        new RegExp(`^frame-ancestors https://${shop.replace(/\./g, '\\.')} https://admin\\.shopify\\.com( |$)`),
+      );
     }
   }, 300_000);
 });

@@ -20,7 +20,10 @@ beforeAll(async () => {
   app = await appUnderTest();
   // The journey runs on a shop of its own (see freshShop), installed like any merchant's.
   app = { ...app, adminUrl: (await freshShop(app)).adminUrl };
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
 });
 
 afterEach(async (ctx) => {
@@ -42,7 +45,8 @@ async function adminPage(): Promise<Page> {
   // Download links are signed for APP_URL (.dev.vars, http://localhost:8787); when this run's Worker
   // listens elsewhere (APP_BASE), the same signed paths are fetched from it instead.
   const appUrl = new URL(process.env.APP_URL ?? 'http://localhost:8787').origin;
-  if (appUrl !== app.base) await page.route(`${appUrl}/files/**`, (route) => route.continue({ url: route.request().url().replace(appUrl, app.base) }));
+  if (appUrl !== app.base)
+    await page.route(`${appUrl}/files/**`, (route) => route.continue({ url: route.request().url().replace(appUrl, app.base) }));
   await page.goto(app.adminUrl);
   await page.waitForURL(/\/(main|guidance)/);
   await page.goto(`${app.base}/image_optimisation`);
@@ -52,7 +56,8 @@ async function adminPage(): Promise<Page> {
 }
 
 /** Waits for a toast with this text (Polaris toasts live 3 s). */
-const toast = (page: Page, text: string | RegExp, timeout = 20_000) => page.locator('.Polaris-Frame-Toast').filter({ hasText: text }).first().waitFor({ timeout });
+const toast = (page: Page, text: string | RegExp, timeout = 20_000) =>
+  page.locator('.Polaris-Frame-Toast').filter({ hasText: text }).first().waitFor({ timeout });
 
 describe('image optimisation journey', () => {
   it('settings -> manual optimisation -> history and details -> compare -> restore -> re-optimise -> upload -> download', async () => {
@@ -62,7 +67,9 @@ describe('image optimisation journey', () => {
 
     // 1. Settings with a watermark (manual mode, so nothing runs behind the journey's back).
     await page.getByRole('button', { name: 'Settings' }).first().click();
-    const sheet = page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: /First set up requirement|Settings/ }) });
+    const sheet = page
+      .getByRole('dialog')
+      .filter({ has: page.getByRole('heading', { name: /First set up requirement|Settings/ }) });
     await sheet.getByText('Select optimization mode').first().waitFor();
     await sheet.getByLabel('Manual', { exact: true }).check({ force: true }); // Polaris draws over its inputs
     await sheet.getByText('You need to manually optimize in the APP after each change.').waitFor();
@@ -127,7 +134,11 @@ describe('image optimisation journey', () => {
     await compare.getByRole('slider').waitFor();
     await compare.getByRole('slider').fill('25');
     await expect(compare.getByText(/Original: \d+\.\d{2} KB/).count()).resolves.toBe(1);
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=compare-frame] img')).every((i) => (i as HTMLImageElement).naturalWidth > 0));
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('[data-testid=compare-frame] img')).every(
+        (i) => (i as HTMLImageElement).naturalWidth > 0,
+      ),
+    );
     await shot(page, '07-compare');
     await compare.getByRole('button', { name: 'Close' }).click();
 
@@ -147,7 +158,10 @@ describe('image optimisation journey', () => {
     // A result downloads over the signed link, as a file named after the image.
     const reoptimised = page.getByRole('row').filter({ has: compressedBadge() }).first();
     await reoptimised.getByRole('button', { name: 'Download' }).click();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByText('Optimized image', { exact: true }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByText('Optimized image', { exact: true }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/-after\.(jpg|png)$/);
     const saved = await download.path();
     expect(readFileSync(saved).byteLength).toBeGreaterThan(1000);

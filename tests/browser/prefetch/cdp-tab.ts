@@ -25,7 +25,14 @@ export class CdpBrowser {
     private readonly profileDir: string,
   ) {
     socket.addEventListener('message', (event) => {
-      const message = JSON.parse(String(event.data)) as { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { message: string }; sessionId?: string };
+      const message = JSON.parse(String(event.data)) as {
+        id?: number;
+        method?: string;
+        params?: Record<string, unknown>;
+        result?: Record<string, unknown>;
+        error?: { message: string };
+        sessionId?: string;
+      };
       if (message.id !== undefined) {
         const waiter = this.pending.get(message.id);
         this.pending.delete(message.id);
@@ -39,7 +46,11 @@ export class CdpBrowser {
 
   static async launch(extraArgs: string[] = []): Promise<CdpBrowser> {
     const profileDir = mkdtempSync(join(tmpdir(), 'cdp-tab-'));
-    const child = spawn(CHROMIUM, [...CHROMIUM_ARGS, ...extraArgs, '--remote-debugging-port=0', `--user-data-dir=${profileDir}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(
+      CHROMIUM,
+      [...CHROMIUM_ARGS, ...extraArgs, '--remote-debugging-port=0', `--user-data-dir=${profileDir}`, 'about:blank'],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     const wsUrl = await new Promise<string>((resolve, reject) => {
       let stderr = '';
       const timer = setTimeout(() => reject(new Error(`chromium did not start: ${stderr}`)), 30_000);
@@ -91,13 +102,20 @@ export class CdpBrowser {
       const session = params.sessionId as string;
       if (!parentSession && info.type === 'tab') {
         tabs.set(session, info.targetId);
-        void this.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }, session).catch(() => {});
+        void this.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }, session).catch(
+          () => {},
+        );
       } else if (parentSession && tabs.has(parentSession) && info.type === 'page' && !info.subtype) {
         this.pages.set(info.targetId, { session, tabTargetId: tabs.get(parentSession) ?? '' });
         this.pageWaiters.get(info.targetId)?.();
       }
     });
-    await this.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true, filter: [{ type: 'tab' }] });
+    await this.send('Target.setAutoAttach', {
+      autoAttach: true,
+      waitForDebuggerOnStart: false,
+      flatten: true,
+      filter: [{ type: 'tab' }],
+    });
   }
 
   /** A new tab, attached through its tab target, with a session on its page. */
@@ -161,7 +179,11 @@ export class CdpTab {
   }
 
   async evaluate<T>(expression: string): Promise<T> {
-    const { result, exceptionDetails } = (await this.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true })) as {
+    const { result, exceptionDetails } = (await this.send('Runtime.evaluate', {
+      expression,
+      returnByValue: true,
+      awaitPromise: true,
+    })) as {
       result: { value: T };
       exceptionDetails?: { text: string; exception?: { description?: string } };
     };
@@ -179,7 +201,14 @@ export class CdpTab {
   }
 
   mouse(type: 'mouseMoved' | 'mousePressed' | 'mouseReleased', x: number, y: number) {
-    return this.send('Input.dispatchMouseEvent', { type, x, y, button: type === 'mouseMoved' ? 'none' : 'left', buttons: type === 'mousePressed' ? 1 : 0, clickCount: type === 'mouseMoved' ? 0 : 1 });
+    return this.send('Input.dispatchMouseEvent', {
+      type,
+      x,
+      y,
+      button: type === 'mouseMoved' ? 'none' : 'left',
+      buttons: type === 'mousePressed' ? 1 : 0,
+      clickCount: type === 'mouseMoved' ? 0 : 1,
+    });
   }
 
   /** Runs before any script of every document the tab loads (navigator overrides for tests). */
@@ -204,6 +233,8 @@ export class CdpTab {
   }
 
   async close() {
-    await this.browser.send('Target.closeTarget', { targetId: this.tabTargetId }).catch(() => this.browser.send('Target.closeTarget', { targetId: this.targetId }));
+    await this.browser
+      .send('Target.closeTarget', { targetId: this.tabTargetId })
+      .catch(() => this.browser.send('Target.closeTarget', { targetId: this.targetId }));
   }
 }

@@ -26,7 +26,13 @@ beforeAll(async () => {
   const appUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`;
   emulator = await startEmulator({
     port: 0,
-    app: { apiKey: 'browser-test-key', apiSecret: 'browser-test-secret-0123456789abcdef', appUrl, handle: 'image-speed-app', scopes: DEFAULT_SCOPES.split(',') },
+    app: {
+      apiKey: 'browser-test-key',
+      apiSecret: 'browser-test-secret-0123456789abcdef',
+      appUrl,
+      handle: 'image-speed-app',
+      scopes: DEFAULT_SCOPES.split(','),
+    },
     seedDevStore: true,
     defaults: { webhookUrl: '', storefrontTtfbMs: [200, 300] },
   });

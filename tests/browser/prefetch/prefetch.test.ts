@@ -27,7 +27,13 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  storefront.config = { ...storefront.config, scenario: 'speed-prefetch', shopifyRules: false, classicScript: false, scriptData: { exclude: '/pages/contact' } };
+  storefront.config = {
+    ...storefront.config,
+    scenario: 'speed-prefetch',
+    shopifyRules: false,
+    classicScript: false,
+    scriptData: { exclude: '/pages/contact' },
+  };
   storefront.requests.length = 0;
   tab = await browser.newTab();
   exceptions = await tab.collectExceptions();
@@ -156,7 +162,12 @@ describe('speed-prefetch in Chromium', () => {
       '/products/delta',
       '/products/epsilon',
     ];
-    const selectors = [...excluded.map((href) => `a[href="${href}"]`), 'a[href^="http://localhost"]', 'a[href="#reviews"]', 'a[href^="mailto:"]'];
+    const selectors = [
+      ...excluded.map((href) => `a[href="${href}"]`),
+      'a[href^="http://localhost"]',
+      'a[href="#reviews"]',
+      'a[href^="mailto:"]',
+    ];
     for (const selector of selectors) {
       await hover(selector, 120);
       await pressWithoutClick(selector);
@@ -176,7 +187,9 @@ describe('speed-prefetch in Chromium', () => {
     ['a 2g connection', { saveData: false, effectiveType: '2g' }],
   ] as const) {
     it(`fetches nothing under ${name}`, async () => {
-      await tab.addInitScript(`Object.defineProperty(Navigator.prototype, 'connection', { get: () => (${JSON.stringify(connection)}) });`);
+      await tab.addInitScript(
+        `Object.defineProperty(Navigator.prototype, 'connection', { get: () => (${JSON.stringify(connection)}) });`,
+      );
       await open();
       await hover('a[href="/products/alpha"]', 150);
       await pressWithoutClick('a[href="/products/beta"]');
@@ -205,8 +218,15 @@ describe('speed-prefetch in Chromium', () => {
     }
     await sleep(SETTLE_MS);
     const rules = await speculated();
-    expect(rules.filter(([action]) => action === 'prerender').map(([, path]) => path)).toEqual(['/products/beta', '/collections/all']);
-    expect(rules.filter(([action]) => action === 'prefetch').map(([, path]) => path)).toEqual(['/products/alpha', '/products/beta', '/collections/all']);
+    expect(rules.filter(([action]) => action === 'prerender').map(([, path]) => path)).toEqual([
+      '/products/beta',
+      '/collections/all',
+    ]);
+    expect(rules.filter(([action]) => action === 'prefetch').map(([, path]) => path)).toEqual([
+      '/products/alpha',
+      '/products/beta',
+      '/collections/all',
+    ]);
   });
 
   it('data-mode=prefetch never prerenders', async () => {

@@ -94,7 +94,8 @@ export function navLinks(otherOrigin: string): { href: string; label: string; at
 
 function svg(seed: string): string {
   let rects = '';
-  for (let i = 0; i < 40; i++) rects += `<rect x="${(i * 37) % 400}" y="${(i * 53) % 400}" width="60" height="60" fill="#${((seed.length * 2654435761 + i * 40503) >>> 8).toString(16).padStart(6, '0').slice(0, 6)}"/>`;
+  for (let i = 0; i < 40; i++)
+    rects += `<rect x="${(i * 37) % 400}" y="${(i * 53) % 400}" width="60" height="60" fill="#${((seed.length * 2654435761 + i * 40503) >>> 8).toString(16).padStart(6, '0').slice(0, 6)}"/>`;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400" viewBox="0 0 400 400">${rects}<!-- ${'x'.repeat(6000)} --></svg>`;
 }
 
@@ -153,7 +154,10 @@ export class Storefront {
   }
 
   private page(path: string): string {
-    const rules = this.config.scenario !== 'none' && this.config.shopifyRules ? `<script type="speculationrules">${JSON.stringify(SHOPIFY_RULES)}</script>` : '';
+    const rules =
+      this.config.scenario !== 'none' && this.config.shopifyRules
+        ? `<script type="speculationrules">${JSON.stringify(SHOPIFY_RULES)}</script>`
+        : '';
     const links = navLinks(this.otherOrigin)
       .map((l) => {
         const a = `<a href="${l.href}" ${l.attrs ?? ''}>${l.label}</a>`;
@@ -162,8 +166,15 @@ export class Storefront {
       .join('\n');
     const slug = path.split('/').pop() || 'home';
     // The product under test first, then a grid of cards: a collection page of a real theme.
-    const cards = Array.from({ length: 24 }, (_, i) => `<a class="card" href="/products/${slug}-card-${i}"><img src="/assets/img/card-${i}.svg" alt="" width="180" height="180">Card ${i}</a>`).join('\n');
-    const gallery = Array.from({ length: 6 }, (_, i) => `<img src="/assets/img/${slug}-${i}.svg" alt="" width="400" height="400">`).join('\n');
+    const cards = Array.from(
+      { length: 24 },
+      (_, i) =>
+        `<a class="card" href="/products/${slug}-card-${i}"><img src="/assets/img/card-${i}.svg" alt="" width="180" height="180">Card ${i}</a>`,
+    ).join('\n');
+    const gallery = Array.from(
+      { length: 6 },
+      (_, i) => `<img src="/assets/img/${slug}-${i}.svg" alt="" width="400" height="400">`,
+    ).join('\n');
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${path}</title>
 ${METRICS_SCRIPT}
 <link rel="stylesheet" href="/assets/theme.css"><script src="/assets/theme.js" defer></script>
@@ -195,9 +206,18 @@ ${rules}${this.scriptTags()}
       return this.asset(url.pathname, res);
     }
     if (url.pathname === '/favicon.ico') return void res.writeHead(404).end();
-    this.requests.push({ path, purpose: String(req.headers['sec-purpose'] ?? req.headers.purpose ?? ''), accept: String(req.headers.accept ?? ''), at: Date.now() });
+    this.requests.push({
+      path,
+      purpose: String(req.headers['sec-purpose'] ?? req.headers.purpose ?? ''),
+      accept: String(req.headers.accept ?? ''),
+      at: Date.now(),
+    });
     setTimeout(() => {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': this.config.htmlCacheControl, Vary: 'Accept' });
+      res.writeHead(200, {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': this.config.htmlCacheControl,
+        Vary: 'Accept',
+      });
       res.end(this.page(url.pathname));
     }, this.config.ttfbMs(path));
   }
@@ -205,7 +225,11 @@ ${rules}${this.scriptTags()}
   private asset(pathname: string, res: ServerResponse) {
     const send = (type: string, body: string, delayMs: number) =>
       setTimeout(() => {
-        res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=31536000, immutable', 'Access-Control-Allow-Origin': '*' });
+        res.writeHead(200, {
+          'Content-Type': type,
+          'Cache-Control': 'public, max-age=31536000, immutable',
+          'Access-Control-Allow-Origin': '*',
+        });
         res.end(body);
       }, delayMs);
     if (pathname === '/assets/speed-prefetch.js') return send('text/javascript', readFileSync(SPEED_PREFETCH_PATH, 'utf8'), 20);

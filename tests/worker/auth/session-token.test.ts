@@ -22,7 +22,15 @@ const issue = (token: string) => call('/api/v1/adminToken', { method: 'POST', he
 /** A token with full control over every claim (the shared helper fixes aud/exp/nbf). */
 async function mint(shop: string, o: { aud?: string; exp?: number; nbf?: number; iss?: string; secret?: string } = {}) {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ iss: o.iss ?? `https://${shop}/admin`, dest: `https://${shop}`, aud: o.aud ?? env.SHOPIFY_API_KEY, sub: '42', exp: o.exp ?? now + 60, nbf: o.nbf ?? now, iat: now })
+  return new SignJWT({
+    iss: o.iss ?? `https://${shop}/admin`,
+    dest: `https://${shop}`,
+    aud: o.aud ?? env.SHOPIFY_API_KEY,
+    sub: '42',
+    exp: o.exp ?? now + 60,
+    nbf: o.nbf ?? now,
+    iat: now,
+  })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .sign(new TextEncoder().encode(o.secret ?? env.SHOPIFY_API_SECRET));
 }
@@ -85,7 +93,9 @@ describe('token exchange failures', () => {
     const res = await issue(token);
     expect(res.status).toBe(401);
     // The shop has no row: the URL carries the session token, without which re-authorisation refuses it.
-    expect(res.headers.get('X-Shopify-API-Request-Failure-Reauthorize-Url')).toBe(`${env.APP_URL}/shopify/reShopifyAuthor?shop=${domain}&id_token=${token}`);
+    expect(res.headers.get('X-Shopify-API-Request-Failure-Reauthorize-Url')).toBe(
+      `${env.APP_URL}/shopify/reShopifyAuthor?shop=${domain}&id_token=${token}`,
+    );
     expect(await findShopByDomain(db(), domain)).toBeUndefined();
   });
 
@@ -115,7 +125,9 @@ describe('admin token (authToken outside the admin)', () => {
     const revoke = await call('/api/v1/adminToken', { method: 'DELETE', headers: { Authorization: `Bearer ${second}` } });
     expect(revoke.status).toBe(200);
     expect(await db().select().from(adminTokens).where(eq(adminTokens.shopId, shop.id)).all()).toEqual([]);
-    expect((await call('/api/v1/adminToken', { method: 'DELETE', headers: { Authorization: `Bearer ${second}` } })).status).toBe(401);
+    expect((await call('/api/v1/adminToken', { method: 'DELETE', headers: { Authorization: `Bearer ${second}` } })).status).toBe(
+      401,
+    );
   });
 
   it('refuses tokens shorter than 32 characters', async () => {

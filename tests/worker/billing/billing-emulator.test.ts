@@ -46,7 +46,11 @@ async function pressOnConfirmationPage(confirmationUrl: string, approve: boolean
 }
 
 async function changePlans(headers: Record<string, string>, newLevel: number) {
-  const res = await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), form: { newLevel: String(newLevel) } });
+  const res = await call('/api/v1/changePlans', {
+    method: 'POST',
+    headers: await sessionHeadersFor(headers),
+    form: { newLevel: String(newLevel) },
+  });
   return await res.json<{ code: string; msg: string; url: string }>();
 }
 
@@ -112,7 +116,11 @@ describe('billing against the store emulator', () => {
     const emu = await createEmulatorShop({ seed: 'empty', install: true });
     const { shop, headers } = await installed(emu);
     await call(await pressOnConfirmationPage((await changePlans(headers, 1)).url, true), { redirect: 'manual' });
-    await call('/api/v2/setting/saveAppSwitch', { method: 'POST', headers, form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' } });
+    await call('/api/v2/setting/saveAppSwitch', {
+      method: 'POST',
+      headers,
+      form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' },
+    });
     const paid = await shopRow(shop.id);
     await seedLedger(shop.id, paid.quotaPeriodStart, 1000);
     for (const imageId of [1, 2, 1, 2]) await chargeImageOnce(db(), paid, { imageId, jobId: 'job-e2e' });

@@ -44,7 +44,13 @@ export function installBillingFake() {
         pricingDetails:
           l.kind === 'recurring'
             ? { __typename: 'AppRecurringPricing', price: l.price, interval: 'EVERY_30_DAYS' }
-            : { __typename: 'AppUsagePricing', cappedAmount: l.cappedAmount, balanceUsed: l.balanceUsed, terms: l.terms, interval: 'EVERY_30_DAYS' },
+            : {
+                __typename: 'AppUsagePricing',
+                cappedAmount: l.cappedAmount,
+                balanceUsed: l.balanceUsed,
+                terms: l.terms,
+                interval: 'EVERY_30_DAYS',
+              },
       },
     })),
   });
@@ -60,22 +66,62 @@ export function installBillingFake() {
     if (call.query.includes('appSubscriptionCreate(')) {
       const lines: Line[] = (v.lineItems as any[]).map((item) => {
         const r = item.plan.appRecurringPricingDetails;
-        if (r) return { id: nextId++, kind: 'recurring', price: money(r.price), discount: r.discount ? { percentage: r.discount.value.percentage, intervals: r.discount.durationLimitInIntervals ?? null } : null };
+        if (r)
+          return {
+            id: nextId++,
+            kind: 'recurring',
+            price: money(r.price),
+            discount: r.discount
+              ? { percentage: r.discount.value.percentage, intervals: r.discount.durationLimitInIntervals ?? null }
+              : null,
+          };
         const u = item.plan.appUsagePricingDetails;
-        return { id: nextId++, kind: 'usage', cappedAmount: money(u.cappedAmount), balanceUsed: { amount: '0.00', currencyCode: 'USD' }, terms: u.terms };
+        return {
+          id: nextId++,
+          kind: 'usage',
+          cappedAmount: money(u.cappedAmount),
+          balanceUsed: { amount: '0.00', currencyCode: 'USD' },
+          terms: u.terms,
+        };
       });
-      const sub: FakeSubscription = { id: nextId++, name: v.name, status: 'PENDING', test: Boolean(v.test), returnUrl: v.returnUrl, lines, pendingCap: null };
+      const sub: FakeSubscription = {
+        id: nextId++,
+        name: v.name,
+        status: 'PENDING',
+        test: Boolean(v.test),
+        returnUrl: v.returnUrl,
+        lines,
+        pendingCap: null,
+      };
       subscriptions.push(sub);
-      return { data: { appSubscriptionCreate: { appSubscription: view(sub), confirmationUrl: `https://${call.shop}/admin/charges/${sub.id}/confirm`, userErrors: [] } } };
+      return {
+        data: {
+          appSubscriptionCreate: {
+            appSubscription: view(sub),
+            confirmationUrl: `https://${call.shop}/admin/charges/${sub.id}/confirm`,
+            userErrors: [],
+          },
+        },
+      };
     }
     if (call.query.includes('appSubscriptionCancel(')) {
       const sub = subscriptions.find((s) => s.id === idOf(v.id));
-      if (!sub || sub.status !== 'ACTIVE') return { data: { appSubscriptionCancel: { appSubscription: null, userErrors: userError('Subscription is not active') } } };
+      if (!sub || sub.status !== 'ACTIVE')
+        return {
+          data: { appSubscriptionCancel: { appSubscription: null, userErrors: userError('Subscription is not active') } },
+        };
       sub.status = 'CANCELLED';
       return { data: { appSubscriptionCancel: { appSubscription: view(sub), userErrors: [] } } };
     }
     if (call.query.includes('activeSubscriptions')) {
-      return { data: { currentAppInstallation: { id: 'gid://shopify/AppInstallation/1', activeSubscriptions: subscriptions.filter((s) => s.status === 'ACTIVE').map(view) } } };
+      return {
+        data: {
+          currentAppInstallation: {
+            id: 'gid://shopify/AppInstallation/1',
+            activeSubscriptions: subscriptions.filter((s) => s.status === 'ACTIVE').map(view),
+          },
+        },
+      };
     }
     if (call.query.includes('appUsageRecordCreate(')) {
       if (failUsageRecords > 0) {
@@ -83,14 +129,24 @@ export function installBillingFake() {
         return { status: 503, data: { errors: 'Unavailable' } };
       }
       const found = usageLineOf(v.subscriptionLineItemId);
-      if (!found) return { data: { appUsageRecordCreate: { appUsageRecord: null, userErrors: userError('Line item does not exist') } } };
+      if (!found)
+        return { data: { appUsageRecordCreate: { appUsageRecord: null, userErrors: userError('Line item does not exist') } } };
       const existing = usageRecords.find((r) => r.lineId === found.l.id && r.idempotencyKey === v.idempotencyKey);
-      const recordView = (r: FakeUsageRecord) => ({ id: gid('AppUsageRecord', r.id), idempotencyKey: r.idempotencyKey, createdAt: new Date().toISOString(), price: r.price });
+      const recordView = (r: FakeUsageRecord) => ({
+        id: gid('AppUsageRecord', r.id),
+        idempotencyKey: r.idempotencyKey,
+        createdAt: new Date().toISOString(),
+        price: r.price,
+      });
       if (existing) return { data: { appUsageRecordCreate: { appUsageRecord: recordView(existing), userErrors: [] } } };
       const line = found.l;
       const used = Number(line.balanceUsed.amount);
       if (used + Number(v.price.amount) > Number(line.cappedAmount.amount) + 1e-9) {
-        return { data: { appUsageRecordCreate: { appUsageRecord: null, userErrors: userError('Total price exceeds balance remaining') } } };
+        return {
+          data: {
+            appUsageRecordCreate: { appUsageRecord: null, userErrors: userError('Total price exceeds balance remaining') },
+          },
+        };
       }
       line.balanceUsed = { amount: (used + Number(v.price.amount)).toFixed(2), currencyCode: 'USD' };
       const record = { id: nextId++, lineId: line.id, price: money(v.price), idempotencyKey: v.idempotencyKey ?? null };
@@ -99,9 +155,26 @@ export function installBillingFake() {
     }
     if (call.query.includes('appSubscriptionLineItemUpdate(')) {
       const found = usageLineOf(v.id);
-      if (!found) return { data: { appSubscriptionLineItemUpdate: { appSubscription: null, confirmationUrl: null, userErrors: userError('Line item does not exist') } } };
+      if (!found)
+        return {
+          data: {
+            appSubscriptionLineItemUpdate: {
+              appSubscription: null,
+              confirmationUrl: null,
+              userErrors: userError('Line item does not exist'),
+            },
+          },
+        };
       found.s.pendingCap = money(v.cappedAmount);
-      return { data: { appSubscriptionLineItemUpdate: { appSubscription: view(found.s), confirmationUrl: `https://${call.shop}/admin/charges/${found.s.id}/confirm_update_capped_amount`, userErrors: [] } } };
+      return {
+        data: {
+          appSubscriptionLineItemUpdate: {
+            appSubscription: view(found.s),
+            confirmationUrl: `https://${call.shop}/admin/charges/${found.s.id}/confirm_update_capped_amount`,
+            userErrors: [],
+          },
+        },
+      };
     }
     return undefined;
   }

@@ -22,11 +22,22 @@ async function shopRow(id: number) {
 
 /** A shop on Premium level 1 (1,000 images) approved through Shopify, with overcharge switched on. */
 async function paidShopWithOvercharge() {
-  const created = await createShop({ accessTokenEnc: await encryptSecret(env.TOKEN_ENCRYPTION_KEY, 'shpat_overage'), accessTokenExpiresAt: Date.now() + 3_600_000 });
-  const res = await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(created.headers), form: { newLevel: '1' } });
+  const created = await createShop({
+    accessTokenEnc: await encryptSecret(env.TOKEN_ENCRYPTION_KEY, 'shpat_overage'),
+    accessTokenExpiresAt: Date.now() + 3_600_000,
+  });
+  const res = await call('/api/v1/changePlans', {
+    method: 'POST',
+    headers: await sessionHeadersFor(created.headers),
+    form: { newLevel: '1' },
+  });
   const { url } = await res.json<{ url: string }>();
   await call(fake.decide(url, true), { redirect: 'manual' });
-  const on = await call('/api/v2/setting/saveAppSwitch', { method: 'POST', headers: created.headers, form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' } });
+  const on = await call('/api/v2/setting/saveAppSwitch', {
+    method: 'POST',
+    headers: created.headers,
+    form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' },
+  });
   expect((await on.json<{ ack: number }>()).ack).toBe(1);
   return { ...created, shop: await shopRow(created.shop.id) };
 }
@@ -53,7 +64,12 @@ describe('overage', () => {
     // Job B re-optimises image 2 (already charged) and optimises 4 and 5, concurrently.
     const resultsB = await Promise.all([2, 4, 5].map((imageId) => chargeImageOnce(db(), shop, { imageId, jobId: 'job-b' })));
     expect(resultsB.map((r) => r.charged)).toEqual([false, true, true]);
-    expect(await quotaStatus(db(), shop)).toMatchObject({ used: 1004, overageUsed: 4, overageAllowance: 20_000, canOptimise: true });
+    expect(await quotaStatus(db(), shop)).toMatchObject({
+      used: 1004,
+      overageUsed: 4,
+      overageAllowance: 20_000,
+      canOptimise: true,
+    });
 
     // The first started block of 1,000 is billed once, however often settlement runs.
     expect(await settleUsageCharges({ env, db: db() }, shop.id)).toMatchObject({ recorded: 1, refused: 0 });
@@ -64,7 +80,12 @@ describe('overage', () => {
     // Fill the allowance up to its last image: the cap ($99.80) pays for exactly 20 blocks.
     await seedLedger(shop.id, period, 20_000 - 5, { overage: true, prefix: 'over' });
     expect(await chargeImageOnce(db(), shop, { imageId: 6, jobId: 'job-c' })).toEqual({ ok: true, charged: true, overage: true });
-    expect(await chargeImageOnce(db(), shop, { imageId: 7, jobId: 'job-c' })).toEqual({ ok: false, charged: false, overage: false, reason: 'quota_exhausted' });
+    expect(await chargeImageOnce(db(), shop, { imageId: 7, jobId: 'job-c' })).toEqual({
+      ok: false,
+      charged: false,
+      overage: false,
+      reason: 'quota_exhausted',
+    });
     expect(await quotaStatus(db(), shop)).toMatchObject({ overageUsed: 20_000, canOptimise: false }); // the plan-limit state
 
     expect(await settleUsageCharges({ env, db: db() }, shop.id)).toMatchObject({ recorded: 19, refused: 0 });
@@ -75,7 +96,9 @@ describe('overage', () => {
 
     // A lost answer (record created on Shopify, our row still pending) is resent with the same key:
     // Shopify answers the existing record and nothing is billed twice.
-    await env.DB.prepare(`update usage_charges set status = 'pending' where shop_id = ? and idempotency_key = ?`).bind(shop.id, `overage:${period}:20`).run();
+    await env.DB.prepare(`update usage_charges set status = 'pending' where shop_id = ? and idempotency_key = ?`)
+      .bind(shop.id, `overage:${period}:20`)
+      .run();
     expect(await settleUsageCharges({ env, db: db() }, shop.id)).toMatchObject({ recorded: 1 });
     expect(fake.usageRecords).toHaveLength(20);
     expect((await listPeriodUsageCharges(db(), shop.id, period)).every((c) => c.status === 'recorded')).toBe(true);
@@ -89,10 +112,14 @@ describe('overage', () => {
     const after = await shopRow(shop.id);
     expect(after.cappedAmountCents).toBe(19960);
     expect(await quotaStatus(db(), after)).toMatchObject({ overageAllowance: 40_000, canOptimise: true });
-    expect(await chargeImageOnce(db(), after, { imageId: 7, jobId: 'job-d' })).toMatchObject({ ok: true, charged: true, overage: true });
+    expect(await chargeImageOnce(db(), after, { imageId: 7, jobId: 'job-d' })).toMatchObject({
+      ok: true,
+      charged: true,
+      overage: true,
+    });
   });
 
-  it('the half-hourly settlement sends every shop\'s pending blocks', async () => {
+  it("the half-hourly settlement sends every shop's pending blocks", async () => {
     const a = await paidShopWithOvercharge();
     await seedLedger(a.shop.id, a.shop.quotaPeriodStart, 1000);
     await chargeImageOnce(db(), a.shop, { imageId: 1 });
@@ -116,13 +143,30 @@ describe('overage', () => {
 
   it('overcharge switch: needs a paid, capped plan; reverts are the caller’s, the server refuses', async () => {
     const { headers } = await createShop();
-    const res = await call('/api/v2/setting/saveAppSwitch', { method: 'POST', headers, form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' } });
+    const res = await call('/api/v2/setting/saveAppSwitch', {
+      method: 'POST',
+      headers,
+      form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' },
+    });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ ack: 0, message: 'Overcharge needs a paid plan with a usage cap', message_key: 'server.billing.overchargeNeedsCappedPlan', params: {} });
+    expect(await res.json()).toEqual({
+      ack: 0,
+      message: 'Overcharge needs a paid plan with a usage cap',
+      message_key: 'server.billing.overchargeNeedsCappedPlan',
+      params: {},
+    });
     const uncapped = await createShop({ planLevel: 2, hasUsageCap: false });
-    const res2 = await call('/api/v2/setting/saveAppSwitch', { method: 'POST', headers: uncapped.headers, form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' } });
+    const res2 = await call('/api/v2/setting/saveAppSwitch', {
+      method: 'POST',
+      headers: uncapped.headers,
+      form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' },
+    });
     expect(res2.status).toBe(400);
-    const off = await call('/api/v2/setting/saveAppSwitch', { method: 'POST', headers, form: { name: 'is_over_quota', st: '0', exp: '0', type: 'param' } });
+    const off = await call('/api/v2/setting/saveAppSwitch', {
+      method: 'POST',
+      headers,
+      form: { name: 'is_over_quota', st: '0', exp: '0', type: 'param' },
+    });
     expect((await off.json<{ ack: number }>()).ack).toBe(1);
     const account = await call('/api/v2/setting/getAccount', { headers });
     expect(await account.json()).toMatchObject({ ack: 1, data: { is_over_quota: 0, is_capped: 0 } });

@@ -23,31 +23,63 @@ describe('quota', () => {
       expect(r).toEqual({ ok: true, charged: true, overage: false });
     }
     // Retries and duplicate deliveries of already charged images are no-ops, even at the limit.
-    expect(await chargeImageOnce(db(), shop, { imageId: 3, jobId: 'job-b' })).toEqual({ ok: true, charged: false, overage: false, reason: 'already_charged' });
-    expect(await chargeImageOnce(db(), shop, { imageId: 151, jobId: 'job-b' })).toEqual({ ok: false, charged: false, overage: false, reason: 'quota_exhausted' });
+    expect(await chargeImageOnce(db(), shop, { imageId: 3, jobId: 'job-b' })).toEqual({
+      ok: true,
+      charged: false,
+      overage: false,
+      reason: 'already_charged',
+    });
+    expect(await chargeImageOnce(db(), shop, { imageId: 151, jobId: 'job-b' })).toEqual({
+      ok: false,
+      charged: false,
+      overage: false,
+      reason: 'quota_exhausted',
+    });
     const status = await quotaStatus(db(), await fresh(shop.id), Date.UTC(2026, 10, 20));
-    expect(status).toMatchObject({ planImages: 150, used: 150, left: 0, overageUsed: 0, overageAllowance: 0, canOptimise: false, remaining: 0, periodStart: PERIOD });
+    expect(status).toMatchObject({
+      planImages: 150,
+      used: 150,
+      left: 0,
+      overageUsed: 0,
+      overageAllowance: 0,
+      canOptimise: false,
+      remaining: 0,
+      periodStart: PERIOD,
+    });
     expect(status.nextResetAt).toBe(Date.UTC(2026, 11, 3));
   });
 
   it('concurrent charges never take more than the plan allows', async () => {
     const { shop } = await createShop({ quotaPeriodStart: PERIOD });
     await seedLedger(shop.id, PERIOD, 140);
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => chargeImageOnce(db(), shop, { imageId: 1000 + i, jobId: 'job-c' })));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => chargeImageOnce(db(), shop, { imageId: 1000 + i, jobId: 'job-c' })),
+    );
     expect(results.filter((r) => r.charged)).toHaveLength(10);
     expect((await quotaStatus(db(), await fresh(shop.id))).used).toBe(150);
   });
 
   it('counts overage within the cap only when overcharge is on, one usage charge per started block', async () => {
     // $9.98 cap pays for 2 blocks of 1,000 images at $4.99.
-    const { shop } = await createShop({ planLevel: 1, quotaPeriodStart: PERIOD, hasUsageCap: true, cappedAmountCents: 998, overageEnabled: false });
+    const { shop } = await createShop({
+      planLevel: 1,
+      quotaPeriodStart: PERIOD,
+      hasUsageCap: true,
+      cappedAmountCents: 998,
+      overageEnabled: false,
+    });
     await seedLedger(shop.id, PERIOD, 999);
     expect(await chargeImageOnce(db(), shop, { imageId: 1 })).toEqual({ ok: true, charged: true, overage: false });
     expect(await chargeImageOnce(db(), shop, { imageId: 5000 })).toMatchObject({ ok: false, reason: 'quota_exhausted' });
 
     await updateShopBilling(db(), shop.id, { overageEnabled: true });
     const on = await fresh(shop.id);
-    expect(await quotaStatus(db(), on)).toMatchObject({ canOptimise: true, overageAllowance: 2000, overageUsed: 0, remaining: 2000 });
+    expect(await quotaStatus(db(), on)).toMatchObject({
+      canOptimise: true,
+      overageAllowance: 2000,
+      overageUsed: 0,
+      remaining: 2000,
+    });
     expect(await chargeImageOnce(db(), on, { imageId: 1001 })).toEqual({ ok: true, charged: true, overage: true });
     await seedLedger(shop.id, PERIOD, 1998, { overage: true, prefix: 'over' });
     expect(await chargeImageOnce(db(), on, { imageId: 3000 })).toEqual({ ok: true, charged: true, overage: true });

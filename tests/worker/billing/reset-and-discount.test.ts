@@ -50,7 +50,12 @@ describe('monthly quota reset (cron)', () => {
     await runQuotaResetCron(cycleDay);
     const reset = await shopRow(due.shop.id);
     expect(reset.quotaPeriodStart).toBe(Date.UTC(2026, 10, 12));
-    expect(await quotaStatus(db(), reset, cycleDay)).toMatchObject({ used: 0, left: 150, canOptimise: true, nextResetAt: Date.UTC(2026, 11, 12) });
+    expect(await quotaStatus(db(), reset, cycleDay)).toMatchObject({
+      used: 0,
+      left: 150,
+      canOptimise: true,
+      nextResetAt: Date.UTC(2026, 11, 12),
+    });
     expect((await shopRow(notDue.shop.id)).quotaPeriodStart).toBe(Date.UTC(2026, 9, 20));
     expect((await shopRow(missed.shop.id)).quotaPeriodStart).toBe(Date.UTC(2026, 10, 5));
 
@@ -67,19 +72,33 @@ describe('new-user discount', () => {
   });
   afterEach(() => fake.restore());
 
-  const tokenFields = async () => ({ accessTokenEnc: await encryptSecret(env.TOKEN_ENCRYPTION_KEY, 'shpat_discount'), accessTokenExpiresAt: Date.now() + 3_600_000 });
+  const tokenFields = async () => ({
+    accessTokenEnc: await encryptSecret(env.TOKEN_ENCRYPTION_KEY, 'shpat_discount'),
+    accessTokenExpiresAt: Date.now() + 3_600_000,
+  });
 
   it('within 72 h of install: 20 % off for 3 months on the subscription, countdown in rebate_info', async () => {
     const installedAt = Date.now() - 2 * 60 * 60 * 1000;
     const { shop, headers } = await createShop({ installedAt, ...(await tokenFields()) });
-    const pricing = await (await call('/api/v1/getPricingPlans', { headers })).json<{ code: string; data: Record<string, any> }>();
+    const pricing = await (
+      await call('/api/v1/getPricingPlans', { headers })
+    ).json<{ code: string; data: Record<string, any> }>();
     expect(pricing.code).toBe('200');
     expect(pricing.data.canDiscount).toBe(true);
     expect(pricing.data.rebate_info).toEqual({ expired_time: installedAt + 72 * 60 * 60 * 1000, rate: 20, discount_period: 3 });
-    expect(pricing.data.plans[1]).toEqual({ level: 1, name: 'Premium', impressions: 1000, price: '4.99', discount_mPrice: '3.99', proportion: 0.8 });
+    expect(pricing.data.plans[1]).toEqual({
+      level: 1,
+      name: 'Premium',
+      impressions: 1000,
+      price: '4.99',
+      discount_mPrice: '3.99',
+      proportion: 0.8,
+    });
     expect(pricing.data.plans[6]).toMatchObject({ price: '149.99', discount_mPrice: '119.99' });
 
-    const res = await (await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), form: { newLevel: '1' } })).json<{ url: string }>();
+    const res = await (
+      await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), form: { newLevel: '1' } })
+    ).json<{ url: string }>();
     const recurring = fake.subscriptions.at(-1)!.lines.find((l) => l.kind === 'recurring')!;
     expect(recurring.kind === 'recurring' && recurring.discount).toEqual({ percentage: 0.2, intervals: 3 });
 
@@ -105,7 +124,13 @@ describe('new-user discount', () => {
 
 describe('getPricingPlans usage figures', () => {
   it('reports plan usage, overage usage within the cap, percent used and image totals', async () => {
-    const { shop, headers } = await createShop({ planLevel: 2, hasUsageCap: true, cappedAmountCents: 998, overageEnabled: true, installedAt: Date.now() - 30 * DAY });
+    const { shop, headers } = await createShop({
+      planLevel: 2,
+      hasUsageCap: true,
+      cappedAmountCents: 998,
+      overageEnabled: true,
+      installedAt: Date.now() - 30 * DAY,
+    });
     await seedLedger(shop.id, shop.quotaPeriodStart, 2500);
     await seedLedger(shop.id, shop.quotaPeriodStart, 120, { overage: true, prefix: 'over' });
     const body = await (await call('/api/v1/getPricingPlans', { headers })).json<{ data: Record<string, any> }>();
@@ -122,6 +147,13 @@ describe('getPricingPlans usage figures', () => {
       total: { un_opt_num: 0, total_saved_size: 0, total_opt_num: 0 },
     });
     expect(body.data.plans).toHaveLength(7);
-    expect(body.data.plans[0]).toEqual({ level: 0, name: 'Free', impressions: 150, price: '0.00', discount_mPrice: '0.00', proportion: 0 });
+    expect(body.data.plans[0]).toEqual({
+      level: 0,
+      name: 'Free',
+      impressions: 150,
+      price: '0.00',
+      discount_mPrice: '0.00',
+      proportion: 0,
+    });
   });
 });

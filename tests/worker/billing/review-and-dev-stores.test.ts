@@ -31,7 +31,11 @@ const installed = installedShopFor;
 const row = async (id: number): Promise<ShopRow> => (await findShopById(db(), id))!;
 
 async function changePlans(domain: string, newLevel: number, vars: Partial<Env> = {}) {
-  const res = await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeaders(domain), form: { newLevel: String(newLevel) } }, vars);
+  const res = await call(
+    '/api/v1/changePlans',
+    { method: 'POST', headers: await sessionHeaders(domain), form: { newLevel: String(newLevel) } },
+    vars,
+  );
   return await res.json<{ code: string; msg: string; url: string }>();
 }
 
@@ -170,7 +174,9 @@ describe('raising the usage cap through Shopify’s confirmation page', () => {
     const shop = await installed(emu);
     await call(await press((await changePlans(emu.domain, 2)).url, true));
     expect((await row(shop.id)).cappedAmountCents).toBe(9980);
-    const pricing = await (await call('/api/v1/getPricingPlans', { headers: await sessionHeaders(emu.domain) })).json<{ data: { capped_amount: number; next_capped_amount: number } }>();
+    const pricing = await (
+      await call('/api/v1/getPricingPlans', { headers: await sessionHeaders(emu.domain) })
+    ).json<{ data: { capped_amount: number; next_capped_amount: number } }>();
     expect(pricing.data).toMatchObject({ capped_amount: 99.8, next_capped_amount: 199.6 });
 
     const no = await raiseCap(emu.domain);
@@ -181,7 +187,9 @@ describe('raising the usage cap through Shopify’s confirmation page', () => {
     const yes = await raiseCap(emu.domain);
     expect(resultOf(await call(await press(yes.url, true)))).toEqual({ billing: 'approved', kind: 'cap', page: 'pricing' });
     expect(await row(shop.id)).toMatchObject({ cappedAmountCents: 19960, planLevel: 2 });
-    const after = await (await call('/api/v1/getPricingPlans', { headers: await sessionHeaders(emu.domain) })).json<{ data: { next_capped_amount: number } }>();
+    const after = await (
+      await call('/api/v1/getPricingPlans', { headers: await sessionHeaders(emu.domain) })
+    ).json<{ data: { next_capped_amount: number } }>();
     expect(after.data.next_capped_amount).toBe(0);
   });
 });

@@ -24,7 +24,14 @@ const jobsOf = (shopId: number) => db().select().from(jobs).where(eq(jobs.shopId
 async function productChanged(emu: EmulatorShop, shop: ShopRow, title: string) {
   const product = await emu.createProduct({ title, status: 'ACTIVE', published: true, images: [{ seed: 'photo' }] });
   const resourceId = product.id.replace(/^.*\//, '');
-  const result = await deliver({ type: 'product_changed', shopId: shop.id, resourceId, gid: product.id, updatedAt: product.updatedAt, webhookId: crypto.randomUUID() });
+  const result = await deliver({
+    type: 'product_changed',
+    shopId: shop.id,
+    resourceId,
+    gid: product.id,
+    updatedAt: product.updatedAt,
+    webhookId: crypto.randomUUID(),
+  });
   expect(result.explicitAcks).toHaveLength(1);
   return product;
 }

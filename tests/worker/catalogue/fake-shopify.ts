@@ -2,10 +2,35 @@
 // sync against the store emulator lives in sync-emulator.test.ts.
 import type { AdminClient } from '../../../worker/shopify';
 
-export type FakeMedia = { id: string; url: string; alt?: string; mimeType?: string; fileSize?: number; width?: number; height?: number; type?: string };
-export type FakeProduct = { id: number; title: string; vendor?: string; productType?: string; published?: boolean; price?: string; variant?: string; media: FakeMedia[]; updatedAt?: string };
+export type FakeMedia = {
+  id: string;
+  url: string;
+  alt?: string;
+  mimeType?: string;
+  fileSize?: number;
+  width?: number;
+  height?: number;
+  type?: string;
+};
+export type FakeProduct = {
+  id: number;
+  title: string;
+  vendor?: string;
+  productType?: string;
+  published?: boolean;
+  price?: string;
+  variant?: string;
+  media: FakeMedia[];
+  updatedAt?: string;
+};
 export type FakeCollection = { id: number; title: string; image?: { url: string; altText?: string } };
-export type FakeArticle = { id: number; title: string; blog: { id: number; title: string }; published?: boolean; image?: { url: string; altText?: string } };
+export type FakeArticle = {
+  id: number;
+  title: string;
+  blog: { id: number; title: string };
+  published?: boolean;
+  image?: { url: string; altText?: string };
+};
 
 export class FakeStore {
   products: FakeProduct[] = [];
@@ -14,7 +39,10 @@ export class FakeStore {
   calls: { op: string; variables: Record<string, unknown> }[] = [];
 
   client(): AdminClient {
-    return { shopDomain: 'fake.myshopify.com', request: async <T>(query: string, variables: Record<string, unknown> = {}) => this.answer(query, variables) as T };
+    return {
+      shopDomain: 'fake.myshopify.com',
+      request: async <T>(query: string, variables: Record<string, unknown> = {}) => this.answer(query, variables) as T,
+    };
   }
 
   private page<T>(list: T[], variables: Record<string, unknown>) {
@@ -53,7 +81,13 @@ export class FakeStore {
   }
 
   private rawCollection(c: FakeCollection) {
-    return { id: `gid://shopify/Collection/${c.id}`, title: c.title, handle: 'c', updatedAt: '2026-01-01T00:00:00Z', image: c.image ? { id: null, url: c.image.url, altText: c.image.altText ?? null, width: 100, height: 100 } : null };
+    return {
+      id: `gid://shopify/Collection/${c.id}`,
+      title: c.title,
+      handle: 'c',
+      updatedAt: '2026-01-01T00:00:00Z',
+      image: c.image ? { id: null, url: c.image.url, altText: c.image.altText ?? null, width: 100, height: 100 } : null,
+    };
   }
 
   private rawArticle(a: FakeArticle) {
@@ -77,7 +111,9 @@ export class FakeStore {
         return { productsCount: { count: this.products.length } };
       case 'ProductsWithMedia': {
         const page = this.page(this.products, variables);
-        return { products: { pageInfo: page.pageInfo, nodes: page.nodes.map((p) => this.rawProduct(p, Number(variables.mediaFirst))) } };
+        return {
+          products: { pageInfo: page.pageInfo, nodes: page.nodes.map((p) => this.rawProduct(p, Number(variables.mediaFirst))) },
+        };
       }
       case 'ProductWithMedia': {
         const p = this.products.find((x) => x.id === idOf(variables.id));
@@ -106,5 +142,10 @@ export class FakeStore {
 }
 
 export function media(productId: number, n: number, extra: Partial<FakeMedia> = {}): FakeMedia[] {
-  return Array.from({ length: n }, (_, i) => ({ id: `gid://shopify/MediaImage/${productId}${String(i).padStart(3, '0')}`, url: `https://cdn.shopify.com/s/files/1/p${productId}-${i}.jpg?v=1`, fileSize: 1000 + i, ...extra }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: `gid://shopify/MediaImage/${productId}${String(i).padStart(3, '0')}`,
+    url: `https://cdn.shopify.com/s/files/1/p${productId}-${i}.jpg?v=1`,
+    fileSize: 1000 + i,
+    ...extra,
+  }));
 }

@@ -21,7 +21,12 @@ async function deliver(body: unknown) {
   return getQueueResult(batch, ctx);
 }
 
-const rowsOf = (shopId: number, dataType: number) => db().select().from(items).where(and(eq(items.shopId, shopId), eq(items.dataType, dataType))).all();
+const rowsOf = (shopId: number, dataType: number) =>
+  db()
+    .select()
+    .from(items)
+    .where(and(eq(items.shopId, shopId), eq(items.dataType, dataType)))
+    .all();
 const imagesOf = (shopId: number) => db().select().from(images).where(eq(images.shopId, shopId)).all();
 
 describe('catalogue sync against the store emulator (dev store, paged)', () => {
@@ -49,11 +54,20 @@ describe('catalogue sync against the store emulator (dev store, paged)', () => {
     const aRows = await rowsOf(shop.id, 3);
     expect(aRows.map((r) => [r.title, r.published]).sort()).toEqual(articles.map((a) => [a.title, !!a.published]).sort());
 
-    const expected = products.reduce((n, p) => n + p.media.length, 0) + collections.filter((c) => c.image).length + articles.filter((a) => a.image).length;
+    const expected =
+      products.reduce((n, p) => n + p.media.length, 0) +
+      collections.filter((c) => c.image).length +
+      articles.filter((a) => a.image).length;
     const imgs = await imagesOf(shop.id);
     expect(imgs).toHaveLength(expected);
     const media = products.flatMap((p) => p.media);
-    for (const m of media) expect(imgs.find((i) => i.imgId === m.id)).toMatchObject({ originalSize: m.size, width: m.width, alt: m.alt, status: 'pending' });
+    for (const m of media)
+      expect(imgs.find((i) => i.imgId === m.id)).toMatchObject({
+        originalSize: m.size,
+        width: m.width,
+        alt: m.alt,
+        status: 'pending',
+      });
     expect(await getSyncStatus(db(), shop.id)).toMatchObject({ status: 'done', imageCount: expected });
     expect((await emu.info()).stats.throttled).toBe(0);
   });
@@ -62,19 +76,43 @@ describe('catalogue sync against the store emulator (dev store, paged)', () => {
     const [first, second] = await emu.products();
     const changed = await emu.addProductImage(first!.id, { seed: 'rocket.jpg', alt: 'Another rocket' });
     const numeric = (gid: string) => gid.split('/').pop()!;
-    await deliver({ type: 'product_changed', shopId: shop.id, resourceId: numeric(first!.id), gid: first!.id, updatedAt: changed.updatedAt, webhookId: 'w1' });
+    await deliver({
+      type: 'product_changed',
+      shopId: shop.id,
+      resourceId: numeric(first!.id),
+      gid: first!.id,
+      updatedAt: changed.updatedAt,
+      webhookId: 'w1',
+    });
     const newMedia = changed.media.at(-1)!;
-    expect((await imagesOf(shop.id)).find((i) => i.imgId === newMedia.id)).toMatchObject({ alt: 'Another rocket', deleted: false });
+    expect((await imagesOf(shop.id)).find((i) => i.imgId === newMedia.id)).toMatchObject({
+      alt: 'Another rocket',
+      deleted: false,
+    });
 
     await emu.deleteProduct(second!.id);
-    await deliver({ type: 'product_deleted', shopId: shop.id, resourceId: numeric(second!.id), gid: second!.id, updatedAt: null, webhookId: 'w2' });
+    await deliver({
+      type: 'product_deleted',
+      shopId: shop.id,
+      resourceId: numeric(second!.id),
+      gid: second!.id,
+      updatedAt: null,
+      webhookId: 'w2',
+    });
     const gone = (await rowsOf(shop.id, 1)).find((r) => r.resourceId === numeric(second!.id))!;
     expect(gone.deleted).toBe(true);
     expect((await imagesOf(shop.id)).filter((i) => i.itemId === gone.id).every((i) => i.deleted)).toBe(true);
 
     const [coll] = await emu.collections();
     await emu.updateCollection(coll!.id, { title: 'Renamed collection' });
-    await deliver({ type: 'collection_changed', shopId: shop.id, resourceId: numeric(coll!.id), gid: coll!.id, updatedAt: null, webhookId: 'w3' });
+    await deliver({
+      type: 'collection_changed',
+      shopId: shop.id,
+      resourceId: numeric(coll!.id),
+      gid: coll!.id,
+      updatedAt: null,
+      webhookId: 'w3',
+    });
     expect((await rowsOf(shop.id, 2)).find((r) => r.resourceId === numeric(coll!.id))?.title).toBe('Renamed collection');
   });
 
@@ -98,7 +136,13 @@ describe('catalogue sync against the store emulator (dev store, paged)', () => {
 
 describe('catalogue sync of a large shop (bulk operation)', () => {
   it(`uses one bulk operation from ${BULK_THRESHOLD} products on and is never throttled`, async () => {
-    const emu = await createEmulatorShop({ seed: 'large', products: 600, imagesPerProduct: 4, install: true, settings: { bulkOperationMs: 50 } });
+    const emu = await createEmulatorShop({
+      seed: 'large',
+      products: 600,
+      imagesPerProduct: 4,
+      install: true,
+      settings: { bulkOperationMs: 50 },
+    });
     const shop = await installed(emu);
     const result = await deliver({ type: 'sync', shopId: shop.id });
     expect(result.explicitAcks).toHaveLength(1);
@@ -115,7 +159,13 @@ describe('catalogue sync of a large shop (bulk operation)', () => {
 
 describe('catalogue sync resumes a bulk query of an earlier attempt', () => {
   it('waits for the still-running operation instead of failing with OPERATION_IN_PROGRESS', async () => {
-    const emu = await createEmulatorShop({ seed: 'large', products: 300, imagesPerProduct: 2, install: true, settings: { bulkOperationMs: 1500 } });
+    const emu = await createEmulatorShop({
+      seed: 'large',
+      products: 300,
+      imagesPerProduct: 2,
+      install: true,
+      settings: { bulkOperationMs: 1500 },
+    });
     const shop = await installed(emu);
     const started = await emu.graphql<{ bulkOperationRunQuery: { bulkOperation: { id: string } } }>(
       `mutation R($q: String!) { bulkOperationRunQuery(query: $q) { bulkOperation { id } userErrors { message } } }`,

@@ -10,7 +10,12 @@ import { FakeStore, media } from './fake-shopify';
 const log = createLogger({ test: 'catalogue' });
 
 async function itemsOf(shopId: number, dataType: number) {
-  return db().select().from(items).where(and(eq(items.shopId, shopId), eq(items.dataType, dataType))).orderBy(asc(items.resourceId)).all();
+  return db()
+    .select()
+    .from(items)
+    .where(and(eq(items.shopId, shopId), eq(items.dataType, dataType)))
+    .orderBy(asc(items.resourceId))
+    .all();
 }
 async function imagesOf(shopId: number) {
   return db().select().from(images).where(eq(images.shopId, shopId)).orderBy(asc(images.imgId)).all();
@@ -20,7 +25,12 @@ function store() {
   const s = new FakeStore();
   s.products = [
     { id: 1, title: 'Red Shoe', vendor: 'Acme', productType: 'Shoes', price: '49.90', variant: 'Size 9', media: media(1, 2) },
-    { id: 2, title: 'Draft Hat', published: false, media: media(2, 1, { mimeType: 'image/png', url: 'https://cdn.shopify.com/s/files/1/hat.png?v=2' }) },
+    {
+      id: 2,
+      title: 'Draft Hat',
+      published: false,
+      media: media(2, 1, { mimeType: 'image/png', url: 'https://cdn.shopify.com/s/files/1/hat.png?v=2' }),
+    },
     { id: 3, title: 'Big Gallery', media: media(3, 23) },
     { id: 4, title: 'Video only', media: media(4, 1, { type: 'VIDEO' }) },
   ];
@@ -28,7 +38,14 @@ function store() {
     { id: 10, title: 'Summer', image: { url: 'https://cdn.shopify.com/s/files/1/summer.jpg', altText: 'sun' } },
     { id: 11, title: 'No picture' },
   ];
-  s.articles = [{ id: 20, title: 'How to lace', blog: { id: 5, title: 'News' }, image: { url: 'https://cdn.shopify.com/s/files/1/lace.webp' } }];
+  s.articles = [
+    {
+      id: 20,
+      title: 'How to lace',
+      blog: { id: 5, title: 'News' },
+      image: { url: 'https://cdn.shopify.com/s/files/1/lace.webp' },
+    },
+  ];
   return s;
 }
 
@@ -46,7 +63,13 @@ describe('full catalogue sync (paged)', () => {
       ['3', 'Big Gallery', true],
       ['4', 'Video only', true],
     ]);
-    expect(products[0]).toMatchObject({ vendor: 'Acme', productType: 'Shoes', price: '49.90', variant: 'Size 9', deleted: false });
+    expect(products[0]).toMatchObject({
+      vendor: 'Acme',
+      productType: 'Shoes',
+      price: '49.90',
+      variant: 'Size 9',
+      deleted: false,
+    });
     expect(products[1]).toMatchObject({ variant: '' }); // "Default Title" is no variant name
 
     const rows = await imagesOf(shop.id);
@@ -61,9 +84,14 @@ describe('full catalogue sync (paged)', () => {
     expect(rows.find((r) => r.imgId === 'gid://shopify/Collection/10/image')).toMatchObject({ alt: 'sun', fileType: 'jpg' });
     const [article] = await itemsOf(shop.id, 3);
     expect(article).toMatchObject({ title: 'How to lace', blogId: '5', blogTitle: 'News' });
-    expect(rows.find((r) => r.imgId === 'gid://shopify/Article/20/image')).toMatchObject({ fileType: 'webp', itemId: article!.id });
+    expect(rows.find((r) => r.imgId === 'gid://shopify/Article/20/image')).toMatchObject({
+      fileType: 'webp',
+      itemId: article!.id,
+    });
 
-    const status = await (await call('/api/v1/getImageSyncStatus', { headers })).json<{ code: string; data: { imageSync: boolean; imageCount: number } }>();
+    const status = await (
+      await call('/api/v1/getImageSyncStatus', { headers })
+    ).json<{ code: string; data: { imageSync: boolean; imageCount: number } }>();
     expect(status).toMatchObject({ code: '200', data: { imageSync: true, imageCount: 28 } });
   });
 
@@ -71,11 +99,19 @@ describe('full catalogue sync (paged)', () => {
     const { shop, headers } = await createShop();
     await runFullSync({ db: db(), client: store().client(), shopId: shop.id, log });
     const list = async () =>
-      (await (await call('/api/v2/image-opt/getImageOptDataPage?page_type=1&data_type=1&pageSize=10', { headers })).json<{ data: { data: { title: string }[] } }>()).data.data.map((r) => r.title).sort();
+      (
+        await (
+          await call('/api/v2/image-opt/getImageOptDataPage?page_type=1&data_type=1&pageSize=10', { headers })
+        ).json<{ data: { data: { title: string }[] } }>()
+      ).data.data
+        .map((r) => r.title)
+        .sort();
     expect(await list()).toEqual(['Big Gallery', 'Draft Hat', 'Red Shoe']);
     await call('/api/v2/image-opt/saveSettings', { method: 'POST', headers, json: { image_opt: { product: 2 } } });
     expect(await list()).toEqual(['Big Gallery', 'Red Shoe']);
-    const total = async () => (await (await call('/api/v2/image-opt/getImgOptTotal', { headers })).json<{ total: { un_opt_num: number } }>()).total.un_opt_num;
+    const total = async () =>
+      (await (await call('/api/v2/image-opt/getImgOptTotal', { headers })).json<{ total: { un_opt_num: number } }>()).total
+        .un_opt_num;
     expect(await total()).toBe(2 + 23 + 1 + 1); // the draft hat's image is out of scope
     await call('/api/v2/image-opt/saveSettings', { method: 'POST', headers, json: { image_opt: { product: 1, blogs: 0 } } });
     expect(await total()).toBe(2 + 1 + 23 + 1);
@@ -88,7 +124,10 @@ describe('full catalogue sync (paged)', () => {
     const before = await imagesOf(shop.id);
     // The job optimised the first image of product 1 (size then reflects the original, kept).
     const first = before.find((r) => r.imgId === 'gid://shopify/MediaImage/1000')!;
-    await db().update(images).set({ status: 'compressed', compressed: true, originalSize: 5000, optimisedSize: 2000 }).where(eq(images.id, first.id));
+    await db()
+      .update(images)
+      .set({ status: 'compressed', compressed: true, originalSize: 5000, optimisedSize: 2000 })
+      .where(eq(images.id, first.id));
 
     s.products = s.products.filter((p) => p.id !== 2); // product deleted
     s.products[0]!.media = s.products[0]!.media.slice(0, 1); // one image removed
@@ -98,7 +137,12 @@ describe('full catalogue sync (paged)', () => {
 
     const after = await imagesOf(shop.id);
     expect(after).toHaveLength(before.length);
-    expect(after.find((r) => r.id === first.id)).toMatchObject({ originalSize: 5000, optimisedSize: 2000, status: 'compressed', deleted: false });
+    expect(after.find((r) => r.id === first.id)).toMatchObject({
+      originalSize: 5000,
+      optimisedSize: 2000,
+      status: 'compressed',
+      deleted: false,
+    });
     expect(after.find((r) => r.imgId === 'gid://shopify/MediaImage/1001')?.deleted).toBe(true);
     expect(after.find((r) => r.imgId.startsWith('gid://shopify/MediaImage/2'))?.deleted).toBe(true);
     expect((await itemsOf(shop.id, 1)).find((p) => p.resourceId === '2')?.deleted).toBe(true);
@@ -111,7 +155,11 @@ describe('full catalogue sync (paged)', () => {
     const s = store();
     await runFullSync({ db: db(), client: s.client(), shopId: shop.id, log, now: () => 1_000 });
     const client = s.client();
-    const broken = { ...client, request: async <T>(q: string, v?: Record<string, unknown>) => (q.includes('CollectionsWithImage') ? Promise.reject(new Error('boom')) : client.request<T>(q, v)) };
+    const broken = {
+      ...client,
+      request: async <T>(q: string, v?: Record<string, unknown>) =>
+        q.includes('CollectionsWithImage') ? Promise.reject(new Error('boom')) : client.request<T>(q, v),
+    };
     s.products = [];
     await expect(runFullSync({ db: db(), client: broken, shopId: shop.id, log, now: () => 2_000 })).rejects.toThrow('boom');
     // Products were read completely (none left), so they are swept; collections were not.
@@ -141,7 +189,9 @@ describe('webhook follow-ups', () => {
 
     s.products.shift();
     expect(await syncOneResource(deps, 'product', 'gid://shopify/Product/1', '1')).toBe('deleted');
-    expect((await imagesOf(shop.id)).filter((r) => r.imgId.startsWith('gid://shopify/MediaImage/1')).every((r) => r.deleted)).toBe(true);
+    expect(
+      (await imagesOf(shop.id)).filter((r) => r.imgId.startsWith('gid://shopify/MediaImage/1')).every((r) => r.deleted),
+    ).toBe(true);
   });
 });
 
@@ -150,7 +200,9 @@ describe('getImageSyncStatus', () => {
     const { shop, headers } = await createShop();
     const { getSyncStatus } = await import('../../../worker/db/catalogue-syncs');
     expect(await getSyncStatus(db(), shop.id)).toBeUndefined();
-    const first = await (await call('/api/v1/getImageSyncStatus', { headers })).json<{ code: string; data: Record<string, unknown> }>();
+    const first = await (
+      await call('/api/v1/getImageSyncStatus', { headers })
+    ).json<{ code: string; data: Record<string, unknown> }>();
     expect(first).toEqual({ code: '200', msg: 'success', data: { imageSync: false, imageCount: 0, status: 'queued' } });
     expect(await getSyncStatus(db(), shop.id)).toMatchObject({ status: 'queued' });
     // Polling again does not queue another one (the row exists); the claim is single-use.

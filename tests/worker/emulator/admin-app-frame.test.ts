@@ -13,14 +13,22 @@ describe('emulator: the app page inside the Shopify admin', () => {
   it('forwards admin.shopify.com/store/<store>/apps/<api key>/<path> to the app’s own page, query kept', async () => {
     const shop = await createEmulatorShop({ seed: 'empty' });
     const store = shop.domain.replace('.myshopify.com', '');
-    const res = await get(`${emulatorOrigin()}/admin.shopify.com/store/${store}/apps/${env.SHOPIFY_API_KEY}/pricing?billing=approved&x=1`);
+    const res = await get(
+      `${emulatorOrigin()}/admin.shopify.com/store/${store}/apps/${env.SHOPIFY_API_KEY}/pricing?billing=approved&x=1`,
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get('Location')).toBe(`${env.APP_URL}/pricing?billing=approved&x=1`);
-    expect((await get(`${emulatorOrigin()}/admin.shopify.com/store/${store}/apps/${env.SHOPIFY_API_KEY}`)).headers.get('Location')).toBe(`${env.APP_URL}/`);
-    expect((await get(`${shop.base}/admin/apps/${env.SHOPIFY_API_KEY}/details?prodId=3`)).headers.get('Location')).toBe(`${env.APP_URL}/details?prodId=3`);
+    expect(
+      (await get(`${emulatorOrigin()}/admin.shopify.com/store/${store}/apps/${env.SHOPIFY_API_KEY}`)).headers.get('Location'),
+    ).toBe(`${env.APP_URL}/`);
+    expect((await get(`${shop.base}/admin/apps/${env.SHOPIFY_API_KEY}/details?prodId=3`)).headers.get('Location')).toBe(
+      `${env.APP_URL}/details?prodId=3`,
+    );
     // Another app or an unknown store is not ours to forward.
     expect((await get(`${emulatorOrigin()}/admin.shopify.com/store/${store}/apps/someone-else/pricing`)).status).toBe(404);
-    expect((await get(`${emulatorOrigin()}/admin.shopify.com/store/no-such-store-x1/apps/${env.SHOPIFY_API_KEY}/pricing`)).status).toBe(404);
+    expect(
+      (await get(`${emulatorOrigin()}/admin.shopify.com/store/no-such-store-x1/apps/${env.SHOPIFY_API_KEY}/pricing`)).status,
+    ).toBe(404);
   });
 
   it('after OAuth the browser lands on the app', async () => {
@@ -46,8 +54,15 @@ describe('emulator: the app page inside the Shopify admin', () => {
       refreshTokenEnc: t.refresh_token ? await enc(t.refresh_token) : null,
       refreshTokenExpiresAt: t.refresh_token_expires_in ? Date.now() + t.refresh_token_expires_in * 1000 : null,
     });
-    const plan = await (await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), form: { newLevel: '1' } })).json<{ url: string }>();
-    const pressed = await fetch(plan.url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'decision=approve', redirect: 'manual' });
+    const plan = await (
+      await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), form: { newLevel: '1' } })
+    ).json<{ url: string }>();
+    const pressed = await fetch(plan.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'decision=approve',
+      redirect: 'manual',
+    });
     const returnUrl = new URL(pressed.headers.get('Location')!);
     const back = await call(returnUrl.pathname + returnUrl.search, { redirect: 'manual' });
     expect(back.status).toBe(302);

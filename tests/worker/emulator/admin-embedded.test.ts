@@ -9,8 +9,12 @@ import { createEmulatorShop, emulatorOrigin } from '../emulator-client';
 import { call } from '../helpers';
 
 async function hmacHex(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return [...new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(message)))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
+  return [...new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(message)))]
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('');
 }
 
 /** The iframe's src on the admin page. */
@@ -22,7 +26,10 @@ async function framedUrl(res: Response): Promise<URL> {
 }
 
 async function expectSessionToken(token: string, shop: string) {
-  const { payload, protectedHeader } = await jwtVerify(token, new TextEncoder().encode(env.SHOPIFY_API_SECRET), { algorithms: ['HS256'], audience: env.SHOPIFY_API_KEY });
+  const { payload, protectedHeader } = await jwtVerify(token, new TextEncoder().encode(env.SHOPIFY_API_SECRET), {
+    algorithms: ['HS256'],
+    audience: env.SHOPIFY_API_KEY,
+  });
   expect(protectedHeader.alg).toBe('HS256');
   expect(payload).toMatchObject({ iss: `https://${shop}/admin`, dest: `https://${shop}` });
   for (const claim of ['sub', 'exp', 'nbf', 'iat', 'jti', 'sid']) expect(payload[claim], claim).toBeDefined();
@@ -39,8 +46,16 @@ describe('emulator: Shopify’s admin page framing the embedded app', () => {
     expect(`${src.origin}${src.pathname}`).toBe(`${env.APP_URL}/image_optimisation`);
     const q = Object.fromEntries(src.searchParams);
     expect(Object.keys(q).sort()).toEqual(['embedded', 'hmac', 'host', 'id_token', 'locale', 'session', 'shop', 'timestamp']);
-    expect(q).toMatchObject({ embedded: '1', shop: shop.domain, host: btoa(`admin.shopify.com/store/${store}`).replace(/=+$/, '') });
-    const message = Object.keys(q).filter((k) => k !== 'hmac').sort().map((k) => `${k}=${q[k]}`).join('&');
+    expect(q).toMatchObject({
+      embedded: '1',
+      shop: shop.domain,
+      host: btoa(`admin.shopify.com/store/${store}`).replace(/=+$/, ''),
+    });
+    const message = Object.keys(q)
+      .filter((k) => k !== 'hmac')
+      .sort()
+      .map((k) => `${k}=${q[k]}`)
+      .join('&');
     expect(q.hmac).toBe(await hmacHex(env.SHOPIFY_API_SECRET, message));
     await expectSessionToken(q.id_token!, shop.domain);
 
@@ -53,9 +68,13 @@ describe('emulator: Shopify’s admin page framing the embedded app', () => {
   it('answers App Bridge: session tokens and fresh launch URLs for a path', async () => {
     const shop = await createEmulatorShop({ seed: 'empty', install: false });
     const store = shop.domain.replace('.myshopify.com', '');
-    const { token } = await (await fetch(`${emulatorOrigin()}/store/${store}/app-bridge/id-token`, { method: 'POST' })).json<{ token: string }>();
+    const { token } = await (
+      await fetch(`${emulatorOrigin()}/store/${store}/app-bridge/id-token`, { method: 'POST' })
+    ).json<{ token: string }>();
     await expectSessionToken(token, shop.domain);
-    const { url } = await (await fetch(`${emulatorOrigin()}/store/${store}/app-bridge/launch?path=${encodeURIComponent('/setting')}`)).json<{ url: string }>();
+    const { url } = await (
+      await fetch(`${emulatorOrigin()}/store/${store}/app-bridge/launch?path=${encodeURIComponent('/setting')}`)
+    ).json<{ url: string }>();
     expect(new URL(url).pathname).toBe('/setting');
     expect(new URL(url).searchParams.get('shop')).toBe(shop.domain);
   });
@@ -67,7 +86,9 @@ describe('emulator: Shopify’s admin page framing the embedded app', () => {
     const landing = await (await call(`/shopify/app${src.search}`)).json<{ code: number; url: string }>();
     expect(landing.code).toBe(302); // a path inside the app, not Shopify's authorize page (301)
     expect(landing.url.startsWith('/')).toBe(true);
-    const after = await (await fetch(`${emulatorOrigin()}/__emulator/shops/${shop.domain}`)).json<{ installed: boolean; stats: { tokenExchanges: number; authorizationCodes: number } }>();
+    const after = await (
+      await fetch(`${emulatorOrigin()}/__emulator/shops/${shop.domain}`)
+    ).json<{ installed: boolean; stats: { tokenExchanges: number; authorizationCodes: number } }>();
     expect(after.installed).toBe(true);
     expect(after.stats.tokenExchanges).toBeGreaterThan(0);
     expect(after.stats.authorizationCodes).toBe(0);

@@ -12,7 +12,10 @@ type Op = { id: string; status: string; objectCount: string; url: string | null 
 
 async function waitForBulk(id: string): Promise<Op> {
   for (let i = 0; i < 100; i++) {
-    const { body } = await shop.graphql<{ node: Op }>('query B($id: ID!) { node(id: $id) { ... on BulkOperation { id status objectCount url } } }', { id });
+    const { body } = await shop.graphql<{ node: Op }>(
+      'query B($id: ID!) { node(id: $id) { ... on BulkOperation { id status objectCount url } } }',
+      { id },
+    );
     if (body.data!.node.status === 'COMPLETED' || body.data!.node.status === 'FAILED') return body.data!.node;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -21,17 +24,24 @@ async function waitForBulk(id: string): Promise<Op> {
 
 describe('emulator bulk operations', () => {
   it('runs a bulk query and serves JSONL with children after their parent', async () => {
-    const query = '{ products { edges { node { id title media { edges { node { id ... on MediaImage { image { url } } } } } } } } }';
+    const query =
+      '{ products { edges { node { id title media { edges { node { id ... on MediaImage { image { url } } } } } } } } }';
     const { body } = await shop.graphql<{ bulkOperationRunQuery: { bulkOperation: { id: string }; userErrors: unknown[] } }>(
       'mutation R($q: String!) { bulkOperationRunQuery(query: $q) { bulkOperation { id status } userErrors { field message code } } }',
       { q: query },
     );
-    const again = await shop.graphql<{ bulkOperationRunQuery: { userErrors: { code: string }[] } }>('mutation R($q: String!) { bulkOperationRunQuery(query: $q) { userErrors { code message } } }', { q: query });
+    const again = await shop.graphql<{ bulkOperationRunQuery: { userErrors: { code: string }[] } }>(
+      'mutation R($q: String!) { bulkOperationRunQuery(query: $q) { userErrors { code message } } }',
+      { q: query },
+    );
     expect(again.body.data!.bulkOperationRunQuery.userErrors[0]!.code).toBe('OPERATION_IN_PROGRESS');
 
     const op = await waitForBulk(body.data!.bulkOperationRunQuery.bulkOperation.id);
     expect(op.status).toBe('COMPLETED');
-    const lines = (await (await fetch(op.url!)).text()).trim().split('\n').map((l) => JSON.parse(l) as { id: string; __parentId?: string });
+    const lines = (await (await fetch(op.url!)).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; __parentId?: string });
     expect(lines.length).toBe(Number(op.objectCount));
     const products = lines.filter((l) => !l.__parentId);
     expect(products).toHaveLength(20);
@@ -52,7 +62,16 @@ const CREATE = `mutation C($name: String!, $returnUrl: URL!, $lineItems: [AppSub
 const USAGE = `mutation U($id: ID!, $price: MoneyInput!, $key: String) { appUsageRecordCreate(subscriptionLineItemId: $id, price: $price, description: "1,000 images", idempotencyKey: $key) {
   appUsageRecord { id idempotencyKey } userErrors { field message } } }`;
 
-type Created = { appSubscriptionCreate: { appSubscription: { id: string; status: string; lineItems: { id: string; plan: { pricingDetails: { __typename: string } } }[] }; confirmationUrl: string } };
+type Created = {
+  appSubscriptionCreate: {
+    appSubscription: {
+      id: string;
+      status: string;
+      lineItems: { id: string; plan: { pricingDetails: { __typename: string } } }[];
+    };
+    confirmationUrl: string;
+  };
+};
 
 describe('emulator billing', () => {
   it('a subscription is PENDING until approved on the confirmation page, which returns to the app with charge_id', async () => {
@@ -60,7 +79,14 @@ describe('emulator billing', () => {
       name: 'Premium 1000',
       returnUrl: `${env.APP_URL}/api/billing/return?shop=${shop.domain}`,
       test: true,
-      lineItems: [{ plan: { appRecurringPricingDetails: { price: { amount: 4.99, currencyCode: 'USD' }, interval: 'EVERY_30_DAYS' } } }, { plan: { appUsagePricingDetails: { cappedAmount: { amount: 9.98, currencyCode: 'USD' }, terms: '$4.99 per 1,000 images' } } }],
+      lineItems: [
+        { plan: { appRecurringPricingDetails: { price: { amount: 4.99, currencyCode: 'USD' }, interval: 'EVERY_30_DAYS' } } },
+        {
+          plan: {
+            appUsagePricingDetails: { cappedAmount: { amount: 9.98, currencyCode: 'USD' }, terms: '$4.99 per 1,000 images' },
+          },
+        },
+      ],
     };
     const { body } = await shop.graphql<Created>(CREATE, vars);
     const created = body.data!.appSubscriptionCreate;
@@ -68,22 +94,41 @@ describe('emulator billing', () => {
     const page = await fetch(created.confirmationUrl);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Approve');
-    const approved = await fetch(created.confirmationUrl, { method: 'POST', body: new URLSearchParams({ decision: 'approve' }), redirect: 'manual' });
+    const approved = await fetch(created.confirmationUrl, {
+      method: 'POST',
+      body: new URLSearchParams({ decision: 'approve' }),
+      redirect: 'manual',
+    });
     expect(approved.status).toBe(302);
     const back = new URL(approved.headers.get('Location')!);
     expect(back.searchParams.get('charge_id')).toBe(created.appSubscription.id.split('/').pop());
     expect(back.searchParams.get('shop')).toBe(shop.domain);
 
-    const active = await shop.graphql<{ currentAppInstallation: { activeSubscriptions: { id: string; status: string }[] } }>('{ currentAppInstallation { activeSubscriptions { id status } } }');
-    expect(active.body.data!.currentAppInstallation.activeSubscriptions).toEqual([{ id: created.appSubscription.id, status: 'ACTIVE' }]);
+    const active = await shop.graphql<{ currentAppInstallation: { activeSubscriptions: { id: string; status: string }[] } }>(
+      '{ currentAppInstallation { activeSubscriptions { id status } } }',
+    );
+    expect(active.body.data!.currentAppInstallation.activeSubscriptions).toEqual([
+      { id: created.appSubscription.id, status: 'ACTIVE' },
+    ]);
 
     // Usage records: idempotent by key, refused beyond the capped amount.
     const usageLine = created.appSubscription.lineItems.find((l) => l.plan.pricingDetails.__typename === 'AppUsagePricing')!.id;
-    const one = await shop.graphql<{ appUsageRecordCreate: { appUsageRecord: { id: string } } }>(USAGE, { id: usageLine, price: { amount: 4.99, currencyCode: 'USD' }, key: 'k1' });
-    const dup = await shop.graphql<{ appUsageRecordCreate: { appUsageRecord: { id: string } } }>(USAGE, { id: usageLine, price: { amount: 4.99, currencyCode: 'USD' }, key: 'k1' });
+    const one = await shop.graphql<{ appUsageRecordCreate: { appUsageRecord: { id: string } } }>(USAGE, {
+      id: usageLine,
+      price: { amount: 4.99, currencyCode: 'USD' },
+      key: 'k1',
+    });
+    const dup = await shop.graphql<{ appUsageRecordCreate: { appUsageRecord: { id: string } } }>(USAGE, {
+      id: usageLine,
+      price: { amount: 4.99, currencyCode: 'USD' },
+      key: 'k1',
+    });
     expect(dup.body.data!.appUsageRecordCreate.appUsageRecord.id).toBe(one.body.data!.appUsageRecordCreate.appUsageRecord.id);
     await shop.graphql(USAGE, { id: usageLine, price: { amount: 4.99, currencyCode: 'USD' }, key: 'k2' });
-    const over = await shop.graphql<{ appUsageRecordCreate: { appUsageRecord: null; userErrors: { message: string }[] } }>(USAGE, { id: usageLine, price: { amount: 4.99, currencyCode: 'USD' }, key: 'k3' });
+    const over = await shop.graphql<{ appUsageRecordCreate: { appUsageRecord: null; userErrors: { message: string }[] } }>(
+      USAGE,
+      { id: usageLine, price: { amount: 4.99, currencyCode: 'USD' }, key: 'k3' },
+    );
     expect(over.body.data!.appUsageRecordCreate.userErrors[0]!.message).toBe('Total price exceeds balance remaining');
 
     // Raising the cap needs the merchant's approval too.
@@ -91,21 +136,41 @@ describe('emulator billing', () => {
       'mutation L($id: ID!, $c: MoneyInput!) { appSubscriptionLineItemUpdate(id: $id, cappedAmount: $c) { confirmationUrl userErrors { field message } } }',
       { id: usageLine, c: { amount: 49.9, currencyCode: 'USD' } },
     );
-    await fetch(raise.body.data!.appSubscriptionLineItemUpdate.confirmationUrl, { method: 'POST', body: new URLSearchParams({ decision: 'approve' }), redirect: 'manual' });
-    const after = await shop.graphql<{ appUsageRecordCreate: { userErrors: unknown[] } }>(USAGE, { id: usageLine, price: { amount: 4.99, currencyCode: 'USD' }, key: 'k3' });
+    await fetch(raise.body.data!.appSubscriptionLineItemUpdate.confirmationUrl, {
+      method: 'POST',
+      body: new URLSearchParams({ decision: 'approve' }),
+      redirect: 'manual',
+    });
+    const after = await shop.graphql<{ appUsageRecordCreate: { userErrors: unknown[] } }>(USAGE, {
+      id: usageLine,
+      price: { amount: 4.99, currencyCode: 'USD' },
+      key: 'k3',
+    });
     expect(after.body.data!.appUsageRecordCreate.userErrors).toEqual([]);
     expect((await shop.webhooks({ topic: 'app_subscriptions/update' })).length).toBeGreaterThanOrEqual(1);
   });
 
   it('a declined charge returns to the app and stays inactive; cancel ends an active one', async () => {
-    const base = { returnUrl: `${env.APP_URL}/return`, test: true, lineItems: [{ plan: { appRecurringPricingDetails: { price: { amount: 9.99, currencyCode: 'USD' } } } }] };
+    const base = {
+      returnUrl: `${env.APP_URL}/return`,
+      test: true,
+      lineItems: [{ plan: { appRecurringPricingDetails: { price: { amount: 9.99, currencyCode: 'USD' } } } }],
+    };
     const declined = (await shop.graphql<Created>(CREATE, { ...base, name: 'Premium 2500' })).body.data!.appSubscriptionCreate;
     expect(await shop.decideCharge(declined.appSubscription.id, false)).toContain('charge_id=');
-    const status = (await shop.billing()).subscriptions.find((s) => `gid://shopify/AppSubscription/${s.id}` === declined.appSubscription.id)!.status;
+    const status = (await shop.billing()).subscriptions.find(
+      (s) => `gid://shopify/AppSubscription/${s.id}` === declined.appSubscription.id,
+    )!.status;
     expect(status).toBe('DECLINED');
     const cancel = await shop.graphql<{ appSubscriptionCancel: { appSubscription: { status: string } } }>(
       'mutation X($id: ID!) { appSubscriptionCancel(id: $id) { appSubscription { status } userErrors { message } } }',
-      { id: (await shop.graphql<{ currentAppInstallation: { activeSubscriptions: { id: string }[] } }>('{ currentAppInstallation { activeSubscriptions { id } } }')).body.data!.currentAppInstallation.activeSubscriptions[0]!.id },
+      {
+        id: (
+          await shop.graphql<{ currentAppInstallation: { activeSubscriptions: { id: string }[] } }>(
+            '{ currentAppInstallation { activeSubscriptions { id } } }',
+          )
+        ).body.data!.currentAppInstallation.activeSubscriptions[0]!.id,
+      },
     );
     expect(cancel.body.data!.appSubscriptionCancel.appSubscription.status).toBe('CANCELLED');
   });

@@ -39,10 +39,14 @@ describe('emulator files', () => {
     const resourceUrl = await stage('smaller.jpg', 'image/jpeg', replacement);
     await shop.setSettings({ fileProcessingMs: 1500 }); // long enough to see PROCESSING on a busy machine
 
-    const { body } = await shop.graphql<{ fileUpdate: { files: { fileStatus: string }[]; userErrors: unknown[] } }>(FILE_UPDATE, { files: [{ id: target.id, originalSource: resourceUrl, alt: 'New alt' }] });
+    const { body } = await shop.graphql<{ fileUpdate: { files: { fileStatus: string }[]; userErrors: unknown[] } }>(FILE_UPDATE, {
+      files: [{ id: target.id, originalSource: resourceUrl, alt: 'New alt' }],
+    });
     expect(body.data!.fileUpdate.userErrors).toEqual([]);
     expect(body.data!.fileUpdate.files[0]!.fileStatus).toBe('PROCESSING');
-    const busy = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, { files: [{ id: target.id, alt: 'x' }] });
+    const busy = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, {
+      files: [{ id: target.id, alt: 'x' }],
+    });
     expect(busy.body.data!.fileUpdate.userErrors[0]!.code).toBe('NON_READY_STATE');
 
     const done = await shop.waitForFile(target.id, 10_000);
@@ -66,14 +70,18 @@ describe('emulator files', () => {
     expect(failed.errors[0]!.code).toBe('IMAGE_PROCESSING_FAILURE');
     expect(failed.sha256).toBe(target.sha256);
     expect((await shop.info()).settings.refuseUpdatesOfFailedFiles).toBe(true); // Shopify's behaviour by default
-    const blocked = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, { files: [{ id: target.id, originalSource: resourceUrl }] });
+    const blocked = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, {
+      files: [{ id: target.id, originalSource: resourceUrl }],
+    });
     expect(blocked.body.data!.fileUpdate.userErrors[0]!.code).toBe('INVALID_FAILED_MEDIA_STATE');
     const ack = await shop.graphql<{ fileAcknowledgeUpdateFailed: { files: { fileStatus: string }[] } }>(
       'mutation A($ids: [ID!]!) { fileAcknowledgeUpdateFailed(fileIds: $ids) { files { fileStatus } userErrors { code message } } }',
       { ids: [target.id] },
     );
     expect(ack.body.data!.fileAcknowledgeUpdateFailed.files[0]!.fileStatus).toBe('READY');
-    const accepted = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, { files: [{ id: target.id, originalSource: resourceUrl }] });
+    const accepted = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, {
+      files: [{ id: target.id, originalSource: resourceUrl }],
+    });
     expect(accepted.body.data!.fileUpdate.userErrors).toEqual([]);
     await shop.waitForFile(target.id);
   });
@@ -81,12 +89,18 @@ describe('emulator files', () => {
   it('enforces the filename extension rules', async () => {
     const [, , product] = await shop.products();
     const jpg = product!.media.find((m) => m.filename.endsWith('.jpg'))!;
-    const rename = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, { files: [{ id: jpg.id, filename: 'renamed.png' }] });
+    const rename = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, {
+      files: [{ id: jpg.id, filename: 'renamed.png' }],
+    });
     expect(rename.body.data!.fileUpdate.userErrors[0]!.code).toBe('INVALID_FILENAME_EXTENSION');
     const other = (await shop.files()).find((f) => f.id !== jpg.id && f.filename.endsWith('.jpg'))!;
-    const taken = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, { files: [{ id: jpg.id, filename: other.filename }] });
+    const taken = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, {
+      files: [{ id: jpg.id, filename: other.filename }],
+    });
     expect(taken.body.data!.fileUpdate.userErrors[0]!.code).toBe('FILENAME_ALREADY_EXISTS');
-    const ok = await shop.graphql<{ fileUpdate: { files: { image: { url: string } }[] } }>(FILE_UPDATE, { files: [{ id: jpg.id, filename: 'tiger-snail.jpg' }] });
+    const ok = await shop.graphql<{ fileUpdate: { files: { image: { url: string } }[] } }>(FILE_UPDATE, {
+      files: [{ id: jpg.id, filename: 'tiger-snail.jpg' }],
+    });
     expect(ok.body.data!.fileUpdate.files[0]!.image.url).toContain('/files/tiger-snail.jpg?v=');
     expect((await fetch(jpg.url)).status).toBe(200); // the old URL keeps answering
   });
@@ -96,24 +110,36 @@ describe('emulator files', () => {
     const article = (await shop.articles()).find((a) => a.image)!;
     const bytes = await shop.fileBytes((await shop.files())[0]!.id);
     const colSrc = await stage(collection.image!.filename, 'image/jpeg', bytes);
-    const col = await shop.graphql<{ collectionUpdate: { collection: { image: { url: string; altText: string } }; userErrors: unknown[] } }>(
+    const col = await shop.graphql<{
+      collectionUpdate: { collection: { image: { url: string; altText: string } }; userErrors: unknown[] };
+    }>(
       'mutation C($input: CollectionInput!) { collectionUpdate(input: $input) { collection { id image { url altText } } userErrors { field message } } }',
       { input: { id: collection.id, image: { src: colSrc, altText: 'Collection alt' } } },
     );
     expect(col.body.data!.collectionUpdate.userErrors).toEqual([]);
     expect(col.body.data!.collectionUpdate.collection.image.altText).toBe('Collection alt');
-    expect(await sha(new Uint8Array(await (await fetch(col.body.data!.collectionUpdate.collection.image.url)).arrayBuffer()))).toBe(await sha(bytes));
+    expect(
+      await sha(new Uint8Array(await (await fetch(col.body.data!.collectionUpdate.collection.image.url)).arrayBuffer())),
+    ).toBe(await sha(bytes));
 
     const artSrc = await stage('article.jpg', 'image/jpeg', bytes);
-    const art = await shop.graphql<{ articleUpdate: { article: { image: { url: string; altText: string } }; userErrors: unknown[] } }>(
+    const art = await shop.graphql<{
+      articleUpdate: { article: { image: { url: string; altText: string } }; userErrors: unknown[] };
+    }>(
       'mutation A($id: ID!, $article: ArticleUpdateInput!) { articleUpdate(id: $id, article: $article) { article { id image { url altText } } userErrors { code field message } } }',
       { id: article.id, article: { image: { url: artSrc, altText: 'Article alt' } } },
     );
     expect(art.body.data!.articleUpdate.userErrors).toEqual([]);
-    expect((await shop.articles()).find((a) => a.id === article.id)!.image).toMatchObject({ alt: 'Article alt', sha256: await sha(bytes) });
-    const bad = await shop.graphql<{ collectionUpdate: { userErrors: unknown[] } }>('mutation C($input: CollectionInput!) { collectionUpdate(input: $input) { userErrors { field message } } }', {
-      input: { id: collection.id, image: { src: 'http://127.0.0.1:1/missing.jpg' } },
+    expect((await shop.articles()).find((a) => a.id === article.id)!.image).toMatchObject({
+      alt: 'Article alt',
+      sha256: await sha(bytes),
     });
+    const bad = await shop.graphql<{ collectionUpdate: { userErrors: unknown[] } }>(
+      'mutation C($input: CollectionInput!) { collectionUpdate(input: $input) { userErrors { field message } } }',
+      {
+        input: { id: collection.id, image: { src: 'http://127.0.0.1:1/missing.jpg' } },
+      },
+    );
     expect(bad.body.data!.collectionUpdate.userErrors).toHaveLength(1);
   });
 
@@ -127,6 +153,11 @@ describe('emulator files', () => {
     const created = body.data!.fileCreate.files[0]!;
     expect(created.fileStatus).toBe('PROCESSING');
     expect(created.image).toBeNull();
-    expect(await shop.waitForFile(created.id)).toMatchObject({ status: 'READY', filename: 'upload-1.jpg', sha256: await sha(bytes), productIds: [] });
+    expect(await shop.waitForFile(created.id)).toMatchObject({
+      status: 'READY',
+      filename: 'upload-1.jpg',
+      sha256: await sha(bytes),
+      productIds: [],
+    });
   });
 });

@@ -7,10 +7,21 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_GRAPHQL_DOCUMENTS, BULK_QUERY_DOCUMENTS, SHOPIFY_API_VERSION } from '../../../worker/shopify';
 import { emulatorOrigin } from '../emulator-client';
 
-type Check = { requested: string; version: string | null; package: string; source: string | null; errors: { message: string; extensions?: { code?: string } }[]; deprecations: string[] };
+type Check = {
+  requested: string;
+  version: string | null;
+  package: string;
+  source: string | null;
+  errors: { message: string; extensions?: { code?: string } }[];
+  deprecations: string[];
+};
 
 async function check(query: string, version = SHOPIFY_API_VERSION): Promise<Check> {
-  const res = await fetch(`${emulatorOrigin()}/__emulator/graphql/validate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query, version }) });
+  const res = await fetch(`${emulatorOrigin()}/__emulator/graphql/validate`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ query, version }),
+  });
   expect(res.status).toBe(200);
   return await res.json<Check>();
 }
@@ -28,9 +39,18 @@ describe('the Worker’s Admin GraphQL documents against the published schema', 
 
   it('rejects what the published schema does not have (the old hand-written copy accepted these)', async () => {
     const sortKey = await check('{ blogs(first: 1) { nodes { articles(first: 1, sortKey: ID) { nodes { id } } } } }');
-    expect(sortKey.errors).toEqual([expect.objectContaining({ message: "Field 'articles' doesn't accept argument 'sortKey'", extensions: expect.objectContaining({ code: 'argumentNotAccepted' }) })]);
+    expect(sortKey.errors).toEqual([
+      expect.objectContaining({
+        message: "Field 'articles' doesn't accept argument 'sortKey'",
+        extensions: expect.objectContaining({ code: 'argumentNotAccepted' }),
+      }),
+    ]);
     const relevance = await check('{ products(first: 1) { nodes { media(first: 1, sortKey: RELEVANCE) { nodes { id } } } } }');
-    expect(relevance.errors).toEqual([expect.objectContaining({ message: "Argument 'sortKey' on Field 'media' has an invalid value (RELEVANCE). Expected type 'ProductMediaSortKeys'." })]);
+    expect(relevance.errors).toEqual([
+      expect.objectContaining({
+        message: "Argument 'sortKey' on Field 'media' has an invalid value (RELEVANCE). Expected type 'ProductMediaSortKeys'.",
+      }),
+    ]);
     expect((await check('{ shop { id } }', '2099-01')).version).toBeNull();
   });
 

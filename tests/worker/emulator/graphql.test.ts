@@ -7,8 +7,21 @@ beforeAll(async () => {
   shop = await createEmulatorShop({ install: true });
 });
 
-type Media = { id: string; alt: string; status: string; mediaContentType: string; mimeType: string; image: { url: string; width: number; height: number }; originalSource: { fileSize: number; url: string } };
-type ProductsData = { products: { pageInfo: { hasNextPage: boolean; endCursor: string }; nodes: { id: string; title: string; status: string; publishedAt: string | null; media: { nodes: Media[] } }[] } };
+type Media = {
+  id: string;
+  alt: string;
+  status: string;
+  mediaContentType: string;
+  mimeType: string;
+  image: { url: string; width: number; height: number };
+  originalSource: { fileSize: number; url: string };
+};
+type ProductsData = {
+  products: {
+    pageInfo: { hasNextPage: boolean; endCursor: string };
+    nodes: { id: string; title: string; status: string; publishedAt: string | null; media: { nodes: Media[] } }[];
+  };
+};
 
 const PRODUCTS = `query P($first: Int!, $after: String, $query: String) {
   products(first: $first, after: $after, query: $query, sortKey: ID) {
@@ -19,11 +32,16 @@ const PRODUCTS = `query P($first: Int!, $after: String, $query: String) {
 
 describe('emulator Admin GraphQL', () => {
   it('answers the shop query with Shopify field names and a cost extension', async () => {
-    const { status, body } = await shop.graphql<{ shop: { id: string; myshopifyDomain: string; plan: { partnerDevelopment: boolean }; primaryDomain: { url: string } } }>('{ shop { id myshopifyDomain plan { partnerDevelopment publicDisplayName } primaryDomain { url host } } }');
+    const { status, body } = await shop.graphql<{
+      shop: { id: string; myshopifyDomain: string; plan: { partnerDevelopment: boolean }; primaryDomain: { url: string } };
+    }>('{ shop { id myshopifyDomain plan { partnerDevelopment publicDisplayName } primaryDomain { url host } } }');
     expect(status).toBe(200);
     expect(body.data?.shop).toMatchObject({ myshopifyDomain: shop.domain, plan: { partnerDevelopment: true } });
     expect(body.data?.shop.id).toMatch(/^gid:\/\/shopify\/Shop\/\d+$/);
-    expect(body.extensions?.cost).toMatchObject({ requestedQueryCost: 3, throttleStatus: { maximumAvailable: 2000, restoreRate: 100 } });
+    expect(body.extensions?.cost).toMatchObject({
+      requestedQueryCost: 3,
+      throttleStatus: { maximumAvailable: 2000, restoreRate: 100 },
+    });
   });
 
   it('pages through products with cursors and filters by status, with real image bytes behind the URLs', async () => {
@@ -42,7 +60,9 @@ describe('emulator Admin GraphQL', () => {
     const drafts = (await shop.graphql<ProductsData>(PRODUCTS, { first: 50, query: 'status:draft' })).body.data!.products.nodes;
     expect(drafts.length).toBe(2);
     expect(drafts.every((p) => p.status === 'DRAFT' && p.publishedAt === null)).toBe(true);
-    const unpublished = (await shop.graphql<ProductsData>(PRODUCTS, { first: 50, query: 'status:active published_status:unpublished' })).body.data!.products.nodes;
+    const unpublished = (
+      await shop.graphql<ProductsData>(PRODUCTS, { first: 50, query: 'status:active published_status:unpublished' })
+    ).body.data!.products.nodes;
     expect(unpublished.length).toBe(2);
 
     const media = (await shop.graphql<ProductsData>(PRODUCTS, { first: 1 })).body.data!.products.nodes[0]!.media.nodes;
@@ -57,7 +77,9 @@ describe('emulator Admin GraphQL', () => {
   it('lists collections with images, blog articles, and the main theme settings_data.json with its comment header', async () => {
     const { body } = await shop.graphql<{
       collections: { nodes: { image: { url: string } | null; ruleSet: unknown }[] };
-      articles: { nodes: { blog: { title: string }; image: { url: string; altText: string | null } | null; isPublished: boolean }[] };
+      articles: {
+        nodes: { blog: { title: string }; image: { url: string; altText: string | null } | null; isPublished: boolean }[];
+      };
       themes: { nodes: { role: string; files: { nodes: { filename: string; body: { content: string } }[] } }[] };
     }>(`{
       collections(first: 50) { nodes { title image { url altText width height } ruleSet { rules { column relation condition } } } }
@@ -89,7 +111,9 @@ describe('emulator Admin GraphQL', () => {
     const c = await small.graphql(q);
     expect(a.body.extensions?.cost.requestedQueryCost).toBe(12);
     expect(b.body.errors).toBeUndefined();
-    expect(c.body.errors).toEqual([expect.objectContaining({ message: 'Throttled', extensions: expect.objectContaining({ code: 'THROTTLED' }) })]);
+    expect(c.body.errors).toEqual([
+      expect.objectContaining({ message: 'Throttled', extensions: expect.objectContaining({ code: 'THROTTLED' }) }),
+    ]);
     expect(c.body.extensions?.cost.throttleStatus.currentlyAvailable).toBeLessThan(12);
     await small.setSettings({ restoreRate: 1000 }); // refills 12 points in ~12 ms
     await new Promise((r) => setTimeout(r, 50));
@@ -98,7 +122,9 @@ describe('emulator Admin GraphQL', () => {
   });
 
   it("validates against Shopify's published schema and answers errors as Shopify words them", async () => {
-    const bad = await shop.graphql('query B { blogs(first: 1) { nodes { articles(first: 2, sortKey: ID) { nodes { id } } } } shop { nope } }');
+    const bad = await shop.graphql(
+      'query B { blogs(first: 1) { nodes { articles(first: 2, sortKey: ID) { nodes { id } } } } shop { nope } }',
+    );
     expect(bad.status).toBe(200);
     expect(bad.body.data).toBeUndefined();
     expect(bad.body.extensions).toBeUndefined();
@@ -109,12 +135,27 @@ describe('emulator Admin GraphQL', () => {
         path: ['query B', 'blogs', 'nodes', 'articles', 'sortKey'],
         extensions: { code: 'argumentNotAccepted', name: 'articles', typeName: 'Field', argumentName: 'sortKey' },
       },
-      { message: "Field 'nope' doesn't exist on type 'Shop'", locations: [{ line: 1, column: 97 }], path: ['query B', 'shop', 'nope'], extensions: { code: 'undefinedField', typeName: 'Shop', fieldName: 'nope' } },
+      {
+        message: "Field 'nope' doesn't exist on type 'Shop'",
+        locations: [{ line: 1, column: 97 }],
+        path: ['query B', 'shop', 'nope'],
+        extensions: { code: 'undefinedField', typeName: 'Shop', fieldName: 'nope' },
+      },
     ]);
     const missing = await shop.graphql('{ product { id } }');
-    expect(missing.body.errors).toEqual([expect.objectContaining({ message: "Field 'product' is missing required arguments: id", extensions: { code: 'missingRequiredArguments', className: 'Field', name: 'product', arguments: 'id' } })]);
+    expect(missing.body.errors).toEqual([
+      expect.objectContaining({
+        message: "Field 'product' is missing required arguments: id",
+        extensions: { code: 'missingRequiredArguments', className: 'Field', name: 'product', arguments: 'id' },
+      }),
+    ]);
     const mismatch = await shop.graphql('query P($id: ID) { product(id: $id) { id } }', { id: 'gid://shopify/Product/1' });
-    expect(mismatch.body.errors).toEqual([expect.objectContaining({ message: 'Nullability mismatch on variable $id and argument id (ID / ID!)', extensions: expect.objectContaining({ code: 'variableMismatch' }) })]);
+    expect(mismatch.body.errors).toEqual([
+      expect.objectContaining({
+        message: 'Nullability mismatch on variable $id and argument id (ID / ID!)',
+        extensions: expect.objectContaining({ code: 'variableMismatch' }),
+      }),
+    ]);
   });
 
   it('checks variables against their declared input types (graphql-ruby problems with paths)', async () => {
@@ -125,7 +166,8 @@ describe('emulator Admin GraphQL', () => {
     expect(r.body.data).toBeUndefined();
     expect(r.body.errors).toEqual([
       {
-        message: 'Variable $collection of type CollectionUpdateInput! was provided invalid value for colour (Field is not defined on CollectionUpdateInput), image.src (Could not coerce value 5 to String)',
+        message:
+          'Variable $collection of type CollectionUpdateInput! was provided invalid value for colour (Field is not defined on CollectionUpdateInput), image.src (Could not coerce value 5 to String)',
         locations: [{ line: 1, column: 12 }],
         extensions: {
           value: { id: 'gid://shopify/Collection/1', colour: 'red', image: { src: 5 } },
@@ -137,23 +179,40 @@ describe('emulator Admin GraphQL', () => {
       },
     ]);
     // Shopify's custom scalars keep their formats (an introspection result alone would accept anything).
-    const relative = await shop.graphql('query W($u: URL) { webhookSubscriptions(first: 1, callbackUrl: $u) { nodes { id } } }', { u: '/webhooks' });
-    expect(relative.body.errors).toEqual([expect.objectContaining({ message: 'Variable $u of type URL was provided invalid value', extensions: { value: '/webhooks', problems: [{ path: [], explanation: 'Could not coerce value "/webhooks" to URL' }] } })]);
+    const relative = await shop.graphql('query W($u: URL) { webhookSubscriptions(first: 1, callbackUrl: $u) { nodes { id } } }', {
+      u: '/webhooks',
+    });
+    expect(relative.body.errors).toEqual([
+      expect.objectContaining({
+        message: 'Variable $u of type URL was provided invalid value',
+        extensions: { value: '/webhooks', problems: [{ path: [], explanation: 'Could not coerce value "/webhooks" to URL' }] },
+      }),
+    ]);
     const absent = await shop.graphql('query P($first: Int!) { products(first: $first) { nodes { id } } }');
     expect(absent.body.errors).toEqual([
-      { message: 'Variable $first of type Int! was provided invalid value', locations: [{ line: 1, column: 9 }], extensions: { value: null, problems: [{ path: [], explanation: 'Expected value to not be null' }] } },
+      {
+        message: 'Variable $first of type Int! was provided invalid value',
+        locations: [{ line: 1, column: 9 }],
+        extensions: { value: null, problems: [{ path: [], explanation: 'Expected value to not be null' }] },
+      },
     ]);
   });
 
   it('serves each published API version with its own schema; older ones fall forward, unknown ones are 404', async () => {
     const post = (version: string, query: string) =>
-      fetch(`${shop.base}/admin/api/${version}/graphql.json`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': shop.tokens!.access_token }, body: JSON.stringify({ query }) });
+      fetch(`${shop.base}/admin/api/${version}/graphql.json`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': shop.tokens!.access_token },
+        body: JSON.stringify({ query }),
+      });
     // collectionUpdate(collection:) arrived in 2026-07; 2026-04 only has input:.
     const mutation = 'mutation { collectionUpdate(collection: { id: "gid://shopify/Collection/0" }) { userErrors { message } } }';
     const old = await post('2026-04', mutation);
     expect(old.headers.get('X-Shopify-API-Version')).toBe('2026-04');
     expect(JSON.stringify(await old.json())).toContain("Field 'collectionUpdate' doesn't accept argument 'collection'");
-    const current = await (await post('2026-10', mutation)).json<{ data?: { collectionUpdate: { userErrors: { message: string }[] } } }>();
+    const current = await (
+      await post('2026-10', mutation)
+    ).json<{ data?: { collectionUpdate: { userErrors: { message: string }[] } } }>();
     expect(current.data?.collectionUpdate.userErrors).toEqual([{ message: 'Collection does not exist' }]);
     const ancient = await post('2019-04', '{ shop { id } }');
     expect(ancient.status).toBe(200);
@@ -163,12 +222,16 @@ describe('emulator Admin GraphQL', () => {
   });
 
   it('refuses a bulk query the schema does not accept when it is created', async () => {
-    const { body } = await shop.graphql<{ bulkOperationRunQuery: { bulkOperation: unknown; userErrors: { code: string; field: string[]; message: string }[] } }>(
+    const { body } = await shop.graphql<{
+      bulkOperationRunQuery: { bulkOperation: unknown; userErrors: { code: string; field: string[]; message: string }[] };
+    }>(
       'mutation R($q: String!) { bulkOperationRunQuery(query: $q) { bulkOperation { id } userErrors { code field message } } }',
       { q: '{ products { edges { node { id colour } } } }' },
     );
     expect(body.data!.bulkOperationRunQuery.bulkOperation).toBeNull();
-    expect(body.data!.bulkOperationRunQuery.userErrors).toEqual([{ code: 'INVALID', field: ['query'], message: "Invalid bulk query: Field 'colour' doesn't exist on type 'Product'" }]);
+    expect(body.data!.bulkOperationRunQuery.userErrors).toEqual([
+      { code: 'INVALID', field: ['query'], message: "Invalid bulk query: Field 'colour' doesn't exist on type 'Product'" },
+    ]);
   });
 
   it('injects HTTP 429 with Retry-After, 5xx, and slow answers on the next requests only', async () => {
@@ -177,7 +240,11 @@ describe('emulator Admin GraphQL', () => {
     const limited = await shop.graphql('{ shop { id } }');
     expect(limited.status).toBe(429);
     expect(limited.headers.get('Retry-After')).toBe('1.0');
-    const raw = await fetch(`${shop.base}/admin/api/2026-10/graphql.json`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': shop.tokens!.access_token }, body: '{"query":"{ shop { id } }"}' });
+    const raw = await fetch(`${shop.base}/admin/api/2026-10/graphql.json`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': shop.tokens!.access_token },
+      body: '{"query":"{ shop { id } }"}',
+    });
     expect(raw.status).toBe(503);
     await shop.injectFault({ target: 'graphql', delayMs: 150 });
     const t = Date.now();

@@ -14,7 +14,11 @@ describe('emulator webhooks', () => {
     const [product] = await shop.products();
     await shop.updateProduct(product!.id, { title: 'Renamed poster' });
     const [delivery] = await shop.webhooks({ status: 'pending', topic: 'products/update' });
-    expect(delivery!.headers).toMatchObject({ 'X-Shopify-Topic': 'products/update', 'X-Shopify-Shop-Domain': shop.domain, 'X-Shopify-API-Version': '2026-10' });
+    expect(delivery!.headers).toMatchObject({
+      'X-Shopify-Topic': 'products/update',
+      'X-Shopify-Shop-Domain': shop.domain,
+      'X-Shopify-API-Version': '2026-10',
+    });
     expect(delivery!.headers['X-Shopify-Hmac-Sha256']).toBe(toBase64(await hmacSha256(env.SHOPIFY_API_SECRET, delivery!.body)));
     // shopify.app.toml's include_fields for products/*: Shopify sends only those fields.
     expect(Object.keys(JSON.parse(delivery!.body)).sort()).toEqual(['admin_graphql_api_id', 'id', 'updated_at']);
@@ -45,10 +49,15 @@ describe('emulator theme app embed', () => {
         '{ themes(first: 1, roles: [MAIN]) { nodes { files(filenames: ["config/settings_data.json"]) { nodes { body { ... on OnlineStoreThemeFileBodyText { content } } } } } } }',
       );
       const content = body.data!.themes.nodes[0]!.files.nodes[0]!.body.content;
-      return JSON.parse(content.replace(/^\/\*[\s\S]*?\*\//, '')) as { current: { blocks?: Record<string, { type: string; disabled: boolean }> } };
+      return JSON.parse(content.replace(/^\/\*[\s\S]*?\*\//, '')) as {
+        current: { blocks?: Record<string, { type: string; disabled: boolean }> };
+      };
     };
     const block = () => read().then((j) => Object.values(j.current.blocks ?? {})[0]);
-    expect(await block()).toMatchObject({ type: expect.stringMatching(/^shopify:\/\/apps\/[^/]+\/blocks\/prefetch\/[0-9a-f-]+$/), disabled: true });
+    expect(await block()).toMatchObject({
+      type: expect.stringMatching(/^shopify:\/\/apps\/[^/]+\/blocks\/prefetch\/[0-9a-f-]+$/),
+      disabled: true,
+    });
     const page = () => fetch(`${emulatorOrigin()}/${shop.domain}/`).then((r) => r.text());
     expect(await page()).not.toContain('/storefront/prefetch.js');
     await shop.setEmbed(true);
@@ -79,11 +88,22 @@ describe('emulator theme app embed', () => {
 
 describe('emulator PageSpeed Insights', () => {
   afterEach(() => pageSpeed.reset());
-  const run = (url: string, strategy: string) => fetch(`${emulatorOrigin()}/pagespeedonline/v5/runPagespeed?url=${encodeURIComponent(url)}&strategy=${strategy}&category=performance&key=k`);
+  const run = (url: string, strategy: string) =>
+    fetch(
+      `${emulatorOrigin()}/pagespeedonline/v5/runPagespeed?url=${encodeURIComponent(url)}&strategy=${strategy}&category=performance&key=k`,
+    );
 
   it('answers lighthouseResult.categories.performance.score per strategy', async () => {
     await pageSpeed.set({ host: 'fast.example', desktop: 0.93, mobile: 0.58 });
-    const desktop = await (await run('https://fast.example/', 'desktop')).json<{ lighthouseResult: { categories: { performance: { score: number } }; configSettings: { formFactor: string }; audits: Record<string, { numericValue: number }> } }>();
+    const desktop = await (
+      await run('https://fast.example/', 'desktop')
+    ).json<{
+      lighthouseResult: {
+        categories: { performance: { score: number } };
+        configSettings: { formFactor: string };
+        audits: Record<string, { numericValue: number }>;
+      };
+    }>();
     const mobile = await (await run('https://fast.example/', 'mobile')).json<typeof desktop>();
     expect(desktop.lighthouseResult.categories.performance.score).toBe(0.93);
     expect(desktop.lighthouseResult.configSettings.formFactor).toBe('desktop');
@@ -108,14 +128,19 @@ describe('emulator PageSpeed Insights', () => {
     await shop.setSettings({ storefrontPassword: false });
 
     await pageSpeed.set({ host: 'gone.example', mode: 'unreachable' });
-    expect((await (await run('https://gone.example/', 'desktop')).json<{ error: { message: string } }>()).error.message).toContain('FAILED_DOCUMENT_REQUEST');
+    expect(
+      (await (await run('https://gone.example/', 'desktop')).json<{ error: { message: string } }>()).error.message,
+    ).toContain('FAILED_DOCUMENT_REQUEST');
   });
 });
 
 describe('emulator large shop', () => {
   it('generates 10,000 products with 40,000 images on first access and pages through them', async () => {
     const big = await createEmulatorShop({ seed: 'large', install: true });
-    const { body } = await big.graphql<{ productsCount: { count: number }; products: { nodes: { media: { nodes: unknown[] } }[] } }>('{ productsCount { count precision } products(first: 5) { nodes { id media(first: 4) { nodes { id } } } } }');
+    const { body } = await big.graphql<{
+      productsCount: { count: number };
+      products: { nodes: { media: { nodes: unknown[] } }[] };
+    }>('{ productsCount { count precision } products(first: 5) { nodes { id media(first: 4) { nodes { id } } } } }');
     expect(body.data!.productsCount.count).toBe(10_000);
     expect(body.data!.products.nodes[0]!.media.nodes).toHaveLength(4);
     const info = await big.info();

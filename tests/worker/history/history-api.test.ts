@@ -16,9 +16,15 @@ describe('getImageOptDataPage', () => {
   it('pages the history newest first with the documented row fields and envelope', async () => {
     const { shop, headers } = await createShop();
     for (let i = 1; i <= 12; i++) {
-      await seedItem(shop.id, { dataType: 1, resourceId: String(1000 + i), title: `Shoe ${i}`, optStatus: 2, optimisedAt: 1_000_000 + i }, [compressed(1000, 600)]);
+      await seedItem(
+        shop.id,
+        { dataType: 1, resourceId: String(1000 + i), title: `Shoe ${i}`, optStatus: 2, optimisedAt: 1_000_000 + i },
+        [compressed(1000, 600)],
+      );
     }
-    await seedItem(shop.id, { dataType: 1, resourceId: '2000', title: 'Never optimised' }, [{ status: 'pending', originalSize: 500 }]);
+    await seedItem(shop.id, { dataType: 1, resourceId: '2000', title: 'Never optimised' }, [
+      { status: 'pending', originalSize: 500 },
+    ]);
     await seedItem(shop.id, { dataType: 2, resourceId: '3000', title: 'Collection', optStatus: 2 }, [compressed(100, 50)]);
 
     const p1 = await page(headers, { page: 1, pageSize: 5, data_type: 1, page_type: 0 });
@@ -26,7 +32,20 @@ describe('getImageOptDataPage', () => {
     expect(p1.body.data).toMatchObject({ current_page: 1, per_page: 5, total: 12 });
     expect(p1.body.data.data.map((r) => r.title)).toEqual(['Shoe 12', 'Shoe 11', 'Shoe 10', 'Shoe 9', 'Shoe 8']);
     const row = p1.body.data.data[0]!;
-    for (const f of ['id', 'prod_id', 'coll_id', 'art_id', 'blog_id', 'title', 'image', 'is_delete', 'opt_status', 'status', 'comp_ratio']) expect(row).toHaveProperty(f);
+    for (const f of [
+      'id',
+      'prod_id',
+      'coll_id',
+      'art_id',
+      'blog_id',
+      'title',
+      'image',
+      'is_delete',
+      'opt_status',
+      'status',
+      'comp_ratio',
+    ])
+      expect(row).toHaveProperty(f);
     expect(row).toMatchObject({ prod_id: '1012', coll_id: '', comp_ratio: 40, status: 'finished', image_count: 1 });
     expect([row.is_delete, row.is_published]).toEqual([0, 1]); // documented 0/1 numbers, not booleans
 
@@ -40,7 +59,10 @@ describe('getImageOptDataPage', () => {
 
   it('searches titles (LIKE wildcards are literal) and lists manual candidates', async () => {
     const { shop, headers } = await createShop();
-    await seedItem(shop.id, { dataType: 1, resourceId: '1', title: 'Red 100% cotton shirt', optStatus: 2 }, [{ status: 'pending' }, compressed(10, 5)]);
+    await seedItem(shop.id, { dataType: 1, resourceId: '1', title: 'Red 100% cotton shirt', optStatus: 2 }, [
+      { status: 'pending' },
+      compressed(10, 5),
+    ]);
     await seedItem(shop.id, { dataType: 1, resourceId: '2', title: 'Blue shirt' }, [{ status: 'pending' }]);
     await seedItem(shop.id, { dataType: 1, resourceId: '3', title: 'Red hat', published: false }, [{ status: 'pending' }]);
     await seedItem(shop.id, { dataType: 1, resourceId: '4', title: 'Done shirt', optStatus: 2 }, [compressed(10, 5)]);
@@ -50,7 +72,12 @@ describe('getImageOptDataPage', () => {
     await seedItem(shop.id, { dataType: 1, resourceId: '7', title: 'Failed shirt' }, [{ status: 'failed' }]);
 
     const manual = await page(headers, { page_type: 1, data_type: 1 });
-    expect(manual.body.data.data.map((r) => r.title).sort()).toEqual(['Blue shirt', 'Failed shirt', 'Red 100% cotton shirt', 'Red hat']);
+    expect(manual.body.data.data.map((r) => r.title).sort()).toEqual([
+      'Blue shirt',
+      'Failed shirt',
+      'Red 100% cotton shirt',
+      'Red hat',
+    ]);
     expect(manual.body.data.total).toBe(4);
     expect(manual.body.data.data.find((r) => r.title === 'Blue shirt')).toMatchObject({ un_opt_num: 1 });
 
@@ -61,7 +88,11 @@ describe('getImageOptDataPage', () => {
 
     // Published-only scope hides unpublished products from the manual list.
     await call('/api/v2/image-opt/saveSettings', { method: 'POST', headers, json: { image_opt: { product: 2 } } });
-    expect((await page(headers, { page_type: 1, data_type: 1 })).body.data.data.map((r) => r.title).sort()).toEqual(['Blue shirt', 'Failed shirt', 'Red 100% cotton shirt']);
+    expect((await page(headers, { page_type: 1, data_type: 1 })).body.data.data.map((r) => r.title).sort()).toEqual([
+      'Blue shirt',
+      'Failed shirt',
+      'Red 100% cotton shirt',
+    ]);
 
     // History: items with opt_status, or whose images only failed.
     const history = await page(headers, { page_type: 0, data_type: 1 });
@@ -73,10 +104,31 @@ describe('getImageOptDataPage', () => {
     const { shop, headers } = await createShop();
     const { images: imageTable, items: itemTable } = await import('../../../worker/db/schema');
     const { db } = await import('../helpers');
-    const rows = Array.from({ length: 101 }, (_, i) => ({ shopId: shop.id, dataType: 1, resourceId: String(i), title: `P${i}`, optStatus: 2, optimisedAt: i }));
-    for (let i = 0; i < rows.length; i += 4) await db().insert(itemTable).values(rows.slice(i, i + 4));
+    const rows = Array.from({ length: 101 }, (_, i) => ({
+      shopId: shop.id,
+      dataType: 1,
+      resourceId: String(i),
+      title: `P${i}`,
+      optStatus: 2,
+      optimisedAt: i,
+    }));
+    for (let i = 0; i < rows.length; i += 4)
+      await db()
+        .insert(itemTable)
+        .values(rows.slice(i, i + 4));
     const ids = await db().select({ id: itemTable.id }).from(itemTable).all();
-    for (const { id } of ids.filter((_, i) => i % 10 === 0)) await db().insert(imageTable).values({ shopId: shop.id, itemId: id, imgId: `img-${id}`, status: 'compressed', compressed: true, originalSize: 100, optimisedSize: 50 });
+    for (const { id } of ids.filter((_, i) => i % 10 === 0))
+      await db()
+        .insert(imageTable)
+        .values({
+          shopId: shop.id,
+          itemId: id,
+          imgId: `img-${id}`,
+          status: 'compressed',
+          compressed: true,
+          originalSize: 100,
+          optimisedSize: 50,
+        });
     const res = await page(headers, { page: 1, pageSize: 100, data_type: 1 });
     expect(res.status).toBe(200);
     expect(res.body.data.data).toHaveLength(100);
@@ -120,7 +172,29 @@ describe('getProductImagesData', () => {
     expect(body.ack).toBe(1);
     expect(body.data).toMatchObject({ total: 5, current_page: 1, per_page: 10 });
     const rows = body.data.data;
-    const fields = ['id', 'img_id', 'opt_id', 'src', 'alt', 'file_name', 'file_type', 'img_size', 'comp_size', 'comp_ratio', 'before_file_path', 'after_file_path', 'is_compress', 'is_to_jpg', 'is_edit_alt', 'is_edit_name', 'is_watermark', 'is_restore', 'is_overdue', 'is_delete', 'status'];
+    const fields = [
+      'id',
+      'img_id',
+      'opt_id',
+      'src',
+      'alt',
+      'file_name',
+      'file_type',
+      'img_size',
+      'comp_size',
+      'comp_ratio',
+      'before_file_path',
+      'after_file_path',
+      'is_compress',
+      'is_to_jpg',
+      'is_edit_alt',
+      'is_edit_name',
+      'is_watermark',
+      'is_restore',
+      'is_overdue',
+      'is_delete',
+      'status',
+    ];
     for (const f of fields) expect(rows[0]).toHaveProperty(f);
     expect(rows.map((r) => r.status)).toEqual(['Compressed', 'Restored', 'Expired', 'Deleted', 'Not Compressed']);
     // The flags go out as the documented 0/1 numbers (booleans inside the Worker).
@@ -131,7 +205,14 @@ describe('getProductImagesData', () => {
       [0, 0, 0, 0, 1, 0],
       [0, 0, 0, 0, 0, 0],
     ]);
-    expect(rows[0]).toMatchObject({ opt_id: id, comp_ratio: 75, can_view: true, can_restore: true, can_download: true, tags: ['Alt text'] });
+    expect(rows[0]).toMatchObject({
+      opt_id: id,
+      comp_ratio: 75,
+      can_view: true,
+      can_restore: true,
+      can_download: true,
+      tags: ['Alt text'],
+    });
     expect(rows[1]).toMatchObject({ can_view: false, can_restore: false });
     expect(rows[2]).toMatchObject({ disabled: true, can_restore: false, before_file_path: '' });
     expect(rows[3]).toMatchObject({ disabled: true });
@@ -146,7 +227,9 @@ describe('getProductImagesData', () => {
     expect((await call(link.replace('https://app.test', '').replace(/sig=./, 'sig=x'))).status).toBe(403);
     expect((await call(link.replace('https://app.test', '').replace('/before?', '/after?'))).status).toBe(403);
 
-    const paged = await (await call('/api/v2/image-opt/getProductImagesData?prod_id=555&page=2&pageSize=5', { headers })).json<Page>();
+    const paged = await (
+      await call('/api/v2/image-opt/getProductImagesData?prod_id=555&page=2&pageSize=5', { headers })
+    ).json<Page>();
     expect(paged.data.data).toHaveLength(0);
     expect(paged.data.total).toBe(5);
   });
@@ -165,8 +248,18 @@ describe('getProductImagesData', () => {
 describe('getImgOptTotal and updateIsDownload', () => {
   it('computes the statistics from the rows of a known dataset', async () => {
     const { shop, headers } = await createShop();
-    const { id } = await seedItem(shop.id, { dataType: 1, resourceId: '1', optStatus: 2 }, [compressed(1000, 400), compressed(3000, 1000), compressed(500, 100, { restored: true })]);
-    await seedItem(shop.id, { dataType: 3, resourceId: '2' }, [{ status: 'pending' }, { status: 'failed' }, { status: 'pending', deleted: true }, { status: 'pending', expired: true }, { status: 'optimal' }]);
+    const { id } = await seedItem(shop.id, { dataType: 1, resourceId: '1', optStatus: 2 }, [
+      compressed(1000, 400),
+      compressed(3000, 1000),
+      compressed(500, 100, { restored: true }),
+    ]);
+    await seedItem(shop.id, { dataType: 3, resourceId: '2' }, [
+      { status: 'pending' },
+      { status: 'failed' },
+      { status: 'pending', deleted: true },
+      { status: 'pending', expired: true },
+      { status: 'optimal' },
+    ]);
     const other = await createShop();
     await seedItem(other.shop.id, { dataType: 1, resourceId: '1' }, [compressed(99999, 1), { status: 'pending' }]);
 
@@ -181,7 +274,15 @@ describe('getImgOptTotal and updateIsDownload', () => {
       total_opt_num: 2,
       un_opt_num: 2,
     });
-    expect(body.opt_schedule).toEqual({ img_usage_use: 0, img_usage_all: 150, impressions_use: 0, impressions_all: 0, is_capped: 0, is_over_quota: 0, next_reset_at: expect.any(Number) });
+    expect(body.opt_schedule).toEqual({
+      img_usage_use: 0,
+      img_usage_all: 150,
+      impressions_use: 0,
+      impressions_all: 0,
+      is_capped: 0,
+      is_over_quota: 0,
+      next_reset_at: expect.any(Number),
+    });
     // The next monthly reset is ahead, within a month (issue 15: shown on the statistics card).
     const reset = (body.opt_schedule as { next_reset_at: number }).next_reset_at;
     expect(reset).toBeGreaterThan(Date.now());
@@ -190,6 +291,9 @@ describe('getImgOptTotal and updateIsDownload', () => {
 
     const dl = await call('/api/v2/image-opt/updateIsDownload', { method: 'POST', headers, form: { opt_id: String(id) } });
     expect((await dl.json<{ ack: number }>()).ack).toBe(1);
-    expect((await call('/api/v2/image-opt/updateIsDownload', { method: 'POST', headers: other.headers, form: { opt_id: String(id) } })).status).toBe(404);
+    expect(
+      (await call('/api/v2/image-opt/updateIsDownload', { method: 'POST', headers: other.headers, form: { opt_id: String(id) } }))
+        .status,
+    ).toBe(404);
   });
 });

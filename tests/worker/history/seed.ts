@@ -5,7 +5,11 @@ type ItemSeed = Partial<typeof items.$inferInsert> & { resourceId: string; dataT
 type ImageSeed = Partial<typeof images.$inferInsert>;
 
 /** Inserts one item and its images; returns the item id and image ids. */
-export async function seedItem(shopId: number, item: ItemSeed, imgs: ImageSeed[] = []): Promise<{ id: number; imageIds: number[] }> {
+export async function seedItem(
+  shopId: number,
+  item: ItemSeed,
+  imgs: ImageSeed[] = [],
+): Promise<{ id: number; imageIds: number[] }> {
   const row = await db()
     .insert(items)
     .values({ shopId, title: `Item ${item.resourceId}`, ...item })

@@ -32,13 +32,16 @@ function texturedPhoto(): Uint8Array {
     const n = Math.min(16, H - y0);
     for (let r = 0; r < n; r++) {
       const y = y0 + r;
-      const gy = Math.floor(y / cell), wy = y / cell - gy;
+      const gy = Math.floor(y / cell),
+        wy = y / cell - gy;
       for (let x = 0; x < W; x++) {
-        const gx = Math.floor(x / cell), wx = x / cell - gx;
+        const gx = Math.floor(x / cell),
+          wx = x / cell - gx;
         const grain = (rnd() * 2 - 1) * 8;
         for (let c = 0; c < 3; c++) {
           const at = (yy: number, xx: number) => grid[(yy * gw + xx) * 3 + c]!;
-          const v = (at(gy, gx) * (1 - wx) + at(gy, gx + 1) * wx) * (1 - wy) + (at(gy + 1, gx) * (1 - wx) + at(gy + 1, gx + 1) * wx) * wy;
+          const v =
+            (at(gy, gx) * (1 - wx) + at(gy, gx + 1) * wx) * (1 - wy) + (at(gy + 1, gx) * (1 - wx) + at(gy + 1, gx + 1) * wx) * wy;
           const base = 60 + 120 * (x / W) + 40 * (c === 0 ? y / H : 0.5);
           rows[(r * W + x) * 3 + c] = Math.max(0, Math.min(255, Math.round(base + 40 * v + grain)));
         }
@@ -75,44 +78,49 @@ function score(original: Uint8Array, candidate: Uint8Array, scale?: number): num
 }
 
 describe('display-scale perceptual guard', () => {
-  it('keeps q75 on a large textured photo whose full-size score is under the floor, and refuses q30 there', { timeout: 120_000 }, async () => {
-    const input = texturedPhoto();
-    expect(displayScale(W, H)).toBe(2);
+  it(
+    'keeps q75 on a large textured photo whose full-size score is under the floor, and refuses q30 there',
+    { timeout: 120_000 },
+    async () => {
+      const input = texturedPhoto();
+      expect(displayScale(W, H)).toBe(2);
 
-    const r = optimised(await optimiseImage(input, lossy(75)));
-    expect(r.qualityUsed).toBe(75);
-    expect(r.ssim).toBeGreaterThanOrEqual(GUARD_SSIM_FLOOR);
-    expect(r.bytesOut).toBeLessThan(input.length * 0.5);
-    // The JPEG guard decodes both images with libjpeg's DCT scaling (here 1/2) instead of box-averaging
-    // full-size rows: the same judgement within a few thousandths.
-    expect(guardDecodeScale(W, H)).toBe(4);
-    expect([guardDecodeScale(2048, 2048), guardDecodeScale(5000, 5000), guardDecodeScale(8192, 3000)]).toEqual([8, 3, 2]);
-    expect(Math.abs(r.ssim! - score(input, r.bytes))).toBeLessThan(0.005);
-    // What the full-size guard saw (it raised this photo to q80): grain that JPEG q75 smooths away.
-    const full = score(input, reencode(input, 75), 1);
-    expect(full).toBeLessThan(GUARD_SSIM_FLOOR - 0.03);
-    expect(r.ssim!).toBeGreaterThan(full);
+      const r = optimised(await optimiseImage(input, lossy(75)));
+      expect(r.qualityUsed).toBe(75);
+      expect(r.ssim).toBeGreaterThanOrEqual(GUARD_SSIM_FLOOR);
+      expect(r.bytesOut).toBeLessThan(input.length * 0.5);
+      // The JPEG guard decodes both images with libjpeg's DCT scaling (here 1/2) instead of box-averaging
+      // full-size rows: the same judgement within a few thousandths.
+      expect(guardDecodeScale(W, H)).toBe(4);
+      expect([guardDecodeScale(2048, 2048), guardDecodeScale(5000, 5000), guardDecodeScale(8192, 3000)]).toEqual([8, 3, 2]);
+      expect(Math.abs(r.ssim! - score(input, r.bytes))).toBeLessThan(0.005);
+      // What the full-size guard saw (it raised this photo to q80): grain that JPEG q75 smooths away.
+      const full = score(input, reencode(input, 75), 1);
+      expect(full).toBeLessThan(GUARD_SSIM_FLOOR - 0.03);
+      expect(r.ssim!).toBeGreaterThan(full);
 
-    // Visibly degraded candidates are still refused at display scale: q30's blocking and smeared
-    // texture, and 8 x 8 blocks flattened to their mean (what blocking looks like at its worst).
-    const q30 = score(input, reencode(input, 30));
-    expect(q30).toBeLessThan(GUARD_SSIM_FLOOR - 0.01);
-    const dec = new JpegDecoder(input);
-    const enc = new JpegEncoder({ width: W, height: H, quality: 95 });
-    for (let n = dec.read(); n > 0; n = dec.read()) {
-      const rows = dec.rows(n).slice();
-      for (let y = 0; y < n; y += 8) {
-        for (let x = 0; x + 8 <= W; x += 8) {
-          for (let c = 0; c < 3; c++) {
-            let s = 0;
-            for (let dy = 0; dy < 8; dy++) for (let dx = 0; dx < 8; dx++) s += rows[((y + dy) * W + x + dx) * 3 + c]!;
-            for (let dy = 0; dy < 8; dy++) for (let dx = 0; dx < 8; dx++) rows[((y + dy) * W + x + dx) * 3 + c] = Math.round(s / 64);
+      // Visibly degraded candidates are still refused at display scale: q30's blocking and smeared
+      // texture, and 8 x 8 blocks flattened to their mean (what blocking looks like at its worst).
+      const q30 = score(input, reencode(input, 30));
+      expect(q30).toBeLessThan(GUARD_SSIM_FLOOR - 0.01);
+      const dec = new JpegDecoder(input);
+      const enc = new JpegEncoder({ width: W, height: H, quality: 95 });
+      for (let n = dec.read(); n > 0; n = dec.read()) {
+        const rows = dec.rows(n).slice();
+        for (let y = 0; y < n; y += 8) {
+          for (let x = 0; x + 8 <= W; x += 8) {
+            for (let c = 0; c < 3; c++) {
+              let s = 0;
+              for (let dy = 0; dy < 8; dy++) for (let dx = 0; dx < 8; dx++) s += rows[((y + dy) * W + x + dx) * 3 + c]!;
+              for (let dy = 0; dy < 8; dy++)
+                for (let dx = 0; dx < 8; dx++) rows[((y + dy) * W + x + dx) * 3 + c] = Math.round(s / 64);
+            }
           }
         }
+        enc.write(rows, n);
       }
-      enc.write(rows, n);
-    }
-    dec.close();
-    expect(score(input, enc.finish())).toBeLessThan(GUARD_SSIM_FLOOR - 0.05);
-  });
+      dec.close();
+      expect(score(input, enc.finish())).toBeLessThan(GUARD_SSIM_FLOOR - 0.05);
+    },
+  );
 });

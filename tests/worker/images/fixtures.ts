@@ -1,7 +1,11 @@
 /// <reference types="vite/client" />
 // Committed test images (tests/fixtures/images, licences in LICENSES.md), inlined by Vite as data URLs
 // because workerd has no access to the host file system.
-const inlined = import.meta.glob<string>('../../fixtures/images/*.{jpg,png,webp}', { query: '?inline', import: 'default', eager: true });
+const inlined = import.meta.glob<string>('../../fixtures/images/*.{jpg,png,webp}', {
+  query: '?inline',
+  import: 'default',
+  eager: true,
+});
 
 export function fixture(name: string): Uint8Array {
   const url = inlined[`../../fixtures/images/${name}`];

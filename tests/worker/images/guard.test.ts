@@ -17,8 +17,18 @@ describe('perceptual guard', () => {
     const plain = await encodeJpeg(source, { quality: 55 });
     expect(ssimScore(source, await decodeJpeg(plain), false)).toBeLessThan(GUARD_SSIM_FLOOR);
 
-    const unguarded = optimised(await optimiseImage(original, { mode: 'lossy', quality: 55, pngToJpg: false, pngToJpgSizeControl: true, perceptualGuard: false } as never));
-    const guarded = optimised(await optimiseImage(original, { mode: 'lossy', quality: 55, pngToJpg: false, pngToJpgSizeControl: true }));
+    const unguarded = optimised(
+      await optimiseImage(original, {
+        mode: 'lossy',
+        quality: 55,
+        pngToJpg: false,
+        pngToJpgSizeControl: true,
+        perceptualGuard: false,
+      } as never),
+    );
+    const guarded = optimised(
+      await optimiseImage(original, { mode: 'lossy', quality: 55, pngToJpg: false, pngToJpgSizeControl: true }),
+    );
     expect(unguarded.qualityUsed).toBe(55);
     expect(guarded.qualityUsed).toBeGreaterThan(55);
     expect(guarded.bytesOut).toBeGreaterThan(unguarded.bytesOut);
@@ -30,7 +40,9 @@ describe('perceptual guard', () => {
   it('leaves an output above the floor at the requested quality', async () => {
     const smooth = makeImage(192, 128, (x, y) => [x, y * 2, 128, 255]);
     const original = await encodeJpeg(smooth, { quality: 98 });
-    const r = optimised(await optimiseImage(original, { mode: 'lossy', quality: 75, pngToJpg: false, pngToJpgSizeControl: true }));
+    const r = optimised(
+      await optimiseImage(original, { mode: 'lossy', quality: 75, pngToJpg: false, pngToJpgSizeControl: true }),
+    );
     expect(r.qualityUsed).toBe(75);
     expect(r.ssim).toBeGreaterThanOrEqual(GUARD_SSIM_FLOOR);
   });

@@ -4,8 +4,20 @@ import type { Rgba } from '../../../worker/images/types';
 import { decodeJpegRgb } from '../../../worker/images/mozjpeg';
 import { fixture } from './fixtures';
 
-export const lossy = (quality = 75, extra: Partial<EngineSettings> = {}): EngineSettings => ({ mode: 'lossy', quality, pngToJpg: false, pngToJpgSizeControl: true, ...extra });
-export const lossless = (extra: Partial<EngineSettings> = {}): EngineSettings => ({ mode: 'lossless', quality: 75, pngToJpg: false, pngToJpgSizeControl: true, ...extra });
+export const lossy = (quality = 75, extra: Partial<EngineSettings> = {}): EngineSettings => ({
+  mode: 'lossy',
+  quality,
+  pngToJpg: false,
+  pngToJpgSizeControl: true,
+  ...extra,
+});
+export const lossless = (extra: Partial<EngineSettings> = {}): EngineSettings => ({
+  mode: 'lossless',
+  quality: 75,
+  pngToJpg: false,
+  pngToJpgSizeControl: true,
+  ...extra,
+});
 
 export function decodeAny(bytes: Uint8Array, format: string): Promise<Rgba> | Rgba {
   if (format === 'jpeg') return decodeJpeg(bytes);
@@ -40,7 +52,7 @@ export function maxChannelDiff(a: Rgba, b: Rgba): number {
 
 /** Number of components in the JPEG frame header (1 = greyscale). */
 export function jpegComponents(b: Uint8Array): number {
-  for (let i = 2; i < b.length - 9; ) {
+  for (let i = 2; i < b.length - 9;) {
     const m = b[i + 1]!;
     const len = (b[i + 2]! << 8) | b[i + 3]!;
     if (m >= 0xc0 && m <= 0xc2) return b[i + 9]!;
@@ -66,14 +78,21 @@ export function grainyUpscaleStrips(
   const src = decodeJpegRgb(fixture('rocket-baseline.jpg'));
   const rows = new Uint8Array(width * channels * 16);
   let seed = 12345;
-  const sx = (src.width - 1) / (width - 1), sy = (src.height - 1) / (height - 1);
+  const sx = (src.width - 1) / (width - 1),
+    sy = (src.height - 1) / (height - 1);
   const p = (yy: number, xx: number, c: number) => src.data[(yy * src.width + xx) * 3 + c]!;
   for (let y0 = 0; y0 < height; y0 += 16) {
     const n = Math.min(16, height - y0);
     for (let r = 0; r < n; r++) {
-      const fy = (y0 + r) * sy, y = Math.floor(fy), wy = fy - y, y1 = Math.min(src.height - 1, y + 1);
+      const fy = (y0 + r) * sy,
+        y = Math.floor(fy),
+        wy = fy - y,
+        y1 = Math.min(src.height - 1, y + 1);
       for (let x = 0; x < width; x++) {
-        const fx = x * sx, xi = Math.floor(fx), wx = fx - xi, x1 = Math.min(src.width - 1, xi + 1);
+        const fx = x * sx,
+          xi = Math.floor(fx),
+          wx = fx - xi,
+          x1 = Math.min(src.width - 1, xi + 1);
         seed = (seed * 1103515245 + 12345) & 0x7fffffff;
         const grain = ((seed >> 16) % 9) - 4;
         for (let c = 0; c < 3; c++) {

@@ -4,7 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import { optimiseImage } from '../../../worker/images';
 import { DEFAULT_BUDGET_BYTES } from '../../../worker/images/budget';
-import { JpegDecoder, JpegEncoder, mozjpegPeakHeapBytes, readJpegHeader, releaseMozjpeg, transcodeJpeg } from '../../../worker/images/mozjpeg';
+import {
+  JpegDecoder,
+  JpegEncoder,
+  mozjpegPeakHeapBytes,
+  readJpegHeader,
+  releaseMozjpeg,
+  transcodeJpeg,
+} from '../../../worker/images/mozjpeg';
 import { grainyUpscaleStrips, lossless, lossy, optimised } from './helpers';
 
 const SIDE = 5000;
@@ -48,6 +55,8 @@ describe('25 MP JPEG in the isolate', () => {
     expect(l.bytesOut).toBeLessThan(l.bytesIn);
     expect(readJpegHeader(l.bytes).progressive).toBe(true);
     expect(losslessHeap).toBeLessThan(SIDE * SIDE * 3.3);
-    console.log(`25 MP: input ${input.length} B, lossy ${r.bytesOut} B (q${r.qualityUsed}, ssim ${r.ssim?.toFixed(4)}), heap ${(lossyHeap / 2 ** 20).toFixed(1)} MiB; lossless ${l.bytesOut} B, heap ${(losslessHeap / 2 ** 20).toFixed(1)} MiB`);
+    console.log(
+      `25 MP: input ${input.length} B, lossy ${r.bytesOut} B (q${r.qualityUsed}, ssim ${r.ssim?.toFixed(4)}), heap ${(lossyHeap / 2 ** 20).toFixed(1)} MiB; lossless ${l.bytesOut} B, heap ${(losslessHeap / 2 ** 20).toFixed(1)} MiB`,
+    );
   });
 });

@@ -57,27 +57,35 @@ describe('JPEG originals', () => {
     expect(text(rr.bytes)).not.toContain('stripped');
   });
 
-  it('above 2 MP (standard progressive script) lossless stays pixel-identical and lossy keeps Cr detail', { timeout: 60_000 }, async () => {
-    // Colour detail in Cr (red/green stripes, 3 px period): MozJPEG 3.2's script dropped Cr's AC 9-63 scan.
-    const W = 2400, H = 1000;
-    const enc = new JpegEncoder({ width: W, height: H, quality: 95, trellis: false, optimizeScans: true }); // the searched script is complete
-    const rows = new Uint8Array(W * 3 * 16);
-    for (let y0 = 0; y0 < H; y0 += 16) {
-      const n = Math.min(16, H - y0);
-      for (let r = 0; r < n; r++) for (let x = 0; x < W; x++) {
-        const i = (r * W + x) * 3;
-        const on = ((x + y0 + r) % 3 === 0) !== ((x >> 5) % 2 === 0);
-        rows[i] = on ? 220 : 60; rows[i + 1] = on ? 60 : 200; rows[i + 2] = 90 + ((x * 7 + (y0 + r) * 3) & 63);
+  it(
+    'above 2 MP (standard progressive script) lossless stays pixel-identical and lossy keeps Cr detail',
+    { timeout: 60_000 },
+    async () => {
+      // Colour detail in Cr (red/green stripes, 3 px period): MozJPEG 3.2's script dropped Cr's AC 9-63 scan.
+      const W = 2400,
+        H = 1000;
+      const enc = new JpegEncoder({ width: W, height: H, quality: 95, trellis: false, optimizeScans: true }); // the searched script is complete
+      const rows = new Uint8Array(W * 3 * 16);
+      for (let y0 = 0; y0 < H; y0 += 16) {
+        const n = Math.min(16, H - y0);
+        for (let r = 0; r < n; r++)
+          for (let x = 0; x < W; x++) {
+            const i = (r * W + x) * 3;
+            const on = ((x + y0 + r) % 3 === 0) !== ((x >> 5) % 2 === 0);
+            rows[i] = on ? 220 : 60;
+            rows[i + 1] = on ? 60 : 200;
+            rows[i + 2] = 90 + ((x * 7 + (y0 + r) * 3) & 63);
+          }
+        enc.write(rows, n);
       }
-      enc.write(rows, n);
-    }
-    const input = transcodeJpeg(enc.finish(), { progressive: false }).bytes; // baseline, as cameras write
-    const l = optimised(await optimiseImage(input, lossless()));
-    expect(decodeJpegRgb(l.bytes).data).toEqual(decodeJpegRgb(input).data);
-    expect(scanCount(l.bytes)).toBe(11);
-    const m = optimised(await optimiseImage(input, { ...lossy(75), perceptualGuard: false } as never));
-    expect(scanCount(m.bytes)).toBe(11); // every component's AC 1-63 is coded
-  });
+      const input = transcodeJpeg(enc.finish(), { progressive: false }).bytes; // baseline, as cameras write
+      const l = optimised(await optimiseImage(input, lossless()));
+      expect(decodeJpegRgb(l.bytes).data).toEqual(decodeJpegRgb(input).data);
+      expect(scanCount(l.bytes)).toBe(11);
+      const m = optimised(await optimiseImage(input, { ...lossy(75), perceptualGuard: false } as never));
+      expect(scanCount(m.bytes)).toBe(11); // every component's AC 1-63 is coded
+    },
+  );
 
   it('lossy keeps EXIF orientation on the stored pixels', async () => {
     const r = optimised(await optimiseImage(fixture('rocket-orient6.jpg'), lossy(75)));
@@ -115,14 +123,18 @@ describe('JPEG originals', () => {
     expect(readJpegHeader(r.bytes)).toMatchObject({ components: 4, adobe: true });
     expect(decodeJpegRgb(r.bytes).data).toEqual(decodeJpegRgb(input).data);
     const logo = fixture('horse-alpha.png');
-    const w = optimised(await optimiseImage(input, lossy(75, { watermark: { bytes: logo, position: 'c', heightFraction: 0.5, opacity: 1 } })));
+    const w = optimised(
+      await optimiseImage(input, lossy(75, { watermark: { bytes: logo, position: 'c', heightFraction: 0.5, opacity: 1 } })),
+    );
     expect(w.watermarked).toBe(true);
     expect(readJpegHeader(w.bytes).components).toBe(3);
   });
 
   it('re-attaches the ICC profile to a re-encoded JPEG', () => {
     const icc = new Uint8Array([0xff, 0xe2, 0x00, 0x10, ...new TextEncoder().encode('ICC_PROFILE\0'), 1, 1]);
-    const bare = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xda, 0, 2, 0xff, 0xd9]);
+    const bare = new Uint8Array([
+      0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xda, 0, 2, 0xff, 0xd9,
+    ]);
     const withIcc = attachMetadata(bare, { orientation: 3, icc: [icc] });
     expect(iccSegments(withIcc)).toHaveLength(1);
     expect(jpegOrientation(withIcc)).toBe(3);
@@ -132,14 +144,19 @@ describe('JPEG originals', () => {
   it('an already-compressed JPEG at lossless is already optimal (original kept)', async () => {
     const once = optimised(await optimiseImage(fixture('rocket-baseline.jpg'), lossless()));
     const again = await optimiseImage(once.bytes, lossless());
-    expect(again).toEqual({ kind: 'already-optimal', reason: expect.stringMatching(/not smaller/), inputFormat: 'jpeg', bytesIn: once.bytesOut });
+    expect(again).toEqual({
+      kind: 'already-optimal',
+      reason: expect.stringMatching(/not smaller/),
+      inputFormat: 'jpeg',
+      bytesIn: once.bytesOut,
+    });
   });
 });
 
 /** Number of SOS markers (progressive scans) in a JPEG. */
 function scanCount(b: Uint8Array): number {
   let n = 0;
-  for (let i = 2; i < b.length - 3; ) {
+  for (let i = 2; i < b.length - 3;) {
     if (b[i] !== 0xff) return n;
     const m = b[i + 1]!;
     const len = (b[i + 2]! << 8) | b[i + 3]!;

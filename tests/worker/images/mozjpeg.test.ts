@@ -5,7 +5,11 @@ import recordedHash from '../../../worker/images/codecs/mozjpeg.wasm.sha256?raw'
 import { JpegDecoder, JpegEncoder, decodeJpegRgb, readJpegHeader, transcodeJpeg } from '../../../worker/images/mozjpeg';
 import { fixture } from './fixtures';
 
-const wasmBytes = import.meta.glob<string>('../../../worker/images/codecs/mozjpeg.wasm', { query: '?url&inline', import: 'default', eager: true });
+const wasmBytes = import.meta.glob<string>('../../../worker/images/codecs/mozjpeg.wasm', {
+  query: '?url&inline',
+  import: 'default',
+  eager: true,
+});
 
 function fromDataUrl(url: string): Uint8Array {
   return Uint8Array.from(atob(url.slice(url.indexOf(',') + 1)), (c) => c.charCodeAt(0));
@@ -27,9 +31,16 @@ describe('mozjpeg.wasm', () => {
   it('is the binary npm run build:codecs records (sha256 in mozjpeg.wasm.sha256)', async () => {
     const bytes = fromDataUrl(Object.values(wasmBytes)[0]!);
     expect(await sha256(bytes)).toBe(recordedHash.trim());
-    expect(WebAssembly.Module.exports(wasmModule).map((e) => e.name)).toEqual(expect.arrayContaining(['dec_read', 'enc_write', 'transcode']));
+    expect(WebAssembly.Module.exports(wasmModule).map((e) => e.name)).toEqual(
+      expect.arrayContaining(['dec_read', 'enc_write', 'transcode']),
+    );
     // Standalone: only our three callbacks plus inert WASI stubs, no emscripten JS glue.
-    expect(WebAssembly.Module.imports(wasmModule).filter((i) => i.module === 'env').map((i) => i.name).sort()).toEqual(['emscripten_notify_memory_growth', 'js_emit', 'js_error', 'js_fill']);
+    expect(
+      WebAssembly.Module.imports(wasmModule)
+        .filter((i) => i.module === 'env')
+        .map((i) => i.name)
+        .sort(),
+    ).toEqual(['emscripten_notify_memory_growth', 'js_emit', 'js_error', 'js_fill']);
   });
 });
 
@@ -97,7 +108,12 @@ describe('streaming MozJPEG', () => {
     expect([rgb.width, rgb.height]).toEqual([cmyk.width, cmyk.height]);
     expect(meanDiff(rgb.data, cmyk.data)).toBeLessThan(20);
     // An inverted reading would be far off.
-    expect(meanDiff(rgb.data, cmyk.data.map((v) => 255 - v))).toBeGreaterThan(60);
+    expect(
+      meanDiff(
+        rgb.data,
+        cmyk.data.map((v) => 255 - v),
+      ),
+    ).toBeGreaterThan(60);
   });
 
   it('lossless transcode: identical pixels, smaller, progressive', () => {

@@ -15,12 +15,18 @@ type Fill = (x: number, y: number, out: Uint8Array, o: number) => void;
 const graphic: Fill = (x, y, out, o) => {
   const n = ((x * 7 + y * 13) % 3) - 1;
   const [r, g, b] = x < 1500 ? (y < 1500 ? [200, 40, 40] : [30, 30, 160]) : y < 1000 ? [250, 250, 245] : [20, 140, 60];
-  out[o] = r + n; out[o + 1] = g + n; out[o + 2] = b - n; out[o + 3] = 255;
+  out[o] = r + n;
+  out[o + 1] = g + n;
+  out[o + 2] = b - n;
+  out[o + 3] = 255;
 };
 /** Photo-like: smooth light with sensor-like noise, which neither a palette nor deflate can hold well. */
 const photo: Fill = (x, y, out, o) => {
   const t = ((Math.imul(x * 7919 + y, 0x9e3779b1) >>> 28) & 3) - 1;
-  out[o] = 40 + (x >> 4) + t; out[o + 1] = 30 + (y >> 4) - t; out[o + 2] = 60 + ((x + y) >> 5) + t; out[o + 3] = 255;
+  out[o] = 40 + (x >> 4) + t;
+  out[o + 1] = 30 + (y >> 4) - t;
+  out[o + 2] = 60 + ((x + y) >> 5) + t;
+  out[o + 3] = 255;
 };
 
 async function makePng(fill: Fill): Promise<Uint8Array> {
@@ -105,7 +111,11 @@ describe('the row-wise path gives what the whole-image path gives (small images 
     const row = new Uint8Array(1200 * 6);
     for (let y = 0; y < 1200; y++) {
       const dv = new DataView(row.buffer);
-      for (let x = 0; x < 1200; x++) { dv.setUint16(x * 6, x * 50 + y); dv.setUint16(x * 6 + 2, y * 50); dv.setUint16(x * 6 + 4, (x * y) & 0xffff); }
+      for (let x = 0; x < 1200; x++) {
+        dv.setUint16(x * 6, x * 50 + y);
+        dv.setUint16(x * 6 + 2, y * 50);
+        dv.setUint16(x * 6 + 4, (x * y) & 0xffff);
+      }
       await w.writeRow(row);
     }
     // A tEXt chunk the lossless pass removes, so the result is smaller.

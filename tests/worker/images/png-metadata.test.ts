@@ -6,8 +6,16 @@ import { ascii, be32 } from '../../../worker/images/sniff';
 import { fixture } from './fixtures';
 import { lossless, lossy, maxChannelDiff, optimised } from './helpers';
 
-const crcTable = Array.from({ length: 256 }, (_, n) => { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1; return c >>> 0; });
-const crc = (b: Uint8Array) => { let c = 0xffffffff; for (const x of b) c = crcTable[(c ^ x) & 0xff]! ^ (c >>> 8); return (c ^ 0xffffffff) >>> 0; };
+const crcTable = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+const crc = (b: Uint8Array) => {
+  let c = 0xffffffff;
+  for (const x of b) c = crcTable[(c ^ x) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+};
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
   const body = concat([new TextEncoder().encode(type), data]);
@@ -46,7 +54,9 @@ describe('PNG metadata', () => {
   it('a PNG rebuilt from pixels (watermark) carries the colour chunk over', async () => {
     const input = withMetadata(fixture('chelsea-rgb.png'));
     const logo = fixture('horse-alpha.png');
-    const r = optimised(await optimiseImage(input, lossy(75, { watermark: { bytes: logo, position: 'c', heightFraction: 0.3, opacity: 0.5 } })));
+    const r = optimised(
+      await optimiseImage(input, lossy(75, { watermark: { bytes: logo, position: 'c', heightFraction: 0.3, opacity: 0.5 } })),
+    );
     expect(r.format).toBe('png');
     expect(chunkTypes(r.bytes)).toContain('sRGB');
     expect(chunkTypes(r.bytes)).not.toContain('tEXt');

@@ -14,13 +14,24 @@ async function streamDecode(png: Uint8Array, stripRows = 7, bandBytes?: number):
     const { rawToRgba } = await import('../../../worker/images/png-stream');
     await forEachRawRow(info, (raw, y) => rawToRgba(info, raw, data, y * info.width * 4), bandBytes);
   } else {
-    await forEachRgbaStrip(info, stripRows, (rgba, y) => { data.set(rgba, y * info.width * 4); });
+    await forEachRgbaStrip(info, stripRows, (rgba, y) => {
+      data.set(rgba, y * info.width * 4);
+    });
   }
   return { data, width: info.width, height: info.height };
 }
 
 describe('row-wise PNG decoding', () => {
-  for (const name of ['chelsea-rgb.png', 'chelsea-grey.png', 'chelsea-palette.png', 'horse-alpha.png', 'logo-alpha.png', 'ria-alpha.png', 'gradient-interlaced.png', 'palette4-interlaced.png']) {
+  for (const name of [
+    'chelsea-rgb.png',
+    'chelsea-grey.png',
+    'chelsea-palette.png',
+    'horse-alpha.png',
+    'logo-alpha.png',
+    'ria-alpha.png',
+    'gradient-interlaced.png',
+    'palette4-interlaced.png',
+  ]) {
     it(`decodes ${name} to the same pixels as the whole-image decoder`, async () => {
       const png = fixture(name);
       const whole = decodePng(png);
@@ -69,10 +80,20 @@ describe('row-wise PNG encoding', () => {
       for (let x = 0; x < 61; x++) for (let c = 0; c < 3; c++) row[x * 3 + c] = img.data[(y * 61 + x) * 4 + c]!;
       await rgb.writeRow(row);
     }
-    const opaque = makeImage(61, 37, (x, y) => { const i = (y * 61 + x) * 4; return [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!, 255]; });
+    const opaque = makeImage(61, 37, (x, y) => {
+      const i = (y * 61 + x) * 4;
+      return [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!, 255];
+    });
     expect(maxChannelDiff(decodePng(await rgb.finish()), opaque)).toBe(0);
 
-    const pal = createPngWriter({ width: 61, height: 37, bitDepth: 2, colourType: 3, palette: new Uint8Array([255, 0, 0, 0, 255, 0, 0, 0, 255, 9, 9, 9]), trns: new Uint8Array([255, 128]) });
+    const pal = createPngWriter({
+      width: 61,
+      height: 37,
+      bitDepth: 2,
+      colourType: 3,
+      palette: new Uint8Array([255, 0, 0, 0, 255, 0, 0, 0, 255, 9, 9, 9]),
+      trns: new Uint8Array([255, 128]),
+    });
     for (let y = 0; y < 37; y++) {
       const row = new Uint8Array(Math.ceil(61 / 4));
       for (let x = 0; x < 61; x++) row[x >> 2] = row[x >> 2]! | (((x + y) % 4) << (6 - 2 * (x & 3)));

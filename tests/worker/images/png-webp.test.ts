@@ -9,13 +9,16 @@ import { lossless, lossy, makeImage, maxChannelDiff, optimised, pixel, pngOf } f
 const pngColourType = (b: Uint8Array) => b[25];
 
 describe('PNG originals', () => {
-  it.each(['chelsea-rgb.png', 'chelsea-grey.png', 'chelsea-palette.png', 'horse-alpha.png', 'logo-alpha.png'])('lossless %s: OxiPNG output is pixel-identical and smaller', async (name) => {
-    const input = fixture(name);
-    const r = optimised(await optimiseImage(input, lossless()));
-    expect(r.format).toBe('png');
-    expect(r.bytesOut).toBeLessThan(r.bytesIn);
-    expect(maxChannelDiff(decodePng(input), decodePng(r.bytes))).toBe(0);
-  });
+  it.each(['chelsea-rgb.png', 'chelsea-grey.png', 'chelsea-palette.png', 'horse-alpha.png', 'logo-alpha.png'])(
+    'lossless %s: OxiPNG output is pixel-identical and smaller',
+    async (name) => {
+      const input = fixture(name);
+      const r = optimised(await optimiseImage(input, lossless()));
+      expect(r.format).toBe('png');
+      expect(r.bytesOut).toBeLessThan(r.bytesIn);
+      expect(maxChannelDiff(decodePng(input), decodePng(r.bytes))).toBe(0);
+    },
+  );
 
   it('lossless keeps 16-bit samples exactly', async () => {
     const input = fixture('chelsea-16bit.png');
@@ -77,7 +80,9 @@ describe('PNG originals', () => {
     const controlled = optimised(await optimiseImage(input, lossy(75, { pngToJpg: true, pngToJpgSizeControl: true })));
     expect(controlled.format).toBe('png');
     expect(controlled.convertedToJpg).toBe(false);
-    const photo = optimised(await optimiseImage(fixture('chelsea-rgb.png'), lossy(75, { pngToJpg: true, pngToJpgSizeControl: true })));
+    const photo = optimised(
+      await optimiseImage(fixture('chelsea-rgb.png'), lossy(75, { pngToJpg: true, pngToJpgSizeControl: true })),
+    );
     expect(photo.format).toBe('jpeg');
     expect(photo.mime).toBe('image/jpeg');
   });

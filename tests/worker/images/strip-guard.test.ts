@@ -16,7 +16,8 @@ const original = makeImage(W, H, (x, y) => {
 
 function pack(img: Rgba, channels: 1 | 3 | 4): Uint8Array {
   const out = new Uint8Array(img.width * img.height * channels);
-  for (let p = 0; p < img.width * img.height; p++) for (let c = 0; c < channels; c++) out[p * channels + c] = img.data[p * 4 + c]!;
+  for (let p = 0; p < img.width * img.height; p++)
+    for (let c = 0; c < channels; c++) out[p * channels + c] = img.data[p * 4 + c]!;
   return out;
 }
 
@@ -42,7 +43,10 @@ function stripScore(a: Uint8Array, b: Uint8Array, channels: 1 | 3 | 4, level: St
 
 describe('strip-wise perceptual guard', () => {
   it('gives the whole-image score bit for bit, whatever the strip height, for JPEG output (luma)', async () => {
-    const opaque = makeImage(W, H, (x, y) => { const i = (y * W + x) * 4; return [original.data[i]!, original.data[i + 1]!, original.data[i + 2]!, 255]; });
+    const opaque = makeImage(W, H, (x, y) => {
+      const i = (y * W + x) * 4;
+      return [original.data[i]!, original.data[i + 1]!, original.data[i + 2]!, 255];
+    });
     const src = await decodeJpeg(await encodeJpeg(opaque, { quality: 95 }));
     const low = await decodeJpeg(await encodeJpeg(src, { quality: 40 }));
     const whole = ssimScore(src, low, false);
@@ -60,7 +64,11 @@ describe('strip-wise perceptual guard', () => {
   });
 
   it('matches luma + alpha and greyscale rows', () => {
-    const shifted = makeImage(W, H, (x, y) => { const i = (y * W + x) * 4; const d = original.data; return [d[i]! ^ 8, d[i + 1]!, d[i + 2]! ^ 4, d[i + 3]! ^ 16]; });
+    const shifted = makeImage(W, H, (x, y) => {
+      const i = (y * W + x) * 4;
+      const d = original.data;
+      return [d[i]! ^ 8, d[i + 1]!, d[i + 2]! ^ 4, d[i + 3]! ^ 16];
+    });
     expect(stripScore(pack(original, 4), pack(shifted, 4), 4, 'luma+alpha', 5).score).toBe(ssimScore(original, shifted, true));
     const grey = pack(original, 1);
     const greyB = pack(shifted, 1);
@@ -84,13 +92,19 @@ describe('strip-wise perceptual guard', () => {
   });
 
   it('scores images wider than the display at display scale, bit for bit with the whole-image guard', () => {
-    expect([displayScale(2048, 2048), displayScale(2049, 10), displayScale(10, 4096), displayScale(5000, 5000)]).toEqual([1, 2, 2, 3]);
-    for (const [w, h] of [[2100, 37], [4300, 50]] as const) {
+    expect([displayScale(2048, 2048), displayScale(2049, 10), displayScale(10, 4096), displayScale(5000, 5000)]).toEqual([
+      1, 2, 2, 3,
+    ]);
+    for (const [w, h] of [
+      [2100, 37],
+      [4300, 50],
+    ] as const) {
       const k = displayScale(w, h);
-      const img = (seed: number) => makeImage(w, h, (x, y) => {
-        const v = ((x * 37) ^ (y * 91) ^ ((x * y) >> 3) ^ seed) & 0xff;
-        return [(v + x) & 0xff, (y * 5) & 0xff, (255 - v) & 0xff, x % 500 < 40 ? (x * 6) & 0xff : 255];
-      });
+      const img = (seed: number) =>
+        makeImage(w, h, (x, y) => {
+          const v = ((x * 37) ^ (y * 91) ^ ((x * y) >> 3) ^ seed) & 0xff;
+          return [(v + x) & 0xff, (y * 5) & 0xff, (255 - v) & 0xff, x % 500 < 40 ? (x * 6) & 0xff : 255];
+        });
       const a = img(0);
       const b = img(9);
       for (const withAlpha of [false, true]) {
@@ -98,7 +112,8 @@ describe('strip-wise perceptual guard', () => {
         const level = withAlpha ? 'luma+alpha' : 'luma';
         for (const strip of [1, k + 1, 16, h]) {
           const g = createStripGuard({ width: w, height: h, level });
-          const pa = pack(a, 4), pb = pack(b, 4);
+          const pa = pack(a, 4),
+            pb = pack(b, 4);
           for (let y = 0; y < h; y += strip) {
             const n = Math.min(strip, h - y);
             g.push(pa.subarray(y * w * 4, (y + n) * w * 4), pb.subarray(y * w * 4, (y + n) * w * 4), n, 4);

@@ -8,7 +8,13 @@ import { lossless, makeImage, optimised, pixel, pngOf } from './helpers';
 
 /** A 5000 x 5000 two-colour logo (left half red, right half blue) as a 1-bit palette PNG of a few KB. */
 async function hugeLogo(): Promise<Uint8Array> {
-  const w = createPngWriter({ width: 5000, height: 5000, bitDepth: 1, colourType: 3, palette: new Uint8Array([255, 0, 0, 0, 0, 255]) });
+  const w = createPngWriter({
+    width: 5000,
+    height: 5000,
+    bitDepth: 1,
+    colourType: 3,
+    palette: new Uint8Array([255, 0, 0, 0, 0, 255]),
+  });
   const row = new Uint8Array(Math.ceil(5000 / 8));
   for (let x = 2500; x < 5000; x++) row[x >> 3] = row[x >> 3]! | (0x80 >> (x & 7));
   for (let y = 0; y < 5000; y++) await w.writeRow(row);
@@ -35,7 +41,12 @@ describe('oversized watermark picture', () => {
 
   it('is drawn at the placement of its declared size', async () => {
     const canvas = pngOf(makeImage(300, 200, () => [255, 255, 255, 255]));
-    const r = optimised(await optimiseImage(canvas, lossless({ watermark: { bytes: await hugeLogo(), position: 'b_r', heightFraction: 0.5, opacity: 1 } })));
+    const r = optimised(
+      await optimiseImage(
+        canvas,
+        lossless({ watermark: { bytes: await hugeLogo(), position: 'b_r', heightFraction: 0.5, opacity: 1 } }),
+      ),
+    );
     const out = decodePng(r.bytes);
     const at = placeWatermark(300, 200, 5000, 5000, 'b_r', 0.5);
     expect(at.width).toBe(100);

@@ -13,17 +13,25 @@ const logo = () => pngOf(makeImage(20, 10, (x) => (x < 10 ? [255, 0, 0, 255] : [
 /** Bounding box of pixels that are clearly not white. */
 function bbox(img: { data: Uint8ClampedArray; width: number; height: number }) {
   let [x0, y0, x1, y1] = [Infinity, Infinity, -1, -1];
-  for (let y = 0; y < img.height; y++) for (let x = 0; x < img.width; x++) {
-    const p = pixel(img, x, y);
-    if (p[0]! < 200 || p[1]! < 200) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
-  }
+  for (let y = 0; y < img.height; y++)
+    for (let x = 0; x < img.width; x++) {
+      const p = pixel(img, x, y);
+      if (p[0]! < 200 || p[1]! < 200) {
+        x0 = Math.min(x0, x);
+        y0 = Math.min(y0, y);
+        x1 = Math.max(x1, x);
+        y1 = Math.max(y1, y);
+      }
+    }
   return { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
 }
 
 describe('watermark', () => {
   const positions: WatermarkPosition[] = ['t_l', 't_c', 't_r', 'c', 'b_l', 'b_c', 'b_r'];
   it.each(positions)('%s: the logo lands where the position says, scaled to the height fraction', async (position) => {
-    const r = optimised(await optimiseImage(canvas(), lossless({ watermark: { bytes: logo(), position, heightFraction: 0.2, opacity: 1 } })));
+    const r = optimised(
+      await optimiseImage(canvas(), lossless({ watermark: { bytes: logo(), position, heightFraction: 0.2, opacity: 1 } })),
+    );
     expect(r.watermarked).toBe(true);
     const out = decodePng(r.bytes);
     const box = bbox(out);
@@ -35,7 +43,9 @@ describe('watermark', () => {
   });
 
   it('blends at the given opacity, alpha-correct', async () => {
-    const r = optimised(await optimiseImage(canvas(), lossless({ watermark: { bytes: logo(), position: 'c', heightFraction: 0.2, opacity: 0.5 } })));
+    const r = optimised(
+      await optimiseImage(canvas(), lossless({ watermark: { bytes: logo(), position: 'c', heightFraction: 0.2, opacity: 0.5 } })),
+    );
     const out = decodePng(r.bytes);
     // Opaque red at opacity 0.5 over white: (255, 128, 128).
     const red = pixel(out, 90, 50);
@@ -50,7 +60,12 @@ describe('watermark', () => {
   });
 
   it('watermarks a JPEG on its upright pixels (EXIF orientation applied)', async () => {
-    const r = optimised(await optimiseImage(fixture('rocket-orient6.jpg'), lossy(90, { watermark: { bytes: logo(), position: 'b_r', heightFraction: 0.1, opacity: 1 } })));
+    const r = optimised(
+      await optimiseImage(
+        fixture('rocket-orient6.jpg'),
+        lossy(90, { watermark: { bytes: logo(), position: 'b_r', heightFraction: 0.1, opacity: 1 } }),
+      ),
+    );
     expect([r.width, r.height]).toEqual([160, 240]); // stored 240x160 with orientation 6
     const out = await decodeJpeg(r.bytes);
     const at = placeWatermark(160, 240, 20, 10, 'b_r', 0.1);
@@ -61,16 +76,32 @@ describe('watermark', () => {
 
   it('a watermark may make the file larger: it is still delivered (the merchant asked for it)', async () => {
     const tiny = optimised(await optimiseImage(canvas(), lossless())).bytes;
-    const noisyLogo = pngOf(makeImage(64, 64, (x, y) => [(x * 73 + y * 151) % 256, (x * y * 31) % 256, (x * 17 + y * 7) % 256, 255]));
-    const r = optimised(await optimiseImage(tiny, lossless({ watermark: { bytes: noisyLogo, position: 'c', heightFraction: 0.9, opacity: 1 } })));
+    const noisyLogo = pngOf(
+      makeImage(64, 64, (x, y) => [(x * 73 + y * 151) % 256, (x * y * 31) % 256, (x * 17 + y * 7) % 256, 255]),
+    );
+    const r = optimised(
+      await optimiseImage(tiny, lossless({ watermark: { bytes: noisyLogo, position: 'c', heightFraction: 0.9, opacity: 1 } })),
+    );
     expect(r.watermarked).toBe(true);
     expect(r.bytesOut).toBeGreaterThan(r.bytesIn);
   });
 
   it('never on GIF; a bad logo is a typed error', async () => {
     const gif = new TextEncoder().encode('GIF89a\x01\x00\x01\x00\x00\x00\x00;');
-    expect(await optimiseImage(gif, lossy(75, { watermark: { bytes: logo(), position: 'c', heightFraction: 0.5, opacity: 1 } }))).toMatchObject({ kind: 'unsupported', inputFormat: 'gif' });
-    await expect(optimiseImage(canvas(), lossy(75, { watermark: { bytes: new Uint8Array(10), position: 'c', heightFraction: 0.5, opacity: 1 } }))).rejects.toMatchObject({ name: 'WatermarkError' });
-    await expect(optimiseImage(canvas(), lossy(75, { watermark: { bytes: new Uint8Array(512001), position: 'c', heightFraction: 0.5, opacity: 1 } }))).rejects.toThrow('watermark picture maximum size 500kb');
+    expect(
+      await optimiseImage(gif, lossy(75, { watermark: { bytes: logo(), position: 'c', heightFraction: 0.5, opacity: 1 } })),
+    ).toMatchObject({ kind: 'unsupported', inputFormat: 'gif' });
+    await expect(
+      optimiseImage(
+        canvas(),
+        lossy(75, { watermark: { bytes: new Uint8Array(10), position: 'c', heightFraction: 0.5, opacity: 1 } }),
+      ),
+    ).rejects.toMatchObject({ name: 'WatermarkError' });
+    await expect(
+      optimiseImage(
+        canvas(),
+        lossy(75, { watermark: { bytes: new Uint8Array(512001), position: 'c', heightFraction: 0.5, opacity: 1 } }),
+      ),
+    ).rejects.toThrow('watermark picture maximum size 500kb');
   });
 });

@@ -26,7 +26,14 @@ async function signed(params: Record<string, string>, secret = env.SHOPIFY_API_S
 }
 
 const nowTs = () => String(Math.floor(Date.now() / 1000));
-const landing = (shop: string, extra: Record<string, string> = {}) => ({ shop, host: btoa(`admin.shopify.com/store/${shop.split('.')[0]}`), locale: 'de', session: 'abc', timestamp: nowTs(), ...extra });
+const landing = (shop: string, extra: Record<string, string> = {}) => ({
+  shop,
+  host: btoa(`admin.shopify.com/store/${shop.split('.')[0]}`),
+  locale: 'de',
+  session: 'abc',
+  timestamp: nowTs(),
+  ...extra,
+});
 
 describe('GET /shopify/app (install landing)', () => {
   it('answers 301 with Shopify’s authorize URL for a new shop, with a stored single-use state', async () => {
@@ -52,7 +59,9 @@ describe('GET /shopify/app (install landing)', () => {
     const tampered = new URLSearchParams(await signed(landing(shop)));
     tampered.set('shop', newDomain());
     expect((await call(`/shopify/app?${tampered}`)).status).toBe(401);
-    const stale = await call(`/shopify/app?${await signed(landing(shop, { timestamp: String(Math.floor(Date.now() / 1000) - 3600) }))}`);
+    const stale = await call(
+      `/shopify/app?${await signed(landing(shop, { timestamp: String(Math.floor(Date.now() / 1000) - 3600) }))}`,
+    );
     expect(stale.status).toBe(401);
     expect((await stale.json<{ msg: string }>()).msg).toBe('Request expired');
     const foreign = await call(`/shopify/app?${await signed(landing('evil.example.com'))}`);
@@ -91,11 +100,21 @@ describe('GET /shopify/callback', () => {
     fake = installFakeShopify({ graphql: () => shopInfoReply({}, 'en') });
     const shop = newDomain();
     const state = await startInstall(shop);
-    const res = await call(`/shopify/callback?${await signed({ code: 'auth-code-1', shop, state, host: btoa(`admin.shopify.com/store/${shop.split('.')[0]}`), timestamp: nowTs() })}`, { redirect: 'manual' });
+    const res = await call(
+      `/shopify/callback?${await signed({ code: 'auth-code-1', shop, state, host: btoa(`admin.shopify.com/store/${shop.split('.')[0]}`), timestamp: nowTs() })}`,
+      { redirect: 'manual' },
+    );
     expect(res.status).toBe(302);
     // Back into the Shopify admin, on the app's page (through SHOPIFY_ORIGIN like every Shopify host).
-    expect(res.headers.get('Location')).toBe(`${shopifyHostUrl(env, `admin.shopify.com/store/${shop.split('.')[0]}`)}/apps/${env.SHOPIFY_API_KEY}`);
-    expect(fake.tokenBodies[0]).toMatchObject({ code: 'auth-code-1', expiring: '1', client_id: env.SHOPIFY_API_KEY, client_secret: env.SHOPIFY_API_SECRET });
+    expect(res.headers.get('Location')).toBe(
+      `${shopifyHostUrl(env, `admin.shopify.com/store/${shop.split('.')[0]}`)}/apps/${env.SHOPIFY_API_KEY}`,
+    );
+    expect(fake.tokenBodies[0]).toMatchObject({
+      code: 'auth-code-1',
+      expiring: '1',
+      client_id: env.SHOPIFY_API_KEY,
+      client_secret: env.SHOPIFY_API_SECRET,
+    });
     const row = (await findShopByDomain(db(), shop))!;
     const issued = [...fake.validTokens][0]!;
     expect(row.accessTokenEnc).toBeTruthy();
@@ -103,9 +122,20 @@ describe('GET /shopify/callback', () => {
     expect(await decryptSecret(env.TOKEN_ENCRYPTION_KEY, row.accessTokenEnc!)).toBe(issued);
     expect(row.refreshTokenEnc).toBeTruthy();
     expect(row.accessTokenExpiresAt).toBeGreaterThan(Date.now());
-    expect(row).toMatchObject({ name: 'Fake Store', email: 'owner@fake.example', ownerName: 'Fay Owner', primaryDomain: 'https://fake.example', shopifyPlan: 'Development', currencyCode: 'EUR', isDevelopmentStore: true, language: 'ge' });
+    expect(row).toMatchObject({
+      name: 'Fake Store',
+      email: 'owner@fake.example',
+      ownerName: 'Fay Owner',
+      primaryDomain: 'https://fake.example',
+      shopifyPlan: 'Development',
+      currencyCode: 'EUR',
+      isDevelopmentStore: true,
+      language: 'ge',
+    });
     expect(row.installedAt).toBeTruthy();
-    expect(await db().select().from(catalogueSyncs).where(eq(catalogueSyncs.shopId, row.id)).get()).toMatchObject({ status: 'idle' });
+    expect(await db().select().from(catalogueSyncs).where(eq(catalogueSyncs.shopId, row.id)).get()).toMatchObject({
+      status: 'idle',
+    });
     expect(sent).toEqual([{ type: 'sync', shopId: row.id }]);
   });
 
@@ -113,15 +143,33 @@ describe('GET /shopify/callback', () => {
     fake = installFakeShopify({ graphql: () => shopInfoReply() });
     const shop = newDomain();
     const state = await startInstall(shop);
-    expect((await call(`/shopify/callback?${await signed({ code: 'c-cycle', shop, state, timestamp: nowTs() })}`, { redirect: 'manual' })).status).toBe(302);
+    expect(
+      (
+        await call(`/shopify/callback?${await signed({ code: 'c-cycle', shop, state, timestamp: nowTs() })}`, {
+          redirect: 'manual',
+        })
+      ).status,
+    ).toBe(302);
     const row = (await findShopByDomain(db(), shop))!;
     expect(row).toMatchObject(quotaCycleForInstall(row.installedAt!));
     expect(row.billingCycleDay).toBe(Math.min(new Date(row.installedAt!).getUTCDate(), 28));
 
     // A reinstall months later keeps the cycle day (5) and moves on to that day's current period (issue 17).
-    const { shop: old } = await createShop({ uninstalledAt: Date.now() - 86_400_000, installedAt: Date.UTC(2025, 0, 5), billingCycleDay: 5, quotaPeriodStart: Date.UTC(2025, 0, 5), accessTokenEnc: null });
+    const { shop: old } = await createShop({
+      uninstalledAt: Date.now() - 86_400_000,
+      installedAt: Date.UTC(2025, 0, 5),
+      billingCycleDay: 5,
+      quotaPeriodStart: Date.UTC(2025, 0, 5),
+      accessTokenEnc: null,
+    });
     const s2 = await startInstall(old.domain);
-    expect((await call(`/shopify/callback?${await signed({ code: 'c-cycle-2', shop: old.domain, state: s2, timestamp: nowTs() })}`, { redirect: 'manual' })).status).toBe(302);
+    expect(
+      (
+        await call(`/shopify/callback?${await signed({ code: 'c-cycle-2', shop: old.domain, state: s2, timestamp: nowTs() })}`, {
+          redirect: 'manual',
+        })
+      ).status,
+    ).toBe(302);
     const again = (await findShopByDomain(db(), old.domain))!;
     expect(again.uninstalledAt).toBeNull();
     expect(again).toMatchObject({ billingCycleDay: 5, quotaPeriodStart: currentPeriodStart(5, again.installedAt!) });
@@ -132,7 +180,9 @@ describe('GET /shopify/callback', () => {
     const { shop } = await createShop({ oldInstall: true, accessTokenEnc: 'x', scopes: 'read_products', language: 'fr' });
     const res = await call(`/shopify/reShopifyAuthor?shop=${shop.domain.split('.')[0]}`, { redirect: 'manual' });
     const state = new URL(res.headers.get('Location')!).searchParams.get('state')!;
-    const cb = await call(`/shopify/callback?${await signed({ code: 'c2', shop: shop.domain, state, timestamp: nowTs() })}`, { redirect: 'manual' });
+    const cb = await call(`/shopify/callback?${await signed({ code: 'c2', shop: shop.domain, state, timestamp: nowTs() })}`, {
+      redirect: 'manual',
+    });
     expect(cb.status).toBe(302);
     const row = (await findShopByDomain(db(), shop.domain))!;
     expect(row).toMatchObject({ oldInstall: false, language: 'fr' }); // the merchant's chosen language stays
@@ -143,14 +193,24 @@ describe('GET /shopify/callback', () => {
     fake = installFakeShopify({ graphql: () => shopInfoReply() });
     const shop = newDomain();
     const state = await startInstall(shop);
-    const ok = await call(`/shopify/callback?${await signed({ code: 'c', shop, state, timestamp: nowTs() })}`, { redirect: 'manual' });
+    const ok = await call(`/shopify/callback?${await signed({ code: 'c', shop, state, timestamp: nowTs() })}`, {
+      redirect: 'manual',
+    });
     expect(ok.status).toBe(302);
     const replay = await call(`/shopify/callback?${await signed({ code: 'c', shop, state, timestamp: nowTs() })}`);
     expect(replay.status).toBe(401);
     const other = newDomain();
     const foreignState = await startInstall(other);
-    expect((await call(`/shopify/callback?${await signed({ code: 'c', shop, state: foreignState, timestamp: nowTs() })}`)).status).toBe(401);
-    expect((await call(`/shopify/callback?${await signed({ code: 'c', shop: other, state: foreignState, timestamp: nowTs() }, 'nope')}`)).status).toBe(401);
+    expect(
+      (await call(`/shopify/callback?${await signed({ code: 'c', shop, state: foreignState, timestamp: nowTs() })}`)).status,
+    ).toBe(401);
+    expect(
+      (
+        await call(
+          `/shopify/callback?${await signed({ code: 'c', shop: other, state: foreignState, timestamp: nowTs() }, 'nope')}`,
+        )
+      ).status,
+    ).toBe(401);
     expect(fake.stats.code).toBe(1);
   });
 });

@@ -35,7 +35,9 @@ describe('the launch from Shopify’s admin', () => {
     expect(row.refreshTokenEnc).toBeTruthy();
     expect(row.scopes.split(',').sort()).toEqual(env.SHOPIFY_SCOPES.split(',').sort());
     // The next launch finds the grant and exchanges nothing.
-    const again = await (await call(`/shopify/app${new URL(await shop.launchUrl('/', { idToken: true })).search}`)).json<Landing>();
+    const again = await (
+      await call(`/shopify/app${new URL(await shop.launchUrl('/', { idToken: true })).search}`)
+    ).json<Landing>();
     expect(again.code).toBe(302);
     expect((await shop.info()).stats.tokenExchanges).toBe(1);
   });
@@ -43,7 +45,9 @@ describe('the launch from Shopify’s admin', () => {
   it('installs with App Bridge’s session token on the landing call when the launch carries no id_token', async () => {
     const shop = await createEmulatorShop({ install: false });
     const launch = new URL(await shop.launchUrl('/'));
-    const body = await (await call(`/shopify/app${launch.search}`, { headers: { Authorization: `Bearer ${await shop.sessionToken()}` } })).json<Landing>();
+    const body = await (
+      await call(`/shopify/app${launch.search}`, { headers: { Authorization: `Bearer ${await shop.sessionToken()}` } })
+    ).json<Landing>();
     expect(body.code).toBe(302);
     expect((await shop.info()).stats.tokenExchanges).toBe(1);
   });
@@ -53,7 +57,11 @@ describe('the launch from Shopify’s admin', () => {
     const standalone = await (await call(`/shopify/app${new URL(await shop.launchUrl('/')).search}`)).json<Landing>();
     expect(standalone.code).toBe(301);
     expect(new URL(standalone.url).pathname).toMatch(/\/admin\/oauth\/authorize$/);
-    const foreign = await (await call(`/shopify/app${new URL(await shop.launchUrl('/')).search}`, { headers: { Authorization: `Bearer ${await sessionToken('someone-else.myshopify.com')}` } })).json<Landing>();
+    const foreign = await (
+      await call(`/shopify/app${new URL(await shop.launchUrl('/')).search}`, {
+        headers: { Authorization: `Bearer ${await sessionToken('someone-else.myshopify.com')}` },
+      })
+    ).json<Landing>();
     expect(foreign.code).toBe(301);
     expect((await shop.info()).stats.tokenExchanges).toBe(0);
   });
@@ -71,7 +79,13 @@ describe('the launch from Shopify’s admin', () => {
 
   it('verifies the HMAC over every parameter Shopify sent, including ones the app does not know', async () => {
     const { shop } = { shop: `launch-${crypto.randomUUID().slice(0, 8)}.myshopify.com` };
-    const q = new URLSearchParams({ embedded: '1', shop, timestamp: String(Math.floor(Date.now() / 1000)), brand_new_param: 'x', locale: 'fr' });
+    const q = new URLSearchParams({
+      embedded: '1',
+      shop,
+      timestamp: String(Math.floor(Date.now() / 1000)),
+      brand_new_param: 'x',
+      locale: 'fr',
+    });
     q.set('hmac', await signQuery(q, env.SHOPIFY_API_SECRET));
     expect((await (await call(`/shopify/app?${q}`)).json<Landing>()).code).toBe(301);
     q.delete('brand_new_param'); // a landing that drops what Shopify signed fails the HMAC
@@ -97,7 +111,9 @@ describe('re-authorisation answers', () => {
   });
 
   it('a session token that does not verify gets 401 + X-Shopify-Retry-Invalid-Session-Request so App Bridge retries with a fresh one', async () => {
-    const res = await call('/api/v1/getSettingInfo', { headers: { Authorization: `Bearer ${await sessionToken('x.myshopify.com', {}, 'not-the-app-secret')}` } });
+    const res = await call('/api/v1/getSettingInfo', {
+      headers: { Authorization: `Bearer ${await sessionToken('x.myshopify.com', {}, 'not-the-app-secret')}` },
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('X-Shopify-Retry-Invalid-Session-Request')).toBe('1');
     expect(res.headers.get('X-Shopify-API-Request-Failure-Reauthorize-Url')).toBeNull();

@@ -4,15 +4,34 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ACK, backoffSeconds, consumeMessage, queueConsumer, retryIn, type ConsumerSpec, type Verdict } from '../../../worker/lib/queue-consumer';
+import {
+  ACK,
+  backoffSeconds,
+  consumeMessage,
+  queueConsumer,
+  retryIn,
+  type ConsumerSpec,
+  type Verdict,
+} from '../../../worker/lib/queue-consumer';
 import { dispatchQueue, queueHandlers } from '../../../worker/jobs/queue';
 import { createLogger } from '../../../worker/lib/log';
 
 const schema = z.object({ n: z.number() });
 type Body = z.infer<typeof schema>;
 
-function spec(process: ConsumerSpec<Body, null>['process'], more: Partial<ConsumerSpec<Body, null>> = {}): ConsumerSpec<Body, null> {
-  return { name: 'test_queue', schema, setup: () => null, process, backoff: { baseSeconds: 10, maxSeconds: 300 }, parallel: false, ...more };
+function spec(
+  process: ConsumerSpec<Body, null>['process'],
+  more: Partial<ConsumerSpec<Body, null>> = {},
+): ConsumerSpec<Body, null> {
+  return {
+    name: 'test_queue',
+    schema,
+    setup: () => null,
+    process,
+    backoff: { baseSeconds: 10, maxSeconds: 300 },
+    parallel: false,
+    ...more,
+  };
 }
 
 /** One message through consumeMessage; what the queue was told (ack, or retry with which delay). */
@@ -73,10 +92,17 @@ describe('consumeMessage', () => {
 
   it("passes the parsed body and the delivery's attempts, and follows the verdict", async () => {
     const seen: unknown[] = [];
-    const ack = await deliver(spec(async (_d, body, delivery) => (seen.push([body, delivery.attempts]), ACK)), { n: 1, extra: true }, 3);
+    const ack = await deliver(
+      spec(async (_d, body, delivery) => (seen.push([body, delivery.attempts]), ACK)),
+      { n: 1, extra: true },
+      3,
+    );
     expect(ack).toMatchObject({ acked: 1, retried: 0 });
     expect(seen).toEqual([[{ n: 1 }, 3]]);
-    const later = await deliver(spec(async () => retryIn(15)), { n: 1 });
+    const later = await deliver(
+      spec(async () => retryIn(15)),
+      { n: 1 },
+    );
     expect(later).toMatchObject({ acked: 0, retried: 1, delays: [15] });
   });
 
@@ -119,7 +145,10 @@ describe('queueConsumer', () => {
         { parallel },
       ),
     );
-    const batch = createMessageBatch<unknown>('test-queue', [1, 2, 3].map((n) => ({ id: `m${n}`, timestamp: new Date(), attempts: 1, body: { n } })));
+    const batch = createMessageBatch<unknown>(
+      'test-queue',
+      [1, 2, 3].map((n) => ({ id: `m${n}`, timestamp: new Date(), attempts: 1, body: { n } })),
+    );
     const ctx = createExecutionContext();
     await handler(batch, env);
     const result = await getQueueResult(batch, ctx);
@@ -139,7 +168,13 @@ describe('queueConsumer', () => {
 describe('every registered queue', () => {
   it('acks a malformed message (logged, never retried forever) and retries nothing else from it', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    expect(Object.keys(queueHandlers).sort()).toEqual(['catalogue-sync', 'image-optimise', 'image-optimise-dlq', 'pagespeed-check', 'shopify-webhooks']);
+    expect(Object.keys(queueHandlers).sort()).toEqual([
+      'catalogue-sync',
+      'image-optimise',
+      'image-optimise-dlq',
+      'pagespeed-check',
+      'shopify-webhooks',
+    ]);
     for (const queue of Object.keys(queueHandlers)) {
       const batch = createMessageBatch<unknown>(queue, [
         { id: 'junk', timestamp: new Date(), attempts: 1, body: { hello: 'world' } },
@@ -148,7 +183,11 @@ describe('every registered queue', () => {
       const ctx = createExecutionContext();
       await dispatchQueue(batch, env, ctx);
       const result = await getQueueResult(batch, ctx);
-      expect({ queue, acks: result.explicitAcks.sort(), retries: result.retryMessages }).toEqual({ queue, acks: ['junk', 'null'], retries: [] });
+      expect({ queue, acks: result.explicitAcks.sort(), retries: result.retryMessages }).toEqual({
+        queue,
+        acks: ['junk', 'null'],
+        retries: [],
+      });
     }
   });
 });

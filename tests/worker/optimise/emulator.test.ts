@@ -31,7 +31,12 @@ async function installed(emu: EmulatorShop): Promise<ShopRow> {
   return shop;
 }
 
-async function plan(shop: ShopRow, dataType: number, processType: 'optimize' | 'restore', selection: { itemIds?: number[]; imageIds?: number[] }) {
+async function plan(
+  shop: ShopRow,
+  dataType: number,
+  processType: 'optimize' | 'restore',
+  selection: { itemIds?: number[]; imageIds?: number[] },
+) {
   const q = recordingQueue();
   const d = db();
   await planJob(
@@ -43,14 +48,27 @@ async function plan(shop: ShopRow, dataType: number, processType: 'optimize' | '
 
 /** One delivery through the registered handler, as the queue would make it. */
 async function deliver(messages: OptimiseMessage[], attempts = 1, queue = 'image-optimise') {
-  const batch = createMessageBatch(queue, messages.map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts, body })));
+  const batch = createMessageBatch(
+    queue,
+    messages.map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts, body })),
+  );
   const ctx = createExecutionContext();
   await (queue === 'image-optimise' ? handleOptimiseBatch(batch, env) : handleOptimiseDeadLetters(batch, env));
   return getQueueResult(batch, ctx);
 }
 
-const itemsOf = (shopId: number, dataType: number) => db().select().from(items).where(and(eq(items.shopId, shopId), eq(items.dataType, dataType))).all();
-const imagesOfItem = (shopId: number, itemId: number) => db().select().from(images).where(and(eq(images.shopId, shopId), eq(images.itemId, itemId))).all();
+const itemsOf = (shopId: number, dataType: number) =>
+  db()
+    .select()
+    .from(items)
+    .where(and(eq(items.shopId, shopId), eq(items.dataType, dataType)))
+    .all();
+const imagesOfItem = (shopId: number, itemId: number) =>
+  db()
+    .select()
+    .from(images)
+    .where(and(eq(images.shopId, shopId), eq(images.itemId, itemId)))
+    .all();
 
 describe('optimisation against the store emulator', { timeout: 180_000 }, () => {
   let emu: EmulatorShop;
@@ -61,16 +79,26 @@ describe('optimisation against the store emulator', { timeout: 180_000 }, () => 
   beforeAll(async () => {
     emu = await createEmulatorShop({ seed: 'dev', install: true, settings: { fileProcessingMs: 50 } });
     shop = await installed(emu);
-    const sync = createMessageBatch('catalogue-sync', [{ id: 'sync', timestamp: new Date(), attempts: 1, body: { type: 'sync', shopId: shop.id } }]);
+    const sync = createMessageBatch('catalogue-sync', [
+      { id: 'sync', timestamp: new Date(), attempts: 1, body: { type: 'sync', shopId: shop.id } },
+    ]);
     await catalogueSyncConsumer(sync, env);
     await saveSettings(shop.id, (s) => {
-      s.alt_text = { ...s.alt_text, switch: 1, product: 1, collection: 1, blogs: 1, product_rule: '%product_title% - %shop_name%' };
+      s.alt_text = {
+        ...s.alt_text,
+        switch: 1,
+        product: 1,
+        collection: 1,
+        blogs: 1,
+        product_rule: '%product_title% - %shop_name%',
+      };
     });
     singles = [];
     for (const it of await itemsOf(shop.id, 1)) {
       const imgs = await imagesOfItem(shop.id, it.id);
       const first = imgs[0];
-      if (first && /\.jpe?g/i.test(first.src) && imgs.length >= 1) singles.push({ itemId: it.id, imageId: first.id, mediaId: first.imgId });
+      if (first && /\.jpe?g/i.test(first.src) && imgs.length >= 1)
+        singles.push({ itemId: it.id, imageId: first.id, mediaId: first.imgId });
     }
     expect(singles.length).toBeGreaterThanOrEqual(4);
   }, 180_000);

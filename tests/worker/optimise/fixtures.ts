@@ -125,7 +125,14 @@ export async function seedItem(
   seq += 1;
   const item = await db()
     .insert(items)
-    .values({ shopId: shop.id, dataType: opts.dataType ?? 1, resourceId: String(9000 + seq), title: opts.title ?? `Linen Shirt ${seq}`, vendor: 'Acme', published: opts.published ?? true })
+    .values({
+      shopId: shop.id,
+      dataType: opts.dataType ?? 1,
+      resourceId: String(9000 + seq),
+      title: opts.title ?? `Linen Shirt ${seq}`,
+      vendor: 'Acme',
+      published: opts.published ?? true,
+    })
     .returning()
     .get();
   const rows = [];
@@ -136,7 +143,16 @@ export async function seedItem(
     rows.push(
       await db()
         .insert(images)
-        .values({ shopId: shop.id, itemId: item.id, imgId: `gid://shopify/MediaImage/${seq * 100 + i}`, position: i, src, alt: opts.alt ?? '', fileName: `IMG_${i}.jpg`, fileType: 'jpg' })
+        .values({
+          shopId: shop.id,
+          itemId: item.id,
+          imgId: `gid://shopify/MediaImage/${seq * 100 + i}`,
+          position: i,
+          src,
+          alt: opts.alt ?? '',
+          fileName: `IMG_${i}.jpg`,
+          fileType: 'jpg',
+        })
         .returning()
         .get(),
     );

@@ -11,7 +11,13 @@ import { imageRow, ledgerRows, makeDeps, r2Bytes, recordingQueue, saveSettings, 
 
 type Shop = Awaited<ReturnType<typeof createShop>>['shop'];
 
-async function plan(deps: PipelineDeps, shop: Shop, processType: 'optimize' | 'reoptimize' | 'restore', itemIds: number[], dataType = 1) {
+async function plan(
+  deps: PipelineDeps,
+  shop: Shop,
+  processType: 'optimize' | 'reoptimize' | 'restore',
+  itemIds: number[],
+  dataType = 1,
+) {
   const q = recordingQueue();
   const res = await planJob(
     { db: deps.db, queue: q.queue, log: deps.log, now: deps.now, canOptimise: deps.quota.canOptimise },
@@ -68,7 +74,13 @@ describe('optimisation of one image', { timeout: 60_000 }, () => {
     const { shop } = await createShop({ name: 'Sunny Shop' });
     const { deps, fakes } = makeDeps();
     await saveSettings(shop.id, (s) => {
-      s.alt_text = { ...s.alt_text, switch: 1, product: 1, blank_replace: 1, product_rule: '%product_title% by %product_vendor%' };
+      s.alt_text = {
+        ...s.alt_text,
+        switch: 1,
+        product: 1,
+        blank_replace: 1,
+        product_rule: '%product_title% by %product_vendor%',
+      };
       s.file_name = { ...s.file_name, switch: 1, product: 1, product_rule: '%product_title%-%shop_name%' };
     });
     const { item, images } = await seedItem(shop, fakes.cdn, { count: 2, title: 'Blue Shirt' });
@@ -78,14 +90,27 @@ describe('optimisation of one image', { timeout: 60_000 }, () => {
       ['Blue Shirt by Acme', 'blue-shirt-sunny-shop-2.jpg'],
     ]);
     const row = (await imageRow(images[1]!.id))!;
-    expect([row.altEdited, row.fileNameEdited, row.alt, row.fileName, row.originalFileName]).toEqual([true, true, 'Blue Shirt by Acme', 'blue-shirt-sunny-shop-2.jpg', 'IMG_1.jpg']);
+    expect([row.altEdited, row.fileNameEdited, row.alt, row.fileName, row.originalFileName]).toEqual([
+      true,
+      true,
+      'Blue Shirt by Acme',
+      'blue-shirt-sunny-shop-2.jpg',
+      'IMG_1.jpg',
+    ]);
   });
 
   it('passes the stored watermark picture and position to the engine and flags the row', async () => {
     const { shop } = await createShop();
     const { deps, fakes } = makeDeps();
     const s = await saveSettings(shop.id, (st) => {
-      st.image_opt.watermark = { ...st.image_opt.watermark, switch: 1, position: 't_l', image_height: 0.25, opacity: 0.6, logo: 'logo.png' };
+      st.image_opt.watermark = {
+        ...st.image_opt.watermark,
+        switch: 1,
+        position: 't_l',
+        image_height: 0.25,
+        opacity: 0.6,
+        logo: 'logo.png',
+      };
     });
     const key = `watermarks/${shop.id}/logo.png`;
     const logo = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
@@ -95,7 +120,7 @@ describe('optimisation of one image', { timeout: 60_000 }, () => {
     const { item, images } = await seedItem(shop, fakes.cdn);
     await drain(deps, (await plan(deps, shop, 'optimize', [item.id])).messages);
     expect(fakes.engine.calls[0]!.watermark).toEqual({ bytes: logo, position: 't_l', heightFraction: 0.25, opacity: 0.6 });
-    expect((await imageRow(images[0]!.id))).toMatchObject({ status: 'compressed', watermarked: true });
+    expect(await imageRow(images[0]!.id)).toMatchObject({ status: 'compressed', watermarked: true });
   });
 
   it('keeps a watermark the merchant asked for even when it makes the file larger, and does not charge it', async () => {
@@ -106,7 +131,19 @@ describe('optimisation of one image', { timeout: 60_000 }, () => {
       const out = new Uint8Array(input.byteLength + 64);
       out.set(input);
       out[5] = (out[5]! + 7) % 256;
-      return { kind: 'optimised', bytes: out, format: 'jpeg', mime: 'image/jpeg', width: 10, height: 10, inputFormat: 'jpeg', convertedToJpg: false, watermarked: !!settings.watermark, bytesIn: input.byteLength, bytesOut: out.byteLength };
+      return {
+        kind: 'optimised',
+        bytes: out,
+        format: 'jpeg',
+        mime: 'image/jpeg',
+        width: 10,
+        height: 10,
+        inputFormat: 'jpeg',
+        convertedToJpg: false,
+        watermarked: !!settings.watermark,
+        bytesIn: input.byteLength,
+        bytesOut: out.byteLength,
+      };
     };
     const s = await saveSettings(shop.id, (st) => {
       st.image_opt.watermark = { ...st.image_opt.watermark, switch: 1, logo: 'logo.png' };
@@ -188,7 +225,9 @@ describe('restore and re-optimise', { timeout: 60_000 }, () => {
     await expect(plan(deps, shop, 'restore', [item.id])).rejects.toThrow(/expired: originals are kept for 30 days/);
     await expect(plan(deps, shop, 'reoptimize', [item.id])).rejects.toThrow(/expired/);
     await updateImage(db(), shop.id, images[0]!.id, { expired: false, deleted: true });
-    await expect(plan(deps, shop, 'restore', [item.id])).rejects.toThrow('This image has been deleted and cannot be restored or re-optimized.');
+    await expect(plan(deps, shop, 'restore', [item.id])).rejects.toThrow(
+      'This image has been deleted and cannot be restored or re-optimized.',
+    );
   });
 });
 
@@ -212,7 +251,12 @@ describe('failures', { timeout: 60_000 }, () => {
     await processDeadLetter(deps, messages[0]!); // the DLQ delivery finds it recorded: a no-op
     expect((await getJob(db(), shop.id, messages[0]!.jobId))?.status).toBe('done');
     // The progress panel learns that nothing was optimised and one image failed (no "1 optimized" toast).
-    expect(await scheduleForTab(db(), shop.id, 1, Date.now())).toMatchObject({ process_result: 1, opt_total: 1, opt_done: 0, opt_failed: 1 });
+    expect(await scheduleForTab(db(), shop.id, 1, Date.now())).toMatchObject({
+      process_result: 1,
+      opt_total: 1,
+      opt_done: 0,
+      opt_failed: 1,
+    });
   });
 
   it('marks undecodable bytes failed at once (no retry)', async () => {
@@ -227,6 +271,6 @@ describe('failures', { timeout: 60_000 }, () => {
     const { item, images } = await seedItem(shop, fakes.cdn);
     const verdicts = await drain(deps, (await plan(deps, shop, 'optimize', [item.id])).messages);
     expect(verdicts).toEqual([{ ack: true }]);
-    expect((await imageRow(images[0]!.id))).toMatchObject({ status: 'failed', failReason: 'ImageDecodeError: truncated JPEG' });
+    expect(await imageRow(images[0]!.id)).toMatchObject({ status: 'failed', failReason: 'ImageDecodeError: truncated JPEG' });
   });
 });

@@ -11,7 +11,12 @@ describe('registration', { timeout: 60_000 }, () => {
   it('image-optimise and its DLQ are handled: stale and malformed messages are acked, never retried forever', async () => {
     for (const queue of ['image-optimise', 'image-optimise-dlq']) {
       const batch = createMessageBatch(queue, [
-        { id: 'stale', timestamp: new Date(), attempts: 1, body: { type: 'image', jobId: crypto.randomUUID(), shopId: 999_999, imageId: 1 } },
+        {
+          id: 'stale',
+          timestamp: new Date(),
+          attempts: 1,
+          body: { type: 'image', jobId: crypto.randomUUID(), shopId: 999_999, imageId: 1 },
+        },
         { id: 'junk', timestamp: new Date(), attempts: 1, body: { hello: 'world' } },
       ]);
       const ctx = createExecutionContext();
@@ -27,7 +32,11 @@ describe('registration', { timeout: 60_000 }, () => {
     const { fakes } = makeDeps();
     const { images } = await seedItem(shop, fakes.cdn);
     await env.BUCKET.put(`originals/${shop.id}/cron`, 'orig');
-    await updateImage(db(), shop.id, images[0]!.id, { status: 'compressed', originalKey: `originals/${shop.id}/cron`, expiresAt: Date.now() - 1000 });
+    await updateImage(db(), shop.id, images[0]!.id, {
+      status: 'compressed',
+      originalKey: `originals/${shop.id}/cron`,
+      expiresAt: Date.now() - 1000,
+    });
     const ctx = createExecutionContext();
     await dispatchScheduled(createScheduledController({ cron: CRON.expirySweep, scheduledTime: Date.now() }), env, ctx);
     expect(await imageRow(images[0]!.id)).toMatchObject({ expired: true, originalKey: null });

@@ -49,11 +49,17 @@ function dieOnce<A extends unknown[], R>(fn: (...a: A) => Promise<R>, when: 'bef
 
 describe('a worker dying between steps', { timeout: 60_000 }, () => {
   const cases: { name: string; inject: (deps: PipelineDeps, fakes: ReturnType<typeof makeDeps>['fakes']) => void }[] = [
-    { name: 'after the original is stored (engine crash)', inject: (d) => (d.optimiseImage = dieOnce(d.optimiseImage, 'before')) },
+    {
+      name: 'after the original is stored (engine crash)',
+      inject: (d) => (d.optimiseImage = dieOnce(d.optimiseImage, 'before')),
+    },
     { name: 'after the result is stored, before Shopify', inject: (_d, f) => (f.faults.failNextUpdates = 1) },
     { name: 'after Shopify accepted the new file', inject: (_d, f) => (f.faults.failAfterAccept = 1) },
     { name: 'before D1 records the result (charge crash)', inject: (d) => (d.quota.charge = dieOnce(d.quota.charge, 'before')) },
-    { name: 'after the charge, before D1 records the result', inject: (d) => (d.quota.charge = dieOnce(d.quota.charge, 'after')) },
+    {
+      name: 'after the charge, before D1 records the result',
+      inject: (d) => (d.quota.charge = dieOnce(d.quota.charge, 'after')),
+    },
   ];
   for (const c of cases) {
     it(`${c.name}: the retry completes with no lost original, no double upload, no double charge`, async () => {
@@ -101,7 +107,11 @@ describe('two jobs for the same image', { timeout: 60_000 }, () => {
     // Planning skips images already waiting in a job, so the second job is made directly (e.g. a webhook
     // and the merchant at the same moment in two isolates).
     const jobB = crypto.randomUUID();
-    await createJob(db(), { id: jobB, shopId: shop.id, dataType: 1, processType: 'reoptimize', pageType: 0, pattern: 'automatic' }, [{ imageId: images[0]!.id, itemId: item.id }]);
+    await createJob(
+      db(),
+      { id: jobB, shopId: shop.id, dataType: 1, processType: 'reoptimize', pageType: 0, pattern: 'automatic' },
+      [{ imageId: images[0]!.id, itemId: item.id }],
+    );
     const b: OptimiseMessage = { type: 'image', jobId: jobB, shopId: shop.id, imageId: images[0]!.id };
 
     const [va, vb] = await Promise.all([processOptimiseMessage(deps, a!, 1), processOptimiseMessage(deps, b, 1)]);
@@ -137,7 +147,13 @@ describe('quota', { timeout: 60_000 }, () => {
     for (let i = 0; i < n; i += 20) {
       await db()
         .insert(usageLedger)
-        .values(Array.from({ length: Math.min(20, n - i) }, (_, k) => ({ shopId: shop.id, chargeKey: `seed:${i + k}`, periodStart: shop.quotaPeriodStart })));
+        .values(
+          Array.from({ length: Math.min(20, n - i) }, (_, k) => ({
+            shopId: shop.id,
+            chargeKey: `seed:${i + k}`,
+            periodStart: shop.quotaPeriodStart,
+          })),
+        );
     }
   }
 
@@ -157,7 +173,14 @@ describe('quota', { timeout: 60_000 }, () => {
     expect(fakes.updates).toHaveLength(1);
     expect(await ledgerRows(shop.id)).toHaveLength(150);
     const schedule = await scheduleForTab(db(), shop.id, 1, Date.now());
-    expect(schedule).toMatchObject({ status: 'plan_limit', process_result: 1, opt_total: 3, opt_done: 1, opt_failed: 0, plan_limit_message: 'There are 2 images that can be optimized.' });
+    expect(schedule).toMatchObject({
+      status: 'plan_limit',
+      process_result: 1,
+      opt_total: 3,
+      opt_done: 1,
+      opt_failed: 0,
+      plan_limit_message: 'There are 2 images that can be optimized.',
+    });
 
     // A new request is refused before any work starts.
     await expect(planOptimise(deps, shop, [item.id])).rejects.toThrow('There are 2 images that can be optimized.');

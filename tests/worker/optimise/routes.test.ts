@@ -32,10 +32,16 @@ describe('uploadImagesOpt', { timeout: 60_000 }, () => {
       { name: 'chelsea.png', data: `data:image/png;base64,${toBase64(png)}`, type: 'image/png' },
       { name: 'anim.gif', data: 'R0lGODlhAQABAAAAACw=', type: 'image/gif' },
     ];
-    const res = await call('/api/v2/image-opt/uploadImagesOpt', { method: 'POST', headers, json: { file_list, opt_cfg: { pngtojpg: 1, is_watermark: 0 } } });
+    const res = await call('/api/v2/image-opt/uploadImagesOpt', {
+      method: 'POST',
+      headers,
+      json: { file_list, opt_cfg: { pngtojpg: 1, is_watermark: 0 } },
+    });
     const body = await res.json<Ack>();
     expect(body.ack).toBe(1);
-    expect(body.message).toBe("The following images couldn't be uploaded: anim.gif is not supported. File type must be .jpg, .png.");
+    expect(body.message).toBe(
+      "The following images couldn't be uploaded: anim.gif is not supported. File type must be .jpg, .png.",
+    );
     expect(body.data).toMatchObject({ accepted: ['rocket.jpg', 'chelsea.png'], rejected: [{ name: 'anim.gif' }] });
 
     const schedule = await waitFor(
@@ -44,7 +50,8 @@ describe('uploadImagesOpt', { timeout: 60_000 }, () => {
     );
     expect(schedule).toMatchObject({ process_type: 'upload', process_result: 1, opt_in: 0, opt_total: 2 });
     const rows = [];
-    for (const { data_id } of schedule.list as { data_id: number }[]) rows.push(...(await listItemImages(db(), shop.id, data_id)));
+    for (const { data_id } of schedule.list as { data_id: number }[])
+      rows.push(...(await listItemImages(db(), shop.id, data_id)));
     const rocket = rows.find((r) => r.fileName === 'rocket.jpg')!;
     expect(rocket).toMatchObject({ status: 'compressed', compressed: true, convertedToJpg: false });
     expect(rocket.optimisedSize).toBeLessThan(jpg.byteLength);
@@ -62,8 +69,14 @@ describe('uploadImagesOpt', { timeout: 60_000 }, () => {
   it('answers the documented messages for no files, only unsupported files, and files over the limit', async () => {
     const { shop, headers } = await createShop();
     await saveSettings(shop.id);
-    const post = async (json: unknown) => (await call('/api/v2/image-opt/uploadImagesOpt', { method: 'POST', headers, json })).json<Promise<Ack>>();
-    expect(await post({ file_list: [], opt_cfg: { pngtojpg: 0, is_watermark: 0 } })).toEqual({ ack: 0, message: "haven't uploaded any image", message_key: 'server.upload.none', params: {} });
+    const post = async (json: unknown) =>
+      (await call('/api/v2/image-opt/uploadImagesOpt', { method: 'POST', headers, json })).json<Promise<Ack>>();
+    expect(await post({ file_list: [], opt_cfg: { pngtojpg: 0, is_watermark: 0 } })).toEqual({
+      ack: 0,
+      message: "haven't uploaded any image",
+      message_key: 'server.upload.none',
+      params: {},
+    });
     const bmp = await post({ file_list: [{ name: 'a.bmp', data: 'Qk0=', type: 'image/bmp' }] });
     expect(bmp).toEqual({
       ack: 0,
@@ -88,16 +101,32 @@ describe('restore, reOptimize, schedule and stop', { timeout: 60_000 }, () => {
     await saveSettings(shop.id);
     const { fakes } = makeDeps();
     const { item, images } = await seedItem(shop, fakes.cdn);
-    const restore = async (json: unknown) => (await call('/api/v2/image-opt/restore', { method: 'POST', headers, json })).json<Promise<Ack>>();
+    const restore = async (json: unknown) =>
+      (await call('/api/v2/image-opt/restore', { method: 'POST', headers, json })).json<Promise<Ack>>();
     // A never-optimised image cannot be restored.
-    expect(await restore({ data_type: 1, data_list: [{ data_id: item.id, restore_type: 'all' }] })).toEqual({ ack: 0, message: 'Select the correct state of the image operation', message_key: 'server.optimise.selectCorrectState', params: {} });
+    expect(await restore({ data_type: 1, data_list: [{ data_id: item.id, restore_type: 'all' }] })).toEqual({
+      ack: 0,
+      message: 'Select the correct state of the image operation',
+      message_key: 'server.optimise.selectCorrectState',
+      params: {},
+    });
     await updateImage(db(), shop.id, images[0]!.id, { status: 'compressed', originalKey: 'originals/x', expired: true });
-    expect((await restore({ data_type: 1, data_list: [{ data_id: item.id, img_ids: [images[0]!.id] }] })).message).toMatch(/^This image has expired/);
-    const reopt = await call('/api/v2/image-opt/reOptimize', { method: 'POST', headers, json: { data_type: 1, data_list: [{ data_id: item.id }], re_opt_type: '', page_type: 0 } });
+    expect((await restore({ data_type: 1, data_list: [{ data_id: item.id, img_ids: [images[0]!.id] }] })).message).toMatch(
+      /^This image has expired/,
+    );
+    const reopt = await call('/api/v2/image-opt/reOptimize', {
+      method: 'POST',
+      headers,
+      json: { data_type: 1, data_list: [{ data_id: item.id }], re_opt_type: '', page_type: 0 },
+    });
     expect((await reopt.json<Ack>()).message).toMatch(/^This image has expired/);
     // Another shop's item is invisible: nothing selectable.
     const other = await createShop();
-    const foreign = await call('/api/v2/image-opt/restore', { method: 'POST', headers: other.headers, json: { data_type: 1, data_list: [{ data_id: item.id }] } });
+    const foreign = await call('/api/v2/image-opt/restore', {
+      method: 'POST',
+      headers: other.headers,
+      json: { data_type: 1, data_list: [{ data_id: item.id }] },
+    });
     expect((await foreign.json<Ack>()).message).toBe('Select the correct state of the image operation');
     const bad = await call('/api/v2/image-opt/reOptimize', { method: 'POST', headers, json: { data_type: 9, data_list: [] } });
     expect(bad.status).toBe(400);
@@ -114,11 +143,22 @@ describe('restore, reOptimize, schedule and stop', { timeout: 60_000 }, () => {
     const { fakes } = makeDeps();
     const { item, images } = await seedItem(shop, fakes.cdn, { count: 3 });
     const jobId = crypto.randomUUID();
-    await createJob(db(), { id: jobId, shopId: shop.id, dataType: 1, processType: 'optimize', pageType: 1, pattern: 'manual' }, images.map((i) => ({ imageId: i.id, itemId: item.id })));
+    await createJob(
+      db(),
+      { id: jobId, shopId: shop.id, dataType: 1, processType: 'optimize', pageType: 1, pattern: 'manual' },
+      images.map((i) => ({ imageId: i.id, itemId: item.id })),
+    );
     const { finishJobImage } = await import('../../../worker/db/jobs');
     await finishJobImage(db(), jobId, images[0]!.id, 'done');
     const running = await (await call('/api/v2/image-opt/getOptSchedule?data_type=1', { headers })).json<Ack>();
-    expect(running.data).toMatchObject({ process_type: 'optimize', page_type: 1, process_result: 0, opt_in: 2, opt_total: 3, list: [{ data_id: item.id, opt_in: 2, opt_total: 3 }] });
+    expect(running.data).toMatchObject({
+      process_type: 'optimize',
+      page_type: 1,
+      process_result: 0,
+      opt_in: 2,
+      opt_total: 3,
+      list: [{ data_id: item.id, opt_in: 2, opt_total: 3 }],
+    });
 
     const stop = await (await call('/api/v2/image-opt/stopImageOptTask', { headers })).json<Ack>();
     expect(stop).toMatchObject({ ack: 1, data: { stopped: 1 } });
@@ -134,7 +174,12 @@ describe('expiry sweep', { timeout: 60_000 }, () => {
     const { images } = await seedItem(shop, fakes.cdn, { count: 2 });
     await env.BUCKET.put(`originals/${shop.id}/a`, 'orig');
     await env.BUCKET.put(`results/${shop.id}/a`, 'res');
-    await updateImage(db(), shop.id, images[0]!.id, { status: 'compressed', originalKey: `originals/${shop.id}/a`, resultKey: `results/${shop.id}/a`, expiresAt: Date.now() - 1 });
+    await updateImage(db(), shop.id, images[0]!.id, {
+      status: 'compressed',
+      originalKey: `originals/${shop.id}/a`,
+      resultKey: `results/${shop.id}/a`,
+      expiresAt: Date.now() - 1,
+    });
     await updateImage(db(), shop.id, images[1]!.id, { status: 'compressed', expiresAt: Date.now() + 86_400_000 });
     const marked = await sweepExpired({ db: db(), bucket: env.BUCKET, log: createLogger(), now: () => Date.now() });
     expect(marked).toBeGreaterThanOrEqual(1);

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { defaultImageSettings } from '../../../shared/image-settings';
-import { ALT_TEXT_MAX, decideAltText, decideFileNames, extensionOf, renderAltText, slugify, templateValues } from '../../../worker/optimise/templates';
+import {
+  ALT_TEXT_MAX,
+  decideAltText,
+  decideFileNames,
+  extensionOf,
+  renderAltText,
+  slugify,
+  templateValues,
+} from '../../../worker/optimise/templates';
 
 const product = { title: 'Blue Linen Shirt', vendor: 'Acme', productType: 'Shirts', price: '29.90', variant: 'M / Blue' };
 const ctxP = { kind: 'product' as const, item: product, shopName: 'Sunny Shop' };
@@ -20,7 +28,7 @@ describe('templates', () => {
     expect(templateValues({ ...blog, item: { title: '', blogTitle: 'News' } }).blog_title).toBe('News');
   });
 
-  it('caps alt text at Shopify\'s limit on a word boundary', () => {
+  it("caps alt text at Shopify's limit on a word boundary", () => {
     const alt = renderAltText('%product_title%', { ...ctxP, item: { title: 'word '.repeat(200) } });
     expect(alt.length).toBeLessThanOrEqual(ALT_TEXT_MAX);
     expect(alt.endsWith('word')).toBe(true);

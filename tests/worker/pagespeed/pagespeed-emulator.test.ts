@@ -10,7 +10,10 @@ import { createShop } from '../helpers';
 // asks, the queue consumer calls PSI for both strategies, the dashboard reads the result.
 
 const sent: PagespeedCheckMessage[] = [];
-const queue = { send: async (body: PagespeedCheckMessage) => void sent.push(body), sendBatch: async () => {} } as unknown as Queue;
+const queue = {
+  send: async (body: PagespeedCheckMessage) => void sent.push(body),
+  sendBatch: async () => {},
+} as unknown as Queue;
 const testEnv = { ...env, PAGESPEED_QUEUE: queue } as Env;
 
 beforeEach(() => {
@@ -28,7 +31,9 @@ async function api(path: string, headers: Record<string, string>, method = 'GET'
 async function deliverLast(attempts = 1) {
   const body = sent.at(-1);
   if (!body) throw new Error('no check was queued');
-  const batch = createMessageBatch<unknown>('pagespeed-check', [{ id: `m-${body.checkId}-${attempts}`, timestamp: Date.now(), attempts, body }]);
+  const batch = createMessageBatch<unknown>('pagespeed-check', [
+    { id: `m-${body.checkId}-${attempts}`, timestamp: Date.now(), attempts, body },
+  ]);
   const ctx = createExecutionContext();
   await dispatchQueue(batch, testEnv, ctx);
   const result = await getQueueResult(batch, ctx);
@@ -49,7 +54,12 @@ describe('page-speed score through the PSI emulator', () => {
     await pageSpeed.set({ host, mode: 'ok', desktop: 0.82, mobile: 0.41 });
     expect(await api('/api/v2/home/getPageSpeedScore', headers)).toMatchObject({ ack: 1, status: 0 });
     expect(await deliverLast()).toEqual({ acked: 1, retried: 0 });
-    expect(await api('/api/v2/home/getPageSpeedScore', headers)).toEqual({ ack: 1, message: 'success', status: 1, score: { pc: 82, mb: 41 } });
+    expect(await api('/api/v2/home/getPageSpeedScore', headers)).toEqual({
+      ack: 1,
+      message: 'success',
+      status: 1,
+      score: { pc: 82, mb: 41 },
+    });
     const calls = (await pageSpeed.calls()).filter((c) => c.url.startsWith(new URL(storefrontUrl).origin));
     expect(calls.map((c) => c.strategy).sort()).toEqual(['desktop', 'mobile']);
   });
@@ -58,7 +68,11 @@ describe('page-speed score through the PSI emulator', () => {
     const { headers } = await storeWithApp({ storefrontPassword: true });
     await api('/api/v2/home/refreshPageSpeedOnline', headers, 'POST');
     expect(await deliverLast()).toEqual({ acked: 1, retried: 0 });
-    expect(await api('/api/v2/home/getPageSpeedScore', headers)).toMatchObject({ status: 3, reason: 'password_protected', message: FAILURE_MESSAGES.password_protected });
+    expect(await api('/api/v2/home/getPageSpeedScore', headers)).toMatchObject({
+      status: 3,
+      reason: 'password_protected',
+      message: FAILURE_MESSAGES.password_protected,
+    });
   });
 
   it('an unreachable storefront ends in the failed state with its message', async () => {
@@ -66,7 +80,11 @@ describe('page-speed score through the PSI emulator', () => {
     await pageSpeed.set({ host, mode: 'unreachable' });
     await api('/api/v2/home/refreshPageSpeedOnline', headers, 'POST');
     expect(await deliverLast()).toEqual({ acked: 1, retried: 0 });
-    expect(await api('/api/v2/home/getPageSpeedScore', headers)).toMatchObject({ status: 3, reason: 'unreachable', message: FAILURE_MESSAGES.unreachable });
+    expect(await api('/api/v2/home/getPageSpeedScore', headers)).toMatchObject({
+      status: 3,
+      reason: 'unreachable',
+      message: FAILURE_MESSAGES.unreachable,
+    });
   });
 
   it('429 from PSI: retried later, then ready', async () => {

@@ -39,7 +39,9 @@ async function callApi(queue: Queue, path: string, headers: Record<string, strin
 }
 
 async function deliver(body: PagespeedCheckMessage, attempts = 1) {
-  const batch = createMessageBatch<unknown>('pagespeed-check', [{ id: `msg-${body.checkId}-${attempts}`, timestamp: Date.now(), attempts, body }]);
+  const batch = createMessageBatch<unknown>('pagespeed-check', [
+    { id: `msg-${body.checkId}-${attempts}`, timestamp: Date.now(), attempts, body },
+  ]);
   // getQueueResult does not report retry delays: record what the consumer asked for.
   const delays: (number | undefined)[] = [];
   for (const message of batch.messages) {
@@ -57,7 +59,10 @@ async function deliver(body: PagespeedCheckMessage, attempts = 1) {
 
 /** The shop's checks as if requested before the recheck cooldown (worker/lib/limits.ts). */
 const pastCooldown = (shopId: number) =>
-  db().update(pagespeedScores).set({ requestedAt: Date.now() - PAGESPEED_COOLDOWN_MS - 1000 }).where(eq(pagespeedScores.shopId, shopId));
+  db()
+    .update(pagespeedScores)
+    .set({ requestedAt: Date.now() - PAGESPEED_COOLDOWN_MS - 1000 })
+    .where(eq(pagespeedScores.shopId, shopId));
 
 const rowsOf = (shopId: number) => db().select().from(pagespeedScores).where(eq(pagespeedScores.shopId, shopId)).all();
 
@@ -101,9 +106,15 @@ describe('getPageSpeedScore and refreshPageSpeedOnline', () => {
     expect(sent).toHaveLength(2);
 
     // While the second runs, the dashboard keeps showing the first scores.
-    expect((await callApi(queue, '/api/v2/home/getPageSpeedScore', headers)).body).toMatchObject({ status: 2, score: { pc: 90, mb: 50 } });
+    expect((await callApi(queue, '/api/v2/home/getPageSpeedScore', headers)).body).toMatchObject({
+      status: 2,
+      score: { pc: 90, mb: 50 },
+    });
     await deliver(sent[1] as PagespeedCheckMessage);
-    expect((await callApi(queue, '/api/v2/home/getPageSpeedScore', headers)).body).toMatchObject({ status: 1, score: { pc: 70, mb: 35 } });
+    expect((await callApi(queue, '/api/v2/home/getPageSpeedScore', headers)).body).toMatchObject({
+      status: 1,
+      score: { pc: 70, mb: 35 },
+    });
 
     const history = await rowsOf(shop.id);
     expect(history.map((r) => [r.status, r.desktop, r.mobile])).toEqual([
@@ -121,7 +132,10 @@ describe('getPageSpeedScore and refreshPageSpeedOnline', () => {
     await deliver(sent[0] as PagespeedCheckMessage);
     expect((await callApi(queue, '/api/v2/home/getPageSpeedScore', b.headers)).body).toMatchObject({ status: 0 });
     // A message naming another shop's check does nothing.
-    expect(await deliver({ type: 'check', shopId: b.shop.id, checkId: (sent[0] as PagespeedCheckMessage).checkId })).toEqual({ acked: true, retries: [] });
+    expect(await deliver({ type: 'check', shopId: b.shop.id, checkId: (sent[0] as PagespeedCheckMessage).checkId })).toEqual({
+      acked: true,
+      retries: [],
+    });
   });
 
   it('a check whose message was lost counts as failed after 15 minutes and can be restarted', async () => {
@@ -130,7 +144,11 @@ describe('getPageSpeedScore and refreshPageSpeedOnline', () => {
       .insert(pagespeedScores)
       .values({ shopId: shop.id, url: 'https://x/', status: 2, requestedAt: Date.now() - STALE_CHECK_MS - 1000 });
     const { queue, sent } = recordingQueue();
-    expect((await callApi(queue, '/api/v2/home/getPageSpeedScore', headers)).body).toMatchObject({ status: 3, reason: 'unavailable', message: FAILURE_MESSAGES.unavailable });
+    expect((await callApi(queue, '/api/v2/home/getPageSpeedScore', headers)).body).toMatchObject({
+      status: 3,
+      reason: 'unavailable',
+      message: FAILURE_MESSAGES.unavailable,
+    });
     await callApi(queue, '/api/v2/home/refreshPageSpeedOnline', headers, 'POST');
     expect(sent).toHaveLength(1);
   });
@@ -169,7 +187,10 @@ describe('pagespeed-check consumer: PSI failures', () => {
     psi.answer(psiScore(10, 42));
     expect(await deliver(message, 2)).toEqual({ acked: true, retries: [] });
     expect(psi.calls.map((c) => c.strategy)).toEqual(['mobile']);
-    expect((await callApi(queue, '/api/v2/home/getPageSpeedScore', headers)).body).toMatchObject({ status: 1, score: { pc: 88, mb: 42 } });
+    expect((await callApi(queue, '/api/v2/home/getPageSpeedScore', headers)).body).toMatchObject({
+      status: 1,
+      score: { pc: 88, mb: 42 },
+    });
   });
 
   it('429 without Retry-After backs off 30 s, then 60 s', async () => {
@@ -191,7 +212,10 @@ describe('pagespeed-check consumer: PSI failures', () => {
     const latest = (await rowsOf(shop.id)).at(-1);
     if (!latest) throw new Error('no check');
     psi.answer(psiRateLimited());
-    expect(await deliver({ type: 'check', shopId: shop.id, checkId: latest.id }, PAGESPEED_MAX_ATTEMPTS)).toEqual({ acked: true, retries: [] });
+    expect(await deliver({ type: 'check', shopId: shop.id, checkId: latest.id }, PAGESPEED_MAX_ATTEMPTS)).toEqual({
+      acked: true,
+      retries: [],
+    });
     expect((await callApi(queue, '/api/v2/home/getPageSpeedScore', headers)).body).toEqual({
       ack: 1,
       status: 3,
@@ -211,7 +235,11 @@ describe('pagespeed-check consumer: PSI failures', () => {
       message: FAILURE_MESSAGES.password_protected,
       score: { pc: 0, mb: 0 },
     });
-    const [row] = await db().select().from(pagespeedScores).where(and(eq(pagespeedScores.shopId, shop.id), eq(pagespeedScores.id, message.checkId))).all();
+    const [row] = await db()
+      .select()
+      .from(pagespeedScores)
+      .where(and(eq(pagespeedScores.shopId, shop.id), eq(pagespeedScores.id, message.checkId)))
+      .all();
     expect(row).toMatchObject({ status: 3, error: 'password_protected', desktop: null, mobile: null });
   });
 
@@ -219,7 +247,11 @@ describe('pagespeed-check consumer: PSI failures', () => {
     const { headers, queue, message } = await startCheck();
     psi.answer(psiUnreachable);
     expect(await deliver(message)).toEqual({ acked: true, retries: [] });
-    expect((await callApi(queue, '/api/v2/home/getPageSpeedScore', headers)).body).toMatchObject({ status: 3, reason: 'unreachable', message: FAILURE_MESSAGES.unreachable });
+    expect((await callApi(queue, '/api/v2/home/getPageSpeedScore', headers)).body).toMatchObject({
+      status: 3,
+      reason: 'unreachable',
+      message: FAILURE_MESSAGES.unreachable,
+    });
   });
 
   it('a second delivery of a finished check does nothing', async () => {

@@ -38,7 +38,10 @@ describe('GET /storefront/prefetch.<version>.js', () => {
   });
 
   it('answers a CORS preflight and needs no authentication', async () => {
-    const res = await call(PREFETCH_SCRIPT_PATH, { method: 'OPTIONS', headers: { Origin: 'https://shop.example', 'Access-Control-Request-Method': 'GET' } });
+    const res = await call(PREFETCH_SCRIPT_PATH, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://shop.example', 'Access-Control-Request-Method': 'GET' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { EMBED_BLOCK_HANDLE, embedDeepLink, embedStatusFromSettings, embedStatusFromSettingsText, parseSettingsData } from '../../../worker/pagespeed/theme-embed';
+import {
+  EMBED_BLOCK_HANDLE,
+  embedDeepLink,
+  embedStatusFromSettings,
+  embedStatusFromSettingsText,
+  parseSettingsData,
+} from '../../../worker/pagespeed/theme-embed';
 
 // What Shopify writes at the top of a generated config/settings_data.json.
 const HEADER = `/*
@@ -49,7 +55,10 @@ describe('embedStatusFromSettings', () => {
     expect(embedStatusFromSettingsText('not json')).toBe(0);
     const others = {
       '1': { type: 'shopify://apps/reviews/blocks/stars/11111111-2222-3333-4444-555555555555', disabled: false },
-      '2': { type: `shopify://apps/other/blocks/${EMBED_BLOCK_HANDLE}-lite/11111111-2222-3333-4444-555555555555`, disabled: false },
+      '2': {
+        type: `shopify://apps/other/blocks/${EMBED_BLOCK_HANDLE}-lite/11111111-2222-3333-4444-555555555555`,
+        disabled: false,
+      },
       '3': { type: `shopify://apps/other/blocks/${EMBED_BLOCK_HANDLE}`, disabled: false },
     };
     expect(embedStatusFromSettingsText(settingsText(others))).toBe(0);

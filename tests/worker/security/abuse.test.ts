@@ -7,7 +7,18 @@ import { quotaStatus } from '../../../worker/billing';
 import { currentPeriodStart } from '../../../worker/billing/cycle';
 import { carryUsageToNewPeriod } from '../../../worker/billing/quota';
 import { updateShopBilling } from '../../../worker/db/shop-billing';
-import { adminTokens, contactMessages, images, items, jobImages, jobs, oauthStates, pagespeedScores, shopAllowances, userSelections } from '../../../worker/db/schema';
+import {
+  adminTokens,
+  contactMessages,
+  images,
+  items,
+  jobImages,
+  jobs,
+  oauthStates,
+  pagespeedScores,
+  shopAllowances,
+  userSelections,
+} from '../../../worker/db/schema';
 import { findShopById } from '../../../worker/db/shops';
 import { sweepOAuthStatesTask } from '../../../worker/jobs/sweeps';
 import {
@@ -61,7 +72,13 @@ describe('quota periods survive reinstalls and plan changes', () => {
   it('uninstalling and reinstalling keeps the cycle day and the period usage (3 used stays 3)', async () => {
     vi.spyOn(env.SYNC_QUEUE, 'send').mockResolvedValue(undefined as never);
     const periodStart = currentPeriodStart(9, Date.now());
-    const { shop } = await createShop({ billingCycleDay: 9, quotaPeriodStart: periodStart, installedAt: periodStart, uninstalledAt: Date.now() - 60_000, accessTokenEnc: null });
+    const { shop } = await createShop({
+      billingCycleDay: 9,
+      quotaPeriodStart: periodStart,
+      installedAt: periodStart,
+      uninstalledAt: Date.now() - 60_000,
+      accessTokenEnc: null,
+    });
     await seedLedger(shop.id, periodStart, 3);
     await completeInstall(env, db(), shop.domain, { access_token: 'shpat_reinstall', scope: env.SHOPIFY_SCOPES }, createLogger());
     const again = (await findShopById(db(), shop.id))!;
@@ -75,7 +92,11 @@ describe('quota periods survive reinstalls and plan changes', () => {
     const { shop } = await createShop({ billingCycleDay: 3, quotaPeriodStart: periodStart });
     await seedLedger(shop.id, periodStart, 120);
     const now = Date.now();
-    await updateShopBilling(db(), shop.id, { planLevel: 1, quotaPeriodStart: now, billingCycleDay: Math.min(new Date(now).getUTCDate(), 28) });
+    await updateShopBilling(db(), shop.id, {
+      planLevel: 1,
+      quotaPeriodStart: now,
+      billingCycleDay: Math.min(new Date(now).getUTCDate(), 28),
+    });
     await carryUsageToNewPeriod(db(), shop, now);
     const status = await quotaStatus(db(), (await findShopById(db(), shop.id))!);
     expect(status).toMatchObject({ used: 120, left: 1000 - 120, overageUsed: 0 });
@@ -90,7 +111,11 @@ describe('the admin token has a lifecycle', () => {
     expect((issued.data as { expires_at: number }).expires_at).toBeGreaterThan(Date.now() + 29 * DAY);
     const mine = { Authorization: `Bearer ${token}` };
 
-    const list = (await json(await call('/api/v2/setting/getAdminTokens', { headers: mine }))).data as { id: number; user_id: string; current: boolean }[];
+    const list = (await json(await call('/api/v2/setting/getAdminTokens', { headers: mine }))).data as {
+      id: number;
+      user_id: string;
+      current: boolean;
+    }[];
     // One live token per Shopify user: the same user's earlier token (createShop's, user 42) was replaced.
     expect(list).toEqual([expect.objectContaining({ user_id: '42', current: true })]);
     expect((await call('/api/v2/setting/getAccount', { headers })).status).toBe(401);
@@ -98,22 +123,35 @@ describe('the admin token has a lifecycle', () => {
 
     // Another shop cannot revoke it.
     const other = await createShop();
-    expect((await call('/api/v2/setting/revokeAdminToken', { method: 'POST', headers: other.headers, json: { id: current.id } })).status).toBe(404);
+    expect(
+      (await call('/api/v2/setting/revokeAdminToken', { method: 'POST', headers: other.headers, json: { id: current.id } }))
+        .status,
+    ).toBe(404);
     expect((await call('/api/v2/setting/getAdminTokens', { headers: mine })).status).toBe(200);
 
     // Plan changes: an admin token is refused.
     const byToken = await call('/api/v1/changePlans', { method: 'POST', headers: mine, form: { newLevel: '1' } });
     expect(byToken.status).toBe(401);
-    expect(await json(byToken)).toEqual({ code: '401', msg: 'A session token is required', message_key: 'server.auth.sessionTokenRequired', params: {} });
+    expect(await json(byToken)).toEqual({
+      code: '401',
+      msg: 'A session token is required',
+      message_key: 'server.auth.sessionTokenRequired',
+      params: {},
+    });
 
     // Settings revokes it; it is refused from then on.
-    expect((await call('/api/v2/setting/revokeAdminToken', { method: 'POST', headers: mine, json: { id: current.id } })).status).toBe(200);
+    expect(
+      (await call('/api/v2/setting/revokeAdminToken', { method: 'POST', headers: mine, json: { id: current.id } })).status,
+    ).toBe(200);
     expect((await call('/api/v2/setting/getAdminTokens', { headers: mine })).status).toBe(401);
   });
 
   it('an expired admin token is refused', async () => {
     const { shop, headers } = await createShop();
-    await db().update(adminTokens).set({ expiresAt: Date.now() - 1 }).where(eq(adminTokens.shopId, shop.id));
+    await db()
+      .update(adminTokens)
+      .set({ expiresAt: Date.now() - 1 })
+      .where(eq(adminTokens.shopId, shop.id));
     expect((await call('/api/v2/setting/getAccount', { headers })).status).toBe(401);
   });
 });
@@ -134,30 +172,58 @@ function unreadableBody(state: { read: boolean }) {
 
 describe('bounded requests', () => {
   const cases = [
-    { path: '/api/v2/image-opt/saveSettings', declared: BODY_LIMITS.json + 1, status: 413, body: { ack: 0, message: MSG_WATERMARK_TOO_LARGE, message_key: 'server.settings.watermarkTooLarge', params: {} } },
-    { path: '/api/v2/image-opt/restore', declared: BODY_LIMITS.json + 1, status: 413, body: { ack: 0, message: MSG_BODY_TOO_LARGE, message_key: 'server.limits.bodyTooLarge', params: {} } },
-    { path: '/api/v1/insertContactUs', declared: 50 * 1024 * 1024, status: 413, body: { code: '413', msg: MSG_BODY_TOO_LARGE, message_key: 'server.limits.bodyTooLarge', params: {} } },
-    { path: '/api/v2/image-opt/uploadImagesOpt', declared: BODY_LIMITS.upload + 1, status: 413, body: { ack: 0, message: MSG_UPLOAD_REQUEST_TOO_LARGE, message_key: 'server.upload.requestTooLarge', params: {} } },
-    { path: '/webhooks/shopify', declared: BODY_LIMITS.webhook + 1, status: 413, body: { ack: 0, message: MSG_BODY_TOO_LARGE, message_key: 'server.limits.bodyTooLarge', params: {} } },
+    {
+      path: '/api/v2/image-opt/saveSettings',
+      declared: BODY_LIMITS.json + 1,
+      status: 413,
+      body: { ack: 0, message: MSG_WATERMARK_TOO_LARGE, message_key: 'server.settings.watermarkTooLarge', params: {} },
+    },
+    {
+      path: '/api/v2/image-opt/restore',
+      declared: BODY_LIMITS.json + 1,
+      status: 413,
+      body: { ack: 0, message: MSG_BODY_TOO_LARGE, message_key: 'server.limits.bodyTooLarge', params: {} },
+    },
+    {
+      path: '/api/v1/insertContactUs',
+      declared: 50 * 1024 * 1024,
+      status: 413,
+      body: { code: '413', msg: MSG_BODY_TOO_LARGE, message_key: 'server.limits.bodyTooLarge', params: {} },
+    },
+    {
+      path: '/api/v2/image-opt/uploadImagesOpt',
+      declared: BODY_LIMITS.upload + 1,
+      status: 413,
+      body: { ack: 0, message: MSG_UPLOAD_REQUEST_TOO_LARGE, message_key: 'server.upload.requestTooLarge', params: {} },
+    },
+    {
+      path: '/webhooks/shopify',
+      declared: BODY_LIMITS.webhook + 1,
+      status: 413,
+      body: { ack: 0, message: MSG_BODY_TOO_LARGE, message_key: 'server.limits.bodyTooLarge', params: {} },
+    },
   ];
-  it.each(cases)('$path: a declared Content-Length over the limit is refused (413) before a byte is read', async ({ path, declared, status, body }) => {
-    const { headers } = await createShop();
-    const state = { read: false };
-    const { app } = await import('../../../worker/app');
-    const req = new Request(`https://app.test${path}`, {
-      method: 'POST',
-      headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(declared) },
-      body: unreadableBody(state),
-      // @ts-expect-error duplex is required for stream bodies outside browsers
-      duplex: 'half',
-    });
-    const started = performance.now();
-    const res = await app.fetch(req, env);
-    expect(res.status).toBe(status);
-    expect(await res.json()).toEqual(body);
-    expect(state.read).toBe(false);
-    expect(performance.now() - started).toBeLessThan(500);
-  });
+  it.each(cases)(
+    '$path: a declared Content-Length over the limit is refused (413) before a byte is read',
+    async ({ path, declared, status, body }) => {
+      const { headers } = await createShop();
+      const state = { read: false };
+      const { app } = await import('../../../worker/app');
+      const req = new Request(`https://app.test${path}`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(declared) },
+        body: unreadableBody(state),
+        // @ts-expect-error duplex is required for stream bodies outside browsers
+        duplex: 'half',
+      });
+      const started = performance.now();
+      const res = await app.fetch(req, env);
+      expect(res.status).toBe(status);
+      expect(await res.json()).toEqual(body);
+      expect(state.read).toBe(false);
+      expect(performance.now() - started).toBeLessThan(500);
+    },
+  );
 
   it('a body without Content-Length is counted while it streams and refused past the limit', async () => {
     const { headers } = await createShop();
@@ -172,7 +238,15 @@ describe('bounded requests', () => {
       },
     });
     // @ts-expect-error duplex is required for stream bodies outside browsers
-    const res = await app.fetch(new Request('https://app.test/api/v2/image-opt/saveSettings', { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: stream, duplex: 'half' }), env);
+    const res = await app.fetch(
+      new Request('https://app.test/api/v2/image-opt/saveSettings', {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: stream,
+        duplex: 'half',
+      }),
+      env,
+    );
     expect(res.status).toBe(413);
     expect(sent).toBeLessThanOrEqual(BODY_LIMITS.json + 2 * chunk.byteLength);
   });
@@ -180,19 +254,44 @@ describe('bounded requests', () => {
   it('a million image ids are refused in well under a second; 1,000 are planned with a handful of queries', async () => {
     const { shop, headers } = await createShop();
     // 1,000 rows x 1,000 ids: 3.9 MB of JSON, refused by its Content-Length.
-    const million = JSON.stringify({ data_type: 1, data_list: Array.from({ length: 1000 }, (_, i) => ({ data_id: i + 1, img_ids: Array.from({ length: 1000 }, (_, k) => k + 1) })) });
+    const million = JSON.stringify({
+      data_type: 1,
+      data_list: Array.from({ length: 1000 }, (_, i) => ({
+        data_id: i + 1,
+        img_ids: Array.from({ length: 1000 }, (_, k) => k + 1),
+      })),
+    });
     let started = performance.now();
-    const big = await call('/api/v2/image-opt/restore', { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: million });
+    const big = await call('/api/v2/image-opt/restore', {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: million,
+    });
     expect(big.status).toBe(413);
     expect(performance.now() - started).toBeLessThan(1000);
 
     // Within 1 MB but over the cap (10 rows x 900 ids): refused by the schema, no query about images.
     const before = await shopState(shop.id);
-    const over = JSON.stringify({ data_type: 1, data_list: Array.from({ length: 10 }, (_, i) => ({ data_id: i + 1, img_ids: Array.from({ length: 900 }, (_, k) => k + 1) })) });
+    const over = JSON.stringify({
+      data_type: 1,
+      data_list: Array.from({ length: 10 }, (_, i) => ({
+        data_id: i + 1,
+        img_ids: Array.from({ length: 900 }, (_, k) => k + 1),
+      })),
+    });
     started = performance.now();
-    const refused = await call('/api/v2/image-opt/reOptimize', { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: over });
+    const refused = await call('/api/v2/image-opt/reOptimize', {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: over,
+    });
     expect(refused.status).toBe(400);
-    expect(await json(refused)).toEqual({ ack: 0, message: MSG_TOO_MANY_IDS, message_key: 'server.limits.tooManyIds', params: {} });
+    expect(await json(refused)).toEqual({
+      ack: 0,
+      message: MSG_TOO_MANY_IDS,
+      message_key: 'server.limits.tooManyIds',
+      params: {},
+    });
     expect(performance.now() - started).toBeLessThan(1000);
     expect(await shopState(shop.id)).toBe(before);
 
@@ -208,35 +307,50 @@ describe('bounded requests', () => {
 });
 
 describe('no unauthenticated writes any caller can repeat', () => {
-  const statesOf = async (domain: string) => (await db().select().from(oauthStates).where(eq(oauthStates.shopDomain, domain)).all()).length;
+  const statesOf = async (domain: string) =>
+    (await db().select().from(oauthStates).where(eq(oauthStates.shopDomain, domain)).all()).length;
 
   it('reShopifyAuthor for an unknown shop writes nothing; a known shop or a valid session token gets a state', async () => {
     const unknown = `stranger-${crypto.randomUUID().slice(0, 8)}.myshopify.com`;
-    const total = async () => (await db().select({ n: sql<number>`count(*)` }).from(oauthStates).get())!.n;
+    const total = async () =>
+      (await db()
+        .select({ n: sql<number>`count(*)` })
+        .from(oauthStates)
+        .get())!.n;
     const before = await total();
     for (let i = 0; i < 20; i++) {
       const res = await call(`/shopify/reShopifyAuthor?shop=${unknown}`, { redirect: 'manual' });
       expect(res.status).toBe(401);
-      expect(await json(res)).toEqual({ code: '401', msg: 'Shop is not installed', message_key: 'server.auth.shopNotInstalled', params: {} });
+      expect(await json(res)).toEqual({
+        code: '401',
+        msg: 'Shop is not installed',
+        message_key: 'server.auth.shopNotInstalled',
+        params: {},
+      });
     }
     expect(await total()).toBe(before);
 
-    const signedIn = await call(`/shopify/reShopifyAuthor?shop=${unknown}&id_token=${await sessionToken(unknown)}`, { redirect: 'manual' });
+    const signedIn = await call(`/shopify/reShopifyAuthor?shop=${unknown}&id_token=${await sessionToken(unknown)}`, {
+      redirect: 'manual',
+    });
     expect(signedIn.status).toBe(302);
     expect(await statesOf(unknown)).toBe(1);
 
     // A known shop: a state per call, but never more than a few live ones.
     const { shop } = await createShop({ oldInstall: true });
-    for (let i = 0; i < 12; i++) expect((await call(`/shopify/reShopifyAuthor?shop=${shop.domain}`, { redirect: 'manual' })).status).toBe(302);
+    for (let i = 0; i < 12; i++)
+      expect((await call(`/shopify/reShopifyAuthor?shop=${shop.domain}`, { redirect: 'manual' })).status).toBe(302);
     expect(await statesOf(shop.domain)).toBeLessThanOrEqual(5);
   });
 
   it('expired OAuth states are swept by the cron, through an index on expires_at', async () => {
     const domain = `sweep-${crypto.randomUUID().slice(0, 8)}.myshopify.com`;
-    await db().insert(oauthStates).values([
-      { state: `old-${crypto.randomUUID()}`, shopDomain: domain, expiresAt: Date.now() - 1000 },
-      { state: `live-${crypto.randomUUID()}`, shopDomain: domain, expiresAt: Date.now() + 600_000 },
-    ]);
+    await db()
+      .insert(oauthStates)
+      .values([
+        { state: `old-${crypto.randomUUID()}`, shopDomain: domain, expiresAt: Date.now() - 1000 },
+        { state: `live-${crypto.randomUUID()}`, shopDomain: domain, expiresAt: Date.now() + 600_000 },
+      ]);
     await sweepOAuthStatesTask({ scheduledTime: Date.now(), cron: '*/30 * * * *', noRetry() {} }, env);
     const left = await db().select().from(oauthStates).where(eq(oauthStates.shopDomain, domain)).all();
     expect(left.map((s) => s.state.split('-')[0])).toEqual(['live']);
@@ -253,7 +367,12 @@ describe('no unauthenticated writes any caller can repeat', () => {
     }
     expect(refused, 'no 429 within 80 calls').toBeDefined();
     expect(refused!.headers.get('Retry-After')).toBe('60');
-    expect(await json(refused!)).toEqual({ code: '429', msg: MSG_TOO_MANY_REQUESTS, message_key: 'server.limits.tooManyRequests', params: {} });
+    expect(await json(refused!)).toEqual({
+      code: '429',
+      msg: MSG_TOO_MANY_REQUESTS,
+      message_key: 'server.limits.tooManyRequests',
+      params: {},
+    });
     // Another client is not affected.
     expect((await call('/shopify/app', { headers: { 'CF-Connecting-IP': '198.51.100.7' } })).status).not.toBe(429);
   });
@@ -268,17 +387,30 @@ describe('no unauthenticated writes any caller can repeat', () => {
     const signed = await deliverWebhook('shop/update', shop.domain, body, from(ip));
     expect(signed.status).toBe(200);
     expect((await findShopById(db(), shop.id))!.name).toBe('After');
-    const forged = await deliverWebhook('shop/update', shop.domain, { ...body, name: 'Forged' }, { ...from(ip), secret: 'not-the-app-secret' });
+    const forged = await deliverWebhook(
+      'shop/update',
+      shop.domain,
+      { ...body, name: 'Forged' },
+      { ...from(ip), secret: 'not-the-app-secret' },
+    );
     expect(forged.status).toBe(429);
     expect(forged.headers.get('Retry-After')).toBe(String(RATE_LIMITS.webhooks.periodSeconds));
-    expect(await json(forged)).toEqual({ ack: 0, message: MSG_TOO_MANY_REQUESTS, message_key: 'server.limits.tooManyRequests', params: {} }); // /webhooks' error envelope
+    expect(await json(forged)).toEqual({
+      ack: 0,
+      message: MSG_TOO_MANY_REQUESTS,
+      message_key: 'server.limits.tooManyRequests',
+      params: {},
+    }); // /webhooks' error envelope
     // A client under the limit is told 401, as before; nothing forged was applied.
-    expect((await deliverWebhook('shop/update', shop.domain, body, { ...from('198.51.100.9'), secret: 'not-the-app-secret' })).status).toBe(401);
+    expect(
+      (await deliverWebhook('shop/update', shop.domain, body, { ...from('198.51.100.9'), secret: 'not-the-app-secret' })).status,
+    ).toBe(401);
     expect((await findShopById(db(), shop.id))!.name).toBe('After');
   });
 
   it('limits.ts states the rates wrangler.toml configures', () => {
-    const configured = (parse(wranglerToml) as { ratelimits: { name: string; simple: { limit: number; period: number } }[] }).ratelimits;
+    const configured = (parse(wranglerToml) as { ratelimits: { name: string; simple: { limit: number; period: number } }[] })
+      .ratelimits;
     const byName = Object.fromEntries(configured.map((r) => [r.name, { limit: r.simple.limit, periodSeconds: r.simple.period }]));
     expect(byName).toEqual({ SHOPIFY_RATE_LIMITER: RATE_LIMITS.shopify, WEBHOOK_RATE_LIMITER: RATE_LIMITS.webhooks });
   });
@@ -290,18 +422,35 @@ describe('failed uploads do not pile up', () => {
   it('an accepted upload expires like the rest, and counts against the daily allowance', async () => {
     vi.spyOn(env.OPTIMISE_QUEUE, 'sendBatch').mockResolvedValue(undefined as never);
     const { shop, headers } = await createShop();
-    const res = await call('/api/v2/image-opt/uploadImagesOpt', { method: 'POST', headers, json: { file_list: [{ name: 'a.png', data: PNG_1PX }] } });
+    const res = await call('/api/v2/image-opt/uploadImagesOpt', {
+      method: 'POST',
+      headers,
+      json: { file_list: [{ name: 'a.png', data: PNG_1PX }] },
+    });
     expect(res.status).toBe(200);
     const [row] = await db().select().from(images).where(eq(images.shopId, shop.id)).all();
     expect(row!.expiresAt).toBeGreaterThan(Date.now() + 29 * DAY); // a failed or skipped upload is swept too
-    const used = await db().select().from(shopAllowances).where(and(eq(shopAllowances.shopId, shop.id), eq(shopAllowances.kind, 'uploads'))).get();
+    const used = await db()
+      .select()
+      .from(shopAllowances)
+      .where(and(eq(shopAllowances.shopId, shop.id), eq(shopAllowances.kind, 'uploads')))
+      .get();
     expect(used).toMatchObject({ used: 1, windowStart: startOfUtcDay(Date.now()) });
 
     await db().update(shopAllowances).set({ used: UPLOADS_PER_DAY }).where(eq(shopAllowances.shopId, shop.id));
     const before = await shopState(shop.id);
-    const refused = await call('/api/v2/image-opt/uploadImagesOpt', { method: 'POST', headers, json: { file_list: [{ name: 'b.png', data: PNG_1PX }] } });
+    const refused = await call('/api/v2/image-opt/uploadImagesOpt', {
+      method: 'POST',
+      headers,
+      json: { file_list: [{ name: 'b.png', data: PNG_1PX }] },
+    });
     expect(refused.status).toBe(429);
-    expect(await json(refused)).toEqual({ ack: 0, message: MSG_UPLOAD_ALLOWANCE, message_key: 'server.limits.uploadAllowance', params: {} });
+    expect(await json(refused)).toEqual({
+      ack: 0,
+      message: MSG_UPLOAD_ALLOWANCE,
+      message_key: 'server.limits.uploadAllowance',
+      params: {},
+    });
     expect(await shopState(shop.id)).toBe(before);
   });
 });
@@ -310,17 +459,48 @@ describe('per-shop fairness', () => {
   it('a second PageSpeed recheck within the cooldown is refused; after it, one starts', async () => {
     vi.spyOn(env.PAGESPEED_QUEUE, 'send').mockResolvedValue(undefined as never);
     const { shop, headers } = await createShop();
-    await db().insert(pagespeedScores).values({ shopId: shop.id, status: 1, desktop: 80, mobile: 60, requestedAt: Date.now() - 60_000, completedAt: Date.now() - 30_000 });
+    await db()
+      .insert(pagespeedScores)
+      .values({
+        shopId: shop.id,
+        status: 1,
+        desktop: 80,
+        mobile: 60,
+        requestedAt: Date.now() - 60_000,
+        completedAt: Date.now() - 30_000,
+      });
     const second = await call('/api/v2/home/refreshPageSpeedOnline', { method: 'POST', headers });
     expect(second.status).toBe(429);
-    expect(await json(second)).toEqual({ ack: 0, message: MSG_PAGESPEED_COOLDOWN, message_key: 'server.limits.pagespeedCooldown', params: {} });
-    await db().update(pagespeedScores).set({ requestedAt: Date.now() - PAGESPEED_COOLDOWN_MS - 1000 }).where(eq(pagespeedScores.shopId, shop.id));
+    expect(await json(second)).toEqual({
+      ack: 0,
+      message: MSG_PAGESPEED_COOLDOWN,
+      message_key: 'server.limits.pagespeedCooldown',
+      params: {},
+    });
+    await db()
+      .update(pagespeedScores)
+      .set({ requestedAt: Date.now() - PAGESPEED_COOLDOWN_MS - 1000 })
+      .where(eq(pagespeedScores.shopId, shop.id));
     expect((await call('/api/v2/home/refreshPageSpeedOnline', { method: 'POST', headers })).status).toBe(200);
   });
 
   async function reoptimisable(shopId: number) {
-    const item = await db().insert(items).values({ shopId, dataType: 1, resourceId: String(Math.floor(Math.random() * 1e9)), title: 'Shirt' }).returning().get();
-    await db().insert(images).values({ shopId, itemId: item.id, imgId: `gid://shopify/MediaImage/${item.id}`, status: 'compressed', compressed: true, originalKey: 'originals/x', expiresAt: Date.now() + DAY });
+    const item = await db()
+      .insert(items)
+      .values({ shopId, dataType: 1, resourceId: String(Math.floor(Math.random() * 1e9)), title: 'Shirt' })
+      .returning()
+      .get();
+    await db()
+      .insert(images)
+      .values({
+        shopId,
+        itemId: item.id,
+        imgId: `gid://shopify/MediaImage/${item.id}`,
+        status: 'compressed',
+        compressed: true,
+        originalKey: 'originals/x',
+        expiresAt: Date.now() + DAY,
+      });
     return item;
   }
 
@@ -328,10 +508,21 @@ describe('per-shop fairness', () => {
     vi.spyOn(env.OPTIMISE_QUEUE, 'sendBatch').mockResolvedValue(undefined as never);
     const { shop, headers } = await createShop();
     const item = await reoptimisable(shop.id);
-    await db().insert(shopAllowances).values({ shopId: shop.id, kind: 'reoptimise', windowStart: startOfUtcDay(Date.now()), used: REOPTIMISE_IMAGES_PER_DAY });
-    const res = await call('/api/v2/image-opt/reOptimize', { method: 'POST', headers, json: { data_type: 1, data_list: [{ data_id: item.id }] } });
+    await db()
+      .insert(shopAllowances)
+      .values({ shopId: shop.id, kind: 'reoptimise', windowStart: startOfUtcDay(Date.now()), used: REOPTIMISE_IMAGES_PER_DAY });
+    const res = await call('/api/v2/image-opt/reOptimize', {
+      method: 'POST',
+      headers,
+      json: { data_type: 1, data_list: [{ data_id: item.id }] },
+    });
     expect(res.status).toBe(429);
-    expect(await json(res)).toEqual({ ack: 0, message: MSG_REOPTIMISE_ALLOWANCE, message_key: 'server.limits.reoptimiseAllowance', params: {} });
+    expect(await json(res)).toEqual({
+      ack: 0,
+      message: MSG_REOPTIMISE_ALLOWANCE,
+      message_key: 'server.limits.reoptimiseAllowance',
+      params: {},
+    });
     expect(await db().select().from(jobs).where(eq(jobs.shopId, shop.id)).all()).toEqual([]);
   });
 
@@ -340,17 +531,35 @@ describe('per-shop fairness', () => {
     const { shop, headers } = await createShop();
     const item = await reoptimisable(shop.id);
     // MAX_QUEUED_IMAGES_PER_SHOP images already waiting in one of its jobs (inserted in three statements).
-    const busy = await db().insert(items).values({ shopId: shop.id, dataType: 1, resourceId: 'busy', title: 'Busy' }).returning().get();
+    const busy = await db()
+      .insert(items)
+      .values({ shopId: shop.id, dataType: 1, resourceId: 'busy', title: 'Busy' })
+      .returning()
+      .get();
     await env.DB.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO images (shop_id, opt_id, img_id, status) SELECT ?, ?, 'busy:' || i, 'pending' FROM n`,
     )
       .bind(MAX_QUEUED_IMAGES_PER_SHOP, shop.id, busy.id)
       .run();
     await db().insert(jobs).values({ id: 'busy-job', shopId: shop.id, dataType: 1, processType: 'optimize', status: 'running' });
-    await env.DB.prepare(`INSERT INTO job_images (job_id, image_id, opt_id, shop_id) SELECT 'busy-job', id, opt_id, shop_id FROM images WHERE opt_id = ?`).bind(busy.id).run();
-    expect((await db().select({ n: sql<number>`count(*)` }).from(jobImages).where(eq(jobImages.shopId, shop.id)).get())!.n).toBe(MAX_QUEUED_IMAGES_PER_SHOP);
+    await env.DB.prepare(
+      `INSERT INTO job_images (job_id, image_id, opt_id, shop_id) SELECT 'busy-job', id, opt_id, shop_id FROM images WHERE opt_id = ?`,
+    )
+      .bind(busy.id)
+      .run();
+    expect(
+      (await db()
+        .select({ n: sql<number>`count(*)` })
+        .from(jobImages)
+        .where(eq(jobImages.shopId, shop.id))
+        .get())!.n,
+    ).toBe(MAX_QUEUED_IMAGES_PER_SHOP);
 
-    const res = await call('/api/v2/image-opt/reOptimize', { method: 'POST', headers, json: { data_type: 1, data_list: [{ data_id: item.id }] } });
+    const res = await call('/api/v2/image-opt/reOptimize', {
+      method: 'POST',
+      headers,
+      json: { data_type: 1, data_list: [{ data_id: item.id }] },
+    });
     expect(res.status).toBe(429);
     expect(await json(res)).toEqual({ ack: 0, message: MSG_QUEUE_BUSY, message_key: 'server.limits.queueBusy', params: {} });
   });
@@ -361,7 +570,10 @@ describe('per-shop fairness', () => {
     await saveSettings(shop.id);
     const { item, images: rows } = await seedItem(shop, fakes.cdn);
     const q = recordingQueue();
-    await planJob({ db: deps.db, queue: q.queue, log: deps.log, now: deps.now, canOptimise: deps.quota.canOptimise }, { shop, dataType: 1, processType: 'optimize', pageType: 1, pattern: 'manual', selection: { itemIds: [item.id] } });
+    await planJob(
+      { db: deps.db, queue: q.queue, log: deps.log, now: deps.now, canOptimise: deps.quota.canOptimise },
+      { shop, dataType: 1, processType: 'optimize', pageType: 1, pattern: 'manual', selection: { itemIds: [item.id] } },
+    );
     // Past the engine's own check, another job takes the last free image of the period.
     const canOptimise = deps.quota.canOptimise;
     deps.quota = {
@@ -387,7 +599,12 @@ describe('bad input changes nothing', () => {
     for (const body of [{}, { unknown: 1 }]) {
       const res = await call('/api/v2/image-opt/saveSettings', { method: 'POST', headers, json: body });
       expect(res.status).toBe(400);
-      expect(await json(res)).toEqual({ ack: 0, message: MSG_INPUT_EMPTY, message_key: 'server.settings.inputEmpty', params: {} });
+      expect(await json(res)).toEqual({
+        ack: 0,
+        message: MSG_INPUT_EMPTY,
+        message_key: 'server.settings.inputEmpty',
+        params: {},
+      });
     }
     expect(await shopState(shop.id)).toBe(before);
   });
@@ -397,18 +614,34 @@ describe('tables stay bounded', () => {
   it('contact messages keep the newest per shop, with control characters stripped', async () => {
     const { shop, headers } = await createShop();
     for (let i = 0; i < CONTACT_ROWS_KEPT + 5; i++) {
-      await call('/api/v1/insertContactUs', { method: 'POST', headers, form: { name: `Ann\u0000\u001b[31m${i}`, email: 'ann@example.com', title: 'Hi\r\nBcc: x', description: `line one\nline two\u0007 ${i}` } });
+      await call('/api/v1/insertContactUs', {
+        method: 'POST',
+        headers,
+        form: {
+          name: `Ann\u0000\u001b[31m${i}`,
+          email: 'ann@example.com',
+          title: 'Hi\r\nBcc: x',
+          description: `line one\nline two\u0007 ${i}`,
+        },
+      });
     }
     const rows = await db().select().from(contactMessages).where(eq(contactMessages.shopId, shop.id)).all();
     expect(rows).toHaveLength(CONTACT_ROWS_KEPT);
     const last = rows.at(-1)!;
-    expect(last).toMatchObject({ name: `Ann[31m${CONTACT_ROWS_KEPT + 4}`, title: 'HiBcc: x', description: `line one\nline two ${CONTACT_ROWS_KEPT + 4}` });
+    expect(last).toMatchObject({
+      name: `Ann[31m${CONTACT_ROWS_KEPT + 4}`,
+      title: 'HiBcc: x',
+      description: `line one\nline two ${CONTACT_ROWS_KEPT + 4}`,
+    });
   });
 
   it('selections keep the most recent keys per shop', async () => {
     const { shop, headers } = await createShop();
-    for (let i = 0; i < USER_SELECTIONS_KEPT + 5; i++) await call('/api/v1/updateCustomerClick', { method: 'POST', headers, form: { key: `k${i}`, value: '1' } });
-    expect(await db().select().from(userSelections).where(eq(userSelections.shopId, shop.id)).all()).toHaveLength(USER_SELECTIONS_KEPT);
+    for (let i = 0; i < USER_SELECTIONS_KEPT + 5; i++)
+      await call('/api/v1/updateCustomerClick', { method: 'POST', headers, form: { key: `k${i}`, value: '1' } });
+    expect(await db().select().from(userSelections).where(eq(userSelections.shopId, shop.id)).all()).toHaveLength(
+      USER_SELECTIONS_KEPT,
+    );
   });
 
   it('PageSpeed rows keep the newest per shop', async () => {

@@ -46,7 +46,12 @@ export function pngBomb(width: number, height: number): Uint8Array {
   v.setUint32(4, height);
   ihdr.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA
   const idat = new Uint8Array([0x78, 0x9c, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]);
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array())];
+  const parts = [
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', idat),
+    chunk('IEND', new Uint8Array()),
+  ];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {
@@ -59,20 +64,87 @@ export function pngBomb(width: number, height: number): Uint8Array {
 /** SOI, APP0, a baseline SOF0 declaring width x height (3 components), EOI: a JPEG bomb header. */
 export function jpegBomb(width: number, height: number): Uint8Array {
   return new Uint8Array([
-    0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
-    0xff, 0xc0, 0x00, 0x11, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01,
-    0xff, 0xd9,
+    0xff,
+    0xd8,
+    0xff,
+    0xe0,
+    0x00,
+    0x10,
+    0x4a,
+    0x46,
+    0x49,
+    0x46,
+    0x00,
+    0x01,
+    0x01,
+    0x00,
+    0x00,
+    0x01,
+    0x00,
+    0x01,
+    0x00,
+    0x00,
+    0xff,
+    0xc0,
+    0x00,
+    0x11,
+    0x08,
+    height >> 8,
+    height & 0xff,
+    width >> 8,
+    width & 0xff,
+    0x03,
+    0x01,
+    0x22,
+    0x00,
+    0x02,
+    0x11,
+    0x01,
+    0x03,
+    0x11,
+    0x01,
+    0xff,
+    0xd9,
   ]);
 }
 
-const PATH_TRICKS = ['../../../etc/passwd.png', '..%2F..%2Fsecret.jpg', 'a/../../b.png', '\u0000.png', 'x.png\u0000.exe', '%00.jpg', '..\\..\\win.ini.jpg', '/absolute.png', 'C:\\x.jpg', '....//....//x.png', '.png', ' '];
+const PATH_TRICKS = [
+  '../../../etc/passwd.png',
+  '..%2F..%2Fsecret.jpg',
+  'a/../../b.png',
+  '\u0000.png',
+  'x.png\u0000.exe',
+  '%00.jpg',
+  '..\\..\\win.ini.jpg',
+  '/absolute.png',
+  'C:\\x.jpg',
+  '....//....//x.png',
+  '.png',
+  ' ',
+];
 const notImage = fc.oneof(
-  fc.uint8Array({ minLength: 1, maxLength: 300 }).filter((b) => !(b[0] === 0x89 && b[1] === 0x50) && !(b[0] === 0xff && b[1] === 0xd8)).map(toBase64),
-  fc.constantFrom('not base64 at all!!', '====', 'data:image/png;base64,%%%', btoa('<svg onload=alert(1)>'), btoa('GIF89a....'), btoa('%PDF-1.4')),
+  fc
+    .uint8Array({ minLength: 1, maxLength: 300 })
+    .filter((b) => !(b[0] === 0x89 && b[1] === 0x50) && !(b[0] === 0xff && b[1] === 0xd8))
+    .map(toBase64),
+  fc.constantFrom(
+    'not base64 at all!!',
+    '====',
+    'data:image/png;base64,%%%',
+    btoa('<svg onload=alert(1)>'),
+    btoa('GIF89a....'),
+    btoa('%PDF-1.4'),
+  ),
 );
 
 async function upload(files: { name: string; data: string }[]) {
-  return answerOf(await call('/api/v2/image-opt/uploadImagesOpt', { method: 'POST', headers, json: { file_list: files, opt_cfg: { pngtojpg: 0, is_watermark: 0 } } }));
+  return answerOf(
+    await call('/api/v2/image-opt/uploadImagesOpt', {
+      method: 'POST',
+      headers,
+      json: { file_list: files, opt_cfg: { pngtojpg: 0, is_watermark: 0 } },
+    }),
+  );
 }
 
 async function saveWatermark(fileData: string, fileName: string) {
@@ -89,11 +161,18 @@ describe('hostile uploads', { timeout: 60_000 }, () => {
   it('refuses files that are not images, whatever their name (path tricks included), and stores nothing', async () => {
     const before = await shopState(shopId);
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.constantFrom(...PATH_TRICKS), fc.string({ maxLength: 30 }).map((s) => `${s}.png`)), notImage, async (name, data) => {
-        const a = await upload([{ name, data }]);
-        expectRefused(a, `upload ${JSON.stringify(name)}`);
-        expect(a.json?.message).toMatch(/couldn't be uploaded|upload/i);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.constantFrom(...PATH_TRICKS),
+          fc.string({ maxLength: 30 }).map((s) => `${s}.png`),
+        ),
+        notImage,
+        async (name, data) => {
+          const a = await upload([{ name, data }]);
+          expectRefused(a, `upload ${JSON.stringify(name)}`);
+          expect(a.json?.message).toMatch(/couldn't be uploaded|upload/i);
+        },
+      ),
       { numRuns: FUZZ_RUNS * 4 },
     );
     expect(await shopState(shopId)).toBe(before);

@@ -13,7 +13,13 @@ import { db } from '../helpers';
 export const FUZZ_RUNS = Number((env as unknown as Record<string, string | undefined>).FUZZ_RUNS ?? '') || 3;
 
 const PUBLIC_API = new Set(['/api/health']);
-export const apiRoutes = [...new Map(app.routes.filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL' && !PUBLIC_API.has(r.path)).map((r) => [`${r.method} ${r.path}`, { method: r.method, path: r.path }])).values()];
+export const apiRoutes = [
+  ...new Map(
+    app.routes
+      .filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL' && !PUBLIC_API.has(r.path))
+      .map((r) => [`${r.method} ${r.path}`, { method: r.method, path: r.path }]),
+  ).values(),
+];
 
 /** Routes that take no input at all: whatever is sent, they answer as for an empty request. */
 export const NO_INPUT = new Set(['POST /api/v2/home/refreshPageSpeedOnline']);
@@ -89,17 +95,55 @@ export function expectRefused(a: Answer, label: string): void {
 
 /** Every documented input field of every route (and the legacy settings form), so each route finds its own. */
 export const FIELDS = [
-  'opt_id', 'data_type', 'page_type', 're_opt_type', 'data_list', 'file_list', 'opt_cfg', 'newLevel', 'images', 'score',
-  'name', 'st', 'exp', 'type', 'Language', 'key', 'value', 'title', 'description', 'email', 'path', 'content', 'kind',
-  'page5', 'settings', 'is_default', 'auto_switch', 'image_opt', 'alt_text', 'file_name', 'prod_id', 'page', 'pageSize',
-  'automatic_switch', 'CustomCompressionQuality', 'image_converting', 'compression_type', 'optimize_all_status',
+  'opt_id',
+  'data_type',
+  'page_type',
+  're_opt_type',
+  'data_list',
+  'file_list',
+  'opt_cfg',
+  'newLevel',
+  'images',
+  'score',
+  'name',
+  'st',
+  'exp',
+  'type',
+  'Language',
+  'key',
+  'value',
+  'title',
+  'description',
+  'email',
+  'path',
+  'content',
+  'kind',
+  'page5',
+  'settings',
+  'is_default',
+  'auto_switch',
+  'image_opt',
+  'alt_text',
+  'file_name',
+  'prod_id',
+  'page',
+  'pageSize',
+  'automatic_switch',
+  'CustomCompressionQuality',
+  'image_converting',
+  'compression_type',
+  'optimize_all_status',
 ] as const;
 
-const hugeString = fc.tuple(fc.integer({ min: 6_000, max: 70_000 }), fc.constantFrom('A', 'é', '\u0000', '%', '../', '😀')).map(([n, ch]) => ch.repeat(Math.ceil(n / ch.length)));
+const hugeString = fc
+  .tuple(fc.integer({ min: 6_000, max: 70_000 }), fc.constantFrom('A', 'é', '\u0000', '%', '../', '😀'))
+  .map(([n, ch]) => ch.repeat(Math.ceil(n / ch.length)));
 
 /** Values that no documented field accepts: structures where scalars go, numbers out of every range, huge text. */
 export const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
-  fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 4 }).map((o) => ({ ...o, __proto_trick__: { constructor: 1 } })),
+  fc
+    .dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 4 })
+    .map((o) => ({ ...o, __proto_trick__: { constructor: 1 } })),
   fc.array(fc.jsonValue({ maxDepth: 1 }), { minLength: 2, maxLength: 4 }),
   hugeString,
   fc.integer({ min: -1_000_000_000, max: -1 }),
@@ -107,7 +151,9 @@ export const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** A JSON object naming every field, each with a wrong value. */
-export const wrongBody = fc.record(Object.fromEntries(FIELDS.map((f) => [f, wrongValue])) as Record<(typeof FIELDS)[number], fc.Arbitrary<unknown>>);
+export const wrongBody = fc.record(
+  Object.fromEntries(FIELDS.map((f) => [f, wrongValue])) as Record<(typeof FIELDS)[number], fc.Arbitrary<unknown>>,
+);
 
 /** Text that is not JSON (a truncated object, a trailing comma, junk). */
 export const malformedJson = fc.oneof(
@@ -122,6 +168,12 @@ export const hostileQuery = fc.record({
   pageSize: fc.constantFrom('-10', '0', '7', '1000000', '1e9', 'abc', '10.5', ''),
   data_type: fc.constantFrom('-1', '0', '5', '9999999999', 'abc', '1;DROP TABLE shops', ''),
   page_type: fc.constantFrom('-1', '2', '0.5', 'x'),
-  title: fc.oneof(hugeString.map((s) => s.slice(0, 5000)), fc.constantFrom("' OR 1=1 --", '%', '_', '\u0000', '../../etc/passwd')),
-  prod_id: fc.oneof(hugeString.map((s) => s.slice(0, 200)), fc.constantFrom('../1', '%2e%2e%2f', '-1', '\u0000')),
+  title: fc.oneof(
+    hugeString.map((s) => s.slice(0, 5000)),
+    fc.constantFrom("' OR 1=1 --", '%', '_', '\u0000', '../../etc/passwd'),
+  ),
+  prod_id: fc.oneof(
+    hugeString.map((s) => s.slice(0, 200)),
+    fc.constantFrom('../1', '%2e%2e%2f', '-1', '\u0000'),
+  ),
 });

@@ -19,7 +19,11 @@ async function captureConsole(fn: () => Promise<void>): Promise<string> {
   const lines: string[] = [];
   for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
-      lines.push(args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? `${a.message} ${a.stack}` : JSON.stringify(a))).join(' '));
+      lines.push(
+        args
+          .map((a) => (typeof a === 'string' ? a : a instanceof Error ? `${a.message} ${a.stack}` : JSON.stringify(a)))
+          .join(' '),
+      );
     });
   }
   await fn();
@@ -38,7 +42,10 @@ describe('secrets', { timeout: 120_000 }, () => {
       const authorize = await fetch(url, { redirect: 'manual' });
       const cb = await call(authorize.headers.get('Location')!, { redirect: 'manual' });
       bodies += `${cb.headers.get('Location')} ${await cb.text()}`;
-      const bought = await call('/api/v1/adminToken', { method: 'POST', headers: { Authorization: `Bearer ${await emu.sessionToken()}` } });
+      const bought = await call('/api/v1/adminToken', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${await emu.sessionToken()}` },
+      });
       const boughtText = await bought.text();
       bodies += boughtText;
       adminToken = /"(?:token|authToken|admin_token)"\s*:\s*"([^"]+)"/.exec(boughtText)?.[1] ?? '';
@@ -51,7 +58,9 @@ describe('secrets', { timeout: 120_000 }, () => {
       // Shopify fails hard: 5xx and throttling on every call.
       await emu.injectFault({ target: 'all', status: 503, times: -1 });
       bodies += await (await call('/api/v2/home/checkThemeAppExtension', { headers })).text();
-      bodies += await (await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), json: { newLevel: 1 } })).text();
+      bodies += await (
+        await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), json: { newLevel: 1 } })
+      ).text();
       await emu.clearFaults();
       // An unhandled error (D1 binding broken for one call) reaches onError, which logs it.
       vi.spyOn(env.DB, 'prepare').mockImplementationOnce(() => {
@@ -98,12 +107,25 @@ describe('secrets', { timeout: 120_000 }, () => {
 describe('download links', () => {
   async function shopWithFile() {
     const { shop, headers } = await createShop();
-    const item = await db().insert(s.items).values({ shopId: shop.id, dataType: 1, resourceId: '1', title: 'x', optStatus: 2 }).returning().get();
+    const item = await db()
+      .insert(s.items)
+      .values({ shopId: shop.id, dataType: 1, resourceId: '1', title: 'x', optStatus: 2 })
+      .returning()
+      .get();
     const key = r2Key('originals', shop.id, `${crypto.randomUUID()}.jpg`);
     await env.BUCKET.put(key, new Uint8Array([0xff, 0xd8, 0xff, 1, 2, 3]));
     const image = await db()
       .insert(s.images)
-      .values({ shopId: shop.id, itemId: item.id, imgId: 'gid://shopify/MediaImage/1', src: 'https://cdn.example/x.jpg', status: 'compressed', originalKey: key, fileName: 'x.jpg', fileType: 'jpg' })
+      .values({
+        shopId: shop.id,
+        itemId: item.id,
+        imgId: 'gid://shopify/MediaImage/1',
+        src: 'https://cdn.example/x.jpg',
+        status: 'compressed',
+        originalKey: key,
+        fileName: 'x.jpg',
+        fileType: 'jpg',
+      })
       .returning()
       .get();
     return { shop, headers, image };

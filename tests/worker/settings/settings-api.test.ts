@@ -1,7 +1,15 @@
 import { env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { MSG_INPUT_EMPTY, MSG_NEED_ONE_ITEM, MSG_WATERMARK_REQUIRED, MSG_WATERMARK_TOO_LARGE, MSG_WATERMARK_TYPE, defaultImageSettings, type ImageSettings } from '../../../shared/image-settings';
+import {
+  MSG_INPUT_EMPTY,
+  MSG_NEED_ONE_ITEM,
+  MSG_WATERMARK_REQUIRED,
+  MSG_WATERMARK_TOO_LARGE,
+  MSG_WATERMARK_TYPE,
+  defaultImageSettings,
+  type ImageSettings,
+} from '../../../shared/image-settings';
 import { getImageSettings } from '../../../worker/db/image-settings';
 import { imageSettings, shops } from '../../../worker/db/schema';
 import { call, createShop, db } from '../helpers';
@@ -31,7 +39,13 @@ describe('getSettings / saveSettings', () => {
     const { headers } = await createShop();
     const s = defaultImageSettings();
     s.auto_switch = 1;
-    s.image_opt = { ...s.image_opt, product: 2, collection: 0, pngtojpg: 1, quality: { custom: 1, lossless: 0, level: 3, custom_ratio: 62 } };
+    s.image_opt = {
+      ...s.image_opt,
+      product: 2,
+      collection: 0,
+      pngtojpg: 1,
+      quality: { custom: 1, lossless: 0, level: 3, custom_ratio: 62 },
+    };
     s.alt_text = { ...s.alt_text, switch: 1, product: 2, blank_replace: 1, product_rule: '%product_title% %price%' };
     expect((await save(headers, s)).status).toBe(200);
     const back = await (await call('/api/v2/image-opt/getSettings', { headers })).json<Ack<ImageSettings>>();
@@ -55,7 +69,11 @@ describe('getSettings / saveSettings', () => {
 
   it('stores a watermark picture in R2 and serves it at /imageAddWatermark/<stored name>', async () => {
     const { headers, shop } = await createShop();
-    const res = await save(headers, { image_opt: { watermark: { switch: 1, file_data: `data:image/png;base64,${PNG_1X1_BASE64}`, file_name: 'logo.png', position: 'c' } } });
+    const res = await save(headers, {
+      image_opt: {
+        watermark: { switch: 1, file_data: `data:image/png;base64,${PNG_1X1_BASE64}`, file_name: 'logo.png', position: 'c' },
+      },
+    });
     expect(res.status).toBe(200);
     const logo = res.body.data.image_opt.watermark.logo;
     expect(logo).toMatch(new RegExp(`^${shop.id}-\\w+\\.png$`));
@@ -85,7 +103,15 @@ describe('getSettings / saveSettings', () => {
         page5: { day_backup: 1 },
         settings: {
           image_opt: { product: 1, collection: 0, blogs: 1, pngtojpg: 1 },
-          alt_text: { switch: 1, product: 2, collection: 1, blogs: 0, product_rule: '%product_title%-%shop_name%', collection_rule: '%collection_title%-%shop_name%', blogs_rule: '' },
+          alt_text: {
+            switch: 1,
+            product: 2,
+            collection: 1,
+            blogs: 0,
+            product_rule: '%product_title%-%shop_name%',
+            collection_rule: '%collection_title%-%shop_name%',
+            blogs_rule: '',
+          },
           file_name: { switch: 0, product: 0, collection: 0, blogs: 0, product_rule: '', collection_rule: '', blogs_rule: '' },
           auto_switch: 1,
           is_default: 1,
@@ -105,22 +131,43 @@ describe('getSettings / saveSettings', () => {
 
   it('saveNewGuideCfg with every image type unticked (compression off, as the wizard sends it) succeeds and closes the guide', async () => {
     const { headers, shop } = await createShop();
-    const wizard = { page5: { day_backup: 1 }, settings: { image_opt: { switch: 0, product: 0, collection: 0, blogs: 0 }, auto_switch: 1, is_default: 0 } };
+    const wizard = {
+      page5: { day_backup: 1 },
+      settings: { image_opt: { switch: 0, product: 0, collection: 0, blogs: 0 }, auto_switch: 1, is_default: 0 },
+    };
     const res = await call('/api/v1/saveNewGuideCfg', { method: 'POST', headers, json: wizard });
     expect(res.status).toBe(200);
-    expect((await res.json<Ack<ImageSettings>>()).data.image_opt).toMatchObject({ switch: 0, product: 0, collection: 0, blogs: 0 });
+    expect((await res.json<Ack<ImageSettings>>()).data.image_opt).toMatchObject({
+      switch: 0,
+      product: 0,
+      collection: 0,
+      blogs: 0,
+    });
     expect((await db().select().from(shops).where(eq(shops.id, shop.id)).get())?.setupGuidePending).toBe(false);
     // With compression left on, the same choice is the documented refusal (what the wizard used to send).
     const other = await createShop();
-    const refused = await call('/api/v1/saveNewGuideCfg', { method: 'POST', headers: other.headers, json: { ...wizard, settings: { ...wizard.settings, image_opt: { switch: 1, product: 0, collection: 0, blogs: 0 } } } });
+    const refused = await call('/api/v1/saveNewGuideCfg', {
+      method: 'POST',
+      headers: other.headers,
+      json: { ...wizard, settings: { ...wizard.settings, image_opt: { switch: 1, product: 0, collection: 0, blogs: 0 } } },
+    });
     expect(refused.status).toBe(400);
   });
 
   it('saveNewGuideCfg with an empty template fails and keeps the guide open', async () => {
     const { headers, shop } = await createShop();
-    const res = await call('/api/v1/saveNewGuideCfg', { method: 'POST', headers, json: { page5: { day_backup: 1 }, settings: { alt_text: { switch: 1, product_rule: '' } } } });
+    const res = await call('/api/v1/saveNewGuideCfg', {
+      method: 'POST',
+      headers,
+      json: { page5: { day_backup: 1 }, settings: { alt_text: { switch: 1, product_rule: '' } } },
+    });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ code: '400', msg: MSG_INPUT_EMPTY, message_key: 'server.settings.inputEmpty', params: {} });
+    expect(await res.json()).toEqual({
+      code: '400',
+      msg: MSG_INPUT_EMPTY,
+      message_key: 'server.settings.inputEmpty',
+      params: {},
+    });
     expect((await db().select().from(shops).where(eq(shops.id, shop.id)).get())?.setupGuidePending).toBe(true);
   });
 

@@ -22,7 +22,8 @@ import {
 import { imageStatusOf } from '../../../shared/image-status';
 import { PNG_1X1_BASE64, pngOfSize } from './fixtures';
 
-const withPatch = (patch: unknown, storedLogo = '') => validateImageSettings(mergeSettings(defaultImageSettings(), patch), storedLogo);
+const withPatch = (patch: unknown, storedLogo = '') =>
+  validateImageSettings(mergeSettings(defaultImageSettings(), patch), storedLogo);
 const messageOf = (patch: unknown, storedLogo = '') => {
   const r = withPatch(patch, storedLogo);
   return r.ok ? null : r.message;
@@ -73,13 +74,21 @@ describe('documented validation messages', () => {
   });
 
   it('watermark picture: 512000 bytes at most, png/jpg only', () => {
-    const ok = withPatch({ image_opt: { watermark: { switch: 1, file_data: `data:image/png;base64,${PNG_1X1_BASE64}`, file_name: 'logo.PNG' } } });
+    const ok = withPatch({
+      image_opt: { watermark: { switch: 1, file_data: `data:image/png;base64,${PNG_1X1_BASE64}`, file_name: 'logo.PNG' } },
+    });
     expect(ok.ok && ok.upload?.ext).toBe('png');
     expect(messageOf({ image_opt: { watermark: { switch: 1, file_data: pngOfSize(512000), file_name: 'a.png' } } })).toBeNull();
-    expect(messageOf({ image_opt: { watermark: { switch: 1, file_data: pngOfSize(512001), file_name: 'a.png' } } })).toBe(MSG_WATERMARK_TOO_LARGE);
-    expect(messageOf({ image_opt: { watermark: { switch: 1, file_data: PNG_1X1_BASE64, file_name: 'a.gif' } } })).toBe(MSG_WATERMARK_TYPE);
+    expect(messageOf({ image_opt: { watermark: { switch: 1, file_data: pngOfSize(512001), file_name: 'a.png' } } })).toBe(
+      MSG_WATERMARK_TOO_LARGE,
+    );
+    expect(messageOf({ image_opt: { watermark: { switch: 1, file_data: PNG_1X1_BASE64, file_name: 'a.gif' } } })).toBe(
+      MSG_WATERMARK_TYPE,
+    );
     // Named .jpg but the bytes are a GIF.
-    expect(messageOf({ image_opt: { watermark: { switch: 1, file_data: btoa('GIF89a....'), file_name: 'a.jpg' } } })).toBe(MSG_WATERMARK_TYPE);
+    expect(messageOf({ image_opt: { watermark: { switch: 1, file_data: btoa('GIF89a....'), file_name: 'a.jpg' } } })).toBe(
+      MSG_WATERMARK_TYPE,
+    );
   });
 
   it.each([
@@ -124,22 +133,75 @@ describe('engine helpers', () => {
     expect(areaApplies(area, 'product', false)).toBe(false);
     expect(areaApplies(area, 'product', true)).toBe(true);
     expect(areaApplies(area, 'collection')).toBe(false);
-    expect(renderTemplate('%product_title%  -  %shop_name% %nope%', { product_title: 'Red Shoe', shop_name: 'Acme' })).toBe('Red Shoe - Acme');
+    expect(renderTemplate('%product_title%  -  %shop_name% %nope%', { product_title: 'Red Shoe', shop_name: 'Acme' })).toBe(
+      'Red Shoe - Acme',
+    );
   });
 });
 
 describe('image status rules', () => {
-  const base = { is_delete: 0, is_overdue: 0, is_restore: 0, is_compress: 1, is_to_jpg: 0, is_edit_alt: 0, is_edit_name: 0, is_watermark: 0, has_before_file: true, has_after_file: true };
+  const base = {
+    is_delete: 0,
+    is_overdue: 0,
+    is_restore: 0,
+    is_compress: 1,
+    is_to_jpg: 0,
+    is_edit_alt: 0,
+    is_edit_name: 0,
+    is_watermark: 0,
+    has_before_file: true,
+    has_after_file: true,
+  };
   it('labels in precedence order and the actions that apply', () => {
-    expect(imageStatusOf(base)).toMatchObject({ label: 'Compressed', can_view: true, can_restore: true, can_download: true, disabled: false });
-    expect(imageStatusOf({ ...base, is_restore: 1 })).toMatchObject({ label: 'Restored', can_view: false, can_restore: false, disabled: false });
-    expect(imageStatusOf({ ...base, is_overdue: 1, has_before_file: false })).toMatchObject({ label: 'Expired', can_view: false, can_restore: false, disabled: true, can_download: true });
-    expect(imageStatusOf({ ...base, is_delete: 1, is_overdue: 1 })).toMatchObject({ label: 'Deleted', disabled: true, can_restore: false });
+    expect(imageStatusOf(base)).toMatchObject({
+      label: 'Compressed',
+      can_view: true,
+      can_restore: true,
+      can_download: true,
+      disabled: false,
+    });
+    expect(imageStatusOf({ ...base, is_restore: 1 })).toMatchObject({
+      label: 'Restored',
+      can_view: false,
+      can_restore: false,
+      disabled: false,
+    });
+    expect(imageStatusOf({ ...base, is_overdue: 1, has_before_file: false })).toMatchObject({
+      label: 'Expired',
+      can_view: false,
+      can_restore: false,
+      disabled: true,
+      can_download: true,
+    });
+    expect(imageStatusOf({ ...base, is_delete: 1, is_overdue: 1 })).toMatchObject({
+      label: 'Deleted',
+      disabled: true,
+      can_restore: false,
+    });
     // A deleted item's image within 30 days: both files kept, so it can still be viewed and downloaded.
-    expect(imageStatusOf({ ...base, is_delete: 1 })).toMatchObject({ label: 'Deleted', disabled: true, can_view: true, can_download: true, can_restore: false });
+    expect(imageStatusOf({ ...base, is_delete: 1 })).toMatchObject({
+      label: 'Deleted',
+      disabled: true,
+      can_view: true,
+      can_download: true,
+      can_restore: false,
+    });
     expect(imageStatusOf({ ...base, is_delete: 1, is_overdue: 1, has_before_file: false })).toMatchObject({ can_view: false });
-    expect(imageStatusOf({ ...base, is_delete: 1, has_after_file: false })).toMatchObject({ can_view: false, can_download: true });
-    expect(imageStatusOf({ ...base, is_compress: 0, has_before_file: false, has_after_file: false })).toMatchObject({ label: 'Not Compressed', can_view: false, can_download: false, can_restore: false });
-    expect(imageStatusOf({ ...base, is_to_jpg: 1, is_edit_alt: 1, is_edit_name: 1, is_watermark: 1 }).tags).toEqual(['PNG -> JPG', 'Alt text', 'File name', 'Watermark']);
+    expect(imageStatusOf({ ...base, is_delete: 1, has_after_file: false })).toMatchObject({
+      can_view: false,
+      can_download: true,
+    });
+    expect(imageStatusOf({ ...base, is_compress: 0, has_before_file: false, has_after_file: false })).toMatchObject({
+      label: 'Not Compressed',
+      can_view: false,
+      can_download: false,
+      can_restore: false,
+    });
+    expect(imageStatusOf({ ...base, is_to_jpg: 1, is_edit_alt: 1, is_edit_name: 1, is_watermark: 1 }).tags).toEqual([
+      'PNG -> JPG',
+      'Alt text',
+      'File name',
+      'Watermark',
+    ]);
   });
 });

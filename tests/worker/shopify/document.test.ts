@@ -13,7 +13,8 @@ const ASSETS = {
     served.push(url.pathname);
     // Like Cloudflare's asset server: a matching conditional request gets a bare 304.
     if (typeof input !== 'string' && input.headers.get('If-None-Match')) return new Response(null, { status: 304 });
-    if (url.pathname.startsWith('/assets/')) return new Response('console.log(1)', { headers: { 'Content-Type': 'text/javascript', ETag: '"js"' } });
+    if (url.pathname.startsWith('/assets/'))
+      return new Response('console.log(1)', { headers: { 'Content-Type': 'text/javascript', ETag: '"js"' } });
     return new Response(indexHtml, { headers: { 'Content-Type': 'text/html; charset=utf-8', ETag: '"html"' } });
   },
 } as unknown as Fetcher;
@@ -54,8 +55,15 @@ describe('the admin HTML document', () => {
 
   it('takes the shop from host when shop is absent, and allows no framing without a valid shop', async () => {
     const fromHost = await get(`/main?host=${host('other-store')}`, { SHOPIFY_ORIGIN: '' });
-    expect(fromHost.headers.get('Content-Security-Policy')).toBe('frame-ancestors https://other-store.myshopify.com https://admin.shopify.com');
-    for (const path of ['/main', '/main?shop=evil.example.com', '/main?shop=a.myshopify.com.evil.com', `/main?host=${btoa('evil.example.com/store/x')}`]) {
+    expect(fromHost.headers.get('Content-Security-Policy')).toBe(
+      'frame-ancestors https://other-store.myshopify.com https://admin.shopify.com',
+    );
+    for (const path of [
+      '/main',
+      '/main?shop=evil.example.com',
+      '/main?shop=a.myshopify.com.evil.com',
+      `/main?host=${btoa('evil.example.com/store/x')}`,
+    ]) {
       const res = await get(path, { SHOPIFY_ORIGIN: '' });
       expect(res.headers.get('Content-Security-Policy'), path).toBe("frame-ancestors 'none'");
     }
@@ -64,7 +72,12 @@ describe('the admin HTML document', () => {
   it('answers a conditional request with the whole document and its headers, never a bare 304', async () => {
     const { app } = await import('../../../worker/app');
     const ctx = createExecutionContext();
-    const res = await app.request('/main?shop=c.myshopify.com', { headers: { 'If-None-Match': '"html"' } }, { ...env, ASSETS }, ctx);
+    const res = await app.request(
+      '/main?shop=c.myshopify.com',
+      { headers: { 'If-None-Match': '"html"' } },
+      { ...env, ASSETS },
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     expect(res.status).toBe(200);
     expect(res.headers.get('Content-Security-Policy')).toContain('https://c.myshopify.com');
@@ -90,9 +103,13 @@ describe('the admin HTML document', () => {
   });
 
   it('allows the store emulator to frame the app when it plays Shopify locally', () => {
-    expect(frameAncestors({ SHOPIFY_ORIGIN: 'http://127.0.0.1:8788' }, 's.myshopify.com')).toBe('frame-ancestors https://s.myshopify.com https://admin.shopify.com http://127.0.0.1:8788');
+    expect(frameAncestors({ SHOPIFY_ORIGIN: 'http://127.0.0.1:8788' }, 's.myshopify.com')).toBe(
+      'frame-ancestors https://s.myshopify.com https://admin.shopify.com http://127.0.0.1:8788',
+    );
     expect(frameAncestors({ SHOPIFY_ORIGIN: 'http://127.0.0.1:8788' }, null)).toBe("frame-ancestors 'none'");
-    expect(documentShop(new URL(`https://app.test/?host=${btoa('legacy-shop.myshopify.com/admin')}`))).toBe('legacy-shop.myshopify.com');
+    expect(documentShop(new URL(`https://app.test/?host=${btoa('legacy-shop.myshopify.com/admin')}`))).toBe(
+      'legacy-shop.myshopify.com',
+    );
   });
 });
 
@@ -100,7 +117,9 @@ describe('admin/index.html and the asset routing', () => {
   it('loads App Bridge as the first script in <head>, synchronously, with no placeholder key', () => {
     const head = /<head>([\s\S]*?)<\/head>/.exec(indexHtml)![1]!;
     const scripts = [...head.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
-    expect(scripts[0]).toBe('<script src="https://cdn.shopify.com/shopifycloud/app-bridge.js"></script>'.replace('</script>', ''));
+    expect(scripts[0]).toBe(
+      '<script src="https://cdn.shopify.com/shopifycloud/app-bridge.js"></script>'.replace('</script>', ''),
+    );
     expect(scripts[0]).not.toMatch(/\b(async|defer|type="module")\b/);
     expect(head.indexOf('name="shopify-api-key"')).toBeLessThan(head.indexOf('app-bridge.js'));
     expect(indexHtml).not.toMatch(/%SHOPIFY_API_KEY%|local-dev-api-key/);

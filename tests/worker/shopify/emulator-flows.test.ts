@@ -66,7 +66,10 @@ describe('against the store emulator', () => {
 
   it('an embedded session token installs through token exchange', async () => {
     const shop = await createEmulatorShop({ install: false });
-    const res = await call('/api/v1/adminToken', { method: 'POST', headers: { Authorization: `Bearer ${await shop.sessionToken()}` } });
+    const res = await call('/api/v1/adminToken', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${await shop.sessionToken()}` },
+    });
     expect(res.status).toBe(200);
     expect((await shop.info()).stats.tokenExchanges).toBe(1);
     const row = (await findShopByDomain(db(), shop.domain))!;
@@ -103,10 +106,13 @@ describe('against the store emulator', () => {
 
   it('the products page cost estimate is the requested cost Shopify computes; the defaults stay under 1,000', async () => {
     const shop = await createEmulatorShop({ install: true });
-    const ask = (first: number, mediaFirst: number) => shop.graphql(PRODUCTS_PAGE, { first, mediaFirst, after: null, query: null });
+    const ask = (first: number, mediaFirst: number) =>
+      shop.graphql(PRODUCTS_PAGE, { first, mediaFirst, after: null, query: null });
     const ok = await ask(PRODUCTS_PAGE_DEFAULTS.first, PRODUCTS_PAGE_DEFAULTS.mediaFirst);
     expect(ok.body.errors).toBeUndefined();
-    expect(ok.body.extensions!.cost.requestedQueryCost).toBe(productsPageCost(PRODUCTS_PAGE_DEFAULTS.first, PRODUCTS_PAGE_DEFAULTS.mediaFirst));
+    expect(ok.body.extensions!.cost.requestedQueryCost).toBe(
+      productsPageCost(PRODUCTS_PAGE_DEFAULTS.first, PRODUCTS_PAGE_DEFAULTS.mediaFirst),
+    );
     expect(ok.body.extensions!.cost.requestedQueryCost).toBeLessThan(1000);
     const tooBig = await ask(50, 50);
     expect(JSON.stringify(tooBig.body.errors)).toContain('MAX_COST_EXCEEDED');

@@ -5,7 +5,13 @@ import { env } from 'cloudflare:test';
 import { beforeEach, vi } from 'vitest';
 
 export type GraphqlCall = { shop: string; query: string; variables: Record<string, unknown>; token: string | null };
-export type GraphqlReply = { data?: unknown; errors?: unknown[]; status?: number; headers?: Record<string, string>; raw?: string };
+export type GraphqlReply = {
+  data?: unknown;
+  errors?: unknown[];
+  status?: number;
+  headers?: Record<string, string>;
+  raw?: string;
+};
 
 export type FakeShopifyOptions = {
   /** Leaky bucket: Shopify's standard plan is 2,000 points restoring at 100/s. */
@@ -34,7 +40,13 @@ export function installFakeShopify(opts: FakeShopifyOptions = {}) {
     tokenSeq += 1;
     const access = `shpat_fake_${tokenSeq}_${crypto.randomUUID()}`;
     validTokens.add(access);
-    return { access_token: access, scope: env.SHOPIFY_SCOPES, expires_in: 3600, refresh_token: `shprt_${tokenSeq}_${crypto.randomUUID()}`, refresh_token_expires_in: 7776000 };
+    return {
+      access_token: access,
+      scope: env.SHOPIFY_SCOPES,
+      expires_in: 3600,
+      refresh_token: `shprt_${tokenSeq}_${crypto.randomUUID()}`,
+      refresh_token_expires_in: 7776000,
+    };
   };
 
   const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
@@ -53,7 +65,9 @@ export function installFakeShopify(opts: FakeShopifyOptions = {}) {
       else stats.code += 1;
       return json(issue());
     }
-    const m = /\/([a-z0-9-]+\.myshopify\.com)\/admin\/api\/[\d-]+\/graphql\.json$/.exec(url.hostname + url.pathname) ?? /^\/([^/]+)\/admin\/api\/[\d-]+\/graphql\.json$/.exec(url.pathname);
+    const m =
+      /\/([a-z0-9-]+\.myshopify\.com)\/admin\/api\/[\d-]+\/graphql\.json$/.exec(url.hostname + url.pathname) ??
+      /^\/([^/]+)\/admin\/api\/[\d-]+\/graphql\.json$/.exec(url.pathname);
     if (m || url.pathname.endsWith('/graphql.json')) {
       const shop = url.hostname.endsWith('.myshopify.com') ? url.hostname : (m?.[1] ?? '');
       const failure = failures.shift();
@@ -65,16 +79,28 @@ export function installFakeShopify(opts: FakeShopifyOptions = {}) {
       const throttleStatus = () => ({ maximumAvailable: max, currentlyAvailable: Math.floor(available), restoreRate: rate });
       if (available < cost) {
         stats.throttled += 1;
-        return json({ errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }], extensions: { cost: { requestedQueryCost: cost, actualQueryCost: null, throttleStatus: throttleStatus() } } });
+        return json({
+          errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }],
+          extensions: { cost: { requestedQueryCost: cost, actualQueryCost: null, throttleStatus: throttleStatus() } },
+        });
       }
       available -= cost;
       stats.minAvailable = Math.min(stats.minAvailable, available);
       stats.graphql += 1;
-      const call: GraphqlCall = { shop, query: body.query, variables: body.variables ?? {}, token: req.headers.get('X-Shopify-Access-Token') };
+      const call: GraphqlCall = {
+        shop,
+        query: body.query,
+        variables: body.variables ?? {},
+        token: req.headers.get('X-Shopify-Access-Token'),
+      };
       const reply = opts.graphql?.(call) ?? { data: { shop: { name: 'Fake' } } };
-      if (reply.raw !== undefined) return new Response(reply.raw, { status: reply.status ?? 200, headers: { 'Content-Type': 'text/html' } });
+      if (reply.raw !== undefined)
+        return new Response(reply.raw, { status: reply.status ?? 200, headers: { 'Content-Type': 'text/html' } });
       if (reply.status) return json(reply.data ?? {}, reply.status, reply.headers);
-      return json({ ...reply, extensions: { cost: { requestedQueryCost: cost, actualQueryCost: cost, throttleStatus: throttleStatus() } } });
+      return json({
+        ...reply,
+        extensions: { cost: { requestedQueryCost: cost, actualQueryCost: cost, throttleStatus: throttleStatus() } },
+      });
     }
     return original(input, init);
   });

@@ -1,7 +1,12 @@
 import { env } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAdminClient } from '../../../worker/shopify/graphql-client';
-import { ShopifyGraphqlError, ShopifyHttpError, ShopifyUnauthorizedError, ShopifyUserError } from '../../../worker/shopify/errors';
+import {
+  ShopifyGraphqlError,
+  ShopifyHttpError,
+  ShopifyUnauthorizedError,
+  ShopifyUserError,
+} from '../../../worker/shopify/errors';
 import { updateFile } from '../../../worker/shopify/operations/files';
 import { CostBucket, refilled, waitFor } from '../../../worker/shopify/throttle';
 import { installFakeShopify } from './fake-shopify';
@@ -32,7 +37,9 @@ describe('Admin GraphQL client', () => {
     // must pace itself (about 2 s) instead of spending what is not there.
     fake = installFakeShopify({ maximumAvailable: 100, restoreRate: 1000, cost: 10 });
     const c = client();
-    const results = await Promise.all(Array.from({ length: 200 }, () => c.request<{ shop: { name: string } }>('query { shop { name } }')));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, () => c.request<{ shop: { name: string } }>('query { shop { name } }')),
+    );
     expect(results).toHaveLength(200);
     expect(fake.stats.graphql).toBe(200);
     expect(fake.stats.throttled).toBeLessThanOrEqual(1); // at most the first probe before any status is known
@@ -60,7 +67,9 @@ describe('Admin GraphQL client', () => {
   it('gives up after the attempts with a retryable typed error', async () => {
     fake = installFakeShopify();
     fake.failNext(502, 10);
-    const err = await client('t', { maxAttempts: 3 }).request('query { shop { name } }').catch((e: unknown) => e);
+    const err = await client('t', { maxAttempts: 3 })
+      .request('query { shop { name } }')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ShopifyHttpError);
     expect((err as ShopifyHttpError).retryable).toBe(true);
   });
@@ -69,7 +78,20 @@ describe('Admin GraphQL client', () => {
     fake = installFakeShopify({
       graphql: ({ query }) =>
         query.includes('fileUpdate')
-          ? { data: { fileUpdate: { files: null, userErrors: [{ field: ['files', '0', 'filename'], message: 'Filename extension must match', code: 'INVALID_FILENAME_EXTENSION' }] } } }
+          ? {
+              data: {
+                fileUpdate: {
+                  files: null,
+                  userErrors: [
+                    {
+                      field: ['files', '0', 'filename'],
+                      message: 'Filename extension must match',
+                      code: 'INVALID_FILENAME_EXTENSION',
+                    },
+                  ],
+                },
+              },
+            }
           : { errors: [{ message: "Field 'nope' doesn't exist on type 'Shop'", extensions: { code: 'undefinedField' } }] },
     });
     const c = client();
@@ -81,12 +103,25 @@ describe('Admin GraphQL client', () => {
   });
 
   it('on 401 renews the token once and retries with the new one; a second 401 is a typed error', async () => {
-    fake = installFakeShopify({ graphql: ({ token }) => (token === 'good' ? { data: { ok: true } } : { status: 401, data: { errors: '[API] Invalid API key or access token' } }) });
+    fake = installFakeShopify({
+      graphql: ({ token }) =>
+        token === 'good' ? { data: { ok: true } } : { status: 401, data: { errors: '[API] Invalid API key or access token' } },
+    });
     let renewals = 0;
-    const ok = createAdminClient({ env, shopDomain: shopDomain(), bucket: new CostBucket(), token: { get: async () => 'stale', renew: async () => (renewals++, 'good') } });
+    const ok = createAdminClient({
+      env,
+      shopDomain: shopDomain(),
+      bucket: new CostBucket(),
+      token: { get: async () => 'stale', renew: async () => (renewals++, 'good') },
+    });
     expect(await ok.request('query { ok }')).toEqual({ ok: true });
     expect(renewals).toBe(1);
-    const bad = createAdminClient({ env, shopDomain: shopDomain(), bucket: new CostBucket(), token: { get: async () => 'stale', renew: async () => 'still-bad' } });
+    const bad = createAdminClient({
+      env,
+      shopDomain: shopDomain(),
+      bucket: new CostBucket(),
+      token: { get: async () => 'stale', renew: async () => 'still-bad' },
+    });
     await expect(bad.request('query { ok }')).rejects.toBeInstanceOf(ShopifyUnauthorizedError);
   });
 });
@@ -94,7 +129,9 @@ describe('Admin GraphQL client', () => {
 describe('Admin GraphQL client, malformed answers', () => {
   it('a 200 that is not JSON is retried and does not leak a reservation', async () => {
     let n = 0;
-    fake = installFakeShopify({ graphql: () => (++n === 1 ? { status: 200, raw: '<html>proxy</html>' } : { data: { ok: true } }) });
+    fake = installFakeShopify({
+      graphql: () => (++n === 1 ? { status: 200, raw: '<html>proxy</html>' } : { data: { ok: true } }),
+    });
     const bucket = new CostBucket();
     const c = createAdminClient({ env, shopDomain: shopDomain(), token: 't', bucket, retryBaseMs: 10 });
     expect(await c.request('query { ok }')).toEqual({ ok: true });

@@ -29,7 +29,11 @@ describe('expiring offline tokens', () => {
     const tokens = await Promise.all(Array.from({ length: 20 }, () => getAccessToken(env, db(), shop.id)));
     expect(fake.stats.refresh).toBe(1);
     expect(new Set(tokens).size).toBe(1);
-    expect(fake.tokenBodies[0]).toMatchObject({ grant_type: 'refresh_token', refresh_token: 'shprt_old', client_id: env.SHOPIFY_API_KEY });
+    expect(fake.tokenBodies[0]).toMatchObject({
+      grant_type: 'refresh_token',
+      refresh_token: 'shprt_old',
+      client_id: env.SHOPIFY_API_KEY,
+    });
     const row = await findShopById(db(), shop.id);
     expect(row!.accessTokenEnc).not.toContain('shpat');
     expect(await decryptSecret(env.TOKEN_ENCRYPTION_KEY, row!.accessTokenEnc!)).toBe(tokens[0]);
@@ -41,7 +45,9 @@ describe('expiring offline tokens', () => {
     fake = installFakeShopify({ tokenDelayMs: 200 });
     const shop = await shopWithExpiredToken();
     // refreshWithLease is the cross-isolate path, called directly so no in-memory promise is shared.
-    const tokens = await Promise.all(Array.from({ length: 8 }, () => refreshWithLease(env, db(), shop.id, shop.accessTokenExpiresAt)));
+    const tokens = await Promise.all(
+      Array.from({ length: 8 }, () => refreshWithLease(env, db(), shop.id, shop.accessTokenExpiresAt)),
+    );
     expect(fake.stats.refresh).toBe(1);
     expect(new Set(tokens).size).toBe(1);
   });

@@ -48,7 +48,10 @@ describe('products/update caused by our own fileUpdate', { timeout: 120_000 }, (
       { db: db(), queue: q.queue, log: createLogger(), now: Date.now, canOptimise: quotaPort(db()).canOptimise },
       { shop, dataType: 1, processType: 'optimize', pageType: 1, pattern: 'manual', selection: { imageIds: [image!.id] } },
     );
-    const batch = createMessageBatch('image-optimise', (q.sent as OptimiseMessage[]).map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body })));
+    const batch = createMessageBatch(
+      'image-optimise',
+      (q.sent as OptimiseMessage[]).map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body })),
+    );
     await handleOptimiseBatch(batch, env);
     expect((await getQueueResult(batch, createExecutionContext())).explicitAcks).toHaveLength(1);
     const optimised = (await imageRow(image!.id))!;

@@ -14,7 +14,12 @@ describe('app/scopes_update', () => {
     const emu = await createEmulatorShop({ seed: 'empty', install: true, scopes: narrow });
     const { shop } = await createShop({ domain: emu.domain, accessTokenEnc: 'enc', scopes: narrow.join(',') });
     // The merchant grants the full list (e.g. through 'Authorise app').
-    const q = new URLSearchParams({ client_id: env.SHOPIFY_API_KEY, scope: env.SHOPIFY_SCOPES, redirect_uri: `${env.APP_URL}/shopify/callback`, state: 's' });
+    const q = new URLSearchParams({
+      client_id: env.SHOPIFY_API_KEY,
+      scope: env.SHOPIFY_SCOPES,
+      redirect_uri: `${env.APP_URL}/shopify/callback`,
+      state: 's',
+    });
     expect((await fetch(`${emu.base}/admin/oauth/authorize?${q}`, { redirect: 'manual' })).status).toBe(302);
     const [delivery] = await emu.webhooks({ status: 'pending', topic: 'app/scopes_update' });
     expect(JSON.parse(delivery!.body)).toMatchObject({ previous: narrow, current: env.SHOPIFY_SCOPES.split(',') });

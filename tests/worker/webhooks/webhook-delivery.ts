@@ -30,7 +30,11 @@ export async function deliverWebhook(topic: string, shopDomain: string, payload:
   };
   const triggeredAt = opts.triggeredAt === undefined ? new Date().toISOString() : opts.triggeredAt;
   if (triggeredAt !== null) headers['X-Shopify-Triggered-At'] = triggeredAt;
-  return call(opts.path ?? '/webhooks/shopify', { method: 'POST', headers, body: opts.tamper ? body.replace('}', ',"x":1}') : body });
+  return call(opts.path ?? '/webhooks/shopify', {
+    method: 'POST',
+    headers,
+    body: opts.tamper ? body.replace('}', ',"x":1}') : body,
+  });
 }
 
 /** The `outcome` the Worker answered (processed, queued, duplicate, in_progress, ignored). */

@@ -24,13 +24,25 @@ afterEach(() => {
 });
 
 const product = { id: 7, admin_graphql_api_id: 'gid://shopify/Product/7', updated_at: '2026-11-21T08:00:00Z' };
-const status = async (id: string) => (await db().select().from(processedWebhooks).where(eq(processedWebhooks.webhookId, id)).get())?.status;
+const status = async (id: string) =>
+  (await db().select().from(processedWebhooks).where(eq(processedWebhooks.webhookId, id)).get())?.status;
 
 /** A shop on a paid plan whose Shopify answers that no subscription is active; counts Shopify's calls. */
 async function cancellingShop() {
-  fake = installFakeShopify({ graphql: ({ query }) => (query.includes('activeSubscriptions') ? { data: { currentAppInstallation: { id: 'gid://shopify/AppInstallation/1', activeSubscriptions: [] } } } : undefined) });
+  fake = installFakeShopify({
+    graphql: ({ query }) =>
+      query.includes('activeSubscriptions')
+        ? { data: { currentAppInstallation: { id: 'gid://shopify/AppInstallation/1', activeSubscriptions: [] } } }
+        : undefined,
+  });
   const subId = 'gid://shopify/AppSubscription/55';
-  const { shop } = await createShop({ planLevel: 3, subscriptionId: subId, subscriptionStatus: 'ACTIVE', accessTokenEnc: await encryptSecret(env.TOKEN_ENCRYPTION_KEY, 'shpat_live'), scopes: env.SHOPIFY_SCOPES });
+  const { shop } = await createShop({
+    planLevel: 3,
+    subscriptionId: subId,
+    subscriptionStatus: 'ACTIVE',
+    accessTokenEnc: await encryptSecret(env.TOKEN_ENCRYPTION_KEY, 'shpat_live'),
+    scopes: env.SHOPIFY_SCOPES,
+  });
   return { shop, payload: { app_subscription: { admin_graphql_api_id: subId, name: 'Premium', status: 'CANCELLED' } } };
 }
 
@@ -94,7 +106,13 @@ describe('queued topics (app_subscriptions/update, shop/redact)', () => {
 
   it('the same work enqueued twice (two attempts both enqueued) runs once', async () => {
     const { shop, payload } = await cancellingShop();
-    const m: WebhookWorkMessage = { type: 'webhook', webhookId: crypto.randomUUID(), topic: 'app_subscriptions/update', shopDomain: shop.domain, payload };
+    const m: WebhookWorkMessage = {
+      type: 'webhook',
+      webhookId: crypto.randomUUID(),
+      topic: 'app_subscriptions/update',
+      shopDomain: shop.domain,
+      payload,
+    };
     const result = await consumeWebhookMessages([m, { ...m }]);
     expect(result.explicitAcks).toHaveLength(2);
     expect(fake!.stats.graphql).toBe(1);
@@ -106,7 +124,13 @@ describe('queued topics (app_subscriptions/update, shop/redact)', () => {
   it('a failed run gives the work back to the queue (retried, not acknowledged); the retry completes it', async () => {
     const { shop } = await createShop({ uninstalledAt: Date.now() - 48 * 3600_000 });
     await env.BUCKET.put(`originals/${shop.id}/a.jpg`, 'x');
-    const m: WebhookWorkMessage = { type: 'webhook', webhookId: crypto.randomUUID(), topic: 'shop/redact', shopDomain: shop.domain, payload: { shop_id: 1, shop_domain: shop.domain } };
+    const m: WebhookWorkMessage = {
+      type: 'webhook',
+      webhookId: crypto.randomUUID(),
+      topic: 'shop/redact',
+      shopDomain: shop.domain,
+      payload: { shop_id: 1, shop_domain: shop.domain },
+    };
     vi.spyOn(env.BUCKET, 'list').mockRejectedValueOnce(new Error('R2 unavailable'));
     const failed = await consumeWebhookMessages([m]);
     expect(failed.explicitAcks).toHaveLength(0);
@@ -121,14 +145,31 @@ describe('queued topics (app_subscriptions/update, shop/redact)', () => {
 
   it('a copy of the message while another consumer runs it is retried later, not acknowledged (that run may still fail)', async () => {
     const { shop, payload } = await cancellingShop();
-    const m: WebhookWorkMessage = { type: 'webhook', webhookId: crypto.randomUUID(), topic: 'app_subscriptions/update', shopDomain: shop.domain, payload };
-    await db().insert(processedWebhooks).values({ webhookId: m.webhookId, shopDomain: shop.domain, topic: m.topic, status: 'running', leaseUntil: Date.now() + 60_000 });
+    const m: WebhookWorkMessage = {
+      type: 'webhook',
+      webhookId: crypto.randomUUID(),
+      topic: 'app_subscriptions/update',
+      shopDomain: shop.domain,
+      payload,
+    };
+    await db()
+      .insert(processedWebhooks)
+      .values({
+        webhookId: m.webhookId,
+        shopDomain: shop.domain,
+        topic: m.topic,
+        status: 'running',
+        leaseUntil: Date.now() + 60_000,
+      });
     const busy = await consumeWebhookMessages([m]);
     expect(busy.explicitAcks).toHaveLength(0);
     expect(busy.retryMessages).toHaveLength(1);
     expect(fake!.stats.graphql).toBe(0);
     // Once that holder's lease has run out (it died), the copy takes the work over.
-    await db().update(processedWebhooks).set({ leaseUntil: Date.now() - 1 }).where(eq(processedWebhooks.webhookId, m.webhookId));
+    await db()
+      .update(processedWebhooks)
+      .set({ leaseUntil: Date.now() - 1 })
+      .where(eq(processedWebhooks.webhookId, m.webhookId));
     expect((await consumeWebhookMessages([m], 2)).explicitAcks).toHaveLength(1);
     expect(fake!.stats.graphql).toBe(1);
   });

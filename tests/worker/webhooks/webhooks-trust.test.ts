@@ -40,7 +40,16 @@ describe('shop and topic headers are checked against the signed payload', () => 
     const { shop: victim } = await createShop({ uninstalledAt: Date.now() - 48 * HOUR });
     const { shop: other } = await createShop({ uninstalledAt: Date.now() - 48 * HOUR });
     expect((await deliver('shop/redact', victim.domain, { shop_id: 2, shop_domain: other.domain })).status).toBe(401);
-    expect((await deliver('shop/redact', victim.domain, { shop_id: 1, shop_domain: victim.domain, customer: { id: 1 }, orders_to_redact: [] })).status).toBe(401);
+    expect(
+      (
+        await deliver('shop/redact', victim.domain, {
+          shop_id: 1,
+          shop_domain: victim.domain,
+          customer: { id: 1 },
+          orders_to_redact: [],
+        })
+      ).status,
+    ).toBe(401);
     expect(queue.sent).toHaveLength(0);
     await queue.drain();
     expect(await findShopById(db(), victim.id)).toBeTruthy();
@@ -48,9 +57,22 @@ describe('shop and topic headers are checked against the signed payload', () => 
 
   it('compliance payloads must name the shop of the header; products must carry their own kind of id', async () => {
     const { shop } = await createShop();
-    expect((await deliver('customers/redact', shop.domain, { shop_id: 1, shop_domain: 'elsewhere.myshopify.com', customer: { id: 1 } })).status).toBe(401);
-    expect((await deliver('customers/data_request', shop.domain, { shop_id: 1, shop_domain: shop.domain, customer: { id: 1 } })).status).toBe(401);
-    expect((await deliver('products/update', shop.domain, { id: 9, admin_graphql_api_id: 'gid://shopify/Collection/9' })).status).toBe(401);
+    expect(
+      (
+        await deliver('customers/redact', shop.domain, {
+          shop_id: 1,
+          shop_domain: 'elsewhere.myshopify.com',
+          customer: { id: 1 },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (await deliver('customers/data_request', shop.domain, { shop_id: 1, shop_domain: shop.domain, customer: { id: 1 } }))
+        .status,
+    ).toBe(401);
+    expect(
+      (await deliver('products/update', shop.domain, { id: 9, admin_graphql_api_id: 'gid://shopify/Collection/9' })).status,
+    ).toBe(401);
     expect((await deliver('app_subscriptions/update', shop.domain, { id: 9 })).status).toBe(401);
     expect((await deliver('app/scopes_update', shop.domain, { id: 9 })).status).toBe(401);
     expect(sent).toHaveLength(0);
@@ -58,9 +80,13 @@ describe('shop and topic headers are checked against the signed payload', () => 
 
   it('the same deliveries, consistent with their headers, are accepted (domain case does not matter)', async () => {
     const { shop } = await createShop({ uninstalledAt: Date.now() - 48 * HOUR });
-    expect(await outcomeOf(deliver('shop/redact', shop.domain.toUpperCase(), { shop_id: 1, shop_domain: shop.domain }))).toBe('queued');
+    expect(await outcomeOf(deliver('shop/redact', shop.domain.toUpperCase(), { shop_id: 1, shop_domain: shop.domain }))).toBe(
+      'queued',
+    );
     const { shop: live } = await createShop();
-    expect(await outcomeOf(deliver('shop/update', live.domain, { ...shopResource(live.domain.toUpperCase()), name: 'Renamed' }))).toBe('processed');
+    expect(
+      await outcomeOf(deliver('shop/update', live.domain, { ...shopResource(live.domain.toUpperCase()), name: 'Renamed' })),
+    ).toBe('processed');
     expect((await findShopById(db(), live.id))!.name).toBe('Renamed');
   });
 });
@@ -83,7 +109,9 @@ describe('freshness (X-Shopify-Triggered-At)', () => {
     const { shop } = await createShop();
     const body = { id: 7, admin_graphql_api_id: 'gid://shopify/Product/7' };
     expect(WEBHOOK_FRESHNESS_MS).toBeGreaterThan(4 * HOUR);
-    expect((await deliver('products/update', shop.domain, body, { triggeredAt: ago(WEBHOOK_FRESHNESS_MS + 60_000) })).status).toBe(401);
+    expect(
+      (await deliver('products/update', shop.domain, body, { triggeredAt: ago(WEBHOOK_FRESHNESS_MS + 60_000) })).status,
+    ).toBe(401);
     expect((await deliver('products/update', shop.domain, body, { triggeredAt: ago(-HOUR) })).status).toBe(401); // an hour in the future
     expect((await deliver('products/update', shop.domain, body, { triggeredAt: 'yesterday' })).status).toBe(401);
     expect(sent).toHaveLength(0);
@@ -93,7 +121,9 @@ describe('freshness (X-Shopify-Triggered-At)', () => {
 
   it('a stale app/uninstalled changes nothing', async () => {
     const { shop } = await createShop({ accessTokenEnc: 'enc' });
-    expect((await deliver('app/uninstalled', shop.domain, shopResource(shop.domain), { triggeredAt: ago(2 * 24 * HOUR) })).status).toBe(401);
+    expect(
+      (await deliver('app/uninstalled', shop.domain, shopResource(shop.domain), { triggeredAt: ago(2 * 24 * HOUR) })).status,
+    ).toBe(401);
     expect((await findShopById(db(), shop.id))!.uninstalledAt).toBeNull();
   });
 });

@@ -1,7 +1,19 @@
 import { env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { appSwitches, catalogueSyncs, imageSettings, images, items, jobImages, jobs, oauthStates, processedWebhooks, shops, usageLedger } from '../../../worker/db/schema';
+import {
+  appSwitches,
+  catalogueSyncs,
+  imageSettings,
+  images,
+  items,
+  jobImages,
+  jobs,
+  oauthStates,
+  processedWebhooks,
+  shops,
+  usageLedger,
+} from '../../../worker/db/schema';
 import { findShopById } from '../../../worker/db/shops';
 import { encryptSecret } from '../../../worker/lib/crypto';
 import { isOldInstall } from '../../../worker/install/old-install';
@@ -31,26 +43,50 @@ describe('/webhooks', () => {
   it('processes a duplicated delivery once', async () => {
     const { shop } = await createShop();
     const id = crypto.randomUUID();
-    const payload = { id: 632910392, admin_graphql_api_id: 'gid://shopify/Product/632910392', updated_at: '2026-11-21T08:00:00Z' };
+    const payload = {
+      id: 632910392,
+      admin_graphql_api_id: 'gid://shopify/Product/632910392',
+      updated_at: '2026-11-21T08:00:00Z',
+    };
     expect(await outcomeOf(deliver('products/update', shop.domain, payload, { id }))).toBe('processed');
     expect(await outcomeOf(deliver('products/update', shop.domain, payload, { id, path: '/webhooks' }))).toBe('duplicate');
-    expect(sent).toEqual([{ type: 'product_changed', shopId: shop.id, resourceId: '632910392', gid: 'gid://shopify/Product/632910392', updatedAt: '2026-11-21T08:00:00Z', webhookId: id }]);
+    expect(sent).toEqual([
+      {
+        type: 'product_changed',
+        shopId: shop.id,
+        resourceId: '632910392',
+        gid: 'gid://shopify/Product/632910392',
+        updatedAt: '2026-11-21T08:00:00Z',
+        webhookId: id,
+      },
+    ]);
   });
 
   it('queues collection deletes with a GID built from the id', async () => {
     const { shop } = await createShop();
     await deliver('collections/delete', shop.domain, { id: 841564295 });
-    expect(sent).toMatchObject([{ type: 'collection_deleted', shopId: shop.id, resourceId: '841564295', gid: 'gid://shopify/Collection/841564295' }]);
+    expect(sent).toMatchObject([
+      { type: 'collection_deleted', shopId: shop.id, resourceId: '841564295', gid: 'gid://shopify/Collection/841564295' },
+    ]);
   });
 
   it('app/uninstalled revokes the tokens and stops queued and running jobs', async () => {
-    const { shop, headers } = await createShop({ accessTokenEnc: 'enc', refreshTokenEnc: 'enc', accessTokenExpiresAt: Date.now() + 1000, planLevel: 2 });
-    await db().insert(jobs).values([
-      { id: crypto.randomUUID(), shopId: shop.id, dataType: 1, processType: 'optimize', status: 'queued' },
-      { id: crypto.randomUUID(), shopId: shop.id, dataType: 1, processType: 'optimize', status: 'running' },
-      { id: crypto.randomUUID(), shopId: shop.id, dataType: 1, processType: 'optimize', status: 'done' },
-    ]);
-    expect((await deliver('app/uninstalled', shop.domain, { id: 1, domain: shop.domain, myshopify_domain: shop.domain })).status).toBe(200);
+    const { shop, headers } = await createShop({
+      accessTokenEnc: 'enc',
+      refreshTokenEnc: 'enc',
+      accessTokenExpiresAt: Date.now() + 1000,
+      planLevel: 2,
+    });
+    await db()
+      .insert(jobs)
+      .values([
+        { id: crypto.randomUUID(), shopId: shop.id, dataType: 1, processType: 'optimize', status: 'queued' },
+        { id: crypto.randomUUID(), shopId: shop.id, dataType: 1, processType: 'optimize', status: 'running' },
+        { id: crypto.randomUUID(), shopId: shop.id, dataType: 1, processType: 'optimize', status: 'done' },
+      ]);
+    expect(
+      (await deliver('app/uninstalled', shop.domain, { id: 1, domain: shop.domain, myshopify_domain: shop.domain })).status,
+    ).toBe(200);
     const row = (await findShopById(db(), shop.id))!;
     expect(row).toMatchObject({ accessTokenEnc: null, refreshTokenEnc: null, adminTokenHash: null, planLevel: 0 });
     expect(row.uninstalledAt).toBeTruthy();
@@ -62,38 +98,98 @@ describe('/webhooks', () => {
 
   it('shop/update refreshes the shop details', async () => {
     const { shop } = await createShop();
-    await deliver('shop/update', shop.domain, { myshopify_domain: shop.domain, name: 'Renamed', email: 'new@example.com', shop_owner: 'New Owner', domain: 'renamed.example', currency: 'CAD', plan_display_name: 'Basic', plan_name: 'basic' });
-    expect(await findShopById(db(), shop.id)).toMatchObject({ name: 'Renamed', email: 'new@example.com', ownerName: 'New Owner', primaryDomain: 'https://renamed.example', currencyCode: 'CAD', shopifyPlan: 'Basic', isDevelopmentStore: false });
+    await deliver('shop/update', shop.domain, {
+      myshopify_domain: shop.domain,
+      name: 'Renamed',
+      email: 'new@example.com',
+      shop_owner: 'New Owner',
+      domain: 'renamed.example',
+      currency: 'CAD',
+      plan_display_name: 'Basic',
+      plan_name: 'basic',
+    });
+    expect(await findShopById(db(), shop.id)).toMatchObject({
+      name: 'Renamed',
+      email: 'new@example.com',
+      ownerName: 'New Owner',
+      primaryDomain: 'https://renamed.example',
+      currencyCode: 'CAD',
+      shopifyPlan: 'Basic',
+      isDevelopmentStore: false,
+    });
   });
 
   it('app/scopes_update keeps the stored scopes in step with the grant (and so the old-install flag)', async () => {
     const { shop } = await createShop({ accessTokenEnc: 'x', scopes: env.SHOPIFY_SCOPES });
     expect(isOldInstall((await findShopById(db(), shop.id))!, env.SHOPIFY_SCOPES)).toBe(0);
     const narrowed = ['read_products', 'write_products'];
-    expect(await outcomeOf(deliver('app/scopes_update', shop.domain, { id: 1, previous: env.SHOPIFY_SCOPES.split(','), current: narrowed, updated_at: '2026-11-21T08:00:00Z' }))).toBe('processed');
+    expect(
+      await outcomeOf(
+        deliver('app/scopes_update', shop.domain, {
+          id: 1,
+          previous: env.SHOPIFY_SCOPES.split(','),
+          current: narrowed,
+          updated_at: '2026-11-21T08:00:00Z',
+        }),
+      ),
+    ).toBe('processed');
     const row = (await findShopById(db(), shop.id))!;
     expect(row.scopes).toBe('read_products,write_products');
     expect(isOldInstall(row, env.SHOPIFY_SCOPES)).toBe(1);
-    await deliver('app/scopes_update', shop.domain, { id: 2, previous: narrowed, current: env.SHOPIFY_SCOPES.split(','), updated_at: '2026-11-21T09:00:00Z' });
+    await deliver('app/scopes_update', shop.domain, {
+      id: 2,
+      previous: narrowed,
+      current: env.SHOPIFY_SCOPES.split(','),
+      updated_at: '2026-11-21T09:00:00Z',
+    });
     expect((await findShopById(db(), shop.id))!.scopes).toBe(env.SHOPIFY_SCOPES);
   });
 
   it('app_subscriptions/update answers at once and does its Shopify work in the webhook queue: a cancellation goes to free', async () => {
     const subId = 'gid://shopify/AppSubscription/1029266947';
-    fake = installFakeShopify({ graphql: ({ query }) => (query.includes('activeSubscriptions') ? { data: { currentAppInstallation: { id: 'gid://shopify/AppInstallation/1', activeSubscriptions: [] } } } : undefined) });
-    const { shop } = await createShop({ planLevel: 3, subscriptionId: subId, subscriptionStatus: 'ACTIVE', accessTokenEnc: await encryptSecret(env.TOKEN_ENCRYPTION_KEY, 'shpat_live'), scopes: env.SHOPIFY_SCOPES });
-    expect(await outcomeOf(deliver('app_subscriptions/update', shop.domain, { app_subscription: { admin_graphql_api_id: subId, name: 'Premium', status: 'CANCELLED' } }))).toBe('queued');
+    fake = installFakeShopify({
+      graphql: ({ query }) =>
+        query.includes('activeSubscriptions')
+          ? { data: { currentAppInstallation: { id: 'gid://shopify/AppInstallation/1', activeSubscriptions: [] } } }
+          : undefined,
+    });
+    const { shop } = await createShop({
+      planLevel: 3,
+      subscriptionId: subId,
+      subscriptionStatus: 'ACTIVE',
+      accessTokenEnc: await encryptSecret(env.TOKEN_ENCRYPTION_KEY, 'shpat_live'),
+      scopes: env.SHOPIFY_SCOPES,
+    });
+    expect(
+      await outcomeOf(
+        deliver('app_subscriptions/update', shop.domain, {
+          app_subscription: { admin_graphql_api_id: subId, name: 'Premium', status: 'CANCELLED' },
+        }),
+      ),
+    ).toBe('queued');
     // Nothing asked of Shopify inside the request.
     expect(fake.stats.graphql).toBe(0);
     expect(await findShopById(db(), shop.id)).toMatchObject({ planLevel: 3 });
     expect((await queue.drain()).explicitAcks).toHaveLength(1);
-    expect(await findShopById(db(), shop.id)).toMatchObject({ planLevel: 0, subscriptionId: null, subscriptionStatus: 'CANCELLED' });
+    expect(await findShopById(db(), shop.id)).toMatchObject({
+      planLevel: 0,
+      subscriptionId: null,
+      subscriptionStatus: 'CANCELLED',
+    });
     expect(fake.stats.graphql).toBe(1);
   });
 
   it('customers/data_request and customers/redact are answered 200 (no customer data is stored)', async () => {
     const { shop } = await createShop();
-    expect((await deliver('customers/data_request', shop.domain, { shop_domain: shop.domain, customer: { id: 1 }, data_request: { id: 9 } })).status).toBe(200);
+    expect(
+      (
+        await deliver('customers/data_request', shop.domain, {
+          shop_domain: shop.domain,
+          customer: { id: 1 },
+          data_request: { id: 9 },
+        })
+      ).status,
+    ).toBe(200);
     expect((await deliver('customers/redact', shop.domain, { shop_domain: shop.domain, customer: { id: 1 } })).status).toBe(200);
   });
 
@@ -102,16 +198,30 @@ describe('/webhooks', () => {
     const { shop: other } = await createShop();
     for (const s of [shop, other]) {
       const item = await db().insert(items).values({ shopId: s.id, dataType: 1, resourceId: '1', title: 'P' }).returning().get();
-      const image = await db().insert(images).values({ shopId: s.id, itemId: item.id, imgId: `gid://shopify/MediaImage/${s.id}` }).returning().get();
+      const image = await db()
+        .insert(images)
+        .values({ shopId: s.id, itemId: item.id, imgId: `gid://shopify/MediaImage/${s.id}` })
+        .returning()
+        .get();
       const jobId = crypto.randomUUID();
       await db().insert(jobs).values({ id: jobId, shopId: s.id, dataType: 1, processType: 'optimize' });
       await db().insert(jobImages).values({ jobId, imageId: image.id, itemId: item.id, shopId: s.id });
-      await db().insert(usageLedger).values({ shopId: s.id, chargeKey: `img:${image.id}`, periodStart: 0 });
+      await db()
+        .insert(usageLedger)
+        .values({ shopId: s.id, chargeKey: `img:${image.id}`, periodStart: 0 });
       await db().insert(appSwitches).values({ shopId: s.id, name: 'extra_adver' });
       await db().insert(catalogueSyncs).values({ shopId: s.id });
       await db().insert(imageSettings).values({ shopId: s.id, imageOpt: {}, altText: {}, fileName: {} });
-      await db().insert(oauthStates).values({ state: crypto.randomUUID(), shopDomain: s.domain, expiresAt: Date.now() + 60_000 });
-      for (const key of [`originals/${s.id}/a.jpg`, `results/${s.id}/a.jpg`, `uploads/${s.id}/b.png`, `watermarks/${s.id}/w.png`, `shops/${s.id}/misc.json`]) {
+      await db()
+        .insert(oauthStates)
+        .values({ state: crypto.randomUUID(), shopDomain: s.domain, expiresAt: Date.now() + 60_000 });
+      for (const key of [
+        `originals/${s.id}/a.jpg`,
+        `results/${s.id}/a.jpg`,
+        `uploads/${s.id}/b.png`,
+        `watermarks/${s.id}/w.png`,
+        `shops/${s.id}/misc.json`,
+      ]) {
         await env.BUCKET.put(key, 'bytes');
       }
     }
@@ -128,10 +238,14 @@ describe('/webhooks', () => {
     }
     // Every table that has a shop_id column, including ones added after this test was written.
     // (D1 refuses pragma functions, so the CREATE statements are read instead.)
-    const tables = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%`shop_id`%'").all<{ name: string }>();
+    const tables = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%`shop_id`%'").all<{
+      name: string;
+    }>();
     expect(tables.results.length).toBeGreaterThan(8);
     for (const { name } of tables.results) {
-      const left = await env.DB.prepare(`SELECT COUNT(*) AS n FROM "${name}" WHERE shop_id = ?`).bind(shop.id).first<{ n: number }>();
+      const left = await env.DB.prepare(`SELECT COUNT(*) AS n FROM "${name}" WHERE shop_id = ?`)
+        .bind(shop.id)
+        .first<{ n: number }>();
       expect(left?.n, name).toBe(0);
     }
     expect(await db().select().from(oauthStates).where(eq(oauthStates.shopDomain, shop.domain)).all()).toHaveLength(0);

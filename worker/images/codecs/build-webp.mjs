@@ -23,13 +23,20 @@ const TARBALL_SHA256 = '7bf5a8a28cc69bcfa8cb214f2c3095703c6b73ac5fba4d5480c20533
 const EMCC_VERSION = '3.1.6';
 
 const FLAGS = [
-  '-O3', '-sSTANDALONE_WASM', '--no-entry', '-sALLOW_MEMORY_GROWTH=1', '-sINITIAL_MEMORY=1MB',
-  '-sTOTAL_STACK=256KB', '-sERROR_ON_UNDEFINED_SYMBOLS=0', '-sFILESYSTEM=0', '-g0', '-DNDEBUG',
+  '-O3',
+  '-sSTANDALONE_WASM',
+  '--no-entry',
+  '-sALLOW_MEMORY_GROWTH=1',
+  '-sINITIAL_MEMORY=1MB',
+  '-sTOTAL_STACK=256KB',
+  '-sERROR_ON_UNDEFINED_SYMBOLS=0',
+  '-sFILESYSTEM=0',
+  '-g0',
+  '-DNDEBUG',
 ];
 // Platform-specific DSP variants are left out (their plain-C counterparts are always built).
 const PLATFORM = /_(mips32|mips_dsp_r2|msa|neon|sse2|sse41)\.c$/;
 const DIRS = ['sharpyuv', 'src/dec', 'src/dsp', 'src/enc', 'src/utils'];
-
 
 const env = emccEnv('1665100800', EMCC_VERSION);
 
@@ -39,7 +46,11 @@ try {
   let tarball = join(tmpdir(), TARBALL_NAME);
   if (!existsSync(tarball)) {
     try {
-      execFileSync('apt-get', ['source', '--download-only', `libwebp=${DEB_VERSION}`], { cwd: work, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      execFileSync('apt-get', ['source', '--download-only', `libwebp=${DEB_VERSION}`], {
+        cwd: work,
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
     } catch (e) {
       fail(`apt-get source --download-only libwebp=${DEB_VERSION} failed (deb-src needed): ${e.stderr ?? e}`);
     }
@@ -49,9 +60,18 @@ try {
   execFileSync('tar', ['xzf', tarball, '-C', work], { env });
   const src = join(work, 'libwebp-1.2.4');
   copyFileSync(join(here, 'webp-glue.c'), join(src, 'webp-glue.c'));
-  const sources = DIRS.flatMap((d) => readdirSync(join(src, d)).filter((f) => f.endsWith('.c') && !PLATFORM.test(f)).sort().map((f) => `${d}/${f}`));
+  const sources = DIRS.flatMap((d) =>
+    readdirSync(join(src, d))
+      .filter((f) => f.endsWith('.c') && !PLATFORM.test(f))
+      .sort()
+      .map((f) => `${d}/${f}`),
+  );
   const out = join(work, 'libwebp.wasm');
-  execFileSync('emcc', [...FLAGS, `-ffile-prefix-map=${src}=.`, '-I.', ...sources, 'webp-glue.c', '-o', out], { cwd: src, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync('emcc', [...FLAGS, `-ffile-prefix-map=${src}=.`, '-I.', ...sources, 'webp-glue.c', '-o', out], {
+    cwd: src,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const wasm = readFileSync(out);
   recordOrCheck(here, 'libwebp.wasm', wasm, check);
 } finally {

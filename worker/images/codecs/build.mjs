@@ -27,13 +27,22 @@ const SOURCES = `jcapimin jcapistd jccoefct jccolor jcdctmgr jcext jchuff jcinit
   jcparam jcphuff jcprepct jcsample jctrans jdapimin jdapistd jdatadst jdatasrc jdcoefct jdcolor jddctmgr jdhuff
   jdinput jdmainct jdmarker jdmaster jdmerge jdphuff jdpostct jdsample jdtrans jerror jfdctflt jfdctfst jfdctint
   jidctflt jidctfst jidctint jidctred jquant1 jquant2 jutils jmemmgr jmemnobs jsimd_none jaricom jdarith`
-  .split(/\s+/).map((s) => `${s}.c`);
+  .split(/\s+/)
+  .map((s) => `${s}.c`);
 
 // -msimd128: clang's autovectoriser on libjpeg's C loops (no hand-written SIMD: jsimd_none). Same output
 // bytes; measured in V8 on 9-16 MP photos: encode with trellis -10 %, row trellis -16 %, decode unchanged.
 const FLAGS = [
-  '-O3', '-msimd128', '-sSTANDALONE_WASM', '--no-entry', '-sALLOW_MEMORY_GROWTH=1', '-sINITIAL_MEMORY=1MB',
-  '-sTOTAL_STACK=256KB', '-sERROR_ON_UNDEFINED_SYMBOLS=0', '-sFILESYSTEM=0', '-g0',
+  '-O3',
+  '-msimd128',
+  '-sSTANDALONE_WASM',
+  '--no-entry',
+  '-sALLOW_MEMORY_GROWTH=1',
+  '-sINITIAL_MEMORY=1MB',
+  '-sTOTAL_STACK=256KB',
+  '-sERROR_ON_UNDEFINED_SYMBOLS=0',
+  '-sFILESYSTEM=0',
+  '-g0',
 ];
 
 /**
@@ -50,27 +59,46 @@ const PATCHES = [
   // 2 MP were not pixel-identical. The counts of the script below are 9 / 11 / 10 scans.
   ['jcparam.c', `      nscans = 8;  /* 1 DC scan for all components */`, `      nscans = 9;  /* 1 DC scan for all components */`],
   ['jcparam.c', `      nscans = 10; /* 1 DC scan for each component */`, `      nscans = 11; /* 1 DC scan for each component */`],
-  ['jcparam.c', `      nscans = 9;  /* 1 DC scan for luminance and 1 DC scan for chroma */`, `      nscans = 10; /* 1 DC scan for luminance and 1 DC scan for chroma */`],
+  [
+    'jcparam.c',
+    `      nscans = 9;  /* 1 DC scan for luminance and 1 DC scan for chroma */`,
+    `      nscans = 10; /* 1 DC scan for luminance and 1 DC scan for chroma */`,
+  ],
   // Row trellis (large images): trellis-quantise each block row right after its DCT in the first pass,
   // from a scratch of v_samp_factor rows of unquantised coefficients instead of a whole-image array (one
   // coefficient array in all: 3 B/px at 4:2:0 instead of 6). Multi-pass trellis (trellis_quant) is off
   // then, so the rate model uses the standard Huffman tables; measured within 0.1-0.3 % of it in size.
-  ['jccoefct.c', `  jvirt_barray_ptr whole_image_uq[MAX_COMPONENTS];`,
+  [
+    'jccoefct.c',
+    `  jvirt_barray_ptr whole_image_uq[MAX_COMPONENTS];`,
     `  jvirt_barray_ptr whole_image_uq[MAX_COMPONENTS];
-  JBLOCKARRAY uq_rows[MAX_COMPONENTS]; /* row trellis scratch */`],
-  ['jccoefct.c', `#include "jchuff.h"`, `#include "jchuff.h"
-int mozjpeg_row_trellis = 0; /* set by mozjpeg-glue.c around jpeg_start_compress */`],
-  ['jccoefct.c', `      coef->whole_image_uq[ci] = (*cinfo->mem->request_virt_barray)`,
+  JBLOCKARRAY uq_rows[MAX_COMPONENTS]; /* row trellis scratch */`,
+  ],
+  [
+    'jccoefct.c',
+    `#include "jchuff.h"`,
+    `#include "jchuff.h"
+int mozjpeg_row_trellis = 0; /* set by mozjpeg-glue.c around jpeg_start_compress */`,
+  ],
+  [
+    'jccoefct.c',
+    `      coef->whole_image_uq[ci] = (*cinfo->mem->request_virt_barray)`,
     `      coef->whole_image_uq[ci] = NULL; /* alloc_small does not zero */
       coef->uq_rows[ci] = mozjpeg_row_trellis ? (*cinfo->mem->alloc_barray)((j_common_ptr) cinfo, JPOOL_IMAGE,
         (JDIMENSION) jround_up((long) compptr->width_in_blocks, (long) compptr->h_samp_factor),
         (JDIMENSION) compptr->v_samp_factor) : NULL;
-      if (cinfo->master->trellis_quant) coef->whole_image_uq[ci] = (*cinfo->mem->request_virt_barray)`],
-  ['jccoefct.c', `    buffer_dst = (*cinfo->mem->access_virt_barray)
+      if (cinfo->master->trellis_quant) coef->whole_image_uq[ci] = (*cinfo->mem->request_virt_barray)`,
+  ],
+  [
+    'jccoefct.c',
+    `    buffer_dst = (*cinfo->mem->access_virt_barray)
       ((j_common_ptr) cinfo, coef->whole_image_uq[ci],`,
     `    buffer_dst = coef->whole_image_uq[ci] == NULL ? coef->uq_rows[ci] : (*cinfo->mem->access_virt_barray)
-      ((j_common_ptr) cinfo, coef->whole_image_uq[ci],`],
-  ['jccoefct.c', `                                   buffer_dst[block_row]);`,
+      ((j_common_ptr) cinfo, coef->whole_image_uq[ci],`,
+  ],
+  [
+    'jccoefct.c',
+    `                                   buffer_dst[block_row]);`,
     `                                   buffer_dst == NULL ? NULL : buffer_dst[block_row]);
       if (coef->uq_rows[ci] != NULL) {
         c_derived_tbl dctbl_data, actbl_data;
@@ -87,7 +115,8 @@ int mozjpeg_row_trellis = 0; /* set by mozjpeg-glue.c around jpeg_start_compress
                          &lastDC, block_row > 0 ? buffer[block_row-1] : NULL,
                          block_row > 0 ? buffer_dst[block_row-1] : NULL);
         cinfo->Ss = save_Ss; cinfo->Se = save_Se;
-      }`],
+      }`,
+  ],
 ];
 
 function patchSource(src) {
@@ -99,12 +128,14 @@ function patchSource(src) {
   }
 }
 
-
 const env = emccEnv('1488672000', EMCC_VERSION);
 
 const work = mkdtempSync(join(tmpdir(), 'mozjpeg-wasm-'));
 try {
-  const packed = execFileSync('npm', ['pack', PACKAGE, '--silent', '--pack-destination', work], { cwd: work, encoding: 'utf8' }).trim();
+  const packed = execFileSync('npm', ['pack', PACKAGE, '--silent', '--pack-destination', work], {
+    cwd: work,
+    encoding: 'utf8',
+  }).trim();
   execFileSync('tar', ['xzf', join(work, packed), '-C', work, 'package/vendor/source/mozjpeg.tar.gz']);
   const tarball = join(work, 'package/vendor/source/mozjpeg.tar.gz');
   if (sha256(readFileSync(tarball)) !== TARBALL_SHA256) fail('mozjpeg.tar.gz is not the pinned MozJPEG 3.2 source');
@@ -115,7 +146,11 @@ try {
   patchSource(src);
   copyFileSync(join(here, 'mozjpeg-glue.c'), join(src, 'mozjpeg-glue.c'));
   const out = join(work, 'mozjpeg.wasm');
-  execFileSync('emcc', [...FLAGS, `-ffile-prefix-map=${src}=.`, '-I.', ...SOURCES, 'mozjpeg-glue.c', '-o', out], { cwd: src, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync('emcc', [...FLAGS, `-ffile-prefix-map=${src}=.`, '-I.', ...SOURCES, 'mozjpeg-glue.c', '-o', out], {
+    cwd: src,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const wasm = readFileSync(out);
   recordOrCheck(here, 'mozjpeg.wasm', wasm, check);
 } finally {

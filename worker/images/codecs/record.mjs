@@ -20,7 +20,8 @@ export function recordOrCheck(dir, name, wasm, check) {
   if (check) {
     const recorded = existsSync(hashPath) ? readFileSync(hashPath, 'utf8').trim() : '';
     const committed = existsSync(wasmPath) ? sha256(readFileSync(wasmPath)) : '';
-    if (hash !== recorded || hash !== committed) fail(`${name}: rebuilt ${hash}, recorded ${recorded || '-'}, committed wasm ${committed || '-'}`);
+    if (hash !== recorded || hash !== committed)
+      fail(`${name}: rebuilt ${hash}, recorded ${recorded || '-'}, committed wasm ${committed || '-'}`);
     console.log(`build:codecs --check: ${name} ${hash} matches the recorded hash`);
   } else {
     writeFileSync(wasmPath, wasm);

@@ -37,12 +37,18 @@ export const ARTICLE_UPDATE_IMAGE = /* GraphQL */ `
   }
 `;
 
-export async function getArticlesPage(client: AdminClient, args: { first?: number; after?: string | null; query?: string } = {}): Promise<Page<ArticleWithImage>> {
-  const d = await client.request<{ articles: { pageInfo: Page<unknown>['pageInfo']; nodes: ArticleWithImage[] } }>(ARTICLES_PAGE, {
-    first: args.first ?? 100,
-    after: args.after ?? null,
-    query: args.query ?? null,
-  });
+export async function getArticlesPage(
+  client: AdminClient,
+  args: { first?: number; after?: string | null; query?: string } = {},
+): Promise<Page<ArticleWithImage>> {
+  const d = await client.request<{ articles: { pageInfo: Page<unknown>['pageInfo']; nodes: ArticleWithImage[] } }>(
+    ARTICLES_PAGE,
+    {
+      first: args.first ?? 100,
+      after: args.after ?? null,
+      query: args.query ?? null,
+    },
+  );
   return { items: d.articles.nodes, pageInfo: d.articles.pageInfo };
 }
 
@@ -51,11 +57,17 @@ export async function getArticle(client: AdminClient, id: string): Promise<Artic
 }
 
 /** Replaces a blog article's image from `url` (staged upload resourceUrl or public URL) with `altText`. */
-export async function updateArticleImage(client: AdminClient, args: { id: string; url: string; altText?: string }): Promise<ArticleWithImage> {
-  const d = await client.request<{ articleUpdate: { article: ArticleWithImage | null; userErrors: UserError[] } }>(ARTICLE_UPDATE_IMAGE, {
-    id: args.id,
-    article: { image: { url: args.url, ...(args.altText === undefined ? {} : { altText: args.altText }) } },
-  });
+export async function updateArticleImage(
+  client: AdminClient,
+  args: { id: string; url: string; altText?: string },
+): Promise<ArticleWithImage> {
+  const d = await client.request<{ articleUpdate: { article: ArticleWithImage | null; userErrors: UserError[] } }>(
+    ARTICLE_UPDATE_IMAGE,
+    {
+      id: args.id,
+      article: { image: { url: args.url, ...(args.altText === undefined ? {} : { altText: args.altText }) } },
+    },
+  );
   throwOnUserErrors('articleUpdate', d.articleUpdate);
   if (!d.articleUpdate.article) throw new Error('articleUpdate returned no article');
   return d.articleUpdate.article;

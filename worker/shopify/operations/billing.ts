@@ -64,7 +64,10 @@ export type CreateSubscriptionArgs = {
 };
 
 /** Creates a subscription; the merchant approves it at `confirmationUrl`, then Shopify returns to returnUrl. */
-export async function createAppSubscription(client: AdminClient, args: CreateSubscriptionArgs): Promise<{ subscription: AppSubscription; confirmationUrl: string }> {
+export async function createAppSubscription(
+  client: AdminClient,
+  args: CreateSubscriptionArgs,
+): Promise<{ subscription: AppSubscription; confirmationUrl: string }> {
   const recurring: Record<string, unknown> = { price: args.price, interval: 'EVERY_30_DAYS' };
   if (args.discount) {
     recurring.discount = {
@@ -73,18 +76,18 @@ export async function createAppSubscription(client: AdminClient, args: CreateSub
     };
   }
   const lineItems: Record<string, unknown>[] = [{ plan: { appRecurringPricingDetails: recurring } }];
-  if (args.usage) lineItems.push({ plan: { appUsagePricingDetails: { cappedAmount: args.usage.cappedAmount, terms: args.usage.terms } } });
-  const d = await client.request<{ appSubscriptionCreate: { appSubscription: AppSubscription | null; confirmationUrl: string | null; userErrors: UserError[] } }>(
-    SUBSCRIPTION_CREATE,
-    {
-      name: args.name,
-      returnUrl: args.returnUrl,
-      lineItems,
-      trialDays: args.trialDays ?? null,
-      test: args.test,
-      replacementBehavior: args.replacementBehavior ?? null,
-    },
-  );
+  if (args.usage)
+    lineItems.push({ plan: { appUsagePricingDetails: { cappedAmount: args.usage.cappedAmount, terms: args.usage.terms } } });
+  const d = await client.request<{
+    appSubscriptionCreate: { appSubscription: AppSubscription | null; confirmationUrl: string | null; userErrors: UserError[] };
+  }>(SUBSCRIPTION_CREATE, {
+    name: args.name,
+    returnUrl: args.returnUrl,
+    lineItems,
+    trialDays: args.trialDays ?? null,
+    test: args.test,
+    replacementBehavior: args.replacementBehavior ?? null,
+  });
   throwOnUserErrors('appSubscriptionCreate', d.appSubscriptionCreate);
   const { appSubscription, confirmationUrl } = d.appSubscriptionCreate;
   if (!appSubscription || !confirmationUrl) throw new Error('appSubscriptionCreate returned no subscription');
@@ -101,7 +104,10 @@ export const SUBSCRIPTION_CANCEL = /* GraphQL */ `
 `;
 
 export async function cancelAppSubscription(client: AdminClient, id: string, prorate = false): Promise<AppSubscription> {
-  const d = await client.request<{ appSubscriptionCancel: { appSubscription: AppSubscription | null; userErrors: UserError[] } }>(SUBSCRIPTION_CANCEL, { id, prorate });
+  const d = await client.request<{ appSubscriptionCancel: { appSubscription: AppSubscription | null; userErrors: UserError[] } }>(
+    SUBSCRIPTION_CANCEL,
+    { id, prorate },
+  );
   throwOnUserErrors('appSubscriptionCancel', d.appSubscriptionCancel);
   if (!d.appSubscriptionCancel.appSubscription) throw new Error('appSubscriptionCancel returned no subscription');
   return d.appSubscriptionCancel.appSubscription;
@@ -131,8 +137,14 @@ export type UsageRecord = { id: string; idempotencyKey: string | null; createdAt
  * Records an overage charge on the usage line. The idempotencyKey (max 255 chars) makes a retry return
  * the same record instead of charging twice. Exceeding the capped amount is a ShopifyUserError.
  */
-export async function createUsageRecord(client: AdminClient, args: { subscriptionLineItemId: string; price: Money; description: string; idempotencyKey: string }): Promise<UsageRecord> {
-  const d = await client.request<{ appUsageRecordCreate: { appUsageRecord: UsageRecord | null; userErrors: UserError[] } }>(USAGE_RECORD_CREATE, args);
+export async function createUsageRecord(
+  client: AdminClient,
+  args: { subscriptionLineItemId: string; price: Money; description: string; idempotencyKey: string },
+): Promise<UsageRecord> {
+  const d = await client.request<{ appUsageRecordCreate: { appUsageRecord: UsageRecord | null; userErrors: UserError[] } }>(
+    USAGE_RECORD_CREATE,
+    args,
+  );
   throwOnUserErrors('appUsageRecordCreate', d.appUsageRecordCreate);
   if (!d.appUsageRecordCreate.appUsageRecord) throw new Error('appUsageRecordCreate returned no record');
   return d.appUsageRecordCreate.appUsageRecord;
@@ -149,11 +161,20 @@ export const LINE_ITEM_UPDATE = /* GraphQL */ `
 `;
 
 /** Raises the usage cap; the merchant must approve the new cap at confirmationUrl. */
-export async function updateUsageCap(client: AdminClient, args: { lineItemId: string; cappedAmount: Money }): Promise<{ subscription: AppSubscription | null; confirmationUrl: string | null }> {
-  const d = await client.request<{ appSubscriptionLineItemUpdate: { appSubscription: AppSubscription | null; confirmationUrl: string | null; userErrors: UserError[] } }>(
-    LINE_ITEM_UPDATE,
-    { id: args.lineItemId, cappedAmount: args.cappedAmount },
-  );
+export async function updateUsageCap(
+  client: AdminClient,
+  args: { lineItemId: string; cappedAmount: Money },
+): Promise<{ subscription: AppSubscription | null; confirmationUrl: string | null }> {
+  const d = await client.request<{
+    appSubscriptionLineItemUpdate: {
+      appSubscription: AppSubscription | null;
+      confirmationUrl: string | null;
+      userErrors: UserError[];
+    };
+  }>(LINE_ITEM_UPDATE, { id: args.lineItemId, cappedAmount: args.cappedAmount });
   throwOnUserErrors('appSubscriptionLineItemUpdate', d.appSubscriptionLineItemUpdate);
-  return { subscription: d.appSubscriptionLineItemUpdate.appSubscription, confirmationUrl: d.appSubscriptionLineItemUpdate.confirmationUrl };
+  return {
+    subscription: d.appSubscriptionLineItemUpdate.appSubscription,
+    confirmationUrl: d.appSubscriptionLineItemUpdate.confirmationUrl,
+  };
 }

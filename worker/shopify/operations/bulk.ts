@@ -32,7 +32,10 @@ export const BULK_STATUS = /* GraphQL */ `
 
 /** Starts a bulk query; returns the operation id. A running one for this app gives a ShopifyUserError. */
 export async function startBulkQuery(client: AdminClient, query: string): Promise<string> {
-  const d = await client.request<{ bulkOperationRunQuery: { bulkOperation: { id: string } | null; userErrors: UserError[] } }>(RUN_QUERY, { query });
+  const d = await client.request<{ bulkOperationRunQuery: { bulkOperation: { id: string } | null; userErrors: UserError[] } }>(
+    RUN_QUERY,
+    { query },
+  );
   throwOnUserErrors('bulkOperationRunQuery', d.bulkOperationRunQuery);
   if (!d.bulkOperationRunQuery.bulkOperation) throw new Error('bulkOperationRunQuery returned no operation');
   return d.bulkOperationRunQuery.bulkOperation.id;
@@ -43,7 +46,11 @@ export async function getBulkOperation(client: AdminClient, id: string): Promise
 }
 
 /** Polls until the operation leaves CREATED/RUNNING; throws on FAILED/CANCELED/EXPIRED. */
-export async function waitForBulkOperation(client: AdminClient, id: string, opts: { timeoutMs?: number; intervalMs?: number; clock?: Clock } = {}): Promise<BulkOperation> {
+export async function waitForBulkOperation(
+  client: AdminClient,
+  id: string,
+  opts: { timeoutMs?: number; intervalMs?: number; clock?: Clock } = {},
+): Promise<BulkOperation> {
   const clock = opts.clock ?? realClock;
   const deadline = clock.now() + (opts.timeoutMs ?? 10 * 60_000);
   let interval = opts.intervalMs ?? 1_000;
@@ -51,7 +58,8 @@ export async function waitForBulkOperation(client: AdminClient, id: string, opts
     const op = await getBulkOperation(client, id);
     if (!op) throw new Error(`bulk operation ${id} not found`);
     if (op.status === 'COMPLETED') return op;
-    if (op.status !== 'CREATED' && op.status !== 'RUNNING') throw new Error(`bulk operation ${id} ended ${op.status}${op.errorCode ? ` (${op.errorCode})` : ''}`);
+    if (op.status !== 'CREATED' && op.status !== 'RUNNING')
+      throw new Error(`bulk operation ${id} ended ${op.status}${op.errorCode ? ` (${op.errorCode})` : ''}`);
     if (clock.now() + interval > deadline) throw new Error(`bulk operation ${id} still ${op.status}`);
     await clock.sleep(interval);
     interval = Math.min(interval * 1.5, 10_000);
@@ -116,7 +124,10 @@ export function assembleBulkProducts(lines: Iterable<Record<string, unknown>>): 
 }
 
 /** The whole catalogue of products with media through one bulk operation. Returns the operation id too. */
-export async function bulkFetchProductsWithMedia(client: AdminClient, opts: { timeoutMs?: number; intervalMs?: number } = {}): Promise<{ operationId: string; products: ProductWithMedia[] }> {
+export async function bulkFetchProductsWithMedia(
+  client: AdminClient,
+  opts: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<{ operationId: string; products: ProductWithMedia[] }> {
   const operationId = await startBulkQuery(client, PRODUCTS_WITH_MEDIA_BULK_QUERY);
   const op = await waitForBulkOperation(client, operationId, opts);
   const lines: Record<string, unknown>[] = [];

@@ -30,12 +30,18 @@ export const COLLECTION_UPDATE_IMAGE = /* GraphQL */ `
   }
 `;
 
-export async function getCollectionsPage(client: AdminClient, args: { first?: number; after?: string | null; query?: string } = {}): Promise<Page<CollectionWithImage>> {
-  const d = await client.request<{ collections: { pageInfo: Page<unknown>['pageInfo']; nodes: CollectionWithImage[] } }>(COLLECTIONS_PAGE, {
-    first: args.first ?? 100,
-    after: args.after ?? null,
-    query: args.query ?? null,
-  });
+export async function getCollectionsPage(
+  client: AdminClient,
+  args: { first?: number; after?: string | null; query?: string } = {},
+): Promise<Page<CollectionWithImage>> {
+  const d = await client.request<{ collections: { pageInfo: Page<unknown>['pageInfo']; nodes: CollectionWithImage[] } }>(
+    COLLECTIONS_PAGE,
+    {
+      first: args.first ?? 100,
+      after: args.after ?? null,
+      query: args.query ?? null,
+    },
+  );
   return { items: d.collections.nodes, pageInfo: d.collections.pageInfo };
 }
 
@@ -47,10 +53,16 @@ export async function getCollection(client: AdminClient, id: string): Promise<Co
  * Replaces a collection's image: Shopify fetches `src` (a staged upload resourceUrl or a public URL)
  * and gives the collection a new image with `altText`.
  */
-export async function updateCollectionImage(client: AdminClient, args: { id: string; src: string; altText?: string }): Promise<CollectionWithImage> {
-  const d = await client.request<{ collectionUpdate: { collection: CollectionWithImage | null; userErrors: UserError[] } }>(COLLECTION_UPDATE_IMAGE, {
-    collection: { id: args.id, image: { src: args.src, ...(args.altText === undefined ? {} : { altText: args.altText }) } },
-  });
+export async function updateCollectionImage(
+  client: AdminClient,
+  args: { id: string; src: string; altText?: string },
+): Promise<CollectionWithImage> {
+  const d = await client.request<{ collectionUpdate: { collection: CollectionWithImage | null; userErrors: UserError[] } }>(
+    COLLECTION_UPDATE_IMAGE,
+    {
+      collection: { id: args.id, image: { src: args.src, ...(args.altText === undefined ? {} : { altText: args.altText }) } },
+    },
+  );
   throwOnUserErrors('collectionUpdate', d.collectionUpdate);
   if (!d.collectionUpdate.collection) throw new Error('collectionUpdate returned no collection');
   return d.collectionUpdate.collection;

@@ -21,9 +21,20 @@ export async function createStagedUpload(
   client: AdminClient,
   file: { filename: string; mimeType: string; fileSize: number; resource?: 'IMAGE' | 'FILE' | 'COLLECTION_IMAGE' },
 ): Promise<StagedTarget> {
-  const d = await client.request<{ stagedUploadsCreate: { stagedTargets: StagedTarget[]; userErrors: UserError[] } }>(STAGED_UPLOADS_CREATE, {
-    input: [{ resource: file.resource ?? 'IMAGE', filename: file.filename, mimeType: file.mimeType, fileSize: String(file.fileSize), httpMethod: 'POST' }],
-  });
+  const d = await client.request<{ stagedUploadsCreate: { stagedTargets: StagedTarget[]; userErrors: UserError[] } }>(
+    STAGED_UPLOADS_CREATE,
+    {
+      input: [
+        {
+          resource: file.resource ?? 'IMAGE',
+          filename: file.filename,
+          mimeType: file.mimeType,
+          fileSize: String(file.fileSize),
+          httpMethod: 'POST',
+        },
+      ],
+    },
+  );
   throwOnUserErrors('stagedUploadsCreate', d.stagedUploadsCreate);
   const target = d.stagedUploadsCreate.stagedTargets[0];
   if (!target) throw new Error('stagedUploadsCreate returned no target');
@@ -34,7 +45,13 @@ export async function createStagedUpload(
  * POSTs the bytes to the staged target as multipart/form-data: every parameter Shopify gave, in order,
  * then the file last (the storage backends reject a file before the policy fields).
  */
-export async function uploadToStagedTarget(target: StagedTarget, bytes: Uint8Array | ArrayBuffer, filename: string, mimeType: string, attempts = 3): Promise<string> {
+export async function uploadToStagedTarget(
+  target: StagedTarget,
+  bytes: Uint8Array | ArrayBuffer,
+  filename: string,
+  mimeType: string,
+  attempts = 3,
+): Promise<string> {
   let last = '';
   for (let i = 0; i < attempts; i++) {
     const form = new FormData();
@@ -82,7 +99,13 @@ export const FILE_STATUS = /* GraphQL */ `
   query FileStatus($id: ID!) { node(id: $id) { ... on File { ${FILE_FIELDS} } } }
 `;
 
-type RawFile = { id: string; alt: string | null; fileStatus: string; fileErrors?: { message: string }[]; image?: { url: string } | null };
+type RawFile = {
+  id: string;
+  alt: string | null;
+  fileStatus: string;
+  fileErrors?: { message: string }[];
+  image?: { url: string } | null;
+};
 
 const toFileState = (f: RawFile): FileState => ({
   id: f.id,
@@ -96,12 +119,16 @@ const toFileState = (f: RawFile): FileState => ({
  * Replaces a MediaImage's file in place. `originalSource` is a staged resourceUrl; `filename` must keep
  * the original extension (Shopify's rule), `alt` sets the alt text in the same call.
  */
-export async function updateFile(client: AdminClient, args: { id: string; originalSource?: string; alt?: string; filename?: string }): Promise<FileState> {
+export async function updateFile(
+  client: AdminClient,
+  args: { id: string; originalSource?: string; alt?: string; filename?: string },
+): Promise<FileState> {
   const input: Record<string, string> = { id: args.id };
   if (args.originalSource !== undefined) input.originalSource = args.originalSource;
   if (args.alt !== undefined) input.alt = args.alt;
   if (args.filename !== undefined) input.filename = args.filename;
-  const send = () => client.request<{ fileUpdate: { files: RawFile[] | null; userErrors: UserError[] } }>(FILE_UPDATE, { files: [input] });
+  const send = () =>
+    client.request<{ fileUpdate: { files: RawFile[] | null; userErrors: UserError[] } }>(FILE_UPDATE, { files: [input] });
   let d = await send();
   if (d.fileUpdate.userErrors?.some((e) => e.code === 'INVALID_FAILED_MEDIA_STATE')) {
     // A FAILED file nobody acknowledged (an earlier attempt died before it could): acknowledge, resend once.
@@ -133,20 +160,31 @@ export const FILE_ACKNOWLEDGE_UPDATE_FAILED = /* GraphQL */ `
  * a FAILED file (INVALID_FAILED_MEDIA_STATE) until the failure is acknowledged this way.
  */
 export async function acknowledgeFailedFiles(client: AdminClient, fileIds: string[]): Promise<void> {
-  const d = await client.request<{ fileAcknowledgeUpdateFailed: { files: { id: string; fileStatus: string }[] | null; userErrors: UserError[] } }>(FILE_ACKNOWLEDGE_UPDATE_FAILED, { fileIds });
+  const d = await client.request<{
+    fileAcknowledgeUpdateFailed: { files: { id: string; fileStatus: string }[] | null; userErrors: UserError[] };
+  }>(FILE_ACKNOWLEDGE_UPDATE_FAILED, { fileIds });
   throwOnUserErrors('fileAcknowledgeUpdateFailed', d.fileAcknowledgeUpdateFailed);
 }
 
 /** The typed error of a file whose processing ended FAILED (code FILE_FAILED, Shopify's fileErrors). */
 function fileFailedError(state: FileState): ShopifyUserError {
-  return new ShopifyUserError('fileStatus', state.errors.length ? state.errors.map((message) => ({ message, code: 'FILE_FAILED' })) : [{ message: 'File processing failed', code: 'FILE_FAILED' }]);
+  return new ShopifyUserError(
+    'fileStatus',
+    state.errors.length
+      ? state.errors.map((message) => ({ message, code: 'FILE_FAILED' }))
+      : [{ message: 'File processing failed', code: 'FILE_FAILED' }],
+  );
 }
 
 /**
  * Polls until READY (returned) or FAILED (thrown as a ShopifyUserError with Shopify's fileErrors). A
  * FAILED file is acknowledged first, so a caller's retry (another fileUpdate) is accepted.
  */
-export async function waitForFileReady(client: AdminClient, id: string, opts: { timeoutMs?: number; intervalMs?: number; clock?: Clock } = {}): Promise<FileState> {
+export async function waitForFileReady(
+  client: AdminClient,
+  id: string,
+  opts: { timeoutMs?: number; intervalMs?: number; clock?: Clock } = {},
+): Promise<FileState> {
   const clock = opts.clock ?? realClock;
   const deadline = clock.now() + (opts.timeoutMs ?? 60_000);
   let interval = opts.intervalMs ?? 500;
@@ -159,7 +197,8 @@ export async function waitForFileReady(client: AdminClient, id: string, opts: { 
       await acknowledgeFailedFiles(client, [id]).catch(() => undefined);
       throw fileFailedError(state);
     }
-    if (clock.now() + interval > deadline) throw new Error(`file ${id} still ${state.fileStatus} after ${opts.timeoutMs ?? 60_000} ms`);
+    if (clock.now() + interval > deadline)
+      throw new Error(`file ${id} still ${state.fileStatus} after ${opts.timeoutMs ?? 60_000} ms`);
     await clock.sleep(interval);
     interval = Math.min(interval * 1.5, 3_000);
   }

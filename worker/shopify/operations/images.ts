@@ -28,12 +28,17 @@ export type StoreImageChange = {
 
 /** Where Shopify serves a collection or article image now (replacements get a new URL). */
 export async function currentCollectionOrArticleImageUrl(client: AdminClient, target: StoreImageRef): Promise<string | null> {
-  if (target.kind === 'collection') return (await getCollection(client, gid('Collection', target.resourceId)))?.image?.url ?? null;
+  if (target.kind === 'collection')
+    return (await getCollection(client, gid('Collection', target.resourceId)))?.image?.url ?? null;
   return (await getArticle(client, gid('Article', target.resourceId)))?.image?.url ?? null;
 }
 
 /** Applies the change in place and resolves once Shopify serves it (file READY); the new URL if known. */
-export async function replaceStoreImage(client: AdminClient, target: StoreImageRef, change: StoreImageChange): Promise<{ src: string | null }> {
+export async function replaceStoreImage(
+  client: AdminClient,
+  target: StoreImageRef,
+  change: StoreImageChange,
+): Promise<{ src: string | null }> {
   const staged = change.file ? await stageImage(client, change.file.bytes, change.file.filename, change.file.mime) : undefined;
   if (target.kind === 'product') {
     await updateFile(client, {
@@ -49,9 +54,17 @@ export async function replaceStoreImage(client: AdminClient, target: StoreImageR
   // Collection and article images have no file name of their own: the staged file's name is it.
   const src = staged ?? target.src;
   if (target.kind === 'collection') {
-    const c = await updateCollectionImage(client, { id: gid('Collection', target.resourceId), src, ...(change.alt !== undefined ? { altText: change.alt } : {}) });
+    const c = await updateCollectionImage(client, {
+      id: gid('Collection', target.resourceId),
+      src,
+      ...(change.alt !== undefined ? { altText: change.alt } : {}),
+    });
     return { src: c.image?.url ?? null };
   }
-  const a = await updateArticleImage(client, { id: gid('Article', target.resourceId), url: src, ...(change.alt !== undefined ? { altText: change.alt } : {}) });
+  const a = await updateArticleImage(client, {
+    id: gid('Article', target.resourceId),
+    url: src,
+    ...(change.alt !== undefined ? { altText: change.alt } : {}),
+  });
   return { src: a.image?.url ?? null };
 }

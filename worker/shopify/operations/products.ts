@@ -126,7 +126,11 @@ export function toMediaImage(m: RawMedia): ProductMediaImage | null {
   };
 }
 
-export function toProduct(p: RawProduct, media: RawMedia[] = p.media?.nodes ?? [], variant = p.variants?.nodes[0]): ProductWithMedia {
+export function toProduct(
+  p: RawProduct,
+  media: RawMedia[] = p.media?.nodes ?? [],
+  variant = p.variants?.nodes[0],
+): ProductWithMedia {
   return {
     id: p.id,
     title: p.title,
@@ -175,12 +179,19 @@ export async function getProductsPage(
 
 /** A single product (webhook follow-up, detail page); null when it no longer exists. */
 export async function getProduct(client: AdminClient, id: string, mediaFirst = 100): Promise<ProductWithMedia | null> {
-  const d = await client.request<{ product: RawProduct | null }>(PRODUCT_BY_ID, { id, mediaFirst }, { expectedCost: productCost(mediaFirst) });
+  const d = await client.request<{ product: RawProduct | null }>(
+    PRODUCT_BY_ID,
+    { id, mediaFirst },
+    { expectedCost: productCost(mediaFirst) },
+  );
   return d.product ? toProduct(d.product) : null;
 }
 
 /** Every product, page after page (small shops; large ones use the bulk operation). */
-export async function* iterateProducts(client: AdminClient, pageSize: number = PRODUCTS_PAGE_DEFAULTS.first): AsyncGenerator<ProductWithMedia> {
+export async function* iterateProducts(
+  client: AdminClient,
+  pageSize: number = PRODUCTS_PAGE_DEFAULTS.first,
+): AsyncGenerator<ProductWithMedia> {
   let after: string | null = null;
   for (;;) {
     const page = await getProductsPage(client, { first: pageSize, after });

@@ -24,7 +24,11 @@ export const MAIN_THEME_SETTINGS = /* GraphQL */ `
 
 type Data = {
   themes: {
-    nodes: { id: string; name: string; files: { nodes: { filename: string; body: { content?: string; contentBase64?: string } }[] } }[];
+    nodes: {
+      id: string;
+      name: string;
+      files: { nodes: { filename: string; body: { content?: string; contentBase64?: string } }[] };
+    }[];
   };
 };
 
@@ -38,6 +42,7 @@ export async function getMainThemeSettingsData(client: AdminClient): Promise<Mai
   if (!theme) return null;
   const body = theme.files.nodes[0]?.body;
   let content: string | null = body?.content ?? null;
-  if (content == null && body?.contentBase64) content = new TextDecoder().decode(Uint8Array.from(atob(body.contentBase64), (c) => c.charCodeAt(0)));
+  if (content == null && body?.contentBase64)
+    content = new TextDecoder().decode(Uint8Array.from(atob(body.contentBase64), (c) => c.charCodeAt(0)));
   return { themeId: theme.id, themeName: theme.name, content };
 }

@@ -7,8 +7,20 @@ import { statusOfRow, type ImageRow } from '../image-row';
 import { formatRatio } from '../rules';
 import { DownloadButton } from './download-button';
 
-const LABEL_KEYS = { Deleted: 'deleted', Expired: 'expired', Restored: 'restored', Compressed: 'compressed', 'Not Compressed': 'notCompressed' } as const;
-const LABEL_TONES = { Deleted: 'critical', Expired: 'warning', Restored: 'attention', Compressed: 'success', 'Not Compressed': undefined } as const;
+const LABEL_KEYS = {
+  Deleted: 'deleted',
+  Expired: 'expired',
+  Restored: 'restored',
+  Compressed: 'compressed',
+  'Not Compressed': 'notCompressed',
+} as const;
+const LABEL_TONES = {
+  Deleted: 'critical',
+  Expired: 'warning',
+  Restored: 'attention',
+  Compressed: 'success',
+  'Not Compressed': undefined,
+} as const;
 const TAG_KEYS = { 'PNG -> JPG': 'pngToJpg', 'Alt text': 'alt', 'File name': 'fileName', Watermark: 'watermark' } as const;
 
 type Props = {
@@ -27,7 +39,9 @@ type Props = {
 export function ImageTable({ rows, loading, restoring, onView, onRestore, onReoptimize, onSelectionReset, onFresh }: Props) {
   const { t } = useTranslation();
   const selectable = rows.filter((r) => !statusOfRow(r).disabled);
-  const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(selectable.map((r) => ({ id: String(r.id) })));
+  const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(
+    selectable.map((r) => ({ id: String(r.id) })),
+  );
   useEffect(() => clearSelection(), [onSelectionReset, clearSelection]);
   const chosen = rows.filter((r) => selectedResources.includes(String(r.id)));
 
@@ -42,7 +56,17 @@ export function ImageTable({ rows, loading, restoring, onView, onRestore, onReop
         { content: t('imageOpt.bulk.restore'), onAction: () => onRestore(chosen) },
         { content: t('imageOpt.bulk.reoptimize'), onAction: () => onReoptimize(chosen) },
       ]}
-      emptyState={<div style={{ padding: 'var(--p-space-800)', textAlign: 'center' }}>{loading ? <SkeletonBodyText lines={3} /> : <Text as="p" tone="subdued">{t('imageOpt.history.empty')}</Text>}</div>}
+      emptyState={
+        <div style={{ padding: 'var(--p-space-800)', textAlign: 'center' }}>
+          {loading ? (
+            <SkeletonBodyText lines={3} />
+          ) : (
+            <Text as="p" tone="subdued">
+              {t('imageOpt.history.empty')}
+            </Text>
+          )}
+        </div>
+      }
       headings={[
         { title: t('imageOpt.history.colImage') },
         { title: t('imageDetails.colFile') },
@@ -59,7 +83,13 @@ export function ImageTable({ rows, loading, restoring, onView, onRestore, onReop
         const shownTags = undone ? [] : st.tags;
         const compressed = row.is_compress === 1 && !undone;
         return (
-          <IndexTable.Row id={String(row.id)} key={row.id} position={index} selected={selectedResources.includes(String(row.id))} disabled={st.disabled}>
+          <IndexTable.Row
+            id={String(row.id)}
+            key={row.id}
+            position={index}
+            selected={selectedResources.includes(String(row.id))}
+            disabled={st.disabled}
+          >
             <IndexTable.Cell>
               <RowThumbnail src={row.src} alt={row.alt || row.file_name} />
             </IndexTable.Cell>

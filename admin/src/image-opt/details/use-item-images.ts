@@ -87,7 +87,16 @@ export function useItemImages(prodId: number | undefined) {
     setSchedule(null);
     setRestoring(new Set());
     // A restore of several pictures says all of them are back; one picture, the singular.
-    if (s.opt_total > 0) toast(t(kind.current === 'restore' ? (s.opt_total > 1 ? 'imageDetails.allRestored' : 'imageDetails.restored') : 'imageDetails.optimized'));
+    if (s.opt_total > 0)
+      toast(
+        t(
+          kind.current === 'restore'
+            ? s.opt_total > 1
+              ? 'imageDetails.allRestored'
+              : 'imageDetails.restored'
+            : 'imageDetails.optimized',
+        ),
+      );
     void load();
     // Each answer once (the same state may come twice in a row), not again when load, t or toast change:
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the dependencies are chosen, see above
@@ -98,7 +107,12 @@ export function useItemImages(prodId: number | undefined) {
     (which: 'restore' | 'reoptimize', target: { id: number; data_type: number }, ids: number[]) =>
       which === 'restore'
         ? restore({ data_type: target.data_type, data_list: [{ data_id: target.id, img_ids: ids, restore_type: '' }] })
-        : reOptimize({ data_type: target.data_type, data_list: [{ data_id: target.id, img_ids: ids }], re_opt_type: '', page_type: 0 }),
+        : reOptimize({
+            data_type: target.data_type,
+            data_list: [{ data_id: target.id, img_ids: ids }],
+            re_opt_type: '',
+            page_type: 0,
+          }),
     {
       onSuccess: () => {
         setResetSeq((n) => n + 1);
