@@ -237,12 +237,12 @@ describe('bounded requests', () => {
         controller.enqueue(chunk);
       },
     });
-    // @ts-expect-error duplex is required for stream bodies outside browsers
     const res = await app.fetch(
       new Request('https://app.test/api/v2/image-opt/saveSettings', {
         method: 'POST',
         headers: { ...headers, 'Content-Type': 'application/json' },
         body: stream,
+        // @ts-expect-error duplex is required for stream bodies outside browsers
         duplex: 'half',
       }),
       env,
