@@ -1,5 +1,4 @@
 import {
-  SkeletonBodyText,
   BlockStack,
   Button,
   Card,
@@ -24,6 +23,7 @@ import { PagingFooter } from './paging-footer';
 import { readUploadImage } from './use-view-upload';
 import { actionableRows, bulkValidationKey, dataTypeOf, formatRatio, TABS, type HistoryRow } from './rules';
 import type { PagedList } from './use-paged-list';
+import { ListEmptyState } from '../widgets/list-empty-state';
 
 type Props = {
   tab: number;
@@ -124,17 +124,7 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
                   { content: t('imageOpt.bulk.reoptimize'), onAction: () => void bulk('reoptimize') },
                 ]
           }
-          emptyState={
-            <div style={{ padding: 'var(--p-space-800)', textAlign: 'center' }}>
-              {list.loading ? (
-                <SkeletonBodyText lines={3} />
-              ) : (
-                <Text as="p" tone="subdued">
-                  {t('imageOpt.history.empty')}
-                </Text>
-              )}
-            </div>
-          }
+          emptyState={<ListEmptyState loading={list.loading} />}
           headings={[
             { title: t('imageOpt.history.colImage') },
             { title: t('imageOpt.history.colTitle') },

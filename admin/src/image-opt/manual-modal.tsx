@@ -1,4 +1,4 @@
-import { SkeletonBodyText, Badge, IndexTable, Modal, Tabs, Text, TextField, useIndexResourceState } from '@shopify/polaris';
+import { Badge, IndexTable, Modal, Tabs, Text, TextField, useIndexResourceState } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reOptimize } from '../api/calls';
@@ -9,6 +9,7 @@ import { RowThumbnail } from './history-row-cells';
 import { PagingFooter } from './paging-footer';
 import { dataTypeOf, TABS } from './rules';
 import { usePagedList } from './use-paged-list';
+import { ListEmptyState } from '../widgets/list-empty-state';
 
 const MANUAL_TABS = TABS.slice(0, 3);
 
@@ -105,17 +106,7 @@ export function ManualModal({
         hasMoreItems={acrossPages}
         paginatedSelectAllActionText={t('imageOpt.manual.selectAll', { count: list.total })}
         paginatedSelectAllText={allResourcesSelected ? t('imageOpt.manual.allSelected', { count: list.total }) : undefined}
-        emptyState={
-          <div style={{ padding: 'var(--p-space-600)', textAlign: 'center' }}>
-            {list.loading ? (
-              <SkeletonBodyText lines={3} />
-            ) : (
-              <Text as="p" tone="subdued">
-                {t('imageOpt.history.empty')}
-              </Text>
-            )}
-          </div>
-        }
+        emptyState={<ListEmptyState loading={list.loading} roomy={false} />}
         headings={[
           { title: t('imageOpt.history.colImage') },
           { title: t('imageOpt.history.colTitle') },

@@ -1,4 +1,4 @@
-import { SkeletonBodyText, Badge, Button, IndexTable, InlineStack, Text, useIndexResourceState } from '@shopify/polaris';
+import { Badge, Button, IndexTable, InlineStack, Text, useIndexResourceState } from '@shopify/polaris';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '../../lib/format-size';
@@ -6,6 +6,7 @@ import { RowThumbnail } from '../history-row-cells';
 import { statusOfRow, type ImageRow } from '../image-row';
 import { formatRatio } from '../rules';
 import { DownloadButton } from './download-button';
+import { ListEmptyState } from '../../widgets/list-empty-state';
 
 const LABEL_KEYS = {
   Deleted: 'deleted',
@@ -56,17 +57,7 @@ export function ImageTable({ rows, loading, restoring, onView, onRestore, onReop
         { content: t('imageOpt.bulk.restore'), onAction: () => onRestore(chosen) },
         { content: t('imageOpt.bulk.reoptimize'), onAction: () => onReoptimize(chosen) },
       ]}
-      emptyState={
-        <div style={{ padding: 'var(--p-space-800)', textAlign: 'center' }}>
-          {loading ? (
-            <SkeletonBodyText lines={3} />
-          ) : (
-            <Text as="p" tone="subdued">
-              {t('imageOpt.history.empty')}
-            </Text>
-          )}
-        </div>
-      }
+      emptyState={<ListEmptyState loading={loading} />}
       headings={[
         { title: t('imageOpt.history.colImage') },
         { title: t('imageDetails.colFile') },
