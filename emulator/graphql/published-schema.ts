@@ -1,30 +1,40 @@
-// Shopify's published Admin GraphQL schema, one per API version: the introspection result that the
-// pinned devDependency @shopify/dev-mcp ships as dist/data/admin_<version>.json.gz. The emulator
-// validates and executes every document against it (graphql-js buildClientSchema); only the resolvers
-// in this folder are ours.
+// Shopify's published Admin GraphQL schema for the pinned API version: the introspection result that
+// @shopify/dev-mcp 1.16.0 ships as dist/data/admin_2026-10.json.gz, committed byte for byte (gzip) in
+// ./schema/ with its sha256 (schema/README.md), so the emulator needs no package that pulls in the
+// Shopify CLI. The emulator validates and executes every document against it (graphql-js
+// buildClientSchema); only the resolvers in this folder are ours.
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { buildClientSchema, type GraphQLSchema, type IntrospectionQuery, isScalarType, Kind, type ValueNode } from 'graphql';
 
-const PACKAGE_DIR = fileURLToPath(new URL('../../node_modules/@shopify/dev-mcp/', import.meta.url));
-const DATA_DIR = `${PACKAGE_DIR}dist/data/`;
+const SCHEMA_DIR = fileURLToPath(new URL('./schema/', import.meta.url));
+
+/** Where the committed schemas come from (schema/README.md). */
+export const SCHEMA_ORIGIN = '@shopify/dev-mcp@1.16.0';
 
 /** The package and version the schemas come from, e.g. "@shopify/dev-mcp@1.16.0". */
 export function schemaPackage(): string {
-  const pkg = JSON.parse(readFileSync(`${PACKAGE_DIR}package.json`, 'utf8')) as { name: string; version: string };
-  return `${pkg.name}@${pkg.version}`;
+  return SCHEMA_ORIGIN;
 }
 
 /** Where the introspection of `version` lives, relative to the repository root. */
 export function schemaSource(version: string): string {
-  return `node_modules/@shopify/dev-mcp/dist/data/admin_${version}.json.gz`;
+  return `emulator/graphql/schema/admin_${version}.json.gz`;
 }
 
-/** The API versions the package ships (stable ones sorted, then "unstable" when present). */
+/** sha256 of a committed schema file, as schema/README.md records it. */
+export function schemaSha256(version: string): string {
+  return createHash('sha256')
+    .update(readFileSync(`${SCHEMA_DIR}admin_${version}.json.gz`))
+    .digest('hex');
+}
+
+/** The API versions committed (stable ones sorted, then "unstable" when present). */
 export function publishedVersions(): string[] {
-  if (!existsSync(DATA_DIR)) throw new Error(`${DATA_DIR} is missing: run npm install (devDependency @shopify/dev-mcp)`);
-  const found = readdirSync(DATA_DIR).flatMap((f) => /^admin_(\d{4}-\d{2}|unstable)\.json\.gz$/.exec(f)?.[1] ?? []);
+  if (!existsSync(SCHEMA_DIR)) throw new Error(`${SCHEMA_DIR} is missing`);
+  const found = readdirSync(SCHEMA_DIR).flatMap((f) => /^admin_(\d{4}-\d{2}|unstable)\.json\.gz$/.exec(f)?.[1] ?? []);
   return [...found.filter((v) => v !== 'unstable').sort(), ...found.filter((v) => v === 'unstable')];
 }
 
@@ -83,7 +93,7 @@ const cache = new Map<string, GraphQLSchema>();
 export function publishedSchema(version: string): GraphQLSchema {
   let schema = cache.get(version);
   if (!schema) {
-    const file = `${DATA_DIR}admin_${version}.json.gz`;
+    const file = `${SCHEMA_DIR}admin_${version}.json.gz`;
     if (!existsSync(file))
       throw new Error(`No published Admin schema for ${version} in ${schemaPackage()} (has ${publishedVersions().join(', ')})`);
     const json = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as { data: IntrospectionQuery };

@@ -1,5 +1,5 @@
 // Every Admin GraphQL document the Worker can send is valid against Shopify's published schema for the
-// pinned API version (the introspection @shopify/dev-mcp ships; the emulator checks it without running
+// pinned API version (the introspection @shopify/dev-mcp ships, committed in emulator/graphql/schema/; the emulator checks it without running
 // anything). Fails on drift: a field, argument or type that Shopify does not have, a deprecated one, a
 // pinned version the schema package does not ship, or a document in worker/ missing from the list.
 import { parse, Kind } from 'graphql';
@@ -34,7 +34,7 @@ describe('the Worker’s Admin GraphQL documents against the published schema', 
     const r = await check('{ shop { id } }');
     expect(r.version).toBe(SHOPIFY_API_VERSION);
     expect(r.package).toMatch(/^@shopify\/dev-mcp@\d+\.\d+\.\d+$/);
-    expect(r.source).toBe(`node_modules/@shopify/dev-mcp/dist/data/admin_${SHOPIFY_API_VERSION}.json.gz`);
+    expect(r.source).toBe(`emulator/graphql/schema/admin_${SHOPIFY_API_VERSION}.json.gz`);
   });
 
   it('rejects what the published schema does not have (the old hand-written copy accepted these)', async () => {
