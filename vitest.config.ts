@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import react from '@vitejs/plugin-react';
+import { parse } from 'smol-toml';
 import { defineConfig } from 'vitest/config';
 
 // wrangler.toml serves ./dist/admin as assets; tests do not need the build, only the folder.
@@ -18,6 +19,33 @@ export const TEST_VARS = {
   BILLING_TEST_CHARGES: 'true',
 };
 
+/**
+ * The image consumer Worker (wrangler.images.toml) runs the same handler as the test Worker
+ * (worker/jobs/queue.ts registers it too), so the tests run one Worker that also consumes image-optimise
+ * with the image Worker's settings. What only the deployed split changes (the CPU limit) is held by
+ * tests/config/limits.test.ts.
+ */
+type ImageConsumer = {
+  queue: string;
+  max_batch_size?: number;
+  max_batch_timeout?: number;
+  max_retries?: number;
+  dead_letter_queue?: string;
+};
+const imageConsumers = (parse(readFileSync('wrangler.images.toml', 'utf8')) as { queues: { consumers: ImageConsumer[] } }).queues
+  .consumers;
+const imageQueueConsumers = Object.fromEntries(
+  imageConsumers.map((c) => [
+    c.queue,
+    {
+      maxBatchSize: c.max_batch_size,
+      maxBatchTimeout: c.max_batch_timeout,
+      maxRetries: c.max_retries,
+      deadLetterQueue: c.dead_letter_queue,
+    },
+  ]),
+);
+
 export default defineConfig({
   test: {
     // A root-only option (vitest rejects it inside a project): logs only from failing tests.
@@ -30,6 +58,7 @@ export default defineConfig({
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
               compatibilityFlags: ['nodejs_compat', 'service_binding_extra_handlers'],
+              queueConsumers: imageQueueConsumers,
               bindings: {
                 ...TEST_VARS,
                 SHOPIFY_ORIGIN: inject('emulatorOrigin'),

@@ -15,6 +15,7 @@ import { defaultImageSettings } from '../shared/image-settings';
 import { buildApp, DEFAULT_SCOPES, readDevVars } from '../emulator/server';
 import { createEmulator } from '../emulator/store/registry';
 import { createShop } from '../emulator/store/seed';
+import { devWorkerArgs } from '../scripts/lib/dev-workers.mjs';
 import { freePort } from '../scripts/lib/free-port';
 
 const args = process.argv.slice(2);
@@ -87,6 +88,8 @@ for (const entry of [
   'storefront-script',
   'migrations',
   'wrangler.toml',
+  'wrangler.images.toml',
+  'scripts',
   'package.json',
   'tsconfig.json',
   '.dev.vars',
@@ -95,7 +98,7 @@ for (const entry of [
 }
 symlinkSync(resolve('node_modules'), join(snapshot, 'node_modules'), 'dir');
 if (BATCH) {
-  const toml = join(snapshot, 'wrangler.toml');
+  const toml = join(snapshot, 'wrangler.images.toml');
   const text = readFileSync(toml, 'utf8').replace(/(queue = "image-optimise"\nmax_batch_size = )\d+/, `$1${Number(BATCH)}`);
   writeFileSync(toml, text);
 }
@@ -114,11 +117,17 @@ const migrate = spawnSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB',
   cwd: snapshot,
 });
 if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
+// Both Workers, as `npm start` runs them: the HTTP Worker and the image consumer (scripts/lib/dev-workers.mjs).
 const wrangler = spawn(
   'npx',
   [
     'wrangler',
     'dev',
+    ...devWorkerArgs({
+      root: snapshot,
+      dir: join(snapshot, '.image-worker'),
+      vars: { SHOPIFY_ORIGIN: emuOrigin, APP_URL: appUrl, PAGESPEED_ORIGIN: emuOrigin },
+    }),
     '--port',
     String(workerPort),
     '--ip',
@@ -126,12 +135,6 @@ const wrangler = spawn(
     '--persist-to',
     persist,
     '--show-interactive-dev-session=false',
-    '--var',
-    `SHOPIFY_ORIGIN:${emuOrigin}`,
-    '--var',
-    `APP_URL:${appUrl}`,
-    '--var',
-    `PAGESPEED_ORIGIN:${emuOrigin}`,
   ],
   { stdio: ['ignore', 'pipe', 'pipe'], cwd: snapshot },
 );
@@ -224,7 +227,7 @@ try {
   const files = [...shop.files.values()];
 
   console.log(
-    `\nPipeline throughput, one shop, emulator at ${RESTORE_RATE} points/s (bucket ${shop.settings.maximumAvailable}), image-optimise max_batch_size ${BATCH || 'as in wrangler.toml'}`,
+    `\nPipeline throughput, one shop, emulator at ${RESTORE_RATE} points/s (bucket ${shop.settings.maximumAvailable}), image-optimise max_batch_size ${BATCH || 'as in wrangler.images.toml'}`,
   );
   console.log(`  catalogue: ${synced} images synced; job: ${total} product images, job status ${sched.status}`);
   console.log(`  elapsed:   ${elapsedS.toFixed(1)} s  ->  ${perMinute.toFixed(1)} images/min`);

@@ -8,7 +8,9 @@
 // so the local D1/R2/queue state of an earlier run (which points at that run's files) is cleared too.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { devWorkerArgs, readDevVars } from './lib/dev-workers.mjs';
 
 const PORT = Number(process.env.PORT ?? 8787);
 const DEV_SHOP = 'dev-store.myshopify.com';
@@ -70,9 +72,14 @@ if (!(await waitFor(`${emulator}/__emulator/health`))) {
   stopAll(1);
 }
 
+// Both Workers (scripts/lib/dev-workers.mjs): the HTTP Worker on PORT and the image consumer Worker.
 start('wrangler dev', 'npx', [
   'wrangler',
   'dev',
+  ...devWorkerArgs({
+    dir: join(STATE, 'image-worker'),
+    vars: { APP_URL: appUrl, SHOPIFY_ORIGIN: emulator, PAGESPEED_ORIGIN: emulator },
+  }),
   '--port',
   String(PORT),
   '--ip',
@@ -80,12 +87,6 @@ start('wrangler dev', 'npx', [
   '--show-interactive-dev-session=false',
   '--persist-to',
   STATE,
-  '--var',
-  `APP_URL:${appUrl}`,
-  '--var',
-  `SHOPIFY_ORIGIN:${emulator}`,
-  '--var',
-  `PAGESPEED_ORIGIN:${emulator}`,
 ]);
 
 // Tell the user where to go once the Worker answers.
@@ -114,16 +115,6 @@ async function waitFor(url, tries = 60) {
     await new Promise((r) => setTimeout(r, 500));
   }
   return false;
-}
-
-function readDevVars() {
-  return Object.fromEntries(
-    readFileSync('.dev.vars', 'utf8')
-      .split('\n')
-      .map((l) => /^\s*([A-Z0-9_]+)\s*=\s*"?(.*?)"?\s*$/.exec(l))
-      .filter(Boolean)
-      .map((m) => [m[1], m[2]]),
-  );
 }
 
 /**

@@ -4,9 +4,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publishedVersions, schemaSha256 } from '../../emulator/graphql/published-schema';
-import { SHOPIFY_API_VERSION } from '../../worker/shopify/api-version';
 
 const ROOT = join(import.meta.dirname, '../..');
+// The pinned version, read from its one place (worker/shopify/api-version.ts uses the Worker's Env type).
+const SHOPIFY_API_VERSION = /SHOPIFY_API_VERSION = '([^']+)'/.exec(
+  readFileSync(join(ROOT, 'worker/shopify/api-version.ts'), 'utf8'),
+)![1]!;
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;

@@ -20,8 +20,21 @@ queueHandlers['image-optimise-dlq'] = handleOptimiseDeadLetters;
 queueHandlers['catalogue-sync'] = catalogueSyncConsumer;
 queueHandlers[WEBHOOK_QUEUE_NAME] = handleWebhookBatch;
 
-export async function dispatchQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
-  const handler = queueHandlers[batch.queue];
+/**
+ * The queue a batch belongs to, without the environment's suffix: staging and production name their
+ * queues `<queue>-staging` / `<queue>-production` (wrangler.toml [env.*]), the code knows the base name.
+ */
+export function baseQueueName(queue: string): string {
+  return queue.replace(/-(staging|production)$/, '');
+}
+
+export async function dispatchQueueTo(
+  handlers: Record<string, QueueHandler>,
+  batch: MessageBatch<unknown>,
+  env: Env,
+  ctx: ExecutionContext,
+): Promise<void> {
+  const handler = handlers[baseQueueName(batch.queue)];
   if (!handler) {
     // Unknown queue: retry rather than ack, so nothing is silently dropped by a deploy mistake.
     createLogger({ queue: batch.queue }).error('queue_without_handler', { messages: batch.messages.length });
@@ -29,4 +42,8 @@ export async function dispatchQueue(batch: MessageBatch<unknown>, env: Env, ctx:
     return;
   }
   await handler(batch, env, ctx);
+}
+
+export async function dispatchQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
+  await dispatchQueueTo(queueHandlers, batch, env, ctx);
 }

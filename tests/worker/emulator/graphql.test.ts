@@ -209,9 +209,10 @@ describe('emulator Admin GraphQL', () => {
     const mutation = 'mutation { collectionUpdate(collection: { id: "gid://shopify/Collection/0" }) { userErrors { message } } }';
     const current = await post('2026-10', mutation);
     expect(current.headers.get('X-Shopify-API-Version')).toBe('2026-10');
-    expect((await current.json<{ data?: { collectionUpdate: { userErrors: { message: string }[] } } }>()).data?.collectionUpdate.userErrors).toEqual([
-      { message: 'Collection does not exist' },
-    ]);
+    expect(
+      (await current.json<{ data?: { collectionUpdate: { userErrors: { message: string }[] } } }>()).data?.collectionUpdate
+        .userErrors,
+    ).toEqual([{ message: 'Collection does not exist' }]);
     const unknownArg = await post('2026-10', 'mutation { collectionUpdate(colour: "red") { userErrors { message } } }');
     expect(JSON.stringify(await unknownArg.json())).toContain("Field 'collectionUpdate' doesn't accept argument 'colour'");
     // Only 2026-10 is committed (emulator/graphql/schema/): an older version falls forward to it.
