@@ -432,3 +432,33 @@ export const catalogueSyncs = sqliteTable('catalogue_syncs', {
   startedAt: integer('started_at'),
   finishedAt: integer('finished_at'),
 });
+
+/**
+ * Messages that exhausted their queue's retries and reached its dead-letter queue (issue 22): the record
+ * an operator reads (`npm run dead-letters -- list`) and replays. `status`: 'open' (recorded), 'replay'
+ * (an operator asked; the 5-minute cron re-sends it), 'replayed' (re-sent to its queue), 'done' (retried
+ * here until its work finished: work that must not be lost, e.g. shop/redact, is retried with backoff,
+ * `next_retry_at`, for as long as it takes). worker/jobs/dead-letters.ts.
+ */
+export const deadLetters = sqliteTable(
+  'dead_letters',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    queue: text('queue').notNull(), // the original queue's base name (shopify-webhooks, catalogue-sync, ...)
+    messageId: text('message_id').notNull(),
+    shop: text('shop'), // shop domain or id as the message names it
+    kind: text('kind').notNull(), // the message's type, or the webhook topic
+    body: text('body').notNull(), // the message body, JSON
+    status: text('status').notNull().default('open'),
+    mustComplete: flag('must_complete', 0),
+    retries: integer('retries').notNull().default(0),
+    nextRetryAt: integer('next_retry_at'),
+    lastError: text('last_error'),
+    createdAt: integer('created_at').notNull().default(now),
+    updatedAt: integer('updated_at').notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex('dead_letters_message_uq').on(t.queue, t.messageId),
+    index('dead_letters_status_idx').on(t.status, t.nextRetryAt),
+  ],
+);

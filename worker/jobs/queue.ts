@@ -3,11 +3,12 @@ import { handleOptimiseBatch, handleOptimiseDeadLetters } from '../optimise/hand
 import { handlePagespeedBatch } from '../pagespeed/check-consumer';
 import { catalogueSyncConsumer } from '../catalogue/consumer';
 import { handleWebhookBatch, WEBHOOK_QUEUE_NAME } from '../webhooks/consumer';
+import { deadLetterHandlers } from './dead-letters';
 
 /**
  * Queue handlers by queue name. Each is built by queueConsumer (consume.ts): it validates a message,
  * acks it when its work is done and retries it on a temporary failure with its queue's backoff; after
- * max_retries Cloudflare moves it to the dead-letter queue (wrangler.toml) or drops it.
+ * max_retries Cloudflare moves it to its queue's dead-letter queue (wrangler.toml; every queue has one).
  * Handlers must be safe to run twice: delivery is at least once.
  */
 export type QueueHandler = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
@@ -19,6 +20,8 @@ queueHandlers['image-optimise'] = handleOptimiseBatch;
 queueHandlers['image-optimise-dlq'] = handleOptimiseDeadLetters;
 queueHandlers['catalogue-sync'] = catalogueSyncConsumer;
 queueHandlers[WEBHOOK_QUEUE_NAME] = handleWebhookBatch;
+// shopify-webhooks-dlq, catalogue-sync-dlq, pagespeed-check-dlq: recorded as dead_letters rows.
+Object.assign(queueHandlers, deadLetterHandlers);
 
 /**
  * The queue a batch belongs to, without the environment's suffix: staging and production name their

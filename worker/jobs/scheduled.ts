@@ -4,6 +4,7 @@ import { createLogger } from '../lib/log';
 import { automaticSweepTask, expirySweepTask } from '../optimise/handlers';
 import { refreshLapsingGrantsTask } from '../shopify/maintenance';
 import { pruneWebhookIdsTask } from '../webhooks/maintenance';
+import { deadLetterTask, pruneDeadLettersTask } from './dead-letters';
 import { sweepExpiredCredentialsTask, sweepOAuthStatesTask } from './sweeps';
 
 /** Cron expressions of wrangler.toml [triggers], named once here. */
@@ -11,6 +12,7 @@ export const CRON = {
   quotaReset: '15 0 * * *',
   expirySweep: '30 2 * * *',
   halfHourly: '*/30 * * * *',
+  deadLetters: '*/5 * * * *',
 } as const;
 
 export type ScheduledTask = (controller: ScheduledController, env: Env, ctx: ExecutionContext) => Promise<void>;
@@ -18,8 +20,9 @@ export type ScheduledTask = (controller: ScheduledController, env: Env, ctx: Exe
 /** Tasks by cron expression; several tasks may share one trigger. */
 export const scheduledTasks: Record<string, ScheduledTask[]> = {
   [CRON.quotaReset]: [quotaResetTask],
-  [CRON.expirySweep]: [expirySweepTask, pruneWebhookIdsTask, sweepExpiredCredentialsTask],
+  [CRON.expirySweep]: [expirySweepTask, pruneWebhookIdsTask, sweepExpiredCredentialsTask, pruneDeadLettersTask],
   [CRON.halfHourly]: [usageChargesTask, automaticSweepTask, refreshLapsingGrantsTask, sweepOAuthStatesTask],
+  [CRON.deadLetters]: [deadLetterTask],
 };
 
 export async function dispatchScheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
