@@ -54,6 +54,14 @@ export const MESSAGES = {
     'This image has expired: originals are kept for 30 days, so it can no longer be restored or re-optimized.',
   'server.optimise.deleted': 'This image has been deleted and cannot be restored or re-optimized.',
   'server.optimise.nothingToOptimise': 'There are no images to optimize.',
+  /** Shopify serves a picture the product did not write (decisions.md, "The store changes after we optimise"). */
+  'server.optimise.changedNotRestored': 'This image was changed in Shopify after it was optimized, so it was not restored.',
+  'server.optimise.changedNotReoptimised':
+    'This image was changed in Shopify after it was optimized, so it was not re-optimized.',
+  'server.optimise.changedInShopify':
+    'This image was changed in Shopify after it was optimized. The new picture is treated as a new original.',
+  /** Restore found the original file name taken in Shopify and used the nearest free one. */
+  'server.optimise.restoredAs': 'Restored as {{name}}: {{original}} is taken by another file in Shopify.',
 
   /** Upload rules (the type rule verbatim). */
   'server.upload.notSupported': '{{name}} is not supported. File type must be .jpg, .png.',

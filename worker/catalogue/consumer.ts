@@ -8,7 +8,8 @@ import { findShopById } from '../db/shops';
 import { ACK, queueConsumer, type Backoff, type Verdict } from '../lib/queue-consumer';
 import { createLogger, type Logger } from '../lib/log';
 import { onCatalogueChanged } from '../optimise/auto';
-import { planDeps } from '../optimise/deps';
+import { pipelineDeps, planDeps } from '../optimise/deps';
+import { followServedPictures } from '../optimise/served';
 import type { SyncQueueMessage } from '../messages/catalogue-sync';
 import { ShopifyReauthRequiredError, ShopifyUnauthorizedError, shopifyClientFor } from '../shopify';
 import { runFullSync, syncOneResource } from './sync';
@@ -55,6 +56,8 @@ export async function handleSyncMessage(body: SyncQueueMessage, env: Env): Promi
   const deps = { db, client: shopifyClientFor(env, db, shop), shopId: shop.id, log };
   if (body.type === 'sync') {
     const r = await runFullSync(deps);
+    // Pictures changed in Shopify since we optimised them become new originals before anything else runs.
+    await followServedPictures(pipelineDeps(env, log), shop);
     // Automatic mode picks up what the sync found at once instead of at the next half-hourly sweep.
     await onCatalogueChanged(planDeps(env, db, log), shop.id);
     return `synced_${r.images}`;
@@ -65,6 +68,7 @@ export async function handleSyncMessage(body: SyncQueueMessage, env: Env): Promi
     return 'deleted';
   }
   const outcome = await syncOneResource(deps, kind, body.gid, body.resourceId);
+  await followServedPictures(pipelineDeps(env, log), shop);
   // New or changed images of a product/collection go straight to the optimiser in automatic mode. Our own
   // replacements also arrive here as products/update; they are no longer pending, so nothing is queued.
   await onCatalogueChanged(planDeps(env, db, log), shop.id);

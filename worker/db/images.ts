@@ -3,7 +3,7 @@
 // the file links read it. The catalogue sync writes the catalogue fields (items-sync.ts).
 import { and, asc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from './client';
-import { images, items } from './schema';
+import { images, imageVersions, items } from './schema';
 import { imageChargedSql } from './usage-ledger';
 
 export type ImageRow = typeof images.$inferSelect;
@@ -206,7 +206,16 @@ export async function listPendingImages(db: Db, shopId: number, limit: number): 
 export async function insertUpload(
   db: Db,
   shopId: number,
-  upload: { uploadId: string; name: string; fileType: string; size: number; key: string; sha256: string; expiresAt: number },
+  upload: {
+    uploadId: string;
+    name: string;
+    fileType: string;
+    size: number;
+    key: string;
+    sha256: string;
+    storedAt: number;
+    expiresAt: number;
+  },
 ): Promise<{ item: ItemRow; image: ImageRow }> {
   const item = await db
     .insert(items)
@@ -233,6 +242,7 @@ export async function insertUpload(
       originalSize: upload.size,
       originalKey: upload.key,
       originalSha256: upload.sha256,
+      originalStoredAt: upload.storedAt,
       originalFileName: upload.name,
       originalAlt: '',
       status: 'pending',
@@ -315,4 +325,74 @@ export async function markDownloaded(db: Db, shopId: number, itemId: number): Pr
     .set({ downloaded: true, updatedAt: Date.now() })
     .where(and(eq(images.shopId, shopId), eq(images.itemId, itemId)));
   return res.meta.changes ?? 0;
+}
+
+/** Keeps an image's old original/result pair for the record when the row moves on to a newer picture. */
+export async function retireImageVersion(
+  db: Db,
+  image: ImageRow,
+  at: { servedSha256: string | null; retiredAt: number },
+): Promise<void> {
+  await db.insert(imageVersions).values({
+    shopId: image.shopId,
+    imageId: image.id,
+    src: image.src,
+    status: image.status,
+    originalKey: image.originalKey,
+    resultKey: image.resultKey,
+    originalSha256: image.originalSha256,
+    resultSha256: image.resultSha256,
+    originalSize: image.originalSize,
+    optimisedSize: image.optimisedSize,
+    optimisedAt: image.optimisedAt,
+    expiresAt: image.expiresAt,
+    retiredAt: at.retiredAt,
+    servedSha256: at.servedSha256,
+  });
+}
+
+/** Retired versions whose files' date has passed and are still in R2 (all shops; the daily sweep). */
+export async function listExpiredVersions(db: Db, now: number, limit: number) {
+  return db
+    .select()
+    .from(imageVersions)
+    .where(
+      and(
+        lt(imageVersions.expiresAt, now),
+        or(isNotNull(imageVersions.originalKey), isNotNull(imageVersions.resultKey)),
+      ),
+    )
+    .limit(limit)
+    .all();
+}
+
+export async function forgetVersionFiles(db: Db, ids: number[]): Promise<void> {
+  if (ids.length) await db.update(imageVersions).set({ originalKey: null, resultKey: null }).where(inArray(imageVersions.id, ids));
+}
+
+/** Images the catalogue saw served at a new URL while the row holds a pair: compare what is served. */
+export async function listImagesToCheck(db: Db, shopId: number, limit: number): Promise<{ image: ImageRow; item: ItemRow }[]> {
+  return db
+    .select({ image: images, item: items })
+    .from(images)
+    .innerJoin(items, eq(items.id, images.itemId))
+    .where(and(eq(images.shopId, shopId), eq(images.checkServed, true), eq(images.deleted, false), isNull(images.lockJobId)))
+    .orderBy(asc(images.id))
+    .limit(limit)
+    .all();
+}
+
+/** Which of these R2 keys a current image row still points at (as its original or result). */
+export async function liveKeys(db: Db, keys: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < keys.length; i += ID_CHUNK) {
+    const chunk = keys.slice(i, i + ID_CHUNK);
+    const rows = await db
+      .select({ a: images.originalKey, b: images.resultKey })
+      .from(images)
+      .where(or(inArray(images.originalKey, chunk), inArray(images.resultKey, chunk)))
+      .all();
+    for (const r of rows) out.push(r.a ?? '', r.b ?? '');
+  }
+  return out;
 }

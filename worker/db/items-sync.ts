@@ -67,6 +67,9 @@ const ITEMS_UPSERT = `
     resource_updated_at = excluded.resource_updated_at, synced_at = excluded.synced_at`;
 
 // Name, type and size describe the original: once an image was processed, the job's values stand.
+// A new URL for an image whose pair we hold may be a new picture: check_served asks for a comparison of the
+// served bytes (worker/optimise/served.ts). Alt text that is no longer ours was written by the merchant:
+// is_edit_alt drops, so a restore leaves the merchant's newer words alone.
 // CROSS JOIN pins the loop order (SQLite never reorders it): each JSON row looks its item up by the
 // unique index. With a plain JOIN the planner scanned every item per JSON row: 9 s for 4,000 images.
 const IMAGES_UPSERT = `
@@ -77,6 +80,8 @@ const IMAGES_UPSERT = `
   WHERE true
   ON CONFLICT (shop_id, img_id) DO UPDATE SET
     opt_id = excluded.opt_id, position = excluded.position, src = excluded.src, alt = excluded.alt,
+    check_served = CASE WHEN images.before_file_path IS NOT NULL AND images.src IS NOT excluded.src THEN 1 ELSE images.check_served END,
+    is_edit_alt = CASE WHEN images.alt IS NOT excluded.alt THEN 0 ELSE images.is_edit_alt END,
     width = excluded.width, height = excluded.height, is_delete = 0, synced_at = excluded.synced_at,
     file_name = CASE WHEN images.status = 'pending' THEN excluded.file_name ELSE images.file_name END,
     file_type = CASE WHEN images.status = 'pending' THEN excluded.file_type ELSE images.file_type END,

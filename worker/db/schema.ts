@@ -175,7 +175,17 @@ export const images = sqliteTable(
     lockJobId: text('lock_job_id'),
     lockExpiresAt: integer('lock_expires_at'),
     optimisedAt: integer('optimised_at'),
-    expiresAt: integer('expires_at'), // optimisedAt + 30 days; originals are deleted after
+    // When the original now in R2 was written: R2's lifecycle rule deletes it 30 days later, so expiresAt
+    // (the restore date the admin shows) is this + 30 days, never the time of a later step.
+    originalStoredAt: integer('original_stored_at'),
+    expiresAt: integer('expires_at'), // originalStoredAt + 30 days: the original is deleted then
+    // The catalogue saw a different URL than the one we last wrote or saw for an image we changed: what
+    // Shopify serves must be compared with our files before anything trusts the row (worker/optimise/served.ts).
+    checkServed: flag('check_served', 0),
+    // A note the row carries for the merchant: a message key of shared/messages.ts and its params
+    // (e.g. restored under another file name, or changed in Shopify after it was optimized).
+    noteKey: text('note_key'),
+    noteParams: text('note_params', { mode: 'json' }).$type<Record<string, string>>(),
     syncedAt: integer('synced_at'), // last catalogue sync that saw it on Shopify; older ones are swept as deleted
     ...timestamps,
   },
@@ -188,6 +198,37 @@ export const images = sqliteTable(
     index('images_shop_saved_idx').on(t.shopId, t.compressed, t.restored, t.originalSize, t.optimisedSize),
     index('images_shop_candidate_idx').on(t.shopId, t.status, t.deleted, t.expired, t.itemId),
   ],
+);
+
+/**
+ * Earlier versions of an image: when Shopify serves a picture the product did not write (the merchant
+ * replaced it, or another app did), the row moves on to the new picture and its old original/result pair
+ * is kept here, for the record and until the expiry sweep deletes the files, but never put back.
+ */
+export const imageVersions = sqliteTable(
+  'image_versions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    shopId: integer('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    imageId: integer('image_id')
+      .notNull()
+      .references(() => images.id, { onDelete: 'cascade' }),
+    src: text('src').notNull().default(''),
+    status: text('status').notNull(),
+    originalKey: text('before_file_path'),
+    resultKey: text('after_file_path'),
+    originalSha256: text('original_sha256'),
+    resultSha256: text('result_sha256'),
+    originalSize: integer('img_size').notNull().default(0),
+    optimisedSize: integer('comp_size').notNull().default(0),
+    optimisedAt: integer('optimised_at'),
+    expiresAt: integer('expires_at'),
+    retiredAt: integer('retired_at').notNull(),
+    servedSha256: text('served_sha256'), // what Shopify served instead
+  },
+  (t) => [index('image_versions_image_idx').on(t.shopId, t.imageId), index('image_versions_expires_idx').on(t.expiresAt)],
 );
 
 /** A queued unit of work: optimise, re-optimise, restore or upload, for one shop and tab. */

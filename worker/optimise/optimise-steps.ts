@@ -16,6 +16,9 @@ import { leasedImage, type LeasedImage } from './lease';
 import { replaceOnShopify } from './on-shopify';
 import type { ImageUpdate, PipelineDeps } from './ports';
 import { KEEP_MS, type Outcome, type RunContext, type Timings } from './run-context';
+import { english } from '../../shared/messages';
+import { MSG_DELETED, PermanentImageError } from './errors';
+import { holdsVersion, moveToNewPicture, readServed } from './served';
 import { formatOf, readKept, readStored, sniffExt } from './stored-bytes';
 
 /** The persisted steps a retry resumes from ('done' ends a run; anything else starts afresh). */
@@ -83,23 +86,36 @@ export async function openRun(deps: PipelineDeps, ctx: RunContext): Promise<Opti
   };
 }
 
-type Fetched = { bytes: Uint8Array; /** null: read back from R2, already stored */ sha: string | null };
+type Fetched = { bytes: Uint8Array; sha: string };
 
 /**
- * Step 1a, the original's bytes: from R2 for uploads and re-optimisations, else what Shopify serves.
- * null when an earlier attempt stored it; 'own_output' when Shopify serves our own result.
+ * Step 1a, the original's bytes. Uploads: from R2. Catalogue images: Shopify is asked what it serves
+ * first (served.ts), so a picture the merchant or another app put there is never overwritten by what
+ * the row remembers: it becomes the new original (optimise) or stops the run (re-optimise). Our own
+ * result ends an optimisation as 'own_output'; a re-optimisation starts again from the stored original.
+ * null when an earlier attempt stored the original already.
  */
-export async function fetchOriginal(run: OptimiseRun): Promise<Fetched | 'own_output' | null> {
+export async function fetchOriginal(run: OptimiseRun): Promise<Fetched | 'own_output' | 'changed' | null> {
   if (run.resumeAt !== 'start') return null;
-  const image = run.lease.row;
-  if (run.isUpload || (run.ctx.job.processType === 'reoptimize' && image.originalKey)) {
-    return { bytes: await readKept(run.deps, image.originalKey), sha: null };
+  const { deps, ctx, lease } = run;
+  const image = lease.row;
+  if (run.isUpload) return { bytes: await readKept(deps, image.originalKey), sha: image.originalSha256 ?? '' };
+  const reoptimise = ctx.job.processType === 'reoptimize';
+  const served = await timed(run.timings, 'fetchMs', () => readServed(deps, ctx.shop, ctx.item, image));
+  if (served.kind === 'gone' || !served.bytes || !served.sha) throw new PermanentImageError(MSG_DELETED);
+  if (holdsVersion(image)) {
+    if (served.kind === 'other') {
+      await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', lease.write);
+      if (reoptimise) return 'changed';
+    } else if (served.kind === 'result' && !reoptimise) return 'own_output';
+    else if (served.kind === 'result') return { bytes: await readKept(deps, image.originalKey), sha: image.originalSha256! };
   }
-  const bytes = await timed(run.timings, 'fetchMs', () => run.deps.fetchImage(image.src));
-  const sha = await sha256HexOfBytes(bytes);
-  // Our own output (a products/update webhook after our fileUpdate): nothing new to optimise.
-  if (image.resultSha256 && sha === image.resultSha256 && image.originalKey) return 'own_output';
-  return { bytes, sha };
+  return { bytes: served.bytes, sha: served.sha };
+}
+
+/** A re-optimisation found a picture we did not write: the row moved on to it, nothing was uploaded. */
+export function changedOutcome(): Outcome {
+  return { kind: 'done', status: 'failed', note: english('server.optimise.changedNotReoptimised') };
 }
 
 export async function markOwnOutput(run: OptimiseRun): Promise<Outcome> {
@@ -107,21 +123,31 @@ export async function markOwnOutput(run: OptimiseRun): Promise<Outcome> {
   return { kind: 'done', status: 'skipped', note: 'own output' };
 }
 
-/** Step 1b: the original in R2 before anything on Shopify changes (a known original is not stored again). */
+/**
+ * Step 1b: the original in R2 before anything on Shopify changes. It is written on every run, even when
+ * R2 holds it already (the key is content-addressed): R2's lifecycle rule deletes an original 30 days
+ * after its last write, and the restore date the admin shows is counted from this same write.
+ */
 export async function storeOriginal(run: OptimiseRun, fetched: Fetched | null): Promise<Progress> {
   if (!fetched) return { step: run.resumeAt, original: null };
-  const { lease, ctx } = run;
+  const { lease, ctx, deps } = run;
   const image = lease.row;
   const { bytes, sha } = fetched;
-  if (sha && !(image.originalKey && sha === image.originalSha256)) {
-    const key = r2Key('originals', ctx.shop.id, `${image.id}-${sha.slice(0, 16)}.${sniffExt(bytes, image.fileType)}`);
-    await run.deps.bucket.put(key, bytes, { customMetadata: { sha256: sha, imageId: String(image.id) } });
+  if (!run.isUpload) {
+    const known = image.originalKey && sha === image.originalSha256;
+    const key = known
+      ? image.originalKey!
+      : r2Key('originals', ctx.shop.id, `${image.id}-${sha.slice(0, 16)}.${sniffExt(bytes, image.fileType)}`);
+    const storedAt = deps.now();
+    await deps.bucket.put(key, bytes, { customMetadata: { sha256: sha, imageId: String(image.id), storedAt: String(storedAt) } });
     await lease.write({
       originalKey: key,
       originalSha256: sha,
       originalSize: bytes.byteLength,
-      originalAlt: image.alt,
-      originalFileName: image.fileName,
+      originalStoredAt: storedAt,
+      // The merchant's own words, kept from before our first change: a later run finds ours on Shopify.
+      originalAlt: image.altEdited ? image.originalAlt : image.alt,
+      originalFileName: image.fileNameEdited ? image.originalFileName : image.fileName,
     });
   }
   await lease.write({ step: 'original_saved', status: 'processing', failReason: null });
@@ -275,8 +301,10 @@ export async function record(run: OptimiseRun, made: Made, change: Change): Prom
     ...(result ? {} : { resultKey: null }),
     restored: false,
     expired: false,
+    checkServed: false,
     optimisedAt: now,
-    expiresAt: now + KEEP_MS,
+    // The original was written at originalStoredAt (storeOriginal): R2 deletes it 30 days from then.
+    expiresAt: (image.originalStoredAt ?? now) + KEEP_MS,
     lockJobId: null,
     lockExpiresAt: null,
   });

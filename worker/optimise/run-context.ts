@@ -6,7 +6,7 @@ import type { ItemRow } from '../db/items';
 import type { ShopRow } from '../db/shops';
 import type { UploadOptions } from './decide';
 
-/** Originals and results are kept this long after the image was optimised. */
+/** Originals are kept this long after they were written to R2 (the lifecycle rule on originals/ and uploads/). */
 export const KEEP_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Where one image's time went (logged per image; the pipeline benchmark sums them). */
@@ -25,6 +25,6 @@ export type RunContext = {
 };
 
 export type Outcome =
-  | { kind: 'done'; status: 'done' | 'skipped'; note?: string; charged?: boolean; timings?: Timings }
+  | { kind: 'done'; status: 'done' | 'skipped' | 'failed'; note?: string; charged?: boolean; timings?: Timings }
   /** The plan limit stops the job; imageDone says whether this image itself was finished first. */
   | { kind: 'plan_limit'; imageDone: boolean };

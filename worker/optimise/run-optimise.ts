@@ -3,6 +3,7 @@
 // the image's lease; each step is in optimise-steps.ts, persists its progress, and passes over what an
 // earlier attempt already finished, so a retry resumes where the last one died.
 import {
+  changedOutcome,
   fetchOriginal,
   makeResult,
   markOwnOutput,
@@ -25,6 +26,7 @@ export async function runOptimise(deps: PipelineDeps, ctx: RunContext): Promise<
   // 1. The original, kept in R2 before anything on Shopify changes (our own output is left alone).
   const fetched = await fetchOriginal(run);
   if (fetched === 'own_output') return markOwnOutput(run);
+  if (fetched === 'changed') return changedOutcome();
   const held = await storeOriginal(run, fetched);
   // 2. The engine's result, kept in R2; the quota is checked before the engine runs.
   const made = await makeResult(run, held);

@@ -2,25 +2,75 @@
 // text and file name, then the row marked Restored. Free of charge. Resumable like the optimisation, with
 // the same lease and the same "already on Shopify" check:
 //   restoring (persisted before Shopify is called; a retry checks what Shopify serves first) -> restored
+// It ends in one of two true states (decisions.md): Restored, or Failed with the reason on the row. What
+// Shopify serves is checked first: a picture we did not write is never replaced by an older original.
 import type { ImageRow } from '../db/images';
-import { mimeOf } from './decide';
+import type { ItemRow } from '../db/items';
+import type { ShopRow } from '../db/shops';
+import { english } from '../../shared/messages';
+import { DATA_TYPES, mimeOf } from './decide';
 import { MSG_DELETED, MSG_EXPIRED, PermanentImageError } from './errors';
-import { leasedImage } from './lease';
+import { leasedImage, type LeasedImage } from './lease';
 import { replaceOnShopify } from './on-shopify';
 import type { ImageUpdate, PipelineDeps } from './ports';
 import type { Outcome, RunContext } from './run-context';
+import { moveToNewPicture, readServed } from './served';
 import { formatOf, readKept } from './stored-bytes';
 
-/** What goes back: bytes only when Shopify holds our result; alt and name only when we changed them. */
-async function restoreUpdate(deps: PipelineDeps, image: ImageRow): Promise<ImageUpdate> {
+/** How many nearby names ("name-1.jpg" ... ) a restore tries when the original file name is taken. */
+const NAME_TRIES = 20;
+
+/** What goes back: bytes unless Shopify serves the original already; alt and name only when we changed them. */
+async function restoreUpdate(deps: PipelineDeps, image: ImageRow, bytesNeeded: boolean): Promise<ImageUpdate> {
   const update: ImageUpdate = {};
-  if (image.compressed) {
+  if (image.compressed && bytesNeeded) {
     const bytes = await readKept(deps, image.originalKey);
     update.file = { bytes, mime: mimeOf(formatOf(bytes)), filename: image.originalFileName ?? image.fileName };
   }
   if (image.altEdited && image.originalAlt !== null) update.alt = image.originalAlt;
   if (image.fileNameEdited && image.originalFileName) update.fileName = image.originalFileName;
   return update;
+}
+
+/** "shirt.jpg", 2 -> "shirt-2.jpg": the nearest free name when Shopify has given "shirt.jpg" to another file. */
+export function nearbyFileName(name: string, n: number): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)}-${n}${name.slice(dot)}` : `${name}-${n}`;
+}
+
+const nameTaken = (err: unknown) =>
+  err instanceof Error && ((err as { codes?: unknown }).codes as string[] | undefined)?.includes('FILENAME_ALREADY_EXISTS') === true;
+
+/** Puts the update on Shopify; the file name actually used (a nearby one when the original is taken). */
+async function restoreOnShopify(
+  deps: PipelineDeps,
+  shop: ShopRow,
+  item: ItemRow,
+  lease: LeasedImage,
+  update: ImageUpdate,
+  resuming: boolean,
+): Promise<string | undefined> {
+  const wanted = update.fileName;
+  for (let n = 0; ; n++) {
+    const name = n === 0 || !wanted ? wanted : nearbyFileName(wanted, n);
+    const attempt: ImageUpdate = {
+      ...update,
+      ...(name !== undefined ? { fileName: name } : {}),
+      ...(update.file && name ? { file: { ...update.file, filename: name } } : {}),
+    };
+    const replacement = {
+      update: attempt,
+      expectedSha: lease.row.originalSha256,
+      resuming: resuming && n === 0,
+      marker: { step: 'restoring', status: 'processing' },
+    };
+    try {
+      await replaceOnShopify(deps, shop, item, lease, replacement);
+      return name;
+    } catch (err) {
+      if (!wanted || n >= NAME_TRIES || !nameTaken(err)) throw err;
+    }
+  }
 }
 
 export async function runRestore(deps: PipelineDeps, ctx: RunContext): Promise<Outcome> {
@@ -31,23 +81,31 @@ export async function runRestore(deps: PipelineDeps, ctx: RunContext): Promise<O
   if (image.expired || (image.expiresAt !== null && image.expiresAt < deps.now())) throw new PermanentImageError(MSG_EXPIRED);
 
   const lease = leasedImage(deps, job.id, image);
-  const update = await restoreUpdate(deps, image);
-  if (update.file || update.alt !== undefined || update.fileName !== undefined) {
-    const replacement = {
-      update,
-      expectedSha: image.originalSha256,
-      resuming: image.step === 'restoring',
-      marker: { step: 'restoring', status: 'processing' },
-    };
-    await replaceOnShopify(deps, shop, item, lease, replacement);
+  const resuming = image.step === 'restoring';
+  let bytesNeeded = true;
+  if (!resuming && image.compressed && item.dataType !== DATA_TYPES.upload) {
+    const served = await readServed(deps, shop, item, image);
+    if (served.kind === 'gone') throw new PermanentImageError(MSG_DELETED);
+    if (served.kind === 'other') {
+      await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', lease.write);
+      return { kind: 'done', status: 'failed', note: english('server.optimise.changedNotRestored') };
+    }
+    bytesNeeded = served.kind === 'result';
   }
+  const update = await restoreUpdate(deps, image, bytesNeeded);
+  let usedName = update.fileName;
+  if (item.dataType !== DATA_TYPES.upload && (update.file || update.alt !== undefined || update.fileName !== undefined))
+    usedName = await restoreOnShopify(deps, shop, item, lease, update, resuming);
+  const renamed = usedName !== undefined && usedName !== update.fileName;
   await lease.write({
     status: 'restored',
     step: 'restored',
     restored: true,
     failReason: null,
+    noteKey: renamed ? 'server.optimise.restoredAs' : null,
+    noteParams: renamed ? { name: usedName ?? '', original: update.fileName ?? '' } : null,
     ...(update.alt !== undefined ? { alt: update.alt, altEdited: false } : {}),
-    ...(update.fileName !== undefined ? { fileName: update.fileName, fileNameEdited: false } : {}),
+    ...(usedName !== undefined ? { fileName: usedName, fileNameEdited: false } : {}),
     lockJobId: null,
     lockExpiresAt: null,
   });

@@ -81,6 +81,8 @@ export async function startUpload(
     const uploadId = crypto.randomUUID();
     const sha = await sha256HexOfBytes(file.bytes);
     const key = r2Key('uploads', shop.id, `${uploadId}-${file.name}`);
+    // Taken before the write: R2's lifecycle rule counts its 30 days from the write, never earlier.
+    const storedAt = deps.now();
     await deps.bucket.put(key, file.bytes, {
       httpMetadata: { contentType: file.ext === 'png' ? 'image/png' : 'image/jpeg' },
       customMetadata: { sha256: sha },
@@ -92,7 +94,8 @@ export async function startUpload(
       size: file.bytes.byteLength,
       key,
       sha256: sha,
-      expiresAt: deps.now() + KEEP_MS,
+      storedAt,
+      expiresAt: storedAt + KEEP_MS,
     });
     imageIds.push(image.id);
   }

@@ -54,7 +54,7 @@ export {
 } from './operations/files';
 export { getMainThemeSettingsData, type MainThemeSettings } from './operations/themes';
 export {
-  currentCollectionOrArticleImageUrl,
+  currentStoreImageUrl,
   replaceStoreImage,
   type StoreImageRef,
   type StoreImageChange,

@@ -6,7 +6,7 @@ import type { AdminClient } from '../graphql-client';
 import { getArticle, updateArticleImage } from './articles';
 import { getCollection, updateCollectionImage } from './collections';
 import { gid } from './common';
-import { stageImage, updateFile, waitForFileReady } from './files';
+import { getFileState, stageImage, updateFile, waitForFileReady } from './files';
 
 /** Shopify's processing of a replaced file takes seconds; a minute means something is wrong: retry later. */
 const READY_TIMEOUT_MS = 60_000;
@@ -26,8 +26,13 @@ export type StoreImageChange = {
   fileName?: string;
 };
 
-/** Where Shopify serves a collection or article image now (replacements get a new URL). */
-export async function currentCollectionOrArticleImageUrl(client: AdminClient, target: StoreImageRef): Promise<string | null> {
+/**
+ * Where Shopify serves the image now. Collection and article replacements get a new URL; a product
+ * media's file keeps its path but Files > Replace (or another app's fileUpdate) bumps its `?v=`, and a
+ * CDN may still hold the bytes of an older `?v=`: so the URL is asked of Shopify, never taken from our row.
+ */
+export async function currentStoreImageUrl(client: AdminClient, target: StoreImageRef): Promise<string | null> {
+  if (target.kind === 'product') return (await getFileState(client, target.imgId))?.url ?? null;
   if (target.kind === 'collection')
     return (await getCollection(client, gid('Collection', target.resourceId)))?.image?.url ?? null;
   return (await getArticle(client, gid('Article', target.resourceId)))?.image?.url ?? null;

@@ -1,0 +1,101 @@
+// What Shopify serves for an image, compared with the files the row knows. A row describes one version
+// of one Shopify file (decisions.md, "The store changes after we optimise"): when Shopify serves bytes
+// that are neither our result nor the original we stored, the merchant (or another app) changed the
+// picture. That picture is a new original: the row moves on to it, the old pair is kept in
+// image_versions for the record, and nothing is ever put back over the newer picture.
+import { listImagesToCheck, retireImageVersion, updateImage, type ImageRow } from '../db/images';
+import type { ItemRow } from '../db/items';
+import type { ShopRow } from '../db/shops';
+import { sha256HexOfBytes } from '../lib/crypto';
+import { english, type PlainMessageKey } from '../../shared/messages';
+import type { ImagePatch } from '../db/images';
+import { targetOf } from './on-shopify';
+import type { PipelineDeps } from './ports';
+
+/** result: our result; original: the original we stored; other: a picture we did not write; gone: no image. */
+export type ServedKind = 'result' | 'original' | 'other' | 'gone';
+export type Served = { kind: ServedKind; url: string | null; bytes: Uint8Array | null; sha: string | null };
+
+export function classifyServed(image: Pick<ImageRow, 'resultSha256' | 'originalSha256'>, sha: string): ServedKind {
+  if (image.resultSha256 && sha === image.resultSha256) return 'result';
+  if (image.originalSha256 && sha === image.originalSha256) return 'original';
+  return 'other';
+}
+
+/** Asks Shopify where the image is served now and fetches those bytes. */
+export async function readServed(deps: PipelineDeps, shop: ShopRow, item: ItemRow, image: ImageRow): Promise<Served> {
+  const url = await deps.shopify.currentImageUrl(shop, targetOf(image, item));
+  if (!url) return { kind: 'gone', url: null, bytes: null, sha: null };
+  const bytes = await deps.fetchImage(url);
+  const sha = await sha256HexOfBytes(bytes);
+  return { kind: classifyServed(image, sha), url, bytes, sha };
+}
+
+/** Whether the row holds a pair (an original we stored) that a served picture can contradict. */
+export const holdsVersion = (image: ImageRow): boolean => !!image.originalKey && !!image.originalSha256;
+
+/**
+ * The row moves on to the picture Shopify serves: the old pair goes to image_versions (its files stay in
+ * R2 until their date, for the record), the row becomes a never-optimised image of the new picture with
+ * a note saying why. Alt text and file name flags stay: the merchant's original words are still the ones
+ * `originalAlt` / `originalFileName` hold. `write` is the lease's write when a run holds the image.
+ */
+export async function moveToNewPicture(
+  deps: Pick<PipelineDeps, 'db' | 'now'>,
+  image: ImageRow,
+  served: Served,
+  noteKey: PlainMessageKey,
+  write: (patch: ImagePatch) => Promise<void>,
+): Promise<void> {
+  await retireImageVersion(deps.db, image, { servedSha256: served.sha, retiredAt: deps.now() });
+  await write({
+    status: 'pending',
+    step: null,
+    failReason: english(noteKey),
+    noteKey,
+    noteParams: null,
+    checkServed: false,
+    ...(served.url ? { src: served.url } : {}),
+    ...(served.bytes ? { originalSize: served.bytes.byteLength, optimisedSize: served.bytes.byteLength } : {}),
+    originalKey: null,
+    resultKey: null,
+    originalSha256: null,
+    resultSha256: null,
+    originalStoredAt: null,
+    compressed: false,
+    convertedToJpg: false,
+    watermarked: false,
+    restored: false,
+    expired: false,
+    savedPercent: 0,
+    optimisedAt: null,
+    expiresAt: null,
+  });
+}
+
+/** Images checked per catalogue message; the rest wait for the next one (or for their own job's check). */
+const CHECKS_PER_RUN = 25;
+
+/**
+ * After a catalogue sync: the images it saw at a new URL while we hold their pair (`check_served`) are
+ * compared with what Shopify serves. A picture we did not write moves the row on (automatic mode then
+ * sees a new pending image); ours or the original just clears the flag. A failed look is left for later.
+ */
+export async function followServedPictures(deps: PipelineDeps, shop: ShopRow): Promise<{ checked: number; moved: number }> {
+  const rows = await listImagesToCheck(deps.db, shop.id, CHECKS_PER_RUN);
+  let moved = 0;
+  for (const { image, item } of rows) {
+    const write = (patch: ImagePatch) => updateImage(deps.db, shop.id, image.id, patch);
+    try {
+      const served = await readServed(deps, shop, item, image);
+      if (served.kind === 'gone') continue; // the sync marks vanished images deleted
+      if (served.kind === 'other') {
+        await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', write);
+        moved++;
+      } else await write({ checkServed: false, ...(served.url ? { src: served.url } : {}) });
+    } catch (err) {
+      deps.log.warn('served_check_failed', { shopId: shop.id, imageId: image.id, error: String(err) });
+    }
+  }
+  return { checked: rows.length, moved };
+}
