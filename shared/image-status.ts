@@ -1,6 +1,6 @@
 // Image row status rules (label, tags, View / Download / Restore), shared by the detail API and the admin.
 
-export type ImageStatusLabel = 'Deleted' | 'Expired' | 'Restored' | 'Compressed' | 'Not Compressed';
+export type ImageStatusLabel = 'Deleted' | 'Expired' | 'Failed' | 'Restored' | 'Compressed' | 'Not Compressed';
 
 export type ImageFlags = {
   is_delete: number;
@@ -13,6 +13,8 @@ export type ImageFlags = {
   is_watermark: number;
   has_before_file: boolean;
   has_after_file: boolean;
+  /** The processing state: 'failed' shows Failed (a failed restore never reads Compressed). */
+  process_status?: string;
 };
 
 export type ImageStatus = {
@@ -32,7 +34,7 @@ export type ImageStatus = {
   can_restore: boolean;
 };
 
-/** Label precedence: Deleted, then Expired, then Restored, then Compressed / Not Compressed. */
+/** Label precedence: Deleted, then Expired, then Failed, then Restored, then Compressed / Not Compressed. */
 export function imageStatusOf(f: ImageFlags): ImageStatus {
   const deleted = f.is_delete === 1;
   const expired = f.is_overdue === 1;
@@ -41,7 +43,9 @@ export function imageStatusOf(f: ImageFlags): ImageStatus {
     ? 'Deleted'
     : expired
       ? 'Expired'
-      : restored
+      : f.process_status === 'failed'
+        ? 'Failed'
+        : restored
         ? 'Restored'
         : f.is_compress === 1
           ? 'Compressed'

@@ -161,6 +161,15 @@ export function english<K extends MessageKey>(key: K, ...params: ParamsArg<K>): 
 /** A text we did not write (Shopify's userErrors, webhook refusals), carried as it is. */
 export const verbatim = (text: string): KeyedMessage => msg('server.common.verbatim', { text });
 
+/**
+ * A stored English text (an image's fail reason) back as its keyed message, so the admin shows it in the
+ * merchant's language; a text of the catalogue's with no placeholder, else verbatim.
+ */
+export function keyedFromEnglish(text: string): KeyedMessage {
+  for (const [key, english] of Object.entries(MESSAGES)) if (english === text) return { message_key: key as MessageKey, params: {} };
+  return verbatim(text);
+}
+
 /** What a zod issue offers (kept structural so this module needs no zod). */
 type IssueLike = { message: string; path?: readonly PropertyKey[]; params?: Record<string, unknown>; maximum?: unknown };
 

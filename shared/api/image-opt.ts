@@ -67,7 +67,10 @@ export type ImageRow = {
   can_download: boolean;
   can_restore: boolean;
   optimised_at: number | null;
+  /** When the original leaves R2 (the restore date): the same date the bucket's lifecycle rule deletes it. */
   expires_at: number | null;
+  /** Why the row is as it is, when that needs saying: a failure's reason, a restore under another name, a picture changed in Shopify. */
+  note: KeyedMessage | null;
 };
 export type DetailItem = {
   id: number;

@@ -1,6 +1,7 @@
 // The documented shapes of the history, detail and statistics calls, built
 // from the item and image rows.
 import { imageStatusOf } from '../../shared/image-status';
+import { isMessageKey, keyedFromEnglish, type KeyedMessage } from '../../shared/messages';
 import { publicSettings } from '../../shared/image-settings';
 import { quotaStatus } from '../billing/quota';
 import type { Db } from '../db/client';
@@ -74,6 +75,13 @@ export async function historyPage(
   return { data, current_page: q.page, per_page: q.pageSize, total };
 }
 
+/** A failure's reason first (it is what the merchant must see), else the row's own note. */
+function noteOf(r: ImageRow): KeyedMessage | null {
+  if (r.status === 'failed' && r.failReason) return keyedFromEnglish(r.failReason);
+  if (r.noteKey && isMessageKey(r.noteKey)) return { message_key: r.noteKey, params: r.noteParams ?? {} };
+  return null;
+}
+
 export type FileEnv = Pick<Env, 'APP_URL' | 'SHOPIFY_API_SECRET'>;
 
 async function imageRowView(env: FileEnv, shopId: number, r: ImageRow, now: number): Promise<ImageRowView> {
@@ -94,6 +102,7 @@ async function imageRowView(env: FileEnv, shopId: number, r: ImageRow, now: numb
     ...flags,
     has_before_file: hasBefore,
     has_after_file: hasAfter,
+    process_status: r.status,
   });
   return {
     id: r.id,
@@ -119,6 +128,7 @@ async function imageRowView(env: FileEnv, shopId: number, r: ImageRow, now: numb
     can_restore: st.can_restore,
     optimised_at: r.optimisedAt,
     expires_at: r.expiresAt,
+    note: noteOf(r),
   };
 }
 

@@ -11,6 +11,7 @@ import { ListEmptyState } from '../../widgets/list-empty-state';
 const LABEL_KEYS = {
   Deleted: 'deleted',
   Expired: 'expired',
+  Failed: 'failed',
   Restored: 'restored',
   Compressed: 'compressed',
   'Not Compressed': 'notCompressed',
@@ -18,6 +19,7 @@ const LABEL_KEYS = {
 const LABEL_TONES = {
   Deleted: 'critical',
   Expired: 'warning',
+  Failed: 'critical',
   Restored: 'attention',
   Compressed: 'success',
   'Not Compressed': undefined,
@@ -98,6 +100,11 @@ export function ImageTable({ rows, loading, restoring, onView, onRestore, onReop
                   </Badge>
                 ))}
               </InlineStack>
+              {row.note && (
+                <Text as="p" variant="bodySm" tone="subdued">
+                  {t(row.note.message_key, row.note.params)}
+                </Text>
+              )}
             </IndexTable.Cell>
             <IndexTable.Cell>
               <Text as="span" alignment="end" numeric>
