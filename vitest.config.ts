@@ -67,6 +67,9 @@ export default defineConfig({
                 // Thorough settings of the hardening suites (npm run test:fuzz / test:chaos); empty: quick.
                 FUZZ_RUNS: process.env.FUZZ_RUNS ?? '',
                 CHAOS_IMAGES: process.env.CHAOS_IMAGES ?? '',
+                STORE_LIFE_RUNS: process.env.STORE_LIFE_RUNS ?? '',
+                STORE_LIFE_STEPS: process.env.STORE_LIFE_STEPS ?? '',
+                STORE_LIFE_SEED: process.env.STORE_LIFE_SEED ?? '',
               },
             },
           })),

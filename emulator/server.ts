@@ -12,6 +12,7 @@ import { mountAdminApi } from './http/admin-api';
 import { mountAdminAppFrame } from './http/admin-app-frame';
 import { mountBillingPages } from './http/billing-pages';
 import { CONTROL, mountControlShops } from './http/control-shops';
+import { mountControlImages } from './http/control-images';
 import { mountControlResources } from './http/control-resources';
 import { mountFiles } from './http/files';
 import { mountOAuth } from './http/oauth';
@@ -46,6 +47,7 @@ export function buildApp(emu: Emulator, log = false): Hono {
   mountStorefront(app, emu); // host-based storefront (<name>.localhost) first
   mountControlShops(app, emu);
   mountControlResources(app, emu);
+  mountControlImages(app, emu);
   mountOAuth(app, emu);
   mountAdminApi(app, emu);
   mountBillingPages(app, emu);

@@ -46,10 +46,10 @@ export function imageStatusOf(f: ImageFlags): ImageStatus {
       : f.process_status === 'failed'
         ? 'Failed'
         : restored
-        ? 'Restored'
-        : f.is_compress === 1
-          ? 'Compressed'
-          : 'Not Compressed';
+          ? 'Restored'
+          : f.is_compress === 1
+            ? 'Compressed'
+            : 'Not Compressed';
   const tags: ImageStatus['tags'] = [];
   if (f.is_to_jpg === 1) tags.push('PNG -> JPG');
   if (f.is_edit_alt === 1) tags.push('Alt text');

@@ -166,7 +166,8 @@ export const verbatim = (text: string): KeyedMessage => msg('server.common.verba
  * merchant's language; a text of the catalogue's with no placeholder, else verbatim.
  */
 export function keyedFromEnglish(text: string): KeyedMessage {
-  for (const [key, english] of Object.entries(MESSAGES)) if (english === text) return { message_key: key as MessageKey, params: {} };
+  for (const [key, english] of Object.entries(MESSAGES))
+    if (english === text) return { message_key: key as MessageKey, params: {} };
   return verbatim(text);
 }
 

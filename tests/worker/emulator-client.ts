@@ -214,6 +214,21 @@ export async function createEmulatorShop(
       control<CollectionInfo>('PATCH', `${S}/collections/${idPart(id)}`, patch),
     deleteCollection: (id: string) => control<{ deleted: string }>('DELETE', `${S}/collections/${idPart(id)}`),
 
+    // What a merchant (or another app) does to images after we optimised them (emulator/http/control-images.ts).
+    /** Files > Replace: new bytes in the same MediaImage (same id and path, new `?v=`). */
+    replaceFile: (id: string, image: ImageBody) => control<FileInfo>('POST', `${S}/files/${idPart(id)}/replace`, image),
+    /** Alt text edited or the file renamed in the admin. */
+    editFile: (id: string, patch: { alt?: string; filename?: string }) =>
+      control<FileInfo>('PATCH', `${S}/files/${idPart(id)}`, patch),
+    /** A product image removed and another one added in its place (a new MediaImage). */
+    replaceProductMedia: (productId: string, mediaId: string, image: ImageBody) =>
+      control<ProductInfo>('POST', `${S}/products/${idPart(productId)}/media-replace/${idPart(mediaId)}`, image),
+    removeProductMedia: (productId: string, mediaId: string) =>
+      control<ProductInfo>('DELETE', `${S}/products/${idPart(productId)}/media/${idPart(mediaId)}`),
+    setCollectionImage: (id: string, image: ImageBody) =>
+      control<CollectionInfo>('PUT', `${S}/collections/${idPart(id)}/image`, image),
+    setArticleImage: (id: string, image: ImageBody) => control<ArticleInfo>('PUT', `${S}/articles/${idPart(id)}/image`, image),
+
     /** Next `times` matching requests fail with `status` (0 = only slow, with delayMs). */
     injectFault: (f: FaultSpec) => control<FaultSpec & { id: number }>('POST', `${S}/faults`, f),
     failFileProcessing: (times = 1, code = 'IMAGE_PROCESSING_FAILURE') =>

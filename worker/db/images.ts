@@ -356,18 +356,14 @@ export async function listExpiredVersions(db: Db, now: number, limit: number) {
   return db
     .select()
     .from(imageVersions)
-    .where(
-      and(
-        lt(imageVersions.expiresAt, now),
-        or(isNotNull(imageVersions.originalKey), isNotNull(imageVersions.resultKey)),
-      ),
-    )
+    .where(and(lt(imageVersions.expiresAt, now), or(isNotNull(imageVersions.originalKey), isNotNull(imageVersions.resultKey))))
     .limit(limit)
     .all();
 }
 
 export async function forgetVersionFiles(db: Db, ids: number[]): Promise<void> {
-  if (ids.length) await db.update(imageVersions).set({ originalKey: null, resultKey: null }).where(inArray(imageVersions.id, ids));
+  if (ids.length)
+    await db.update(imageVersions).set({ originalKey: null, resultKey: null }).where(inArray(imageVersions.id, ids));
 }
 
 /** Images the catalogue saw served at a new URL while the row holds a pair: compare what is served. */

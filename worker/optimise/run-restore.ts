@@ -39,7 +39,8 @@ export function nearbyFileName(name: string, n: number): string {
 }
 
 const nameTaken = (err: unknown) =>
-  err instanceof Error && ((err as { codes?: unknown }).codes as string[] | undefined)?.includes('FILENAME_ALREADY_EXISTS') === true;
+  err instanceof Error &&
+  ((err as { codes?: unknown }).codes as string[] | undefined)?.includes('FILENAME_ALREADY_EXISTS') === true;
 
 /** Puts the update on Shopify; the file name actually used (a nearby one when the original is taken). */
 async function restoreOnShopify(

@@ -85,7 +85,7 @@ export async function startUpload(
     const storedAt = deps.now();
     await deps.bucket.put(key, file.bytes, {
       httpMetadata: { contentType: file.ext === 'png' ? 'image/png' : 'image/jpeg' },
-      customMetadata: { sha256: sha },
+      customMetadata: { sha256: sha, storedAt: String(storedAt) },
     });
     const { image } = await insertUpload(deps.db, shop.id, {
       uploadId,

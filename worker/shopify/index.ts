@@ -53,12 +53,7 @@ export {
   type FileState,
 } from './operations/files';
 export { getMainThemeSettingsData, type MainThemeSettings } from './operations/themes';
-export {
-  currentStoreImageUrl,
-  replaceStoreImage,
-  type StoreImageRef,
-  type StoreImageChange,
-} from './operations/images';
+export { currentStoreImageUrl, replaceStoreImage, type StoreImageRef, type StoreImageChange } from './operations/images';
 export {
   createAppSubscription,
   cancelAppSubscription,

@@ -1,0 +1,315 @@
+// A store's life, model-based (fast-check commands): random sequences of what merchants, other apps,
+// Shopify and the clock do to a shop's product images, interleaved with what the merchant asks of us
+// (optimise, re-optimise, restore, automatic mode), all through the real queue handlers against the
+// store emulator. The model holds the one thing only the merchant decides: the latest picture of each
+// image. After every step (decisions.md, "The store changes after we optimise"):
+//   1. Shopify serves, for every image, the merchant's latest picture or our result made from it;
+//   2. every image we changed has that latest picture's original in R2 until the date the admin shows;
+//   3. a restore puts exactly those bytes back, or the row says why not;
+//   4. no image is charged twice, and no restore is charged;
+//   5. the status the admin shows for each image matches what Shopify serves.
+// STORE_LIFE_RUNS / STORE_LIFE_STEPS make it deeper (npm run test:store-life); `npm test` runs a few short lives.
+import { env } from 'cloudflare:test';
+import { and, eq } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { setAutoSwitch, saveImageSettings } from '../../../worker/db/image-settings';
+import { images, items, usageLedger } from '../../../worker/db/schema';
+import type { ShopRow } from '../../../worker/db/shops';
+import { sha256HexOfBytes } from '../../../worker/lib/crypto';
+import { KEEP_MS } from '../../../worker/optimise/run-context';
+import { imageStatusOf } from '../../../shared/image-status';
+import { defaultImageSettings } from '../../../shared/image-settings';
+import { createEmulatorShop, type EmulatorShop, type FileInfo } from '../emulator-client';
+import { db } from '../helpers';
+import { drainOptimiseQueue, installedShop, passTime, planAutomatic, planTabJob, syncCatalogue, type JobKind } from './harness';
+
+const vars = env as unknown as Record<string, string | undefined>;
+const RUNS = Number(vars.STORE_LIFE_RUNS ?? '') || 2;
+const STEPS = Number(vars.STORE_LIFE_STEPS ?? '') || 8;
+const DAY = 24 * 60 * 60 * 1000;
+const SEEDS = ['rocket.jpg', 'coffee.jpg', 'chelsea.jpg', 'astronaut.png'] as const;
+
+type Model = { latest: Map<string, string>; log: string[] };
+type Real = { emu: EmulatorShop; shop: ShopRow };
+type Fault = 'none' | 'graphql-429' | 'graphql-5xx' | 'cdn-5xx' | 'file-processing';
+
+async function injectFault(emu: EmulatorShop, fault: Fault): Promise<void> {
+  await emu.clearFaults();
+  if (fault === 'graphql-429') await emu.injectFault({ target: 'graphql', status: 429, times: 2, retryAfter: 1 });
+  if (fault === 'graphql-5xx') await emu.injectFault({ target: 'graphql', status: 503, times: 2 });
+  if (fault === 'cdn-5xx') await emu.injectFault({ target: 'cdn', status: 503, times: 2 });
+  if (fault === 'file-processing') await emu.failFileProcessing(1);
+}
+
+async function productFiles(emu: EmulatorShop): Promise<FileInfo[]> {
+  return (await emu.products()).flatMap((p) => p.media);
+}
+
+async function productRows(shopId: number) {
+  return db()
+    .select({ image: images })
+    .from(images)
+    .innerJoin(items, eq(items.id, images.itemId))
+    .where(and(eq(images.shopId, shopId), eq(items.dataType, 1), eq(images.deleted, false)))
+    .all()
+    .then((r) => r.map((x) => x.image));
+}
+
+const ledgerCount = async (shopId: number) =>
+  (await db().select().from(usageLedger).where(eq(usageLedger.shopId, shopId)).all()).length;
+
+/** The five promises, checked against Shopify (the emulator), D1 and R2 as they are now. */
+async function checkInvariants(m: Model, r: Real): Promise<void> {
+  const files = new Map((await productFiles(r.emu)).map((f) => [f.id, f]));
+  const rows = await productRows(r.shop.id);
+  const trail = `\n${m.log.join('\n')}`;
+  for (const row of rows) {
+    const file = files.get(row.imgId);
+    if (!file) continue; // removed in Shopify; the next sync marks the row deleted
+    const latest = m.latest.get(row.imgId);
+    const served = file.sha256;
+    const what = `image ${row.id} (${row.imgId}, ${row.status})`;
+    // 1. the merchant's latest picture, or our result made from it
+    expect(
+      served === latest || (served === row.resultSha256 && row.originalSha256 === latest),
+      `1: ${what} serves a stale picture${trail}`,
+    ).toBe(true);
+    // 5. the admin's status says what Shopify serves
+    const label = imageStatusOf({
+      is_delete: row.deleted ? 1 : 0,
+      is_overdue: row.expired ? 1 : 0,
+      is_restore: row.restored ? 1 : 0,
+      is_compress: row.compressed ? 1 : 0,
+      is_to_jpg: 0,
+      is_edit_alt: 0,
+      is_edit_name: 0,
+      is_watermark: 0,
+      has_before_file: false,
+      has_after_file: false,
+      process_status: row.status,
+    }).label;
+    expect(['queued', 'processing'], `${what} left mid-way${trail}`).not.toContain(row.status);
+    if (label === 'Compressed') expect(served, `5: ${what} reads Compressed${trail}`).toBe(row.resultSha256);
+    if (label === 'Restored' || label === 'Not Compressed') expect(served, `5: ${what} reads ${label}${trail}`).toBe(latest);
+    if (label === 'Failed') expect(row.failReason, `5: ${what} failed without a reason${trail}`).toBeTruthy();
+    // 2. what we changed keeps the latest picture's original in R2 until the date shown
+    if (row.originalKey && row.expiresAt !== null && Date.now() < row.expiresAt && !row.expired) {
+      const obj = await env.BUCKET.get(row.originalKey);
+      expect(obj, `2: ${what} original gone before ${new Date(row.expiresAt).toISOString()}${trail}`).toBeTruthy();
+      expect(await sha256HexOfBytes(await obj!.arrayBuffer()), `2: ${what} original bytes${trail}`).toBe(row.originalSha256);
+      const storedAt = Number(obj!.customMetadata?.storedAt);
+      expect(storedAt + KEEP_MS, `2: ${what} R2 deletes its original before the date shown${trail}`).toBeGreaterThanOrEqual(
+        row.expiresAt,
+      );
+      if (row.status === 'compressed') expect(row.originalSha256, `2: ${what} keeps an old original${trail}`).toBe(latest);
+    }
+  }
+  // 4. charged once per image
+  const ledger = await db().select().from(usageLedger).where(eq(usageLedger.shopId, r.shop.id)).all();
+  expect(new Set(ledger.map((l) => l.imageId)).size, `4: an image charged twice${trail}`).toBe(ledger.length);
+}
+
+// ---- what the merchant asks of us ----
+
+class Job implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly kind: JobKind | 'auto',
+    readonly fault: Fault,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    m.log.push(this.toString());
+    const before = await productRows(r.shop.id);
+    const chargesBefore = await ledgerCount(r.shop.id);
+    if (this.kind === 'auto') await setAutoSwitch(db(), r.shop.id, 1);
+    const messages = this.kind === 'auto' ? await planAutomatic(r.shop) : await planTabJob(r.shop, this.kind);
+    let first = true;
+    await drainOptimiseQueue(messages, {
+      beforeBatch: async () => {
+        await injectFault(r.emu, first ? this.fault : 'none');
+        first = false;
+      },
+      afterRetries: async () => void (await r.emu.clearFaults()),
+    });
+    await r.emu.clearFaults();
+    if (this.kind === 'restore') {
+      // 4. a restore is never charged; 3. it ends Restored with the original's bytes, or says why not
+      expect(await ledgerCount(r.shop.id), `4: a restore was charged\n${m.log.join('\n')}`).toBe(chargesBefore);
+      const files = new Map((await productFiles(r.emu)).map((f) => [f.id, f]));
+      const after = new Map((await productRows(r.shop.id)).map((x) => [x.id, x]));
+      for (const was of before.filter((x) => x.status === 'compressed' && x.expiresAt !== null && Date.now() < x.expiresAt)) {
+        const now = after.get(was.id);
+        const file = files.get(was.imgId);
+        if (!now || !file) continue;
+        if (now.status === 'restored') expect(file.sha256, `3: image ${was.id} restored to other bytes`).toBe(now.originalSha256);
+        else expect(now.failReason ?? now.noteKey, `3: image ${was.id} not restored without a reason`).toBeTruthy();
+      }
+    }
+    await checkInvariants(m, r);
+  }
+  toString = () => `${this.kind}${this.fault === 'none' ? '' : ` with ${this.fault}`}`;
+}
+
+// ---- what merchants, other apps and time do ----
+
+/** Picks the k-th product image (modulo) of the store now. */
+async function pick(r: Real, k: number): Promise<FileInfo | undefined> {
+  const files = (await productFiles(r.emu)).sort((a, b) => a.id.localeCompare(b.id));
+  return files.length ? files[k % files.length] : undefined;
+}
+
+/** After a store change the product hears of it (webhook -> catalogue sync) before the next step. */
+async function noticed(m: Model, r: Real): Promise<void> {
+  await syncCatalogue(r.shop);
+  await checkInvariants(m, r);
+}
+
+class FilesReplace implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly k: number,
+    readonly seed: string,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    m.log.push(this.toString());
+    const f = await pick(r, this.k);
+    if (!f) return;
+    const after = await r.emu.replaceFile(f.id, { seed: this.seed });
+    m.latest.set(f.id, after.sha256);
+    await noticed(m, r);
+  }
+  toString = () => `Files > Replace #${this.k} with ${this.seed}`;
+}
+
+/** Another app's fileUpdate with a picture of its own (here: another image's URL as the source). */
+class OtherAppUpdate implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly k: number,
+    readonly from: number,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    m.log.push(this.toString());
+    const f = await pick(r, this.k);
+    const source = await pick(r, this.from);
+    if (!f || !source || source.id === f.id || source.sha256 === f.sha256) return;
+    const res = await r.emu.graphql<{ fileUpdate: { userErrors: unknown[] } }>(
+      `mutation($files: [FileUpdateInput!]!) { fileUpdate(files: $files) { userErrors { field message } } }`,
+      { files: [{ id: f.id, originalSource: source.url }] },
+    );
+    expect(res.body.data?.fileUpdate.userErrors).toEqual([]);
+    const ready = await r.emu.waitForFile(f.id);
+    m.latest.set(f.id, ready.sha256);
+    await noticed(m, r);
+  }
+  toString = () => `another app's fileUpdate #${this.k} from #${this.from}`;
+}
+
+class EditAlt implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly k: number,
+    readonly alt: string,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    m.log.push(this.toString());
+    const f = await pick(r, this.k);
+    if (!f) return;
+    await r.emu.editFile(f.id, { alt: this.alt });
+    await noticed(m, r);
+  }
+  toString = () => `merchant edits alt text #${this.k}`;
+}
+
+class ReplaceMedia implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly k: number,
+    readonly seed: string,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    m.log.push(this.toString());
+    const f = await pick(r, this.k);
+    if (!f) return;
+    const product = await r.emu.replaceProductMedia(f.productIds[0]!, f.id, { seed: this.seed });
+    m.latest.delete(f.id);
+    for (const media of product.media) if (!m.latest.has(media.id)) m.latest.set(media.id, media.sha256);
+    await noticed(m, r);
+  }
+  toString = () => `merchant deletes image #${this.k} and adds ${this.seed}`;
+}
+
+class ClockJump implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly days: number) {}
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    m.log.push(this.toString());
+    vi.setSystemTime(Date.now() + this.days * DAY);
+    await passTime(r.shop.id);
+    await checkInvariants(m, r);
+  }
+  toString = () => `${this.days} days pass`;
+}
+
+const commands = [
+  fc
+    .tuple(
+      fc.constantFrom<JobKind | 'auto'>('optimize', 'reoptimize', 'restore', 'auto'),
+      fc.constantFrom<Fault>('none', 'none', 'graphql-429', 'graphql-5xx', 'cdn-5xx', 'file-processing'),
+    )
+    .map(([k, f]) => new Job(k, f)),
+  fc.tuple(fc.nat(7), fc.constantFrom(...SEEDS)).map(([k, s]) => new FilesReplace(k, s)),
+  fc.tuple(fc.nat(7), fc.nat(7)).map(([k, from]) => new OtherAppUpdate(k, from)),
+  fc.tuple(fc.nat(7), fc.constantFrom('Blue mug on a table', '')).map(([k, a]) => new EditAlt(k, a)),
+  fc.tuple(fc.nat(7), fc.constantFrom(...SEEDS)).map(([k, s]) => new ReplaceMedia(k, s)),
+  fc.integer({ min: 5, max: 35 }).map((d) => new ClockJump(d)),
+];
+
+describe('a store over its life', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it(
+    `keeps the five promises over ${RUNS} random lives of up to ${STEPS} steps`,
+    { timeout: Math.max(240_000, RUNS * STEPS * 20_000) },
+    async () => {
+      let lives = 0;
+      let steps = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.commands(commands, { maxCommands: STEPS, size: 'max' }), async (cmds) => {
+          vi.useRealTimers();
+          vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+          const emu = await createEmulatorShop({
+            seed: 'large',
+            products: 2,
+            imagesPerProduct: 2,
+            install: true,
+            settings: { fileProcessingMs: 20 },
+          });
+          const shop = await installedShop(emu, { name: 'Life Shop', planLevel: 3 });
+          // File names and alt text from templates on: the case where a restore must find the old name.
+          const settings = defaultImageSettings();
+          settings.file_name.switch = 1;
+          settings.alt_text.switch = 1;
+          await saveImageSettings(db(), shop.id, settings);
+          await syncCatalogue(shop);
+          const model: Model = {
+            latest: new Map((await productFiles(emu)).map((f) => [f.id, f.sha256])),
+            log: [],
+          };
+          lives++;
+          steps += [...cmds].length;
+          // Every life starts from a shop we optimised once: what follows is the store's life after it.
+          await new Job('optimize', 'none').run(model, { emu, shop });
+          await fc.asyncModelRun(() => ({ model, real: { emu, shop } }), cmds);
+          console.info(`life ${lives}: ${model.log.join(' | ')}`);
+        }),
+        { numRuns: RUNS, verbose: 1, ...(vars.STORE_LIFE_SEED ? { seed: Number(vars.STORE_LIFE_SEED) } : {}) },
+      );
+      console.info(`store life: ${lives} lives, ${steps} steps`);
+      expect(steps, 'the lives ran no step').toBeGreaterThan(0);
+    },
+  );
+});
