@@ -125,6 +125,8 @@ export type Schedule = {
   /** Finished images (done or already optimal) and images that failed after every retry. */
   opt_done: number;
   opt_failed: number;
+  /** Why the failed images failed, each reason once, in the merchant's words (message keys). */
+  fail_reasons: KeyedMessage[];
   /** idle, queued, running, done, stopped, plan_limit (JOB_STATUSES). */
   status: string;
   /** Set when the job stopped at the plan limit: the documented banner text. */

@@ -5,6 +5,10 @@ import { refreshItemSummary } from '../db/items';
 import { planLimitMessage } from './errors';
 import type { ItemProgress, Schedule } from '../../shared/api/image-opt';
 import { TAB_KEYS } from '../../shared/api/vocabulary';
+import { keyedFromEnglish } from '../../shared/messages';
+
+/** Distinct failure reasons a schedule carries (the panel shows them; the detail page has every row's). */
+const MAX_REASONS = 3;
 
 /** A finished job stays visible this long, so a panel polling every 5-6 s sees process_result 1 once. */
 export const FINISHED_VISIBLE_MS = 2 * 60 * 1000;
@@ -23,6 +27,7 @@ function idle(dataType: number): Schedule {
     opt_total: 0,
     opt_done: 0,
     opt_failed: 0,
+    fail_reasons: [],
     status: 'idle',
     plan_limit_message: null,
     list: [],
@@ -39,10 +44,9 @@ export async function scheduleForTab(db: Db, shopId: number, dataType: number, n
   const optDone = perItem.reduce((n, r) => n + Number(r.done ?? 0), 0);
   const optFailed = perItem.reduce((n, r) => n + Number(r.failed ?? 0), 0);
   let limitMessage: string | null = null;
-  if (job.status === 'plan_limit') {
-    const members = await listJobImages(db, job.id);
-    limitMessage = planLimitMessage(members.filter((m) => m.status === 'quota').length);
-  }
+  const members = job.status === 'plan_limit' || optFailed > 0 ? await listJobImages(db, job.id) : [];
+  if (job.status === 'plan_limit') limitMessage = planLimitMessage(members.filter((m) => m.status === 'quota').length);
+  const reasons = [...new Set(members.filter((m) => m.status === 'failed' && m.error).map((m) => m.error!))];
   const running = job.status === 'queued' || job.status === 'running';
   return {
     data_type: dataType,
@@ -53,6 +57,7 @@ export async function scheduleForTab(db: Db, shopId: number, dataType: number, n
     opt_total: optTotal,
     opt_done: optDone,
     opt_failed: optFailed,
+    fail_reasons: reasons.slice(0, MAX_REASONS).map(keyedFromEnglish),
     status: job.status,
     plan_limit_message: limitMessage,
     list,

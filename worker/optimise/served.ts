@@ -31,6 +31,9 @@ export async function readServed(deps: PipelineDeps, shop: ShopRow, item: ItemRo
   return { kind: classifyServed(image, sha), url, bytes, sha };
 }
 
+/** What Shopify should serve for a row that holds a pair: our result while it reads Compressed, else the original. */
+export const expectedServed = (image: ImageRow): ServedKind => (image.status === 'compressed' ? 'result' : 'original');
+
 /** Whether the row holds a pair (an original we stored) that a served picture can contradict. */
 export const holdsVersion = (image: ImageRow): boolean => !!image.originalKey && !!image.originalSha256;
 
@@ -78,8 +81,8 @@ const CHECKS_PER_RUN = 25;
 
 /**
  * After a catalogue sync: the images it saw at a new URL while we hold their pair (`check_served`) are
- * compared with what Shopify serves. A picture we did not write moves the row on (automatic mode then
- * sees a new pending image); ours or the original just clears the flag. A failed look is left for later.
+ * compared with what Shopify serves. Anything but what the row says moves the row on (automatic mode then
+ * sees a new pending image); the expected bytes just clear the flag. A failed look is left for later.
  */
 export async function followServedPictures(deps: PipelineDeps, shop: ShopRow): Promise<{ checked: number; moved: number }> {
   const rows = await listImagesToCheck(deps.db, shop.id, CHECKS_PER_RUN);
@@ -89,7 +92,9 @@ export async function followServedPictures(deps: PipelineDeps, shop: ShopRow): P
     try {
       const served = await readServed(deps, shop, item, image);
       if (served.kind === 'gone') continue; // the sync marks vanished images deleted
-      if (served.kind === 'other') {
+      // Not what the row says (a new picture, or the merchant put the original back over our result):
+      // the row follows Shopify, the old pair stays on record.
+      if (served.kind !== expectedServed(image)) {
         await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', write);
         moved++;
       } else await write({ checkServed: false, ...(served.url ? { src: served.url } : {}) });

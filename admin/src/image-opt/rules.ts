@@ -102,7 +102,7 @@ export type TabSchedule = Pick<
   'data_type' | 'process_type' | 'page_type' | 'opt_in' | 'opt_total' | 'status' | 'plan_limit_message'
 > & {
   process_result: number;
-} & Partial<Pick<Schedule, 'opt_done' | 'opt_failed'>>;
+} & Partial<Pick<Schedule, 'opt_done' | 'opt_failed' | 'fail_reasons'>>;
 
 export const isRunning = (s: TabSchedule | undefined) =>
   !!s && s.process_result !== 1 && (s.status === 'queued' || s.status === 'running');
