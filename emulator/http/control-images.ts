@@ -21,10 +21,10 @@ import { describeArticle, describeCollection, describeFile, describeProduct } fr
 
 type ImageBody = { seed?: string; base64?: string; alt?: string; filename?: string };
 
+/** The picture of a request: base64 bytes or a seed photo by name; null (400) for anything else. */
 function blobOf(b: ImageBody): Blob | null {
   if (b.base64) return blobFromBytes(new Uint8Array(Buffer.from(b.base64, 'base64')));
-  const seed = (SEED_IMAGE_NAMES as readonly string[]).includes(b.seed ?? '') ? (b.seed as SeedImageName) : 'rocket.jpg';
-  return seedBlob(seed);
+  return (SEED_IMAGE_NAMES as readonly string[]).includes(b.seed ?? '') ? seedBlob(b.seed as SeedImageName) : null;
 }
 
 const numericId = (v: string | undefined) => Number((v ?? '').replace(/^.*\//, ''));

@@ -28,7 +28,8 @@ const vars = env as unknown as Record<string, string | undefined>;
 const RUNS = Number(vars.STORE_LIFE_RUNS ?? '') || 2;
 const STEPS = Number(vars.STORE_LIFE_STEPS ?? '') || 8;
 const DAY = 24 * 60 * 60 * 1000;
-const SEEDS = ['rocket.jpg', 'coffee.jpg', 'chelsea.jpg', 'astronaut.png'] as const;
+// Seed photos of the emulator (emulator/store/images.ts); the shop's own images come from the same set.
+const SEEDS = ['rocket.jpg', 'flower.jpg', 'chelsea.jpg', 'astronaut.jpg'] as const;
 
 type Model = { latest: Map<string, string>; log: string[] };
 type Real = { emu: EmulatorShop; shop: ShopRow };

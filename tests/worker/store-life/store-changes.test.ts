@@ -1,0 +1,167 @@
+// The store changes after we optimise (decisions.md): each case of issue 21 on its own, through the real
+// queue handlers against the store emulator. The model-based test (store-life.test.ts) mixes them at random.
+import { env } from 'cloudflare:test';
+import { and, eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { saveImageSettings } from '../../../worker/db/image-settings';
+import { images, imageVersions, items, jobImages, usageLedger } from '../../../worker/db/schema';
+import type { ShopRow } from '../../../worker/db/shops';
+import { KEEP_MS } from '../../../worker/optimise/run-context';
+import { defaultImageSettings } from '../../../shared/image-settings';
+import { english } from '../../../shared/messages';
+import { createEmulatorShop, type EmulatorShop } from '../emulator-client';
+import { db } from '../helpers';
+import { drainOptimiseQueue, installedShop, planTabJob, syncCatalogue, type JobKind } from './harness';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+async function shopWithTemplates(): Promise<{ emu: EmulatorShop; shop: ShopRow }> {
+  const emu = await createEmulatorShop({
+    seed: 'large',
+    products: 1,
+    imagesPerProduct: 2,
+    install: true,
+    settings: { fileProcessingMs: 20 },
+  });
+  const shop = await installedShop(emu, { name: 'Changes Shop', planLevel: 3 });
+  const settings = defaultImageSettings();
+  settings.file_name.switch = 1; // file names from templates: the case where a restore finds its old name taken
+  settings.alt_text.switch = 1;
+  settings.alt_text.blank_replace = 0;
+  await saveImageSettings(db(), shop.id, settings);
+  await syncCatalogue(shop);
+  return { emu, shop };
+}
+
+async function run(shop: ShopRow, kind: JobKind, dataType = 1) {
+  await drainOptimiseQueue(await planTabJob(shop, kind, dataType));
+}
+
+async function rowsOf(shopId: number, dataType = 1) {
+  const rows = await db()
+    .select({ image: images })
+    .from(images)
+    .innerJoin(items, eq(items.id, images.itemId))
+    .where(and(eq(images.shopId, shopId), eq(items.dataType, dataType), eq(images.deleted, false)))
+    .all();
+  return rows.map((r) => r.image).sort((a, b) => a.id - b.id);
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('restore after renaming', () => {
+  it('ends Restored with the original bytes, alt text and a file name (the nearest free one when taken), free of charge', async () => {
+    const { emu, shop } = await shopWithTemplates();
+    const before = new Map((await emu.files()).map((f) => [f.id, f]));
+    await run(shop, 'optimize');
+    const optimised = await rowsOf(shop.id);
+    expect(optimised.every((r) => r.status === 'compressed' && r.fileNameEdited)).toBe(true);
+    const charges = (await db().select().from(usageLedger).where(eq(usageLedger.shopId, shop.id)).all()).length;
+
+    await run(shop, 'restore');
+    for (const row of await rowsOf(shop.id)) {
+      const file = await emu.file(row.imgId);
+      const original = before.get(row.imgId)!;
+      expect(row.status, `image ${row.id}: ${row.failReason}`).toBe('restored');
+      expect(file.sha256).toBe(original.sha256);
+      expect(file.alt).toBe(original.alt);
+      expect(row.fileName).toBe(file.filename);
+      if (file.filename !== original.filename) {
+        // Shopify keeps the old name taken after a rename (the emulator's reading): the nearest free name.
+        expect(file.filename).toMatch(/-\d+\.jpg$/);
+        expect(row.noteKey).toBe('server.optimise.restoredAs');
+        expect(row.noteParams).toEqual({ name: file.filename, original: original.filename });
+      }
+    }
+    expect((await db().select().from(usageLedger).where(eq(usageLedger.shopId, shop.id)).all()).length).toBe(charges);
+  });
+});
+
+describe('a picture changed in Shopify after we optimised it', () => {
+  it('Files > Replace: restore and re-optimise change nothing and say why; the row moves on to the new picture', async () => {
+    const { emu, shop } = await shopWithTemplates();
+    await run(shop, 'optimize');
+    const [row] = await rowsOf(shop.id);
+    const replaced = await emu.replaceFile(row!.imgId, { seed: 'flower.jpg' });
+
+    // Restore before any webhook or sync noticed: Shopify is asked first.
+    await run(shop, 'restore');
+    expect((await emu.file(row!.imgId)).sha256, 'the newer picture stays').toBe(replaced.sha256);
+    const after = (await rowsOf(shop.id)).find((r) => r.id === row!.id)!;
+    expect(after.status).toBe('pending');
+    expect(after.noteKey).toBe('server.optimise.changedInShopify');
+    expect(after.originalKey).toBeNull();
+    const member = await db().select().from(jobImages).where(eq(jobImages.imageId, row!.id)).all();
+    expect(member.map((m) => m.error)).toContain(english('server.optimise.changedNotRestored'));
+    // The old pair is on record and its original still in R2 until its date.
+    const [version] = await db().select().from(imageVersions).where(eq(imageVersions.imageId, row!.id)).all();
+    expect(version?.originalKey).toBe(row!.originalKey);
+    expect(version?.servedSha256).toBe(replaced.sha256);
+    expect(await env.BUCKET.get(row!.originalKey!)).toBeTruthy();
+
+    // The new picture is a new original: optimising stores it first, then replaces it with its own result.
+    await run(shop, 'optimize');
+    const again = (await rowsOf(shop.id)).find((r) => r.id === row!.id)!;
+    expect(again.status).toBe('compressed');
+    expect(again.originalSha256).toBe(replaced.sha256);
+    expect((await emu.file(row!.imgId)).sha256).toBe(again.resultSha256);
+  });
+
+  it('another app’s fileUpdate seen by the catalogue sync: the row moves on before any job runs; re-optimise starts from the new picture', async () => {
+    const { emu, shop } = await shopWithTemplates();
+    await run(shop, 'optimize');
+    const [a, b] = await rowsOf(shop.id);
+    const other = await emu.file(b!.imgId);
+    const res = await emu.graphql<{ fileUpdate: { userErrors: unknown[] } }>(
+      `mutation($files: [FileUpdateInput!]!) { fileUpdate(files: $files) { userErrors { field message } } }`,
+      { files: [{ id: a!.imgId, originalSource: other.url.replace(/\?.*$/, '') }] },
+    );
+    expect(res.body.data?.fileUpdate.userErrors).toEqual([]);
+    const served = await emu.waitForFile(a!.imgId);
+    await syncCatalogue(shop);
+    const moved = (await rowsOf(shop.id)).find((r) => r.id === a!.id)!;
+    expect(moved.status).toBe('pending');
+    expect(moved.noteKey).toBe('server.optimise.changedInShopify');
+
+    // Re-optimising the item now optimises the new picture from itself, never from the old original.
+    await run(shop, 'reoptimize');
+    const now = (await rowsOf(shop.id)).find((r) => r.id === a!.id)!;
+    expect(now.originalSha256).toBe(served.sha256);
+    expect((await emu.file(a!.imgId)).sha256).toBe(now.status === 'compressed' ? now.resultSha256 : served.sha256);
+    expect((await env.BUCKET.get(now.originalKey!))?.customMetadata?.sha256).toBe(served.sha256);
+  });
+
+  it('a collection image changed in the admin is noticed by the sync and never overwritten', async () => {
+    const { emu, shop } = await shopWithTemplates();
+    await run(shop, 'optimize', 2);
+    const [row] = await rowsOf(shop.id, 2);
+    expect(row?.status).toBe('compressed');
+    const collection = (await emu.collections())[0]!;
+    const changed = await emu.setCollectionImage(collection.id, { seed: 'chelsea.jpg' });
+    await syncCatalogue(shop);
+    expect((await rowsOf(shop.id, 2))[0]!.status).toBe('pending');
+    await run(shop, 'restore', 2);
+    expect((await emu.collections())[0]!.image?.sha256).toBe(changed.image?.sha256);
+  });
+});
+
+describe('the restore date is the day R2 deletes the original', () => {
+  it('a re-optimise on day 25 writes the original again, and the date shown moves with that write', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    const { shop } = await shopWithTemplates();
+    await run(shop, 'optimize');
+    const [first] = await rowsOf(shop.id);
+    const firstObj = await env.BUCKET.get(first!.originalKey!);
+    expect(first!.expiresAt).toBe(Number(firstObj!.customMetadata!.storedAt) + KEEP_MS);
+
+    vi.setSystemTime(Date.now() + 25 * DAY);
+    await run(shop, 'reoptimize');
+    const [later] = await rowsOf(shop.id);
+    const laterObj = await env.BUCKET.get(later!.originalKey!);
+    const storedAt = Number(laterObj!.customMetadata!.storedAt);
+    expect(storedAt).toBeGreaterThan(first!.expiresAt! - 6 * DAY);
+    expect(later!.expiresAt, 'the admin shows the day the lifecycle rule deletes it').toBe(storedAt + KEEP_MS);
+  });
+});
