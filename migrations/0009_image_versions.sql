@@ -23,6 +23,6 @@ CREATE INDEX `image_versions_expires_idx` ON `image_versions` (`expires_at`);-->
 ALTER TABLE `images` ADD `original_stored_at` integer;--> statement-breakpoint
 ALTER TABLE `images` ADD `check_served` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `images` ADD `note_key` text;--> statement-breakpoint
-ALTER TABLE `images` ADD `note_params` text;ALTER TABLE `images` ADD `note_params` text;--> statement-breakpoint
+ALTER TABLE `images` ADD `note_params` text;--> statement-breakpoint
 -- Rows optimised before this column existed: their restore date was 30 days after the optimisation.
 UPDATE `images` SET `original_stored_at` = `expires_at` - 2592000000 WHERE `expires_at` IS NOT NULL AND `before_file_path` IS NOT NULL;
