@@ -105,7 +105,7 @@ export async function fetchOriginal(run: OptimiseRun): Promise<Fetched | 'own_ou
   if (served.kind === 'gone' || !served.bytes || !served.sha) throw new PermanentImageError(MSG_DELETED);
   if (holdsVersion(image)) {
     if (served.kind === 'other') {
-      await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', lease.write);
+      await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', (p) => lease.write(p));
       if (reoptimise) return 'changed';
     } else if (served.kind === 'result' && !reoptimise) return 'own_output';
     else if (served.kind === 'result') return { bytes: await readKept(deps, image.originalKey), sha: image.originalSha256! };

@@ -88,7 +88,7 @@ export async function runRestore(deps: PipelineDeps, ctx: RunContext): Promise<O
     const served = await readServed(deps, shop, item, image);
     if (served.kind === 'gone') throw new PermanentImageError(MSG_DELETED);
     if (served.kind === 'other') {
-      await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', lease.write);
+      await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', (p) => lease.write(p));
       return { kind: 'done', status: 'failed', note: english('server.optimise.changedNotRestored') };
     }
     bytesNeeded = served.kind === 'result';
