@@ -166,6 +166,7 @@ for (const file of files) {
         qualityUsed?: number;
         reason?: string;
         ssim?: number;
+        tiles?: number;
         wasmHeapBytes?: number;
         path?: string;
       };
@@ -197,7 +198,9 @@ for (const file of files) {
         megapixels: (dims.w * dims.h) / 1e6,
         peakBytes,
         qualityUsed: meta.qualityUsed ?? null,
-        path: meta.path ?? (meta.kind === 'optimised' ? 'wasm' : meta.kind),
+        path: meta.tiles
+          ? `${meta.path ?? 'wasm'}-tiles${meta.tiles}`
+          : (meta.path ?? (meta.kind === 'optimised' ? 'wasm' : meta.kind)),
         ...(meta.reason ? { reason: meta.reason } : {}),
         ...(sc.max !== undefined ? { scoreMax: sc.max } : {}),
         ...(meta.ssim !== undefined ? { engineSsim: meta.ssim } : {}),

@@ -11,6 +11,8 @@ export type Candidate = {
   qualityUsed?: number;
   ssim?: number | null;
   note?: string;
+  /** A progressive JPEG original read as this many tiles (jpeg-tiles.ts). */
+  tiles?: number;
 };
 
 export function smallest(list: (Candidate | null | undefined)[]): Candidate | null {

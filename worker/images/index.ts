@@ -152,5 +152,6 @@ function verdict(
     path,
     ...(best.qualityUsed !== undefined ? { qualityUsed: best.qualityUsed } : {}),
     ...(typeof best.ssim === 'number' ? { ssim: best.ssim } : {}),
+    ...(best.tiles ? { tiles: best.tiles } : {}),
   };
 }

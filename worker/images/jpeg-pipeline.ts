@@ -28,6 +28,7 @@ import {
   transcodeJpeg,
   type JpegHeader,
 } from './mozjpeg';
+import { makeJpegTiles, tileMaskBytes, TiledJpegDecoder, tilesFor, type RowSource } from './jpeg-tiles';
 import { applyOrientation } from './pixels';
 import type { HeaderInfo } from './sniff';
 import { displayScale } from './perceptual';
@@ -76,6 +77,13 @@ async function candidates(
   };
   const cmyk = info.colorSpace === JCS_CMYK || info.colorSpace === JCS_YCCK;
   const fits = (path: JpegPath) => jpegPeakBytes(info, input.length, path) <= DEFAULT_BUDGET_BYTES;
+  // A progressive original whose coefficients do not fit beside the encoder's: cut into tiles (jpeg-tiles.ts).
+  let tiled = false;
+  const fitsTiled = (path: JpegPath) => {
+    const ok = !fits(path) && info.progressive && tileBandBytes(info, input.length, path) > 0;
+    if (ok) tiled = true;
+    return ok;
+  };
   const mp = ((info.width * info.height) / 1e6).toFixed(1);
 
   // MozJPEG's trellis needs a second coefficient array; without it large images still fit.
@@ -87,13 +95,15 @@ async function candidates(
         throw new UnsupportedInput(`JPEG of ${mp} MP is too large to watermark upright within the isolate's memory`);
       return { best: await watermarkedUpright(input, info, s, guard, cmyk ? [] : icc) };
     }
-    trellis = fits('watermark');
-    if (!trellis && !fits('watermark-no-trellis'))
+    trellis = fits('watermark') || fitsTiled('watermark');
+    if (!trellis && !fits('watermark-no-trellis') && !fitsTiled('watermark-no-trellis'))
       throw new UnsupportedInput(`JPEG of ${mp} MP is too large to watermark within the isolate's memory`);
   } else if (s.mode === 'lossy' && fits('lossy')) {
     trellis = true;
   } else if (s.mode === 'lossy' && fits('lossy-no-trellis')) {
     trellis = false; // one coefficient array instead of two: see jpegPeakBytes
+  } else if (s.mode === 'lossy' && (fitsTiled('lossy') || fitsTiled('lossy-no-trellis'))) {
+    trellis = jpegPeakBytes(info, input.length, 'lossy', true) <= DEFAULT_BUDGET_BYTES;
   } else {
     // Lossless, or a lossy job whose encoder would not fit: the transcode (or only metadata removal).
     const note =
@@ -108,9 +118,23 @@ async function candidates(
   // CMYK becomes RGB: the CMYK profile would now misdescribe the pixels.
   const keepIcc = cmyk ? [] : icc;
   const grayscale = info.components === 1 && !s.watermark;
-  reserveMozjpegHeap(lossyHeapBytes(info, grayscale, trellis));
-  // Pixel-identical baseline stand-in for a progressive original (see the file comment).
-  const source = info.progressive ? transcodeJpeg(input, { progressive: false }).bytes : input;
+  reserveMozjpegHeap(lossyHeapBytes(info, grayscale, trellis, tiled));
+  // Pixel-identical baseline stand-in for a progressive original (see the file comment), or its tiles.
+  let source: Source;
+  if (tiled) {
+    const path: JpegPath = s.watermark
+      ? trellis
+        ? 'watermark'
+        : 'watermark-no-trellis'
+      : trellis
+        ? 'lossy'
+        : 'lossy-no-trellis';
+    const tiles = makeJpegTiles(input, info, tileBandBytes(info, input.length, path));
+    source = { tiles: tiles.tiles.length, open: (scaleNum) => new TiledJpegDecoder(tiles, { scaleNum, scaleDenom: 8 }) };
+  } else {
+    const bytes = info.progressive ? transcodeJpeg(input, { progressive: false }).bytes : input;
+    source = { tiles: 0, open: (scaleNum) => new JpegDecoder(bytes, { scaleNum, scaleDenom: 8 }) };
+  }
   const placed = s.watermark ? await placeLogo(s.watermark, info.width, info.height) : undefined;
   const quality = s.watermark && s.mode === 'lossless' ? LOSSLESS_WATERMARK_QUALITY : s.quality;
   const out = guarded(source, { quality, grayscale, trellis }, s.mode === 'lossless' ? 'off' : guard, placed);
@@ -123,6 +147,7 @@ async function candidates(
     watermarked: Boolean(s.watermark),
     qualityUsed: out.qualityUsed,
     ssim: out.score,
+    ...(source.tiles ? { tiles: source.tiles } : {}),
   };
   if (s.watermark) return { best: lossy };
   // At high quality a re-encode can exceed an already-compressed original: then the lossless transcode
@@ -152,10 +177,13 @@ function lossless(input: Uint8Array, info: JpegHeader, orientation: number, icc:
 
 type Output = { bytes: Uint8Array; qualityUsed: number; score: number | null };
 
+/** The pixels the lossy path encodes: a whole decoder (original or stand-in) or the tiles; `scaleNum`/8 is libjpeg's DCT scale. */
+type Source = { tiles: number; open(scaleNum: number): RowSource };
+
 /** Encode; with the guard on, score it and raise the quality one step when under the floor. */
 type EncodeOptions = { quality: number; grayscale: boolean; trellis: boolean };
 
-function guarded(source: Uint8Array, o: EncodeOptions, guard: GuardMode, wm?: PlacedWatermark): Output {
+function guarded(source: Source, o: EncodeOptions, guard: GuardMode, wm?: PlacedWatermark): Output {
   const quality = o.quality;
   let q = quality;
   let bytes = encodeStrips(source, o, wm);
@@ -171,8 +199,8 @@ function guarded(source: Uint8Array, o: EncodeOptions, guard: GuardMode, wm?: Pl
 }
 
 /** Strips of decoded rows straight into the encoder's row buffer (no copy of the image in JS). */
-function encodeStrips(source: Uint8Array, o: EncodeOptions, wm?: PlacedWatermark): Uint8Array {
-  const dec = new JpegDecoder(source);
+function encodeStrips(source: Source, o: EncodeOptions, wm?: PlacedWatermark): Uint8Array {
+  const dec = source.open(8);
   let enc: JpegEncoder | undefined;
   try {
     // No scan search: measured on 8 MP photos it made trellis output no smaller (Flow 136673 vs 136638 B,
@@ -209,16 +237,16 @@ export function guardDecodeScale(width: number, height: number): number {
 }
 
 /** Block-SSIM of the candidate against the source pixels, both decoded strip by strip in lockstep. */
-function scoreStrips(source: Uint8Array, candidate: Uint8Array, wm?: PlacedWatermark): number {
+function scoreStrips(source: Source, candidate: Uint8Array, wm?: PlacedWatermark): number {
   // The watermark is drawn on full-size source rows: that guard decodes at full size and box-averages.
-  const info = readJpegHeader(source);
+  const info = readJpegHeader(candidate);
   const scaleNum = wm ? 8 : guardDecodeScale(info.width, info.height);
   // The candidate (progressive: its whole-image coefficients) first, so that big block takes the space
   // the encoder just freed before the small strip decoder can split it (no heap growth for the guard).
   const b = new JpegDecoder(candidate, { scaleNum, scaleDenom: 8 });
-  let a: JpegDecoder | undefined;
+  let a: RowSource | undefined;
   try {
-    a = new JpegDecoder(source, { scaleNum, scaleDenom: 8 });
+    a = source.open(scaleNum);
     const g = createStripGuard({ width: a.width, height: a.height, level: 'luma', scale: scaleNum === 8 ? undefined : 1 });
     const draw = wm ? rowDrawer(wm, a.width) : undefined;
     let y = 0;
@@ -239,7 +267,7 @@ function scoreStrips(source: Uint8Array, candidate: Uint8Array, wm?: PlacedWater
   }
 }
 
-function checkComplete(dec: JpegDecoder, rows: number): void {
+function checkComplete(dec: RowSource, rows: number): void {
   const { truncated } = dec.finish();
   // A cut-off file decodes with grey below the cut: never publish that as the merchant's image.
   if (truncated || rows !== dec.height) throw new ImageDecodeError('JPEG data ends early (truncated file)');
@@ -368,11 +396,32 @@ async function watermarkedUpright(
 /** libjpeg's state, Huffman/scan-optimisation buffers, strip buffers: measured well under this. */
 const HEAP_OVERHEAD = 4 * 1024 * 1024;
 
-function lossyHeapBytes(info: JpegHeader, grayscale: boolean, trellis: boolean): number {
+function lossyHeapBytes(info: JpegHeader, grayscale: boolean, trellis: boolean, tiled = false): number {
   // Progressive originals: the baseline stand-in transcode holds the input's coefficients first; after
-  // that only the encoder's arrays, then (guard) the candidate decoder's, plus strip decoders.
+  // that only the encoder's arrays, then (guard) the candidate decoder's, plus strip decoders. Tiled
+  // (jpeg-tiles.ts): the tiles are cut within the heap the encoder needs anyway (tileBandBytes).
   const out = encoderCoefBytes(info.width, info.height, grayscale, trellis);
-  return Math.max(info.progressive ? info.coefBytes : 0, out) + HEAP_OVERHEAD + info.width * 16 * 3 * 6;
+  return Math.max(info.progressive && !tiled ? info.coefBytes : 0, out) + HEAP_OVERHEAD + info.width * 16 * 3 * 6;
+}
+
+/** At most this many tiles (each one parses the whole original: CPU). */
+const MAX_TILES = 8;
+
+/**
+ * Coefficient bytes per tile when a progressive original is cut into tiles for `path` (0: it does not
+ * fit even so): what the budget leaves beside the JS side of the path (tiles ~ the original, outputs),
+ * the masks and libjpeg's state. The heap grown for cutting is then reused by the encoder.
+ */
+function tileBandBytes(info: JpegHeader, inputBytes: number, path: JpegPath): number {
+  if (jpegPeakBytes(info, inputBytes, path, true) > DEFAULT_BUDGET_BYTES) return 0;
+  const js = jsBytes(info, inputBytes, path);
+  const fixed = tileMaskBytes(info) + HEAP_OVERHEAD;
+  const most = DEFAULT_BUDGET_BYTES - js - fixed;
+  // No larger than the heap the encoder grows to anyway (wasm memory never shrinks): the bench measured
+  // a 16.8 MP 4:4:4 job at the isolate's 128 MB with bands of all that was left, 2 tiles instead of 3.
+  const encoderHeap = lossyHeapBytes(info, false, !path.endsWith('no-trellis'), true);
+  const band = Math.min(most, Math.max(encoderHeap - fixed, info.coefBytes / MAX_TILES));
+  return band > 0 && tilesFor(info, band) <= MAX_TILES ? band : 0;
 }
 
 /**
@@ -393,17 +442,20 @@ export type JpegPath = 'lossless' | 'lossy' | 'lossy-no-trellis' | 'watermark' |
  *   (without trellis the encoder keeps one coefficient array instead of two: how 13-25 MP fit);
  * watermark: plus the logo (LOGO_MAX_BYTES) and, upright, the whole RGBA image and its rotated copy.
  */
-export function jpegPeakBytes(info: JpegHeader, inputBytes: number, path: JpegPath): number {
+export function jpegPeakBytes(info: JpegHeader, inputBytes: number, path: JpegPath, tiled = false): number {
   if (path === 'lossless')
     return (
       info.coefBytes + HEAP_OVERHEAD + inputBytes * 2 + (info.width * info.height <= 2_000_000 ? scanBufferBytes(inputBytes) : 0)
     );
   const px = info.width * info.height;
   const trellis = !path.endsWith('no-trellis');
-  const heap = lossyHeapBytes(info, info.components === 1 && path.startsWith('lossy'), trellis);
-  const js = (info.progressive ? inputBytes : 0) + inputBytes * 1.5;
-  if (path.startsWith('lossy')) return heap + js;
-  return heap + js + LOGO_MAX_BYTES + (path === 'watermark-upright' ? px * 8 : 0);
+  const heap = lossyHeapBytes(info, info.components === 1 && path.startsWith('lossy'), trellis, tiled);
+  return heap + jsBytes(info, inputBytes, path) + (path === 'watermark-upright' ? px * 8 : 0);
+}
+
+/** JS-side bytes of a lossy/watermark path: the stand-in or tiles (about the original's size), outputs, the logo. */
+function jsBytes(info: JpegHeader, inputBytes: number, path: JpegPath): number {
+  return (info.progressive ? inputBytes : 0) + inputBytes * 1.5 + (path.startsWith('lossy') ? 0 : LOGO_MAX_BYTES);
 }
 
 export class UnsupportedInput extends Error {

@@ -30,6 +30,7 @@ type Exports = {
   enc_finish(h: number): void;
   enc_close(h: number): void;
   transcode(inStream: number, outStream: number, progressive: number): number;
+  transcode_tile(inStream: number, outStream: number, first: number, rows: number): number;
 };
 
 type Input = { kind: 'in'; bytes: Uint8Array; pos: number };
@@ -322,6 +323,8 @@ export class JpegEncoder {
     trellis?: boolean;
     optimizeScans?: boolean;
     rowTrellis?: boolean;
+    /** Chroma sampling of the output (default 4:2:0, as cjpeg); 4:4:4 and 4:2:2 make test originals. */
+    sampling?: '420' | '444' | '422';
   }) {
     const { ex } = instance();
     this.width = opts.width;
@@ -335,7 +338,10 @@ export class JpegEncoder {
         Math.round(opts.quality),
         opts.grayscale ? 1 : 0,
         STRIP_ROWS,
-        (opts.trellis === false ? 0 : 1) | (opts.optimizeScans === false ? 0 : 2) | (opts.rowTrellis ? 4 : 0),
+        (opts.trellis === false ? 0 : 1) |
+          (opts.optimizeScans === false ? 0 : 2) |
+          (opts.rowTrellis ? 4 : 0) |
+          (opts.sampling === '444' ? 8 : opts.sampling === '422' ? 16 : 0),
       ),
     );
     if (!this.h) throw new MozJpegError('out of memory');
@@ -406,6 +412,24 @@ export function transcodeJpeg(
   const out = takeOutput(outId);
   if (warnings >= 1000) throw new MozJpegError('JPEG data ends early (truncated file)');
   return { bytes: out, warnings };
+}
+
+/**
+ * One tile of a progressive original: the coefficients of iMCU rows [first, first + rows) copied
+ * unchanged into a baseline JPEG of that band's height (optimised Huffman tables). The decoder keeps
+ * only the band's coefficients plus an 8-byte nonzero mask per block of the whole image (band patch in
+ * codecs/build.mjs), so a 4:4:4 progressive original needs a fraction of its 6 B/px. Throws on
+ * truncated input.
+ */
+export function transcodeJpegTile(bytes: Uint8Array, first: number, rows: number): Uint8Array {
+  const { ex } = instance();
+  const inId = openInput(bytes);
+  const outId = openOutput();
+  const warnings = guarded(() => ex.transcode_tile(inId, outId, first, rows));
+  instance().streams.delete(inId);
+  const out = takeOutput(outId);
+  if (warnings >= 1000) throw new MozJpegError('JPEG data ends early (truncated file)');
+  return out;
 }
 
 /** Whole-image coefficient bytes of the encoder's output (4:2:0 or grey; x2 with trellis). */

@@ -35,6 +35,8 @@ export type EngineResult =
       qualityUsed?: number;
       /** Block SSIM of the lossy output against its source pixels, when the perceptual guard measured it. */
       ssim?: number;
+      /** A progressive JPEG original too large to hold whole, read as this many tiles (jpeg-tiles.ts). */
+      tiles?: number;
     }
   | { kind: 'already-optimal'; reason: string; inputFormat: string; bytesIn: number }
   | { kind: 'unsupported'; reason: string; inputFormat: string };

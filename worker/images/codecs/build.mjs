@@ -117,6 +117,167 @@ int mozjpeg_row_trellis = 0; /* set by mozjpeg-glue.c around jpeg_start_compress
         cinfo->Ss = save_Ss; cinfo->Se = save_Se;
       }`,
   ],
+  // Band decoding (tiles of a progressive original too large to hold whole): the decoder keeps the
+  // coefficients of a band of iMCU rows only (mozjpeg_band_first/rows, set by mozjpeg-glue.c around
+  // jpeg_read_coefficients). Every scan is still parsed for every block; blocks outside the band are
+  // decoded into a scratch row and dropped. AC refinement scans read which coefficients are already
+  // nonzero (that decides whether a correction bit follows), so for blocks outside the band a 64-bit
+  // nonzero mask per block is kept (8 B per block instead of 128) and loaded into the scratch before
+  // each refinement scan. Inside the band the coefficients are exactly those of a whole decode.
+  [
+    'jdcoefct.h',
+    `  jvirt_barray_ptr whole_image[MAX_COMPONENTS];
+#endif`,
+    `  jvirt_barray_ptr whole_image[MAX_COMPONENTS];
+#endif
+  int band_first, band_rows;          /* iMCU rows kept (band_first < 0: all) */
+  JBLOCKARRAY band_scratch[MAX_COMPONENTS];
+  unsigned long long *band_mask[MAX_COMPONENTS]; /* nonzero coefficients of every block */
+  JDIMENSION band_mask_w[MAX_COMPONENTS];`,
+  ],
+  [
+    'jdcoefct.c',
+    `#include "jpegcomp.h"`,
+    `#include "jpegcomp.h"
+int mozjpeg_band_first = -1, mozjpeg_band_rows = 0; /* set by mozjpeg-glue.c around jpeg_read_coefficients */
+
+/* Loads (before a scan) or saves (after it) the nonzero masks of one iMCU row of a component outside the band. */
+LOCAL(void)
+band_masks (j_decompress_ptr cinfo, my_coef_ptr coef, jpeg_component_info *compptr, boolean save)
+{
+  int ci = compptr->component_index, r, k;
+  JDIMENSION b, w = coef->band_mask_w[ci];
+  JBLOCKARRAY rows = coef->band_scratch[ci];
+  for (r = 0; r < compptr->v_samp_factor; r++) {
+    unsigned long long *m = coef->band_mask[ci] +
+      ((size_t) cinfo->input_iMCU_row * compptr->v_samp_factor + r) * w;
+    for (b = 0; b < w; b++) {
+      JCOEF *blk = rows[r][b];
+      if (save) {
+        unsigned long long bits = m[b];
+        for (k = cinfo->Ss; k <= cinfo->Se; k++) {
+          int pos = jpeg_natural_order[k];
+          if (blk[pos]) bits |= 1ULL << pos;
+        }
+        m[b] = bits;
+      } else {
+        jzero_far((void *) blk, sizeof(JBLOCK));
+        if (cinfo->Ss > 0 && cinfo->Ah > 0) {
+          unsigned long long bits = m[b];
+          for (k = cinfo->Ss; k <= cinfo->Se; k++) {
+            int pos = jpeg_natural_order[k];
+            if ((bits >> pos) & 1) blk[pos] = 1;
+          }
+        }
+      }
+    }
+  }
+}
+
+LOCAL(boolean)
+band_has (my_coef_ptr coef, JDIMENSION iMCU_row)
+{
+  return coef->band_first < 0 || (iMCU_row >= (JDIMENSION) coef->band_first &&
+                                  iMCU_row < (JDIMENSION) (coef->band_first + coef->band_rows));
+}`,
+  ],
+  [
+    'jdcoefct.c',
+    `  /* Align the virtual buffers for the components used in this scan. */
+  for (ci = 0; ci < cinfo->comps_in_scan; ci++) {
+    compptr = cinfo->cur_comp_info[ci];
+    buffer[ci] = (*cinfo->mem->access_virt_barray)
+      ((j_common_ptr) cinfo, coef->whole_image[compptr->component_index],
+       cinfo->input_iMCU_row * compptr->v_samp_factor,
+       (JDIMENSION) compptr->v_samp_factor, TRUE);`,
+    `  boolean in_band = band_has(coef, cinfo->input_iMCU_row);
+  /* Align the virtual buffers for the components used in this scan. */
+  for (ci = 0; ci < cinfo->comps_in_scan; ci++) {
+    compptr = cinfo->cur_comp_info[ci];
+    if (!in_band) {
+      buffer[ci] = coef->band_scratch[compptr->component_index];
+      if (coef->MCU_vert_offset == 0 && coef->MCU_ctr == 0) band_masks(cinfo, coef, compptr, FALSE);
+      continue;
+    }
+    buffer[ci] = (*cinfo->mem->access_virt_barray)
+      ((j_common_ptr) cinfo, coef->whole_image[compptr->component_index],
+       (cinfo->input_iMCU_row - (coef->band_first < 0 ? 0 : coef->band_first)) * compptr->v_samp_factor,
+       (JDIMENSION) compptr->v_samp_factor, TRUE);`,
+  ],
+  [
+    'jdcoefct.c',
+    `  /* Completed the iMCU row, advance counters for next one */
+  if (++(cinfo->input_iMCU_row) < cinfo->total_iMCU_rows) {
+    start_iMCU_row(cinfo);
+    return JPEG_ROW_COMPLETED;`,
+    `  if (!in_band && cinfo->Ss > 0)
+    for (ci = 0; ci < cinfo->comps_in_scan; ci++) band_masks(cinfo, coef, cinfo->cur_comp_info[ci], TRUE);
+  /* Completed the iMCU row, advance counters for next one */
+  if (++(cinfo->input_iMCU_row) < cinfo->total_iMCU_rows) {
+    start_iMCU_row(cinfo);
+    return JPEG_ROW_COMPLETED;`,
+  ],
+  [
+    'jdcoefct.c',
+    `    /* Don't bother to IDCT an uninteresting component. */
+    if (! compptr->component_needed)
+      continue;
+    /* Align the virtual buffer for this component. */
+    buffer = (*cinfo->mem->access_virt_barray)
+      ((j_common_ptr) cinfo, coef->whole_image[ci],
+       cinfo->output_iMCU_row * compptr->v_samp_factor,`,
+    `    /* Don't bother to IDCT an uninteresting component (or one outside the band). */
+    if (! compptr->component_needed || !band_has(coef, cinfo->output_iMCU_row))
+      continue;
+    /* Align the virtual buffer for this component. */
+    buffer = (*cinfo->mem->access_virt_barray)
+      ((j_common_ptr) cinfo, coef->whole_image[ci],
+       (cinfo->output_iMCU_row - (coef->band_first < 0 ? 0 : coef->band_first)) * compptr->v_samp_factor,`,
+  ],
+  [
+    'jdcoefct.c',
+    `    int ci, access_rows;
+    jpeg_component_info *compptr;
+
+    for (ci = 0, compptr = cinfo->comp_info; ci < cinfo->num_components;
+         ci++, compptr++) {
+      access_rows = compptr->v_samp_factor;`,
+    `    int ci, access_rows;
+    jpeg_component_info *compptr;
+
+    coef->band_first = mozjpeg_band_first;
+    coef->band_rows = mozjpeg_band_rows;
+    if (coef->band_first >= 0 && (coef->band_first >= (int) cinfo->total_iMCU_rows || coef->band_rows < 1))
+      ERREXIT(cinfo, JERR_BAD_BUFFER_MODE);
+    if (coef->band_first >= 0 && coef->band_first + coef->band_rows > (int) cinfo->total_iMCU_rows)
+      coef->band_rows = (int) cinfo->total_iMCU_rows - coef->band_first;
+    if (coef->band_first >= 0) cinfo->do_block_smoothing = FALSE; /* reads neighbours outside the band */
+    for (ci = 0, compptr = cinfo->comp_info; ci < cinfo->num_components;
+         ci++, compptr++) {
+      coef->band_scratch[ci] = NULL;
+      coef->band_mask[ci] = NULL;
+      if (coef->band_first >= 0) {
+        size_t w = (size_t) jround_up((long) compptr->width_in_blocks, (long) compptr->h_samp_factor);
+        size_t h = (size_t) cinfo->total_iMCU_rows * compptr->v_samp_factor;
+        coef->band_mask_w[ci] = (JDIMENSION) w;
+        coef->band_mask[ci] = (unsigned long long *) (*cinfo->mem->alloc_large)
+          ((j_common_ptr) cinfo, JPOOL_IMAGE, w * h * sizeof(unsigned long long));
+        jzero_far((void *) coef->band_mask[ci], w * h * sizeof(unsigned long long));
+        coef->band_scratch[ci] = (*cinfo->mem->alloc_barray)
+          ((j_common_ptr) cinfo, JPOOL_IMAGE, (JDIMENSION) w, (JDIMENSION) compptr->v_samp_factor);
+      }
+      access_rows = compptr->v_samp_factor;`,
+  ],
+  [
+    'jdcoefct.c',
+    `         (JDIMENSION) jround_up((long) compptr->height_in_blocks,
+                                (long) compptr->v_samp_factor),
+         (JDIMENSION) access_rows);`,
+    `         coef->band_first >= 0 ? (JDIMENSION) (coef->band_rows * compptr->v_samp_factor) :
+         (JDIMENSION) jround_up((long) compptr->height_in_blocks,
+                                (long) compptr->v_samp_factor),
+         (JDIMENSION) (coef->band_first >= 0 ? compptr->v_samp_factor : access_rows));`,
+  ],
 ];
 
 function patchSource(src) {

@@ -291,6 +291,9 @@ typedef struct {
 /* ENC_ROW_TRELLIS (with ENC_TRELLIS off): trellis per block row in the first pass (patch in build.mjs):
  * one coefficient array like no trellis, within 0.1-0.3 % of trellis's output size. */
 #define ENC_ROW_TRELLIS 4
+/* Chroma sampling other than MozJPEG's 4:2:0 (tests and the bench make 4:4:4 / 4:2:2 originals with it). */
+#define ENC_SAMPLING_444 8
+#define ENC_SAMPLING_422 16
 extern int mozjpeg_row_trellis;
 EXPORT(enc_open) enc_t *enc_open(int stream, int width, int height, int quality, int grey, int strip, int flags) {
   enc_t *h = (enc_t *)calloc(1, sizeof(enc_t));
@@ -306,6 +309,10 @@ EXPORT(enc_open) enc_t *enc_open(int stream, int width, int height, int quality,
   c->in_color_space = JCS_RGB;
   jpeg_set_defaults(c); /* MozJPEG's JCP_MAX_COMPRESSION profile: what cjpeg does by default */
   if (grey) jpeg_set_colorspace(c, JCS_GRAYSCALE);
+  if (!grey && (flags & (ENC_SAMPLING_444 | ENC_SAMPLING_422))) {
+    c->comp_info[0].h_samp_factor = (flags & ENC_SAMPLING_422) ? 2 : 1;
+    c->comp_info[0].v_samp_factor = 1;
+  }
   if (!(flags & ENC_TRELLIS)) {
     jpeg_c_set_bool_param(c, JBOOLEAN_TRELLIS_QUANT, FALSE);
     jpeg_c_set_bool_param(c, JBOOLEAN_TRELLIS_QUANT_DC, FALSE);
@@ -388,6 +395,54 @@ EXPORT(transcode) int transcode(int in_stream, int out_stream, int progressive) 
     c.scan_info = NULL;
     jpeg_c_set_bool_param(&c, JBOOLEAN_OPTIMIZE_SCANS, FALSE);
   }
+  use_dest(&c, dst, out_stream);
+  jpeg_write_coefficients(&c, coefs);
+  jpeg_finish_compress(&c);
+  jpeg_finish_decompress(&d);
+  int warnings = derr.warnings + (src->eof ? 1000 : 0);
+  jpeg_destroy_compress(&c);
+  jpeg_destroy_decompress(&d);
+  free(src);
+  free(dst);
+  return warnings;
+}
+
+/*
+ * One tile of a progressive original too large to hold whole: the coefficients of iMCU rows
+ * [first, first + rows) (the band patch in build.mjs keeps only those, plus a nonzero mask per block),
+ * written unchanged as a baseline JPEG of that band's height with optimised Huffman tables. Decoding the
+ * tiles one after another gives the original's pixels (the caller overlaps tiles by one iMCU row where
+ * chroma is upsampled vertically, and drops the overlap). Returns warnings (+1000 when truncated).
+ */
+extern int mozjpeg_band_first, mozjpeg_band_rows;
+EXPORT(transcode_tile) int transcode_tile(int in_stream, int out_stream, int first, int rows) {
+  struct jpeg_decompress_struct d;
+  struct jpeg_compress_struct c;
+  err_mgr derr, cerr;
+  src_mgr *src = (src_mgr *)malloc(sizeof(src_mgr));
+  dst_mgr *dst = (dst_mgr *)malloc(sizeof(dst_mgr));
+  if (!src || !dst) js_error("out of memory");
+  init_err(&derr);
+  init_err(&cerr);
+  d.err = &derr.pub;
+  c.err = &cerr.pub;
+  jpeg_create_decompress(&d);
+  jpeg_create_compress(&c);
+  use_source(&d, src, in_stream);
+  jpeg_read_header(&d, TRUE);
+  mozjpeg_band_first = first;
+  mozjpeg_band_rows = rows;
+  jvirt_barray_ptr *coefs = jpeg_read_coefficients(&d);
+  mozjpeg_band_first = -1;
+  mozjpeg_band_rows = 0;
+  jpeg_copy_critical_parameters(&d, &c);
+  int imcu_h = 8 * d.max_v_samp_factor;
+  int left = (int)d.image_height - first * imcu_h;
+  c.image_height = (JDIMENSION)(rows * imcu_h < left ? rows * imcu_h : left);
+  c.optimize_coding = TRUE;
+  c.num_scans = 0;
+  c.scan_info = NULL;
+  jpeg_c_set_bool_param(&c, JBOOLEAN_OPTIMIZE_SCANS, FALSE);
   use_dest(&c, dst, out_stream);
   jpeg_write_coefficients(&c, coefs);
   jpeg_finish_compress(&c);
