@@ -38,6 +38,11 @@ function decodeAll(src: RowSource): Uint8Array {
   return out;
 }
 
+function firstDifference(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return i;
+  return -1;
+}
+
 describe('progressive JPEG tiles', () => {
   for (const [sampling, grey] of [
     ['420', false],
@@ -57,7 +62,7 @@ describe('progressive JPEG tiles', () => {
           const whole = decodeAll(new JpegDecoder(bytes, { scaleNum, scaleDenom: 8 }));
           const tiled = decodeAll(new TiledJpegDecoder(tiles, { scaleNum, scaleDenom: 8 }));
           expect(tiled.length).toBe(whole.length);
-          expect(Buffer.compare(Buffer.from(tiled), Buffer.from(whole))).toBe(0);
+          expect(firstDifference(tiled, whole)).toBe(-1);
         }
       }
     });
