@@ -1,7 +1,16 @@
 // The one definition of the image settings, used by the Worker (save, optimise) and the admin (settings
 // sheet, wizard). Validation answers with the documented messages, word for word.
 import { z } from 'zod';
-import { english, formatMessage, keyedIssue, type MessageKey, type MessageParams } from './messages';
+import {
+  english,
+  formatMessage,
+  keyedIssue,
+  msg,
+  type KeyedMessage,
+  type MessageKey,
+  type MessageParams,
+  type PlainMessageKey,
+} from './messages';
 
 // ---- documented messages: keys of shared/messages.ts; schemas carry the keys ----
 // The English texts, for tests and logs. Slider and choice ranges have no documented message; theirs name
@@ -17,6 +26,8 @@ export const MSG_LEVEL_RANGE = english('server.settings.levelRange');
 export const MSG_CUSTOM_RANGE = english('server.settings.customRange');
 export const MSG_PRODUCT_SCOPE = english('server.settings.productScope');
 export const MSG_POSITION = english('server.settings.position');
+/** A template names something that is not a documented placeholder of its kind (`{{names}}`: the ones found). */
+export const MSG_UNKNOWN_PLACEHOLDER = (names: string) => english('server.settings.unknownPlaceholder', { names });
 
 // ---- constants ----
 /** Compression levels: Low = 90, Medium = 75 (default), High = 70. */
@@ -160,7 +171,10 @@ export function defaultImageSettings(): ImageSettings {
       watermark: { switch: 0, position: 'b_r', image_height: 0.2, opacity: 0.5, logo: '' },
       quality: { custom: 0, lossless: 0, level: DEFAULT_LEVEL, custom_ratio: LEVEL_QUALITY[DEFAULT_LEVEL] },
     },
-    alt_text: { switch: 0, product: 1, collection: 1, blogs: 1, blank_replace: 0, ...WIZARD_TEMPLATE_DEFAULTS },
+    // The merchant's words stay theirs unless they opt in (decisions.md, "Merchant's words and choices"):
+    // alt text is written only where an image has none, file names are left alone, and automatic mode
+    // (auto_switch above) is off.
+    alt_text: { switch: 1, product: 1, collection: 1, blogs: 1, blank_replace: 1, ...WIZARD_TEMPLATE_DEFAULTS },
     file_name: { switch: 0, product: 1, collection: 1, blogs: 1, ...WIZARD_TEMPLATE_DEFAULTS },
   };
 }
@@ -183,8 +197,8 @@ export type WatermarkUpload = { bytes: Uint8Array; ext: 'jpg' | 'png'; contentTy
 
 /** Decodes and checks a watermark picture (type by name and by content, 500 KB at most). */
 type Refused = { ok: false; key: MessageKey; message: string };
-const refused = (key: SettingsMessageKey): Refused => ({ ok: false, key, message: english(key) });
-/** The keys the settings rules answer with (none has params). */
+const refused = (key: Extract<SettingsMessageKey, PlainMessageKey>): Refused => ({ ok: false, key, message: english(key) });
+/** The keys the settings rules answer with (only server.settings.unknownPlaceholder has params). */
 type SettingsMessageKey = Extract<MessageKey, `server.settings.${string}` | 'server.common.invalidInput'>;
 
 export function checkWatermarkUpload(
@@ -211,30 +225,95 @@ export function checkWatermarkUpload(
   return refused('server.settings.watermarkType');
 }
 
+// ---- placeholders ----
+/** Anything that looks like a placeholder: `%name%` with a name of letters, digits, `_` or `-`. */
+const PLACEHOLDER_LIKE = /%[A-Za-z_][A-Za-z0-9_-]*%/g;
+const ALL_PLACEHOLDERS: readonly string[] = [...new Set(Object.values(TEMPLATE_PLACEHOLDERS).flat())];
+
+/** The template cut at the given documented placeholders: literal text and placeholders, in order. */
+function splitAtPlaceholders(template: string, known: readonly string[]): { text: string; placeholder: boolean }[] {
+  const parts: { text: string; placeholder: boolean }[] = [];
+  let rest = template;
+  while (rest !== '') {
+    let at = -1;
+    let found = '';
+    for (const p of known) {
+      const i = rest.indexOf(p);
+      if (i !== -1 && (at === -1 || i < at)) [at, found] = [i, p];
+    }
+    if (at === -1) break;
+    if (at > 0) parts.push({ text: rest.slice(0, at), placeholder: false });
+    parts.push({ text: found, placeholder: true });
+    rest = rest.slice(at + found.length);
+  }
+  if (rest !== '') parts.push({ text: rest, placeholder: false });
+  return parts;
+}
+
 /**
- * The cross-field rules on a shape-valid settings object; returns the key of the first documented message
- * or null. `hasWatermark`: a picture is already stored, or a new one comes with this save.
+ * The placeholder-like names in a template that are not documented for its kind (product, collection or
+ * blog), each once, in order: `%product_title% by %vendor%` -> ['%vendor%']. Documented placeholders are
+ * found first, so `100%-cotton-%product_title%` or `20%off%shop_name%` has nothing unknown.
  */
-export function settingsRuleKey(s: ImageSettings, hasWatermark: boolean): SettingsMessageKey | null {
-  const scoped = (x: { product: number; collection: number; blogs: number }) =>
-    x.product !== 0 || x.collection === 1 || x.blogs === 1;
-  if (s.image_opt.switch === 1 && !scoped(s.image_opt)) return 'server.settings.needOneItem';
+export function unknownPlaceholders(template: string, kind: ImageKind): string[] {
+  const found: string[] = [];
+  for (const part of splitAtPlaceholders(template, TEMPLATE_PLACEHOLDERS[kind])) {
+    if (part.placeholder) continue;
+    for (const m of part.text.matchAll(PLACEHOLDER_LIKE)) if (!found.includes(m[0])) found.push(m[0]);
+  }
+  return found;
+}
+
+/** The keyed refusal for unknown placeholders: `names` lists them, comma separated. */
+export const unknownPlaceholderMessage = (names: readonly string[]): KeyedMessage =>
+  msg('server.settings.unknownPlaceholder', { names: names.join(', ') });
+
+const RULE_OF_KIND = { product: 'product_rule', collection: 'collection_rule', blogs: 'blogs_rule' } as const;
+
+/** The templates that are in use: their area is on and their scope chosen (the others are never rendered). */
+function templatesInUse(s: ImageSettings): { kind: ImageKind; rule: string }[] {
+  const out: { kind: ImageKind; rule: string }[] = [];
   for (const area of [s.alt_text, s.file_name]) {
     if (area.switch !== 1) continue;
-    if (!scoped(area)) return 'server.settings.needOneItem';
-    if (area.product !== 0 && isBlankTemplate(area.product_rule)) return 'server.settings.inputEmpty';
-    if (area.collection === 1 && isBlankTemplate(area.collection_rule)) return 'server.settings.inputEmpty';
-    if (area.blogs === 1 && isBlankTemplate(area.blogs_rule)) return 'server.settings.inputEmpty';
+    for (const kind of ['product', 'collection', 'blogs'] as const)
+      if (area[kind] !== 0) out.push({ kind, rule: area[RULE_OF_KIND[kind]] });
   }
+  return out;
+}
+
+/**
+ * The cross-field rules on a shape-valid settings object; returns the first documented message (with its
+ * params) or null. `hasWatermark`: a picture is already stored, or a new one comes with this save.
+ */
+export function settingsRuleMessage(s: ImageSettings, hasWatermark: boolean): KeyedMessage | null {
+  const scoped = (x: { product: number; collection: number; blogs: number }) =>
+    x.product !== 0 || x.collection === 1 || x.blogs === 1;
+  if (s.image_opt.switch === 1 && !scoped(s.image_opt)) return msg('server.settings.needOneItem');
+  for (const area of [s.alt_text, s.file_name]) {
+    if (area.switch !== 1) continue;
+    if (!scoped(area)) return msg('server.settings.needOneItem');
+    if (area.product !== 0 && isBlankTemplate(area.product_rule)) return msg('server.settings.inputEmpty');
+    if (area.collection === 1 && isBlankTemplate(area.collection_rule)) return msg('server.settings.inputEmpty');
+    if (area.blogs === 1 && isBlankTemplate(area.blogs_rule)) return msg('server.settings.inputEmpty');
+  }
+  // Only documented placeholders: anything else would be written to the store as nothing (issue 21).
+  const unknown = [...new Set(templatesInUse(s).flatMap((t) => unknownPlaceholders(t.rule, t.kind)))];
+  if (unknown.length) return unknownPlaceholderMessage(unknown);
   // Watermarks are added only while compression is on; then a picture is required.
-  if (s.image_opt.switch === 1 && s.image_opt.watermark.switch === 1 && !hasWatermark) return 'server.settings.watermarkRequired';
+  if (s.image_opt.switch === 1 && s.image_opt.watermark.switch === 1 && !hasWatermark)
+    return msg('server.settings.watermarkRequired');
   return null;
+}
+
+/** The key of the first failing rule, or null. */
+export function settingsRuleKey(s: ImageSettings, hasWatermark: boolean): SettingsMessageKey | null {
+  return (settingsRuleMessage(s, hasWatermark)?.message_key as SettingsMessageKey | undefined) ?? null;
 }
 
 /** The same rules, answered with the documented English text. */
 export function settingsRuleError(s: ImageSettings, hasWatermark: boolean): string | null {
-  const key = settingsRuleKey(s, hasWatermark);
-  return key && english(key);
+  const m = settingsRuleMessage(s, hasWatermark);
+  return m && formatMessage(m);
 }
 
 /** A refusal carries its catalogue key (and params, for a field zod named) beside the English text. */
@@ -267,8 +346,8 @@ export function validateImageSettings(input: unknown, storedLogo = ''): Settings
   }
   // A client cannot point at a picture it did not upload: only the stored one counts.
   const hasWatermark = upload !== null || (storedLogo !== '' && wm.logo === storedLogo);
-  const ruleKey = settingsRuleKey(settings, hasWatermark);
-  if (ruleKey) return refused(ruleKey);
+  const rule = settingsRuleMessage(settings, hasWatermark);
+  if (rule) return { ok: false, key: rule.message_key, params: rule.params, message: formatMessage(rule) };
   return { ok: true, settings, upload };
 }
 
@@ -326,9 +405,18 @@ export type TemplateValues = Partial<
   >
 >;
 
-/** Fills %placeholders%; unknown ones are left out; whitespace collapsed. */
+/**
+ * Fills the documented %placeholders% with their values (a placeholder without a value renders empty);
+ * anything else that looks like a placeholder is left out (only templates saved before the placeholder
+ * rule can hold one); whitespace collapsed. Reads a template the way unknownPlaceholders does.
+ */
 export function renderTemplate(template: string, values: TemplateValues): string {
-  return normaliseTemplate(template.replace(/%([a-z_]+)%/g, (_, name: string) => values[name as keyof TemplateValues] ?? ''));
+  const text = splitAtPlaceholders(template, ALL_PLACEHOLDERS)
+    .map((part) =>
+      part.placeholder ? (values[part.text.slice(1, -1) as keyof TemplateValues] ?? '') : part.text.replace(PLACEHOLDER_LIKE, ''),
+    )
+    .join('');
+  return normaliseTemplate(text);
 }
 
 /** The settings as answered by getSettings: no upload payload fields. */

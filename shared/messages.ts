@@ -87,6 +87,9 @@ export const MESSAGES = {
   'server.settings.customRange': 'Custom quality must be between 55 and 95',
   'server.settings.productScope': 'Product scope must be 0, 1 or 2',
   'server.settings.position': 'Watermark position is not valid',
+  /** An alt text or file name template uses something that is not a documented placeholder of its kind. */
+  'server.settings.unknownPlaceholder':
+    'Unknown placeholder: {{names}}. Templates can use only the placeholders offered under the field.',
 
   'server.account.nameEmpty': 'Name should not be empty',
   'server.account.nameTooLong': 'Name is too long',

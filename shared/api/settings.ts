@@ -1,6 +1,7 @@
 // Responses of the settings calls: getSettings / saveSettings / saveNewGuideCfg answer the image settings
 // (shared/image-settings.ts); the older dashboard calls answer the legacy view below.
 import type { ImageSettings } from '../image-settings';
+import type { TemplateItem } from '../templates';
 
 export type { ImageSettings };
 
@@ -51,4 +52,24 @@ export type DashboardInit = {
   language: string;
   new_guide_status: number;
   is_old: number;
+};
+
+/** One item of the shop as the templates read it (shared/templates.ts), plus its first image's extension. */
+export type TemplateSampleItem = {
+  /** The catalogue fields the placeholders are filled from: title, vendor, productType, price, variant, blogTitle. */
+  item: TemplateItem;
+  /** The extension of the item's first image file ('' when unknown): file name templates keep it. */
+  ext: string;
+};
+
+/**
+ * GET /api/v2/image-opt/getTemplateSample: one real item per kind (the first synced product, collection
+ * and blog post still on the store) for the live preview of alt text and file names; null when the shop
+ * has none of that kind yet. The admin renders them with the Worker's own code (shared/templates.ts).
+ */
+export type TemplateSample = {
+  shop_name: string;
+  product: TemplateSampleItem | null;
+  collection: TemplateSampleItem | null;
+  blogs: TemplateSampleItem | null;
 };

@@ -201,3 +201,26 @@ export async function refreshItemSummary(db: Db, shopId: number, itemId: number,
     })
     .where(and(eq(items.shopId, shopId), eq(items.id, itemId)));
 }
+
+/**
+ * The first item of a type still on the store (the lowest row id: the first the catalogue sync saw), with
+ * the file name its first image had from the merchant: the sample of the template live preview.
+ */
+export async function firstLiveItem(
+  db: Db,
+  shopId: number,
+  dataType: number,
+): Promise<{ item: ItemRow; fileName: string } | undefined> {
+  const row = await db
+    .select({
+      item: items,
+      fileName: sql<string | null>`(select coalesce(${images.originalFileName}, ${images.fileName}) from ${images}
+        where ${images.itemId} = ${items.id} order by ${images.position}, ${images.id} limit 1)`,
+    })
+    .from(items)
+    .where(and(eq(items.shopId, shopId), eq(items.dataType, dataType), eq(items.deleted, false)))
+    .orderBy(items.id)
+    .limit(1)
+    .get();
+  return row && { item: row.item, fileName: row.fileName ?? '' };
+}

@@ -3,15 +3,21 @@ import { z } from 'zod';
 import { ack } from '../lib/envelope';
 import { parseInput, readBody } from '../lib/validate';
 import { readSettings, saveSettings } from '../settings/save-settings';
+import { readTemplateSample } from '../settings/template-sample';
 import type { AppEnv } from '../types';
 import type { AckEnvelope, V1Envelope } from '../../shared/api/envelope';
-import type { ImageSettings } from '../../shared/api/settings';
+import type { ImageSettings, TemplateSample } from '../../shared/api/settings';
 
-// /api/v2/image-opt getSettings / saveSettings and /api/v1/saveNewGuideCfg.
+// /api/v2/image-opt getSettings / saveSettings / getTemplateSample and /api/v1/saveNewGuideCfg.
 export const imageSettingsRoutes = new Hono<AppEnv>();
 
 imageSettingsRoutes.get('/api/v2/image-opt/getSettings', async (c) =>
   ack<ImageSettings>(c, await readSettings(c.get('db'), c.get('shop').id)),
+);
+
+// The live preview's sample: one real product, collection and blog post of the shop (read-only).
+imageSettingsRoutes.get('/api/v2/image-opt/getTemplateSample', async (c) =>
+  ack<TemplateSample>(c, await readTemplateSample(c.get('db'), c.get('shop'))),
 );
 
 imageSettingsRoutes.post('/api/v2/image-opt/saveSettings', async (c) => {

@@ -34,7 +34,7 @@ import type {
   UploadRequest,
 } from '../../../shared/api/image-opt';
 import type { EmbedStatus, ScoreAnswer } from '../../../shared/api/page-speed';
-import type { DashboardInit, ImageSettings, LegacyView } from '../../../shared/api/settings';
+import type { DashboardInit, ImageSettings, LegacyView, TemplateSample } from '../../../shared/api/settings';
 
 // Every documented call of both specifications, in one place, typed by the contract in shared/api/ (the
 // Worker's routes answer the same types). Screens call these through the data layer (api/query.tsx);
@@ -85,6 +85,8 @@ export const updateAppSettingDataNew = (settings: Record<string, unknown>) =>
 export const getSettings = () => get<AckEnvelope<ImageSettings>>('/api/v2/image-opt/getSettings');
 export const saveSettings = (settings: Partial<ImageSettings>) =>
   postJson<AckEnvelope<ImageSettings>>('/api/v2/image-opt/saveSettings', settings);
+/** One real product, collection and blog post of the shop for the template live preview. */
+export const getTemplateSample = () => get<AckEnvelope<TemplateSample>>('/api/v2/image-opt/getTemplateSample');
 
 // ---- image optimisation ----------------------------------------------------------------------
 /** Statistics, settings and quota: documented at the top level, and the same object under data. */

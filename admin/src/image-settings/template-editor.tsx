@@ -1,16 +1,35 @@
-import { BlockStack, Button, InlineStack, TextField } from '@shopify/polaris';
+import { BlockStack, Box, Button, InlineStack, Text, TextField } from '@shopify/polaris';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { unknownPlaceholders } from '../../../shared/image-settings';
+import { previewTemplate } from '../../../shared/templates';
 import { insertPlaceholder, normaliseTemplate, PLACEHOLDERS, TEMPLATE_DEBOUNCE_MS, type TemplateScope } from '../lib/templates';
+import type { PreviewSample } from './use-template-sample';
 
-type Props = { scope: TemplateScope; label: string; value: string; onChange: (value: string) => void; error?: string | boolean };
+type Props = {
+  scope: TemplateScope;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | boolean;
+  /** Alt text or file name: what the live preview shows. */
+  area?: 'alt' | 'file';
+  /** The item the live preview renders the template for (none: no preview). */
+  sample?: PreviewSample;
+};
+
+const SAMPLE_NOTE = {
+  product: 'imageSettings.preview.sampleProduct',
+  collection: 'imageSettings.preview.sampleCollection',
+  blogs: 'imageSettings.preview.sampleBlogs',
+} as const;
 
 /**
  * One alt-text / file-name template: a text field plus buttons that insert the scope's placeholders at
  * the caret. Typing reaches the form after a 100 ms pause with runs of whitespace collapsed; leaving the
  * field or inserting a placeholder also trims.
  */
-export function TemplateEditor({ scope, label, value, onChange, error }: Props) {
+export function TemplateEditor({ scope, label, value, onChange, error, area = 'alt', sample }: Props) {
   const { t } = useTranslation();
   const [text, setText] = useState(value);
   const caret = useRef<number | null>(null);
@@ -40,6 +59,15 @@ export function TemplateEditor({ scope, label, value, onChange, error }: Props) 
     caret.current = el?.selectionStart ?? null;
   };
 
+  // The Worker's placeholder rule, checked as the merchant types: the same message it would refuse with.
+  const unknown = unknownPlaceholders(text, scope);
+  const message =
+    unknown.length > 0
+      ? t('server.settings.unknownPlaceholder', { names: unknown.join(', ') })
+      : error === true
+        ? t('server.settings.inputEmpty')
+        : error || undefined;
+
   return (
     <BlockStack gap="200">
       <TextField
@@ -56,7 +84,7 @@ export function TemplateEditor({ scope, label, value, onChange, error }: Props) 
           onChange(tidy);
         }}
         autoComplete="off"
-        error={error === true ? t('server.settings.inputEmpty') : error || undefined}
+        error={message}
       />
       <InlineStack gap="200">
         {PLACEHOLDERS[scope].map((p) => (
@@ -65,6 +93,36 @@ export function TemplateEditor({ scope, label, value, onChange, error }: Props) 
           </Button>
         ))}
       </InlineStack>
+      {sample && <TemplatePreview area={area} scope={scope} text={text} sample={sample} />}
     </BlockStack>
+  );
+}
+
+/** What the template gives one real item of the shop, rendered by the Worker's own code as the merchant types. */
+function TemplatePreview({
+  area,
+  scope,
+  text,
+  sample,
+}: {
+  area: 'alt' | 'file';
+  scope: TemplateScope;
+  text: string;
+  sample: PreviewSample;
+}) {
+  const { t } = useTranslation();
+  const value = previewTemplate(area, text, sample.ctx, sample.ext);
+  const shown = value !== '' ? value : t(area === 'alt' ? 'imageSettings.preview.emptyAlt' : 'imageSettings.preview.emptyFile');
+  return (
+    <Box background="bg-surface-secondary" padding="200" borderRadius="200">
+      <BlockStack gap="100">
+        <Text as="p" variant="bodySm" tone="subdued">
+          {sample.title !== null ? t('imageSettings.preview.for', { title: sample.title }) : t(SAMPLE_NOTE[scope])}
+        </Text>
+        <Text as="p" variant="bodySm" breakWord>
+          {t(area === 'alt' ? 'imageSettings.preview.alt' : 'imageSettings.preview.file', { value: shown })}
+        </Text>
+      </BlockStack>
+    </Box>
   );
 }

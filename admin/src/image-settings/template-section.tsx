@@ -4,6 +4,7 @@ import type { AltTextSettings, FileNameSettings } from '../../../shared/image-se
 import { hasScope } from '../lib/wizard-rules';
 import type { TemplateScope } from '../lib/templates';
 import { TemplateEditor } from './template-editor';
+import { useTemplateSample } from './use-template-sample';
 
 type Section = AltTextSettings | FileNameSettings;
 const RULE = { product: 'product_rule', collection: 'collection_rule', blogs: 'blogs_rule' } as const;
@@ -19,12 +20,15 @@ type Props<S extends Section> = {
 };
 
 /** Alt text or file name: the switch, the scopes (product radio 1/2/0, collection, blog) and an editor
- * per enabled scope; alt text also offers "Only for images without Alt text". */
+ * per enabled scope with a live preview for one real item; alt text also offers "Only for images without
+ * Alt text". */
 export function TemplateSection<S extends Section>({ kind, value, onChange, invalid = [], showSwitch = true }: Props<S>) {
   const { t } = useTranslation();
   const set = (patch: Partial<Section>) => onChange({ ...value, ...patch });
   const on = value.switch === 1;
   const prefix = kind === 'alt' ? 'imageSettings.alt' : 'imageSettings.file';
+  // One real item of the shop per scope for the live preview under each editor.
+  const samples = useTemplateSample();
 
   return (
     <BlockStack gap="300">
@@ -69,6 +73,8 @@ export function TemplateSection<S extends Section>({ kind, value, onChange, inva
                 value={value[RULE[scope]]}
                 onChange={(rule) => set({ [RULE[scope]]: rule })}
                 error={invalid.includes(scope)}
+                area={kind}
+                sample={samples[scope]}
               />
             ))}
         </>

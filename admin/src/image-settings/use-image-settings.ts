@@ -8,6 +8,7 @@ import {
   imageSettingsSchema,
   settingsRuleError,
   settingsRuleKey,
+  settingsRuleMessage,
   type ImageSettings,
 } from '../../../shared/image-settings';
 
@@ -16,7 +17,8 @@ export type SettingsSection = 'mode' | 'compress' | 'alt' | 'file';
 
 /**
  * The section a refused save points at: the first one whose rule fails (compression scope or a missing
- * watermark picture are Optimize Images; an empty scope or template is its own section).
+ * watermark picture are Optimize Images; an empty scope, an empty template or an unknown placeholder is
+ * its own section).
  */
 export function faultySection(s: ImageSettings, hasWatermark: boolean): SettingsSection | null {
   const scoped = (x: { product: number; collection: number; blogs: number }) =>
@@ -104,11 +106,11 @@ export function useImageSettings(onSaved?: (saved: ImageSettings) => void): Imag
 
   const save = useCallback(async () => {
     // The rules the Worker checks too: the same catalogue key reads the same in the merchant's language.
-    const problem = settingsRuleKey(draft, hasPicture);
+    const problem = settingsRuleMessage(draft, hasPicture);
     if (problem) {
       setShowErrors(true);
       refuse(faultySection(draft, hasPicture) ?? 'compress');
-      toast(t(problem), { error: true });
+      toast(t(problem.message_key, problem.params), { error: true });
       return false;
     }
     return (await send.run(draft)) !== null;

@@ -1,5 +1,6 @@
 import {
   defaultImageSettings,
+  unknownPlaceholders,
   WIZARD_TEMPLATE_DEFAULTS,
   type FileNameSettings,
   type ImageSettings,
@@ -14,16 +15,20 @@ export const LAST_STEP: WizardStep = 6;
 export type TemplateSection = FileNameSettings;
 export type WizardConfig = ImageSettings;
 
-/** The wizard's starting point: the shared defaults with alt text and file names switched on, automatic
- * mode, and the wizard templates (title - shop name). */
+/**
+ * The wizard's starting point: the shared defaults, which keep the merchant's words (decisions.md,
+ * "Merchant's words and choices"): alt text only for images without one, file names left alone, manual
+ * mode (automatic mode is a choice on the image-types step), and the wizard templates (title - shop name)
+ * ready for whoever opts in.
+ */
 export function defaultWizardConfig(): WizardConfig {
   const d = defaultImageSettings();
   return {
     ...d,
     is_default: 0,
-    auto_switch: 1,
-    alt_text: { ...d.alt_text, switch: 1, ...WIZARD_TEMPLATE_DEFAULTS },
-    file_name: { ...d.file_name, switch: 1, ...WIZARD_TEMPLATE_DEFAULTS },
+    auto_switch: 0,
+    alt_text: { ...d.alt_text, switch: 1, blank_replace: 1, ...WIZARD_TEMPLATE_DEFAULTS },
+    file_name: { ...d.file_name, switch: 0, ...WIZARD_TEMPLATE_DEFAULTS },
   };
 }
 
@@ -46,6 +51,20 @@ export function emptyTemplates(s: TemplateSection): TemplateScope[] {
   return (Object.keys(RULE_OF) as TemplateScope[]).filter((scope) => s[scope] !== 0 && isTemplateEmpty(s[RULE_OF[scope]]));
 }
 
+/** Scopes whose template uses something that is not a documented placeholder of its kind. */
+export function unknownPlaceholderTemplates(s: TemplateSection): TemplateScope[] {
+  if (s.switch !== 1) return [];
+  return (Object.keys(RULE_OF) as TemplateScope[]).filter(
+    (scope) => s[scope] !== 0 && unknownPlaceholders(s[RULE_OF[scope]], scope).length > 0,
+  );
+}
+
+/** Editors to mark: an empty template or one with an unknown placeholder (the Worker refuses both). */
+export function badTemplates(s: TemplateSection): TemplateScope[] {
+  const bad = new Set([...emptyTemplates(s), ...unknownPlaceholderTemplates(s)]);
+  return (Object.keys(RULE_OF) as TemplateScope[]).filter((scope) => bad.has(scope));
+}
+
 /** Next is disabled on step 3 (alt) / 4 (file name) when the switch is on with no scope chosen. */
 export function isNextDisabled(step: WizardStep, c: WizardConfig): boolean {
   if (step === 3) return c.alt_text.switch === 1 && !hasScope(c.alt_text);
@@ -53,10 +72,13 @@ export function isNextDisabled(step: WizardStep, c: WizardConfig): boolean {
   return step >= LAST_STEP;
 }
 
-/** Why Next from `step` is blocked: the editors with an empty template, or [] when it may proceed. */
+/**
+ * Why Next from `step` is blocked: the editors with an empty template or an unknown placeholder, or []
+ * when it may proceed.
+ */
 export function blockingEditors(step: WizardStep, c: WizardConfig): TemplateScope[] {
-  if (step === 3) return emptyTemplates(c.alt_text);
-  if (step === 4) return emptyTemplates(c.file_name);
+  if (step === 3) return badTemplates(c.alt_text);
+  if (step === 4) return badTemplates(c.file_name);
   return [];
 }
 

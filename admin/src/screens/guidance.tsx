@@ -1,4 +1,16 @@
-import { BlockStack, Box, Button, Card, Checkbox, InlineStack, Page, ProgressBar, Text } from '@shopify/polaris';
+import {
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  Checkbox,
+  ChoiceList,
+  Divider,
+  InlineStack,
+  Page,
+  ProgressBar,
+  Text,
+} from '@shopify/polaris';
 import { useNavigate } from '@tanstack/react-router';
 import { useSetAtom } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
@@ -168,6 +180,17 @@ function StepBody({ step, config, setConfig, marked, onStart, onRate, finished }
             label={t('guide.types.collection')}
             checked={opt.collection === 1}
             onChange={(c) => set({ collection: c ? 1 : 0 })}
+          />
+          <Divider />
+          {/* Automatic mode is the merchant's choice, manual until they pick it (decisions.md). */}
+          <ChoiceList
+            title={t('imageSettings.mode.title')}
+            choices={[
+              { label: t('imageSettings.mode.manual'), value: '0', helpText: t('imageSettings.mode.manualHelp') },
+              { label: t('imageSettings.mode.automatic'), value: '1', helpText: t('imageSettings.mode.automaticHelp') },
+            ]}
+            selected={[String(config.auto_switch)]}
+            onChange={([v]) => setConfig({ ...config, auto_switch: v === '1' ? 1 : 0 })}
           />
         </BlockStack>
       );

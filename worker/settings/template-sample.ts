@@ -1,0 +1,34 @@
+// The sample of the settings' live preview: the first synced product, collection and blog post of the
+// shop, read the way the pipeline reads them (worker/optimise/decide.ts templateContextOf), so the preview
+// shows what an optimisation would write. Read-only.
+import { DATA_TYPES } from '../../shared/api/vocabulary';
+import type { TemplateSample, TemplateSampleItem } from '../../shared/api/settings';
+import { extensionOf } from '../../shared/templates';
+import type { Db } from '../db/client';
+import { firstLiveItem } from '../db/items';
+
+async function sampleOf(db: Db, shopId: number, dataType: number): Promise<TemplateSampleItem | null> {
+  const found = await firstLiveItem(db, shopId, dataType);
+  if (!found) return null;
+  const { item } = found;
+  return {
+    item: {
+      title: item.title,
+      vendor: item.vendor,
+      productType: item.productType,
+      price: item.price,
+      variant: item.variant,
+      blogTitle: item.blogTitle,
+    },
+    ext: extensionOf(found.fileName),
+  };
+}
+
+export async function readTemplateSample(db: Db, shop: { id: number; name: string }): Promise<TemplateSample> {
+  const [product, collection, blogs] = await Promise.all([
+    sampleOf(db, shop.id, DATA_TYPES.product),
+    sampleOf(db, shop.id, DATA_TYPES.collection),
+    sampleOf(db, shop.id, DATA_TYPES.blogs),
+  ]);
+  return { shop_name: shop.name, product, collection, blogs };
+}
