@@ -83,8 +83,9 @@ describe('first-run wizard (/guidance)', () => {
       page5: { day_backup: 1 },
       settings: {
         image_opt: { switch: 1, product: 1, collection: 1, blogs: 1 },
-        alt_text: { switch: 1, product_rule: '%product_title%-%shop_name%' },
-        auto_switch: 1,
+        alt_text: { switch: 1, blank_replace: 1, product_rule: '%product_title%-%shop_name%' },
+        file_name: { switch: 0 },
+        auto_switch: 0,
         is_default: 0,
       },
     });
@@ -137,5 +138,78 @@ describe('first-run wizard (/guidance)', () => {
     expect(await screen.findByText('Error')).toBeTruthy();
     await waitFor(() => expect(router.state.location.pathname).toBe('/image_optimisation'), { timeout: 2000 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('automatic mode is a choice on the image-types step, manual until the merchant picks it', async () => {
+    const api = mockApi({ '/api/v1/saveNewGuideCfg': { ack: 1, code: '200' } });
+    renderApp('/guidance');
+    await toStep(2);
+    expect(screen.getByLabelText<HTMLInputElement>('Manual').checked).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('Automatic').checked).toBe(false);
+    fireEvent.click(screen.getByLabelText('Automatic'));
+    next();
+    // Alt text starts on, only for images without alt text; file names start off.
+    expect(screen.getByLabelText<HTMLInputElement>('Write alt text from templates').checked).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('Only for images without Alt text').checked).toBe(true);
+    next();
+    expect(screen.getByLabelText<HTMLInputElement>('Rename image files from templates').checked).toBe(false);
+    next();
+    fireEvent.click(screen.getByRole('button', { name: 'Save and finish' }));
+    await waitFor(() => expect(api.callsTo('/api/v1/saveNewGuideCfg')[0]?.body).toMatchObject({ settings: { auto_switch: 1 } }));
+  });
+
+  it('an unknown placeholder is named at the field and blocks Next', async () => {
+    mockApi({});
+    renderApp('/guidance');
+    await toStep(3);
+    fireEvent.change(screen.getByLabelText('Product alt text template'), { target: { value: '%product_title% by %vendor%' } });
+    expect(
+      await screen.findByText('Unknown placeholder: %vendor%. Templates can use only the placeholders offered under the field.'),
+    ).toBeTruthy();
+    await act(() => new Promise((r) => setTimeout(r, 150))); // the 100 ms tag debounce
+    next();
+    expect(screen.getByText('Step 2 of 4')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Product alt text template'), {
+      target: { value: '%product_title% by %product_vendor%' },
+    });
+    await act(() => new Promise((r) => setTimeout(r, 150)));
+    expect(screen.queryByText(/Unknown placeholder/)).toBeNull();
+    next();
+    expect(screen.getByText('Step 3 of 4')).toBeTruthy();
+  });
+
+  it('previews alt text and file name for the first synced product as the merchant types', async () => {
+    const sample = {
+      ack: 1,
+      data: {
+        shop_name: 'Dev Store',
+        product: {
+          item: { title: 'Astronaut Portrait Print', vendor: 'Orbit', productType: 'Poster', price: '49.00', variant: 'A3' },
+          ext: 'png',
+        },
+        collection: null,
+        blogs: { item: { title: 'How we print', blogTitle: 'News' }, ext: 'jpg' },
+      },
+    };
+    const api = mockApi({ '/api/v2/image-opt/getTemplateSample': sample });
+    renderApp('/guidance');
+    await toStep(3);
+    expect((await screen.findAllByText('Preview for “Astronaut Portrait Print”')).length).toBeGreaterThan(0);
+    expect(screen.getByText('Alt text: Astronaut Portrait Print-Dev Store')).toBeTruthy();
+    expect(screen.getByText('Alt text: How we print-Dev Store')).toBeTruthy();
+    // No collection yet: the placeholder names stand in, and the preview says so.
+    expect(screen.getByText('Preview with sample values: no collection has synced yet.')).toBeTruthy();
+    expect(screen.getByText('Alt text: Collection title-Dev Store')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Product alt text template'), { target: { value: '%product_title% by %vendor%' } });
+    expect(screen.getByText('Alt text: Astronaut Portrait Print by')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Product alt text template'), {
+      target: { value: '%product_title% by %product_vendor% (%product_type%, %price%)' },
+    });
+    expect(screen.getByText('Alt text: Astronaut Portrait Print by Orbit (Poster, 49.00)')).toBeTruthy();
+    await act(() => new Promise((r) => setTimeout(r, 150)));
+    next();
+    fireEvent.click(screen.getByLabelText('Rename image files from templates'));
+    expect(await screen.findByText('File name: astronaut-portrait-print-dev-store.png')).toBeTruthy();
+    expect(api.callsTo('/api/v2/image-opt/getTemplateSample')).toHaveLength(1);
   });
 });

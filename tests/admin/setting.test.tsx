@@ -186,8 +186,9 @@ describe('settings: first use, the guide, refusals and the save bar', () => {
     mockApi({ ...account, '/api/v2/image-opt/getSettings': settingsAnswer });
     renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) });
     fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
-    // Alt text on with an empty product template, then the section folded away.
-    fireEvent.click(await screen.findByLabelText('Write alt text from templates'));
+    // Alt text on (the default: only for images without alt text) with an empty product template, then
+    // the section folded away.
+    expect((await screen.findByLabelText<HTMLInputElement>('Write alt text from templates')).checked).toBe(true);
     fireEvent.change(screen.getByLabelText('Product alt text template'), { target: { value: '  ' } });
     await new Promise((r) => setTimeout(r, 150)); // tag debounce
     const altToggle = screen.getByRole('button', { name: 'Image Alt Text' });
@@ -200,6 +201,23 @@ describe('settings: first use, the guide, refusals and the save bar', () => {
     );
     await waitFor(() => expect(scrolled).toContain('alt'));
     spy.mockRestore();
+  });
+
+  it('an unknown placeholder is named at the field as it is typed, and Save sends nothing', async () => {
+    const api = mockApi({ ...account, '/api/v2/image-opt/getSettings': settingsAnswer });
+    renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
+    const field = await screen.findByLabelText('Product alt text template');
+    fireEvent.change(field, { target: { value: '%product_title% by %vendor%' } });
+    const text = 'Unknown placeholder: %vendor%. Templates can use only the placeholders offered under the field.';
+    expect(await screen.findByText(text)).toBeTruthy();
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    // The sample read failed (not mocked): the preview says its values are samples.
+    expect(screen.getByText('Alt text: Product title by')).toBeTruthy();
+    await new Promise((r) => setTimeout(r, 150)); // tag debounce
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findAllByText(text)).length).toBeGreaterThan(1); // the field and the toast
+    expect(api.callsTo('/api/v2/image-opt/saveSettings')).toHaveLength(0);
   });
 
   it('embedded: the App Bridge save bar shows with unsaved edits and its Save saves', async () => {

@@ -211,16 +211,20 @@ export async function firstLiveItem(
   shopId: number,
   dataType: number,
 ): Promise<{ item: ItemRow; fileName: string } | undefined> {
-  const row = await db
-    .select({
-      item: items,
-      fileName: sql<string | null>`(select coalesce(${images.originalFileName}, ${images.fileName}) from ${images}
-        where ${images.itemId} = ${items.id} order by ${images.position}, ${images.id} limit 1)`,
-    })
+  const item = await db
+    .select()
     .from(items)
     .where(and(eq(items.shopId, shopId), eq(items.dataType, dataType), eq(items.deleted, false)))
     .orderBy(items.id)
     .limit(1)
     .get();
-  return row && { item: row.item, fileName: row.fileName ?? '' };
+  if (!item) return undefined;
+  const image = await db
+    .select({ fileName: images.fileName, originalFileName: images.originalFileName })
+    .from(images)
+    .where(and(eq(images.shopId, shopId), eq(images.itemId, item.id)))
+    .orderBy(images.position, images.id)
+    .limit(1)
+    .get();
+  return { item, fileName: image?.originalFileName ?? image?.fileName ?? '' };
 }

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TemplateSample, TemplateSampleItem } from '../../../shared/api/settings';
 import type { TemplateContext } from '../../../shared/templates';
@@ -14,18 +15,29 @@ export type PreviewSample = {
   title: string | null;
 };
 
+/** While the shop has no product yet (a new install's first catalogue sync), the sample is read again. */
+export const SAMPLE_RETRY_MS = 3000;
+export const SAMPLE_RETRIES = 20;
+
 /**
  * The live preview's samples per scope: the first synced product, collection and blog post of the shop
- * (GET getTemplateSample, read once and shared by every editor). Without one of a kind, or while the read
- * fails, the placeholders' own names stand in and the preview says they are sample values.
+ * (GET getTemplateSample, shared by every editor; read again for a minute while no product has synced,
+ * as right after install). Without one of a kind, or while the read fails, the placeholders' own names
+ * stand in and the preview says they are sample values.
  */
 export function useTemplateSample(): Record<TemplateScope, PreviewSample> {
   const { t } = useTranslation();
+  const retries = useRef(0);
   const answer = useApiQuery({
     key: ['templateSample'],
     call: getTemplateSample,
-    select: (body) => body.data as TemplateSample | undefined,
+    select: (body): TemplateSample | undefined => body.data,
     errorToast: false,
+    refetchInterval: (d) => {
+      if (!d || d.product !== null || retries.current >= SAMPLE_RETRIES) return false;
+      retries.current += 1;
+      return SAMPLE_RETRY_MS;
+    },
   });
   const data = answer.data;
   const shopName = data?.shop_name || t('imageSettings.placeholder.shop_name');

@@ -35,7 +35,7 @@ describe('wizard rules', () => {
     expect(isNextDisabled(3, c)).toBe(true);
     c.alt_text.switch = 0;
     expect(isNextDisabled(3, c)).toBe(false);
-    c.file_name = { ...c.file_name, product: 0, collection: 0, blogs: 0 };
+    c.file_name = { ...c.file_name, switch: 1, product: 0, collection: 0, blogs: 0 };
     expect(isNextDisabled(4, c)).toBe(true);
   });
 
@@ -48,7 +48,30 @@ describe('wizard rules', () => {
     c.alt_text.switch = 0;
     expect(blockingEditors(3, c)).toEqual([]);
     c.file_name.product_rule = '';
+    expect(blockingEditors(4, c)).toEqual([]); // file names are off by default
+    c.file_name.switch = 1;
     expect(blockingEditors(4, c)).toEqual(['product']);
+  });
+
+  it("starts with the merchant's words kept: alt only where none, no renaming, manual mode", () => {
+    const c = defaultWizardConfig();
+    expect(c.alt_text).toMatchObject({ switch: 1, blank_replace: 1 });
+    expect(c.file_name.switch).toBe(0);
+    expect(c.auto_switch).toBe(0);
+    expect(guidePayload(c).settings).toMatchObject({ auto_switch: 0, alt_text: { blank_replace: 1 }, file_name: { switch: 0 } });
+  });
+
+  it('blocks on unknown placeholders of enabled scopes, as the Worker refuses them', () => {
+    const c = defaultWizardConfig();
+    c.alt_text.product_rule = '%product_title% by %vendor%';
+    c.alt_text.blogs_rule = '%blog_title% %product_title%'; // a product placeholder is unknown to blog posts
+    expect(blockingEditors(3, c)).toEqual(['product', 'blogs']);
+    expect(settingsRuleError(c, false)).toBe(
+      'Unknown placeholder: %vendor%, %product_title%. Templates can use only the placeholders offered under the field.',
+    );
+    c.alt_text.blogs = 0;
+    c.alt_text.product_rule = '100%-cotton-%product_title%';
+    expect(blockingEditors(3, c)).toEqual([]);
   });
 
   it('with every image type unticked, sends compression off so the rules accept it', () => {

@@ -110,6 +110,9 @@ export function makeDeps(overrides: Partial<PipelineDeps> & { optimal?: boolean 
 export async function saveSettings(shopId: number, patch: (s: ImageSettings) => void = () => {}): Promise<ImageSettings> {
   const s = defaultImageSettings();
   s.is_default = 0;
+  // The pipeline tests' baseline: compression only. The shop defaults write alt text where an image has
+  // none; a test that wants alt text turns it on and gets it written over any alt unless it asks otherwise.
+  s.alt_text = { ...s.alt_text, switch: 0, blank_replace: 0 };
   patch(s);
   await saveImageSettings(db(), shopId, s);
   return s;

@@ -35,7 +35,13 @@ describe('templates', () => {
   });
 
   it('writes alt only where the area applies, and only on blank alt with blank_replace', () => {
-    const s = { ...defaultImageSettings().alt_text, switch: 1 as const, product: 2 as const, product_rule: '%product_title%' };
+    const s = {
+      ...defaultImageSettings().alt_text,
+      switch: 1 as const,
+      product: 2 as const,
+      blank_replace: 0 as const,
+      product_rule: '%product_title%',
+    };
     expect(decideAltText(s, { ...ctxP, isPublished: true, currentAlt: 'old' })).toBe('Blue Linen Shirt');
     expect(decideAltText(s, { ...ctxP, isPublished: false, currentAlt: 'old' })).toBeNull();
     const blankOnly = { ...s, blank_replace: 1 as const };
