@@ -50,6 +50,45 @@ async function open() {
   await sleep(150); // module scripts run once parsing is done
 }
 
+/**
+ * The page's clock, moved by the test: with it installed, the page's timers with a delay (the script's
+ * hover delay and its 200 ms prerender threshold) fire only when `tick` moves the clock past them, so a
+ * hover lasts exactly as long as the test says however busy the machine (CDP round trips and sleeps on a
+ * loaded machine stretched a "120 ms" hover past 200 ms). Zero-delay timers stay real.
+ */
+const PAGE_CLOCK = `(() => {
+  const realSet = window.setTimeout.bind(window), realClear = window.clearTimeout.bind(window);
+  const timers = new Map();
+  let now = 0, seq = 1e9;
+  window.setTimeout = (fn, ms, ...args) => {
+    if (!(Number(ms) > 0)) return realSet(fn, ms, ...args);
+    const id = ++seq;
+    timers.set(id, { at: now + Number(ms), fn, args });
+    return id;
+  };
+  window.clearTimeout = (id) => (timers.has(id) ? timers.delete(id) : realClear(id));
+  window.__tick = (ms) => {
+    const end = now + ms;
+    for (;;) {
+      let next = null;
+      for (const [id, t] of timers) if (t.at <= end && (!next || t.at < next.t.at)) next = { id, t };
+      if (!next) break;
+      timers.delete(next.id);
+      now = next.t.at;
+      if (typeof next.t.fn === 'function') next.t.fn(...next.t.args);
+    }
+    now = end;
+  };
+})();`;
+
+/** Waits until `ready()` holds (a request reached the server), however slow the machine; 15 s at most. */
+async function until(ready: () => boolean) {
+  for (let waited = 0; !ready() && waited < 15_000; waited += 50) await sleep(50);
+}
+
+/** Moves the page's clock (PAGE_CLOCK) by `ms`, running the timers that fall due, in order. */
+const tick = (ms: number) => tab.evaluate(`window.__tick(${ms})`);
+
 async function hover(selector: string, ms: number) {
   const { x, y } = await tab.centreOf(selector);
   await tab.mouse('mouseMoved', x, y);
@@ -111,38 +150,49 @@ describe('speed-prefetch in Chromium', () => {
   });
 
   it('a hover that ends before 200 ms prefetches without prerendering', async () => {
+    await tab.addInitScript(PAGE_CLOCK);
     await open();
-    await hover('a[href="/products/beta"]', 120);
+    const { x, y } = await tab.centreOf('a[href="/products/beta"]');
+    await tab.mouse('mouseMoved', x, y);
+    await tick(199); // the prefetch at 65 ms, and 1 ms short of the prerender
     await leave();
-    await sleep(SETTLE_MS);
+    await tick(1000);
+    await until(() => storefront.documentRequests('/products/beta').length > 0); // the fetch itself is real
     expect(storefront.documentRequests('/products/beta').map((r) => r.purpose)).toEqual(['prefetch']);
     expect(await speculated()).toEqual([['prefetch', '/products/beta']]);
   });
 
   it('a press keeps it a prefetch: a prerender could not finish before the click', async () => {
+    await tab.addInitScript(PAGE_CLOCK);
     await open();
     const link = await tab.centreOf('a[href="/products/beta"]');
     const away = await tab.centreOf('#title');
     await tab.mouse('mouseMoved', link.x, link.y);
+    await tick(10);
     await tab.mouse('mousePressed', link.x, link.y);
-    await sleep(SETTLE_MS); // held on the link well past 200 ms
+    await tick(1000); // held on the link well past 200 ms
     await tab.mouse('mouseMoved', away.x, away.y);
     await tab.mouse('mouseReleased', away.x, away.y);
+    await until(() => storefront.documentRequests('/products/beta').length > 0);
     expect(await speculated()).toEqual([['prefetch', '/products/beta']]);
     expect(storefront.documentRequests('/products/beta')).toHaveLength(1);
   });
 
-  it('a hover shorter than the delay fetches nothing', async () => {
-    // 300 ms instead of 65 ms: the machines running this are busy, and CDP round trips take time.
-    storefront.config.scriptData = { delay: '300' };
+  it('a hover shorter than the delay fetches nothing; one as long as the delay fetches', async () => {
+    await tab.addInitScript(PAGE_CLOCK);
     await open();
     const link = await tab.centreOf('a[href="/products/beta"]');
     const away = await tab.centreOf('#title');
     await tab.mouse('mouseMoved', link.x, link.y);
-    await sleep(100);
+    await tick(64); // the default delay is 65 ms
     await tab.mouse('mouseMoved', away.x, away.y);
+    await tick(1000);
     await sleep(SETTLE_MS);
     expect(storefront.documentRequests('/products/beta')).toEqual([]);
+    await tab.mouse('mouseMoved', link.x, link.y);
+    await tick(65);
+    await until(() => storefront.documentRequests('/products/beta').length > 0);
+    expect(storefront.documentRequests('/products/beta').map((r) => r.purpose)).toEqual(['prefetch']);
   });
 
   it('never fetches cart, checkout, account, state-changing, download, opted-out, other-origin or same-page links', async () => {
