@@ -5,7 +5,7 @@ import { addFile, addProduct, settingsDataContent, type ImageSpec, type ProductS
 import { blobFromBytes, SEED_IMAGE_NAMES, seedBlob, type SeedImageName } from '../store/images';
 import { isoNow, type Emulator } from '../store/registry';
 import { ensureCatalogue } from '../store/shop-state';
-import { collectionPayload, deliver, deliverPending, enqueueWebhook, productPayload } from '../webhooks';
+import { collectionPayload, deliver, deliverPending, enqueueWebhook, productPayload, shopPayload } from '../webhooks';
 import { body, CONTROL, withShop } from './control-shops';
 import { describeArticle, describeCollection, describeFile, describeProduct } from './describe';
 
@@ -26,6 +26,8 @@ function toSpec(i: ImageBody): ImageSpec {
   const seed = (SEED_IMAGE_NAMES as readonly string[]).includes(i.seed ?? '') ? (i.seed as SeedImageName) : 'rocket.jpg';
   return { seed, alt: i.alt, filename: i.filename };
 }
+
+const SHOP_RESOURCE_TOPICS: ReadonlySet<string> = new Set(['app/uninstalled', 'shop/update']);
 
 const COMPLIANCE_PAYLOADS: Record<string, (shop: { domain: string; shopNumber: number }) => unknown> = {
   'shop/redact': (s) => ({ shop_id: s.shopNumber, shop_domain: s.domain }),
@@ -245,7 +247,9 @@ export function mountControlResources(app: Hono, emu: Emulator): void {
     `${S}/webhooks/trigger`,
     withShop(emu, async (c, shop) => {
       const b = await body<{ topic: string; payload?: unknown }>(c);
-      const payload = b.payload ?? COMPLIANCE_PAYLOADS[b.topic]?.(shop) ?? {};
+      // Compliance topics get Shopify's sample payloads; app/uninstalled and shop/update the Shop resource.
+      const payload =
+        b.payload ?? COMPLIANCE_PAYLOADS[b.topic]?.(shop) ?? (SHOP_RESOURCE_TOPICS.has(b.topic) ? shopPayload(shop) : {});
       const d = enqueueWebhook(emu, shop, b.topic, payload, { evenIfUninstalled: b.topic === 'shop/redact' });
       return d ? c.json(d, 201) : c.json({ error: 'app is not installed on this shop' }, 409);
     }),

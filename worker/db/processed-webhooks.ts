@@ -1,17 +1,20 @@
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, like, lt, not, sql } from 'drizzle-orm';
 import type { Db } from './client';
 import { processedWebhooks, shops } from './schema';
 import type { ShopRow } from './shops';
 
 /**
- * One row per X-Shopify-Webhook-Id: Shopify delivers at least once, and retries a delivery it timed out
- * on (5 s) even when the first attempt is still running. The row is the arbiter of exactly-once:
+ * One row per delivery, keyed by its X-Shopify-Webhook-Id or, for the topics whose replay could change
+ * something, by a keyed hash of the signed body (worker/webhooks/receive.ts `deliveryKey`: the id is not
+ * signed, so a captured body replayed under a new id must still find its record). Shopify delivers at
+ * least once, and retries a delivery it timed out on (5 s) even when the first attempt is still running.
+ * The row is the arbiter of exactly-once:
  * - 'received': a request holds the delivery until `lease_until` (its handler runs, or it enqueues);
  * - 'queued':   the work is durably on the webhook queue; the consumer will run it;
  * - 'running':  the queue consumer holds it until `lease_until`;
  * - 'done':     the work is finished.
  * A delivery counts as handled ('duplicate' for Shopify) only from 'queued' on: never before its work is
- * done or durably enqueued.
+ * done or durably enqueued. (`webhook_id` holds the key; the column keeps its old name.)
  */
 export type DeliveryStatus = 'received' | 'queued' | 'running' | 'done';
 
@@ -39,7 +42,8 @@ export async function claimWebhook(
 
 /**
  * claimWebhook and the shop row the inline handlers need, in one D1 round trip: a product import sends
- * thousands of deliveries a minute, each pays for its round trips.
+ * thousands of deliveries a minute, each pays for its round trips. `recordedDomain`: the shop domain the
+ * record keeps ('' for a body key, which may outlive the shop's data).
  */
 export async function claimWebhookWithShop(
   db: Db,
@@ -47,9 +51,10 @@ export async function claimWebhookWithShop(
   shopDomain: string,
   topic: string,
   now = Date.now(),
+  recordedDomain = shopDomain,
 ): Promise<{ claimed: boolean; shop: ShopRow | undefined }> {
   const [claim, shop] = await db.batch([
-    claimStatement(db, webhookId, shopDomain, topic, now, RECEIVE_LEASE_MS),
+    claimStatement(db, webhookId, recordedDomain, topic, now, RECEIVE_LEASE_MS),
     db.select().from(shops).where(eq(shops.domain, shopDomain)).limit(1),
   ]);
   return { claimed: claim.length === 1, shop: shop[0] };
@@ -87,6 +92,15 @@ export async function releaseWebhook(db: Db, webhookId: string): Promise<void> {
 }
 
 /**
+ * Ends a delivery held in `from`: recorded as done, or (`forget`: its handler changed nothing) removed, so
+ * the record of a refused body can never make a later genuine delivery of the same body a duplicate.
+ */
+export async function finishDelivery(db: Db, key: string, from: DeliveryStatus, forget: boolean): Promise<void> {
+  if (!forget) return advanceDelivery(db, key, from, 'done');
+  await db.delete(processedWebhooks).where(and(eq(processedWebhooks.webhookId, key), eq(processedWebhooks.status, from)));
+}
+
+/**
  * The queue consumer claims the work of a delivery: queued, still marked received (the request enqueued
  * but had not yet recorded it), missing (the record failed after the send), or running under a lease that
  * ran out. False when it is done or another consumer holds a live lease.
@@ -118,7 +132,22 @@ export async function requeueWebhookWork(db: Db, webhookId: string): Promise<voi
     .where(and(eq(processedWebhooks.webhookId, webhookId), inArray(processedWebhooks.status, ['running'])));
 }
 
-/** Shopify retries for up to 4 hours (48 before September 2024); ids older than the retention can go. */
-export async function pruneProcessedWebhooks(db: Db, before: number): Promise<void> {
-  await db.delete(processedWebhooks).where(lt(processedWebhooks.receivedAt, before));
+/**
+ * Forgets webhook ids received before `idsBefore` (Shopify retries a delivery with the same id for 4
+ * hours, 48 before September 2024) and body keys (`keyPrefix`) received before `bodyKeysBefore`.
+ */
+export async function pruneProcessedWebhooks(
+  db: Db,
+  idsBefore: number,
+  bodyKeys?: { keyPrefix: string; before: number },
+): Promise<void> {
+  if (!bodyKeys) {
+    await db.delete(processedWebhooks).where(lt(processedWebhooks.receivedAt, idsBefore));
+    return;
+  }
+  const isBodyKey = like(processedWebhooks.webhookId, `${bodyKeys.keyPrefix}%`);
+  await db.batch([
+    db.delete(processedWebhooks).where(and(lt(processedWebhooks.receivedAt, idsBefore), not(isBodyKey))),
+    db.delete(processedWebhooks).where(and(lt(processedWebhooks.receivedAt, bodyKeys.before), isBodyKey)),
+  ]);
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, exists, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from './client';
 import { adminTokens, jobImages, jobs, oauthStates, shops } from './schema';
 
@@ -137,11 +137,26 @@ export async function listShopsWithRefreshTokenExpiringBefore(db: Db, before: nu
 }
 
 /**
- * app/uninstalled: the shop's tokens are gone (Shopify revoked them), the admin token is revoked,
- * queued and running jobs are stopped, and the cancelled subscription no longer counts.
+ * app/uninstalled, once Shopify refused the shop's token (worker/webhooks/grant.ts): the shop's tokens are
+ * gone, the admin tokens are revoked, queued and running jobs are stopped, the cancelled subscription no
+ * longer counts, and `uninstalledAt` records when the uninstall was confirmed (shop/redact waits 48 hours
+ * from it). `seenAccessTokenEnc` is the token Shopify refused: when the row holds another one by now (a
+ * reinstall or a refresh landed meanwhile, so the grant is alive) nothing changes. One D1 batch (a
+ * transaction): the other statements act only when the shop row changed. False when nothing changed.
  */
-export async function markShopUninstalled(db: Db, shopId: number, now = Date.now()): Promise<void> {
-  await db.batch([
+export async function markShopUninstalled(
+  db: Db,
+  shopId: number,
+  now = Date.now(),
+  seenAccessTokenEnc?: string | null,
+): Promise<boolean> {
+  const confirmedNow = exists(
+    db
+      .select({ id: shops.id })
+      .from(shops)
+      .where(and(eq(shops.id, shopId), eq(shops.uninstalledAt, now))),
+  );
+  const [updated] = await db.batch([
     db
       .update(shops)
       .set({
@@ -159,17 +174,29 @@ export async function markShopUninstalled(db: Db, shopId: number, now = Date.now
         subscriptionStatus: 'CANCELLED',
         updatedAt: now,
       })
-      .where(eq(shops.id, shopId)),
+      .where(
+        and(
+          eq(shops.id, shopId),
+          isNull(shops.uninstalledAt),
+          seenAccessTokenEnc === undefined
+            ? undefined
+            : seenAccessTokenEnc === null
+              ? isNull(shops.accessTokenEnc)
+              : eq(shops.accessTokenEnc, seenAccessTokenEnc),
+        ),
+      )
+      .returning({ id: shops.id }),
     db
       .update(jobs)
       .set({ status: 'stopped', finishedAt: now, updatedAt: now })
-      .where(and(eq(jobs.shopId, shopId), inArray(jobs.status, ['queued', 'running']))),
+      .where(and(eq(jobs.shopId, shopId), inArray(jobs.status, ['queued', 'running']), confirmedNow)),
     db
       .update(jobImages)
       .set({ status: 'stopped', updatedAt: now })
-      .where(and(eq(jobImages.shopId, shopId), eq(jobImages.status, 'queued'))),
-    db.delete(adminTokens).where(eq(adminTokens.shopId, shopId)),
+      .where(and(eq(jobImages.shopId, shopId), eq(jobImages.status, 'queued'), confirmedNow)),
+    db.delete(adminTokens).where(and(eq(adminTokens.shopId, shopId), confirmedNow)),
   ]);
+  return updated.length === 1;
 }
 
 /** shop/redact: every row of the shop goes (child tables cascade from shops), plus rows keyed by domain. */

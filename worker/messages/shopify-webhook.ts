@@ -4,6 +4,8 @@
 export type WebhookWorkMessage = {
   type: 'webhook';
   webhookId: string;
+  /** The delivery's record key when it is not the id (a body key: worker/webhooks/receive.ts). */
+  key?: string;
   topic: string;
   shopDomain: string;
   payload: Record<string, unknown>;

@@ -6,7 +6,7 @@ import { checkFreshness, checkSignedPayload } from '../webhooks/trust';
 import type { AppEnv } from '../types';
 
 // /webhooks/*: Shopify webhooks (HMAC-checked raw body, headers checked against the signed payload,
-// exactly once per X-Shopify-Webhook-Id). Refusals other than the HMAC one are read by Shopify's delivery
+// exactly once per delivery, by id or by signed body: worker/webhooks/keys.ts). Refusals other than the HMAC one are read by Shopify's delivery
 // system only, never by a merchant: their texts go verbatim (shared/messages.ts). shopify.app.toml subscribes every topic to /webhooks/shopify;
 // plain /webhooks is accepted as well.
 export const webhooksRoutes = new Hono<AppEnv>();
@@ -36,6 +36,7 @@ async function receive(c: Context<AppEnv>) {
     c.env,
     c.get('db'),
     { topic: topic!, shopDomain: shopDomain!, webhookId: webhookId!, payload },
+    raw,
     log,
   );
   // Another attempt of this delivery is mid-way: Shopify retries later and then gets 'duplicate'.

@@ -99,3 +99,11 @@ export class ShopifyReauthRequiredError extends Error {
     this.name = 'ShopifyReauthRequiredError';
   }
 }
+
+/**
+ * Shopify itself refused the grant the app holds: the token endpoint refused the refresh token, or a 401
+ * came with no refresh token to try. After an uninstall this is what Shopify answers (app/uninstalled is
+ * acted on only then: worker/webhooks/grant.ts). Its name stays ShopifyReauthRequiredError, so code that
+ * sorts failures by name treats it the same.
+ */
+export class ShopifyGrantRefusedError extends ShopifyReauthRequiredError {}

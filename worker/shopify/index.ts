@@ -15,7 +15,7 @@ export { getAccessToken, exchangeSessionToken, REFRESH_MARGIN_MS } from './token
 export { shopifyHostUrl } from './api-version';
 export type { ThrottleStatus } from './throttle';
 
-export { getShopInfo, isPartnerDevelopmentShop, type ShopInfo } from './operations/shop';
+export { getShopId, getShopInfo, isPartnerDevelopmentShop, type ShopInfo } from './operations/shop';
 export { numericId, gid, type Page, type PageInfo, type ImageRef } from './operations/common';
 export {
   getProductsPage,

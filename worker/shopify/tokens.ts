@@ -13,7 +13,7 @@ import {
 } from '../db/shops';
 import { decryptSecret, encryptSecret } from '../lib/crypto';
 import { accessTokenUrl } from './api-version';
-import { ShopifyHttpError, ShopifyReauthRequiredError } from './errors';
+import { ShopifyGrantRefusedError, ShopifyHttpError, ShopifyReauthRequiredError } from './errors';
 import type { AccessTokenSource } from './graphql-client';
 import { realClock, type Clock } from './throttle';
 
@@ -117,7 +117,7 @@ export async function renewRejectedToken(env: TokenEnv, db: Db, shopId: number, 
     throw new ShopifyReauthRequiredError(shop?.domain ?? String(shopId), 'no access token');
   const current = await decryptSecret(env.TOKEN_ENCRYPTION_KEY, shop.accessTokenEnc);
   if (current !== rejected) return current;
-  if (!shop.refreshTokenEnc) throw new ShopifyReauthRequiredError(shop.domain, 'token rejected and no refresh token');
+  if (!shop.refreshTokenEnc) throw new ShopifyGrantRefusedError(shop.domain, 'token rejected and no refresh token');
   return refreshOnce(env, db, shop);
 }
 
@@ -163,7 +163,10 @@ export async function refreshWithLease(
       } catch (err) {
         await releaseTokenRefreshLease(db, shopId, leaseId);
         if (err instanceof ShopifyHttpError && !err.retryable && (err.status === 400 || err.status === 401)) {
-          throw new ShopifyReauthRequiredError(shop.domain, err.message);
+          // 400 (invalid_grant): Shopify refuses the refresh token itself, as after an uninstall. 401
+          // (invalid_client) is about the app's own credentials, not the shop's grant.
+          const E = err.status === 400 ? ShopifyGrantRefusedError : ShopifyReauthRequiredError;
+          throw new E(shop.domain, err.message);
         }
         throw err;
       }

@@ -1,15 +1,18 @@
 // The webhook queue (`shopify-webhooks`, binding WEBHOOK_QUEUE): the work of heavy topics
 // (QUEUED_TOPICS) runs here, after the request has answered Shopify. The queue delivers at least once
 // and the request may have enqueued twice (a retry after a timeout), so the consumer claims the
-// delivery's row first (worker/db/processed-webhooks.ts): the work runs once per X-Shopify-Webhook-Id.
+// delivery's row first (worker/db/processed-webhooks.ts): the work runs once per delivery key (the
+// X-Shopify-Webhook-Id, or the signed body's key: receive.ts). A handler may ask to run later
+// (WebhookRetryLater: shop/redact before 48 hours have passed): the message goes back with that delay.
 import { z } from 'zod';
 import { createDb, type Db } from '../db/client';
-import { advanceDelivery, claimWebhookWork, findDelivery, requeueWebhookWork } from '../db/processed-webhooks';
+import { claimWebhookWork, findDelivery, finishDelivery, requeueWebhookWork } from '../db/processed-webhooks';
 import { findShopByDomain } from '../db/shops';
 import { ACK, queueConsumer, retryIn, type Backoff } from '../lib/queue-consumer';
 import type { Logger } from '../lib/log';
 import type { WebhookWorkMessage } from '../messages/shopify-webhook';
-import { handlers, type WebhookDelivery, type WebhookEnv } from './handlers';
+import { handlers, WebhookRetryLater, type HandlerResult, type WebhookDelivery, type WebhookEnv } from './handlers';
+import { recordedShop } from './keys';
 
 export const WEBHOOK_QUEUE_NAME = 'shopify-webhooks';
 
@@ -17,6 +20,7 @@ export async function enqueueWebhookWork(queue: Queue, d: WebhookDelivery): Prom
   const message: WebhookWorkMessage = {
     type: 'webhook',
     webhookId: d.webhookId,
+    ...(d.key && d.key !== d.webhookId ? { key: d.key } : {}),
     topic: d.topic,
     shopDomain: d.shopDomain,
     payload: d.payload,
@@ -27,14 +31,19 @@ export async function enqueueWebhookWork(queue: Queue, d: WebhookDelivery): Prom
 const workMessageSchema: z.ZodType<WebhookWorkMessage> = z.object({
   type: z.literal('webhook'),
   webhookId: z.string(),
+  key: z.string().optional(),
   topic: z.string(),
   shopDomain: z.string(),
   payload: z.record(z.string(), z.unknown()),
 });
 
-export type WorkOutcome = 'done' | 'already_done' | 'busy';
+/** done: the work ran (or changed nothing); already_done / busy: see below; later: the handler asked to wait. */
+export type WorkOutcome = 'done' | 'already_done' | 'busy' | { laterSeconds: number };
 
-/** Runs one delivery's work unless it is done or held by another consumer. Throws when the handler fails. */
+/**
+ * Runs one delivery's work unless it is done or held by another consumer. Throws when the handler fails.
+ * `now` is the consumer's clock (tests move it).
+ */
 export async function runWebhookWork(
   env: WebhookEnv,
   db: Db,
@@ -44,16 +53,19 @@ export async function runWebhookWork(
 ): Promise<WorkOutcome> {
   const handler = handlers[m.topic];
   if (!handler) return 'already_done'; // a topic no longer handled: nothing to do
-  if (!(await claimWebhookWork(db, m, now))) {
-    return (await findDelivery(db, m.webhookId))?.status === 'done' ? 'already_done' : 'busy';
+  const key = m.key ?? m.webhookId;
+  if (!(await claimWebhookWork(db, { webhookId: key, shopDomain: recordedShop(key, m.shopDomain), topic: m.topic }, now))) {
+    return (await findDelivery(db, key))?.status === 'done' ? 'already_done' : 'busy';
   }
+  let result: HandlerResult;
   try {
-    await handler(env, db, await findShopByDomain(db, m.shopDomain), m, log);
+    result = await handler(env, db, await findShopByDomain(db, m.shopDomain), { ...m, key }, log, now);
   } catch (err) {
-    await requeueWebhookWork(db, m.webhookId);
+    await requeueWebhookWork(db, key);
+    if (err instanceof WebhookRetryLater) return { laterSeconds: err.delaySeconds };
     throw err;
   }
-  await advanceDelivery(db, m.webhookId, 'running', 'done');
+  await finishDelivery(db, key, 'running', result === 'unchanged' && key !== m.webhookId);
   return 'done';
 }
 
@@ -74,6 +86,10 @@ export const handleWebhookBatch = queueConsumer({
   async process({ env, db }, m, _delivery, log) {
     const outcome = await runWebhookWork(env, db, m, log);
     if (outcome === 'busy') return retryIn(BUSY_RETRY_SECONDS);
+    if (typeof outcome === 'object') {
+      log.info('webhook_work_later', { delaySeconds: outcome.laterSeconds });
+      return retryIn(outcome.laterSeconds);
+    }
     log.info('webhook_work_done', { outcome });
     return ACK;
   },

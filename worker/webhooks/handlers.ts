@@ -7,11 +7,26 @@ import { deleteShopData, markShopUninstalled, updateShopInfo, type ShopRow } fro
 import type { Logger } from '../lib/log';
 import { shopPrefixes } from '../lib/r2-keys';
 import { gid as toGid } from '../shopify/operations/common';
+import { askShopifyForGrant } from './grant';
 import { enqueueSync, type ResourceChangedMessage } from '../messages/catalogue-sync';
 
 export type WebhookEnv = Env;
 
-export type WebhookDelivery = { topic: string; shopDomain: string; webhookId: string; payload: Record<string, unknown> };
+export type WebhookDelivery = {
+  topic: string;
+  shopDomain: string;
+  webhookId: string;
+  /** The key the delivery is recorded under when it is not the id (receive.ts `deliveryKey`). */
+  key?: string;
+  payload: Record<string, unknown>;
+};
+
+/**
+ * What a handler did. Nothing returned: it acted. 'unchanged': it decided to change nothing (a shop that
+ * is not ours or not installed, a replay Shopify contradicts); such a delivery leaves no record behind, so
+ * it can never shadow a later genuine delivery with the same signed body (receive.ts, delivery keys).
+ */
+export type HandlerResult = void | 'unchanged';
 
 export type WebhookHandler = (
   env: WebhookEnv,
@@ -19,7 +34,29 @@ export type WebhookHandler = (
   shop: ShopRow | undefined,
   d: WebhookDelivery,
   log: Logger,
-) => Promise<void>;
+  now: number,
+) => Promise<HandlerResult>;
+
+/** Thrown by a queued handler whose work must wait: the consumer gives the delivery back to the queue with this delay. */
+export class WebhookRetryLater extends Error {
+  constructor(
+    readonly delaySeconds: number,
+    reason: string,
+  ) {
+    super(reason);
+    this.name = 'WebhookRetryLater';
+  }
+}
+
+/** Shopify sends shop/redact 48 hours after an uninstall; it is acted on only that long after ours was confirmed. */
+export const SHOP_REDACT_AFTER_MS = 48 * 60 * 60_000;
+/**
+ * A shop/redact that arrives at most this long before 48 hours have passed since the confirmed uninstall
+ * is put back on the queue until then (Cloudflare Queues delay a message by 12 hours at most): our
+ * confirmation comes after Shopify's uninstall (its webhook retries, our queue's retries), so a genuine
+ * shop/redact can arrive a little before our 48 hours are up. One that comes earlier is not Shopify's.
+ */
+export const SHOP_REDACT_WAIT_MAX_MS = 12 * 60 * 60_000;
 
 /** Every prefix under which a shop's R2 objects live (worker/shopify/README.md "R2 key convention"). */
 export function allShopPrefixes(shopId: number): string[] {
@@ -58,29 +95,55 @@ const RESOURCE_TOPICS: Record<string, { type: ResourceChangedMessage['type']; gi
 export const RESOURCE_INCLUDE_FIELDS = ['id', 'admin_graphql_api_id', 'updated_at'] as const;
 
 /** Topics whose work goes through the webhook queue (Shopify calls, many R2/D1 requests). */
-export const QUEUED_TOPICS: ReadonlySet<string> = new Set(['app_subscriptions/update', 'shop/redact']);
+export const QUEUED_TOPICS: ReadonlySet<string> = new Set(['app/uninstalled', 'app_subscriptions/update', 'shop/redact']);
 
 /** A payload field as text (ids arrive as numbers); missing or an object: ''. */
 const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
 
 export const handlers: Record<string, WebhookHandler> = {
-  'app/uninstalled': async (_env, db, shop, d, log) => {
-    if (!shop) return;
-    await markShopUninstalled(db, shop.id);
-    log.info('shop_uninstalled', { shop: d.shopDomain });
+  // Queued: asks Shopify. The body proves only that Shopify once sent it (it may be a replay years old):
+  // the shop is uninstalled here only when Shopify refuses its token. A token Shopify still accepts means
+  // the shop is installed (or came back): nothing changes. 429/5xx/network failures are thrown and retried.
+  'app/uninstalled': async (env, db, shop, d, log, now) => {
+    if (!shop) {
+      log.info('shop_uninstall_ignored', { shop: d.shopDomain, reason: 'unknown shop' });
+      return 'unchanged';
+    }
+    if (shop.uninstalledAt) {
+      log.info('shop_uninstall_ignored', {
+        shop: d.shopDomain,
+        reason: 'already uninstalled',
+        uninstalledAt: shop.uninstalledAt,
+      });
+      return 'unchanged';
+    }
+    const answer = await askShopifyForGrant(env, db, shop);
+    if (answer.grant !== 'refused') {
+      log.warn('shop_uninstall_unconfirmed', {
+        shop: d.shopDomain,
+        grant: answer.grant,
+        reason: answer.grant === 'accepted' ? 'Shopify still accepts the shop token' : answer.reason,
+      });
+      return 'unchanged';
+    }
+    if (!(await markShopUninstalled(db, shop.id, now, shop.accessTokenEnc))) {
+      log.warn('shop_uninstall_unconfirmed', { shop: d.shopDomain, reason: 'the shop row changed while Shopify was asked' });
+      return 'unchanged';
+    }
+    log.info('shop_uninstalled', { shop: d.shopDomain, confirmedAt: now });
   },
 
   // The merchant granted or removed optional scopes (or new required ones were granted): the stored grant
   // follows, so the "old install" check and the install landing see what Shopify sees.
   'app/scopes_update': async (_env, db, shop, d, log) => {
-    if (!shop || shop.uninstalledAt) return;
+    if (!shop || shop.uninstalledAt) return 'unchanged';
     const current = (d.payload.current as unknown[]).map(String).join(',');
     await updateShopInfo(db, shop.id, { scopes: current });
     log.info('shop_scopes_updated', { shop: d.shopDomain, scopes: current });
   },
 
   'shop/update': async (_env, db, shop, d) => {
-    if (!shop || shop.uninstalledAt) return;
+    if (!shop || shop.uninstalledAt) return 'unchanged';
     const p = d.payload;
     const planName = str(p.plan_name);
     await updateShopInfo(db, shop.id, {
@@ -96,7 +159,7 @@ export const handlers: Record<string, WebhookHandler> = {
 
   // Queued: asks Shopify for the current subscriptions.
   'app_subscriptions/update': async (env, db, shop, d, log) => {
-    if (!shop) return;
+    if (!shop) return 'unchanged';
     // The billing code owns plan levels: it asks Shopify for the current truth rather than trusting
     // the payload's order (worker/billing/subscription.ts).
     await applySubscriptionUpdate(env, db, d.shopDomain, d.payload, { log });
@@ -115,17 +178,29 @@ export const handlers: Record<string, WebhookHandler> = {
     log.info('compliance_customers_redact', { shop: d.shopDomain, customerData: 'none stored' });
   },
 
-  // Queued: pages through every R2 object of the shop.
-  'shop/redact': async (env, db, shop, d, log) => {
+  // Queued: pages through every R2 object of the shop. Only for a shop whose uninstall Shopify confirmed
+  // (app/uninstalled above) at least 48 hours ago: Shopify sends shop/redact 48 hours after an uninstall,
+  // and not at all when the merchant reinstalled. `uninstalledAt` is the newest confirmed uninstall (a
+  // reinstall clears it), so a replay after reinstall, or after reinstall and a new uninstall, waits for
+  // the 48 hours of the newest one, as Shopify's own would.
+  'shop/redact': async (env, db, shop, d, log, now) => {
     if (!shop) {
       log.info('compliance_shop_redact', { shop: d.shopDomain, found: false });
-      return;
+      return 'unchanged';
     }
-    // Shopify sends shop/redact 48 hours after an uninstall. For a shop that is installed, the request
-    // cannot be Shopify's (or the shop came back): nothing is deleted.
     if (!shop.uninstalledAt) {
       log.warn('compliance_shop_redact_refused', { shop: d.shopDomain, reason: 'shop is installed' });
-      return;
+      return 'unchanged';
+    }
+    const wait = shop.uninstalledAt + SHOP_REDACT_AFTER_MS - now;
+    if (wait > 0) {
+      const fields = { shop: d.shopDomain, confirmedUninstallAt: shop.uninstalledAt, waitSeconds: Math.ceil(wait / 1000) };
+      if (wait <= SHOP_REDACT_WAIT_MAX_MS) {
+        log.info('compliance_shop_redact_deferred', { ...fields, reason: 'uninstall confirmed less than 48 hours ago' });
+        throw new WebhookRetryLater(Math.ceil(wait / 1000), 'uninstall confirmed less than 48 hours ago');
+      }
+      log.warn('compliance_shop_redact_refused', { ...fields, reason: 'uninstall confirmed less than 36 hours ago' });
+      return 'unchanged';
     }
     // Objects first: if the row delete failed after them, the retry still finds the shop id.
     const objects = await deleteShopObjects(env.BUCKET, shop.id);
@@ -136,7 +211,7 @@ export const handlers: Record<string, WebhookHandler> = {
 
 for (const [topic, spec] of Object.entries(RESOURCE_TOPICS)) {
   handlers[topic] = async (env, _db, shop, d) => {
-    if (!shop || shop.uninstalledAt) return;
+    if (!shop || shop.uninstalledAt) return 'unchanged';
     const id = str(d.payload.id);
     if (!id) return;
     await enqueueSync(env.SYNC_QUEUE, {

@@ -2,6 +2,7 @@
 // posted into the in-process Worker; options forge or age it for the trust tests.
 import { env } from 'cloudflare:test';
 import { hmacSha256, toBase64 } from '../../../worker/lib/crypto';
+import { deliveryKey } from '../../../worker/webhooks/keys';
 import { call } from '../helpers';
 
 export type DeliveryOptions = {
@@ -40,4 +41,24 @@ export async function deliverWebhook(topic: string, shopDomain: string, payload:
 /** The `outcome` the Worker answered (processed, queued, duplicate, in_progress, ignored). */
 export async function outcomeOf(res: Response | Promise<Response>): Promise<string> {
   return (await (await res).json<{ outcome: string }>()).outcome;
+}
+
+/**
+ * The key the Worker records a delivery under (worker/webhooks/keys.ts): the id, or for body-keyed topics
+ * a keyed hash of the body deliverWebhook signs. `installedAt`: the shop row's, for app/uninstalled and
+ * shop/redact.
+ */
+export async function recordKeyOf(
+  topic: string,
+  shopDomain: string,
+  payload: unknown,
+  id: string,
+  installedAt?: number | null,
+): Promise<string> {
+  return deliveryKey(
+    env.SHOPIFY_API_SECRET,
+    { topic, shopDomain, webhookId: id },
+    new TextEncoder().encode(JSON.stringify(payload)),
+    installedAt === undefined ? undefined : { installedAt },
+  );
 }

@@ -11,7 +11,7 @@ import { encryptSecret } from '../../../worker/lib/crypto';
 import type { WebhookWorkMessage } from '../../../worker/messages/shopify-webhook';
 import { createShop, db } from '../helpers';
 import { installFakeShopify, recordSyncQueueSends } from '../shopify/fake-shopify';
-import { deliverWebhook as deliver, outcomeOf } from './webhook-delivery';
+import { deliverWebhook as deliver, outcomeOf, recordKeyOf } from './webhook-delivery';
 import { consumeWebhookMessages, recordWebhookQueue } from './webhook-queue';
 
 const sent = recordSyncQueueSends();
@@ -83,15 +83,17 @@ describe('queued topics (app_subscriptions/update, shop/redact)', () => {
   it('answer without calling Shopify; a retry of the same id while the work waits in the queue is a duplicate; the work runs once', async () => {
     const { shop, payload } = await cancellingShop();
     const id = crypto.randomUUID();
+    // Recorded under its signed body's key (worker/webhooks/keys.ts), not the unsigned id.
+    const key = await recordKeyOf('app_subscriptions/update', shop.domain, payload, id);
     expect(await outcomeOf(deliver('app_subscriptions/update', shop.domain, payload, { id }))).toBe('queued');
     expect(fake!.stats.graphql).toBe(0);
-    expect(await status(id)).toBe('queued');
+    expect(await status(key)).toBe('queued');
     expect(await outcomeOf(deliver('app_subscriptions/update', shop.domain, payload, { id }))).toBe('duplicate');
     expect(queue.sent).toHaveLength(1);
     await queue.drain();
     expect(fake!.stats.graphql).toBe(1);
     expect((await findShopById(db(), shop.id))!.planLevel).toBe(0);
-    expect(await status(id)).toBe('done');
+    expect(await status(key)).toBe('done');
   });
 
   it('the delivery is not recorded before its work is durably enqueued: a failed send answers 500 and the retry enqueues', async () => {
@@ -99,7 +101,7 @@ describe('queued topics (app_subscriptions/update, shop/redact)', () => {
     const id = crypto.randomUUID();
     vi.mocked(env.WEBHOOK_QUEUE.send).mockRejectedValueOnce(new Error('queue unavailable'));
     expect((await deliver('app_subscriptions/update', shop.domain, payload, { id })).status).toBe(500);
-    expect(await status(id)).toBeUndefined();
+    expect(await status(await recordKeyOf('app_subscriptions/update', shop.domain, payload, id))).toBeUndefined();
     expect(await outcomeOf(deliver('app_subscriptions/update', shop.domain, payload, { id }))).toBe('queued');
     expect(queue.sent.map((m) => m.webhookId)).toEqual([id]);
   });

@@ -19,7 +19,7 @@ import { encryptSecret } from '../../../worker/lib/crypto';
 import { isOldInstall } from '../../../worker/install/old-install';
 import { call, createShop, db } from '../helpers';
 import { installFakeShopify, recordSyncQueueSends } from '../shopify/fake-shopify';
-import { deliverWebhook as deliver, outcomeOf } from './webhook-delivery';
+import { deliverWebhook as deliver, outcomeOf, recordKeyOf } from './webhook-delivery';
 import { recordWebhookQueue } from './webhook-queue';
 
 let fake: ReturnType<typeof installFakeShopify> | undefined;
@@ -70,11 +70,12 @@ describe('/webhooks', () => {
     ]);
   });
 
-  it('app/uninstalled revokes the tokens and stops queued and running jobs', async () => {
+  it('app/uninstalled, once Shopify refuses the token, revokes the tokens and stops queued and running jobs', async () => {
+    // Shopify answers 401 to the token (the uninstall revoked it); there is no refresh token to try.
+    fake = installFakeShopify({ graphql: () => ({ status: 401, data: { errors: '[API] Invalid API key or access token' } }) });
     const { shop, headers } = await createShop({
-      accessTokenEnc: 'enc',
-      refreshTokenEnc: 'enc',
-      accessTokenExpiresAt: Date.now() + 1000,
+      accessTokenEnc: await encryptSecret(env.TOKEN_ENCRYPTION_KEY, 'shpat_revoked'),
+      accessTokenExpiresAt: Date.now() + 3600_000,
       planLevel: 2,
     });
     await db()
@@ -85,8 +86,11 @@ describe('/webhooks', () => {
         { id: crypto.randomUUID(), shopId: shop.id, dataType: 1, processType: 'optimize', status: 'done' },
       ]);
     expect(
-      (await deliver('app/uninstalled', shop.domain, { id: 1, domain: shop.domain, myshopify_domain: shop.domain })).status,
-    ).toBe(200);
+      await outcomeOf(deliver('app/uninstalled', shop.domain, { id: 1, domain: shop.domain, myshopify_domain: shop.domain })),
+    ).toBe('queued');
+    expect((await findShopById(db(), shop.id))!.uninstalledAt).toBeNull(); // decided by Shopify's answer, in the queue
+    await queue.drain();
+    expect(fake.stats.graphql).toBe(1);
     const row = (await findShopById(db(), shop.id))!;
     expect(row).toMatchObject({ accessTokenEnc: null, refreshTokenEnc: null, adminTokenHash: null, planLevel: 0 });
     expect(row.uninstalledAt).toBeTruthy();
@@ -254,9 +258,13 @@ describe('/webhooks', () => {
       expect((await env.BUCKET.list({ prefix: `${kind}/${other.id}/` })).objects).toHaveLength(1);
     }
     expect(await db().select().from(shops).where(eq(shops.id, other.id)).get()).toBeTruthy();
-    // The dedupe record stays (it holds no personal data) so a retried redact is a no-op.
-    const record = await db().select().from(processedWebhooks).where(eq(processedWebhooks.shopDomain, shop.domain)).all();
-    expect(record).toMatchObject([{ status: 'done' }]);
+    // The dedupe record stays (a keyed hash of the body: no shop domain, no personal data), so a retried
+    // redact is a duplicate.
+    const key = await recordKeyOf('shop/redact', shop.domain, { shop_id: 1, shop_domain: shop.domain }, '', shop.installedAt);
+    expect(await db().select().from(processedWebhooks).where(eq(processedWebhooks.webhookId, key)).all()).toMatchObject([
+      { status: 'done', shopDomain: '' },
+    ]);
+    expect(await db().select().from(processedWebhooks).where(eq(processedWebhooks.shopDomain, shop.domain)).all()).toEqual([]);
   });
 
   it('a failing inline handler releases the claim so Shopify’s retry is processed', async () => {

@@ -8,13 +8,14 @@ import { BULK_STATUS, PRODUCTS_WITH_MEDIA_BULK_QUERY, RUN_QUERY } from './bulk';
 import { COLLECTION_BY_ID, COLLECTION_UPDATE_IMAGE, COLLECTIONS_PAGE } from './collections';
 import { FILE_ACKNOWLEDGE_UPDATE_FAILED, FILE_STATUS, FILE_UPDATE, STAGED_UPLOADS_CREATE } from './files';
 import { PRODUCT_BY_ID, PRODUCTS_COUNT, PRODUCTS_PAGE } from './products';
-import { SHOP_INFO, SHOP_PLAN } from './shop';
+import { SHOP_ID, SHOP_INFO, SHOP_PLAN } from './shop';
 import { MAIN_THEME_SETTINGS } from './themes';
 
 /** Documents sent to the Admin GraphQL endpoint, keyed by their operation name. */
 export const ADMIN_GRAPHQL_DOCUMENTS: Readonly<Record<string, string>> = {
   ShopInfo: SHOP_INFO,
   ShopPlan: SHOP_PLAN,
+  ShopId: SHOP_ID,
   MainThemeSettingsData: MAIN_THEME_SETTINGS,
   ProductsWithMedia: PRODUCTS_PAGE,
   ProductWithMedia: PRODUCT_BY_ID,

@@ -76,3 +76,15 @@ export async function isPartnerDevelopmentShop(client: AdminClient): Promise<boo
   const d = await client.request<{ shop: { plan: { partnerDevelopment: boolean } } }>(SHOP_PLAN);
   return d.shop.plan.partnerDevelopment === true;
 }
+
+export const SHOP_ID = /* GraphQL */ `
+  query ShopId {
+    shop { id }
+  }
+`;
+
+/** The cheapest authenticated question: whether Shopify still accepts the shop's token (worker/webhooks/grant.ts). */
+export async function getShopId(client: AdminClient): Promise<string> {
+  const d = await client.request<{ shop: { id: string } }>(SHOP_ID);
+  return d.shop.id;
+}
