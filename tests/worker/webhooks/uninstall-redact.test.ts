@@ -8,7 +8,7 @@ import { createMessageBatch, env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { pruneProcessedWebhooks } from '../../../worker/db/processed-webhooks';
-import { adminTokens, images, items, jobs, processedWebhooks } from '../../../worker/db/schema';
+import { adminTokens, images, items, jobs, processedWebhooks, shops } from '../../../worker/db/schema';
 import { findShopByDomain, upsertInstalledShop } from '../../../worker/db/shops';
 import { createLogger } from '../../../worker/lib/log';
 import type { WebhookWorkMessage } from '../../../worker/messages/shopify-webhook';
@@ -213,6 +213,30 @@ describe('app/uninstalled is acted on only when Shopify refuses the token', () =
     expect(await outcomeOf(post(d, { triggeredAt: null }))).toBe('duplicate');
     expect(queue.sent).toHaveLength(0);
     expect((await emu.info()).stats.graphqlRequests).toBe(graphqlBefore);
+  });
+
+  it('when our access token has expired, Shopify refusing the refresh token (invalid_grant) is the same confirmation', async () => {
+    const { emu, shopId } = await installedShop();
+    await db()
+      .update(shops)
+      .set({ accessTokenExpiresAt: Date.now() - 1000 })
+      .where(eq(shops.id, shopId));
+    await emu.uninstall();
+    await sendPending(emu, 'app/uninstalled');
+    const refreshesBefore = (await emu.info()).stats.tokenRefreshes;
+    expect((await queue.drain()).explicitAcks).toHaveLength(1);
+    expect((await emu.info()).stats.tokenRefreshes).toBe(refreshesBefore); // refused, none issued
+    expect((await holdings(shopId, emu.domain)).grant).toMatchObject({ accessTokenEnc: null, refreshTokenEnc: null });
+  });
+
+  it('a shop whose token the app does not hold cannot be confirmed: nothing changes', async () => {
+    const { shop } = await createShop({ accessTokenEnc: null });
+    await ownData(shop.id);
+    const before = await holdings(shop.id, shop.domain);
+    const body = { id: 1, domain: shop.domain, myshopify_domain: shop.domain };
+    expect(await outcomeOf(deliverWebhook('app/uninstalled', shop.domain, body, { triggeredAt: null }))).toBe('queued');
+    await queue.drain();
+    expect(await holdings(shop.id, shop.domain)).toEqual(before);
   });
 
   it('uninstall, reinstall, uninstall again: the second uninstall (same body, new install) is acted on', async () => {
