@@ -37,12 +37,13 @@ const workMessageSchema: z.ZodType<WebhookWorkMessage> = z.object({
   payload: z.record(z.string(), z.unknown()),
 });
 
-/** done: the work ran (or changed nothing); already_done / busy: see below; later: the handler asked to wait. */
-export type WorkOutcome = 'done' | 'already_done' | 'busy' | { laterSeconds: number };
+export type WorkOutcome = 'done' | 'already_done' | 'busy';
 
 /**
- * Runs one delivery's work unless it is done or held by another consumer. Throws when the handler fails.
- * `now` is the consumer's clock (tests move it).
+ * Runs one delivery's work unless it is done or held by another consumer. Throws when the handler fails,
+ * and WebhookRetryLater (after giving the work back) when the handler asked to wait: callers that know
+ * it (the queue consumer) retry after its delay, others treat it as a failure to retry. `now` is the
+ * consumer's clock (tests move it).
  */
 export async function runWebhookWork(
   env: WebhookEnv,
@@ -62,7 +63,6 @@ export async function runWebhookWork(
     result = await handler(env, db, await findShopByDomain(db, m.shopDomain), { ...m, key }, log, now);
   } catch (err) {
     await requeueWebhookWork(db, key);
-    if (err instanceof WebhookRetryLater) return { laterSeconds: err.delaySeconds };
     throw err;
   }
   await finishDelivery(db, key, 'running', result === 'unchanged' && key !== m.webhookId);
@@ -84,12 +84,15 @@ export const handleWebhookBatch = queueConsumer({
   context: (m) => ({ topic: m.topic, shop: m.shopDomain, webhookId: m.webhookId }),
   setup: (env: Env) => ({ env, db: createDb(env.DB) }),
   async process({ env, db }, m, _delivery, log) {
-    const outcome = await runWebhookWork(env, db, m, log);
-    if (outcome === 'busy') return retryIn(BUSY_RETRY_SECONDS);
-    if (typeof outcome === 'object') {
-      log.info('webhook_work_later', { delaySeconds: outcome.laterSeconds });
-      return retryIn(outcome.laterSeconds);
+    let outcome: WorkOutcome;
+    try {
+      outcome = await runWebhookWork(env, db, m, log);
+    } catch (err) {
+      if (!(err instanceof WebhookRetryLater)) throw err;
+      log.info('webhook_work_later', { delaySeconds: err.delaySeconds, reason: err.message });
+      return retryIn(err.delaySeconds);
     }
+    if (outcome === 'busy') return retryIn(BUSY_RETRY_SECONDS);
     log.info('webhook_work_done', { outcome });
     return ACK;
   },

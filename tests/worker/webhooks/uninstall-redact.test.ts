@@ -15,7 +15,7 @@ import type { WebhookWorkMessage } from '../../../worker/messages/shopify-webhoo
 import { accessTokenUrl } from '../../../worker/shopify/api-version';
 import { toStoredTokens } from '../../../worker/shopify/tokens';
 import { handleWebhookBatch, runWebhookWork, WEBHOOK_QUEUE_NAME } from '../../../worker/webhooks/consumer';
-import { SHOP_REDACT_AFTER_MS, SHOP_REDACT_WAIT_MAX_MS } from '../../../worker/webhooks/handlers';
+import { SHOP_REDACT_AFTER_MS, SHOP_REDACT_WAIT_MAX_MS, WebhookRetryLater } from '../../../worker/webhooks/handlers';
 import { BODY_KEY_PREFIX } from '../../../worker/webhooks/keys';
 import { WEBHOOK_BODY_KEY_RETENTION_MS } from '../../../worker/webhooks/maintenance';
 import { createEmulatorShop, type EmulatorShop, type TokenAnswer, type WebhookDelivery } from '../emulator-client';
@@ -110,10 +110,17 @@ async function uninstall(emu: EmulatorShop): Promise<WebhookDelivery> {
   return d!;
 }
 
-/** Runs the queued messages through the consumer with its clock at `now`. */
+/** Runs the queued messages through the consumer with its clock at `now`; a delay asked for reads `{ laterSeconds }`. */
 async function consumeAt(now: number) {
-  const results = [];
-  for (const m of queue.sent.splice(0)) results.push(await runWebhookWork(env, db(), m, log, now));
+  const results: (string | { laterSeconds: number })[] = [];
+  for (const m of queue.sent.splice(0)) {
+    try {
+      results.push(await runWebhookWork(env, db(), m, log, now));
+    } catch (err) {
+      if (!(err instanceof WebhookRetryLater)) throw err;
+      results.push({ laterSeconds: err.delaySeconds });
+    }
+  }
   return results;
 }
 
