@@ -22,7 +22,8 @@ import { createShop, db } from '../helpers';
 
 const IMAGES = Number((env as unknown as Record<string, string | undefined>).CHAOS_IMAGES ?? '') || 9;
 const PER_PRODUCT = 3;
-// Production batches hold 4 messages (wrangler.toml); the long run delivers 25 at once to bound its wall time.
+// Production batches hold 1 message (wrangler.images.toml) but Workers may run invocations side by side in one
+// isolate: 4 at once here; the long run delivers 25 at once to bound its wall time.
 const BATCH = IMAGES > 50 ? 25 : 4;
 
 /** A small seeded PRNG so a failing run can be replayed (the seed is printed). */
