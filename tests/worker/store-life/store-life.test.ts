@@ -8,6 +8,7 @@
 //   3. a restore puts exactly those bytes back, or the row says why not;
 //   4. no image is charged twice, and no restore is charged;
 //   5. the status the admin shows for each image matches what Shopify serves.
+// Webhooks reach the app out of order, twice and replayed; automatic mode reacts to what the syncs find.
 // STORE_LIFE_RUNS / STORE_LIFE_STEPS make it deeper (npm run test:store-life); `npm test` runs a few short lives.
 import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
@@ -21,7 +22,10 @@ import { KEEP_MS } from '../../../worker/optimise/run-context';
 import { imageStatusOf } from '../../../shared/image-status';
 import { defaultImageSettings } from '../../../shared/image-settings';
 import { createEmulatorShop, type EmulatorShop, type FileInfo } from '../emulator-client';
-import { db } from '../helpers';
+import { appFetch, db } from '../helpers';
+import { handleSyncMessage } from '../../../worker/catalogue/consumer';
+import type { SyncQueueMessage } from '../../../worker/messages/catalogue-sync';
+import type { OptimiseMessage } from '../../../worker/messages/optimise';
 import { drainOptimiseQueue, installedShop, passTime, planAutomatic, planTabJob, syncCatalogue, type JobKind } from './harness';
 
 const vars = env as unknown as Record<string, string | undefined>;
@@ -32,7 +36,32 @@ const DAY = 24 * 60 * 60 * 1000;
 const SEEDS = ['rocket.jpg', 'flower.jpg', 'chelsea.jpg', 'astronaut.jpg'] as const;
 
 type Model = { latest: Map<string, string>; log: string[] };
-type Real = { emu: EmulatorShop; shop: ShopRow };
+/** `queued`: what the Worker sent to the image and sync queues, delivered by the test in order. */
+type Real = { emu: EmulatorShop; shop: ShopRow; queued: Queued };
+type Queued = { optimise: OptimiseMessage[]; sync: SyncQueueMessage[] };
+
+/**
+ * The queues' consumers run inside the test Worker too: messages the code under test sends are taken here
+ * instead, so each step's work is delivered by the model, in order, and the checks see it finished.
+ */
+function captureQueues(): Queued {
+  const queued: Queued = { optimise: [], sync: [] };
+  const sent = { metadata: { metrics: { backlogCount: 0, backlogBytes: 0, oldestMessageTimestamp: new Date(0) } } };
+  vi.spyOn(env.OPTIMISE_QUEUE, 'send').mockImplementation(async (m) => (queued.optimise.push(m as OptimiseMessage), sent));
+  vi.spyOn(env.OPTIMISE_QUEUE, 'sendBatch').mockImplementation(
+    async (ms) => ([...ms].forEach((m) => queued.optimise.push(m.body as OptimiseMessage)), sent),
+  );
+  vi.spyOn(env.SYNC_QUEUE, 'send').mockImplementation(async (m) => (queued.sync.push(m as SyncQueueMessage), sent));
+  return queued;
+}
+
+/** Delivers what the code queued: catalogue updates first (they may queue automatic work), then images. */
+async function deliverQueued(r: Real): Promise<void> {
+  while (r.queued.sync.length > 0) {
+    for (const body of r.queued.sync.splice(0)) await handleSyncMessage(body, env);
+  }
+  await drainOptimiseQueue(r.queued.optimise.splice(0));
+}
 type Fault = 'none' | 'graphql-429' | 'graphql-5xx' | 'cdn-5xx' | 'file-processing';
 
 async function injectFault(emu: EmulatorShop, fault: Fault): Promise<void> {
@@ -125,6 +154,7 @@ class Job implements fc.AsyncCommand<Model, Real> {
     const chargesBefore = await ledgerCount(r.shop.id);
     if (this.kind === 'auto') await setAutoSwitch(db(), r.shop.id, 1);
     const messages = this.kind === 'auto' ? await planAutomatic(r.shop) : await planTabJob(r.shop, this.kind);
+    await deliverQueued(r); // anything an earlier step left (none expected)
     let first = true;
     await drainOptimiseQueue(messages, {
       beforeBatch: async () => {
@@ -160,10 +190,40 @@ async function pick(r: Real, k: number): Promise<FileInfo | undefined> {
   return files.length ? files[k % files.length] : undefined;
 }
 
-/** After a store change the product hears of it (webhook -> catalogue sync) before the next step. */
+/** After a store change the product hears of it (webhook -> catalogue sync, automatic mode) before the next step. */
 async function noticed(m: Model, r: Real): Promise<void> {
   await syncCatalogue(r.shop);
+  await deliverQueued(r);
   await checkInvariants(m, r);
+}
+
+/**
+ * Shopify's pending webhooks reach the app out of order, each twice, and once more replayed (same signed
+ * body, a new X-Shopify-Webhook-Id, no X-Shopify-Triggered-At): whatever they trigger keeps the promises.
+ */
+class Webhooks implements fc.AsyncCommand<Model, Real> {
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    m.log.push(this.toString());
+    const pending = (await r.emu.webhooks({ status: 'pending' })).filter((d) => d.url).reverse();
+    for (const d of [...pending, ...pending]) {
+      await appFetch(new Request(d.url, { method: 'POST', headers: d.headers, body: d.body }));
+      await r.emu.ackWebhook(d.id);
+    }
+    for (const d of pending) {
+      const { 'X-Shopify-Triggered-At': _at, ...headers } = d.headers;
+      await appFetch(
+        new Request(d.url, {
+          method: 'POST',
+          headers: { ...headers, 'X-Shopify-Webhook-Id': crypto.randomUUID() },
+          body: d.body,
+        }),
+      );
+    }
+    await deliverQueued(r);
+    await checkInvariants(m, r);
+  }
+  toString = () => 'webhooks delivered out of order, twice and replayed';
 }
 
 class FilesReplace implements fc.AsyncCommand<Model, Real> {
@@ -253,23 +313,29 @@ class ClockJump implements fc.AsyncCommand<Model, Real> {
   toString = () => `${this.days} days pass`;
 }
 
+const jobs = fc
+  .tuple(
+    fc.constantFrom<JobKind | 'auto'>('optimize', 'reoptimize', 'restore', 'auto'),
+    fc.constantFrom<Fault>('none', 'none', 'graphql-429', 'graphql-5xx', 'cdn-5xx', 'file-processing'),
+  )
+  .map(([k, f]) => new Job(k, f));
+
+// Jobs twice: what the merchant asks of us comes as often as what happens to the store.
 const commands = [
-  fc
-    .tuple(
-      fc.constantFrom<JobKind | 'auto'>('optimize', 'reoptimize', 'restore', 'auto'),
-      fc.constantFrom<Fault>('none', 'none', 'graphql-429', 'graphql-5xx', 'cdn-5xx', 'file-processing'),
-    )
-    .map(([k, f]) => new Job(k, f)),
+  jobs,
+  jobs,
   fc.tuple(fc.nat(7), fc.constantFrom(...SEEDS)).map(([k, s]) => new FilesReplace(k, s)),
   fc.tuple(fc.nat(7), fc.nat(7)).map(([k, from]) => new OtherAppUpdate(k, from)),
   fc.tuple(fc.nat(7), fc.constantFrom('Blue mug on a table', '')).map(([k, a]) => new EditAlt(k, a)),
   fc.tuple(fc.nat(7), fc.constantFrom(...SEEDS)).map(([k, s]) => new ReplaceMedia(k, s)),
   fc.integer({ min: 5, max: 35 }).map((d) => new ClockJump(d)),
+  fc.constant(new Webhooks()),
 ];
 
 describe('a store over its life', () => {
   afterEach(() => {
     vi.useRealTimers();
+    vi.restoreAllMocks();
   });
 
   it(
@@ -281,7 +347,9 @@ describe('a store over its life', () => {
       await fc.assert(
         fc.asyncProperty(fc.commands(commands, { maxCommands: STEPS, size: 'max' }), async (cmds) => {
           vi.useRealTimers();
+          vi.restoreAllMocks();
           vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+          const queued = captureQueues();
           const emu = await createEmulatorShop({
             seed: 'large',
             products: 2,
@@ -303,8 +371,9 @@ describe('a store over its life', () => {
           lives++;
           steps += [...cmds].length;
           // Every life starts from a shop we optimised once: what follows is the store's life after it.
-          await new Job('optimize', 'none').run(model, { emu, shop });
-          await fc.asyncModelRun(() => ({ model, real: { emu, shop } }), cmds);
+          const real: Real = { emu, shop, queued };
+          await new Job('optimize', 'none').run(model, real);
+          await fc.asyncModelRun(() => ({ model, real }), cmds);
           console.info(`life ${lives}: ${model.log.join(' | ')}`);
         }),
         { numRuns: RUNS, verbose: 1, ...(vars.STORE_LIFE_SEED ? { seed: Number(vars.STORE_LIFE_SEED) } : {}) },
