@@ -6,9 +6,10 @@
 //
 // The 5-minute cron (deadLetterTask) then
 // - re-sends the rows an operator asked to replay (`npm run dead-letters -- replay ...`) to their queue;
-// - retries work that must never be lost (MUST_COMPLETE_TOPICS: shop/redact) through the webhook
-//   consumer's own entry point (runWebhookWork), with backoff, until it is done: a failure is logged
-//   (`dead_letter_retry_failed`) and tried again, never given up.
+// - retries work that must never be lost (MUST_COMPLETE_TOPICS: shop/redact, app/uninstalled,
+//   app_subscriptions/update) through the webhook consumer's own entry point (runWebhookWork), with
+//   backoff, until it is done: a failure is logged (`dead_letter_retry_failed`) and tried again, never
+//   given up.
 import { z } from 'zod';
 import { endSync } from '../db/catalogue-syncs';
 import { createDb } from '../db/client';
@@ -26,6 +27,7 @@ import { createLogger, type Logger } from '../lib/log';
 import { ACK, queueConsumer, type Backoff } from '../lib/queue-consumer';
 import type { WebhookWorkMessage } from '../messages/shopify-webhook';
 import { runWebhookWork } from '../webhooks/consumer';
+import { QUEUED_TOPICS } from '../webhooks/handlers';
 
 /** Dead-letter queue -> the queue its messages came from (base names; environments add a suffix). */
 export const DEAD_LETTER_QUEUES = {
@@ -36,8 +38,13 @@ export const DEAD_LETTER_QUEUES = {
 
 export type OriginQueue = (typeof DEAD_LETTER_QUEUES)[keyof typeof DEAD_LETTER_QUEUES] | 'image-optimise';
 
-/** Webhook topics whose work must finish however long it takes (GDPR: the shop's data is erased). */
-export const MUST_COMPLETE_TOPICS: ReadonlySet<string> = new Set(['shop/redact']);
+/**
+ * Webhook topics whose work must finish however long it takes: the queued ones (QUEUED_TOPICS). shop/redact
+ * (GDPR: the shop's data is erased), app/uninstalled (its confirmation gates the redaction) and
+ * app_subscriptions/update (the plan the merchant pays for). Each asks Shopify for the current truth
+ * and is safe to run again (worker/webhooks/handlers.ts), so a late retry cannot apply stale state.
+ */
+export const MUST_COMPLETE_TOPICS: ReadonlySet<string> = QUEUED_TOPICS;
 
 /** The wrangler.toml max_retries of the dead-letter consumers: recording a row only fails while D1 does. */
 export const DEAD_LETTER_MAX_RETRIES = 100;
@@ -49,9 +56,11 @@ export function mustCompleteDelayMs(retries: number): number {
 }
 
 const anyBody = z.unknown();
-const webhookWork: z.ZodType<WebhookWorkMessage> = z.object({
+// Loose: every field the webhook consumer reads travels on (its delivery `key`, and any added later).
+const webhookWork: z.ZodType<WebhookWorkMessage> = z.looseObject({
   type: z.literal('webhook'),
   webhookId: z.string(),
+  key: z.string().optional(),
   topic: z.string(),
   shopDomain: z.string(),
   payload: z.record(z.string(), z.unknown()),

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { parse } from 'smol-toml';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { findDeadLetter } from '../../../worker/db/dead-letters';
+import { findDelivery } from '../../../worker/db/processed-webhooks';
 import { catalogueSyncs, deadLetters } from '../../../worker/db/schema';
 import { findShopById } from '../../../worker/db/shops';
 import {
@@ -94,7 +95,7 @@ describe('dead-letter consumers', () => {
       status: 'open',
       shop: shop.domain,
       kind: 'app_subscriptions/update',
-      mustComplete: false,
+      mustComplete: true, // a queued topic: retried until done
       body: JSON.stringify(webhook),
     });
     expect(await rowFor('catalogue-sync', `s-${id}`)).toMatchObject({ status: 'open', shop: String(shop.id), kind: 'sync' });
@@ -118,9 +119,12 @@ describe('the dead-letter cron', () => {
     const { shop } = await createShop({ uninstalledAt: Date.now() - 49 * 3600_000 });
     await env.BUCKET.put(`originals/${shop.id}/a.jpg`, 'bytes');
     const messageId = `redact-${crypto.randomUUID()}`;
+    // The delivery's record key (worker/webhooks/keys.ts) travels with the retried work.
+    const key = `redact-key-${crypto.randomUUID()}`;
     const body = {
       type: 'webhook',
       webhookId: crypto.randomUUID(),
+      key,
       topic: 'shop/redact',
       shopDomain: shop.domain,
       payload: { shop_domain: shop.domain },
@@ -156,6 +160,8 @@ describe('the dead-letter cron', () => {
     await deadLetterTask(cron(t1 + mustCompleteDelayMs(1)), env);
     // Done, and nothing of the redacted shop stays in the record.
     expect(await findDeadLetter(db(), row.id)).toMatchObject({ status: 'done', nextRetryAt: null, shop: null, body: '{}' });
+    expect(await findDelivery(db(), key)).toMatchObject({ status: 'done' });
+    expect(await findDelivery(db(), body.webhookId)).toBeUndefined();
     expect(await findShopById(db(), shop.id)).toBeUndefined();
     expect(await env.BUCKET.get(`originals/${shop.id}/a.jpg`)).toBeNull();
   });
