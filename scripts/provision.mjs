@@ -96,7 +96,12 @@ for (const name of r.secrets) {
     console.log(`  keep    ${name} (set on both Workers; --reset-secret ${name} replaces it)`);
     continue;
   }
-  const value = dryRun ? '' : await secretValue(name);
+  // Set on one Worker only (an interrupted run): the other must get the same value, never a new one
+  // (a second TOKEN_ENCRYPTION_KEY could not read the tokens the first wrote).
+  const partial = missingOn.length < r.workers.length;
+  if (partial && !dryRun)
+    console.log(`  ${name} is set on ${r.workers.find((w) => !missingOn.includes(w)).name} only: enter the same value it has.`);
+  const value = dryRun ? '' : await secretValue(name, { mayGenerate: !partial });
   for (const w of missingOn) act('secret', wrangler('secret', 'put', name, '-c', w.config, '--env', env), { input: value });
 }
 
@@ -106,11 +111,11 @@ ${dryRun ? 'Nothing was changed.' : `${env} is provisioned.`} Next:
   shopify app deploy --config ${env}         registers ${r.appUrl} (shopify.app.${env}.toml) with Shopify`);
 
 /** A secret from the environment, or asked for without echo. */
-async function secretValue(name) {
+async function secretValue(name, { mayGenerate }) {
   if (process.env[name]) return process.env[name];
-  const hint = name === 'TOKEN_ENCRYPTION_KEY' ? ' (empty: generate 32 random bytes)' : '';
-  const value = await ask(`  ${name}${hint}: `);
-  if (!value && name === 'TOKEN_ENCRYPTION_KEY') return randomBytes(32).toString('base64');
+  const generate = mayGenerate && name === 'TOKEN_ENCRYPTION_KEY';
+  const value = await ask(`  ${name}${generate ? ' (empty: generate 32 random bytes)' : ''}: `);
+  if (!value && generate) return randomBytes(32).toString('base64');
   if (!value) {
     console.error(`✗ ${name} is required`);
     process.exit(1);
