@@ -146,6 +146,7 @@ class Job implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly kind: JobKind | 'auto',
     readonly fault: Fault,
+    readonly duplicate = false,
   ) {}
   check = () => true;
   async run(m: Model, r: Real): Promise<void> {
@@ -156,7 +157,8 @@ class Job implements fc.AsyncCommand<Model, Real> {
     const messages = this.kind === 'auto' ? await planAutomatic(r.shop) : await planTabJob(r.shop, this.kind);
     await deliverQueued(r); // anything an earlier step left (none expected)
     let first = true;
-    await drainOptimiseQueue(messages, {
+    // At-least-once delivery: with `duplicate`, every message arrives twice.
+    await drainOptimiseQueue(this.duplicate ? [...messages, ...messages] : messages, {
       beforeBatch: async () => {
         await injectFault(r.emu, first ? this.fault : 'none');
         first = false;
@@ -179,7 +181,8 @@ class Job implements fc.AsyncCommand<Model, Real> {
     }
     await checkInvariants(m, r);
   }
-  toString = () => `${this.kind}${this.fault === 'none' ? '' : ` with ${this.fault}`}`;
+  toString = () =>
+    `${this.kind}${this.fault === 'none' ? '' : ` with ${this.fault}`}${this.duplicate ? ', delivered twice' : ''}`;
 }
 
 // ---- what merchants, other apps and time do ----
@@ -317,8 +320,9 @@ const jobs = fc
   .tuple(
     fc.constantFrom<JobKind | 'auto'>('optimize', 'reoptimize', 'restore', 'auto'),
     fc.constantFrom<Fault>('none', 'none', 'graphql-429', 'graphql-5xx', 'cdn-5xx', 'file-processing'),
+    fc.boolean(),
   )
-  .map(([k, f]) => new Job(k, f));
+  .map(([k, f, twice]) => new Job(k, f, twice));
 
 // Jobs twice: what the merchant asks of us comes as often as what happens to the store.
 const commands = [
