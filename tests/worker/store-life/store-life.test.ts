@@ -3,6 +3,7 @@
 // (optimise, re-optimise, restore, automatic mode), all through the real queue handlers against the
 // store emulator. The model holds the one thing only the merchant decides: the latest picture of each
 // image. After every step (decisions.md, "The store changes after we optimise"):
+// The images are a shop's product media and its collection image.
 //   1. Shopify serves, for every image, the merchant's latest picture or our result made from it;
 //   2. every image we changed has that latest picture's original in R2 until the date the admin shows;
 //   3. a restore puts exactly those bytes back, or the row says why not;
@@ -11,7 +12,7 @@
 // Webhooks reach the app out of order, twice and replayed; automatic mode reacts to what the syncs find.
 // STORE_LIFE_RUNS / STORE_LIFE_STEPS make it deeper (npm run test:store-life); `npm test` runs a few short lives.
 import { env } from 'cloudflare:test';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setAutoSwitch, saveImageSettings } from '../../../worker/db/image-settings';
@@ -76,12 +77,20 @@ async function productFiles(emu: EmulatorShop): Promise<FileInfo[]> {
   return (await emu.products()).flatMap((p) => p.media);
 }
 
-async function productRows(shopId: number) {
+/** What the store serves for every image we track: product media by file id, collection images by `<gid>/image` (as the catalogue names them). */
+async function servedImages(emu: EmulatorShop): Promise<Map<string, string>> {
+  const served = new Map((await productFiles(emu)).map((f) => [f.id, f.sha256]));
+  for (const c of await emu.collections()) if (c.image) served.set(`${c.id}/image`, c.image.sha256);
+  return served;
+}
+
+/** Product (1) and collection (2) image rows; articles are left out of these lives (the blogs area is off). */
+async function catalogueRows(shopId: number) {
   return db()
     .select({ image: images })
     .from(images)
     .innerJoin(items, eq(items.id, images.itemId))
-    .where(and(eq(images.shopId, shopId), eq(items.dataType, 1), eq(images.deleted, false)))
+    .where(and(eq(images.shopId, shopId), inArray(items.dataType, [1, 2]), eq(images.deleted, false)))
     .all()
     .then((r) => r.map((x) => x.image));
 }
@@ -91,14 +100,13 @@ const ledgerCount = async (shopId: number) =>
 
 /** The five promises, checked against Shopify (the emulator), D1 and R2 as they are now. */
 async function checkInvariants(m: Model, r: Real): Promise<void> {
-  const files = new Map((await productFiles(r.emu)).map((f) => [f.id, f]));
-  const rows = await productRows(r.shop.id);
+  const servedBy = await servedImages(r.emu);
+  const rows = await catalogueRows(r.shop.id);
   const trail = `\n${m.log.join('\n')}`;
   for (const row of rows) {
-    const file = files.get(row.imgId);
-    if (!file) continue; // removed in Shopify; the next sync marks the row deleted
+    const served = servedBy.get(row.imgId);
+    if (!served) continue; // removed in Shopify; the next sync marks the row deleted
     const latest = m.latest.get(row.imgId);
-    const served = file.sha256;
     const what = `image ${row.id} (${row.imgId}, ${row.status})`;
     // 1. the merchant's latest picture, or our result made from it
     expect(
@@ -151,10 +159,13 @@ class Job implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(m: Model, r: Real): Promise<void> {
     m.log.push(this.toString());
-    const before = await productRows(r.shop.id);
+    const before = await catalogueRows(r.shop.id);
     const chargesBefore = await ledgerCount(r.shop.id);
     if (this.kind === 'auto') await setAutoSwitch(db(), r.shop.id, 1);
-    const messages = this.kind === 'auto' ? await planAutomatic(r.shop) : await planTabJob(r.shop, this.kind);
+    const messages =
+      this.kind === 'auto'
+        ? await planAutomatic(r.shop)
+        : [...(await planTabJob(r.shop, this.kind, 1)), ...(await planTabJob(r.shop, this.kind, 2))];
     await deliverQueued(r); // anything an earlier step left (none expected)
     let first = true;
     // At-least-once delivery: with `duplicate`, every message arrives twice.
@@ -169,13 +180,13 @@ class Job implements fc.AsyncCommand<Model, Real> {
     if (this.kind === 'restore') {
       // 4. a restore is never charged; 3. it ends Restored with the original's bytes, or says why not
       expect(await ledgerCount(r.shop.id), `4: a restore was charged\n${m.log.join('\n')}`).toBe(chargesBefore);
-      const files = new Map((await productFiles(r.emu)).map((f) => [f.id, f]));
-      const after = new Map((await productRows(r.shop.id)).map((x) => [x.id, x]));
+      const servedBy = await servedImages(r.emu);
+      const after = new Map((await catalogueRows(r.shop.id)).map((x) => [x.id, x]));
       for (const was of before.filter((x) => x.status === 'compressed' && x.expiresAt !== null && Date.now() < x.expiresAt)) {
         const now = after.get(was.id);
-        const file = files.get(was.imgId);
-        if (!now || !file) continue;
-        if (now.status === 'restored') expect(file.sha256, `3: image ${was.id} restored to other bytes`).toBe(now.originalSha256);
+        const served = servedBy.get(was.imgId);
+        if (!now || !served) continue;
+        if (now.status === 'restored') expect(served, `3: image ${was.id} restored to other bytes`).toBe(now.originalSha256);
         else expect(now.failReason ?? now.noteKey, `3: image ${was.id} not restored without a reason`).toBeTruthy();
       }
     }
@@ -304,6 +315,21 @@ class ReplaceMedia implements fc.AsyncCommand<Model, Real> {
   toString = () => `merchant deletes image #${this.k} and adds ${this.seed}`;
 }
 
+/** The merchant picks another collection image. */
+class CollectionImage implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly seed: string) {}
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    m.log.push(this.toString());
+    const collection = (await r.emu.collections())[0];
+    if (!collection) return;
+    const changed = await r.emu.setCollectionImage(collection.id, { seed: this.seed });
+    m.latest.set(`${collection.id}/image`, changed.image!.sha256);
+    await noticed(m, r);
+  }
+  toString = () => `merchant sets the collection image to ${this.seed}`;
+}
+
 class ClockJump implements fc.AsyncCommand<Model, Real> {
   constructor(readonly days: number) {}
   check = () => true;
@@ -334,6 +360,7 @@ const commands = [
   fc.tuple(fc.nat(7), fc.constantFrom(...SEEDS)).map(([k, s]) => new ReplaceMedia(k, s)),
   fc.integer({ min: 5, max: 35 }).map((d) => new ClockJump(d)),
   fc.constant(new Webhooks()),
+  fc.constantFrom(...SEEDS).map((seed) => new CollectionImage(seed)),
 ];
 
 describe('a store over its life', () => {
@@ -366,10 +393,11 @@ describe('a store over its life', () => {
           const settings = defaultImageSettings();
           settings.file_name.switch = 1;
           settings.alt_text.switch = 1;
+          settings.image_opt.blogs = 0; // 20 article images would only make each life slower
           await saveImageSettings(db(), shop.id, settings);
           await syncCatalogue(shop);
           const model: Model = {
-            latest: new Map((await productFiles(emu)).map((f) => [f.id, f.sha256])),
+            latest: await servedImages(emu),
             log: [],
           };
           lives++;
