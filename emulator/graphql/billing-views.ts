@@ -1,15 +1,28 @@
 // Views of app subscriptions, line items and usage records (Shopify Billing API shapes).
-import type { SubscriptionLine, SubscriptionRec, UsageRecordRec } from '../store/types';
+import type { RecurringDiscount, SubscriptionLine, SubscriptionRec, UsageRecordRec } from '../store/types';
 import { connection, type PageArgs } from './connection';
 import type { Ctx } from './context';
 import { gid } from './ids';
 
 type View = Record<string, unknown>;
 
+function discountView(d: RecurringDiscount | null): View | null {
+  if (!d) return null;
+  return {
+    durationLimitInIntervals: d.durationLimitInIntervals,
+    remainingDurationInIntervals: d.remainingDurationInIntervals,
+    priceAfterDiscount: d.priceAfterDiscount,
+    value:
+      'percentage' in d.value
+        ? { __typename: 'AppSubscriptionDiscountPercentage', percentage: d.value.percentage }
+        : { __typename: 'AppSubscriptionDiscountAmount', amount: d.value.amount },
+  };
+}
+
 export function lineItemView(ctx: Ctx, sub: SubscriptionRec, line: SubscriptionLine): View {
   const pricingDetails =
     line.kind === 'recurring'
-      ? { __typename: 'AppRecurringPricing', price: line.price, interval: line.interval }
+      ? { __typename: 'AppRecurringPricing', price: line.price, interval: line.interval, discount: discountView(line.discount) }
       : {
           __typename: 'AppUsagePricing',
           cappedAmount: line.cappedAmount,

@@ -1,17 +1,36 @@
 // Billing: appSubscriptionCreate / Cancel / LineItemUpdate, appUsageRecordCreate, with Shopify's rules:
-// a new subscription is PENDING until the merchant approves it on the confirmation page; usage records
-// are refused beyond the capped amount and deduplicated by idempotencyKey.
+// a new subscription is PENDING until the merchant approves it on the confirmation page; a discount on
+// the recurring line lowers what each of its intervals bills (the confirmation page, the subscription's
+// `discount` and the recurring charges all show it); usage records are refused beyond the capped amount
+// and deduplicated by idempotencyKey.
 import { GraphQLError } from 'graphql';
 import { isoNow } from '../store/registry';
-import type { Money, SubscriptionLine, SubscriptionRec } from '../store/types';
+import type { ShopState } from '../store/shop-state';
+import type {
+  Money,
+  RecurringChargeRec,
+  RecurringDiscount,
+  RecurringLine,
+  SubscriptionLine,
+  SubscriptionRec,
+} from '../store/types';
 import { enqueueWebhook, subscriptionPayload } from '../webhooks';
 import { findLineItem, subscriptionView, usageRecordView } from './billing-views';
 import type { Ctx } from './context';
 import { parseGid } from './ids';
 
+type DiscountInput = {
+  durationLimitInIntervals?: number | null;
+  value?: { amount?: string | number | null; percentage?: number | null } | null;
+};
+
 type LineInput = {
   plan: {
-    appRecurringPricingDetails?: { price: Money; interval?: 'EVERY_30_DAYS' | 'ANNUAL' } | null;
+    appRecurringPricingDetails?: {
+      price: Money;
+      interval?: 'EVERY_30_DAYS' | 'ANNUAL';
+      discount?: DiscountInput | null;
+    } | null;
     appUsagePricingDetails?: { cappedAmount: Money; terms: string } | null;
   };
 };
@@ -28,11 +47,93 @@ function money(m: Money): Money {
   return { amount: Number(m.amount).toFixed(2), currencyCode: m.currencyCode };
 }
 
+const cents = (amount: string | number) => Math.round(Number(amount) * 100);
+
+type UserErrorOut = { field: string[]; message: string };
+
+/**
+ * AppSubscriptionDiscountInput on a recurring line, as the published schema describes it: `value` is a
+ * percentage (a fraction: 0.2 is 20 % off, as shopify-app-js's billing config sends it) or a fixed
+ * amount off every billing interval; `durationLimitInIntervals` (greater than 0) limits it to that many
+ * intervals, blank means indefinitely. `priceAfterDiscount` is the price billed while it lasts.
+ */
+function readDiscount(input: DiscountInput, price: Money, errors: UserErrorOut[]): RecurringDiscount | null {
+  const field = ['lineItems', 'plan', 'appRecurringPricingDetails', 'discount'];
+  const amount = input.value?.amount ?? null;
+  const percentage = input.value?.percentage ?? null;
+  const limit = input.durationLimitInIntervals ?? null;
+  if ((amount === null) === (percentage === null)) {
+    errors.push({ field: [...field, 'value'], message: 'Discount value must have either an amount or a percentage' });
+    return null;
+  }
+  if (limit !== null && limit <= 0) {
+    errors.push({ field: [...field, 'durationLimitInIntervals'], message: 'Duration limit in intervals must be greater than 0' });
+    return null;
+  }
+  const priceCents = cents(price.amount);
+  let afterCents: number;
+  let value: RecurringDiscount['value'];
+  if (percentage !== null) {
+    if (!(percentage > 0 && percentage <= 1)) {
+      errors.push({
+        field: [...field, 'value', 'percentage'],
+        message: 'Discount percentage must be greater than 0 and at most 1',
+      });
+      return null;
+    }
+    afterCents = Math.round(priceCents * (1 - percentage));
+    value = { percentage };
+  } else {
+    const off = cents(amount!);
+    if (!(off > 0 && off <= priceCents)) {
+      errors.push({
+        field: [...field, 'value', 'amount'],
+        message: 'Discount amount must be greater than 0 and not more than the price',
+      });
+      return null;
+    }
+    afterCents = priceCents - off;
+    value = { amount: { amount: (off / 100).toFixed(2), currencyCode: price.currencyCode } };
+  }
+  return {
+    value,
+    durationLimitInIntervals: limit,
+    remainingDurationInIntervals: limit,
+    priceAfterDiscount: { amount: (afterCents / 100).toFixed(2), currencyCode: price.currencyCode },
+  };
+}
+
+/**
+ * Bills the next interval of a subscription's recurring line on the shop's bill: the discounted price
+ * while the discount has intervals left (one is used up), the full price after. Approval bills the first
+ * interval (no trial here); the control API's next-cycle bills the following ones.
+ */
+export function billRecurringInterval(shop: ShopState, sub: SubscriptionRec, periodStart: string, periodEnd: string, id: number) {
+  const line = sub.lineItems.find((l): l is RecurringLine => l.kind === 'recurring');
+  if (!line) return null;
+  const d = line.discount;
+  const discounted = d !== null && (d.remainingDurationInIntervals === null || d.remainingDurationInIntervals > 0);
+  if (d && discounted && d.remainingDurationInIntervals !== null) d.remainingDurationInIntervals -= 1;
+  const charge: RecurringChargeRec = {
+    id,
+    subscriptionId: sub.id,
+    lineItemId: line.id,
+    amount: discounted ? d.priceAfterDiscount : line.price,
+    price: line.price,
+    discounted,
+    periodStart,
+    periodEnd,
+    createdAt: isoNow(),
+  };
+  shop.recurringCharges.push(charge);
+  return charge;
+}
+
 export function appSubscriptionCreate(
   args: { name: string; lineItems: LineInput[]; returnUrl: string; test?: boolean | null; trialDays?: number | null },
   ctx: Ctx,
 ) {
-  const errors: { field: string[]; message: string }[] = [];
+  const errors: UserErrorOut[] = [];
   if (!args.name.trim()) errors.push({ field: ['name'], message: "Name can't be blank" });
   if (args.lineItems.length === 0 || args.lineItems.length > 2)
     errors.push({ field: ['lineItems'], message: 'Line items must have between 1 and 2 items' });
@@ -41,9 +142,16 @@ export function appSubscriptionCreate(
   for (const item of args.lineItems) {
     const r = item.plan.appRecurringPricingDetails;
     const u = item.plan.appUsagePricingDetails;
-    if (r)
-      lines.push({ id: ctx.emu.nextId(), kind: 'recurring', price: money(r.price), interval: r.interval ?? 'EVERY_30_DAYS' });
-    else if (u) {
+    if (r) {
+      const price = money(r.price);
+      lines.push({
+        id: ctx.emu.nextId(),
+        kind: 'recurring',
+        price,
+        interval: r.interval ?? 'EVERY_30_DAYS',
+        discount: r.discount ? readDiscount(r.discount, price, errors) : null,
+      });
+    } else if (u) {
       if (Number(u.cappedAmount.amount) <= 0)
         errors.push({
           field: ['lineItems', 'plan', 'appUsagePricingDetails', 'cappedAmount'],
@@ -197,6 +305,8 @@ export function decideCharge(ctx: Ctx, chargeId: number, approve: boolean): stri
       }
       sub.status = 'ACTIVE';
       sub.currentPeriodEnd = isoNow((30 + sub.trialDays) * 86_400_000);
+      // No trial here: the first interval is billed at approval (at the discounted price while it lasts).
+      if (!sub.trialDays) billRecurringInterval(ctx.shop, sub, isoNow(), sub.currentPeriodEnd, ctx.emu.nextId());
     } else sub.status = 'DECLINED';
     enqueueWebhook(ctx.emu, ctx.shop, 'app_subscriptions/update', subscriptionPayload(ctx.shop, sub));
   }

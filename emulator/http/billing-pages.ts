@@ -3,10 +3,29 @@
 import type { Hono } from 'hono';
 import { decideCharge } from '../graphql/mutations-billing';
 import type { Emulator } from '../store/registry';
+import type { Money, RecurringLine } from '../store/types';
 import { SHOP_PARAM } from './oauth';
 
 function escape(s: string): string {
   return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+const money = (m: Money) => `$${escape(m.amount)} ${escape(m.currencyCode)}`;
+const every = (l: RecurringLine) => (l.interval === 'ANNUAL' ? 'every year' : 'every 30 days');
+
+/**
+ * What the merchant approves for the recurring line: with a discount, the price billed while it lasts,
+ * for how many intervals, and the price after (Shopify's page shows the discounted price first).
+ */
+function recurringLine(l: RecurringLine): string {
+  const d = l.discount;
+  if (!d) return `<li>${money(l.price)} ${every(l)}</li>`;
+  const off = 'percentage' in d.value ? `${Math.round(d.value.percentage * 100)}% off` : `${money(d.value.amount)} off`;
+  const left = d.durationLimitInIntervals;
+  if (left === null)
+    return `<li data-discount><strong>${money(d.priceAfterDiscount)} ${every(l)}</strong> (${off} ${money(l.price)})</li>`;
+  const intervals = left === 1 ? 'the first billing cycle' : `the first ${left} billing cycles`;
+  return `<li data-discount><strong>${money(d.priceAfterDiscount)} ${every(l)}</strong> for ${intervals} (${off}), then ${money(l.price)} ${every(l)}</li>`;
 }
 
 export function mountBillingPages(app: Hono, emu: Emulator): void {
@@ -20,7 +39,7 @@ export function mountBillingPages(app: Hono, emu: Emulator): void {
     const lines = sub.lineItems
       .map((l) =>
         l.kind === 'recurring'
-          ? `<li>$${escape(l.price.amount)} ${escape(l.price.currencyCode)} every 30 days</li>`
+          ? recurringLine(l)
           : `<li>Usage charges up to $${escape((isUpdate && sub.pendingLineItemUpdate ? sub.pendingLineItemUpdate.cappedAmount : l.cappedAmount).amount)} per 30 days: ${escape(l.terms)}</li>`,
       )
       .join('');

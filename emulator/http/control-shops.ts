@@ -2,7 +2,7 @@
 import { SignJWT } from 'jose';
 import type { Context, Hono } from 'hono';
 import { refillBucket } from '../graphql/execute';
-import { decideCharge } from '../graphql/mutations-billing';
+import { billRecurringInterval, decideCharge } from '../graphql/mutations-billing';
 import type { Emulator, PageSpeedRule } from '../store/registry';
 import { createShop, type CreateShopOptions } from '../store/seed';
 import type { FaultTarget, ShopSettings, ShopState } from '../store/shop-state';
@@ -167,7 +167,26 @@ export function mountControlShops(app: Hono, emu: Emulator): void {
 
   app.get(
     `${CONTROL}/shops/:shop/billing`,
-    withShop(emu, (c, shop) => c.json({ subscriptions: shop.subscriptions, usageRecords: shop.usageRecords })),
+    withShop(emu, (c, shop) =>
+      c.json({ subscriptions: shop.subscriptions, usageRecords: shop.usageRecords, recurringCharges: shop.recurringCharges }),
+    ),
+  );
+  // A billing cycle passes: each ACTIVE subscription's next interval is billed (discounted while its
+  // discount has intervals left) and its period moves on by 30 days.
+  app.post(
+    `${CONTROL}/shops/:shop/billing/next-cycle`,
+    withShop(emu, (c, shop) => {
+      const billed = [];
+      for (const sub of shop.subscriptions) {
+        if (sub.status !== 'ACTIVE' || !sub.currentPeriodEnd) continue;
+        const start = sub.currentPeriodEnd;
+        const end = new Date(Date.parse(start) + 30 * 86_400_000).toISOString();
+        sub.currentPeriodEnd = end;
+        const charge = billRecurringInterval(shop, sub, start, end, emu.nextId());
+        if (charge) billed.push(charge);
+      }
+      return c.json({ recurringCharges: billed });
+    }),
   );
   app.post(
     `${CONTROL}/shops/:shop/billing/:chargeId/:decision{approve|decline}`,

@@ -45,6 +45,7 @@ export function newShop(emu: Emulator, domain: string, name: string): ShopState 
     scopes: [],
     subscriptions: [],
     usageRecords: [],
+    recurringCharges: [],
     bulkOperations: [],
     webhookSubscriptions: [],
     webhooks: [],

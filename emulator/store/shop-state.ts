@@ -6,6 +6,7 @@ import type {
   CollectionRec,
   FileRec,
   ProductRec,
+  RecurringChargeRec,
   SubscriptionRec,
   ThemeRec,
   UsageRecordRec,
@@ -88,6 +89,8 @@ export type ShopState = {
   scopes: string[];
   subscriptions: SubscriptionRec[];
   usageRecords: UsageRecordRec[];
+  /** The recurring charges billed to the shop, one per subscription interval (the shop's bill). */
+  recurringCharges: RecurringChargeRec[];
   bulkOperations: BulkOperationRec[];
   webhookSubscriptions: WebhookSubscriptionRec[];
   webhooks: WebhookDelivery[];

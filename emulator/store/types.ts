@@ -89,7 +89,24 @@ export type ThemeRec = {
 };
 
 export type Money = { amount: string; currencyCode: string };
-export type RecurringLine = { id: number; kind: 'recurring'; price: Money; interval: 'EVERY_30_DAYS' | 'ANNUAL' };
+/**
+ * A discount on the recurring line (AppSubscriptionDiscountInput): a percentage (0 < p <= 1) or a fixed
+ * amount off every billing interval, for `durationLimitInIntervals` intervals (null: indefinitely).
+ * `remainingDurationInIntervals` counts the intervals still to be billed at the discounted price.
+ */
+export type RecurringDiscount = {
+  value: { percentage: number } | { amount: Money };
+  durationLimitInIntervals: number | null;
+  remainingDurationInIntervals: number | null;
+  priceAfterDiscount: Money;
+};
+export type RecurringLine = {
+  id: number;
+  kind: 'recurring';
+  price: Money;
+  interval: 'EVERY_30_DAYS' | 'ANNUAL';
+  discount: RecurringDiscount | null;
+};
 export type UsageLine = {
   id: number;
   kind: 'usage';
@@ -112,6 +129,20 @@ export type SubscriptionRec = {
   currentPeriodEnd: string | null;
   /** Set while a capped-amount change awaits the merchant's approval. */
   pendingLineItemUpdate: { lineItemId: number; cappedAmount: Money } | null;
+};
+/** One billing interval of a recurring line on the shop's bill: what the merchant is charged. */
+export type RecurringChargeRec = {
+  id: number;
+  subscriptionId: number;
+  lineItemId: number;
+  /** The amount billed for the interval (the discounted price while the discount lasts). */
+  amount: Money;
+  /** The line's undiscounted price. */
+  price: Money;
+  discounted: boolean;
+  periodStart: string;
+  periodEnd: string;
+  createdAt: string;
 };
 export type UsageRecordRec = {
   id: number;

@@ -16,6 +16,19 @@ export type PricingPlan = {
 /** The new-user discount: when it ends (epoch ms, 0 when none), its rate in percent and months. */
 export type RebateInfo = { expired_time: number; rate: number; discount_period: number };
 
+/**
+ * What the active paid plan bills per 30 days, as Shopify bills it: the plan's `price` and, while the
+ * subscription's discount lasts, `discounted_price` with the number of 30-day periods still billed at it
+ * (`discount_months`, 0 when indefinite) and when the last one ends (`discount_until`, epoch ms, 0 when
+ * indefinite). No discount: `discounted_price` null. Null on the Free plan.
+ */
+export type CurrentPrice = {
+  price: string;
+  discounted_price: string | null;
+  discount_months: number;
+  discount_until: number;
+};
+
 export type PricingData = {
   plans: PricingPlan[];
   level: number;
@@ -36,6 +49,7 @@ export type PricingData = {
   next_capped_amount: number;
   is_over_quota: number;
   pending_level: number | null;
+  current_price: CurrentPrice | null;
   total: { un_opt_num: number; total_saved_size: number; total_opt_num: number };
 };
 

@@ -115,6 +115,17 @@ export type PageSpeedRule = {
   delayMs?: number;
   remaining?: number;
 };
+/** One interval of a recurring line on the shop's bill (emulator/store/types.ts RecurringChargeRec). */
+export type RecurringCharge = {
+  id: number;
+  subscriptionId: number;
+  amount: { amount: string; currencyCode: string };
+  price: { amount: string; currencyCode: string };
+  discounted: boolean;
+  periodStart: string;
+  periodEnd: string;
+};
+
 export type ImageBody = { seed?: string; base64?: string; alt?: string; filename?: string };
 
 /** The emulator's origin (also the Worker's SHOPIFY_ORIGIN and PAGESPEED_ORIGIN in tests). */
@@ -269,7 +280,10 @@ export async function createEmulatorShop(
       control<{
         subscriptions: { id: number; name: string; status: string; test: boolean; lineItems: unknown[] }[];
         usageRecords: unknown[];
+        recurringCharges: RecurringCharge[];
       }>('GET', `${S}/billing`),
+    /** A billing cycle passes: each active subscription bills its next interval. */
+    nextBillingCycle: () => control<{ recurringCharges: RecurringCharge[] }>('POST', `${S}/billing/next-cycle`),
     /** Approves (or declines) a charge as the merchant would on the confirmation page; returns the returnUrl with charge_id. */
     decideCharge: async (chargeIdOrGid: string | number, approve = true) =>
       (

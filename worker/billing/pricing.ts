@@ -3,14 +3,36 @@ import type { Db } from '../db/client';
 import { shopImageTotals } from '../db/images';
 import { getImageSettings } from '../db/image-settings';
 import type { ShopRow } from '../db/shops';
-import { PLANS } from '../../shared/plans';
+import { PLANS, planFor } from '../../shared/plans';
 import { canDiscount, rebateInfo } from './discount';
 import { quotaStatus } from './quota';
 import { nextCapStep } from './overage';
 import { capCentsForImages, centsToAmount, DISCOUNT_RATE } from './terms';
-import type { PricingData, PricingPlan } from '../../shared/api/billing';
+import type { CurrentPrice, PricingData, PricingPlan } from '../../shared/api/billing';
 
 export type { PricingPlan };
+
+const INTERVAL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** The active plan's price per 30 days and the discount Shopify bills on it while it lasts. */
+export function currentPrice(
+  shop: Pick<ShopRow, 'planLevel' | 'subscriptionDiscountCents' | 'subscriptionDiscountUntil'>,
+  now: number,
+): CurrentPrice | null {
+  if (shop.planLevel <= 0) return null;
+  const price = centsToAmount(planFor(shop.planLevel).priceCents);
+  const cents = shop.subscriptionDiscountCents;
+  const until = shop.subscriptionDiscountUntil;
+  if (cents === null || (until !== null && until <= now))
+    return { price, discounted_price: null, discount_months: 0, discount_until: 0 };
+  return {
+    price,
+    discounted_price: centsToAmount(cents),
+    // Whole 30-day periods still billed at the discounted price (a part-period counts: it is billed so).
+    discount_months: until === null ? 0 : Math.ceil((until - now) / INTERVAL_MS),
+    discount_until: until ?? 0,
+  };
+}
 
 export async function pricingData(db: Db, shop: ShopRow, now = Date.now()): Promise<PricingData> {
   const discount = canDiscount(shop, now);
@@ -54,6 +76,7 @@ export async function pricingData(db: Db, shop: ShopRow, now = Date.now()): Prom
     })(),
     is_over_quota: quota.isOverQuota ? 1 : 0,
     pending_level: shop.pendingPlanLevel,
+    current_price: currentPrice(shop, now),
     total: {
       un_opt_num: t.unOptNum,
       total_saved_size: Math.max(0, t.originalSize - t.compressSize),

@@ -113,6 +113,8 @@ async function downgradeToFree(deps: BillingDeps, shop: ShopRow): Promise<void> 
 }
 
 const FREE_PATCH: ShopBillingPatch = {
+  subscriptionDiscountCents: null,
+  subscriptionDiscountUntil: null,
   planLevel: 0,
   subscriptionId: null,
   subscriptionStatus: 'CANCELLED',
@@ -140,6 +142,29 @@ function recurringCents(sub: AppSubscription): number | null {
     if (d.__typename === 'AppRecurringPricing') return amountToCents(d.price.amount);
   }
   return null;
+}
+
+const INTERVAL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * The discount Shopify bills on a newly active subscription: the price per interval while it lasts and
+ * when it ends. It covers the subscription's first `durationLimitInIntervals` intervals, the first of
+ * which ends at `currentPeriodEnd` (read right after approval), so it ends
+ * `durationLimitInIntervals - 1` intervals after that; blank means indefinitely (until null).
+ */
+export function subscriptionDiscountOf(sub: AppSubscription, now: number): { cents: number | null; until: number | null } {
+  for (const line of sub.lineItems) {
+    const d = line.plan.pricingDetails;
+    if (d.__typename !== 'AppRecurringPricing' || !d.discount) continue;
+    const cents = amountToCents(d.discount.priceAfterDiscount.amount);
+    if (cents >= amountToCents(d.price.amount)) return { cents: null, until: null };
+    const limit = d.discount.durationLimitInIntervals;
+    if (limit === null) return { cents, until: null };
+    const periodEnd = sub.currentPeriodEnd ? Date.parse(sub.currentPeriodEnd) : NaN;
+    const firstEnd = Number.isFinite(periodEnd) ? periodEnd : now + INTERVAL_MS;
+    return { cents, until: firstEnd + (limit - 1) * INTERVAL_MS };
+  }
+  return { cents: null, until: null };
 }
 
 function usageLine(sub: AppSubscription): { id: string; capCents: number } | null {
@@ -194,6 +219,10 @@ export async function syncSubscription(deps: SyncDeps, shop: ShopRow, preferId?:
     patch.billingCycleDay = cycleDayOf(now);
     // The new-user offer is used up once a paid plan is active (with or without its discount).
     if (canDiscount(shop, now)) patch.discountExpiresAt = now;
+    // What Shopify bills while its discount lasts: the pricing page says "$3.99 for 3 months, then $4.99".
+    const discount = subscriptionDiscountOf(sub, now);
+    patch.subscriptionDiscountCents = discount.cents;
+    patch.subscriptionDiscountUntil = discount.until;
   }
   await updateShopBilling(deps.db, shop.id, patch);
   // The period's images stay charged under the new subscription (no fresh quota per plan change).

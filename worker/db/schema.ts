@@ -52,6 +52,10 @@ export const shops = sqliteTable(
     billingCycleDay: integer('billing_cycle_day').notNull().default(1), // 1-28, day of month the quota resets
     quotaPeriodStart: integer('quota_period_start').notNull().default(now),
     discountExpiresAt: integer('discount_expires_at'), // new-user discount end (rebate_info.expired_time)
+    // The active subscription's discount as Shopify billed it: the price per 30 days while it lasts (cents;
+    // null: no discount) and when its last discounted interval ends (null: indefinitely).
+    subscriptionDiscountCents: integer('subscription_discount_cents'),
+    subscriptionDiscountUntil: integer('subscription_discount_until'),
     scopes: text('scopes').notNull().default(''),
     accessTokenEnc: text('access_token_enc'),
     accessTokenExpiresAt: integer('access_token_expires_at'),

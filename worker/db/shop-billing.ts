@@ -19,6 +19,8 @@ export type ShopBillingPatch = Partial<
     | 'billingCycleDay'
     | 'quotaPeriodStart'
     | 'discountExpiresAt'
+    | 'subscriptionDiscountCents'
+    | 'subscriptionDiscountUntil'
     | 'isDevelopmentStore'
     | 'testChargesOnly'
   >

@@ -7,6 +7,7 @@ import { setShopLanguage } from '../db/shops';
 import { listAppSwitches } from '../db/app-switches';
 import { bit } from '../lib/bit';
 import { ack, v1 } from '../lib/envelope';
+import { AuthError } from '../lib/errors';
 import { parseInput, readBody } from '../lib/validate';
 import { isLanguageCode } from '../../shared/languages';
 import { isOldInstall } from '../install/old-install';
@@ -68,6 +69,10 @@ accountRoutes.get('/api/v2/setting/getAccount', (c) => {
 
 accountRoutes.post('/api/v2/setting/saveAppSwitch', async (c) => {
   const input = parseInput(appSwitchInput, await readBody(c));
+  // Switching overcharge on lets Shopify bill usage charges: like a plan change, only the merchant in
+  // Shopify's admin (a session token) may do it. Switching it off spends nothing and works with either.
+  if (input.name === 'is_over_quota' && input.st === 1 && c.get('auth')?.kind !== 'session')
+    throw new AuthError('server.auth.sessionTokenRequired');
   return ack<AppSwitchSaved>(c, await saveAppSwitch(c.get('db'), c.get('shop'), input));
 });
 

@@ -5,6 +5,8 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { describe, expect, it } from 'vitest';
 import { applySubscriptionUpdate, chargeImageOnce, quotaStatus, settleUsageCharges } from '../../../worker/billing';
 import { findShopById, type ShopRow } from '../../../worker/db/shops';
+import { currentPrice } from '../../../worker/billing/pricing';
+import type { PricingData } from '../../../shared/api/billing';
 import { encryptSecret } from '../../../worker/lib/crypto';
 import { createEmulatorShop, type EmulatorShop } from '../emulator-client';
 import { call, createShop, db, sessionHeadersFor } from '../helpers';
@@ -112,13 +114,78 @@ describe('billing against the store emulator', () => {
     expect((await shopRow(shop.id)).planLevel).toBe(4);
   });
 
+  it('the new-user discount from the plan change to the charge: $3.99 approved, billed, shown for 3 months, then $4.99', async () => {
+    const emu = await createEmulatorShop({ seed: 'empty', install: true });
+    const { shop, headers } = await installed(emu);
+    const before = await call('/api/v1/getPricingPlans', { headers });
+    const offered = await before.json<{ data: PricingData }>();
+    expect(offered.data.canDiscount).toBe(true);
+    expect(offered.data.plans[1]).toMatchObject({ price: '4.99', discount_mPrice: '3.99' });
+    expect(offered.data.current_price).toBeNull();
+
+    const { url } = await changePlans(headers, 1);
+    const page = await (await fetch(url)).text();
+    expect(page).toContain(
+      '$3.99 USD every 30 days</strong> for the first 3 billing cycles (20% off), then $4.99 USD every 30 days',
+    );
+    await call(await pressOnConfirmationPage(url, true), { redirect: 'manual' });
+
+    // Shopify billed the first interval at the price the pricing page showed.
+    const billing = await emu.billing();
+    expect(billing.recurringCharges.map((c) => [c.amount.amount, c.discounted])).toEqual([['3.99', true]]);
+    const row = await shopRow(shop.id);
+    expect(row).toMatchObject({ planLevel: 1, subscriptionDiscountCents: 399 });
+    const firstPeriodEnd = Date.parse(billing.recurringCharges[0]!.periodEnd);
+    expect(row.subscriptionDiscountUntil).toBe(firstPeriodEnd + 2 * 30 * 86_400_000);
+
+    const after = await (await call('/api/v1/getPricingPlans', { headers })).json<{ data: PricingData }>();
+    expect(after.data.current_price).toEqual({
+      price: '4.99',
+      discounted_price: '3.99',
+      discount_months: 3,
+      discount_until: row.subscriptionDiscountUntil,
+    });
+    // The offer is used up: no countdown, full prices for any later change.
+    expect(after.data.canDiscount).toBe(false);
+
+    // Two more intervals at $3.99, then $4.99: what the app said.
+    for (let i = 0; i < 3; i++) await emu.nextBillingCycle();
+    expect((await emu.billing()).recurringCharges.map((c) => c.amount.amount)).toEqual(['3.99', '3.99', '3.99', '4.99']);
+    expect(currentPrice(row, row.subscriptionDiscountUntil!)).toEqual({
+      price: '4.99',
+      discounted_price: null,
+      discount_months: 0,
+      discount_until: 0,
+    });
+  });
+
+  it('overcharge: switching it on needs a session token (it lets Shopify bill); off works with the admin token', async () => {
+    const emu = await createEmulatorShop({ seed: 'empty', install: true });
+    const { shop, headers } = await installed(emu);
+    await call(await pressOnConfirmationPage((await changePlans(headers, 1)).url, true), { redirect: 'manual' });
+    const overcharge = async (h: Record<string, string>, st: '0' | '1') =>
+      call('/api/v2/setting/saveAppSwitch', {
+        method: 'POST',
+        headers: h,
+        form: { name: 'is_over_quota', st, exp: '0', type: 'param' },
+      });
+    const refused = await overcharge(headers, '1');
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ ack: 0, message_key: 'server.auth.sessionTokenRequired' });
+    expect((await shopRow(shop.id)).overageEnabled).toBe(false);
+    expect((await overcharge(await sessionHeadersFor(headers), '1')).status).toBe(200);
+    expect((await shopRow(shop.id)).overageEnabled).toBe(true);
+    expect((await overcharge(headers, '0')).status).toBe(200);
+    expect((await shopRow(shop.id)).overageEnabled).toBe(false);
+  });
+
   it('overage: usage records on the emulator, once per block, never past the capped amount', async () => {
     const emu = await createEmulatorShop({ seed: 'empty', install: true });
     const { shop, headers } = await installed(emu);
     await call(await pressOnConfirmationPage((await changePlans(headers, 1)).url, true), { redirect: 'manual' });
     await call('/api/v2/setting/saveAppSwitch', {
       method: 'POST',
-      headers,
+      headers: await sessionHeadersFor(headers),
       form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' },
     });
     const paid = await shopRow(shop.id);

@@ -43,7 +43,23 @@ export function installBillingFake() {
       plan: {
         pricingDetails:
           l.kind === 'recurring'
-            ? { __typename: 'AppRecurringPricing', price: l.price, interval: 'EVERY_30_DAYS' }
+            ? {
+                __typename: 'AppRecurringPricing',
+                price: l.price,
+                interval: 'EVERY_30_DAYS',
+                discount: l.discount
+                  ? {
+                      durationLimitInIntervals: l.discount.intervals,
+                      remainingDurationInIntervals: l.discount.intervals,
+                      priceAfterDiscount: {
+                        amount: (
+                          Math.round(Math.round(Number(l.price.amount) * 100) * (1 - l.discount.percentage)) / 100
+                        ).toFixed(2),
+                        currencyCode: l.price.currencyCode,
+                      },
+                    }
+                  : null,
+              }
             : {
                 __typename: 'AppUsagePricing',
                 cappedAmount: l.cappedAmount,

@@ -35,7 +35,7 @@ async function paidShopWithOvercharge() {
   await call(fake.decide(url, true), { redirect: 'manual' });
   const on = await call('/api/v2/setting/saveAppSwitch', {
     method: 'POST',
-    headers: created.headers,
+    headers: await sessionHeadersFor(created.headers),
     form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' },
   });
   expect((await on.json<{ ack: number }>()).ack).toBe(1);
@@ -145,7 +145,7 @@ describe('overage', () => {
     const { headers } = await createShop();
     const res = await call('/api/v2/setting/saveAppSwitch', {
       method: 'POST',
-      headers,
+      headers: await sessionHeadersFor(headers),
       form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' },
     });
     expect(res.status).toBe(400);
@@ -158,7 +158,7 @@ describe('overage', () => {
     const uncapped = await createShop({ planLevel: 2, hasUsageCap: false });
     const res2 = await call('/api/v2/setting/saveAppSwitch', {
       method: 'POST',
-      headers: uncapped.headers,
+      headers: await sessionHeadersFor(uncapped.headers),
       form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' },
     });
     expect(res2.status).toBe(400);

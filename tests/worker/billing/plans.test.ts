@@ -108,7 +108,7 @@ describe('changePlans', () => {
     await call(fake.decide(body.url!, true), { redirect: 'manual' });
     await call('/api/v2/setting/saveAppSwitch', {
       method: 'POST',
-      headers,
+      headers: await sessionHeadersFor(headers),
       form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' },
     });
     expect((await shopRow(shop.id)).overageEnabled).toBe(true);
@@ -130,7 +130,7 @@ describe('changePlans', () => {
     await call(fake.decide((await changePlans(headers, 1)).body.url!, true), { redirect: 'manual' });
     await call('/api/v2/setting/saveAppSwitch', {
       method: 'POST',
-      headers,
+      headers: await sessionHeadersFor(headers),
       form: { name: 'is_over_quota', st: '1', exp: '0', type: 'param' },
     });
     const paid = await shopRow(shop.id);

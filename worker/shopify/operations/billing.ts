@@ -4,11 +4,18 @@ import type { AdminClient } from '../graphql-client';
 
 export type Money = { amount: string; currencyCode: string };
 
+/** AppSubscriptionDiscount: what the recurring line bills while the discount lasts. */
+export type SubscriptionDiscount = {
+  durationLimitInIntervals: number | null;
+  remainingDurationInIntervals: number | null;
+  priceAfterDiscount: Money;
+};
+
 export type SubscriptionLineItem = {
   id: string;
   plan: {
     pricingDetails:
-      | { __typename: 'AppRecurringPricing'; price: Money; interval: string }
+      | { __typename: 'AppRecurringPricing'; price: Money; interval: string; discount: SubscriptionDiscount | null }
       | { __typename: 'AppUsagePricing'; cappedAmount: Money; balanceUsed: Money; terms: string; interval: string };
   };
 };
@@ -32,7 +39,10 @@ const SUBSCRIPTION_FIELDS = /* GraphQL */ `
     plan {
       pricingDetails {
         __typename
-        ... on AppRecurringPricing { price { amount currencyCode } interval }
+        ... on AppRecurringPricing {
+          price { amount currencyCode } interval
+          discount { durationLimitInIntervals remainingDurationInIntervals priceAfterDiscount { amount currencyCode } }
+        }
         ... on AppUsagePricing { cappedAmount { amount currencyCode } balanceUsed { amount currencyCode } terms interval }
       }
     }
