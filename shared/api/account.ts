@@ -15,6 +15,8 @@ export type SettingInfo = {
   language: string;
   new_guide_status: number;
   app_switch: AppSwitchState[];
+  /** The app in the shop's Shopify admin (append an app path such as /pricing). */
+  admin_url: string;
 };
 export type AppSwitchState = { name: string; st: number; at: number; exp: number };
 

@@ -3,9 +3,11 @@ import i18next from 'i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { languageAtom } from '../../admin/src/state/atoms';
 import { mockApi, renderApp, settingInfo } from './helpers/render-app';
+import { embedWithAppBridge, leaveAdmin } from './helpers/app-bridge';
 
 // The billing result after Shopify's approval page, and the usage-cap raise (issue 14 point 5).
 afterEach(async () => {
+  leaveAdmin();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   await i18next.changeLanguage('en');
@@ -72,11 +74,13 @@ describe('raising the usage cap', () => {
       '/api/v1/getPricingPlans': pricing({ level: 2, capped_amount: 99.8, next_capped_amount: 199.6 }),
       '/api/v1/raiseOverageCap': { code: '200', msg: 'success', url: confirm, data: { url: confirm, capped_amount: 199.6 } },
     });
-    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
+    // A higher limit lets Shopify bill more: asked for inside the admin (session token), approved in its top frame.
+    embedWithAppBridge({ idToken: async () => 'session-token' });
+    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
     renderApp('/pricing', { info: settingInfo({ shop_level: 2 }) });
     expect(await screen.findByText('Usage charges up to $99.80 per 30 days')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Raise the limit to $199.60' }));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith(confirm));
+    await waitFor(() => expect(open).toHaveBeenCalledWith(confirm, '_top'));
     expect(api.callsTo('/api/v1/raiseOverageCap')).toHaveLength(1);
   });
 

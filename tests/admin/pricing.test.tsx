@@ -3,9 +3,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PolarisProvider } from '../../admin/src/shell/polaris-provider';
 import { DiscountBanner } from '../../admin/src/pricing/discount-banner';
 import { mockApi, renderApp, settingInfo } from './helpers/render-app';
+import { embedWithAppBridge, leaveAdmin } from './helpers/app-bridge';
+import { i18next } from '../../admin/src/i18n';
+import { languageAtom } from '../../admin/src/state/atoms';
 
 beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
-afterEach(() => {
+afterEach(async () => {
+  leaveAdmin();
+  await i18next.changeLanguage('en');
   vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
@@ -37,6 +42,9 @@ function pricing(over: Record<string, unknown> = {}) {
   };
 }
 
+/** Plan changes are approved on Shopify's page: only inside the admin, with App Bridge. */
+const inAdmin = () => embedWithAppBridge({ idToken: async () => 'session-token' });
+
 describe('pricing (/pricing)', () => {
   it('steps the quota with plus/minus, never below the first paid plan, and upgrades through the returned URL', async () => {
     const api = mockApi({
@@ -44,7 +52,8 @@ describe('pricing (/pricing)', () => {
       '/api/v1/getImageSyncStatus': { code: '200', data: { imageSync: true, imageCount: 420 } },
       '/api/v1/changePlans': { code: '200', msg: 'ok', url: 'https://demo-store.myshopify.com/admin/charges/confirm' },
     });
-    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
+    inAdmin();
+    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
     renderApp('/pricing');
     expect(await screen.findByText('1000 images / month')).toBeTruthy();
     const minus = screen.getByRole('button', { name: 'Fewer images' });
@@ -56,7 +65,8 @@ describe('pricing (/pricing)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Fewer images' }));
     expect(screen.getByText('$9.99')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Upgrade' }));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://demo-store.myshopify.com/admin/charges/confirm'));
+    // Shopify's approval page refuses frames: the admin's top frame goes there.
+    await waitFor(() => expect(open).toHaveBeenCalledWith('https://demo-store.myshopify.com/admin/charges/confirm', '_top'));
     expect(api.callsTo('/api/v1/changePlans')[0]?.body).toEqual({ newLevel: '2' });
     // 140 of 150 used: above 90 %, the bar is red
     expect(screen.getByRole('progressbar', { name: 'Image quota used' }).getAttribute('data-tone')).toBe('red');
@@ -70,6 +80,7 @@ describe('pricing (/pricing)', () => {
       '/api/v1/getImageSyncStatus': { code: '200', data: { imageSync: true, imageCount: 10 } },
       '/api/v1/changePlans': { code: '200', msg: 'Plan changed' },
     });
+    inAdmin();
     renderApp('/pricing', { info: settingInfo({ shop_level: 2 }) });
     fireEvent.click(await screen.findByRole('button', { name: 'Downgrade' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Let me think' }));
@@ -88,6 +99,7 @@ describe('pricing (/pricing)', () => {
       '/api/v1/getImageSyncStatus': { code: '200', data: { imageSync: true, imageCount: 10 } },
       '/api/v1/changePlans': { code: '400', msg: 'Billing is not available for this store' },
     });
+    inAdmin();
     renderApp('/pricing');
     fireEvent.click(await screen.findByRole('button', { name: 'Upgrade' }));
     expect(await screen.findByText('Billing is not available for this store')).toBeTruthy();
@@ -123,6 +135,56 @@ describe('pricing (/pricing)', () => {
     expect(await screen.findByText('New users get 20% off for the first 3 months')).toBeTruthy();
     expect(screen.getByText('$3.99')).toBeTruthy();
     expect(screen.getByTestId('countdown').textContent).toMatch(/^0[12]:[0-5]\d:[0-5]\d$/);
+  });
+
+  it('outside the Shopify admin a plan change says where it is made, with the way there, and calls nothing', async () => {
+    const api = mockApi({
+      '/api/v1/getPricingPlans': pricing(),
+      '/api/v1/getImageSyncStatus': { code: '200', data: { imageSync: true, imageCount: 1 } },
+    });
+    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
+    renderApp('/pricing');
+    fireEvent.click(await screen.findByRole('button', { name: 'Upgrade' }));
+    expect(await screen.findByText('Continue in your Shopify admin')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Open in Shopify admin' }));
+    expect(assign).toHaveBeenCalledWith('https://demo-store.myshopify.com/admin/apps/test-api-key/pricing');
+    expect(api.callsTo('/api/v1/changePlans')).toHaveLength(0);
+  });
+
+  it('after approval: the plan is active at the price Shopify bills, "$3.99 for 3 months, then $4.99"', async () => {
+    mockApi({
+      '/api/v1/getPricingPlans': pricing({
+        level: 1,
+        current_price: {
+          price: '4.99',
+          discounted_price: '3.99',
+          discount_months: 3,
+          discount_until: Date.now() + 90 * 86_400_000,
+        },
+      }),
+      '/api/v1/getImageSyncStatus': { code: '200', data: { imageSync: true, imageCount: 1 } },
+    });
+    renderApp('/pricing?billing=approved&kind=plan', { info: settingInfo({ shop_level: 1 }) });
+    expect(await screen.findByText('Your new plan is active: $3.99 for 3 months, then $4.99.')).toBeTruthy();
+    expect(screen.getByText('$3.99 for 3 months, then $4.99')).toBeTruthy();
+  });
+
+  it('prices in the merchant language: German reads 3,99 $ and a German date in the last discounted month', async () => {
+    const until = Date.UTC(2027, 1, 26, 12);
+    vi.setSystemTime(until - 10 * 86_400_000);
+    mockApi({
+      '/api/v1/getPricingPlans': pricing({
+        level: 1,
+        current_price: { price: '4.99', discounted_price: '3.99', discount_months: 1, discount_until: until },
+      }),
+      '/api/v1/getImageSyncStatus': { code: '200', data: { imageSync: true, imageCount: 1 } },
+    });
+    const german = renderApp('/pricing', { info: settingInfo({ shop_level: 1, language: 'ge' }) });
+    act(() => german.store.set(languageAtom, 'ge'));
+    // Intl puts a no-break space between amount and sign.
+    const line = await screen.findByText(/bis 26\. Februar 2027/);
+    expect(line.textContent).toBe('3,99\u00a0$ bis 26. Februar 2027, danach 4,99\u00a0$');
+    expect(screen.getByText('Ihr Preis')).toBeTruthy();
   });
 });
 

@@ -1,10 +1,13 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultImageSettings } from '../../shared/image-settings';
 import { mockApi, renderApp, settingInfo, type Call } from './helpers/render-app';
+import { embedWithAppBridge, leaveAdmin } from './helpers/app-bridge';
 
 afterEach(() => {
+  leaveAdmin();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 const settingsAnswer = { ack: 1, data: { ...defaultImageSettings(), is_default: 0 } };
@@ -32,9 +35,10 @@ describe('settings (/setting) account', () => {
     });
   });
 
-  it('saves a change and toasts Succeed', async () => {
-    mockApi({
-      '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 1 } },
+  it('switching on asks first, with the price per 1,000 images and the cap; confirmed, it saves and toasts Succeed', async () => {
+    embedWithAppBridge({ idToken: async () => 'session-token' });
+    const api = mockApi({
+      '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 1, capped_amount: 99.8 } },
       '/api/v2/setting/saveAppSwitch': { ack: 1 },
       '/api/v2/image-opt/getSettings': settingsAnswer,
     });
@@ -42,8 +46,36 @@ describe('settings (/setting) account', () => {
     await waitFor(() => expect((overchargeSwitch() as HTMLButtonElement).disabled).toBe(false));
     expect(screen.getByText('Disabled')).toBeTruthy();
     fireEvent.click(overchargeSwitch());
+    const dialog = await screen.findByRole('dialog', { name: 'Switch overcharge on?' });
+    expect(dialog.textContent).toContain(
+      'Shopify bills $4.99 for every 1,000 extra images, at most $99.80 per 30 days (20,000 images)',
+    );
+    // Cancel changes nothing.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.callsTo('/api/v2/setting/saveAppSwitch')).toHaveLength(0);
+    fireEvent.click(overchargeSwitch());
+    fireEvent.click(await screen.findByRole('button', { name: 'Switch on' }));
     expect(await screen.findByText('Succeed')).toBeTruthy();
     expect(overchargeSwitch().getAttribute('aria-checked')).toBe('true');
+    expect(api.callsTo('/api/v2/setting/saveAppSwitch')[0]?.body).toMatchObject({ name: 'is_over_quota', st: '1' });
+  });
+
+  it('outside the Shopify admin, switching on explains where it is done and saves nothing', async () => {
+    const api = mockApi({
+      '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 1, capped_amount: 99.8 } },
+      '/api/v2/image-opt/getSettings': settingsAnswer,
+    });
+    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
+    renderApp('/setting', { info: settingInfo({ shop_level: 1, new_guide_status: 0 }) });
+    await waitFor(() => expect((overchargeSwitch() as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(overchargeSwitch());
+    const dialog = await screen.findByRole('dialog', { name: 'Switch overcharge on?' });
+    expect(within(dialog).queryByRole('button', { name: 'Switch on' })).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Open in Shopify admin' }));
+    expect(assign).toHaveBeenCalledWith('https://demo-store.myshopify.com/admin/apps/test-api-key/setting');
+    expect(api.callsTo('/api/v2/setting/saveAppSwitch')).toHaveLength(0);
+    expect(overchargeSwitch().getAttribute('aria-checked')).toBe('false');
   });
 
   it.each([

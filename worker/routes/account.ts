@@ -8,6 +8,7 @@ import { listAppSwitches } from '../db/app-switches';
 import { bit } from '../lib/bit';
 import { ack, v1 } from '../lib/envelope';
 import { AuthError } from '../lib/errors';
+import { shopBaseUrl } from '../shopify';
 import { parseInput, readBody } from '../lib/validate';
 import { isLanguageCode } from '../../shared/languages';
 import { isOldInstall } from '../install/old-install';
@@ -54,6 +55,9 @@ accountRoutes.get('/api/v1/getSettingInfo', async (c) => {
     language: shop.language,
     new_guide_status: bit(shop.setupGuidePending),
     app_switch: switches.map((s) => ({ name: s.name, st: s.state, at: s.savedAt, exp: s.expiry })),
+    // The app's page in the shop's Shopify admin (Shopify forwards it into the admin): where money
+    // decisions are made when the app is open outside the admin.
+    admin_url: `${shopBaseUrl(c.env, shop.domain)}/admin/apps/${c.env.SHOPIFY_API_KEY}`,
   });
 });
 

@@ -38,7 +38,8 @@ billingRoutes.post('/api/v1/changePlans', requireSessionToken(), async (c) => {
 const raiseCapInput = z.object({ images: z.coerce.number().int().positive().optional() });
 
 /** The cap would be exceeded: ask Shopify for a higher cap; the merchant approves at `url`. */
-billingRoutes.post('/api/v1/raiseOverageCap', async (c) => {
+// A higher cap lets Shopify bill more: like a plan change, a session token only.
+billingRoutes.post('/api/v1/raiseOverageCap', requireSessionToken(), async (c) => {
   const { images } = parseInput(raiseCapInput, await readBody(c));
   const result = await raiseOverageCap({ env: c.env, db: c.get('db'), log: c.get('log') }, c.get('shop'), images);
   return c.json({

@@ -2,6 +2,8 @@ import { BlockStack, Card, InlineStack, Link, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
 import { formatDay } from '../lib/format-date';
 import { formatSize } from '../lib/format-size';
+import { formatNumber } from '../lib/intl';
+import { priceLine } from './price-line';
 import { UsageBar } from '../widgets/usage-bar';
 import type { PricingData } from './pricing-data';
 
@@ -25,14 +27,15 @@ export function AccountCard({ data }: { data: PricingData }) {
           {t('pricing.account.title')}
         </Text>
         {row(t('pricing.account.plan'), data.level > 0 ? t('pricing.paid.title') : t('pricing.free.title'))}
+        {data.current_price && row(t('pricing.account.price'), priceLine(data.current_price, t, i18n.language))}
         <UsageBar label={t('pricing.account.quota')} used={data.img_usage_use} all={data.img_usage_all} />
         {data.impressions_all > 0 && (
           <UsageBar label={t('pricing.account.addons')} used={data.impressions_use} all={data.impressions_all} />
         )}
         {data.next_reset_at > 0 && row(t('pricing.account.nextReset'), formatDay(data.next_reset_at, i18n.language))}
-        {row(t('pricing.account.optimised'), data.total.total_opt_num.toLocaleString())}
+        {row(t('pricing.account.optimised'), formatNumber(data.total.total_opt_num, i18n.language))}
         {row(t('pricing.account.saved'), formatSize(data.total.total_saved_size))}
-        {row(t('pricing.account.waiting'), data.total.un_opt_num.toLocaleString())}
+        {row(t('pricing.account.waiting'), formatNumber(data.total.un_opt_num, i18n.language))}
         <Link url="/setting">{t('pricing.account.overchargeLink')}</Link>
       </BlockStack>
     </Card>

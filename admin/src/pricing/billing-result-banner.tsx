@@ -5,9 +5,10 @@ import { useTranslation } from 'react-i18next';
 
 /**
  * After Shopify's approval page the Worker's billing return sends the merchant to /pricing with
- * `billing=approved|declined` and `kind=plan|cap`: this banner says what happened.
+ * `billing=approved|declined` and `kind=plan|cap`: this banner says what happened, and for an approved
+ * plan what Shopify now bills ("$3.99 for 3 months, then $4.99").
  */
-export function BillingResultBanner() {
+export function BillingResultBanner({ price }: { price?: string | null }) {
   const { t } = useTranslation();
   const search = useRouterState({ select: (s) => s.location.search as Record<string, unknown> });
   const [dismissed, setDismissed] = useState(false);
@@ -18,7 +19,7 @@ export function BillingResultBanner() {
   const key = `pricing.billingResult.${kind}${approved ? 'Approved' : 'Declined'}` as const;
   return (
     <Banner tone={approved ? 'success' : 'warning'} onDismiss={() => setDismissed(true)}>
-      <p>{t(key)}</p>
+      <p>{approved && kind === 'plan' && price ? t('pricing.billingResult.planApprovedPrice', { price }) : t(key)}</p>
     </Banner>
   );
 }

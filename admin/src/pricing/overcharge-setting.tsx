@@ -1,32 +1,47 @@
-import { Badge, BlockStack, InlineStack, Text } from '@shopify/polaris';
+import { Badge, BlockStack, InlineStack, Modal, Text } from '@shopify/polaris';
 import { useAtomValue } from 'jotai';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getAccount, saveAppSwitch } from '../api/calls';
 import { useApiAction, useApiQuery } from '../api/query';
+import { isEmbedded } from '../api/auth';
 import { useToast } from '../hooks/use-toast';
+import { formatNumber, formatPrice } from '../lib/intl';
 import { levelAtom } from '../state/atoms';
 import { SwitchToggle } from '../widgets/switch-toggle';
+import { OVERAGE_CENTS_PER_1000 } from '../../../shared/plans';
+import { InShopifyAdmin } from './in-shopify-admin';
+
+type Account = { is_over_quota: number; is_capped: number; capped_amount: number };
 
 /**
- * Overcharge: shown on only when over quota is allowed, the plan is capped and paid;
- * disabled while loading or when the plan is not capped; a change applies at once and reverts unless
- * the server answers ack 1 (toasts Succeed / Try again later).
+ * Overcharge: shown on only when over quota is allowed, the plan is capped and paid; disabled while
+ * loading or when the plan is not capped. Switching it on lets Shopify bill usage charges, so it first
+ * asks, with the price per 1,000 images and the cap (decisions.md, "Money shown is money charged"), and
+ * only inside the Shopify admin (the Worker wants a session token); outside, it says where to do it.
+ * Switching off applies at once. A change reverts unless the server answers ack 1.
  */
 export function OverchargeSetting() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const toast = useToast();
   const level = useAtomValue(levelAtom);
   const read = useApiQuery({
     key: ['account'],
     call: getAccount,
-    select: (body) =>
-      body.data ? { is_over_quota: Number(body.data.is_over_quota) || 0, is_capped: Number(body.data.is_capped) || 0 } : null,
+    select: (body): Account | null =>
+      body.data
+        ? {
+            is_over_quota: Number(body.data.is_over_quota) || 0,
+            is_capped: Number(body.data.is_capped) || 0,
+            capped_amount: Number(body.data.capped_amount) || 0,
+          }
+        : null,
     errorToast: false,
   });
   // A change shows at once and reverts unless the server answers ack 1.
-  const [shown, setShown] = useState<{ is_over_quota: number; is_capped: number } | null>(null);
-  const account = shown ?? read.data ?? { is_over_quota: 0, is_capped: 0 };
+  const [shown, setShown] = useState<Account | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const account = shown ?? read.data ?? { is_over_quota: 0, is_capped: 0, capped_amount: 0 };
   const previous = useRef(account);
   const save = useApiAction((next: boolean) => saveAppSwitch('is_over_quota', next ? 1 : 0), {
     onSuccess: () => toast(t('setting.succeed')),
@@ -44,6 +59,11 @@ export function OverchargeSetting() {
     setShown({ ...account, is_over_quota: next ? 1 : 0 });
     await save.run(next);
   };
+  const language = i18n.language;
+  const price = formatPrice(OVERAGE_CENTS_PER_1000 / 100, language);
+  const cap = formatPrice(account.capped_amount, language);
+  const capImages = formatNumber(Math.floor((account.capped_amount * 100) / OVERAGE_CENTS_PER_1000) * 1000, language);
+  const embedded = isEmbedded();
 
   return (
     <BlockStack gap="200">
@@ -60,17 +80,41 @@ export function OverchargeSetting() {
           label={t('setting.overcharge.title')}
           checked={enabled}
           disabled={disabled}
-          onChange={(v) => void change(v)}
+          onChange={(v) => (v ? setConfirming(true) : void change(false))}
         />
       </InlineStack>
       <Text as="p" tone="subdued">
-        {t('setting.overcharge.body')}
+        {t('setting.overcharge.body', { price })}
       </Text>
       {!loading && (!capped || level <= 0) && (
         <Text as="p" variant="bodySm" tone="caution">
           {t('setting.overcharge.needsPaid')}
         </Text>
       )}
+      <Modal
+        open={confirming}
+        onClose={() => setConfirming(false)}
+        title={t('setting.overcharge.confirmTitle')}
+        primaryAction={
+          embedded
+            ? {
+                content: t('setting.overcharge.confirm'),
+                onAction: () => {
+                  setConfirming(false);
+                  void change(true);
+                },
+              }
+            : undefined
+        }
+        secondaryActions={[{ content: t('common.cancel'), onAction: () => setConfirming(false) }]}
+      >
+        <Modal.Section>
+          <BlockStack gap="300">
+            <Text as="p">{t('setting.overcharge.confirmBody', { price, cap, images: capImages })}</Text>
+            {!embedded && <InShopifyAdmin path="/setting" />}
+          </BlockStack>
+        </Modal.Section>
+      </Modal>
     </BlockStack>
   );
 }

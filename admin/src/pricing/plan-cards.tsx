@@ -1,13 +1,13 @@
 import { Badge, BlockStack, Button, Card, InlineStack, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
 import { canStep, paidPlans, stepPlan, type PricingPlan } from '../lib/plan-stepping';
-import { formatPrice } from './pricing-data';
+import { formatPrice } from '../lib/intl';
 
 type CardProps = { plans: PricingPlan[]; current: number; busy: number | null; onChoose: (level: number) => void };
 
 /** Free plan card: the downgrade goes through the confirmation modal. */
 export function FreePlanCard({ plans, current, busy, onChoose }: CardProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const free = plans.find((p) => p.level === 0);
   return (
     <Card>
@@ -19,7 +19,7 @@ export function FreePlanCard({ plans, current, busy, onChoose }: CardProps) {
           {current === 0 && <Badge tone="success">{t('pricing.currentPlan')}</Badge>}
         </InlineStack>
         <Text as="p" variant="heading2xl">
-          {formatPrice(0)}
+          {formatPrice(0, i18n.language)}
         </Text>
         <Text as="p">{t('pricing.imagesPerMonth', { count: free?.impressions ?? 150 })}</Text>
         <Text as="p" tone="subdued">
@@ -43,7 +43,7 @@ export function PaidPlanCard({
   onSelect,
   discount,
 }: CardProps & { selected: number; onSelect: (level: number) => void; discount: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const plan = paidPlans(plans).find((p) => p.level === selected);
   if (!plan) return null;
   const discounted = discount && plan.discount_mPrice !== undefined && Number(plan.discount_mPrice) < Number(plan.price);
@@ -58,11 +58,11 @@ export function PaidPlanCard({
         </InlineStack>
         <InlineStack gap="200" blockAlign="end">
           <Text as="p" variant="heading2xl">
-            {formatPrice(discounted ? plan.discount_mPrice : plan.price)}
+            {formatPrice(discounted ? plan.discount_mPrice : plan.price, i18n.language)}
           </Text>
           {discounted && (
             <Text as="span" tone="subdued" textDecorationLine="line-through">
-              {formatPrice(plan.price)}
+              {formatPrice(plan.price, i18n.language)}
             </Text>
           )}
           <Text as="span" tone="subdued">

@@ -18,12 +18,17 @@ export type PricingData = {
   total: { un_opt_num: number; total_saved_size: number; total_opt_num: number };
   /** When the monthly quota starts again (epoch ms), 0 when unknown. */
   next_reset_at: number;
+  /** What the active paid plan bills per 30 days, with Shopify's discount while it lasts; null on Free. */
+  current_price: CurrentPrice | null;
 };
+
+export type CurrentPrice = { price: number; discounted_price: number | null; discount_months: number; discount_until: number };
 
 const num = (v: unknown, fallback = 0) => (Number.isFinite(Number(v)) ? Number(v) : fallback);
 
 /** The answer as it may arrive: any field may be missing (an older Worker, a test's partial answer). */
-export type PricingAnswer = Partial<Omit<WirePricingData, 'plans' | 'rebate_info' | 'total'>> & {
+export type PricingAnswer = Partial<Omit<WirePricingData, 'plans' | 'rebate_info' | 'total' | 'current_price'>> & {
+  current_price?: Partial<NonNullable<WirePricingData['current_price']>> | null;
   plans?: Partial<WirePricingPlan>[];
   rebate_info?: Partial<WirePricingData['rebate_info']>;
   total?: Partial<WirePricingData['total']>;
@@ -59,7 +64,17 @@ export function readPricing(d: PricingAnswer | null | undefined): PricingData | 
       total_opt_num: num(total.total_opt_num),
     },
     next_reset_at: num(d.next_reset_at),
+    current_price: readCurrentPrice(d.current_price),
   };
 }
 
-export const formatPrice = (price: number | string | undefined) => `$${num(price).toFixed(2)}`;
+function readCurrentPrice(c: PricingAnswer['current_price']): CurrentPrice | null {
+  if (!c || typeof c !== 'object' || c.price === undefined) return null;
+  const discounted = c.discounted_price === null || c.discounted_price === undefined ? null : num(c.discounted_price);
+  return {
+    price: num(c.price),
+    discounted_price: discounted !== null && discounted < num(c.price) ? discounted : null,
+    discount_months: num(c.discount_months),
+    discount_until: num(c.discount_until),
+  };
+}

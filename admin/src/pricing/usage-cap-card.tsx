@@ -5,14 +5,17 @@ import { raiseOverageCap } from '../api/calls';
 import { messageOf } from '../api/client';
 import { useApiAction } from '../api/query';
 import { openTop } from '../lib/app-bridge';
-import { formatPrice, type PricingData } from './pricing-data';
+import { formatPrice } from '../lib/intl';
+import type { PricingData } from './pricing-data';
+import { isEmbedded } from '../api/auth';
+import { InShopifyAdmin } from './in-shopify-admin';
 
 /**
  * The usage cap of a paid plan (what overage may cost per 30 days) and the action that raises it:
  * Shopify's confirmation page approves the new cap (appSubscriptionLineItemUpdate), top frame.
  */
 export function UsageCapCard({ data }: { data: PricingData }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   // The merchant approves the new cap on Shopify's page (top frame); the button stays busy meanwhile.
   const [leaving, setLeaving] = useState(false);
   const raiseCap = useApiAction(raiseOverageCap, {
@@ -23,9 +26,11 @@ export function UsageCapCard({ data }: { data: PricingData }) {
     },
   });
   const busy = raiseCap.pending || leaving;
+  // Outside the Shopify admin the new limit cannot be approved: say where to do it instead.
+  const [inAdminOnly, setInAdminOnly] = useState(false);
   if (data.level <= 0 || data.capped_amount <= 0) return null;
 
-  const raise = () => raiseCap.run();
+  const raise = () => (isEmbedded() ? raiseCap.run() : setInAdminOnly(true));
 
   return (
     <Card>
@@ -33,7 +38,7 @@ export function UsageCapCard({ data }: { data: PricingData }) {
         <Text as="h2" variant="headingMd">
           {t('pricing.usageCap.title')}
         </Text>
-        <Text as="p">{t('pricing.usageCap.current', { amount: formatPrice(data.capped_amount) })}</Text>
+        <Text as="p">{t('pricing.usageCap.current', { amount: formatPrice(data.capped_amount, i18n.language) })}</Text>
         {data.next_capped_amount > 0 && (
           <>
             <Text as="p" tone="subdued">
@@ -41,11 +46,12 @@ export function UsageCapCard({ data }: { data: PricingData }) {
             </Text>
             <div>
               <Button onClick={() => void raise()} loading={busy}>
-                {t('pricing.usageCap.raise', { amount: formatPrice(data.next_capped_amount) })}
+                {t('pricing.usageCap.raise', { amount: formatPrice(data.next_capped_amount, i18n.language) })}
               </Button>
             </div>
           </>
         )}
+        {inAdminOnly && <InShopifyAdmin path="/pricing" />}
       </BlockStack>
     </Card>
   );

@@ -11,6 +11,9 @@ import { ImageSyncStatus } from '../pricing/image-sync-card';
 import { FreePlanCard, PaidPlanCard } from '../pricing/plan-cards';
 import { readPricing, type PricingData } from '../pricing/pricing-data';
 import { UsageCapCard } from '../pricing/usage-cap-card';
+import { priceLine } from '../pricing/price-line';
+import { InShopifyAdmin } from '../pricing/in-shopify-admin';
+import { isEmbedded } from '../api/auth';
 import { useToast } from '../hooks/use-toast';
 import { openTop } from '../lib/app-bridge';
 import { msUntil } from '../lib/countdown';
@@ -20,7 +23,7 @@ import { settingInfoAtom } from '../state/atoms';
 
 /** /pricing: plans, quota selector, account info, discount countdown, downgrade confirmation. */
 export function PricingScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const toast = useToast();
   const setInfo = useSetAtom(settingInfoAtom);
   const [selected, setSelected] = useState(1);
@@ -53,12 +56,16 @@ export function PricingScreen() {
     await changePlan.run(level);
   };
 
-  const choose = (level: number) => (level === 0 ? setConfirmDowngrade(true) : void change(level));
+  // Outside the Shopify admin a plan change cannot be approved (the Worker wants a session token): the
+  // merchant is told so, with the way into the admin, instead of a refused call.
+  const [inAdminOnly, setInAdminOnly] = useState(false);
+  const choose = (level: number) =>
+    !isEmbedded() ? setInAdminOnly(true) : level === 0 ? setConfirmDowngrade(true) : void change(level);
   const discountActive = data !== null && data.canDiscount && msUntil(data.rebate_info.expired_time, Date.now()) > 0;
 
   return (
     <Page title={t('pricing.title')}>
-      <BillingResultBanner />
+      <BillingResultBanner price={data?.current_price ? priceLine(data.current_price, t, i18n.language) : null} />
       {!data ? (
         <Card>
           <SkeletonBodyText lines={8} />
@@ -103,6 +110,11 @@ export function PricingScreen() {
           </Layout>
         </BlockStack>
       )}
+      <Modal open={inAdminOnly} onClose={() => setInAdminOnly(false)} title={t('pricing.inAdmin.title')}>
+        <Modal.Section>
+          <InShopifyAdmin path="/pricing" />
+        </Modal.Section>
+      </Modal>
       <Modal
         open={confirmDowngrade}
         onClose={() => setConfirmDowngrade(false)}

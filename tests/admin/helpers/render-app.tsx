@@ -29,6 +29,7 @@ export function settingInfo(overrides: Partial<SettingInfo> = {}): SettingInfo {
     language: 'en',
     new_guide_status: 1,
     app_switch: [],
+    admin_url: 'https://demo-store.myshopify.com/admin/apps/test-api-key',
     ...overrides,
   };
 }

@@ -104,7 +104,9 @@ describe('overage', () => {
     expect((await listPeriodUsageCharges(db(), shop.id, period)).every((c) => c.status === 'recorded')).toBe(true);
 
     // Raising the cap: a new confirmation URL; after approval the cap and the allowance grow.
-    const raise = await call('/api/v1/raiseOverageCap', { method: 'POST', headers, form: {} });
+    // A higher cap lets Shopify bill more: the admin token is refused, the merchant in the admin asks.
+    expect((await call('/api/v1/raiseOverageCap', { method: 'POST', headers, form: {} })).status).toBe(401);
+    const raise = await call('/api/v1/raiseOverageCap', { method: 'POST', headers: await sessionHeadersFor(headers), form: {} });
     const raised = await raise.json<{ code: string; url: string }>();
     expect(raised.code).toBe('200');
     expect(raised.url).toContain('confirm_update_capped_amount');
