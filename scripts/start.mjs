@@ -101,6 +101,9 @@ const authToken = await installDevStore().catch((e) => {
 });
 console.log(`\n  ✓ The app is running against the store emulator (${emulator}, shop ${DEV_SHOP}).`);
 console.log(`    Admin:      ${base}/main${authToken ? `?authToken=${authToken}` : ''}`);
+// The same app inside the emulated Shopify admin (session tokens from App Bridge): plan changes, the usage
+// limit and overcharge are made there, as in Shopify.
+console.log(`    In the Shopify admin: ${emulator}/store/${DEV_SHOP.split('.')[0]}/apps/image-speed-app`);
 console.log(`    Storefront: http://dev-store.localhost:${EMULATOR_PORT}/`);
 console.log(`    Health:     ${base}/api/health\n`);
 

@@ -5,6 +5,7 @@
 import type { Context } from 'hono';
 import { shopFromHost } from './install/host';
 import { isShopDomain } from './auth/session-token';
+import { shopifyHostUrl } from './shopify';
 import type { AppEnv } from './types';
 
 /** Paths the Worker answers itself; an unknown path under them is a JSON 404, never the document. */
@@ -38,12 +39,24 @@ export function documentHeaders(env: Pick<Env, 'SHOPIFY_ORIGIN'>, url: URL): Rec
   };
 }
 
-/** Fills App Bridge's `shopify-api-key` meta with the configured client id. */
-function withApiKey(res: Response, apiKey: string): Response {
+const APP_BRIDGE_SCRIPT = 'https://cdn.shopify.com/shopifycloud/app-bridge.js';
+
+/**
+ * Fills App Bridge's `shopify-api-key` meta with the configured client id, and loads App Bridge from
+ * Shopify's CDN by the same rule as every Shopify host (worker/shopify/api-version.ts): the CDN itself in
+ * production, `<SHOPIFY_ORIGIN>/cdn.shopify.com/...` where the store emulator plays Shopify.
+ */
+function withShopifyConfig(res: Response, env: Pick<Env, 'SHOPIFY_API_KEY' | 'SHOPIFY_ORIGIN'>): Response {
+  const appBridge = `${shopifyHostUrl(env, 'cdn.shopify.com')}/shopifycloud/app-bridge.js`;
   return new HTMLRewriter()
     .on('meta[name="shopify-api-key"]', {
       element(el) {
-        el.setAttribute('content', apiKey);
+        el.setAttribute('content', env.SHOPIFY_API_KEY);
+      },
+    })
+    .on(`script[src="${APP_BRIDGE_SCRIPT}"]`, {
+      element(el) {
+        el.setAttribute('src', appBridge);
       },
     })
     .transform(res);
@@ -64,5 +77,5 @@ export async function serveDocument(c: Context<AppEnv>): Promise<Response> {
   const res = new Response(asset.body, { status: asset.status, statusText: asset.statusText, headers: asset.headers });
   for (const [k, v] of Object.entries(documentHeaders(c.env, url))) res.headers.set(k, v);
   res.headers.delete('ETag'); // the body changes with the key; the asset's ETag no longer describes it
-  return c.req.method === 'HEAD' ? res : withApiKey(res, c.env.SHOPIFY_API_KEY);
+  return c.req.method === 'HEAD' ? res : withShopifyConfig(res, c.env);
 }

@@ -25,9 +25,21 @@ import type { ShopState } from '../store/shop-state';
 import { mintSessionToken } from './control-shops';
 import { hostParam, signQuery } from './oauth';
 
-/** The launch query Shopify's admin puts on the app URL when it opens an embedded app. */
-export async function embeddedLaunchUrl(emu: Emulator, shop: ShopState, path: string): Promise<string> {
+const LAUNCH_PARAMS = new Set(['embedded', 'host', 'id_token', 'locale', 'session', 'shop', 'timestamp', 'hmac']);
+
+/**
+ * The launch query Shopify's admin puts on the app URL when it opens an embedded app, signed over every
+ * parameter (the admin URL's own query included, as Shopify passes it on).
+ */
+export async function embeddedLaunchUrl(
+  emu: Emulator,
+  shop: ShopState,
+  path: string,
+  extra: URLSearchParams = new URLSearchParams(),
+): Promise<string> {
   const params: Record<string, string> = {
+    // The admin URL's own query (e.g. billing=approved&kind=plan after a charge) reaches the app too.
+    ...Object.fromEntries([...extra].filter(([k]) => !LAUNCH_PARAMS.has(k))),
     embedded: '1',
     host: hostParam(shop.domain),
     id_token: await mintSessionToken(emu, shop),
@@ -53,8 +65,9 @@ export function mountEmbeddedAdmin(app: Hono, emu: Emulator): void {
     const appParam = c.req.param('app') ?? '';
     if (!shop || !isThisApp(emu, appParam)) return c.html('<h1>There’s no page at this address</h1>', 404);
     const prefix = `/store/${c.req.param('store')}/apps/${appParam}`;
-    const rest = new URL(c.req.url).pathname.slice(prefix.length) || '/';
-    const src = await embeddedLaunchUrl(emu, shop, rest);
+    const url = new URL(c.req.url);
+    const rest = url.pathname.slice(prefix.length) || '/';
+    const src = await embeddedLaunchUrl(emu, shop, rest, url.searchParams);
     return c.html(
       adminHtml({
         shop: shop.domain,

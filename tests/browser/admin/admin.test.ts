@@ -291,3 +291,54 @@ describe('a merchant finds every screen', () => {
     });
   });
 });
+
+// Issue 23: money shown is money charged, and a plan change is made inside the Shopify admin. The
+// emulator's admin page frames the app (App Bridge from the emulator, as `npm start` serves it), so this
+// is what a merchant sees at http://127.0.0.1:8788/store/<store>/apps/image-speed-app locally.
+describe('a plan change with the new-user discount, from the pricing page to the charge', () => {
+  it('outside the admin it says where to go; inside: $3.99 on the pricing page, on Shopify’s page, on the charge and back in the app', async () => {
+    // Outside the admin (the standalone admin token) Upgrade explains, and links into the Shopify admin.
+    const page = await adminPage();
+    try {
+      await page.goto(`${app.base}/pricing`);
+      await page.getByRole('button', { name: 'Upgrade' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Continue in your Shopify admin' });
+      await dialog.getByRole('button', { name: 'Open in Shopify admin' }).waitFor();
+      await shot(page, 'plan-0-outside-admin');
+      await dialog.getByRole('button', { name: 'Open in Shopify admin' }).click();
+      // The shop's admin URL opens the app's pricing page inside the (emulated) Shopify admin.
+      await page.waitForURL(/\/store\/[^/]+\/apps\/[^/]+\/pricing/, { timeout: 30_000 });
+      const frame = page.frameLocator('#app-iframe');
+      await frame.getByText('New users get 20% off for the first 3 months').waitFor({ timeout: 30_000 });
+      await frame.getByText('$3.99', { exact: true }).waitFor();
+      await shot(page, 'plan-1-pricing-discount');
+      await frame.getByRole('button', { name: 'Upgrade' }).click();
+
+      // Shopify's approval page, in the top frame: the discounted price first, then the price after.
+      await page.waitForURL(/confirm_recurring_application_charge/, { timeout: 30_000 });
+      await page.getByText('$3.99 USD every 30 days').waitFor();
+      expect(await page.locator('[data-discount]').textContent()).toBe(
+        '$3.99 USD every 30 days for the first 3 billing cycles (20% off), then $4.99 USD every 30 days',
+      );
+      await shot(page, 'plan-2-shopify-approval');
+      await page.getByRole('button', { name: 'Approve' }).click();
+
+      // Back in the app inside the admin, which says what Shopify now bills.
+      await page.waitForURL(/\/store\/[^/]+\/apps\/[^/]+\/pricing/, { timeout: 30_000 });
+      await frame.getByText('Your new plan is active: $3.99 for 3 months, then $4.99.').waitFor({ timeout: 30_000 });
+      await frame.getByText('$3.99 for 3 months, then $4.99', { exact: true }).waitFor();
+      await shot(page, 'plan-3-approved');
+      const billing = (await control(app.emulator, 'GET', `/shops/${app.shop}/billing`)) as {
+        recurringCharges: { amount: { amount: string }; price: { amount: string }; discounted: boolean }[];
+      };
+      expect(billing.recurringCharges.map((c) => [c.amount.amount, c.price.amount, c.discounted])).toEqual([
+        ['3.99', '4.99', true],
+      ]);
+    } catch (e) {
+      await shot(page, 'failed-plan-change').catch(() => undefined);
+      throw e;
+    } finally {
+      await page.close();
+    }
+  });
+});

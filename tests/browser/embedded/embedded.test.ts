@@ -1,7 +1,7 @@
 // The embedded journey, in Debian's Chromium against the whole product (`npm start` on free ports):
 // Shopify's admin (the store emulator's admin page, seen by the browser at https://admin.shopify.com)
 // frames the app at application_url + path with the signed launch query; App Bridge is a stand-in served
-// at the CDN script's URL (app-bridge-stand-in.js). A fresh store opens the app for the first time:
+// at the CDN script's URL (emulator/http/app-bridge-stand-in.js). A fresh store opens the app for the first time:
 // it installs by token exchange with no top-level redirect, the merchant reaches Image Optimization
 // through the app's navigation in the admin, optimises an image and restores it; the admin shows the
 // app's toasts, its review modal and the settings' save bar (which guards the admin's own navigation).
@@ -16,7 +16,7 @@ import { startProduct } from '../npm-start';
 import { freePort } from '../../../scripts/lib/free-port';
 
 const SHOTS = 'tests/browser/embedded/screenshots';
-const STAND_IN = readFileSync(new URL('./app-bridge-stand-in.js', import.meta.url), 'utf8');
+const STAND_IN = readFileSync(new URL('../../../emulator/http/app-bridge-stand-in.js', import.meta.url), 'utf8');
 const ADMIN = 'https://admin.shopify.com';
 const HANDLE = 'image-speed-app';
 

@@ -1,6 +1,7 @@
 // After OAuth and after a billing decision the app sends the browser to its page inside Shopify's admin
 // (`<SHOPIFY_ORIGIN>/admin.shopify.com/store/<store>/apps/<api key>/<path>`, or the shop's
-// `/admin/apps/...`). The emulator has no admin frame: it forwards to `${APP_URL}/<path>?<query>`.
+// `/admin/apps/...`). The unified form forwards to `${APP_URL}/<path>?<query>` (the standalone admin);
+// the shop's form opens the emulator's admin page that frames the app, query kept.
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { encryptSecret } from '../../../worker/lib/crypto';
@@ -22,8 +23,9 @@ describe('emulator: the app page inside the Shopify admin', () => {
       (await get(`${emulatorOrigin()}/admin.shopify.com/store/${store}/apps/${env.SHOPIFY_API_KEY}`)).headers.get('Location'),
     ).toBe(`${env.APP_URL}/`);
     expect((await get(`${shop.base}/admin/apps/${env.SHOPIFY_API_KEY}/details?prodId=3`)).headers.get('Location')).toBe(
-      `${env.APP_URL}/details?prodId=3`,
+      `${emulatorOrigin()}/store/${store}/apps/${env.SHOPIFY_API_KEY}/details?prodId=3`,
     );
+    expect((await get(`${shop.base}/admin/apps/someone-else/details`)).status).toBe(404);
     // Another app or an unknown store is not ours to forward.
     expect((await get(`${emulatorOrigin()}/admin.shopify.com/store/${store}/apps/someone-else/pricing`)).status).toBe(404);
     expect(
@@ -43,7 +45,7 @@ describe('emulator: the app page inside the Shopify admin', () => {
     expect(landed.headers.get('Location')).toBe(`${env.APP_URL}/`);
   });
 
-  it('after approving a plan the browser lands on the app’s /pricing page', async () => {
+  it('after approving a plan the browser lands on the app’s /pricing page inside the admin', async () => {
     const emu = await createEmulatorShop({ seed: 'empty', install: true });
     const t = emu.tokens!;
     const enc = (s: string) => encryptSecret(env.TOKEN_ENCRYPTION_KEY, s);
@@ -68,6 +70,20 @@ describe('emulator: the app page inside the Shopify admin', () => {
     expect(back.status).toBe(302);
     const landed = await get(back.headers.get('Location')!);
     expect(landed.status).toBe(302);
-    expect(landed.headers.get('Location')).toBe(`${env.APP_URL}/pricing?billing=approved&kind=plan`);
+    const store = emu.domain.replace('.myshopify.com', '');
+    expect(landed.headers.get('Location')).toBe(
+      `${emulatorOrigin()}/store/${store}/apps/${env.SHOPIFY_API_KEY}/pricing?billing=approved&kind=plan`,
+    );
+    // The admin page frames the app's /pricing with Shopify's signed launch query and the result.
+    const page = await (await fetch(landed.headers.get('Location')!)).text();
+    const src = new URL(/<iframe[^>]*\ssrc="([^"]+)"/.exec(page)![1]!.replace(/&#38;/g, '&'));
+    expect(src.origin + src.pathname).toBe(`${env.APP_URL}/pricing`);
+    expect(Object.fromEntries(src.searchParams)).toMatchObject({
+      billing: 'approved',
+      kind: 'plan',
+      shop: emu.domain,
+      embedded: '1',
+    });
+    expect(src.searchParams.get('hmac')).toMatch(/^[0-9a-f]{64}$/);
   });
 });

@@ -89,6 +89,13 @@ describe('the admin HTML document', () => {
     expect(html).not.toContain('%SHOPIFY_API_KEY%');
   });
 
+  it('loads App Bridge from Shopify’s CDN, or from the store emulator where it plays Shopify', async () => {
+    const production = await (await get('/main?shop=k.myshopify.com', { SHOPIFY_ORIGIN: '' })).text();
+    expect(production).toContain('<script src="https://cdn.shopify.com/shopifycloud/app-bridge.js"></script>');
+    const local = await (await get('/main?shop=k.myshopify.com', { SHOPIFY_ORIGIN: 'http://127.0.0.1:8788' })).text();
+    expect(local).toContain('<script src="http://127.0.0.1:8788/cdn.shopify.com/shopifycloud/app-bridge.js"></script>');
+  });
+
   it('passes static files through untouched and keeps Worker paths as JSON 404s', async () => {
     const js = await get('/assets/index-abc.js');
     expect(js.headers.get('Content-Type')).toBe('text/javascript');

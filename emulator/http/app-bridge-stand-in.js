@@ -1,5 +1,6 @@
-// A stand-in for Shopify's App Bridge (https://cdn.shopify.com/shopifycloud/app-bridge.js), served at
-// that URL by the embedded journey. It implements what this app uses of the documented `window.shopify`
+// A stand-in for Shopify's App Bridge (https://cdn.shopify.com/shopifycloud/app-bridge.js), served by the
+// emulator at <emulator>/cdn.shopify.com/shopifycloud/app-bridge.js (where the app's document loads it
+// locally, worker/document.ts) and by the embedded journey at the CDN's own URL. It implements what this app uses of the documented `window.shopify`
 // API, against the store emulator's admin page (emulator/http/admin-embedded.ts) as the parent:
 //   shopify.config        apiKey from <meta name="shopify-api-key">, shop/host/locale from the launch query
 //   shopify.idToken()     a session token from the admin (HS256 with the app secret: iss, dest, aud, sub,
@@ -18,13 +19,21 @@
   const LAUNCH_PARAMS = ['embedded', 'host', 'id_token', 'hmac', 'locale', 'session', 'shop', 'timestamp'];
   const launch = new URLSearchParams(location.search);
   // The launch query is on the first load only; App Bridge keeps it for the session.
-  const remembered = JSON.parse(sessionStorage.getItem('app-bridge-stand-in') || '{}');
+  // A framed page may be refused storage (third-party storage blocked): then the launch query is all it has.
+  const session = (() => {
+    try {
+      return window.sessionStorage;
+    } catch {
+      return null;
+    }
+  })();
+  const remembered = JSON.parse(session?.getItem('app-bridge-stand-in') || '{}');
   const state = {
     shop: launch.get('shop') || remembered.shop || '',
     host: launch.get('host') || remembered.host || '',
     locale: launch.get('locale') || remembered.locale || 'en',
   };
-  sessionStorage.setItem('app-bridge-stand-in', JSON.stringify(state));
+  session?.setItem('app-bridge-stand-in', JSON.stringify(state));
   // App Bridge's elements draw nothing inside the app: the admin shows their content (navigation, save bar).
   for (const name of ['ui-nav-menu', 's-app-nav', 'ui-title-bar', 'ui-save-bar']) {
     if (!customElements.get(name)) customElements.define(name, class extends HTMLElement {});
