@@ -107,7 +107,7 @@ export default defineConfig([
     rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }] },
   },
   {
-    files: ['storefront-script/src/**/*.js', 'tests/browser/**/*.js'],
+    files: ['storefront-script/src/**/*.js', 'tests/browser/**/*.js', 'emulator/http/app-bridge-stand-in.js'],
     languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
   },
 ]);
