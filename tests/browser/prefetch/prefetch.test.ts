@@ -13,7 +13,9 @@ let exceptions: string[];
 let page = 0;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-// Requests reach the server within a few ms of the trigger; this leaves room on a loaded machine.
+// How long a check that nothing (more) was fetched waits: requests reach the server within a few ms of the
+// trigger. Checks that something was fetched wait for it instead (until), and hover times run on the
+// page clock (PAGE_CLOCK), so neither depends on how busy the machine is.
 const SETTLE_MS = 400;
 
 beforeAll(async () => {
@@ -36,6 +38,7 @@ beforeEach(async () => {
   };
   storefront.requests.length = 0;
   tab = await browser.newTab();
+  await tab.addInitScript(PAGE_CLOCK);
   exceptions = await tab.collectExceptions();
   return async () => {
     expect(exceptions).toEqual([]);
@@ -47,7 +50,8 @@ beforeEach(async () => {
 async function open() {
   page += 1;
   await tab.goto(`${storefront.origin}/collections/test-${page}`);
-  await sleep(150); // module scripts run once parsing is done
+  // Module scripts run before the load event: wait for it, however long a loaded machine takes.
+  for (let i = 0; i < 300 && (await tab.evaluate<string>('document.readyState')) !== 'complete'; i++) await sleep(50);
 }
 
 /**
@@ -89,10 +93,11 @@ async function until(ready: () => boolean) {
 /** Moves the page's clock (PAGE_CLOCK) by `ms`, running the timers that fall due, in order. */
 const tick = (ms: number) => tab.evaluate(`window.__tick(${ms})`);
 
+/** The pointer on a link for `ms` of the page's clock (PAGE_CLOCK). */
 async function hover(selector: string, ms: number) {
   const { x, y } = await tab.centreOf(selector);
   await tab.mouse('mouseMoved', x, y);
-  await sleep(ms);
+  await tick(ms);
 }
 
 async function leave() {
@@ -125,7 +130,8 @@ describe('speed-prefetch in Chromium', () => {
   it('a 150 ms hover prefetches an allowed link once; a longer hover prerenders it from that fetch; the click shows it', async () => {
     await open();
     await hover('a[href="/products/alpha"]', 150);
-    await sleep(SETTLE_MS - 100); // still hovering: the hover now lasts over 200 ms
+    await tick(150); // still hovering: the hover now lasts over 200 ms
+    await until(() => storefront.documentRequests('/products/alpha').length > 0);
     expect(storefront.documentRequests('/products/alpha').map((r) => r.purpose)).toEqual(['prefetch']);
     expect(await speculated()).toEqual([
       ['prefetch', '/products/alpha'],
@@ -141,7 +147,7 @@ describe('speed-prefetch in Chromium', () => {
 
     const { x, y } = await tab.centreOf('a[href="/products/alpha"]');
     await tab.mouse('mouseMoved', x, y);
-    await sleep(300);
+    await tick(300);
     await tab.mouse('mousePressed', x, y);
     await tab.mouse('mouseReleased', x, y);
     const shown = await waitForBeacon('/products/alpha');
@@ -150,7 +156,6 @@ describe('speed-prefetch in Chromium', () => {
   });
 
   it('a hover that ends before 200 ms prefetches without prerendering', async () => {
-    await tab.addInitScript(PAGE_CLOCK);
     await open();
     const { x, y } = await tab.centreOf('a[href="/products/beta"]');
     await tab.mouse('mouseMoved', x, y);
@@ -163,7 +168,6 @@ describe('speed-prefetch in Chromium', () => {
   });
 
   it('a press keeps it a prefetch: a prerender could not finish before the click', async () => {
-    await tab.addInitScript(PAGE_CLOCK);
     await open();
     const link = await tab.centreOf('a[href="/products/beta"]');
     const away = await tab.centreOf('#title');
@@ -179,7 +183,6 @@ describe('speed-prefetch in Chromium', () => {
   });
 
   it('a hover shorter than the delay fetches nothing; one as long as the delay fetches', async () => {
-    await tab.addInitScript(PAGE_CLOCK);
     await open();
     const link = await tab.centreOf('a[href="/products/beta"]');
     const away = await tab.centreOf('#title');
@@ -228,7 +231,7 @@ describe('speed-prefetch in Chromium', () => {
 
     // The same hover on an allowed link does fetch: the page and the script were working all along.
     await hover('a[href="/pages/about"]', 120);
-    await sleep(SETTLE_MS);
+    await until(() => storefront.documentRequests('/pages/about').length > 0);
     expect(storefront.documentRequests('/pages/about')).toHaveLength(1);
   });
 
@@ -255,7 +258,8 @@ describe('speed-prefetch in Chromium', () => {
     for (const href of ['/products/alpha', '/products/beta', '/collections/all']) {
       await hover(`a[href="${href}"]`, 120);
     }
-    await sleep(SETTLE_MS);
+    await until(() => storefront.documentRequests('/products/beta').length > 0);
+    await sleep(SETTLE_MS); // and nothing more arrives
     expect(storefront.documentRequests('/products/alpha')).toHaveLength(1);
     expect(storefront.documentRequests('/products/beta')).toHaveLength(1);
     expect(storefront.documentRequests('/collections/all')).toEqual([]);
@@ -293,7 +297,9 @@ describe('speed-prefetch in Chromium', () => {
     await tab.touch('touchStart', beta.x, beta.y);
     await tab.touch('touchCancel', beta.x, beta.y);
     await pressWithoutClick('a[href="/pages/about"]');
-    await sleep(SETTLE_MS);
+    await until(
+      () => storefront.documentRequests('/products/beta').length > 0 && storefront.documentRequests('/pages/about').length > 0,
+    );
     expect(storefront.documentRequests('/products/beta')).toHaveLength(1);
     expect(storefront.documentRequests('/pages/about')).toHaveLength(1);
   });
@@ -302,7 +308,7 @@ describe('speed-prefetch in Chromium', () => {
     await tab.addInitScript('HTMLScriptElement.supports = undefined;');
     await open();
     await hover('a[href="/products/alpha"]', 150);
-    await sleep(SETTLE_MS);
+    await until(() => storefront.documentRequests('/products/alpha').length > 0);
     expect(storefront.documentRequests('/products/alpha').map((r) => r.purpose)).toEqual(['prefetch']);
     expect(await speculated()).toEqual([['link', '/products/alpha']]);
   });
@@ -311,7 +317,7 @@ describe('speed-prefetch in Chromium', () => {
     await tab.addInitScript('HTMLScriptElement.supports = undefined; DOMTokenList.prototype.supports = () => false;');
     await open();
     await hover('a[href="/products/alpha"]', 150);
-    await sleep(SETTLE_MS);
+    await until(() => storefront.documentRequests('/products/alpha').length > 0);
     const [request] = storefront.documentRequests('/products/alpha');
     expect(request?.purpose).toBe('');
     // Shopify answers with Vary: Accept, so only the Accept of a navigation makes the entry reusable.
