@@ -1,4 +1,4 @@
-import { Banner, BlockStack, Button, InlineStack, SkeletonBodyText, Text } from '@shopify/polaris';
+import { BlockStack, Button, InlineStack, SkeletonBodyText, Text } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ImageSettings } from '../../../shared/image-settings';
@@ -66,11 +66,7 @@ function SheetBody({ firstTime, onClose, onSaved }: Omit<Props, 'open'>) {
         </div>
         <div style={{ flex: 1, overflowY: 'auto', padding: 20 }}>
           <BlockStack gap="400">
-            {firstTime && (
-              <Banner tone="info">
-                <p>{t('imageOpt.sheet.firstBanner')}</p>
-              </Banner>
-            )}
+            {/* The form's own banner says to finish the settings while they were never saved. */}
             {settings.loading ? (
               <SkeletonBodyText lines={10} />
             ) : (

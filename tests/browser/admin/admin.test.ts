@@ -59,10 +59,26 @@ describe('admin in the browser', () => {
       await page.waitForURL(/\/guidance/, { timeout: 30_000 });
       await page.getByRole('button', { name: "Let's start now" }).click();
       await page.getByText('Step 1 of 4').waitFor();
+      // Issue 21: automatic mode is a choice here, manual until the merchant picks it.
+      expect(await page.getByLabel('Manual').isChecked()).toBe(true);
+      expect(await page.getByLabel('Automatic').isChecked()).toBe(false);
       // Issue 15: a merchant who unticks every image type can still finish (compression off).
       for (const label of ['Product images', 'Blog post images', 'Collection images']) await page.getByLabel(label).uncheck();
       await shot(page, 'wizard-step-2-nothing-ticked');
       await page.getByRole('button', { name: 'Next' }).click();
+      // Alt text only for images without one; a live preview for the shop's first synced product.
+      expect(await page.getByLabel('Only for images without Alt text').isChecked()).toBe(true);
+      await page
+        .getByText(/^Preview for “/)
+        .first()
+        .waitFor({ timeout: 30_000 });
+      await page.getByLabel('Product alt text template').fill('%product_title% by %vendor%');
+      await page
+        .getByText('Unknown placeholder: %vendor%. Templates can use only the placeholders offered under the field.')
+        .waitFor();
+      await page.getByText(/^Alt text: .+ by$/).waitFor();
+      await shot(page, 'wizard-step-3-unknown-placeholder');
+      await page.getByLabel('Product alt text template').fill('%product_title% by %product_vendor%');
       await page.getByLabel('Collection alt text template').fill('');
       await page.getByRole('button', { name: 'Next' }).click();
       await page.getByText('The input cannot be empty!').waitFor();
@@ -70,6 +86,8 @@ describe('admin in the browser', () => {
       await page.getByRole('button', { name: 'Collection title' }).first().click();
       await shot(page, 'wizard-step-3-alt');
       await page.getByRole('button', { name: 'Next' }).click();
+      // File names start off: the merchant's names stay unless they opt in.
+      expect(await page.getByLabel('Rename image files from templates').isChecked()).toBe(false);
       await page.getByRole('button', { name: 'Next' }).click();
       await page.getByText('Your originals are safe for 30 days').waitFor();
       await page.getByRole('button', { name: 'Save and finish' }).click();
