@@ -75,6 +75,7 @@ describe('the image page', () => {
   it("automatic mode with nothing to optimise says 'Your automatic setting are disabled…' and opens the settings", async () => {
     const off = { ...defaultImageSettings(), is_default: 0, auto_switch: 1 };
     off.image_opt = { ...off.image_opt, switch: 0 };
+    off.alt_text = { ...off.alt_text, switch: 0 }; // (on by default: alt text where an image has none)
     const body = { ...totals({ auto: 1 }), settings: off };
     api({ '/api/v2/image-opt/getImgOptTotal': body, '/api/v2/image-opt/getSettings': { ack: 1, data: off } });
     renderApp('/image_optimisation');
