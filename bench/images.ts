@@ -52,6 +52,9 @@ const LEVELS: Record<string, { mode: 'lossless' | 'lossy'; quality: number; perc
   'medium-off': { mode: 'lossy', quality: 75, perceptualGuard: false },
   // PNG to JPG at Medium (size control on, as the settings default).
   'medium-jpg': { mode: 'lossy', quality: 75, perceptualGuard: true, pngToJpg: true } as never,
+  // Resize on request (JPEG): Medium with the long side capped at 2048 / 4096 px.
+  'medium-2048': { mode: 'lossy', quality: 75, perceptualGuard: true, resizeLongSide: 2048 } as never,
+  'medium-4096': { mode: 'lossy', quality: 75, perceptualGuard: true, resizeLongSide: 4096 } as never,
 };
 const levels = args.levels.split(',').filter(Boolean);
 if (args['compare-guard']) levels.push('medium-noguard', 'high-noguard');

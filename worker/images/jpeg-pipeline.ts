@@ -30,6 +30,7 @@ import {
 } from './mozjpeg';
 import { makeJpegTiles, tileMaskBytes, TiledJpegDecoder, tilesFor, type RowSource } from './jpeg-tiles';
 import { applyOrientation } from './pixels';
+import { resizedSize, RowResizer } from './resize';
 import type { HeaderInfo } from './sniff';
 import { displayScale } from './perceptual';
 import { createStripGuard } from './strip-guard';
@@ -76,15 +77,21 @@ async function candidates(
     watermarked: false,
   };
   const cmyk = info.colorSpace === JCS_CMYK || info.colorSpace === JCS_YCCK;
-  const fits = (path: JpegPath) => jpegPeakBytes(info, input.length, path) <= DEFAULT_BUDGET_BYTES;
+  // Resize on request (resize.ts): the encoder (and what it needs) has the output's size.
+  const target = resizedSize(info.width, info.height, s.resizeLongSide);
+  const sized: JpegHeader = target ? { ...info, width: target.width, height: target.height } : info;
+  const fits = (path: JpegPath) =>
+    jpegPeakBytes(path === 'lossless' || path === 'watermark-upright' ? info : sized, input.length, path) <= DEFAULT_BUDGET_BYTES;
   // A progressive original whose coefficients do not fit beside the encoder's: cut into tiles (jpeg-tiles.ts).
   let tiled = false;
   const fitsTiled = (path: JpegPath) => {
-    const ok = !fits(path) && info.progressive && tileBandBytes(info, input.length, path) > 0;
+    const ok = !fits(path) && info.progressive && tileBandBytes(info, input.length, path, sized) > 0;
     if (ok) tiled = true;
     return ok;
   };
   const mp = ((info.width * info.height) / 1e6).toFixed(1);
+  // A resize is a visible change the merchant asked for: in lossless mode it is encoded at the Low level.
+  const lossyMode = s.mode === 'lossy' || target !== null;
 
   // MozJPEG's trellis needs a second coefficient array; without it large images still fit.
   let trellis: boolean;
@@ -98,12 +105,12 @@ async function candidates(
     trellis = fits('watermark') || fitsTiled('watermark');
     if (!trellis && !fits('watermark-no-trellis') && !fitsTiled('watermark-no-trellis'))
       throw new UnsupportedInput(`JPEG of ${mp} MP is too large to watermark within the isolate's memory`);
-  } else if (s.mode === 'lossy' && fits('lossy')) {
+  } else if (lossyMode && fits('lossy')) {
     trellis = true;
-  } else if (s.mode === 'lossy' && fits('lossy-no-trellis')) {
+  } else if (lossyMode && fits('lossy-no-trellis')) {
     trellis = false; // one coefficient array instead of two: see jpegPeakBytes
-  } else if (s.mode === 'lossy' && (fitsTiled('lossy') || fitsTiled('lossy-no-trellis'))) {
-    trellis = jpegPeakBytes(info, input.length, 'lossy', true) <= DEFAULT_BUDGET_BYTES;
+  } else if (lossyMode && (fitsTiled('lossy') || fitsTiled('lossy-no-trellis'))) {
+    trellis = jpegPeakBytes(sized, input.length, 'lossy', true) <= DEFAULT_BUDGET_BYTES;
   } else {
     // Lossless, or a lossy job whose encoder would not fit: the transcode (or only metadata removal).
     const note =
@@ -118,7 +125,7 @@ async function candidates(
   // CMYK becomes RGB: the CMYK profile would now misdescribe the pixels.
   const keepIcc = cmyk ? [] : icc;
   const grayscale = info.components === 1 && !s.watermark;
-  reserveMozjpegHeap(lossyHeapBytes(info, grayscale, trellis, tiled));
+  reserveMozjpegHeap(lossyHeapBytes(sized, grayscale, trellis, tiled));
   // Pixel-identical baseline stand-in for a progressive original (see the file comment), or its tiles.
   let source: Source;
   if (tiled) {
@@ -129,27 +136,34 @@ async function candidates(
       : trellis
         ? 'lossy'
         : 'lossy-no-trellis';
-    const tiles = makeJpegTiles(input, info, tileBandBytes(info, input.length, path));
+    const tiles = makeJpegTiles(input, info, tileBandBytes(info, input.length, path, sized));
     source = { tiles: tiles.tiles.length, open: (scaleNum) => new TiledJpegDecoder(tiles, { scaleNum, scaleDenom: 8 }) };
   } else {
     const bytes = info.progressive ? transcodeJpeg(input, { progressive: false }).bytes : input;
     source = { tiles: 0, open: (scaleNum) => new JpegDecoder(bytes, { scaleNum, scaleDenom: 8 }) };
   }
-  const placed = s.watermark ? await placeLogo(s.watermark, info.width, info.height) : undefined;
-  const quality = s.watermark && s.mode === 'lossless' ? LOSSLESS_WATERMARK_QUALITY : s.quality;
-  const out = guarded(source, { quality, grayscale, trellis }, s.mode === 'lossless' ? 'off' : guard, placed);
+  if (target && target.width * target.height * 3 <= RESIZED_KEEP_BYTES) source = keepResized(source, target);
+  const placed = s.watermark ? await placeLogo(s.watermark, sized.width, sized.height) : undefined;
+  const quality = (s.watermark || target) && s.mode === 'lossless' ? LOSSLESS_WATERMARK_QUALITY : s.quality;
+  const out = guarded(
+    source,
+    { quality, grayscale, trellis, target: source.fullSizeOnly ? null : target },
+    s.mode === 'lossless' ? 'off' : guard,
+    placed,
+  );
   const lossy: Candidate = {
     bytes: attachMetadata(out.bytes, { orientation: s.watermark ? 1 : orientation, icc: keepIcc }),
     format: 'jpeg',
-    width: info.width,
-    height: info.height,
+    width: sized.width,
+    height: sized.height,
     convertedToJpg: false,
     watermarked: Boolean(s.watermark),
     qualityUsed: out.qualityUsed,
     ssim: out.score,
     ...(source.tiles ? { tiles: source.tiles } : {}),
   };
-  if (s.watermark) return { best: lossy };
+  // Watermarked or resized: the merchant asked for the change, so the full-size originals do not compete.
+  if (s.watermark || target) return { best: lossy };
   // At high quality a re-encode can exceed an already-compressed original: then the lossless transcode
   // (and the metadata-stripped original) compete.
   const others =
@@ -178,22 +192,72 @@ function lossless(input: Uint8Array, info: JpegHeader, orientation: number, icc:
 type Output = { bytes: Uint8Array; qualityUsed: number; score: number | null };
 
 /** The pixels the lossy path encodes: a whole decoder (original or stand-in) or the tiles; `scaleNum`/8 is libjpeg's DCT scale. */
-type Source = { tiles: number; open(scaleNum: number): RowSource };
+type Source = { tiles: number; open(scaleNum: number): RowSource; fullSizeOnly?: boolean };
+
+/**
+ * A resized source small enough to keep (at most RESIZED_KEEP_BYTES of RGB: 2048 and 2880 px limits) is
+ * decoded and resized once, then encoded and guarded from memory; larger ones are resized again for the
+ * guard and for a raised encode (the image is never held at its original size).
+ */
+const RESIZED_KEEP_BYTES = 17 << 20;
+
+function keepResized(source: Source, target: { width: number; height: number }): Source {
+  const dec = source.open(8);
+  const rgb = new Uint8Array(target.width * target.height * 3);
+  try {
+    const rs = new RowResizer(dec.width, dec.height, target.width, target.height, (rows, n, y) =>
+      rgb.set(rows.subarray(0, n * target.width * 3), y * target.width * 3),
+    );
+    const copy = new Uint8Array(dec.width * 16 * 3);
+    let y = 0;
+    for (let n = dec.read(); n > 0; n = dec.read()) {
+      copy.set(dec.rows(n));
+      rs.push(copy, n);
+      y += n;
+    }
+    checkComplete(dec, y);
+    rs.finish();
+  } finally {
+    dec.close();
+  }
+  const strip = new Uint8Array(target.width * 16 * 3);
+  const open = (): RowSource => {
+    let y = 0;
+    let last = 0;
+    return {
+      width: target.width,
+      height: target.height,
+      read(max = 16) {
+        last = Math.min(max, 16, target.height - y);
+        y += last;
+        return last;
+      },
+      rows(count = last) {
+        // A copy: the guard draws the watermark onto the rows it is handed.
+        strip.set(rgb.subarray((y - last) * target.width * 3, (y - last + count) * target.width * 3));
+        return strip.subarray(0, count * target.width * 3);
+      },
+      finish: () => ({ warnings: 0, truncated: false }),
+      close() {},
+    };
+  };
+  return { tiles: source.tiles, open, fullSizeOnly: true };
+}
 
 /** Encode; with the guard on, score it and raise the quality one step when under the floor. */
-type EncodeOptions = { quality: number; grayscale: boolean; trellis: boolean };
+type EncodeOptions = { quality: number; grayscale: boolean; trellis: boolean; target?: { width: number; height: number } | null };
 
 function guarded(source: Source, o: EncodeOptions, guard: GuardMode, wm?: PlacedWatermark): Output {
   const quality = o.quality;
   let q = quality;
   let bytes = encodeStrips(source, o, wm);
   if (guard === 'off') return { bytes, qualityUsed: q, score: null };
-  let score = scoreStrips(source, bytes, wm);
+  let score = o.target ? scoreResized(source, bytes, o.target, wm) : scoreStrips(source, bytes, wm);
   const ceiling = Math.min(GUARD_MAX_QUALITY, quality + GUARD_MAX_RAISE);
   while (guard === 'on' && score < GUARD_SSIM_FLOOR && q < ceiling) {
     q = Math.min(ceiling, q + GUARD_STEP);
     bytes = encodeStrips(source, { ...o, quality: q }, wm);
-    score = scoreStrips(source, bytes, wm);
+    score = o.target ? scoreResized(source, bytes, o.target, wm) : scoreStrips(source, bytes, wm);
   }
   return { bytes, qualityUsed: q, score };
 }
@@ -206,19 +270,38 @@ function encodeStrips(source: Source, o: EncodeOptions, wm?: PlacedWatermark): U
     // No scan search: measured on 8 MP photos it made trellis output no smaller (Flow 136673 vs 136638 B,
     // SafeLanding 1416079 vs 1403650) for +35-45 % CPU and ~9x the output in trial-scan buffers.
     // Without room for trellis's second array: trellis per block row (3 B/px, nearly the same size).
-    enc = new JpegEncoder({ width: dec.width, height: dec.height, ...o, optimizeScans: false, rowTrellis: !o.trellis });
-    const draw = wm ? rowDrawer(wm, dec.width) : undefined;
+    const { target, ...eo } = o;
+    const width = target?.width ?? dec.width;
+    const e = new JpegEncoder({
+      width,
+      height: target?.height ?? dec.height,
+      ...eo,
+      optimizeScans: false,
+      rowTrellis: !o.trellis,
+    });
+    enc = e;
+    const draw = wm ? rowDrawer(wm, width) : undefined;
+    const put = (rows: Uint8Array, n: number, y: number) => {
+      const buf = e.buffer();
+      buf.set(rows.subarray(0, n * width * 3));
+      draw?.(buf, y, n);
+      e.commit(n);
+    };
+    const rs = target ? new RowResizer(dec.width, dec.height, target.width, target.height, put) : undefined;
+    // The resizer calls the encoder while it works: decoded rows are copied out of the heap first.
+    const copy = rs ? new Uint8Array(dec.width * 16 * 3) : undefined;
     let y = 0;
     for (let n = dec.read(); n > 0; n = dec.read()) {
-      const buf = enc.buffer();
-      buf.set(dec.rows(n));
-      draw?.(buf, y, n);
-      enc.commit(n);
+      if (rs) {
+        copy!.set(dec.rows(n));
+        rs.push(copy!, n);
+      } else put(dec.rows(n), n, y);
       y += n;
     }
     checkComplete(dec, y);
     dec.close(); // before the encoder's final pass, which needs its coefficients only
-    return enc.finish();
+    rs?.finish();
+    return e.finish();
   } finally {
     dec.close();
     enc?.close();
@@ -240,7 +323,7 @@ export function guardDecodeScale(width: number, height: number): number {
 function scoreStrips(source: Source, candidate: Uint8Array, wm?: PlacedWatermark): number {
   // The watermark is drawn on full-size source rows: that guard decodes at full size and box-averages.
   const info = readJpegHeader(candidate);
-  const scaleNum = wm ? 8 : guardDecodeScale(info.width, info.height);
+  const scaleNum = wm || source.fullSizeOnly ? 8 : guardDecodeScale(info.width, info.height);
   // The candidate (progressive: its whole-image coefficients) first, so that big block takes the space
   // the encoder just freed before the small strip decoder can split it (no heap growth for the guard).
   const b = new JpegDecoder(candidate, { scaleNum, scaleDenom: 8 });
@@ -260,6 +343,45 @@ function scoreStrips(source: Source, candidate: Uint8Array, wm?: PlacedWatermark
       g.push(orig, b.rows(nb), na, 3);
       y += na;
     }
+    return g.result().score;
+  } finally {
+    a?.close();
+    b.close();
+  }
+}
+
+/** The guard of a resized output: the source resized again, strip by strip, against the candidate at its size. */
+function scoreResized(
+  source: Source,
+  candidate: Uint8Array,
+  target: { width: number; height: number },
+  wm?: PlacedWatermark,
+): number {
+  const b = new JpegDecoder(candidate);
+  let a: RowSource | undefined;
+  try {
+    const src = source.open(8);
+    a = src;
+    const g = createStripGuard({ width: target.width, height: target.height, level: 'luma' });
+    const draw = wm ? rowDrawer(wm, target.width) : undefined;
+    const rs = new RowResizer(src.width, src.height, target.width, target.height, (rows, n, y) => {
+      draw?.(rows, y, n);
+      for (let done = 0; done < n;) {
+        const nb = b.read(n - done);
+        if (nb === 0) throw new MozJpegError('guard: candidate ends early');
+        g.push(rows.subarray(done * target.width * 3), b.rows(nb), nb, 3);
+        done += nb;
+      }
+    });
+    const copy = new Uint8Array(src.width * 16 * 3);
+    let y = 0;
+    for (let n = src.read(); n > 0; n = src.read()) {
+      copy.set(src.rows(n));
+      rs.push(copy, n);
+      y += n;
+    }
+    checkComplete(src, y);
+    rs.finish();
     return g.result().score;
   } finally {
     a?.close();
@@ -322,7 +444,10 @@ async function watermarkedUpright(
   } finally {
     dec.close();
   }
-  const upright: Rgba = applyOrientation({ data, width: info.width, height: info.height }, jpegOrientation(input));
+  let upright: Rgba = applyOrientation({ data, width: info.width, height: info.height }, jpegOrientation(input));
+  // Resize on request before the logo is placed (it is placed on the image the shopper sees).
+  const target = resizedSize(upright.width, upright.height, s.resizeLongSide);
+  if (target) upright = resizeRgba(upright, target);
   await applyWatermark(upright, s.watermark!);
   const quality = s.mode === 'lossless' ? LOSSLESS_WATERMARK_QUALITY : s.quality;
   const encodeRgba = (q: number) => {
@@ -391,6 +516,30 @@ async function watermarkedUpright(
   };
 }
 
+/** Whole opaque RGBA image through the streaming resizer (the upright watermark path only). */
+function resizeRgba(img: Rgba, target: { width: number; height: number }): Rgba {
+  const out = new Uint8ClampedArray(target.width * target.height * 4);
+  const rs = new RowResizer(img.width, img.height, target.width, target.height, (rows, n, y) => {
+    for (let i = 0, j = y * target.width * 4; i < n * target.width * 3; i += 3, j += 4) {
+      out[j] = rows[i]!;
+      out[j + 1] = rows[i + 1]!;
+      out[j + 2] = rows[i + 2]!;
+      out[j + 3] = 255;
+    }
+  });
+  const row = new Uint8Array(img.width * 3);
+  for (let y = 0; y < img.height; y++) {
+    for (let x = 0, i = y * img.width * 4; x < img.width * 3; x += 3, i += 4) {
+      row[x] = img.data[i]!;
+      row[x + 1] = img.data[i + 1]!;
+      row[x + 2] = img.data[i + 2]!;
+    }
+    rs.push(row, 1);
+  }
+  rs.finish();
+  return { data: out, width: target.width, height: target.height };
+}
+
 // ---------- memory (bytes), used by budget.ts and to size the heap once per job ----------
 
 /** libjpeg's state, Huffman/scan-optimisation buffers, strip buffers: measured well under this. */
@@ -412,15 +561,20 @@ const MAX_TILES = 8;
  * fit even so): what the budget leaves beside the JS side of the path (tiles ~ the original, outputs),
  * the masks and libjpeg's state. The heap grown for cutting is then reused by the encoder.
  */
-function tileBandBytes(info: JpegHeader, inputBytes: number, path: JpegPath): number {
-  if (jpegPeakBytes(info, inputBytes, path, true) > DEFAULT_BUDGET_BYTES) return 0;
+function tileBandBytes(info: JpegHeader, inputBytes: number, path: JpegPath, sized = info): number {
+  if (jpegPeakBytes(sized, inputBytes, path, true) > DEFAULT_BUDGET_BYTES) return 0;
   const js = jsBytes(info, inputBytes, path);
   const fixed = tileMaskBytes(info) + HEAP_OVERHEAD;
   const most = DEFAULT_BUDGET_BYTES - js - fixed;
   // No larger than the heap the encoder grows to anyway (wasm memory never shrinks): the bench measured
   // a 16.8 MP 4:4:4 job at the isolate's 128 MB with bands of all that was left, 2 tiles instead of 3.
-  const encoderHeap = lossyHeapBytes(info, false, !path.endsWith('no-trellis'), true);
-  const band = Math.min(most, Math.max(encoderHeap - fixed, info.coefBytes / MAX_TILES));
+  // (a resized output's encoder is small: then bands of a quarter of the coefficients, 4 tiles, since each
+  // tile parses the whole original)
+  const encoderHeap = lossyHeapBytes(sized, false, !path.endsWith('no-trellis'), true);
+  const floor = info.coefBytes / (sized === info ? MAX_TILES : 4);
+  let band = Math.min(most, Math.max(encoderHeap - fixed, floor));
+  // Tiles are cut at 128-row multiples: grow the band until that rounding stays within MAX_TILES.
+  while (band > 0 && band < most && tilesFor(info, band) > MAX_TILES) band = Math.min(most, band * 1.15);
   return band > 0 && tilesFor(info, band) <= MAX_TILES ? band : 0;
 }
 

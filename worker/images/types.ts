@@ -12,6 +12,8 @@ export type EngineSettings = {
   pngToJpgSizeControl: boolean;
   /** heightFraction: 0..1 of the image height; opacity 0.1..1. */
   watermark?: { bytes: Uint8Array; position: WatermarkPosition; heightFraction: number; opacity: number };
+  /** Resize on request: images whose long side exceeds this (2048, 2880, 4096 px) are scaled down to it. Absent or 0: off. */
+  resizeLongSide?: number;
 };
 
 export type EngineFormat = 'jpeg' | 'png' | 'webp';
