@@ -27,7 +27,7 @@ import { createLogger, type Logger } from '../lib/log';
 import { ACK, queueConsumer, type Backoff } from '../lib/queue-consumer';
 import type { WebhookWorkMessage } from '../messages/shopify-webhook';
 import { runWebhookWork } from '../webhooks/consumer';
-import { QUEUED_TOPICS } from '../webhooks/handlers';
+import { QUEUED_TOPICS, WebhookRetryLater } from '../webhooks/handlers';
 
 /** Dead-letter queue -> the queue its messages came from (base names; environments add a suffix). */
 export const DEAD_LETTER_QUEUES = {
@@ -151,6 +151,12 @@ async function retryMustComplete(env: Env, row: DeadLetterRow, now: number, log:
     if (m.data.topic === 'shop/redact') await scrubDeadLetter(db, row.id, now);
     log.info('dead_letter_completed', { ...fields, outcome });
   } catch (error) {
+    if (error instanceof WebhookRetryLater) {
+      // Not a failure: the handler asked to run later (shop/redact before its 48 hours have passed).
+      await deferDeadLetter(db, row.id, now + error.delaySeconds * 1000, null, now);
+      log.info('dead_letter_later', { ...fields, delaySeconds: error.delaySeconds, reason: error.message });
+      return;
+    }
     await deferDeadLetter(
       db,
       row.id,

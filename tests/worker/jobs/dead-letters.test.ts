@@ -166,6 +166,25 @@ describe('the dead-letter cron', () => {
     expect(await env.BUCKET.get(`originals/${shop.id}/a.jpg`)).toBeNull();
   });
 
+  it('a dead shop/redact that must still wait for its 48 hours waits, uncounted, then runs', async () => {
+    const t0 = Date.now();
+    const { shop } = await createShop({ uninstalledAt: t0 - 40 * 3600_000 });
+    const messageId = `redact-wait-${crypto.randomUUID()}`;
+    const body = { type: 'webhook', webhookId: crypto.randomUUID(), topic: 'shop/redact', shopDomain: shop.domain, payload: {} };
+    await deliver('shopify-webhooks-dlq', [{ id: messageId, body }]);
+    const row = (await rowFor('shopify-webhooks', messageId))!;
+    await deadLetterTask(cron(row.nextRetryAt!), env);
+    const waiting = (await findDeadLetter(db(), row.id))!;
+    expect(waiting).toMatchObject({ status: 'open', retries: 0, lastError: null });
+    // The handler's own wait: the 48 hours end 8 hours after t0 (to the second it rounds up to).
+    expect(waiting.nextRetryAt! - (t0 + 8 * 3600_000)).toBeGreaterThanOrEqual(0);
+    expect(waiting.nextRetryAt! - (t0 + 8 * 3600_000)).toBeLessThanOrEqual(1000);
+    expect(await findShopById(db(), shop.id)).toBeTruthy();
+    await deadLetterTask(cron(waiting.nextRetryAt!), env);
+    expect(await findDeadLetter(db(), row.id)).toMatchObject({ status: 'done' });
+    expect(await findShopById(db(), shop.id)).toBeUndefined();
+  });
+
   it('re-sends the rows an operator asked to replay to their own queue, once', async () => {
     const { shop } = await createShop();
     const messageId = `replay-${crypto.randomUUID()}`;
