@@ -4,21 +4,22 @@
 // messages are redelivered here (attempts + 1), past max_retries they go to the dead-letter handler.
 // At the end: no image is left mid-way, Shopify serves exactly what each row says, every original in R2
 // is the byte-for-byte original, and each image was charged once.
-import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { catalogueSyncConsumer } from '../../../worker/catalogue/consumer';
 import { images, items, usageLedger } from '../../../worker/db/schema';
 import type { ShopRow } from '../../../worker/db/shops';
-import { encryptSecret, sha256HexOfBytes } from '../../../worker/lib/crypto';
-import { createLogger } from '../../../worker/lib/log';
-import type { OptimiseMessage } from '../../../worker/messages/optimise';
-import { MAX_RETRIES } from '../../../worker/optimise/consumer';
-import { quotaPort } from '../../../worker/optimise/deps';
-import { handleOptimiseBatch, handleOptimiseDeadLetters } from '../../../worker/optimise/handlers';
-import { planJob } from '../../../worker/optimise/plan';
+import { sha256HexOfBytes } from '../../../worker/lib/crypto';
 import { createEmulatorShop, type EmulatorShop } from '../emulator-client';
-import { createShop, db } from '../helpers';
+import { db } from '../helpers';
+import {
+  drainOptimiseQueue,
+  installedShop,
+  planTabJob,
+  syncCatalogue,
+  type DeliveryFigures,
+  type JobKind,
+} from '../store-life/harness';
 
 const IMAGES = Number((env as unknown as Record<string, string | undefined>).CHAOS_IMAGES ?? '') || 9;
 const PER_PRODUCT = 3;
@@ -35,35 +36,7 @@ function prng(seed: number) {
   };
 }
 
-type Figures = { deliveries: number; retried: number; deadLettered: number; faults: Record<string, number>; ms: number };
-
-async function installed(emu: EmulatorShop): Promise<ShopRow> {
-  const t = emu.tokens!;
-  const enc = (v: string) => encryptSecret(env.TOKEN_ENCRYPTION_KEY, v);
-  const { shop } = await createShop({
-    domain: emu.domain,
-    name: 'Chaos Shop',
-    planLevel: 3, // 6000 images a month: the quota is not what this run is about
-    accessTokenEnc: await enc(t.access_token),
-    accessTokenExpiresAt: Date.now() + (t.expires_in ?? 3600) * 1000,
-    refreshTokenEnc: t.refresh_token ? await enc(t.refresh_token) : null,
-    refreshTokenExpiresAt: t.refresh_token_expires_in ? Date.now() + t.refresh_token_expires_in * 1000 : null,
-  });
-  return shop;
-}
-
-async function syncCatalogue(shop: ShopRow) {
-  for (let attempt = 1; attempt <= 60; attempt++) {
-    const batch = createMessageBatch('catalogue-sync', [
-      { id: `sync-${attempt}`, timestamp: new Date(), attempts: attempt, body: { type: 'sync', shopId: shop.id } },
-    ]);
-    await catalogueSyncConsumer(batch, env);
-    const result = await getQueueResult(batch, createExecutionContext());
-    if (result.explicitAcks.length > 0) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('catalogue sync never finished');
-}
+type Figures = DeliveryFigures & { faults: Record<string, number>; ms: number };
 
 /** One random fault (or none) for the next stretch of work. */
 async function injectRandomFault(emu: EmulatorShop, rnd: () => number, figures: Figures) {
@@ -96,70 +69,22 @@ async function injectRandomFault(emu: EmulatorShop, rnd: () => number, figures: 
 }
 
 /** Plans one job and drives its messages to the end through the real handlers, faults included. */
-async function runJob(
-  emu: EmulatorShop,
-  shop: ShopRow,
-  processType: 'optimize' | 'restore' | 'reoptimize',
-  rnd: () => number,
-  figures: Figures,
-) {
-  const sent: OptimiseMessage[] = [];
-  const queue = {
-    send: async (b: unknown) => void sent.push(b as OptimiseMessage),
-    sendBatch: async (ms: Iterable<{ body: unknown }>) => void [...ms].forEach((m) => sent.push(m.body as OptimiseMessage)),
-  };
-  const d = db();
-  await planJob(
-    { db: d, queue: queue as unknown as Queue, log: createLogger(), now: Date.now, canOptimise: quotaPort(d).canOptimise },
-    {
-      shop,
-      dataType: 1,
-      processType,
-      pageType: processType === 'optimize' ? 1 : 0,
-      pattern: 'manual',
-      selection: { wholeTab: true },
-    },
-  );
-  let pending = sent.map((body) => ({ body, attempts: 1 }));
-  const planned = pending.length;
+async function runJob(emu: EmulatorShop, shop: ShopRow, processType: JobKind, rnd: () => number, figures: Figures) {
+  const messages = await planTabJob(shop, processType);
   const started = Date.now();
-  while (pending.length > 0) {
-    const next: typeof pending = [];
-    for (let i = 0; i < pending.length; i += BATCH) {
-      const slice = pending.slice(i, i + BATCH);
-      await injectRandomFault(emu, rnd, figures);
-      const live = slice.filter((m) => m.attempts <= MAX_RETRIES + 1);
-      const dead = slice.filter((m) => m.attempts > MAX_RETRIES + 1);
-      if (live.length) {
-        const batch = createMessageBatch(
-          'image-optimise',
-          live.map((m, k) => ({ id: `m${k}`, timestamp: new Date(), attempts: m.attempts, body: m.body })),
-        );
-        await handleOptimiseBatch(batch, env);
-        const result = await getQueueResult(batch, createExecutionContext());
-        figures.deliveries += live.length;
-        for (const r of result.retryMessages) {
-          const m = live[Number(r.msgId.slice(1))]!;
-          figures.retried += 1;
-          next.push({ body: m.body, attempts: m.attempts + 1 });
-        }
-      }
-      if (dead.length) {
-        // The delivery after max_retries: the queue hands the message to the dead-letter queue.
-        await emu.clearFaults();
-        const batch = createMessageBatch(
-          'image-optimise-dlq',
-          dead.map((m, k) => ({ id: `d${k}`, timestamp: new Date(), attempts: 1, body: m.body })),
-        );
-        await handleOptimiseDeadLetters(batch, env);
-        figures.deadLettered += dead.length;
-      }
-    }
-    pending = next;
-  }
+  await drainOptimiseQueue(
+    messages,
+    {
+      batchSize: BATCH,
+      beforeBatch: () => injectRandomFault(emu, rnd, figures),
+      // The delivery after max_retries: the queue hands the message to the dead-letter queue.
+      afterRetries: async () => void (await emu.clearFaults()),
+    },
+    figures,
+  );
   await emu.clearFaults();
   figures.ms += Date.now() - started;
-  return planned;
+  return messages.length;
 }
 
 async function checkConsistency(emu: EmulatorShop, shopId: number, originals: Map<string, string>) {
@@ -218,7 +143,7 @@ describe(`chaos: ${IMAGES} images under random Shopify faults`, () => {
         install: true,
         settings: { fileProcessingMs: 20 },
       });
-      const shop = await installed(emu);
+      const shop = await installedShop(emu, { name: 'Chaos Shop', planLevel: 3 }); // 6000 images a month: the quota is not what this run is about
       await syncCatalogue(shop);
       const originals = new Map((await emu.files()).map((f) => [f.id, f.sha256]));
       const figures: Figures = { deliveries: 0, retried: 0, deadLettered: 0, faults: {}, ms: 0 };

@@ -58,6 +58,9 @@ describe('uploadImagesOpt', { timeout: 60_000 }, () => {
     expect(await r2Bytes(rocket.originalKey)).toEqual(jpg);
     expect((await r2Bytes(rocket.resultKey))!.byteLength).toBe(rocket.optimisedSize);
     expect(rocket.originalKey).toMatch(new RegExp(`^uploads/${shop.id}/`));
+    // The restore date is the day R2's lifecycle rule deletes the upload: 30 days from its write.
+    const stored = await env.BUCKET.head(rocket.originalKey!);
+    expect(rocket.expiresAt).toBe(Number(stored!.customMetadata!.storedAt) + 30 * 24 * 3600 * 1000);
     // opt_cfg.pngtojpg: the PNG photo became a (smaller) JPEG.
     const chelsea = rows.find((r) => r.fileName === 'chelsea.png')!;
     expect(chelsea).toMatchObject({ status: 'compressed', convertedToJpg: true });
