@@ -120,6 +120,18 @@ export const imageOptSchema = z.object({
   pngtojpg: flag,
   /** With PNG to JPG on: skip the conversion when the JPG would be larger than the PNG. */
   pngtojpg_size_control: flag,
+  /**
+   * Resize on request (decisions.md "Image levels name a look"): JPGs whose long side is above this many
+   * px are scaled down to it; 0 = off (the default; settings saved before it existed read as off).
+   */
+  resize_long_side: z
+    .preprocess(
+      num,
+      z.union([z.literal(0), z.literal(2048), z.literal(2880), z.literal(4096)], {
+        error: 'server.settings.resizeRange' satisfies MessageKey,
+      }),
+    )
+    .default(0),
   watermark: watermarkSchema,
   quality: qualitySchema,
 });
@@ -168,6 +180,7 @@ export function defaultImageSettings(): ImageSettings {
       blogs: 1,
       pngtojpg: 0,
       pngtojpg_size_control: 1,
+      resize_long_side: 0,
       watermark: { switch: 0, position: 'b_r', image_height: 0.2, opacity: 0.5, logo: '' },
       quality: { custom: 0, lossless: 0, level: DEFAULT_LEVEL, custom_ratio: LEVEL_QUALITY[DEFAULT_LEVEL] },
     },

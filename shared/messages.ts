@@ -84,6 +84,7 @@ export const MESSAGES = {
   'server.settings.watermarkSizeRange': 'Watermark size must be between 1% and 100% of the image height',
   'server.settings.opacityRange': 'Opacity must be between 0.1 and 1',
   'server.settings.levelRange': 'Compression level must be 1, 2 or 3',
+  'server.settings.resizeRange': 'Resize must be off or 2048, 2880 or 4096 px',
   'server.settings.customRange': 'Custom quality must be between 55 and 95',
   'server.settings.productScope': 'Product scope must be 0, 1 or 2',
   'server.settings.position': 'Watermark position is not valid',

@@ -29,6 +29,7 @@ export function engineSettingsOf(
     quality: q.lossless ? 75 : q.quality,
     pngToJpg: upload ? upload.pngToJpg : io.pngtojpg === 1,
     pngToJpgSizeControl: io.pngtojpg_size_control === 1,
+    ...(io.resize_long_side ? { resizeLongSide: io.resize_long_side } : {}),
     ...(wantWatermark && watermarkBytes
       ? {
           watermark: {

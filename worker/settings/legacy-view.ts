@@ -55,6 +55,7 @@ export function toLegacyView(s: ImageSettings, shop: { domain: string; isOld: nu
     blog_filename_template: s.file_name.blogs_rule,
     image_converting: s.image_opt.pngtojpg,
     isImageConverting: s.image_opt.pngtojpg_size_control,
+    resize_long_side: s.image_opt.resize_long_side,
     image_add_watermark_switch: wm.switch,
     image_add_watermark_img: watermarkPath(wm.logo),
     position: wm.position,
@@ -120,6 +121,7 @@ export function fromLegacyView(form: Record<string, unknown>, current: ImageSett
       ...flagsToScope(AREA_PREFIXES.image_opt, form, current.image_opt),
       pngtojpg: pick('image_converting', current.image_opt.pngtojpg),
       pngtojpg_size_control: pick('isImageConverting', current.image_opt.pngtojpg_size_control),
+      resize_long_side: pick('resize_long_side', current.image_opt.resize_long_side),
       watermark: {
         ...current.image_opt.watermark,
         switch: pick('image_add_watermark_switch', current.image_opt.watermark.switch),

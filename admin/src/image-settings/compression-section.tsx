@@ -1,4 +1,4 @@
-import { BlockStack, Checkbox, ChoiceList, RangeSlider, Text } from '@shopify/polaris';
+import { BlockStack, Checkbox, ChoiceList, RangeSlider, Select, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
 import {
   CUSTOM_QUALITY_MAX,
@@ -21,7 +21,10 @@ function qualityFor(mode: Mode, q: QualitySettings): QualitySettings {
   return { ...q, lossless: 0, custom: 0, level: Number(mode.slice(6)) as 1 | 2 | 3 };
 }
 
-/** Optimize Images: scopes, compression level (Low/Medium/High, custom 55..95, lossless), PNG to JPG. */
+/** Long-side limits of "Resize images larger than N px" (0 = off). */
+const RESIZE_CHOICES = [0, 2048, 2880, 4096] as const;
+
+/** Optimize Images: scopes, compression level (Low/Medium/High, custom 55..95, lossless), resize, PNG to JPG. */
 export function CompressionSection({ value, onChange }: { value: ImageOptSettings; onChange: (next: ImageOptSettings) => void }) {
   const { t } = useTranslation();
   const set = (patch: Partial<ImageOptSettings>) => onChange({ ...value, ...patch });
@@ -92,6 +95,16 @@ export function CompressionSection({ value, onChange }: { value: ImageOptSetting
               }
             />
           )}
+          <Select
+            label={t('imageSettings.resize.label')}
+            helpText={t('imageSettings.resize.help')}
+            options={RESIZE_CHOICES.map((px) => ({
+              label: px === 0 ? t('imageSettings.resize.off') : `${px} px`,
+              value: String(px),
+            }))}
+            value={String(value.resize_long_side)}
+            onChange={(v) => set({ resize_long_side: Number(v) as (typeof RESIZE_CHOICES)[number] })}
+          />
           <Checkbox
             label={t('imageSettings.png.switch')}
             helpText={t('imageSettings.png.help')}

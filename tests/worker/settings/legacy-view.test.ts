@@ -84,6 +84,7 @@ describe('legacy dashboard view: view -> settings', () => {
       blogs: 0,
       pngtojpg: 1,
       pngtojpg_size_control: 0,
+      resize_long_side: 2880,
       quality: { custom: 1, lossless: 0, level: 3, custom_ratio: 58 },
     };
     s.alt_text = { ...s.alt_text, switch: 1, collection: 0, product_rule: 'x %price%' };

@@ -29,6 +29,25 @@ const messageOf = (patch: unknown, storedLogo = '') => {
   return r.ok ? null : r.message;
 };
 
+describe('resize on request (image_opt.resize_long_side)', () => {
+  it('is off by default and when absent from settings saved before it existed', () => {
+    expect(defaultImageSettings().image_opt.resize_long_side).toBe(0);
+    const { resize_long_side: _, ...older } = defaultImageSettings().image_opt;
+    const r = validateImageSettings({ ...defaultImageSettings(), image_opt: older }, '');
+    expect(r.ok && r.settings.image_opt.resize_long_side).toBe(0);
+  });
+
+  it('takes 2048, 2880 or 4096 (also as text) and reaches the engine; anything else is refused', async () => {
+    const r = withPatch({ image_opt: { resize_long_side: '2880' } });
+    expect(r.ok && r.settings.image_opt.resize_long_side).toBe(2880);
+    const { engineSettingsOf } = await import('../../../worker/optimise/decide');
+    expect(r.ok && engineSettingsOf(r.settings, null).resizeLongSide).toBe(2880);
+    expect(engineSettingsOf(defaultImageSettings(), null).resizeLongSide).toBeUndefined();
+    for (const bad of [1000, 2049, -1, 'big'])
+      expect(messageOf({ image_opt: { resize_long_side: bad } })).toBe('Resize must be off or 2048, 2880 or 4096 px');
+  });
+});
+
 describe('documented validation messages', () => {
   it('the defaults are valid and never configured', () => {
     const r = withPatch({});
