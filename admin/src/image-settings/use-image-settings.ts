@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getSettings, saveSettings } from '../api/calls';
 import { useApiAction, useApiQuery } from '../api/query';
@@ -55,6 +56,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 export function useImageSettings(onSaved?: (saved: ImageSettings) => void): ImageSettingsState {
   const { t } = useTranslation();
   const toast = useToast();
+  const queryClient = useQueryClient();
   const [saved, setSaved] = useState<ImageSettings>(defaultImageSettings);
   const [draft, setDraft] = useState<ImageSettings>(defaultImageSettings);
   const [showErrors, setShowErrors] = useState(false);
@@ -71,11 +73,20 @@ export function useImageSettings(onSaved?: (saved: ImageSettings) => void): Imag
     },
   });
   const loading = stored.loading;
+  // A read that lands after the merchant started editing (the sheet shows the cached settings while it
+  // reads them again) becomes the saved state but leaves their unsaved edits alone.
+  const savedRef = useRef(saved);
   useEffect(() => {
-    if (stored.data === undefined) return;
-    if (stored.data === null) return void toast(t('common.tryAgainLater'), { error: true });
-    setSaved(stored.data);
-    setDraft(stored.data);
+    savedRef.current = saved;
+  }, [saved]);
+  useEffect(() => {
+    const next = stored.data;
+    if (next === undefined) return;
+    if (next === null) return void toast(t('common.tryAgainLater'), { error: true });
+    const before = savedRef.current;
+    setDraft((d) => (same(d, before) ? next : d));
+    savedRef.current = next;
+    setSaved(next);
   }, [stored.data, t, toast]);
 
   const hasPicture = Boolean(draft.image_opt.watermark.file_data || draft.image_opt.watermark.logo);
@@ -85,6 +96,8 @@ export function useImageSettings(onSaved?: (saved: ImageSettings) => void): Imag
 
   const send = useApiAction((settings: ImageSettings) => saveSettings(settings), {
     onSuccess: (body, sent) => {
+      // The cached read becomes the saved settings: the sheet opened again shows them, not the old ones.
+      queryClient.setQueryData(['imageSettings'], body);
       const parsed = imageSettingsSchema.safeParse(body.data);
       const next = parsed.success ? parsed.data : { ...sent, is_default: 0 as const };
       setSaved(next);
