@@ -55,12 +55,12 @@ describe('pricing (/pricing)', () => {
     inAdmin();
     const open = vi.spyOn(window, 'open').mockImplementation(() => null);
     renderApp('/pricing');
-    expect(await screen.findByText('1000 images / month')).toBeTruthy();
+    expect(await screen.findByText('1,000 images / month')).toBeTruthy();
     const minus = screen.getByRole('button', { name: 'Fewer images' });
     expect(minus.getAttribute('aria-disabled')).toBe('true');
     fireEvent.click(screen.getByRole('button', { name: 'More images' }));
     fireEvent.click(screen.getByRole('button', { name: 'More images' }));
-    expect(screen.getByText('6000 images / month')).toBeTruthy();
+    expect(screen.getByText('6,000 images / month')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'More images' }).getAttribute('aria-disabled')).toBe('true');
     fireEvent.click(screen.getByRole('button', { name: 'Fewer images' }));
     expect(screen.getByText('$9.99')).toBeTruthy();

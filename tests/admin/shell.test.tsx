@@ -161,4 +161,21 @@ describe('internal links', () => {
     expect(click.defaultPrevented).toBe(true); // the browser does not load /pricing itself
     await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'));
   });
+
+  it.each([
+    ['/404', 'Die gesuchte Seite wurde nicht gefunden'],
+    ['/privacy-policy', 'Datenschutzerklärung'],
+  ])('%s reloaded with a session shows in the merchant language, "Skip to content" too', async (path, heading) => {
+    mockApi({ '/api/v1/getSettingInfo': { code: '200', data: settingInfo({ language: 'ge' }) } });
+    renderApp(path, { info: null });
+    expect((await screen.findAllByText(new RegExp(heading))).length).toBeGreaterThan(0);
+    await waitFor(() => expect(screen.getByText('Direkt zum Inhalt')).toBeTruthy());
+  });
+
+  it('a public page without a session follows the launch locale, else the browser', async () => {
+    mockApi({});
+    renderApp('/404', { info: null, token: false });
+    // happy-dom's navigator says en-US: English.
+    expect(await screen.findByText("The page you're looking for couldn't be found")).toBeTruthy();
+  });
 });

@@ -5,13 +5,14 @@ import { saveAppSwitch } from '../api/calls';
 import { useQuotaRequest } from '../pricing/plan-limit-dialog';
 import { useSettingInfo } from '../hooks/use-settings-info';
 import { useSessionClosable } from '../hooks/use-session-closable';
+import { formatNumber } from '../lib/intl';
 
 /**
  * 'Plan Limit Reached' with 'There are N images that can be optimized.' and the ways to more quota:
  * the upgrade, and the two support requests (prefilled contact form) of the plan-limit dialog.
  */
 export function PlanLimitBanner({ show, remaining }: { show: boolean; remaining: number }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const request = useQuotaRequest();
   const [closed, close] = useSessionClosable('image-plan-limit');
@@ -24,7 +25,7 @@ export function PlanLimitBanner({ show, remaining }: { show: boolean; remaining:
       action={{ content: t('planLimit.upgrade'), onAction: () => void navigate({ to: '/pricing' }) }}
     >
       <BlockStack gap="200">
-        <p>{t('planLimit.remaining', { count: remaining })}</p>
+        <p>{t('planLimit.remaining', { count: formatNumber(remaining, i18n.language) })}</p>
         <InlineStack gap="200">
           <Button size="slim" onClick={() => request('permission', 'plan-limit-banner')}>
             {t('planLimit.applyPermission')}

@@ -11,7 +11,7 @@ export type CompareImages = { before: string; after: string; beforeSize: number;
  * clipped at a slider, so the merchant drags across the same pixels; sizes under each side.
  */
 export function CompareModal({ images, onClose }: { images: CompareImages | null; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [split, setSplit] = useState(50);
   const [loading, setLoading] = useState(true);
   useEffect(() => {
@@ -107,11 +107,11 @@ export function CompareModal({ images, onClose }: { images: CompareImages | null
               </div>
             )}
             <InlineStack align="space-between">
-              <Text as="p">{t('imageOpt.compare.beforeSize', { size: formatSize(images.beforeSize) })}</Text>
+              <Text as="p">{t('imageOpt.compare.beforeSize', { size: formatSize(images.beforeSize, i18n.language) })}</Text>
               <Text as="p" tone="success">
-                {t('imageOpt.compare.saved', { ratio: formatRatio(images.ratio) })}
+                {t('imageOpt.compare.saved', { ratio: formatRatio(images.ratio, i18n.language) })}
               </Text>
-              <Text as="p">{t('imageOpt.compare.afterSize', { size: formatSize(images.afterSize) })}</Text>
+              <Text as="p">{t('imageOpt.compare.afterSize', { size: formatSize(images.afterSize, i18n.language) })}</Text>
             </InlineStack>
           </BlockStack>
         )}

@@ -2,6 +2,7 @@ import { Badge, Thumbnail } from '@shopify/polaris';
 import { ImageIcon } from '@shopify/polaris-icons';
 import { useTranslation } from 'react-i18next';
 import type { HistoryRow } from './rules';
+import { formatDateTime } from '../lib/intl';
 
 const STATUS: Record<string, { key: string; tone?: 'success' | 'info' | 'attention' | 'critical' }> = {
   finished: { key: 'imageOpt.status.finished', tone: 'success' },
@@ -35,15 +36,5 @@ export function RowThumbnail({ src, alt }: { src: string | null | undefined; alt
   return <Thumbnail source={src || ImageIcon} alt={alt} size="small" />;
 }
 
-/** A row's date (epoch ms or ISO) in the merchant's locale. */
-export function formatDate(value: number | string | null | undefined, locale: string): string {
-  if (value === null || value === undefined || value === '') return '';
-  const d = new Date(typeof value === 'number' ? value : String(value));
-  if (Number.isNaN(d.getTime())) return '';
-  const opts = { dateStyle: 'medium', timeStyle: 'short' } as const;
-  try {
-    return d.toLocaleString(locale.replace('_', '-'), opts);
-  } catch {
-    return d.toLocaleString(undefined, opts); // our codes (ge, sp, dut, in) are not all BCP 47 tags
-  }
-}
+/** A row's date (epoch ms or ISO) in the merchant's language (lib/intl.ts maps our codes to BCP 47). */
+export const formatDate = formatDateTime;

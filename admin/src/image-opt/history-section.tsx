@@ -157,7 +157,7 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
               <IndexTable.Cell>{patternLabel(row.pattern, t)}</IndexTable.Cell>
               <IndexTable.Cell>
                 <Text as="span" alignment="end" numeric>
-                  {formatRatio(row.comp_ratio)}
+                  {formatRatio(row.comp_ratio, i18n.language)}
                 </Text>
               </IndexTable.Cell>
               <IndexTable.Cell>{formatDate(row.date, i18n.language)}</IndexTable.Cell>

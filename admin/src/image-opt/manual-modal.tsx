@@ -10,6 +10,7 @@ import { PagingFooter } from './paging-footer';
 import { dataTypeOf, TABS } from './rules';
 import { usePagedList } from './use-paged-list';
 import { ListEmptyState } from '../widgets/list-empty-state';
+import { formatNumber } from '../lib/intl';
 
 const MANUAL_TABS = TABS.slice(0, 3);
 
@@ -29,7 +30,7 @@ export function ManualModal({
   onClose: () => void;
   onStarted: (tab: number) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const toast = useToast();
   const [tab, setTab] = useState(0);
   const planLimit = usePlanLimitRefusal();
@@ -104,8 +105,10 @@ export function ManualModal({
         selectedItemsCount={allResourcesSelected ? 'All' : selectedResources.length}
         onSelectionChange={handleSelectionChange}
         hasMoreItems={acrossPages}
-        paginatedSelectAllActionText={t('imageOpt.manual.selectAll', { count: list.total })}
-        paginatedSelectAllText={allResourcesSelected ? t('imageOpt.manual.allSelected', { count: list.total }) : undefined}
+        paginatedSelectAllActionText={t('imageOpt.manual.selectAll', { count: formatNumber(list.total, i18n.language) })}
+        paginatedSelectAllText={
+          allResourcesSelected ? t('imageOpt.manual.allSelected', { count: formatNumber(list.total, i18n.language) }) : undefined
+        }
         emptyState={<ListEmptyState loading={list.loading} roomy={false} />}
         headings={[
           { title: t('imageOpt.history.colImage') },

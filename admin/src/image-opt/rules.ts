@@ -3,6 +3,7 @@
 // page sizes) are the contract's, in shared/api/.
 import type { HistoryRow as WireHistoryRow, QuotaSchedule, Schedule } from '../../../shared/api/image-opt';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_CHOICES, TABS, type TabKey } from '../../../shared/api/vocabulary';
+import { formatPercent } from '../lib/intl';
 
 /** History tabs, indexed 0 to 2 (+3 for Other): data_type is the index + 1. */
 export { TABS, type TabKey };
@@ -42,7 +43,8 @@ export function quotaUsedUp(s: OptSchedule): boolean {
 }
 
 /** Ratios are shown as percentages with two decimals. */
-export const formatRatio = (ratio: number) => `${(Number.isFinite(ratio) ? ratio : 0).toFixed(2)}%`;
+/** A saving in percent, written as the merchant's language writes percentages. */
+export const formatRatio = (ratio: number, language = 'en') => formatPercent(ratio, language);
 
 /**
  * Download links: none means 'Url is empty'; http becomes https so the browser does not block a mixed

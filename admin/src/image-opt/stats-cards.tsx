@@ -2,6 +2,7 @@ import { BlockStack, Card, InlineGrid, InlineStack, Text } from '@shopify/polari
 import { useTranslation } from 'react-i18next';
 import { formatDay } from '../lib/format-date';
 import { formatSize } from '../lib/format-size';
+import { formatNumber } from '../lib/intl';
 import { formatRatio, quotaBarRed, quotaPercent, type OptSchedule } from './rules';
 
 export type Totals = {
@@ -29,6 +30,7 @@ function Stat({ label, value }: { label: string; value: string }) {
 
 /** A quota bar: red on the free plan from 80 % use, green otherwise. */
 export function QuotaBar({ label, used, all, red }: { label: string; used: number; all: number; red: boolean }) {
+  const { i18n } = useTranslation();
   const percent = quotaPercent(used, all);
   return (
     <BlockStack gap="100">
@@ -37,7 +39,7 @@ export function QuotaBar({ label, used, all, red }: { label: string; used: numbe
           {label}
         </Text>
         <Text as="span" variant="bodySm" tone={red ? 'critical' : 'subdued'}>
-          {`${used.toLocaleString()}/${all.toLocaleString()}`}
+          {`${formatNumber(used, i18n.language)}/${formatNumber(all, i18n.language)}`}
         </Text>
       </InlineStack>
       <div
@@ -60,9 +62,9 @@ export function StatsCards({ totals, quota, level }: { totals: Totals; quota: Op
   const { t, i18n } = useTranslation();
   return (
     <InlineGrid columns={{ xs: 1, sm: 2, md: 4 }} gap="400">
-      <Stat label={t('imageOpt.stats.totalSaved')} value={formatSize(totals.total_saved_size)} />
-      <Stat label={t('imageOpt.stats.avgSaved')} value={formatSize(totals.avg_saved_space)} />
-      <Stat label={t('imageOpt.stats.avgPercent')} value={formatRatio(totals.avg_saved_percent)} />
+      <Stat label={t('imageOpt.stats.totalSaved')} value={formatSize(totals.total_saved_size, i18n.language)} />
+      <Stat label={t('imageOpt.stats.avgSaved')} value={formatSize(totals.avg_saved_space, i18n.language)} />
+      <Stat label={t('imageOpt.stats.avgPercent')} value={formatRatio(totals.avg_saved_percent, i18n.language)} />
       <Card>
         <BlockStack gap="200">
           <Text as="h3" variant="headingSm">

@@ -19,3 +19,44 @@ export function formatPrice(amount: number | string | undefined, language: strin
 export function formatNumber(value: number | string | undefined, language: string): string {
   return new Intl.NumberFormat(intlTag(language)).format(num(value));
 }
+
+const twoDecimals = (value: number, language: string) =>
+  new Intl.NumberFormat(intlTag(language), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+
+const MB = 1048576;
+const GB = 1073741824;
+
+/**
+ * Sizes as the image screens show them: KB below 1 MB (1048576 bytes), MB below 1 GB (1073741824), then
+ * GB, the number written as the merchant's language writes it ("1.234,56 KB" in German).
+ */
+export function formatSize(bytes: number, language = 'en'): string {
+  const b = Number.isFinite(bytes) && bytes > 0 ? bytes : 0;
+  if (b < MB) return `${twoDecimals(b / 1024, language)} KB`;
+  if (b < GB) return `${twoDecimals(b / MB, language)} MB`;
+  return `${twoDecimals(b / GB, language)} GB`;
+}
+
+/** A percentage given in percent (45.12 -> "45.12%", "45,12 %" in German, "45,12 %" in French). */
+export function formatPercent(percent: number, language = 'en'): string {
+  const value = Number.isFinite(percent) ? percent : 0;
+  return new Intl.NumberFormat(intlTag(language), {
+    style: 'percent',
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  }).format(value / 100);
+}
+
+/** A moment (epoch ms or ISO) with date and time, as the merchant's language writes them; '' if unknown. */
+export function formatDateTime(value: number | string | null | undefined, language: string): string {
+  if (value === null || value === undefined || value === '') return '';
+  const d = new Date(typeof value === 'number' ? value : String(value));
+  if (Number.isNaN(d.getTime())) return '';
+  return d.toLocaleString(intlTag(language), { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** A calendar day (e.g. the next quota reset) in the merchant's language; '' when unknown. */
+export function formatDay(value: number, language: string): string {
+  if (!Number.isFinite(value) || value <= 0) return '';
+  return new Date(value).toLocaleDateString(intlTag(language), { dateStyle: 'long' });
+}

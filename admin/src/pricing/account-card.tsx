@@ -34,7 +34,7 @@ export function AccountCard({ data }: { data: PricingData }) {
         )}
         {data.next_reset_at > 0 && row(t('pricing.account.nextReset'), formatDay(data.next_reset_at, i18n.language))}
         {row(t('pricing.account.optimised'), formatNumber(data.total.total_opt_num, i18n.language))}
-        {row(t('pricing.account.saved'), formatSize(data.total.total_saved_size))}
+        {row(t('pricing.account.saved'), formatSize(data.total.total_saved_size, i18n.language))}
         {row(t('pricing.account.waiting'), formatNumber(data.total.un_opt_num, i18n.language))}
         <Link url="/setting">{t('pricing.account.overchargeLink')}</Link>
       </BlockStack>

@@ -2,12 +2,13 @@ import { Banner, Spinner, InlineStack, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
 import { getImageSyncStatus } from '../api/calls';
 import { useApiQuery } from '../api/query';
+import { formatNumber } from '../lib/intl';
 
 export const IMAGE_SYNC_POLL_MS = 3000;
 
 /** Image sync status: polled every 3 s until imageSync is true, then the count is shown. */
 export function ImageSyncStatus() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   // Read once, then every 3 s until the sync is done; a failed read waits for the next tick.
   const sync = useApiQuery({
     key: ['imageSyncStatus'],
@@ -24,7 +25,7 @@ export function ImageSyncStatus() {
   if (state?.done) {
     return (
       <Banner tone="info">
-        <p>{t('pricing.sync.done', { count: state.count })}</p>
+        <p>{t('pricing.sync.done', { count: formatNumber(state.count, i18n.language) })}</p>
       </Banner>
     );
   }

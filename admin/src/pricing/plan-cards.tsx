@@ -1,7 +1,7 @@
 import { Badge, BlockStack, Button, Card, InlineStack, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
 import { canStep, paidPlans, stepPlan, type PricingPlan } from '../lib/plan-stepping';
-import { formatPrice } from '../lib/intl';
+import { formatNumber, formatPrice } from '../lib/intl';
 
 type CardProps = { plans: PricingPlan[]; current: number; busy: number | null; onChoose: (level: number) => void };
 
@@ -21,7 +21,7 @@ export function FreePlanCard({ plans, current, busy, onChoose }: CardProps) {
         <Text as="p" variant="heading2xl">
           {formatPrice(0, i18n.language)}
         </Text>
-        <Text as="p">{t('pricing.imagesPerMonth', { count: free?.impressions ?? 150 })}</Text>
+        <Text as="p">{t('pricing.imagesPerMonth', { count: formatNumber(free?.impressions ?? 150, i18n.language) })}</Text>
         <Text as="p" tone="subdued">
           {t('pricing.free.body')}
         </Text>
@@ -78,7 +78,7 @@ export function PaidPlanCard({
             −
           </Button>
           <Text as="span" variant="headingMd">
-            {t('pricing.imagesPerMonth', { count: plan.impressions })}
+            {t('pricing.imagesPerMonth', { count: formatNumber(plan.impressions, i18n.language) })}
           </Text>
           <Button
             accessibilityLabel={t('pricing.more')}

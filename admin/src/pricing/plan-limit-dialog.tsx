@@ -4,6 +4,7 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { contactFormAtom } from '../support/contact-form';
 import { isOk, type AckEnvelope, type V1Envelope } from '../../../shared/api/envelope';
+import { formatNumber } from '../lib/intl';
 
 // 'Plan Limit Reached' with the two support requests. Both open the contact
 // form prefilled with the request, which records it for customer service.
@@ -34,7 +35,7 @@ export function PlanLimitDialog({
   onClose: () => void;
   onUpgrade?: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const request = useQuotaRequest();
   const ask = (kind: 'permission' | 'credits') => {
     onClose();
@@ -54,7 +55,7 @@ export function PlanLimitDialog({
       <Modal.Section>
         <Text as="p">{t('planLimit.reached')}</Text>
         <Text as="p" tone="subdued">
-          {t('planLimit.remaining', { count: remaining })}
+          {t('planLimit.remaining', { count: formatNumber(remaining, i18n.language) })}
         </Text>
       </Modal.Section>
     </Modal>

@@ -13,6 +13,7 @@ import {
   Thumbnail,
 } from '@shopify/polaris';
 import { useState } from 'react';
+import { formatNumber } from '../lib/intl';
 import { useTranslation } from 'react-i18next';
 import { getRecommendations } from '../api/calls';
 import { useApiQuery } from '../api/query';
@@ -76,7 +77,7 @@ export function RecommendedAppsScreen() {
 }
 
 function PartnerCard({ app }: { app: PartnerApp }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <Card>
       <BlockStack gap="300">
@@ -91,7 +92,7 @@ function PartnerCard({ app }: { app: PartnerApp }) {
                 {`★ ${app.rating.toFixed(1)}`}
               </Text>
               <Text as="span" tone="subdued">
-                {t('recommend.reviews', { count: app.reviews })}
+                {t('recommend.reviews', { count: formatNumber(app.reviews, i18n.language) })}
               </Text>
               {app.free && <Badge tone="success">{t('recommend.free')}</Badge>}
             </InlineStack>

@@ -14,12 +14,15 @@ import { inIframe, waitForAppBridge } from '../lib/app-bridge';
 import { storageAvailable } from '../lib/storage';
 import { PUBLIC_PATHS } from './public-paths';
 import { languageAtom, settingInfoAtom } from '../state/atoms';
-import { isLanguageCode } from '../../../shared/languages';
+import { isLanguageCode, languageFromShopLocale } from '../../../shared/languages';
 import { ContactFormHost } from '../support/contact-form';
 import { PlanLimitHost } from '../pricing/plan-limit-dialog';
 import { ToastHost } from '../widgets/toast-host';
 
 type NavItem = { path: string; labelKey: string };
+
+/** Public pages that show in the merchant's language when a session says which. */
+const SESSION_LANGUAGE_PATHS = ['/404', '/privacy-policy'];
 
 // Top tabs (outside the admin frame) and the embedded navigation menu. Every merchant sees the whole
 // product: is_old only means a missing access scope now.
@@ -66,8 +69,11 @@ export function AppShell() {
   // second later rides out a Worker restart; a refused token (401) means the session ended, anything else
   // persistent is the server error page. A refused answer (code not '200') changes nothing.
   const client = useQueryClient();
+  // Public pages (404, privacy policy) read the session too when there is one, for the merchant's
+  // language; they never need it, so a failure there changes nothing.
+  const readsSession = !isPublic || SESSION_LANGUAGE_PATHS.includes(pathname);
   useEffect(() => {
-    if (isPublic || settingInfo || !hasSession) return;
+    if (!readsSession || settingInfo || !hasSession) return;
     let cancelled = false;
     client
       .fetchQuery({
@@ -83,14 +89,22 @@ export function AppShell() {
         if (isLanguageCode(body.data.language)) setLanguage(body.data.language);
       })
       .catch((e: unknown) => {
-        if (cancelled || e instanceof RefusedError) return;
+        if (cancelled || e instanceof RefusedError || isPublic) return;
         if (e instanceof ApiRequestError && e.status === 401) return setSessionRefused(true);
         void navigate({ to: '/error' });
       });
     return () => {
       cancelled = true;
     };
-  }, [client, isPublic, settingInfo, hasSession, navigate, setSettingInfo, setLanguage]);
+  }, [client, isPublic, readsSession, settingInfo, hasSession, navigate, setSettingInfo, setLanguage]);
+
+  // Without a session (a public page opened from the listing), the language Shopify's launch query or
+  // the browser names, mapped onto the 21 codes as shop locales are.
+  useEffect(() => {
+    if (!isPublic || hasSession || mode === 'waiting' || !SESSION_LANGUAGE_PATHS.includes(pathname)) return;
+    const locale = new URLSearchParams(window.location.search).get('locale') ?? navigator.language;
+    setLanguage(languageFromShopLocale(locale));
+  }, [isPublic, hasSession, mode, pathname, setLanguage]);
 
   useEffect(() => {
     if (i18next.language !== language) void i18next.changeLanguage(language);

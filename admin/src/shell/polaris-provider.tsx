@@ -5,23 +5,40 @@ import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent, type R
 import { IN_APP_NAVIGATE } from '../hooks/use-shopify-navigate';
 import { LANGUAGES } from '../../../shared/languages';
 import { languageAtom } from '../state/atoms';
+import { i18next } from '../i18n';
 
 // Polaris's own strings (pagination, close buttons...) follow the interface language. Its catalogues
-// are loaded on demand; Polaris has none for Indonesian, so `in` uses English for those few labels.
+// are loaded on demand; Polaris has none for Indonesian, so `in` uses English for those few labels,
+// except the ones our catalogues carry (withOurs).
 const polarisCatalogues = import.meta.glob<{ default: typeof en }>('../../../node_modules/@shopify/polaris/locales/*.json');
+
+/**
+ * Polaris's catalogue with the strings a merchant meets first taken from ours, so they are translated in
+ * all 21 languages (Polaris has no Indonesian): the frame's "Skip to content" link.
+ */
+function withOurs(catalogue: typeof en, language: string): typeof en {
+  const t = i18next.getFixedT(language);
+  return {
+    ...catalogue,
+    Polaris: {
+      ...catalogue.Polaris,
+      Frame: { ...catalogue.Polaris.Frame, skipToContent: t('shell.skipToContent') },
+    },
+  };
+}
 
 export function PolarisProvider({ children }: { children: ReactNode }) {
   const language = useAtomValue(languageAtom);
-  const [i18n, setI18n] = useState<typeof en>(en);
+  const [i18n, setI18n] = useState<typeof en>(() => withOurs(en, language));
 
   useEffect(() => {
     const polaris = LANGUAGES.find((l) => l.code === language)?.polaris ?? 'en';
     document.documentElement.lang = LANGUAGES.find((l) => l.code === language)?.html ?? 'en';
     const load = polarisCatalogues[`../../../node_modules/@shopify/polaris/locales/${polaris}.json`];
-    if (!load) return setI18n(en);
+    if (!load) return setI18n(withOurs(en, language));
     let cancelled = false;
     void load().then((m) => {
-      if (!cancelled) setI18n(m.default);
+      if (!cancelled) setI18n(withOurs(m.default, language));
     });
     return () => {
       cancelled = true;

@@ -1,8 +1,11 @@
 import { BlockStack, InlineStack, Text } from '@shopify/polaris';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../lib/intl';
 import { USAGE_COLOURS, usagePercent, usageTone } from '../lib/plan-stepping';
 
 /** Quota bar: orange above 50 % used, red above 90 %. */
 export function UsageBar({ label, used, all }: { label: string; used: number; all: number }) {
+  const { i18n } = useTranslation();
   const percent = usagePercent(used, all);
   const tone = usageTone(percent);
   return (
@@ -12,7 +15,7 @@ export function UsageBar({ label, used, all }: { label: string; used: number; al
           {label}
         </Text>
         <Text as="span" variant="bodySm" tone="subdued">
-          {`${used.toLocaleString()} / ${all.toLocaleString()}`}
+          {`${formatNumber(used, i18n.language)} / ${formatNumber(all, i18n.language)}`}
         </Text>
       </InlineStack>
       <div

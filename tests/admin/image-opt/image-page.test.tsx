@@ -258,10 +258,10 @@ describe('/image_optimisation', () => {
     expect(screen.getByText('There are 12 images that can be optimized.')).toBeTruthy();
   });
 
-  it('paid plan: Pre Plan, bar not red, add-ons bar, overage reminder linking to the setting', async () => {
+  it('paid plan: Premium Plan, bar not red, add-ons bar, overage reminder linking to the setting', async () => {
     api({ '/api/v2/image-opt/getImgOptTotal': totals({ used: 1000, all: 1000, addons: 200 }) });
     const view = renderApp('/image_optimisation', { info: settingInfo({ shop_level: 1 }) });
-    expect(await screen.findByText('Pre Plan')).toBeTruthy();
+    expect(await screen.findByText('Premium Plan')).toBeTruthy();
     expect(screen.getByRole('progressbar', { name: 'Image Quota' }).getAttribute('data-tone')).toBe('normal');
     expect(screen.getByRole('progressbar', { name: 'Add-ons' })).toBeTruthy();
     expect(screen.getByText('Remind: The quota limit has been reached')).toBeTruthy();

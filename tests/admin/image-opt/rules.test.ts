@@ -68,7 +68,7 @@ describe('image page rules', () => {
   it('formats ratios with two decimals and sizes at 1048576 / 1073741824', () => {
     expect(formatRatio(50.9)).toBe('50.90%');
     expect(formatRatio(0)).toBe('0.00%');
-    expect(formatSize(1048575)).toBe('1024.00 KB');
+    expect(formatSize(1048575)).toBe('1,024.00 KB');
     expect(formatSize(1048576)).toBe('1.00 MB');
     expect(formatSize(1073741823)).toMatch(/ MB$/);
     expect(formatSize(1073741824)).toBe('1.00 GB');

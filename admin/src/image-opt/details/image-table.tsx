@@ -40,7 +40,7 @@ type Props = {
 
 /** One item's images: status label, tags, sizes, and View / Download / Restore by status. */
 export function ImageTable({ rows, loading, restoring, onView, onRestore, onReoptimize, onSelectionReset, onFresh }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const selectable = rows.filter((r) => !statusOfRow(r).disabled);
   const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(
     selectable.map((r) => ({ id: String(r.id) })),
@@ -108,12 +108,14 @@ export function ImageTable({ rows, loading, restoring, onView, onRestore, onReop
             </IndexTable.Cell>
             <IndexTable.Cell>
               <Text as="span" alignment="end" numeric>
-                {compressed ? `${formatSize(row.img_size)} → ${formatSize(row.comp_size)}` : formatSize(row.img_size)}
+                {compressed
+                  ? `${formatSize(row.img_size, i18n.language)} → ${formatSize(row.comp_size, i18n.language)}`
+                  : formatSize(row.img_size, i18n.language)}
               </Text>
             </IndexTable.Cell>
             <IndexTable.Cell>
               <Text as="span" alignment="end" numeric>
-                {formatRatio(compressed ? row.comp_ratio : 0)}
+                {formatRatio(compressed ? row.comp_ratio : 0, i18n.language)}
               </Text>
             </IndexTable.Cell>
             <IndexTable.Cell>
