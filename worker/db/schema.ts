@@ -507,3 +507,18 @@ export const deadLetters = sqliteTable(
     index('dead_letters_status_idx').on(t.status, t.nextRetryAt),
   ],
 );
+
+/**
+ * What survives shop/redact (decisions.md "Money shown is money charged"): a keyed hash of the shop domain
+ * (HMAC-SHA256 with the app secret, worker/db/redacted-shops.ts), the free images used in the period the
+ * shop was last in, that period's cycle, and when the new-user offer ended. Nothing else of the shop is
+ * kept; a reinstall of the same domain starts from these numbers instead of a fresh quota and offer.
+ */
+export const redactedShops = sqliteTable('redacted_shops', {
+  domainHash: text('domain_hash').primaryKey(),
+  billingCycleDay: integer('billing_cycle_day').notNull(),
+  quotaPeriodStart: integer('quota_period_start').notNull(),
+  freeImagesUsed: integer('free_images_used').notNull(),
+  offerEndsAt: integer('offer_ends_at').notNull(),
+  redactedAt: integer('redacted_at').notNull(),
+});

@@ -1,5 +1,6 @@
 import { and, eq, exists, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from './client';
+import { saveRedactedShop, type RedactedShop } from './redacted-shops';
 import { adminTokens, jobImages, jobs, oauthStates, shops } from './schema';
 
 export type ShopRow = typeof shops.$inferSelect;
@@ -199,13 +200,18 @@ export async function markShopUninstalled(
   return updated.length === 1;
 }
 
-/** shop/redact: every row of the shop goes (child tables cascade from shops), plus rows keyed by domain. */
-export async function deleteShopData(db: Db, shopId: number, domain: string): Promise<void> {
-  await db.batch([
+/**
+ * shop/redact: every row of the shop goes (child tables cascade from shops), plus rows keyed by domain; in
+ * the same batch, `keep` (the keyed hash with the free images used and the offer, redacted-shops.ts) is written.
+ */
+export async function deleteShopData(db: Db, shopId: number, domain: string, keep?: RedactedShop): Promise<void> {
+  const deletes = [
     db.delete(jobImages).where(eq(jobImages.shopId, shopId)),
     db.delete(oauthStates).where(eq(oauthStates.shopDomain, domain)),
     db.delete(shops).where(eq(shops.id, shopId)),
-  ]);
+  ] as const;
+  if (keep) await db.batch([saveRedactedShop(db, keep), ...deletes]);
+  else await db.batch(deletes);
 }
 
 export async function setShopLanguage(db: Db, shopId: number, language: string): Promise<void> {

@@ -2,10 +2,12 @@
 // (encrypted token, shop info, default rows, first catalogue sync).
 import { languageFromShopLocale } from '../../shared/languages';
 import { quotaCycleOnInstall } from '../billing/cycle';
+import { discountOfferEndsAt } from '../billing/discount';
 import { updateShopBilling } from '../db/shop-billing';
 import type { Db } from '../db/client';
 import { createOAuthState, consumeOAuthState } from '../db/oauth-states';
 import { ensureShopDefaultRows } from '../db/catalogue-syncs';
+import { findRedactedShop, restoreRedactedUsage } from '../db/redacted-shops';
 import { findShopByDomain, updateShopInfo, upsertInstalledShop, type ShopInfoFields, type ShopRow } from '../db/shops';
 import { apiError, ValidationError } from '../lib/errors';
 import type { Logger } from '../lib/log';
@@ -145,8 +147,20 @@ export async function completeInstall(
   await updateShopInfo(db, shop.id, fields);
   // A first install starts its quota cycle on the install day; a reinstall keeps the cycle day and the
   // current period's usage (worker/billing/cycle.ts quotaCycleOnInstall).
+  // A domain that was redacted before (shop/redact) starts from what was kept of it: the free images it used
+  // in its period and the offer it had (worker/db/redacted-shops.ts), never a fresh quota or a new offer.
+  const redacted = isNewRow ? await findRedactedShop(db, env.TOKEN_ENCRYPTION_KEY, shopDomain) : undefined;
   if (freshInstall && shop.installedAt != null)
-    await updateShopBilling(db, shop.id, quotaCycleOnInstall(before ?? null, shop.installedAt));
+    await updateShopBilling(db, shop.id, {
+      ...quotaCycleOnInstall(before ?? redacted ?? null, shop.installedAt),
+      // The offer is made once: a reinstall keeps the end of the first install's offer.
+      ...(before
+        ? { discountExpiresAt: discountOfferEndsAt(before) }
+        : redacted
+          ? { discountExpiresAt: redacted.offerEndsAt }
+          : {}),
+    });
+  if (redacted) await restoreRedactedUsage(db, shop.id, redacted);
   await ensureShopDefaultRows(db, shop.id);
   if (freshInstall || widened) await enqueueSync(env.SYNC_QUEUE, { type: 'sync', shopId: shop.id });
   log.info('shop_installed', { shop: shopDomain, freshInstall, expiring: grant.expires_in != null });

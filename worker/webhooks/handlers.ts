@@ -2,7 +2,9 @@
 // the request; heavy ones (Shopify calls, R2 paging) are QUEUED_TOPICS and run in the webhook queue's
 // consumer (consumer.ts), so the answer to Shopify always comes well within its 5 s.
 import { applySubscriptionUpdate } from '../billing/subscription';
+import { discountOfferEndsAt } from '../billing/discount';
 import type { Db } from '../db/client';
+import { redactedShopRecord } from '../db/redacted-shops';
 import { deleteShopData, markShopUninstalled, updateShopInfo, type ShopRow } from '../db/shops';
 import type { Logger } from '../lib/log';
 import { shopPrefixes } from '../lib/r2-keys';
@@ -204,7 +206,8 @@ export const handlers: Record<string, WebhookHandler> = {
     }
     // Objects first: if the row delete failed after them, the retry still finds the shop id.
     const objects = await deleteShopObjects(env.BUCKET, shop.id);
-    await deleteShopData(db, shop.id, shop.domain);
+    const keep = await redactedShopRecord(db, env.TOKEN_ENCRYPTION_KEY, shop, discountOfferEndsAt(shop), now);
+    await deleteShopData(db, shop.id, shop.domain, keep);
     log.info('compliance_shop_redact', { shop: d.shopDomain, found: true, objects });
   },
 };
