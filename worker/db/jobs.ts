@@ -225,3 +225,22 @@ export async function countQueuedImages(db: Db, shopId: number): Promise<number>
     .get();
   return Number(row?.n ?? 0);
 }
+
+/**
+ * Ended jobs (done, stopped) that finished before `before` go with their job_images rows (issue 25: a
+ * restore and optimise loop must not grow D1 without limit). The progress panel shows an ended job for
+ * minutes only (progress.ts FINISHED_VISIBLE_MS); history lives on images and items, not on jobs.
+ * At most `limit` jobs per call; returns how many went.
+ */
+export async function deleteEndedJobsBefore(db: Db, before: number, limit = 500): Promise<number> {
+  const ended = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(inArray(jobs.status, ['done', 'stopped']), sql`${jobs.finishedAt} < ${before}`))
+    .limit(limit);
+  const [, gone] = await db.batch([
+    db.delete(jobImages).where(inArray(jobImages.jobId, ended)),
+    db.delete(jobs).where(inArray(jobs.id, ended)).returning({ id: jobs.id }),
+  ]);
+  return gone.length;
+}

@@ -54,6 +54,9 @@ export const MAX_QUEUED_IMAGES_PER_SHOP = 5000;
 export const MSG_REOPTIMISE_ALLOWANCE = english('server.limits.reoptimiseAllowance');
 export const MSG_QUEUE_BUSY = english('server.limits.queueBusy');
 
+/** Ended jobs and their per-image rows are kept this long, then the daily sweep deletes them. */
+export const ENDED_JOBS_KEPT_MS = 14 * DAY_MS;
+
 /** Retention of per-shop rows: the newest ones are kept. */
 export const CONTACT_ROWS_KEPT = 100;
 export const USER_SELECTIONS_KEPT = 100;

@@ -88,18 +88,33 @@ function refusal(processType: ProcessType, reasons: Exclusion[]) {
 /**
  * Per-shop fairness of the shared queue: restores and re-optimisations cost no quota, so a loop of them
  * could occupy the queue all day. A shop with MAX_QUEUED_IMAGES_PER_SHOP images already waiting plans no
- * more of them, and re-optimised images count against a daily allowance (taken here, atomically).
+ * more jobs of any kind, and every image optimised again without a new charge (a re-optimisation, or an
+ * optimisation of a restored image that was charged before) counts against a daily allowance (taken here,
+ * atomically). Automatic mode (quiet) plans nothing instead of refusing.
  */
-async function checkFairShare(deps: PlanDeps, req: PlanRequest, size: number): Promise<void> {
-  if (req.processType !== 'restore' && req.processType !== 'reoptimize') return;
-  if ((await countQueuedImages(deps.db, req.shop.id)) >= MAX_QUEUED_IMAGES_PER_SHOP)
+async function checkFairShare(
+  deps: PlanDeps,
+  req: PlanRequest,
+  members: readonly { charged: boolean }[],
+): Promise<'ok' | 'skip'> {
+  if ((await countQueuedImages(deps.db, req.shop.id)) >= MAX_QUEUED_IMAGES_PER_SHOP) {
+    if (req.quiet) return 'skip';
     throw apiError(429, 'server.limits.queueBusy');
+  }
+  const again =
+    req.processType === 'reoptimize'
+      ? members.length
+      : req.processType === 'restore' || req.processType === 'upload'
+        ? 0
+        : members.filter((m) => m.charged).length;
   if (
-    req.processType === 'reoptimize' &&
-    !(await takeAllowance(deps.db, req.shop.id, 'reoptimise', startOfUtcDay(deps.now()), size, REOPTIMISE_IMAGES_PER_DAY))
+    again > 0 &&
+    !(await takeAllowance(deps.db, req.shop.id, 'reoptimise', startOfUtcDay(deps.now()), again, REOPTIMISE_IMAGES_PER_DAY))
   ) {
+    if (req.quiet) return 'skip';
     throw apiError(429, 'server.limits.reoptimiseAllowance');
   }
+  return 'ok';
 }
 
 const SEND_BATCH = 100; // Queue.sendBatch accepts at most 100 messages
@@ -137,7 +152,7 @@ export async function planJob(deps: PlanDeps, req: PlanRequest): Promise<{ jobId
     throw apiError(402, 'server.optimise.planLimit', { count: members.length });
   }
 
-  await checkFairShare(deps, req, members.length);
+  if ((await checkFairShare(deps, req, members)) === 'skip') return { jobId: null, total: 0 };
 
   const jobId = crypto.randomUUID();
   const job = {

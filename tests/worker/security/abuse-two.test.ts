@@ -6,16 +6,27 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { quotaStatus } from '../../../worker/billing';
 import { currentPeriodStart } from '../../../worker/billing/cycle';
 import { canDiscount } from '../../../worker/billing/discount';
-import { redactedShops, usageLedger } from '../../../worker/db/schema';
+import { images, items, jobImages, jobs, redactedShops, shopAllowances, usageLedger } from '../../../worker/db/schema';
+import { startOfUtcDay } from '../../../worker/billing/cycle';
+import { sweepExpiredCredentialsTask } from '../../../worker/jobs/sweeps';
+import {
+  ENDED_JOBS_KEPT_MS,
+  MAX_QUEUED_IMAGES_PER_SHOP,
+  MSG_QUEUE_BUSY,
+  MSG_REOPTIMISE_ALLOWANCE,
+  REOPTIMISE_IMAGES_PER_DAY,
+} from '../../../worker/lib/limits';
 import { findShopByDomain } from '../../../worker/db/shops';
 import { completeInstall } from '../../../worker/install/install';
 import { createLogger } from '../../../worker/lib/log';
 import { handlers, SHOP_REDACT_AFTER_MS } from '../../../worker/webhooks/handlers';
-import { createShop, db } from '../helpers';
+import { call, createShop, db } from '../helpers';
 
 afterEach(() => vi.restoreAllMocks());
 
 const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+const json = async (res: Response) => await res.json<Record<string, unknown>>();
 const log = createLogger({ test: 'abuse-two' });
 
 /** n charged images in one statement. */
@@ -106,5 +117,123 @@ describe('1. the free quota and the new-user offer survive shop/redact', () => {
     // The kept usage sits in its own (ended) period.
     const rows = await db().select().from(usageLedger).where(eq(usageLedger.shopId, again.id)).all();
     expect(rows.every((r) => r.periodStart === old)).toBe(true);
+  });
+});
+
+describe('2. fair share: every image optimised again counts, every job waits its turn, jobs do not pile up', () => {
+  /** An item with one image in `status`, charged before when `charged` (its ledger row exists). */
+  async function itemWith(shopId: number, status: 'restored' | 'pending', charged: boolean) {
+    const item = await db()
+      .insert(items)
+      .values({ shopId, dataType: 1, resourceId: crypto.randomUUID(), title: 'Shirt' })
+      .returning()
+      .get();
+    const image = await db()
+      .insert(images)
+      .values({
+        shopId,
+        itemId: item.id,
+        imgId: `gid://shopify/MediaImage/${item.id}`,
+        status,
+        originalKey: status === 'restored' ? 'originals/x' : null,
+        expiresAt: Date.now() + DAY,
+      })
+      .returning()
+      .get();
+    if (charged)
+      await db()
+        .insert(usageLedger)
+        .values({ shopId, chargeKey: `image:${image.id}`, imageId: image.id, periodStart: 0 });
+    return item;
+  }
+
+  const optimiseAgain = (headers: Record<string, string>, itemId: number) =>
+    call('/api/v2/image-opt/reOptimize', {
+      method: 'POST',
+      headers,
+      json: { data_type: 1, page_type: 1, data_list: [{ data_id: itemId }] },
+    });
+
+  it('optimising a restored, already-charged image (reOptimize page_type 1) takes from the daily re-optimise allowance', async () => {
+    vi.spyOn(env.OPTIMISE_QUEUE, 'sendBatch').mockResolvedValue(undefined as never);
+    const { shop, headers } = await createShop();
+    const item = await itemWith(shop.id, 'restored', true);
+    const day = startOfUtcDay(Date.now());
+    expect((await optimiseAgain(headers, item.id)).status).toBe(200);
+    const taken = await db().select().from(shopAllowances).where(eq(shopAllowances.shopId, shop.id)).all();
+    expect(taken).toEqual([{ shopId: shop.id, kind: 'reoptimise', windowStart: day, used: 1 }]);
+
+    // With the allowance used up the same loop is refused, and no job is planned.
+    await db().update(shopAllowances).set({ used: REOPTIMISE_IMAGES_PER_DAY }).where(eq(shopAllowances.shopId, shop.id));
+    await db().delete(jobImages).where(eq(jobImages.shopId, shop.id));
+    await db().delete(jobs).where(eq(jobs.shopId, shop.id));
+    const res = await optimiseAgain(headers, item.id);
+    expect(res.status).toBe(429);
+    expect(await json(res)).toMatchObject({
+      ack: 0,
+      message: MSG_REOPTIMISE_ALLOWANCE,
+      message_key: 'server.limits.reoptimiseAllowance',
+    });
+    expect(await db().select().from(jobs).where(eq(jobs.shopId, shop.id)).all()).toEqual([]);
+  });
+
+  it('a first optimisation (never charged) takes nothing from the re-optimise allowance', async () => {
+    vi.spyOn(env.OPTIMISE_QUEUE, 'sendBatch').mockResolvedValue(undefined as never);
+    const { shop, headers } = await createShop();
+    const item = await itemWith(shop.id, 'pending', false);
+    expect((await optimiseAgain(headers, item.id)).status).toBe(200);
+    expect(await db().select().from(shopAllowances).where(eq(shopAllowances.shopId, shop.id)).all()).toEqual([]);
+  });
+
+  it('a plain optimisation waits for the queue share too: MAX_QUEUED_IMAGES_PER_SHOP waiting refuses it', async () => {
+    vi.spyOn(env.OPTIMISE_QUEUE, 'sendBatch').mockResolvedValue(undefined as never);
+    const { shop, headers } = await createShop();
+    const item = await itemWith(shop.id, 'pending', false);
+    const busy = await db()
+      .insert(items)
+      .values({ shopId: shop.id, dataType: 1, resourceId: 'busy', title: 'Busy' })
+      .returning()
+      .get();
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO images (shop_id, opt_id, img_id, status) SELECT ?, ?, 'busy:' || i, 'processing' FROM n`,
+    )
+      .bind(MAX_QUEUED_IMAGES_PER_SHOP, shop.id, busy.id)
+      .run();
+    await db()
+      .insert(jobs)
+      .values({ id: `busy-${shop.id}`, shopId: shop.id, dataType: 1, processType: 'optimize', status: 'running' });
+    await env.DB.prepare(
+      `INSERT INTO job_images (job_id, image_id, opt_id, shop_id) SELECT ?, id, opt_id, shop_id FROM images WHERE opt_id = ?`,
+    )
+      .bind(`busy-${shop.id}`, busy.id)
+      .run();
+    const res = await optimiseAgain(headers, item.id);
+    expect(res.status).toBe(429);
+    expect(await json(res)).toEqual({ ack: 0, message: MSG_QUEUE_BUSY, message_key: 'server.limits.queueBusy', params: {} });
+    expect((await db().select().from(jobs).where(eq(jobs.shopId, shop.id)).all()).map((j) => j.id)).toEqual([`busy-${shop.id}`]);
+  });
+
+  it('the daily sweep deletes jobs that ended more than ENDED_JOBS_KEPT_MS ago, with their job_images; others stay', async () => {
+    const { shop } = await createShop();
+    const item = await itemWith(shop.id, 'pending', false);
+    const image = (await db().select().from(images).where(eq(images.itemId, item.id)).get())!;
+    const now = Date.now();
+    const rows = [
+      { id: `old-done-${shop.id}`, status: 'done', finishedAt: now - ENDED_JOBS_KEPT_MS - 1 },
+      { id: `old-stopped-${shop.id}`, status: 'stopped', finishedAt: now - ENDED_JOBS_KEPT_MS - DAY },
+      { id: `recent-${shop.id}`, status: 'done', finishedAt: now - ENDED_JOBS_KEPT_MS + HOUR },
+      { id: `running-${shop.id}`, status: 'running', finishedAt: null },
+    ];
+    for (const r of rows) {
+      await db()
+        .insert(jobs)
+        .values({ ...r, shopId: shop.id, dataType: 1, processType: 'optimize' });
+      await db().insert(jobImages).values({ jobId: r.id, imageId: image.id, itemId: item.id, shopId: shop.id, status: 'done' });
+    }
+    await sweepExpiredCredentialsTask({ scheduledTime: now } as ScheduledController, env);
+    const left = (await db().select().from(jobs).where(eq(jobs.shopId, shop.id)).all()).map((j) => j.id).sort();
+    expect(left).toEqual([`recent-${shop.id}`, `running-${shop.id}`].sort());
+    const members = (await db().select().from(jobImages).where(eq(jobImages.shopId, shop.id)).all()).map((j) => j.jobId).sort();
+    expect(members).toEqual(left);
   });
 });
