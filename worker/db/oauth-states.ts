@@ -43,3 +43,18 @@ export async function consumeOAuthState(db: Db, state: string, shopDomain: strin
     .all();
   return rows.length === 1;
 }
+
+/**
+ * A signed state (worker/install/install.ts signedOAuthState) is accepted once: the first callback that
+ * carries it records it until it expires (the row's state contains '~', which a stored nonce never does,
+ * so it can never be consumed as one). True only for that first callback.
+ */
+export async function markSignedOAuthStateUsed(db: Db, state: string, shopDomain: string, expiresAt: number): Promise<boolean> {
+  const rows = await db
+    .insert(oauthStates)
+    .values({ state, shopDomain, expiresAt })
+    .onConflictDoNothing()
+    .returning({ state: oauthStates.state })
+    .all();
+  return rows.length === 1;
+}

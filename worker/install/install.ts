@@ -5,13 +5,13 @@ import { quotaCycleOnInstall } from '../billing/cycle';
 import { discountOfferEndsAt } from '../billing/discount';
 import { updateShopBilling } from '../db/shop-billing';
 import type { Db } from '../db/client';
-import { createOAuthState, consumeOAuthState } from '../db/oauth-states';
+import { createOAuthState, consumeOAuthState, markSignedOAuthStateUsed } from '../db/oauth-states';
 import { ensureShopDefaultRows } from '../db/catalogue-syncs';
 import { findRedactedShop, restoreRedactedUsage } from '../db/redacted-shops';
 import { findShopByDomain, updateShopInfo, upsertInstalledShop, type ShopInfoFields, type ShopRow } from '../db/shops';
 import { apiError, ValidationError } from '../lib/errors';
 import type { Logger } from '../lib/log';
-import { randomToken } from '../lib/crypto';
+import { hmacSha256, randomToken, timingSafeEqual, toHex } from '../lib/crypto';
 import { shopifyHostUrl } from '../shopify/api-version';
 import { ShopifyHttpError } from '../shopify/errors';
 import { createAdminClient } from '../shopify/graphql-client';
@@ -51,6 +51,56 @@ export async function authorizeRedirect(env: InstallEnv, db: Db, shopDomain: str
   const state = locale && LOCALE.test(locale) ? `${randomToken(24)}.${locale}` : randomToken(24);
   await createOAuthState(db, state, shopDomain, Date.now() + STATE_TTL_MS);
   return buildAuthorizeUrl(env, shopDomain, state);
+}
+
+/**
+ * A state that needs no row (issue 25, item 3): `<nonce>~<expiry ms>~<hex HMAC-SHA256 of shop, nonce and
+ * expiry with the app secret>`. /shopify/reShopifyAuthor answers anyone who names a known shop, so it must
+ * write nothing: with stored states, five anonymous calls evicted the merchant's pending one (the shop
+ * keeps MAX_STATES_PER_SHOP) and the merchant's callback answered "Invalid OAuth state". The callback
+ * accepts such a state once (markSignedOAuthStateUsed records it then, after Shopify's HMAC was checked).
+ */
+export async function signedOAuthState(
+  env: Pick<Env, 'SHOPIFY_API_SECRET'>,
+  shopDomain: string,
+  now = Date.now(),
+): Promise<string> {
+  const nonce = randomToken(18);
+  const exp = now + STATE_TTL_MS;
+  return `${nonce}~${exp}~${await signedStateMac(env.SHOPIFY_API_SECRET, shopDomain, nonce, exp)}`;
+}
+
+const SIGNED_STATE = /^([A-Za-z0-9_-]{16,64})~(\d{1,15})~([0-9a-f]{64})$/;
+
+async function signedStateMac(secret: string, shopDomain: string, nonce: string, exp: number): Promise<string> {
+  return toHex(await hmacSha256(secret, `oauth-state:${shopDomain}:${nonce}:${exp}`));
+}
+
+/** The expiry of a signed state that names this shop and is still live; null otherwise. */
+async function verifySignedOAuthState(secret: string, state: string, shopDomain: string, now: number): Promise<number | null> {
+  const m = SIGNED_STATE.exec(state);
+  if (!m) return null;
+  const exp = Number(m[2]);
+  if (!(exp > now && exp <= now + STATE_TTL_MS)) return null;
+  return timingSafeEqual(await signedStateMac(secret, shopDomain, m[1]!, exp), m[3]!) ? exp : null;
+}
+
+/** The callback's state check: a stored single-use state, or a signed one (used once). */
+async function acceptOAuthState(
+  env: Pick<Env, 'SHOPIFY_API_SECRET'>,
+  db: Db,
+  state: string,
+  shopDomain: string,
+): Promise<boolean> {
+  const now = Date.now();
+  if (!state.includes('~')) return consumeOAuthState(db, state, shopDomain, now);
+  const exp = await verifySignedOAuthState(env.SHOPIFY_API_SECRET, state, shopDomain, now);
+  return exp !== null && (await markSignedOAuthStateUsed(db, state, shopDomain, exp));
+}
+
+/** A fresh authorize URL with a signed state (nothing stored): for requests anyone can make. */
+export async function signedAuthorizeRedirect(env: InstallEnv, shopDomain: string): Promise<string> {
+  return buildAuthorizeUrl(env, shopDomain, await signedOAuthState(env, shopDomain));
 }
 
 /** No usable grant: never installed, uninstalled, token gone, or expired with no way to renew it. */
@@ -171,11 +221,11 @@ export async function completeInstall(
 export async function handleOAuthCallback(env: InstallEnv, db: Db, params: URLSearchParams, log: Logger): Promise<string> {
   const shopDomain = await verifySignedQuery(params, env.SHOPIFY_API_SECRET);
   const state = params.get('state') ?? '';
-  if (!state || !(await consumeOAuthState(db, state, shopDomain))) throw apiError(401, 'server.auth.invalidOAuthState');
+  if (!state || !(await acceptOAuthState(env, db, state, shopDomain))) throw apiError(401, 'server.auth.invalidOAuthState');
   const code = params.get('code');
   if (!code) throw new ValidationError('server.auth.missingAuthCode');
   const grant = await exchangeAuthorizationCode(env, shopDomain, code);
-  const shop = await completeInstall(env, db, shopDomain, grant, log, state.split('.')[1] ?? null);
+  const shop = await completeInstall(env, db, shopDomain, grant, log, state.includes('~') ? null : (state.split('.')[1] ?? null));
   return appHomeUrl(env, shop, params.get('host'));
 }
 

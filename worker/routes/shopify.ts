@@ -3,7 +3,7 @@ import { v1 } from '../lib/envelope';
 import { AuthError, ValidationError } from '../lib/errors';
 import { authenticate } from '../middleware/authenticate';
 import { issueAdminToken, revokeAdminTokenById, revokeUserAdminTokens } from '../auth/admin-token';
-import { authorizeRedirect, handleOAuthCallback, installLanding } from '../install/install';
+import { handleOAuthCallback, installLanding, signedAuthorizeRedirect } from '../install/install';
 import { bearerToken, isShopDomain, sessionTokenForShop } from '../auth/session-token';
 import { findShopByDomain } from '../db/shops';
 import type { AppEnv } from '../types';
@@ -29,9 +29,10 @@ shopifyRoutes.get('/shopify/callback', async (c) =>
 
 /**
  * Re-authorisation for old installs (the "Authorise app" action): straight to Shopify's authorize page.
- * It stores an OAuth state, so anyone could fill the table by repeating it: state is created only for a
- * shop the app knows, or when the request carries a valid session token for the named shop (header or
- * Shopify's id_token query parameter). Anything else writes nothing.
+ * Only for a shop the app knows, or when the request carries a valid session token for the named shop
+ * (header or Shopify's id_token query parameter); anything else is refused. The state is signed, not
+ * stored (install.ts signedOAuthState): however often anyone calls this, it writes nothing, so it can
+ * neither fill the table nor evict a merchant's pending state.
  */
 shopifyRoutes.get('/shopify/reShopifyAuthor', async (c) => {
   const shop = (c.req.query('shop') ?? '').trim().toLowerCase();
@@ -44,7 +45,7 @@ shopifyRoutes.get('/shopify/reShopifyAuthor', async (c) => {
   ) {
     throw new AuthError('server.auth.shopNotInstalled');
   }
-  return c.redirect(await authorizeRedirect(c.env, c.get('db'), domain), 302);
+  return c.redirect(await signedAuthorizeRedirect(c.env, domain), 302);
 });
 
 // The standalone admin token (authToken) for use outside the admin frame. Issuing needs the embedded

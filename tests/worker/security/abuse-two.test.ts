@@ -21,6 +21,8 @@ import { completeInstall } from '../../../worker/install/install';
 import { createLogger } from '../../../worker/lib/log';
 import { handlers, SHOP_REDACT_AFTER_MS } from '../../../worker/webhooks/handlers';
 import { call, createShop, db } from '../helpers';
+import { signQuery } from '../../../worker/install/oauth';
+import { installFakeShopify, shopInfoReply } from '../shopify/fake-shopify';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -235,5 +237,56 @@ describe('2. fair share: every image optimised again counts, every job waits its
     expect(left).toEqual([`recent-${shop.id}`, `running-${shop.id}`].sort());
     const members = (await db().select().from(jobImages).where(eq(jobImages.shopId, shop.id)).all()).map((j) => j.jobId).sort();
     expect(members).toEqual(left);
+  });
+});
+
+describe('3. nobody can break a merchant re-authorisation', () => {
+  const nowTs = () => String(Math.floor(Date.now() / 1000));
+  async function signed(params: Record<string, string>): Promise<string> {
+    const q = new URLSearchParams(params);
+    q.set('hmac', await signQuery(q, env.SHOPIFY_API_SECRET));
+    return q.toString();
+  }
+  const stateOf = (res: Response) => new URL(res.headers.get('Location')!).searchParams.get('state')!;
+
+  it('anonymous reShopifyAuthor calls for a known shop evict neither its re-authorisation nor its install state', async () => {
+    const fake = installFakeShopify({ graphql: () => shopInfoReply() });
+    vi.spyOn(env.SYNC_QUEUE, 'send').mockResolvedValue(undefined as never);
+    try {
+      const { shop } = await createShop({ oldInstall: true, accessTokenEnc: 'x', scopes: 'read_products' });
+      // The merchant starts re-authorising (the "Authorise app" action) and, in another tab, the install landing.
+      const mine = stateOf(await call(`/shopify/reShopifyAuthor?shop=${shop.domain}`, { redirect: 'manual' }));
+      const landing = await (
+        await call(`/shopify/app?${await signed({ shop: shop.domain, timestamp: nowTs() })}`)
+      ).json<{ url: string }>();
+      const installState = new URL(landing.url).searchParams.get('state')!;
+      // An attacker who knows the domain calls the public route many times.
+      for (let i = 0; i < 12; i++)
+        expect((await call(`/shopify/reShopifyAuthor?shop=${shop.domain}`, { redirect: 'manual' })).status).toBe(302);
+
+      const callback = async (state: string, code: string) =>
+        call(`/shopify/callback?${await signed({ code, shop: shop.domain, state, timestamp: nowTs() })}`, { redirect: 'manual' });
+      expect((await callback(mine, 'c1')).status).toBe(302);
+      expect((await callback(installState, 'c2')).status).toBe(302);
+      // A signed state is single use; one for another shop, or altered, is refused.
+      const replay = await callback(mine, 'c3');
+      expect(replay.status).toBe(401);
+      expect(await json(replay)).toMatchObject({ message_key: 'server.auth.invalidOAuthState' });
+      const { shop: other } = await createShop();
+      const foreign = stateOf(await call(`/shopify/reShopifyAuthor?shop=${other.domain}`, { redirect: 'manual' }));
+      expect((await callback(foreign, 'c4')).status).toBe(401);
+      const fresh = stateOf(await call(`/shopify/reShopifyAuthor?shop=${shop.domain}`, { redirect: 'manual' }));
+      expect(
+        (
+          await callback(
+            fresh.replace(/~(\d+)~/, (_m, e: string) => `~${Number(e) + 1}~`),
+            'c5',
+          )
+        ).status,
+      ).toBe(401);
+      expect(fake.stats.code).toBe(2);
+    } finally {
+      fake.restore();
+    }
   });
 });

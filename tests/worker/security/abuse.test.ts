@@ -325,7 +325,7 @@ describe('no unauthenticated writes any caller can repeat', () => {
   const statesOf = async (domain: string) =>
     (await db().select().from(oauthStates).where(eq(oauthStates.shopDomain, domain)).all()).length;
 
-  it('reShopifyAuthor for an unknown shop writes nothing; a known shop or a valid session token gets a state', async () => {
+  it('reShopifyAuthor for an unknown shop is refused; a known shop or a valid session token is redirected; none writes a row', async () => {
     const unknown = `stranger-${crypto.randomUUID().slice(0, 8)}.myshopify.com`;
     const total = async () =>
       (await db()
@@ -349,13 +349,14 @@ describe('no unauthenticated writes any caller can repeat', () => {
       redirect: 'manual',
     });
     expect(signedIn.status).toBe(302);
-    expect(await statesOf(unknown)).toBe(1);
+    // The state is signed, not stored (issue 25, item 3): re-authorisation writes nothing at all.
+    expect(await statesOf(unknown)).toBe(0);
 
-    // A known shop: a state per call, but never more than a few live ones.
+    // A known shop: a redirect per call, and still nothing written.
     const { shop } = await createShop({ oldInstall: true });
     for (let i = 0; i < 12; i++)
       expect((await call(`/shopify/reShopifyAuthor?shop=${shop.domain}`, { redirect: 'manual' })).status).toBe(302);
-    expect(await statesOf(shop.domain)).toBeLessThanOrEqual(5);
+    expect(await statesOf(shop.domain)).toBe(0);
   });
 
   it('expired OAuth states are swept by the cron, through an index on expires_at', async () => {
