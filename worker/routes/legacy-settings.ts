@@ -4,7 +4,7 @@ import { bit } from '../lib/bit';
 import { v1 } from '../lib/envelope';
 import { ValidationError } from '../lib/errors';
 import { readBody } from '../lib/validate';
-import { fromLegacyView, toLegacyView } from '../settings/legacy-view';
+import { fromLegacyView, namesLegacySetting, toLegacyView } from '../settings/legacy-view';
 import { saveSettings } from '../settings/save-settings';
 import { isOldInstall } from '../install/old-install';
 import type { AppEnv } from '../types';
@@ -43,6 +43,8 @@ legacySettingsRoutes.get('/api/v1/getAppSettingData', async (c) => {
 legacySettingsRoutes.post('/api/v1/updateAppSettingDataNew', async (c) => {
   const body = await readBody(c);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('server.common.invalidInput');
+  // Like saveSettings: a body that names nothing to change is not a save (it would mark the shop configured).
+  if (!namesLegacySetting(body as Record<string, unknown>)) throw new ValidationError('server.settings.inputEmpty');
   const shop = c.get('shop');
   const db = c.get('db');
   const { settings } = await getStoredImageSettings(db, shop.id);

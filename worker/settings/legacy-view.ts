@@ -88,6 +88,43 @@ function levelOfQuality(quality: number): CompressionLevel | null {
   return null;
 }
 
+/** Fields of the older object that fromLegacyView takes as they come (validated with the settings). */
+const LEGACY_PLAIN_KEYS = [
+  'automatic_switch',
+  'image_converting',
+  'isImageConverting',
+  'image_add_watermark_switch',
+  'position',
+  'size',
+  'opacity',
+  'imageAltText_NoAlt',
+  'CustomCompressionQuality',
+  'product_alt_template',
+  'collection_alt_template',
+  'blog_alt_template',
+  'product_filename_template',
+  'collection_filename_template',
+  'blog_filename_template',
+] as const;
+const AREA_CODES = ['1', '2', '4', '5', '4_5', '6'] as const;
+
+/**
+ * Whether the older object names anything fromLegacyView would change (issue 25, item 4): `{}`, unknown
+ * keys, or only values it ignores (an optimize_all_status that is not three 0/1 digits, an unknown
+ * compression_type or level) are not a save, as for saveSettings: saving them would still mark the shop
+ * as configured.
+ */
+export function namesLegacySetting(form: Record<string, unknown>): boolean {
+  if (LEGACY_PLAIN_KEYS.some((k) => has(form, k))) return true;
+  if (Object.values(AREA_PREFIXES).some((p) => AREA_CODES.some((code) => has(form, `${p}_${code}`)))) return true;
+  if (typeof form.optimize_all_status === 'string' && /^[01]{3}$/.test(form.optimize_all_status)) return true;
+  if (form.compression_type === 'lossless' || form.compression_type === 'lossy' || form.compression_type === 'custom')
+    return true;
+  if (has(form, 'compression_level') && levelOfQuality(LEVEL_QUALITY[Number(form.compression_level) as CompressionLevel] ?? -1))
+    return true;
+  return has(form, 'JPGquality') && levelOfQuality(Number(form.JPGquality)) !== null;
+}
+
 /**
  * The older settings object onto the documented settings shape, over the current settings. The result is
  * validated by the caller exactly like a saveSettings body (same messages, nothing saved on failure).

@@ -23,6 +23,8 @@ import { handlers, SHOP_REDACT_AFTER_MS } from '../../../worker/webhooks/handler
 import { call, createShop, db } from '../helpers';
 import { signQuery } from '../../../worker/install/oauth';
 import { installFakeShopify, shopInfoReply } from '../shopify/fake-shopify';
+import { shopState } from './fuzz-support';
+import { MSG_INPUT_EMPTY } from '../../../shared/image-settings';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -288,5 +290,23 @@ describe('3. nobody can break a merchant re-authorisation', () => {
     } finally {
       fake.restore();
     }
+  });
+});
+
+describe('4. a legacy settings save that names nothing changes nothing', () => {
+  it('updateAppSettingDataNew with {}, unknown keys or ignored values is refused; the shop stays unconfigured', async () => {
+    const { shop, headers } = await createShop();
+    await call('/api/v1/getAppSettingData', { headers });
+    const before = await shopState(shop.id);
+    for (const body of [{}, { unknown: 1 }, { optimize_all_status: '12' }, { compression_type: 'best' }, { JPGquality: 3 }]) {
+      const res = await call('/api/v1/updateAppSettingDataNew', { method: 'POST', headers, json: body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(await json(res)).toMatchObject({ msg: MSG_INPUT_EMPTY, message_key: 'server.settings.inputEmpty' });
+    }
+    expect(await shopState(shop.id)).toBe(before);
+    // One named field is a save.
+    const ok = await call('/api/v1/updateAppSettingDataNew', { method: 'POST', headers, json: { optimize_all_status: '001' } });
+    expect(ok.status).toBe(200);
+    expect(await shopState(shop.id)).not.toBe(before);
   });
 });

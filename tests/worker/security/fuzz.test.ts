@@ -111,22 +111,20 @@ describe('fuzz: request bodies', { timeout: 120_000 }, () => {
   });
 });
 
-describe('fuzz: empty settings saves (found by the thorough fuzz, issue 17)', () => {
-  it.each(['/api/v2/image-opt/saveSettings', '/api/v1/saveNewGuideCfg'])(
-    '%s refuses an empty object and marks nothing as configured',
-    async (path) => {
-      const before = await shopState(shopId);
-      for (const body of path.endsWith('saveSettings')
-        ? [{}, { unknown_key: 1 }]
-        : [{ settings: {} }, { page5: { day_backup: 1 }, settings: {} }]) {
-        expectRefused(
-          await answerOf(await call(path, { method: 'POST', headers, json: body })),
-          `${path} ${JSON.stringify(body)}`,
-        );
-      }
-      expect(await shopState(shopId)).toBe(before);
-    },
-  );
+describe('fuzz: empty settings saves (found by the thorough fuzz, issues 17 and 25)', () => {
+  const emptyBodies: Record<string, unknown[]> = {
+    '/api/v2/image-opt/saveSettings': [{}, { unknown_key: 1 }],
+    '/api/v1/saveNewGuideCfg': [{ settings: {} }, { page5: { day_backup: 1 }, settings: {} }],
+    // The older settings object: nothing named, or only values it ignores.
+    '/api/v1/updateAppSettingDataNew': [{}, { unknown_key: 1 }, { optimize_all_status: 'abc' }, { compression_level: 99 }],
+  };
+  it.each(Object.keys(emptyBodies))('%s refuses an empty object and marks nothing as configured', async (path) => {
+    const before = await shopState(shopId);
+    for (const body of emptyBodies[path]!) {
+      expectRefused(await answerOf(await call(path, { method: 'POST', headers, json: body })), `${path} ${JSON.stringify(body)}`);
+    }
+    expect(await shopState(shopId)).toBe(before);
+  });
 });
 
 describe('fuzz: queries', { timeout: 120_000 }, () => {
