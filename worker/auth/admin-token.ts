@@ -24,8 +24,8 @@ export async function issueAdminToken(
 }
 
 /** Revokes one token by id (Settings), only within the shop. */
-export async function revokeAdminTokenById(db: Db, shopId: number, id: number): Promise<boolean> {
-  return deleteAdminToken(db, shopId, id);
+export async function revokeAdminTokenById(db: Db, shopId: number, id: number, userId?: string): Promise<boolean> {
+  return deleteAdminToken(db, shopId, id, userId);
 }
 
 /** Revokes the tokens a user issued. */

@@ -62,10 +62,17 @@ export async function listLiveAdminTokens(db: Db, shopId: number, now: number): 
 }
 
 /** Revokes one token of the shop; false when the shop has no such token. */
-export async function deleteAdminToken(db: Db, shopId: number, id: number): Promise<boolean> {
+/** Deletes one of the shop's tokens; with `userId`, only when that user issued it. */
+export async function deleteAdminToken(db: Db, shopId: number, id: number, userId?: string): Promise<boolean> {
   const rows = await db
     .delete(adminTokens)
-    .where(and(eq(adminTokens.shopId, shopId), eq(adminTokens.id, id)))
+    .where(
+      and(
+        eq(adminTokens.shopId, shopId),
+        eq(adminTokens.id, id),
+        userId === undefined ? undefined : eq(adminTokens.userId, userId),
+      ),
+    )
     .returning({ id: adminTokens.id })
     .all();
   return rows.length === 1;
@@ -82,4 +89,14 @@ export function deleteShopAdminTokens(db: Db, shopId: number) {
 export async function deleteExpiredAdminTokens(db: Db, now: number): Promise<number> {
   const result = await db.delete(adminTokens).where(lt(adminTokens.expiresAt, now)).run();
   return result.meta.changes ?? 0;
+}
+
+/** Whether the shop holds a token with this id (any user's). */
+export async function adminTokenExists(db: Db, shopId: number, id: number): Promise<boolean> {
+  const row = await db
+    .select({ id: adminTokens.id })
+    .from(adminTokens)
+    .where(and(eq(adminTokens.shopId, shopId), eq(adminTokens.id, id)))
+    .get();
+  return !!row;
 }

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { keyedIssue } from '../../shared/messages';
-import { invalidInput, ValidationError } from './errors';
+import { ApiError, invalidInput, ValidationError } from './errors';
 
 /**
  * Parses input with a zod schema; the first issue becomes the error the merchant sees, so schemas carry
@@ -33,7 +33,15 @@ export async function readBody(c: Context): Promise<unknown> {
     }
   }
   if (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data')) {
-    const form = await c.req.parseBody({ all: false });
+    let form: Record<string, unknown>;
+    try {
+      form = await c.req.parseBody({ all: false });
+    } catch (err) {
+      // A malformed multipart body (no boundary, a truncated part) is the caller's error, not a 500.
+      // The body limit refuses a body while it streams (hono's BodyLimitError, answered 413 by its middleware).
+      if (err instanceof ApiError || (err instanceof Error && err.name === 'BodyLimitError')) throw err;
+      throw new ValidationError('server.common.invalidInput');
+    }
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(form)) out[k] = v;
     return out;

@@ -75,6 +75,9 @@ export const appSwitchInput = z.object({
 
 export const customerClickInput = z.object({
   key: z.string({ error: 'server.account.invalidKey' }).regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'server.account.invalidKey'),
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any value is kept as its text, as before
-  value: z.preprocess((v) => (v == null ? '1' : String(v)), z.string().max(500, 'server.account.valueTooLong')),
+  // Any value is kept as its text: an object or array as its JSON (String() of `{"toString": 1}` threw: a 500).
+  value: z.preprocess(
+    (v) => (v == null ? '1' : typeof v === 'object' && !(v instanceof File) ? JSON.stringify(v) : String(v as string)),
+    z.string().max(500, 'server.account.valueTooLong'),
+  ),
 });

@@ -6,7 +6,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { quotaStatus } from '../../../worker/billing';
 import { currentPeriodStart } from '../../../worker/billing/cycle';
 import { canDiscount } from '../../../worker/billing/discount';
-import { images, items, jobImages, jobs, redactedShops, shopAllowances, usageLedger } from '../../../worker/db/schema';
+import {
+  adminTokens,
+  images,
+  items,
+  jobImages,
+  jobs,
+  redactedShops,
+  shopAllowances,
+  usageLedger,
+} from '../../../worker/db/schema';
 import { startOfUtcDay } from '../../../worker/billing/cycle';
 import { sweepExpiredCredentialsTask } from '../../../worker/jobs/sweeps';
 import {
@@ -16,14 +25,15 @@ import {
   MSG_REOPTIMISE_ALLOWANCE,
   REOPTIMISE_IMAGES_PER_DAY,
 } from '../../../worker/lib/limits';
-import { findShopByDomain } from '../../../worker/db/shops';
+import { findShopByDomain, findShopById } from '../../../worker/db/shops';
+import { randomToken, sha256Hex } from '../../../worker/lib/crypto';
 import { completeInstall } from '../../../worker/install/install';
 import { createLogger } from '../../../worker/lib/log';
 import { handlers, SHOP_REDACT_AFTER_MS } from '../../../worker/webhooks/handlers';
-import { call, createShop, db } from '../helpers';
+import { call, createShop, db, sessionHeaders } from '../helpers';
 import { signQuery } from '../../../worker/install/oauth';
 import { installFakeShopify, shopInfoReply } from '../shopify/fake-shopify';
-import { shopState } from './fuzz-support';
+import { answerOf, apiRoutes, CREDENTIAL_ROUTES, expectRefused, NO_INPUT, shopState } from './fuzz-support';
 import { MSG_INPUT_EMPTY } from '../../../shared/image-settings';
 
 afterEach(() => vi.restoreAllMocks());
@@ -308,5 +318,109 @@ describe('4. a legacy settings save that names nothing changes nothing', () => {
     const ok = await call('/api/v1/updateAppSettingDataNew', { method: 'POST', headers, json: { optimize_all_status: '001' } });
     expect(ok.status).toBe(200);
     expect(await shopState(shop.id)).not.toBe(before);
+  });
+});
+
+describe("8. money actions and other users' access need a session token", () => {
+  const refusedAsAdmin = { message_key: 'server.auth.sessionTokenRequired' };
+
+  it('an admin token cannot switch overcharge on or raise the cap; a session token can switch it on', async () => {
+    const { shop, headers } = await createShop({ planLevel: 1, hasUsageCap: true, cappedAmountCents: 9980 });
+    const on = { name: 'is_over_quota', st: 1 };
+    const res = await call('/api/v2/setting/saveAppSwitch', { method: 'POST', headers, json: on });
+    expect(res.status).toBe(401);
+    expect(await json(res)).toMatchObject(refusedAsAdmin);
+    const raise = await call('/api/v1/raiseOverageCap', { method: 'POST', headers, json: {} });
+    expect(raise.status).toBe(401);
+    expect((await findShopById(db(), shop.id))!).toMatchObject({ overageEnabled: false, cappedAmountCents: 9980 });
+    // Switching it off spends nothing: either credential.
+    expect((await call('/api/v2/setting/saveAppSwitch', { method: 'POST', headers, json: { ...on, st: 0 } })).status).toBe(200);
+    const signed = await call('/api/v2/setting/saveAppSwitch', {
+      method: 'POST',
+      headers: await sessionHeaders(shop.domain),
+      json: on,
+    });
+    expect(signed.status).toBe(200);
+    expect((await findShopById(db(), shop.id))!.overageEnabled).toBe(true);
+  });
+
+  it("an admin token revokes only its own user's tokens; another user's needs a session token", async () => {
+    const { shop, headers } = await createShop(); // user 42
+    const other = await db()
+      .insert(adminTokens)
+      .values({ shopId: shop.id, tokenHash: await sha256Hex(randomToken(32)), userId: '77', expiresAt: Date.now() + DAY })
+      .returning()
+      .get();
+    const mineToo = await db()
+      .insert(adminTokens)
+      .values({ shopId: shop.id, tokenHash: await sha256Hex(randomToken(32)), userId: '42', expiresAt: Date.now() + DAY })
+      .returning()
+      .get();
+    const revoke = (id: number, h: Record<string, string>) =>
+      call('/api/v2/setting/revokeAdminToken', { method: 'POST', headers: h, json: { id } });
+    const refused = await revoke(other.id, headers);
+    expect(refused.status).toBe(401);
+    expect(await json(refused)).toMatchObject(refusedAsAdmin);
+    const ids = async () => (await db().select().from(adminTokens).where(eq(adminTokens.shopId, shop.id)).all()).map((t) => t.id);
+    expect(await ids()).toContain(other.id);
+    expect((await revoke(mineToo.id, headers)).status).toBe(200);
+    expect((await revoke(other.id, await sessionHeaders(shop.domain))).status).toBe(200);
+    expect(await ids()).not.toContain(other.id);
+    expect(await ids()).not.toContain(mineToo.id);
+  });
+});
+
+describe('5. malformed multipart bodies are refused, never a 500', () => {
+  const formRoutes = apiRoutes.filter(
+    (r) => r.method !== 'GET' && !NO_INPUT.has(`${r.method} ${r.path}`) && !CREDENTIAL_ROUTES.has(`${r.method} ${r.path}`),
+  );
+
+  it('every route that reads a form answers 400 to a multipart body without a boundary or cut short; nothing changes', async () => {
+    expect(formRoutes.length).toBeGreaterThanOrEqual(16);
+    const { shop, headers } = await createShop();
+    const before = await shopState(shop.id);
+    const bodies = [
+      { type: 'multipart/form-data', body: 'a=1' },
+      { type: 'multipart/form-data; boundary=XyZ', body: '--XyZ\r\nContent-Disposition: form-data; name="data_type"\r\n\r\n1' },
+      { type: 'multipart/form-data; boundary=XyZ', body: 'no parts at all' },
+    ];
+    for (const r of formRoutes)
+      for (const b of bodies) {
+        const a = await answerOf(
+          await call(r.path, { method: r.method, headers: { ...headers, 'Content-Type': b.type }, body: b.body }),
+        );
+        expectRefused(a, `${r.method} ${r.path} ${b.type}`);
+        expect(a.status, `${r.method} ${r.path}`).toBeLessThan(500);
+      }
+    expect(await shopState(shop.id)).toBe(before);
+  });
+
+  it('a well-formed multipart form is still read', async () => {
+    const { headers } = await createShop();
+    const form = new FormData();
+    form.set('Language', 'fr');
+    const res = await call('/api/v1/updateLanguage', { method: 'POST', headers, body: form });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toMatchObject({ language: 'fr' });
+  });
+});
+
+describe('6. updateCustomerClick keeps any value as its text', () => {
+  it('an object value whose toString is not a function is stored as its JSON, not a 500', async () => {
+    const { headers } = await createShop();
+    const res = await call('/api/v1/updateCustomerClick', {
+      method: 'POST',
+      headers,
+      json: { key: 'promo', value: { toString: 1 } },
+    });
+    expect(res.status).toBe(200);
+    const kept = (await json(await call('/api/v1/getUserSelectData', { headers }))).data as Record<string, string>;
+    expect(kept.promo).toBe('{"toString":1}');
+    const long = await call('/api/v1/updateCustomerClick', {
+      method: 'POST',
+      headers,
+      json: { key: 'promo', value: { a: 'x'.repeat(600) } },
+    });
+    expect(long.status).toBe(400);
   });
 });
