@@ -93,6 +93,7 @@ const LEGACY_PLAIN_KEYS = [
   'automatic_switch',
   'image_converting',
   'isImageConverting',
+  'resize_long_side',
   'image_add_watermark_switch',
   'position',
   'size',
