@@ -170,6 +170,7 @@ for (const file of files) {
         reason?: string;
         ssim?: number;
         tiles?: number;
+        note?: string;
         wasmHeapBytes?: number;
         path?: string;
       };
@@ -204,7 +205,7 @@ for (const file of files) {
         path: meta.tiles
           ? `${meta.path ?? 'wasm'}-tiles${meta.tiles}`
           : (meta.path ?? (meta.kind === 'optimised' ? 'wasm' : meta.kind)),
-        ...(meta.reason ? { reason: meta.reason } : {}),
+        ...(meta.reason || meta.note ? { reason: meta.reason ?? meta.note } : {}),
         ...(sc.max !== undefined ? { scoreMax: sc.max } : {}),
         ...(meta.ssim !== undefined ? { engineSsim: meta.ssim } : {}),
         ...(meta.wasmHeapBytes ? { wasmHeapBytes: meta.wasmHeapBytes } : {}),
@@ -214,7 +215,7 @@ for (const file of files) {
       records.push(rec);
       const savedPct = ((1 - rec.bytesOut / rec.bytesIn) * 100).toFixed(1);
       console.log(
-        `${file.padEnd(44)} ${level.padEnd(11)} ${rec.megapixels.toFixed(1).padStart(5)} MP  ${String(rec.path).padEnd(13)} ${rec.result.padEnd(15)} ${String(rec.bytesIn).padStart(8)} -> ${String(rec.bytesOut).padStart(8)} (${savedPct.padStart(5)} %${rec.nativeBytes ? `, native q75 ${((1 - rec.nativeBytes / rec.bytesIn) * 100).toFixed(1)} %` : ''})  q=${rec.qualityUsed ?? '-'}  ${metric}=${Number.isFinite(s) ? s.toFixed(3) : '-'}${sc.max !== undefined ? ` (max ${sc.max.toFixed(2)})` : ''} ssim=${meta.ssim?.toFixed(4) ?? '-'}  CPU ${rec.cpuMs} ms = ${Math.round((rec.cpuMs ?? 0) / rec.megapixels)} ms/MP${cpuWarmMs !== undefined ? ` (warm ${Math.round(cpuWarmMs / rec.megapixels)})` : ''}  peak ${peakBytes === null ? '-' : (peakBytes / 2 ** 20).toFixed(0)} of ${ISOLATE_MB} MB (WASM heaps ${((meta.wasmHeapBytes ?? 0) / 2 ** 20).toFixed(0)} MB)${rec.reason && rec.kept ? `  [${rec.reason}]` : ''}`,
+        `${file.padEnd(44)} ${level.padEnd(11)} ${rec.megapixels.toFixed(1).padStart(5)} MP  ${String(rec.path).padEnd(13)} ${rec.result.padEnd(15)} ${String(rec.bytesIn).padStart(8)} -> ${String(rec.bytesOut).padStart(8)} (${savedPct.padStart(5)} %${rec.nativeBytes ? `, native q75 ${((1 - rec.nativeBytes / rec.bytesIn) * 100).toFixed(1)} %` : ''})  q=${rec.qualityUsed ?? '-'}  ${metric}=${Number.isFinite(s) ? s.toFixed(3) : '-'}${sc.max !== undefined ? ` (max ${sc.max.toFixed(2)})` : ''} ssim=${meta.ssim?.toFixed(4) ?? '-'}  CPU ${rec.cpuMs} ms = ${Math.round((rec.cpuMs ?? 0) / rec.megapixels)} ms/MP${cpuWarmMs !== undefined ? ` (warm ${Math.round(cpuWarmMs / rec.megapixels)})` : ''}  peak ${peakBytes === null ? '-' : (peakBytes / 2 ** 20).toFixed(0)} of ${ISOLATE_MB} MB (WASM heaps ${((meta.wasmHeapBytes ?? 0) / 2 ** 20).toFixed(0)} MB)${rec.reason && (rec.kept || meta.note) ? `  [${rec.reason}]` : ''}`,
       );
     }
   } finally {

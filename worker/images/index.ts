@@ -153,5 +153,6 @@ function verdict(
     ...(best.qualityUsed !== undefined ? { qualityUsed: best.qualityUsed } : {}),
     ...(typeof best.ssim === 'number' ? { ssim: best.ssim } : {}),
     ...(best.tiles ? { tiles: best.tiles } : {}),
+    ...(note ? { note } : {}),
   };
 }

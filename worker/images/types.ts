@@ -39,6 +39,11 @@ export type EngineResult =
       ssim?: number;
       /** A progressive JPEG original too large to hold whole, read as this many tiles (jpeg-tiles.ts). */
       tiles?: number;
+      /**
+       * Why the result is less than the level asked for, e.g. "JPEG of 25.0 MP: coefficients too large for
+       * the isolate, metadata removed only": the merchant should see this, not a normal optimisation.
+       */
+      note?: string;
     }
   | { kind: 'already-optimal'; reason: string; inputFormat: string; bytesIn: number }
   | { kind: 'unsupported'; reason: string; inputFormat: string };
