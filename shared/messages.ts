@@ -61,7 +61,7 @@ export const MESSAGES = {
   'server.optimise.changedInShopify':
     'This image was changed in Shopify after it was optimized. The new picture is treated as a new original.',
   /** Restore found the original file name taken in Shopify and used the nearest free one. */
-  'server.optimise.restoredAs': 'Restored as {{name}}: {{original}} is taken by another file in Shopify.',
+  'server.optimise.restoredAs': 'Restored as {{name}}: the name {{original}} is already taken in Shopify.',
 
   /** Upload rules (the type rule verbatim). */
   'server.upload.notSupported': '{{name}} is not supported. File type must be .jpg, .png.',

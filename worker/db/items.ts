@@ -77,7 +77,13 @@ function historyWhere(q: HistoryQuery, form: 'page' | 'count'): SQL {
     form === 'page'
       ? sql`EXISTS (SELECT 1 FROM ${images} WHERE ${images.shopId} = ${q.shopId} AND ${images.itemId} = ${items.id} AND ${images.status} IN ${statuses}${live})`
       : sql`${items.id} IN (SELECT ${images.itemId} FROM ${images} WHERE ${images.shopId} = ${q.shopId} AND ${images.status} IN ${statuses}${live})`;
-  conds.push(q.pageType === 0 ? or(ne(items.optStatus, 0), matching) : matching);
+  // An item whose picture changed in Shopify after we optimised it stays in the history (its image's note
+  // says what happened), although nothing of it is optimised now.
+  const noted =
+    form === 'page'
+      ? sql`EXISTS (SELECT 1 FROM ${images} WHERE ${images.shopId} = ${q.shopId} AND ${images.itemId} = ${items.id} AND ${images.noteKey} IS NOT NULL)`
+      : sql`${items.id} IN (SELECT ${images.itemId} FROM ${images} WHERE ${images.shopId} = ${q.shopId} AND ${images.noteKey} IS NOT NULL)`;
+  conds.push(q.pageType === 0 ? or(ne(items.optStatus, 0), matching, noted) : matching);
   return and(...conds) as SQL;
 }
 

@@ -31,7 +31,8 @@ export function savedPercent(original: number, compressed: number): number {
 function historyStatus(row: HistoryItemRow): string {
   if (row.deleted) return 'deleted';
   if (row.status) return row.status;
-  return row.optStatus === 3 ? 'restored' : row.optStatus === 1 ? 'implement' : 'finished';
+  // Nothing optimised now (only failed images, or a picture changed in Shopify): the admin's "Not optimized".
+  return row.optStatus === 3 ? 'restored' : row.optStatus === 1 ? 'implement' : row.optStatus === 2 ? 'finished' : '';
 }
 
 export async function historyPage(

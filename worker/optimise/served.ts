@@ -4,7 +4,7 @@
 // picture. That picture is a new original: the row moves on to it, the old pair is kept in
 // image_versions for the record, and nothing is ever put back over the newer picture.
 import { listImagesToCheck, retireImageVersion, updateImage, type ImageRow } from '../db/images';
-import type { ItemRow } from '../db/items';
+import { refreshItemSummary, type ItemRow } from '../db/items';
 import type { ShopRow } from '../db/shops';
 import { sha256HexOfBytes } from '../lib/crypto';
 import { english, type PlainMessageKey } from '../../shared/messages';
@@ -96,6 +96,7 @@ export async function followServedPictures(deps: PipelineDeps, shop: ShopRow): P
       // the row follows Shopify, the old pair stays on record.
       if (served.kind !== expectedServed(image)) {
         await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', write);
+        await refreshItemSummary(deps.db, shop.id, item.id); // the history row says what is optimised now
         moved++;
       } else await write({ checkServed: false, ...(served.url ? { src: served.url } : {}) });
     } catch (err) {

@@ -10,6 +10,7 @@ import { KEEP_MS } from '../../../worker/optimise/run-context';
 import { defaultImageSettings } from '../../../shared/image-settings';
 import { english } from '../../../shared/messages';
 import { createEmulatorShop, type EmulatorShop } from '../emulator-client';
+import { historyPage } from '../../../worker/history/view';
 import { db } from '../helpers';
 import { drainOptimiseQueue, installedShop, planTabJob, syncCatalogue, type JobKind } from './harness';
 
@@ -95,6 +96,9 @@ describe('a picture changed in Shopify after we optimised it', () => {
     expect(after.originalKey).toBeNull();
     const member = await db().select().from(jobImages).where(eq(jobImages.imageId, row!.id)).all();
     expect(member.map((m) => m.error)).toContain(english('server.optimise.changedNotRestored'));
+    // The history keeps the item (its other image restored, this one's note says why it was not).
+    const history = await historyPage(db(), shop.id, { dataType: 1, pageType: 0, title: '', page: 1, pageSize: 10 });
+    expect(history.data.map((h) => h.id)).toContain(row!.itemId);
     // The old pair is on record and its original still in R2 until its date.
     const [version] = await db().select().from(imageVersions).where(eq(imageVersions.imageId, row!.id)).all();
     expect(version?.originalKey).toBe(row!.originalKey);
@@ -142,6 +146,9 @@ describe('a picture changed in Shopify after we optimised it', () => {
     const changed = await emu.setCollectionImage(collection.id, { seed: 'chelsea.jpg' });
     await syncCatalogue(shop);
     expect((await rowsOf(shop.id, 2))[0]!.status).toBe('pending');
+    // The history keeps the collection, as not optimized now (its only image is the merchant's new one).
+    const history = await historyPage(db(), shop.id, { dataType: 2, pageType: 0, title: '', page: 1, pageSize: 10 });
+    expect(history.data.map((h) => [h.id, h.status])).toContainEqual([row!.itemId, '']);
     await run(shop, 'restore', 2);
     expect((await emu.collections())[0]!.image?.sha256).toBe(changed.image?.sha256);
   });

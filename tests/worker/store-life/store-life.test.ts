@@ -393,6 +393,7 @@ describe('a store over its life', () => {
           const settings = defaultImageSettings();
           settings.file_name.switch = 1;
           settings.alt_text.switch = 1;
+          settings.alt_text.blank_replace = 0; // every alt text rewritten: restores must bring the merchant's back
           settings.image_opt.blogs = 0; // 20 article images would only make each life slower
           await saveImageSettings(db(), shop.id, settings);
           await syncCatalogue(shop);
