@@ -3,12 +3,11 @@
 // that are neither our result nor the original we stored, the merchant (or another app) changed the
 // picture. That picture is a new original: the row moves on to it, the old pair is kept in
 // image_versions for the record, and nothing is ever put back over the newer picture.
-import { listImagesToCheck, retireImageVersion, updateImage, type ImageRow } from '../db/images';
+import { listImagesToCheck, retireImageVersion, updateImage, type ImagePatch, type ImageRow } from '../db/images';
 import { refreshItemSummary, type ItemRow } from '../db/items';
 import type { ShopRow } from '../db/shops';
 import { sha256HexOfBytes } from '../lib/crypto';
-import { english, type PlainMessageKey } from '../../shared/messages';
-import type { ImagePatch } from '../db/images';
+import type { PlainMessageKey } from '../../shared/messages';
 import { targetOf } from './on-shopify';
 import type { PipelineDeps } from './ports';
 
@@ -31,8 +30,16 @@ export async function readServed(deps: PipelineDeps, shop: ShopRow, item: ItemRo
   return { kind: classifyServed(image, sha), url, bytes, sha };
 }
 
-/** What Shopify should serve for a row that holds a pair: our result while it reads Compressed, else the original. */
-export const expectedServed = (image: ImageRow): ServedKind => (image.status === 'compressed' ? 'result' : 'original');
+/**
+ * Whether what Shopify serves is what a row holding a pair says: our result while it reads Compressed,
+ * the original while it reads Restored or already optimal; either after a failure (a failed restore leaves
+ * our result, a failed optimisation the original).
+ */
+export function servedAsRowSays(image: ImageRow, kind: ServedKind): boolean {
+  if (image.status === 'compressed') return kind === 'result';
+  if (image.status === 'restored' || image.status === 'optimal' || image.status === 'skipped') return kind === 'original';
+  return kind === 'result' || kind === 'original';
+}
 
 /** Whether the row holds a pair (an original we stored) that a served picture can contradict. */
 export const holdsVersion = (image: ImageRow): boolean => !!image.originalKey && !!image.originalSha256;
@@ -54,7 +61,7 @@ export async function moveToNewPicture(
   await write({
     status: 'pending',
     step: null,
-    failReason: english(noteKey),
+    failReason: null,
     noteKey,
     noteParams: null,
     checkServed: false,
@@ -94,7 +101,7 @@ export async function followServedPictures(deps: PipelineDeps, shop: ShopRow): P
       if (served.kind === 'gone') continue; // the sync marks vanished images deleted
       // Not what the row says (a new picture, or the merchant put the original back over our result):
       // the row follows Shopify, the old pair stays on record.
-      if (served.kind !== expectedServed(image)) {
+      if (!servedAsRowSays(image, served.kind)) {
         await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', write);
         await refreshItemSummary(deps.db, shop.id, item.id); // the history row says what is optimised now
         moved++;
