@@ -8,11 +8,13 @@ import {
   Text,
   TextField,
   useIndexResourceState,
+  useBreakpoints,
 } from '@shopify/polaris';
 import { SearchIcon } from '@shopify/polaris-icons';
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect } from 'react';
+import { Fragment, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RowCells } from '../widgets/row-cells';
 import { reOptimize, restore } from '../api/calls';
 import { useApiAction } from '../api/query';
 import { usePlanLimitRefusal } from '../pricing/plan-limit-dialog';
@@ -38,6 +40,7 @@ type Props = {
 /** Optimization History: Product, Collection, Blog and Other tabs, search, table, bulk actions, paging. */
 export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
   const { t, i18n } = useTranslation();
+  const { smDown } = useBreakpoints();
   const toast = useToast();
   const navigate = useNavigate();
   const planLimit = usePlanLimitRefusal();
@@ -110,6 +113,8 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
           />
         </div>
         <IndexTable
+          // On a phone each row stacks its cells (RowCells): Details, View and Download stay in view.
+          condensed={smDown}
           resourceName={{ singular: t('imageOpt.history.item'), plural: t('imageOpt.history.items') }}
           itemCount={list.rows.length}
           loading={list.loading}
@@ -143,48 +148,55 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
               selected={selectedResources.includes(String(row.id))}
               disabled={row.is_delete === 1}
             >
-              <IndexTable.Cell>
-                <RowThumbnail src={row.image} alt={row.title} />
-              </IndexTable.Cell>
-              <IndexTable.Cell>
-                <Text as="span" fontWeight="medium" truncate>
-                  {row.title}
-                </Text>
-              </IndexTable.Cell>
-              <IndexTable.Cell>
-                <HistoryStatusBadge row={row} />
-              </IndexTable.Cell>
-              <IndexTable.Cell>{patternLabel(row.pattern, t)}</IndexTable.Cell>
-              <IndexTable.Cell>
-                <Text as="span" alignment="end" numeric>
-                  {formatRatio(row.comp_ratio, i18n.language)}
-                </Text>
-              </IndexTable.Cell>
-              <IndexTable.Cell>{formatDate(row.date, i18n.language)}</IndexTable.Cell>
-              <IndexTable.Cell>
-                {/* the row itself toggles selection: the button must not. An upload that could not be made
+              <RowCells
+                condensed={smDown}
+                cells={[
+                  <Fragment key={0}>
+                    <RowThumbnail src={row.image} alt={row.title} />
+                  </Fragment>,
+                  <Fragment key={1}>
+                    <Text as="span" fontWeight="medium" truncate>
+                      {row.title}
+                    </Text>
+                  </Fragment>,
+                  <Fragment key={2}>
+                    <HistoryStatusBadge row={row} />
+                  </Fragment>,
+                  <Fragment key={3}>{patternLabel(row.pattern, t)}</Fragment>,
+                  <Fragment key={4}>
+                    <Text as="span" alignment="end" numeric>
+                      {formatRatio(row.comp_ratio, i18n.language)}
+                    </Text>
+                  </Fragment>,
+                  <Fragment key={5}>{formatDate(row.date, i18n.language)}</Fragment>,
+                  <Fragment key={6}>
+                    {/* the row itself toggles selection: the button must not. An upload that could not be made
                     smaller kept its original: there is nothing to compare. */}
-                <div onClick={(e) => e.stopPropagation()}>
-                  {isUpload ? (
-                    // Optimised uploads: original and result, viewable and downloadable for 30 days.
-                    <InlineStack gap="100" wrap={false}>
-                      <Button
-                        size="slim"
-                        onClick={() => onView(row)}
-                        disabled={row.is_delete === 1 || row.status !== 'finished' || row.comp_ratio <= 0}
-                      >
-                        {t('imageDetails.view')}
-                      </Button>
-                      {row.status === 'finished' && row.is_delete !== 1 && <DownloadButton fresh={() => readUploadImage(row)} />}
-                    </InlineStack>
-                  ) : (
-                    // A deleted item's images stay viewable and downloadable within 30 days (detail page).
-                    <Button size="slim" onClick={() => details(row)}>
-                      {t('imageOpt.history.details')}
-                    </Button>
-                  )}
-                </div>
-              </IndexTable.Cell>
+                    <div onClick={(e) => e.stopPropagation()}>
+                      {isUpload ? (
+                        // Optimised uploads: original and result, viewable and downloadable for 30 days.
+                        <InlineStack gap="100" wrap={false}>
+                          <Button
+                            size="slim"
+                            onClick={() => onView(row)}
+                            disabled={row.is_delete === 1 || row.status !== 'finished' || row.comp_ratio <= 0}
+                          >
+                            {t('imageDetails.view')}
+                          </Button>
+                          {row.status === 'finished' && row.is_delete !== 1 && (
+                            <DownloadButton fresh={() => readUploadImage(row)} />
+                          )}
+                        </InlineStack>
+                      ) : (
+                        // A deleted item's images stay viewable and downloadable within 30 days (detail page).
+                        <Button size="slim" onClick={() => details(row)}>
+                          {t('imageOpt.history.details')}
+                        </Button>
+                      )}
+                    </div>
+                  </Fragment>,
+                ]}
+              />
             </IndexTable.Row>
           ))}
         </IndexTable>

@@ -1,4 +1,4 @@
-import { Box, EmptyState, Frame, InlineStack, Page, Tabs } from '@shopify/polaris';
+import { Box, Button, EmptyState, Frame, InlineStack, Page, Tabs, useBreakpoints } from '@shopify/polaris';
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useAtom } from 'jotai';
 import { useEffect, useState } from 'react';
@@ -46,6 +46,7 @@ export function AppShell() {
   const [mode, setMode] = useState<SessionMode>(() => (isEmbedded() ? 'embedded' : inIframe() ? 'waiting' : 'standalone'));
   const [sessionRefused, setSessionRefused] = useState(false);
   const isPublic = PUBLIC_PATHS.includes(pathname);
+  const { smDown } = useBreakpoints();
   useShopifyNavigate(mode === 'embedded');
   useInAppLinks();
   const hasSession = !sessionRefused && (mode === 'embedded' || (mode === 'standalone' && readAuthToken() !== null));
@@ -142,7 +143,22 @@ export function AppShell() {
             ))}
         </ui-nav-menu>
       )}
-      {showTabs && hasSession && (
+      {showTabs && hasSession && smDown && (
+        // On a phone the five tabs do not fit one row (Polaris cut off Recommendation at 390 px): they
+        // wrap instead, every one visible.
+        <Box background="bg-surface" borderBlockEndWidth="025" borderColor="border" padding="200">
+          <nav aria-label={t('nav.label')}>
+            <InlineStack gap="100" wrap>
+              {items.map((n, i) => (
+                <Button key={n.path} variant="tertiary" pressed={i === selected} onClick={() => void navigate({ to: n.path })}>
+                  {t(n.labelKey)}
+                </Button>
+              ))}
+            </InlineStack>
+          </nav>
+        </Box>
+      )}
+      {showTabs && hasSession && !smDown && (
         <Box background="bg-surface" borderBlockEndWidth="025" borderColor="border">
           <InlineStack align="center">
             <Tabs

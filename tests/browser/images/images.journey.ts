@@ -4,7 +4,7 @@
 // restore one image -> re-optimise -> upload two files (one refused) -> download a result.
 // Screenshots land in tests/browser/images/screenshots/ for a person to look at.
 import { mkdirSync, readFileSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appUnderTest, freshShop, type AppUnderTest } from './app-under-test';
 
@@ -190,5 +190,35 @@ describe('image optimisation journey', () => {
     await compare.getByRole('slider').waitFor();
     await shot(page, '12-upload-compare');
     await compare.getByRole('button', { name: 'Close' }).click();
+
+    // 9. On a phone (390 px): every tab in view, and Details, Download and Restore reachable without
+    //    scrolling sideways; a restore from the history at that width.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const inView = async (locator: Locator) => {
+      // Scroll the page up or down only: a sideways scroll would hide what this checks.
+      await locator.evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 200));
+      const box = (await locator.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    };
+    await page.getByRole('tab', { name: 'Product' }).first().click();
+    // On a phone the lists stack each row's cells (list items, not table rows).
+    const phoneRow = page.locator('tr, li').filter({ hasText: titles[0] }).first();
+    await phoneRow.waitFor();
+    await inView(page.getByRole('button', { name: 'Recommendation' }).first());
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await inView(phoneRow.getByRole('button', { name: 'Details' }));
+    await shot(page, '13-phone-history');
+    await phoneRow.getByRole('button', { name: 'Details' }).click();
+    await page.waitForURL(/image_optimisation_details/);
+    const phoneCompressed = page.locator('tr, li').filter({ has: compressedBadge() }).first();
+    await phoneCompressed.waitFor();
+    await inView(phoneCompressed.getByRole('button', { name: 'Download' }));
+    await inView(phoneCompressed.getByRole('button', { name: 'Restore' }));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shot(page, '14-phone-details');
+    await phoneCompressed.getByRole('button', { name: 'Restore' }).click();
+    await toast(page, 'Your picture has been restored', 60_000);
+    await shot(page, '15-phone-restored');
   });
 });

@@ -1,6 +1,7 @@
-import { Badge, Button, IndexTable, InlineStack, Text, useIndexResourceState } from '@shopify/polaris';
-import { useEffect } from 'react';
+import { Badge, Button, IndexTable, InlineStack, Text, useIndexResourceState, useBreakpoints } from '@shopify/polaris';
+import { Fragment, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RowCells } from '../../widgets/row-cells';
 import { formatSize } from '../../lib/format-size';
 import { RowThumbnail } from '../history-row-cells';
 import { statusOfRow, type ImageRow } from '../image-row';
@@ -41,6 +42,7 @@ type Props = {
 /** One item's images: status label, tags, sizes, and View / Download / Restore by status. */
 export function ImageTable({ rows, loading, restoring, onView, onRestore, onReoptimize, onSelectionReset, onFresh }: Props) {
   const { t, i18n } = useTranslation();
+  const { smDown } = useBreakpoints();
   const selectable = rows.filter((r) => !statusOfRow(r).disabled);
   const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(
     selectable.map((r) => ({ id: String(r.id) })),
@@ -50,6 +52,8 @@ export function ImageTable({ rows, loading, restoring, onView, onRestore, onReop
 
   return (
     <IndexTable
+      // On a phone each row stacks its cells (RowCells): View, Download and Restore stay in view.
+      condensed={smDown}
       resourceName={{ singular: t('imageDetails.image'), plural: t('imageDetails.images') }}
       itemCount={rows.length}
       loading={loading}
@@ -83,59 +87,64 @@ export function ImageTable({ rows, loading, restoring, onView, onRestore, onReop
             selected={selectedResources.includes(String(row.id))}
             disabled={st.disabled}
           >
-            <IndexTable.Cell>
-              <RowThumbnail src={row.src} alt={row.alt || row.file_name} />
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              <Text as="span" truncate>
-                {row.file_name || row.img_id}
-              </Text>
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              <InlineStack gap="100" wrap>
-                <Badge tone={LABEL_TONES[st.label]}>{t(`imageDetails.status.${LABEL_KEYS[st.label]}`)}</Badge>
-                {shownTags.map((tag) => (
-                  <Badge key={tag} tone="info">
-                    {t(`imageDetails.tag.${TAG_KEYS[tag]}`)}
-                  </Badge>
-                ))}
-              </InlineStack>
-              {row.note && (
-                <Text as="p" variant="bodySm" tone="subdued">
-                  {t(row.note.message_key, row.note.params)}
-                </Text>
-              )}
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              <Text as="span" alignment="end" numeric>
-                {compressed
-                  ? `${formatSize(row.img_size, i18n.language)} → ${formatSize(row.comp_size, i18n.language)}`
-                  : formatSize(row.img_size, i18n.language)}
-              </Text>
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              <Text as="span" alignment="end" numeric>
-                {formatRatio(compressed ? row.comp_ratio : 0, i18n.language)}
-              </Text>
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              {/* the row itself toggles selection: the buttons must not */}
-              <div onClick={(e) => e.stopPropagation()}>
-                <InlineStack gap="100" wrap={false}>
-                  {st.can_view && (
-                    <Button size="slim" onClick={() => onView(row)}>
-                      {t('imageDetails.view')}
-                    </Button>
+            <RowCells
+              condensed={smDown}
+              cells={[
+                <Fragment key={0}>
+                  <RowThumbnail src={row.src} alt={row.alt || row.file_name} />
+                </Fragment>,
+                <Fragment key={1}>
+                  <Text as="span" truncate>
+                    {row.file_name || row.img_id}
+                  </Text>
+                </Fragment>,
+                <Fragment key={2}>
+                  <InlineStack gap="100" wrap>
+                    <Badge tone={LABEL_TONES[st.label]}>{t(`imageDetails.status.${LABEL_KEYS[st.label]}`)}</Badge>
+                    {shownTags.map((tag) => (
+                      <Badge key={tag} tone="info">
+                        {t(`imageDetails.tag.${TAG_KEYS[tag]}`)}
+                      </Badge>
+                    ))}
+                  </InlineStack>
+                  {row.note && (
+                    <Text as="p" variant="bodySm" tone="subdued">
+                      {t(row.note.message_key, row.note.params)}
+                    </Text>
                   )}
-                  {st.can_download && <DownloadButton row={row} fresh={onFresh ? () => onFresh(row.id) : undefined} />}
-                  {st.can_restore && (
-                    <Button size="slim" onClick={() => onRestore([row])} loading={restoring.has(row.id)}>
-                      {t('imageDetails.restore')}
-                    </Button>
-                  )}
-                </InlineStack>
-              </div>
-            </IndexTable.Cell>
+                </Fragment>,
+                <Fragment key={3}>
+                  <Text as="span" alignment="end" numeric>
+                    {compressed
+                      ? `${formatSize(row.img_size, i18n.language)} → ${formatSize(row.comp_size, i18n.language)}`
+                      : formatSize(row.img_size, i18n.language)}
+                  </Text>
+                </Fragment>,
+                <Fragment key={4}>
+                  <Text as="span" alignment="end" numeric>
+                    {formatRatio(compressed ? row.comp_ratio : 0, i18n.language)}
+                  </Text>
+                </Fragment>,
+                <Fragment key={5}>
+                  {/* the row itself toggles selection: the buttons must not */}
+                  <div onClick={(e) => e.stopPropagation()}>
+                    <InlineStack gap="100" wrap={false}>
+                      {st.can_view && (
+                        <Button size="slim" onClick={() => onView(row)}>
+                          {t('imageDetails.view')}
+                        </Button>
+                      )}
+                      {st.can_download && <DownloadButton row={row} fresh={onFresh ? () => onFresh(row.id) : undefined} />}
+                      {st.can_restore && (
+                        <Button size="slim" onClick={() => onRestore([row])} loading={restoring.has(row.id)}>
+                          {t('imageDetails.restore')}
+                        </Button>
+                      )}
+                    </InlineStack>
+                  </div>
+                </Fragment>,
+              ]}
+            />
           </IndexTable.Row>
         );
       })}

@@ -1,0 +1,25 @@
+import { chromium } from 'playwright-core';
+const [adminUrl, width, prefix, lang] = process.argv.slice(2);
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless','--no-sandbox','--disable-gpu','--disable-background-networking'] });
+const p = await b.newPage({ viewport: { width: Number(width), height: 844 } });
+await p.route('https://cdn.shopify.com/**', (r) => r.abort());
+const base = new URL(adminUrl).origin;
+await p.goto(adminUrl); await p.waitForURL(/\/(main|guidance)/);
+if (lang) { await p.locator('select').first().selectOption(lang).catch(() => {}); await p.waitForTimeout(1500); }
+await p.goto(`${base}/image_optimisation`); await p.getByText(/Showing [1-9]/).first().waitFor({ timeout: 30000 }).catch(() => console.log("no rows")); await p.waitForTimeout(1500);
+await p.screenshot({ path: `/tmp/week/${prefix}-image.png`, fullPage: true });
+const sw = await p.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
+console.log('image page scrollWidth', sw);
+const details = p.getByRole('button', { name: /Details|Einzelheiten|Details/ }).first();
+const box = await details.boundingBox().catch(() => null); console.log('details button box', box);
+await details.click().catch((e) => console.log('no details', e.message));
+await p.waitForTimeout(4000);
+await p.screenshot({ path: `/tmp/week/${prefix}-details.png`, fullPage: true });
+for (const name of ['Restore','Download','View']) console.log(name, await p.getByRole('button', { name }).first().boundingBox().catch(() => null));
+await p.goto(`${base}/pricing`); await p.waitForTimeout(3000);
+await p.screenshot({ path: `/tmp/week/${prefix}-pricing.png`, fullPage: true });
+await p.goto(`${base}/setting`); await p.waitForTimeout(3000);
+await p.screenshot({ path: `/tmp/week/${prefix}-setting.png`, fullPage: true });
+await p.goto(`${base}/no-such-page`); await p.waitForTimeout(2000);
+await p.screenshot({ path: `/tmp/week/${prefix}-404.png`, fullPage: true });
+await b.close();
