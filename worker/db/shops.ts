@@ -173,6 +173,14 @@ export async function markShopUninstalled(
         planLevel: 0,
         pendingPlanLevel: null,
         subscriptionStatus: 'CANCELLED',
+        // Money choices belong to the cancelled subscription (issue 25, items 7 and 12): the overcharge
+        // opt-in and its cap do not carry over to the next install's subscription, and "this store can
+        // only make test charges" is learnt again from Shopify's answer if it still holds.
+        overageEnabled: false,
+        hasUsageCap: false,
+        cappedAmountCents: 0,
+        usageLineItemId: null,
+        testChargesOnly: false,
         updatedAt: now,
       })
       .where(

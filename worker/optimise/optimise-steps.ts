@@ -118,8 +118,17 @@ export function changedOutcome(): Outcome {
   return { kind: 'done', status: 'failed', note: english('server.optimise.changedNotReoptimised') };
 }
 
+/**
+ * Shopify already serves our result for this image (an earlier run replaced it and then failed, e.g. while
+ * waiting for Shopify's file processing): the row says so, and the image is charged as for any delivered
+ * result (issue 25, item 11: that earlier failure returned its quota slot). Charged once in its life, so
+ * an image charged before costs nothing more.
+ */
 export async function markOwnOutput(run: OptimiseRun): Promise<Outcome> {
-  await run.lease.write({ status: 'compressed', step: 'done', failReason: null });
+  const { deps, ctx, lease } = run;
+  const c = await deps.quota.charge(ctx.shop, { imageId: lease.row.id, jobId: ctx.job.id });
+  if (!c.ok) deps.log.warn('own_output_uncharged', { shopId: ctx.shop.id, imageId: lease.row.id, reason: 'quota_exhausted' });
+  await lease.write({ status: 'compressed', step: 'done', failReason: null });
   return { kind: 'done', status: 'skipped', note: 'own output' };
 }
 

@@ -4,12 +4,14 @@
 import { applySubscriptionUpdate } from '../billing/subscription';
 import { discountOfferEndsAt } from '../billing/discount';
 import type { Db } from '../db/client';
+import { updateShopBilling } from '../db/shop-billing';
 import { redactedShopRecord } from '../db/redacted-shops';
 import { deleteShopData, markShopUninstalled, updateShopInfo, type ShopRow } from '../db/shops';
 import type { Logger } from '../lib/log';
 import { shopPrefixes } from '../lib/r2-keys';
 import { gid as toGid } from '../shopify/operations/common';
 import { askShopifyForGrant } from './grant';
+import type { WebhookWorkMessage } from '../messages/shopify-webhook';
 import { enqueueSync, type ResourceChangedMessage } from '../messages/catalogue-sync';
 
 export type WebhookEnv = Env;
@@ -144,10 +146,29 @@ export const handlers: Record<string, WebhookHandler> = {
     log.info('shop_scopes_updated', { shop: d.shopDomain, scopes: current });
   },
 
-  'shop/update': async (_env, db, shop, d) => {
+  'shop/update': async (env, db, shop, d, log) => {
     if (!shop || shop.uninstalledAt) return 'unchanged';
     const p = d.payload;
     const planName = str(p.plan_name);
+    const development = planName === 'partner_test' || planName === 'affiliate';
+    // A development store that became a paying store (issue 25, item 12): its test subscription no longer
+    // counts as a paid plan. The test-only mark goes, and the subscription is checked again with Shopify
+    // (queued: it asks Shopify) under a key of its own, once per delivery.
+    if (planName && !development && shop.isDevelopmentStore) {
+      await updateShopBilling(db, shop.id, { isDevelopmentStore: false, testChargesOnly: false });
+      if (shop.planLevel > 0 || shop.pendingPlanLevel !== null)
+        await env.WEBHOOK_QUEUE.send(
+          {
+            type: 'webhook',
+            topic: 'app_subscriptions/update',
+            shopDomain: shop.domain,
+            webhookId: `plan-recheck:${d.key ?? d.webhookId}`,
+            payload: {},
+          } satisfies WebhookWorkMessage,
+          { contentType: 'json' },
+        );
+      log.info('shop_left_development', { shop: d.shopDomain, planName, planLevel: shop.planLevel });
+    }
     await updateShopInfo(db, shop.id, {
       ...(p.name != null ? { name: str(p.name) } : {}),
       ...(p.email != null ? { email: str(p.email) } : {}),
@@ -155,7 +176,7 @@ export const handlers: Record<string, WebhookHandler> = {
       ...(p.domain != null ? { primaryDomain: `https://${str(p.domain)}` } : {}),
       ...(p.currency != null ? { currencyCode: str(p.currency) } : {}),
       ...(p.plan_display_name != null ? { shopifyPlan: str(p.plan_display_name) } : {}),
-      ...(planName ? { isDevelopmentStore: planName === 'partner_test' || planName === 'affiliate' } : {}),
+      ...(planName ? { isDevelopmentStore: development } : {}),
     });
   },
 

@@ -1,6 +1,6 @@
 // Issue 25: abuse, round two (quotas, allowances, re-authorisation and money actions). One block per item;
 // each assertion failed before its change. Numbers come from worker/lib/limits.ts.
-import { env } from 'cloudflare:test';
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { quotaStatus } from '../../../worker/billing';
@@ -25,7 +25,11 @@ import {
   MSG_REOPTIMISE_ALLOWANCE,
   REOPTIMISE_IMAGES_PER_DAY,
 } from '../../../worker/lib/limits';
-import { findShopByDomain, findShopById } from '../../../worker/db/shops';
+import { findShopByDomain, findShopById, markShopUninstalled } from '../../../worker/db/shops';
+import { createEmulatorShop } from '../emulator-client';
+import { installedShopFor } from '../installed-shop';
+import { runWebhookWork } from '../../../worker/webhooks/consumer';
+import type { WebhookWorkMessage } from '../../../worker/messages/shopify-webhook';
 import { randomToken, sha256Hex } from '../../../worker/lib/crypto';
 import { completeInstall } from '../../../worker/install/install';
 import { createLogger } from '../../../worker/lib/log';
@@ -33,6 +37,10 @@ import { handlers, SHOP_REDACT_AFTER_MS } from '../../../worker/webhooks/handler
 import { call, createShop, db, sessionHeaders } from '../helpers';
 import { signQuery } from '../../../worker/install/oauth';
 import { installFakeShopify, shopInfoReply } from '../shopify/fake-shopify';
+import { imageRow, ledgerRows, makeDeps, recordingQueue, saveSettings, seedItem } from '../optimise/fixtures';
+import { planJob } from '../../../worker/optimise/plan';
+import { processDeadLetter, processOptimiseMessage } from '../../../worker/optimise/consumer';
+import type { OptimiseMessage } from '../../../worker/messages/optimise';
 import { answerOf, apiRoutes, CREDENTIAL_ROUTES, expectRefused, NO_INPUT, shopState } from './fuzz-support';
 import { MSG_INPUT_EMPTY } from '../../../shared/image-settings';
 
@@ -422,5 +430,145 @@ describe('6. updateCustomerClick keeps any value as its text', () => {
       json: { key: 'promo', value: { a: 'x'.repeat(600) } },
     });
     expect(long.status).toBe(400);
+  });
+});
+
+describe('11. an image Shopify took is charged, even after its job failed', () => {
+  /** An image whose job failed after Shopify accepted our result: Shopify serves it, the slot went back. */
+  async function failedAfterAccept() {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps();
+    await saveSettings(shop.id);
+    const { item, images: rows } = await seedItem(shop, fakes.cdn);
+    const optimise = async () => {
+      const q = recordingQueue();
+      const plan = { db: deps.db, queue: q.queue, log: deps.log, now: deps.now, canOptimise: deps.quota.canOptimise };
+      await planJob(plan, {
+        shop,
+        dataType: 1,
+        processType: 'optimize',
+        pageType: 1,
+        pattern: 'manual',
+        selection: { itemIds: [item.id] },
+      });
+      return q.sent[0] as OptimiseMessage;
+    };
+    // Shopify accepts the new file, then the worker dies before hearing back; every retry then fails to
+    // read what Shopify serves and Shopify refuses the upload again (503), and the job gives up.
+    fakes.faults.failAfterAccept = 1;
+    const m = await optimise();
+    await processOptimiseMessage(deps, m, 1);
+    fakes.faults.failFetches = 100;
+    fakes.faults.failNextUpdates = 100;
+    for (let attempt = 2; attempt <= 6; attempt++) await processOptimiseMessage(deps, m, attempt);
+    await processDeadLetter(deps, m);
+    expect((await imageRow(rows[0]!.id))!.status).toBe('failed');
+    const failed = (await imageRow(rows[0]!.id))!;
+    expect(fakes.cdn.get(rows[0]!.src)!.byteLength).toBeLessThan(4000); // Shopify serves our smaller result
+    expect(failed.step).toBe('replacing');
+    expect(await ledgerRows(shop.id)).toEqual([]); // the slot went back when the job failed
+
+    fakes.faults.failFetches = 0;
+    fakes.faults.failNextUpdates = 0;
+    return { deps, fakes, shop, image: rows[0]!, optimise };
+  }
+
+  it('failed after Shopify accepted the file (slot returned): a later optimise resumes, finds it there and charges it once', async () => {
+    const { shop, image, optimise, deps } = await failedAfterAccept();
+    const again = await optimise();
+    expect((await processOptimiseMessage(deps, again, 1)).ack).toBe(true);
+    expect((await imageRow(image.id))!.status).toBe('compressed');
+    expect((await ledgerRows(shop.id)).filter((r) => r.imageId === image.id)).toHaveLength(1);
+  });
+
+  it('a later optimise that starts afresh and recognises our result on Shopify (own output) charges it too', async () => {
+    const { shop, image, optimise, deps } = await failedAfterAccept();
+    // The row no longer points at a step to resume (a run that starts from what Shopify serves).
+    await db().update(images).set({ step: null }).where(eq(images.id, image.id));
+    const again = await optimise();
+    expect((await processOptimiseMessage(deps, again, 1)).ack).toBe(true);
+    expect((await imageRow(image.id))!.status).toBe('compressed');
+    expect((await ledgerRows(shop.id)).filter((r) => r.imageId === image.id)).toHaveLength(1);
+  });
+});
+
+describe('7. the overcharge opt-in ends with the install', () => {
+  it('a confirmed uninstall clears overcharge and its cap; the reinstalled shop starts with overcharge off', async () => {
+    vi.spyOn(env.SYNC_QUEUE, 'send').mockResolvedValue(undefined as never);
+    const { shop } = await createShop({
+      planLevel: 2,
+      overageEnabled: true,
+      hasUsageCap: true,
+      cappedAmountCents: 9980,
+      accessTokenEnc: 'x',
+    });
+    expect(await markShopUninstalled(db(), shop.id, Date.now(), 'x')).toBe(true);
+    expect((await findShopById(db(), shop.id))!).toMatchObject({
+      overageEnabled: false,
+      hasUsageCap: false,
+      cappedAmountCents: 0,
+    });
+    await reinstall(shop.domain);
+    const account = await call('/api/v2/setting/getAccount', { headers: await sessionHeaders(shop.domain) });
+    expect((await json(account)).data).toMatchObject({ is_over_quota: 0, is_capped: 0, shop_level: 0 });
+  });
+});
+
+describe('12. a development store that becomes a paying store is checked again', () => {
+  const PRODUCTION = { ...env, BILLING_TEST_CHARGES: 'false' };
+
+  it('shop/update with a paying plan clears the test-only marks and re-checks the subscription: the test plan stops counting', async () => {
+    const emu = await createEmulatorShop({ seed: 'empty', install: true });
+    const shop = await installedShopFor(emu);
+    // The development store takes plan 2 as a test charge (counts while it is a development store).
+    const { app } = await import('../../../worker/app');
+    const ctx = createExecutionContext();
+    const up = await app.request(
+      '/api/v1/changePlans',
+      {
+        method: 'POST',
+        headers: { ...(await sessionHeaders(emu.domain)), 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'newLevel=2',
+      },
+      PRODUCTION,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    const url = (await up.json<{ url: string }>()).url;
+    const approved = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'decision=approve',
+      redirect: 'manual',
+    });
+    const back = new URL(approved.headers.get('Location')!);
+    const ctx2 = createExecutionContext();
+    await app.request(back.pathname + back.search, { redirect: 'manual' }, PRODUCTION, ctx2);
+    await waitOnExecutionContext(ctx2);
+    expect((await findShopById(db(), shop.id))!).toMatchObject({ planLevel: 2, isDevelopmentStore: true });
+
+    // The store moves to a paid Shopify plan; Shopify sends shop/update.
+    await emu.update({ partnerDevelopment: false, planName: 'Basic' });
+    const sent: WebhookWorkMessage[] = [];
+    const queue = { send: async (m: WebhookWorkMessage) => void sent.push(m) } as unknown as Queue;
+    const current = (await findShopById(db(), shop.id))!;
+    await handlers['shop/update']!(
+      { ...PRODUCTION, WEBHOOK_QUEUE: queue },
+      db(),
+      current,
+      {
+        topic: 'shop/update',
+        shopDomain: shop.domain,
+        webhookId: 'u1',
+        payload: { plan_name: 'basic', plan_display_name: 'Basic' },
+      },
+      log,
+      Date.now(),
+    );
+    expect((await findShopById(db(), shop.id))!).toMatchObject({ isDevelopmentStore: false, testChargesOnly: false });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ topic: 'app_subscriptions/update', shopDomain: shop.domain });
+    expect(await runWebhookWork(PRODUCTION, db(), sent[0]!, log)).toBe('done');
+    expect((await findShopById(db(), shop.id))!.planLevel).toBe(0);
   });
 });
