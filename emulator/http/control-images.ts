@@ -14,7 +14,7 @@ import { blobFromBytes, seedBlob, type SeedImageName, SEED_IMAGE_NAMES } from '.
 import { isoNow, type Emulator } from '../store/registry';
 import { ensureCatalogue } from '../store/shop-state';
 import type { ShopState } from '../store/shop-state';
-import type { Blob, FileRec } from '../store/types';
+import type { Blob, FileRec, OwnedImage } from '../store/types';
 import { collectionPayload, enqueueWebhook, productPayload } from '../webhooks';
 import { body, CONTROL, withShop } from './control-shops';
 import { describeArticle, describeCollection, describeFile, describeProduct } from './describe';
@@ -120,38 +120,38 @@ export function mountControlImages(app: Hono, emu: Emulator): void {
     }),
   );
 
-  // The merchant picks another collection or article image.
-  app.put(
-    `${S}/collections/:id/image`,
-    withShop(emu, async (c, shop) => {
-      ensureCatalogue(shop);
-      const col = shop.collections.find((x) => x.id === numericId(c.req.param('id')));
-      if (!col) return c.json({ error: 'no such collection' }, 404);
-      const b = await body<ImageBody>(c);
-      const blob = blobOf(b);
-      if (!blob) return c.json({ error: 'not an image' }, 400);
-      const old = col.image;
-      col.image = ownedImage(emu, shop, 'collections', col.id, blob, b.filename ?? `${col.handle}.jpg`, b.alt ?? old?.alt ?? '');
-      col.image.version = nextVersion(old?.version ?? 0);
-      col.updatedAt = isoNow();
-      enqueueWebhook(emu, shop, 'collections/update', collectionPayload(emu, shop, col));
-      return c.json(describeCollection(emu, shop, col));
-    }),
-  );
-  app.put(
-    `${S}/articles/:id/image`,
-    withShop(emu, async (c, shop) => {
-      ensureCatalogue(shop);
-      const a = shop.articles.find((x) => x.id === numericId(c.req.param('id')));
-      if (!a) return c.json({ error: 'no such article' }, 404);
-      const b = await body<ImageBody>(c);
-      const blob = blobOf(b);
-      if (!blob) return c.json({ error: 'not an image' }, 400);
-      const old = a.image;
-      a.image = ownedImage(emu, shop, 'articles', a.id, blob, b.filename ?? `${a.handle}.jpg`, b.alt ?? old?.alt ?? '');
-      a.image.version = nextVersion(old?.version ?? 0);
-      a.updatedAt = isoNow();
-      return c.json(describeArticle(emu, shop, a));
-    }),
-  );
+  // The merchant picks another collection or article image (a collection's change sends its webhook).
+  type ImageOwner = { id: number; handle: string; image: OwnedImage | null; updatedAt: string };
+  const ownersIn = (shop: ShopState, folder: 'collections' | 'articles'): ImageOwner[] =>
+    folder === 'collections' ? shop.collections : shop.articles;
+  for (const folder of ['collections', 'articles'] as const) {
+    app.put(
+      `${S}/${folder}/:id/image`,
+      withShop(emu, async (c, shop) => {
+        ensureCatalogue(shop);
+        const owner = ownersIn(shop, folder).find((x) => x.id === numericId(c.req.param('id')));
+        if (!owner) return c.json({ error: `no such ${folder.slice(0, -1)}` }, 404);
+        const b = await body<ImageBody>(c);
+        const blob = blobOf(b);
+        if (!blob) return c.json({ error: 'not an image' }, 400);
+        const old = owner.image;
+        const filename = b.filename ?? `${owner.handle}.jpg`;
+        owner.image = ownedImage(emu, shop, folder, owner.id, blob, filename, b.alt ?? old?.alt ?? '');
+        owner.image.version = nextVersion(old?.version ?? 0);
+        owner.updatedAt = isoNow();
+        if (folder === 'collections') {
+          const col = shop.collections.find((x) => x.id === owner.id)!;
+          enqueueWebhook(emu, shop, 'collections/update', collectionPayload(emu, shop, col));
+          return c.json(describeCollection(emu, shop, col));
+        }
+        return c.json(
+          describeArticle(
+            emu,
+            shop,
+            shop.articles.find((x) => x.id === owner.id)!,
+          ),
+        );
+      }),
+    );
+  }
 }

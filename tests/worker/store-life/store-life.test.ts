@@ -240,35 +240,48 @@ class Webhooks implements fc.AsyncCommand<Model, Real> {
   toString = () => 'webhooks delivered out of order, twice and replayed';
 }
 
-class FilesReplace implements fc.AsyncCommand<Model, Real> {
+/** Something done to the store: logged, done, then heard of by the product (sync, automatic mode) and checked. */
+abstract class StoreEvent implements fc.AsyncCommand<Model, Real> {
+  check = () => true;
+  /** How the event reads in a failing sequence. */
+  abstract toString: () => string;
+  /** Does it and tells the model the merchant's latest pictures; false when there was nothing to do. */
+  abstract act(m: Model, r: Real): Promise<boolean>;
+  async run(m: Model, r: Real): Promise<void> {
+    m.log.push(this.toString());
+    if (await this.act(m, r)) await noticed(m, r);
+  }
+}
+
+class FilesReplace extends StoreEvent {
   constructor(
     readonly k: number,
     readonly seed: string,
-  ) {}
-  check = () => true;
-  async run(m: Model, r: Real): Promise<void> {
-    m.log.push(this.toString());
+  ) {
+    super();
+  }
+  async act(m: Model, r: Real): Promise<boolean> {
     const f = await pick(r, this.k);
-    if (!f) return;
+    if (!f) return false;
     const after = await r.emu.replaceFile(f.id, { seed: this.seed });
     m.latest.set(f.id, after.sha256);
-    await noticed(m, r);
+    return true;
   }
-  toString = () => `Files > Replace #${this.k} with ${this.seed}`;
+  override toString = () => `Files > Replace #${this.k} with ${this.seed}`;
 }
 
 /** Another app's fileUpdate with a picture of its own (here: another image's URL as the source). */
-class OtherAppUpdate implements fc.AsyncCommand<Model, Real> {
+class OtherAppUpdate extends StoreEvent {
   constructor(
     readonly k: number,
     readonly from: number,
-  ) {}
-  check = () => true;
-  async run(m: Model, r: Real): Promise<void> {
-    m.log.push(this.toString());
+  ) {
+    super();
+  }
+  async act(m: Model, r: Real): Promise<boolean> {
     const f = await pick(r, this.k);
     const source = await pick(r, this.from);
-    if (!f || !source || source.id === f.id || source.sha256 === f.sha256) return;
+    if (!f || !source || source.id === f.id || source.sha256 === f.sha256) return false;
     const res = await r.emu.graphql<{ fileUpdate: { userErrors: unknown[] } }>(
       `mutation($files: [FileUpdateInput!]!) { fileUpdate(files: $files) { userErrors { field message } } }`,
       { files: [{ id: f.id, originalSource: source.url }] },
@@ -276,58 +289,58 @@ class OtherAppUpdate implements fc.AsyncCommand<Model, Real> {
     expect(res.body.data?.fileUpdate.userErrors).toEqual([]);
     const ready = await r.emu.waitForFile(f.id);
     m.latest.set(f.id, ready.sha256);
-    await noticed(m, r);
+    return true;
   }
-  toString = () => `another app's fileUpdate #${this.k} from #${this.from}`;
+  override toString = () => `another app's fileUpdate #${this.k} from #${this.from}`;
 }
 
-class EditAlt implements fc.AsyncCommand<Model, Real> {
+class EditAlt extends StoreEvent {
   constructor(
     readonly k: number,
     readonly alt: string,
-  ) {}
-  check = () => true;
-  async run(m: Model, r: Real): Promise<void> {
-    m.log.push(this.toString());
-    const f = await pick(r, this.k);
-    if (!f) return;
-    await r.emu.editFile(f.id, { alt: this.alt });
-    await noticed(m, r);
+  ) {
+    super();
   }
-  toString = () => `merchant edits alt text #${this.k}`;
+  async act(m: Model, r: Real): Promise<boolean> {
+    const f = await pick(r, this.k);
+    if (!f) return false;
+    await r.emu.editFile(f.id, { alt: this.alt });
+    return true;
+  }
+  override toString = () => `merchant edits alt text #${this.k}`;
 }
 
-class ReplaceMedia implements fc.AsyncCommand<Model, Real> {
+class ReplaceMedia extends StoreEvent {
   constructor(
     readonly k: number,
     readonly seed: string,
-  ) {}
-  check = () => true;
-  async run(m: Model, r: Real): Promise<void> {
-    m.log.push(this.toString());
+  ) {
+    super();
+  }
+  async act(m: Model, r: Real): Promise<boolean> {
     const f = await pick(r, this.k);
-    if (!f) return;
+    if (!f) return false;
     const product = await r.emu.replaceProductMedia(f.productIds[0]!, f.id, { seed: this.seed });
     m.latest.delete(f.id);
     for (const media of product.media) if (!m.latest.has(media.id)) m.latest.set(media.id, media.sha256);
-    await noticed(m, r);
+    return true;
   }
-  toString = () => `merchant deletes image #${this.k} and adds ${this.seed}`;
+  override toString = () => `merchant deletes image #${this.k} and adds ${this.seed}`;
 }
 
 /** The merchant picks another collection image. */
-class CollectionImage implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly seed: string) {}
-  check = () => true;
-  async run(m: Model, r: Real): Promise<void> {
-    m.log.push(this.toString());
+class CollectionImage extends StoreEvent {
+  constructor(readonly seed: string) {
+    super();
+  }
+  async act(m: Model, r: Real): Promise<boolean> {
     const collection = (await r.emu.collections())[0];
-    if (!collection) return;
+    if (!collection) return false;
     const changed = await r.emu.setCollectionImage(collection.id, { seed: this.seed });
     m.latest.set(`${collection.id}/image`, changed.image!.sha256);
-    await noticed(m, r);
+    return true;
   }
-  toString = () => `merchant sets the collection image to ${this.seed}`;
+  override toString = () => `merchant sets the collection image to ${this.seed}`;
 }
 
 class ClockJump implements fc.AsyncCommand<Model, Real> {
