@@ -5,8 +5,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultImageSettings } from '../../shared/image-settings';
 import { readAuthToken } from '../../admin/src/api/auth';
 import { mockApi, renderApp, settingInfo } from './helpers/render-app';
+import { embedWithAppBridge, leaveAdmin } from './helpers/app-bridge';
 
 afterEach(() => {
+  leaveAdmin();
   vi.unstubAllGlobals();
 });
 
@@ -48,5 +50,33 @@ describe('authToken in the address bar', () => {
     expect(location.hash).toBe('#top');
     // Later reads come from storage.
     expect(readAuthToken()).toBe(token);
+  });
+
+  it('creates a token inside the admin and shows its link once; outside it says where to create one', async () => {
+    const routes = {
+      '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } },
+      '/api/v2/image-opt/getSettings': { ack: 1, data: { ...defaultImageSettings(), is_default: 0 } },
+      '/api/v2/setting/getAdminTokens': { ack: 1, data: [] },
+      '/api/v1/adminToken': {
+        code: '200',
+        msg: 'success',
+        data: { authToken: 'n'.repeat(43), expires_at: Date.now() + 30 * day },
+      },
+    };
+    const outside = mockApi(routes);
+    const view = renderApp('/setting', { info: settingInfo({ shop_level: 1, new_guide_status: 0 }) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Create token' }));
+    expect(await screen.findByText(/A token is created from the app inside your Shopify admin/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Open in Shopify admin' })).toBeTruthy();
+    expect(outside.callsTo('/api/v1/adminToken')).toHaveLength(0);
+    view.unmount();
+
+    embedWithAppBridge({ idToken: async () => 'session-token' });
+    const inside = mockApi(routes);
+    renderApp('/setting', { info: settingInfo({ shop_level: 1, new_guide_status: 0 }) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Create token' }));
+    const link = (await screen.findByLabelText('Link with the new token')) as HTMLInputElement;
+    expect(link.value).toBe(`${window.location.origin}/main?authToken=${'n'.repeat(43)}`);
+    expect(inside.callsTo('/api/v1/adminToken')).toHaveLength(1);
   });
 });

@@ -1,14 +1,17 @@
-import { Badge, BlockStack, Button, InlineStack, Text } from '@shopify/polaris';
+import { Badge, BlockStack, Button, InlineStack, Text, TextField } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getAdminTokens, revokeAdminToken, type AdminTokenInfo } from '../api/calls';
+import { createAdminToken, getAdminTokens, revokeAdminToken, type AdminTokenInfo } from '../api/calls';
+import { isEmbedded } from '../api/auth';
+import { InShopifyAdmin } from '../pricing/in-shopify-admin';
 import { useApiAction, useApiQuery } from '../api/query';
 import { useToast } from '../hooks/use-toast';
 import { formatDate } from '../image-opt/history-row-cells';
 
 /**
  * Settings > Account: the shop's live admin tokens (authToken, for use outside Shopify's admin): who
- * issued each (the Shopify user) and when it expires, with Revoke. The token itself is never shown.
+ * issued each (the Shopify user) and when it expires, with Revoke, and Create inside the admin (the
+ * Worker wants a session token): the new token's link is shown once, never again.
  */
 export function AdminTokensCard() {
   const { t, i18n } = useTranslation();
@@ -29,6 +32,16 @@ export function AdminTokensCard() {
     },
     onSettled: () => setBusy(null),
   });
+  // A new token is bought with a session token (the merchant inside the admin); its link shows once.
+  const [created, setCreated] = useState<string | null>(null);
+  const [inAdminOnly, setInAdminOnly] = useState(false);
+  const createAction = useApiAction(createAdminToken, {
+    onSuccess: async (body) => {
+      if (body.data?.authToken) setCreated(`${window.location.origin}/main?authToken=${body.data.authToken}`);
+      await list.refetch();
+    },
+  });
+  const create = () => (isEmbedded() ? createAction.run() : setInAdminOnly(true));
   const revoke = (id: number) => {
     setBusy(id);
     return revokeAction.run(id);
@@ -42,6 +55,18 @@ export function AdminTokensCard() {
       <Text as="p" tone="subdued">
         {t('setting.tokens.body')}
       </Text>
+      <InlineStack>
+        <Button onClick={() => void create()} loading={createAction.pending}>
+          {t('setting.tokens.create')}
+        </Button>
+      </InlineStack>
+      {inAdminOnly && <InShopifyAdmin path="/setting" body={t('setting.tokens.inAdmin')} />}
+      {created && (
+        <BlockStack gap="100">
+          <Text as="p">{t('setting.tokens.created')}</Text>
+          <TextField label={t('setting.tokens.link')} value={created} readOnly autoComplete="off" selectTextOnFocus />
+        </BlockStack>
+      )}
       {tokens && tokens.length === 0 && <Text as="p">{t('setting.tokens.empty')}</Text>}
       {(tokens ?? []).map((token) => (
         <InlineStack key={token.id} align="space-between" blockAlign="center" gap="300" wrap={false}>

@@ -2,6 +2,7 @@ import { get, postForm, postJson } from './client';
 import type {
   AccountInfo,
   AdminTokenInfo,
+  AdminTokenIssued,
   AppSwitchName,
   AppSwitchSaved,
   ContactForm,
@@ -60,6 +61,8 @@ export const getUserSelectData = () => get<V1Envelope<UserSelections>>('/api/v1/
 export const updateCustomerClick = (key: string, value = '1') =>
   postForm<V1Envelope<CustomerClickSaved>>('/api/v1/updateCustomerClick', { key, value });
 export const getAdminTokens = () => get<AckEnvelope<AdminTokenInfo[]>>('/api/v2/setting/getAdminTokens');
+/** A new admin token for the Shopify user of the session token (only inside the admin). */
+export const createAdminToken = () => postForm<V1Envelope<AdminTokenIssued>>('/api/v1/adminToken', {});
 export const revokeAdminToken = (id: number) => postForm<AckEnvelope>('/api/v2/setting/revokeAdminToken', { id });
 export const getAccount = () => get<AckEnvelope<AccountInfo>>('/api/v2/setting/getAccount');
 export const saveAppSwitch = (name: AppSwitchName, st: 0 | 1, exp = 0) =>

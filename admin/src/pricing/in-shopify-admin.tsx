@@ -9,12 +9,12 @@ import { settingInfoAtom } from '../state/atoms';
  * changes, the usage limit and overcharge need the merchant signed in to Shopify (a session token). This
  * says so and opens the same screen of the app inside the shop's Shopify admin.
  */
-export function InShopifyAdmin({ path }: { path: string }) {
+export function InShopifyAdmin({ path, body }: { path: string; body?: string }) {
   const { t } = useTranslation();
   const adminUrl = useAtomValue(settingInfoAtom)?.admin_url ?? '';
   return (
     <BlockStack gap="200" inlineAlign="start">
-      <Text as="p">{t('pricing.inAdmin.body')}</Text>
+      <Text as="p">{body ?? t('pricing.inAdmin.body')}</Text>
       {adminUrl && (
         <Button variant="primary" onClick={() => openTop(`${adminUrl}${path}`)}>
           {t('pricing.inAdmin.open')}
