@@ -75,7 +75,7 @@ describe('authToken in the address bar', () => {
     const inside = mockApi(routes);
     renderApp('/setting', { info: settingInfo({ shop_level: 1, new_guide_status: 0 }) });
     fireEvent.click(await screen.findByRole('button', { name: 'Create token' }));
-    const link = (await screen.findByLabelText('Link with the new token')) as HTMLInputElement;
+    const link = await screen.findByLabelText<HTMLInputElement>('Link with the new token');
     expect(link.value).toBe(`${window.location.origin}/main?authToken=${'n'.repeat(43)}`);
     expect(inside.callsTo('/api/v1/adminToken')).toHaveLength(1);
   });
