@@ -43,6 +43,7 @@ describe('Settings: admin tokens', () => {
 describe('authToken in the address bar', () => {
   it('is stored and removed from the address, other parameters kept', () => {
     const token = 'x'.repeat(43);
+    localStorage.clear(); // no token yet: nothing to ask
     history.replaceState(null, '', `/main?shop=demo.myshopify.com&authToken=${token}#top`);
     expect(readAuthToken()).toBe(token);
     expect(localStorage.getItem('authToken')).toBe(token);
@@ -78,5 +79,30 @@ describe('authToken in the address bar', () => {
     const link = await screen.findByLabelText<HTMLInputElement>('Link with the new token');
     expect(link.value).toBe(`${window.location.origin}/main?authToken=${'n'.repeat(43)}`);
     expect(inside.callsTo('/api/v1/adminToken')).toHaveLength(1);
+  });
+});
+
+describe('a link carrying another authToken (issue 25, item 9)', () => {
+  it('asks before replacing the stored token; declining keeps the stored one and drops the link token', () => {
+    const mine = 'm'.repeat(43);
+    const theirs = 't'.repeat(43);
+    localStorage.setItem('authToken', mine);
+    const confirm = vi.fn<(message?: string) => boolean>().mockReturnValue(false);
+    vi.stubGlobal('confirm', confirm);
+    history.replaceState(null, '', `/main?shop=other.myshopify.com&authToken=${theirs}`);
+    expect(readAuthToken()).toBe(mine);
+    expect(confirm).toHaveBeenCalledTimes(1);
+    expect(confirm.mock.calls[0]![0]).toMatch(/another access token/);
+    expect(localStorage.getItem('authToken')).toBe(mine);
+    expect(location.search).toBe('?shop=other.myshopify.com');
+
+    confirm.mockReturnValue(true);
+    history.replaceState(null, '', `/main?authToken=${theirs}`);
+    expect(readAuthToken()).toBe(theirs);
+    expect(localStorage.getItem('authToken')).toBe(theirs);
+    // The same token again asks nothing.
+    history.replaceState(null, '', `/main?authToken=${theirs}`);
+    expect(readAuthToken()).toBe(theirs);
+    expect(confirm).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,6 +1,8 @@
 // How the admin proves who it is. Embedded in Shopify's admin, App Bridge v4 patches fetch to add a
 // fresh session token to same-origin requests. Outside the frame, the per-shop admin token (authToken)
 // is read from the query string or storage and kept only if it is at least 32 characters long.
+import { i18next } from '../i18n';
+
 export const MIN_AUTH_TOKEN_LENGTH = 32;
 const STORAGE_KEY = 'authToken';
 
@@ -10,10 +12,28 @@ export function isEmbedded(): boolean {
   return typeof window !== 'undefined' && window.top !== window.self && typeof window.shopify?.idToken === 'function';
 }
 
-/** Reads authToken from the URL (and stores it) or from storage. */
+function storedToken(): string | null {
+  try {
+    const stored = localStorage.getItem(STORAGE_KEY);
+    return stored && stored.length >= MIN_AUTH_TOKEN_LENGTH ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads authToken from the URL (and stores it) or from storage. A link carrying another token than the
+ * stored one may move the merchant into another shop (their uploads and messages would land there): the
+ * merchant is asked first (issue 25, item 9); declining keeps the stored token and drops the link's.
+ */
 export function readAuthToken(search: string = typeof location === 'undefined' ? '' : location.search): string | null {
   const fromQuery = new URLSearchParams(search).get('authToken');
   if (fromQuery && fromQuery.length >= MIN_AUTH_TOKEN_LENGTH) {
+    const stored = storedToken();
+    if (stored && stored !== fromQuery && !confirmSwitch()) {
+      if (typeof location !== 'undefined' && search === location.search) forgetTokenInAddressBar();
+      return stored;
+    }
     try {
       localStorage.setItem(STORAGE_KEY, fromQuery);
       // Stored: the token leaves the address bar (history, screenshots, shared links, Referer).
@@ -23,11 +43,14 @@ export function readAuthToken(search: string = typeof location === 'undefined' ?
     }
     return fromQuery;
   }
+  return storedToken();
+}
+
+function confirmSwitch(): boolean {
   try {
-    const stored = localStorage.getItem(STORAGE_KEY);
-    return stored && stored.length >= MIN_AUTH_TOKEN_LENGTH ? stored : null;
+    return typeof window !== 'undefined' && window.confirm(i18next.t('shell.switchTokenConfirm')) === true;
   } catch {
-    return null;
+    return false;
   }
 }
 
