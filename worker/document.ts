@@ -29,9 +29,16 @@ export function frameAncestors(env: Pick<Env, 'SHOPIFY_ORIGIN'>, shop: string | 
   return `frame-ancestors ${sources.join(' ')}`;
 }
 
+/**
+ * Directives every admin document carries besides frame-ancestors (issue 25, item 10): no plugins
+ * (`object-src 'none'`) and no `<base>` pointing scripts and links elsewhere (`base-uri 'self'`). A
+ * script-src policy is not set yet: it must be proven with App Bridge in the embedded journey first.
+ */
+export const DOCUMENT_POLICY = "object-src 'none'; base-uri 'self'";
+
 export function documentHeaders(env: Pick<Env, 'SHOPIFY_ORIGIN'>, url: URL): Record<string, string> {
   return {
-    'Content-Security-Policy': frameAncestors(env, documentShop(url)),
+    'Content-Security-Policy': `${frameAncestors(env, documentShop(url))}; ${DOCUMENT_POLICY}`,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',
     // The policy and the key differ per request: no shared cache may keep one shop's document.

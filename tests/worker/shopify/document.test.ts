@@ -2,7 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { describe, expect, it } from 'vitest';
 import indexHtml from '../../../admin/index.html?raw';
 import wranglerToml from '../../../wrangler.toml?raw';
-import { documentShop, frameAncestors } from '../../../worker/document';
+import { DOCUMENT_POLICY, documentShop, frameAncestors } from '../../../worker/document';
 
 // The admin document through the Worker (issue 14 point 2). ASSETS plays Cloudflare's asset server for a
 // built admin: index.html for `/` and (SPA fallback) for any unknown path, files under /assets/.
@@ -45,7 +45,9 @@ describe('the admin HTML document', () => {
     for (const path of paths) {
       const res = await get(path, { SHOPIFY_ORIGIN: '' });
       expect(res.status, path).toBe(200);
-      expect(res.headers.get('Content-Security-Policy'), path).toBe(`frame-ancestors https://${shop} https://admin.shopify.com`);
+      expect(res.headers.get('Content-Security-Policy'), path).toBe(
+        `frame-ancestors https://${shop} https://admin.shopify.com; ${DOCUMENT_POLICY}`,
+      );
       expect(res.headers.get('X-Content-Type-Options'), path).toBe('nosniff');
       expect(res.headers.get('Referrer-Policy'), path).toBe('strict-origin-when-cross-origin');
       expect(res.headers.get('ETag'), path).toBeNull();
@@ -56,7 +58,7 @@ describe('the admin HTML document', () => {
   it('takes the shop from host when shop is absent, and allows no framing without a valid shop', async () => {
     const fromHost = await get(`/main?host=${host('other-store')}`, { SHOPIFY_ORIGIN: '' });
     expect(fromHost.headers.get('Content-Security-Policy')).toBe(
-      'frame-ancestors https://other-store.myshopify.com https://admin.shopify.com',
+      `frame-ancestors https://other-store.myshopify.com https://admin.shopify.com; ${DOCUMENT_POLICY}`,
     );
     for (const path of [
       '/main',
@@ -65,7 +67,7 @@ describe('the admin HTML document', () => {
       `/main?host=${btoa('evil.example.com/store/x')}`,
     ]) {
       const res = await get(path, { SHOPIFY_ORIGIN: '' });
-      expect(res.headers.get('Content-Security-Policy'), path).toBe("frame-ancestors 'none'");
+      expect(res.headers.get('Content-Security-Policy'), path).toBe(`frame-ancestors 'none'; ${DOCUMENT_POLICY}`);
     }
   });
 
