@@ -6,7 +6,8 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: __dirname,
   plugins: [react()],
-  build: { outDir: '../dist/admin', emptyOutDir: true, sourcemap: true },
+  // No source maps in the build: they would be public static assets next to the code (issue 26).
+  build: { outDir: '../dist/admin', emptyOutDir: true, sourcemap: false },
   server: {
     proxy: {
       '/api': 'http://localhost:8787',

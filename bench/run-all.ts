@@ -1,7 +1,7 @@
-// npm run bench -- [--only images,api,pipeline,prefetch,load] [--timeout-min 30] [--images-args "..."]
+// npm run bench -- [--only images,api,pipeline,prefetch,load,admin] [--timeout-min 30] [--images-args "..."]
 // Runs every benchmark of the product one after the other (they share 2 CPUs; in parallel they would
 // measure each other), each with its own time limit, and prints ONE table: each figure next to its
-// target from the issues (4 images, 5 API, 6 pipeline, 8 prefetch, 11 load). A benchmark that fails
+// target from the issues (4 images, 5 API, 6 pipeline, 8 prefetch, 11 load, 26 admin Web Vitals). A benchmark that fails
 // or times out shows as failed and the others still run.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -197,6 +197,24 @@ const BENCHES: { name: string; script: string; args: (json: string) => string[];
         value: `${f.requestsPerSec.toFixed(0)} req/s, ${f.p50} / ${f.p99} ms, ${f.errors + f.non2xx} errors`,
         target: 'no errors',
         verdict: f.errors + f.non2xx === 0 && f.requestsPerSec > 0 ? 'ok' : 'MISS',
+      }));
+    },
+  },
+  {
+    name: 'admin',
+    script: 'bench/admin.ts',
+    args: (json) => ['--json', json],
+    figures: (_r, json) => {
+      const res = readJson<{
+        figures: { route: string; preset: string; lcpMs: number; cls: number; tbtMs: number; jsKb: number; ok: boolean }[];
+      }>(json);
+      if (!res) return [];
+      return res.figures.map((f) => ({
+        bench: 'admin',
+        figure: `${f.route} ${f.preset}: LCP / CLS / TBT / JS`,
+        value: `${(f.lcpMs / 1000).toFixed(2)} s / ${f.cls.toFixed(3)} / ${f.tbtMs.toFixed(0)} ms / ${f.jsKb.toFixed(0)} KB`,
+        target: f.preset === 'desktop' ? '<= 1.0 s / 0.05 / - / 150 KB' : '<= 2.5 s / 0.1 / 200 ms / 150 KB',
+        verdict: Number.isFinite(f.lcpMs) ? (f.ok ? 'ok' : 'MISS') : 'FAILED',
       }));
     },
   },

@@ -1,22 +1,20 @@
-import { createRootRoute, createRoute, createRouter, redirect } from '@tanstack/react-router';
+import {
+  createRootRoute,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  redirect,
+  type RouteComponent,
+} from '@tanstack/react-router';
 import { QueryProvider } from './api/query';
 import { AppShell } from './shell/app-shell';
-import { AuthInstallScreen, isLaunchQuery } from './screens/auth-install';
-import { CookieErrorScreen } from './screens/cookie-error';
-import { ErrorScreen } from './screens/error';
-import { GuidanceScreen } from './screens/guidance';
-import { ImageOptimisationScreen } from './screens/image-optimisation';
-import { ImageOptimisationDetailsScreen } from './screens/image-optimisation-details';
-import { MainScreen } from './screens/main';
-import { NotFoundScreen } from './screens/not-found';
-import { PricingScreen } from './screens/pricing';
-import { PrivacyPolicyScreen } from './screens/privacy-policy';
-import { RecommendedAppsScreen } from './screens/recommended-apps';
-import { SettingScreen } from './screens/setting';
+import { isLaunchQuery } from './screens/launch-query';
 
 // The route table of the admin. /, /admin, /admin/index and /admin/preload (the
 // product home named by the error page) go to /main; any unknown path goes to /404.
 // The data layer's query client lives with the app root: one per mounted router.
+// Every screen is its own chunk, loaded when the router enters it (issue 26: the first screen loads only
+// its own code); the shell, Polaris and the data layer are shared by all and load first.
 const rootRoute = createRootRoute({
   component: () => (
     <QueryProvider>
@@ -43,6 +41,10 @@ const toMain = <const P extends string>(path: P) =>
     },
   });
 
+/** A screen's component, imported (its chunk fetched) the first time the router renders or preloads it. */
+const screen = (load: () => Promise<Record<string, unknown>>, name: string): RouteComponent =>
+  lazyRouteComponent(load as () => Promise<Record<string, RouteComponent>>, name);
+
 /** `/` is application_url: with Shopify's launch query it is the launch screen, otherwise the home. */
 const launchRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -51,10 +53,10 @@ const launchRoute = createRoute({
     if (isLaunchQuery(location.searchStr)) return;
     throw redirect({ to: '/main', search: location.search as never, replace: true });
   },
-  component: AuthInstallScreen,
+  component: screen(() => import('./screens/auth-install'), 'AuthInstallScreen'),
 });
 
-const page = <const P extends string>(path: P, component: () => JSX.Element) =>
+const page = <const P extends string>(path: P, component: RouteComponent) =>
   createRoute({ getParentRoute: () => rootRoute, path, component });
 
 export type DetailsState = { prodId?: number; title?: string };
@@ -64,18 +66,54 @@ const routeTree = rootRoute.addChildren([
   toMain('/admin'),
   toMain('/admin/index'),
   toMain('/admin/preload'),
-  page('/main', MainScreen),
-  page('/image_optimisation', ImageOptimisationScreen),
-  page('/image_optimisation_details', ImageOptimisationDetailsScreen),
-  page('/pricing', PricingScreen),
-  page('/setting', SettingScreen),
-  page('/guidance', GuidanceScreen),
-  page('/recommended-apps', RecommendedAppsScreen),
-  page('/auth/install', AuthInstallScreen),
-  page('/cookieError', CookieErrorScreen),
-  page('/privacy-policy', PrivacyPolicyScreen),
-  page('/error', ErrorScreen),
-  page('/404', NotFoundScreen),
+  page(
+    '/main',
+    screen(() => import('./screens/main'), 'MainScreen'),
+  ),
+  page(
+    '/image_optimisation',
+    screen(() => import('./screens/image-optimisation'), 'ImageOptimisationScreen'),
+  ),
+  page(
+    '/image_optimisation_details',
+    screen(() => import('./screens/image-optimisation-details'), 'ImageOptimisationDetailsScreen'),
+  ),
+  page(
+    '/pricing',
+    screen(() => import('./screens/pricing'), 'PricingScreen'),
+  ),
+  page(
+    '/setting',
+    screen(() => import('./screens/setting'), 'SettingScreen'),
+  ),
+  page(
+    '/guidance',
+    screen(() => import('./screens/guidance'), 'GuidanceScreen'),
+  ),
+  page(
+    '/recommended-apps',
+    screen(() => import('./screens/recommended-apps'), 'RecommendedAppsScreen'),
+  ),
+  page(
+    '/auth/install',
+    screen(() => import('./screens/auth-install'), 'AuthInstallScreen'),
+  ),
+  page(
+    '/cookieError',
+    screen(() => import('./screens/cookie-error'), 'CookieErrorScreen'),
+  ),
+  page(
+    '/privacy-policy',
+    screen(() => import('./screens/privacy-policy'), 'PrivacyPolicyScreen'),
+  ),
+  page(
+    '/error',
+    screen(() => import('./screens/error'), 'ErrorScreen'),
+  ),
+  page(
+    '/404',
+    screen(() => import('./screens/not-found'), 'NotFoundScreen'),
+  ),
   unknownRoute,
 ]);
 

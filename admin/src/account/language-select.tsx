@@ -24,8 +24,9 @@ export function LanguageSelect({ labelHidden = false }: { labelHidden?: boolean 
   const save = useApiAction(updateLanguage, {
     onSuccess: (_body, value) => {
       setInfo((i) => (i ? { ...i, language: value } : i));
-      // The server's msg is English; the confirmation is shown in the language just chosen.
-      toast(i18next.t('common.saved', { lng: value }));
+      // The server's msg is English; the confirmation is shown in the language just chosen (its
+      // catalogue is fetched on first use: wait for it).
+      void i18next.loadLanguages(value).then(() => toast(i18next.t('common.saved', { lng: value })));
     },
     onError: () => setLanguage(previous.current),
   });

@@ -1,24 +1,43 @@
-import i18next from 'i18next';
+import i18next, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import en from '../../locales/en.json';
 import { DEFAULT_LANGUAGE, LANGUAGE_CODES, type LanguageCode } from '../../../shared/languages';
 
-// Every catalogue is bundled (they are small); admin/locales/<code>.json, one per language code.
-const catalogues = import.meta.glob<{ default: Record<string, unknown> }>('../../locales/*.json', { eager: true });
+// admin/locales/<code>.json, one per language code. English (the fallback, and what shows before the
+// shop's language is known) is in the first chunk; every other catalogue is a chunk of its own, fetched
+// when the interface switches to that language (i18next.changeLanguage waits for it), so a merchant
+// downloads their own language only (issue 26).
+const lazyCatalogues = import.meta.glob<{ default: ResourceKey }>(['../../locales/*.json', '!../../locales/en.json']);
 
-const resources = Object.fromEntries(
-  LANGUAGE_CODES.map((code) => [code, { translation: catalogues[`../../locales/${code}.json`]?.default ?? {} }]),
-);
+const catalogueBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, _namespace, callback) {
+    const load = lazyCatalogues[`../../locales/${language}.json`];
+    if (!load) return callback(null, {}); // en is bundled; anything else unknown has no catalogue
+    load().then(
+      (m) => callback(null, m.default),
+      (e: unknown) => callback(e instanceof Error ? e : new Error(String(e)), false),
+    );
+  },
+};
 
 export function initI18n(language: LanguageCode = DEFAULT_LANGUAGE) {
   if (!i18next.isInitialized) {
-    void i18next.use(initReactI18next).init({
-      resources,
-      lng: language,
-      fallbackLng: DEFAULT_LANGUAGE,
-      supportedLngs: LANGUAGE_CODES,
-      interpolation: { escapeValue: false }, // React escapes
-      returnNull: false,
-    });
+    void i18next
+      .use(catalogueBackend)
+      .use(initReactI18next)
+      .init({
+        resources: { en: { translation: en } },
+        partialBundledLanguages: true, // en from resources, the others through the backend
+        lng: language,
+        fallbackLng: DEFAULT_LANGUAGE,
+        supportedLngs: LANGUAGE_CODES,
+        load: 'currentOnly', // pt_BR is its own catalogue, not pt's
+        interpolation: { escapeValue: false }, // React escapes
+        returnNull: false,
+        react: { useSuspense: false }, // keep showing the current language while the next one loads
+      });
   }
   return i18next;
 }

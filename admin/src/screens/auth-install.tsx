@@ -8,11 +8,9 @@ import { openTop } from '../lib/app-bridge';
 import { languageAtom } from '../state/atoms';
 import { languageFromShopLocale } from '../../../shared/languages';
 
-/** Shopify's launch query (application_url is the app root): it carries shop and its HMAC. */
-export const isLaunchQuery = (search: string) => {
-  const q = new URLSearchParams(search);
-  return q.has('shop') && q.has('hmac');
-};
+import { isLaunchQuery } from './launch-query';
+
+export { isLaunchQuery };
 
 /**
  * The launch screen (`/` with Shopify's launch query, and /auth/install): spinner and welcome while

@@ -10,7 +10,7 @@ import {
 } from '@shopify/polaris';
 import { useNavigate } from '@tanstack/react-router';
 import { useSetAtom } from 'jotai';
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppFooterHelp } from '../support/footer-help';
 import { planLimitAtom, planLimitOf } from '../pricing/plan-limit-dialog';
@@ -19,19 +19,23 @@ import { ReviewBanner } from '../support/review-banner';
 import { useSettingInfo } from '../hooks/use-settings-info';
 import { AutoOptimiseCard } from '../image-opt/auto-optimise-card';
 import { OverageReminder, PartnerAdBanner, PlanLimitBanner } from '../image-opt/banners';
-import { CompareModal, type CompareImages } from '../image-opt/compare-modal';
+import type { CompareImages } from '../image-opt/compare-modal';
 import { FirstSetupModal } from '../image-opt/first-setup-modal';
 import { HistorySection } from '../image-opt/history-section';
-import { ManualModal } from '../image-opt/manual-modal';
 import { ProgressPanel } from '../image-opt/progress-panel';
 import { AUTO_HISTORY_REFRESH_MS, quotaUsedUp } from '../image-opt/rules';
-import { SettingsSheet } from '../image-opt/settings-sheet';
 import { StatsCards } from '../image-opt/stats-cards';
-import { UploadModal } from '../image-opt/upload-modal';
 import { useImagePage } from '../image-opt/use-image-page';
 import { useViewUpload } from '../image-opt/use-view-upload';
 import { useOptProgress } from '../image-opt/use-opt-progress';
 import { usePagedList } from '../image-opt/use-paged-list';
+
+// Loaded on use (issue 26): the settings sheet (the whole settings form), the upload, the manual run and
+// the before/after comparison are fetched when the merchant opens them, not with the screen.
+const SettingsSheet = lazy(() => import('../image-opt/settings-sheet').then((m) => ({ default: m.SettingsSheet })));
+const UploadModal = lazy(() => import('../image-opt/upload-modal').then((m) => ({ default: m.UploadModal })));
+const ManualModal = lazy(() => import('../image-opt/manual-modal').then((m) => ({ default: m.ManualModal })));
+const CompareModal = lazy(() => import('../image-opt/compare-modal').then((m) => ({ default: m.CompareModal })));
 
 type Dialog = 'none' | 'manual' | 'upload' | 'firstSetup' | 'sheet';
 
@@ -128,21 +132,22 @@ export function ImageOptimisationScreen() {
       <InlineStack align="center">
         <AppFooterHelp />
       </InlineStack>
-      <ManualModal open={dialog === 'manual'} onClose={() => setDialog('none')} onStarted={started} />
-      <UploadModal
-        open={dialog === 'upload'}
-        onClose={() => setDialog('none')}
-        options={{ pngtojpg: settings.image_opt.pngtojpg, is_watermark: settings.image_opt.watermark.switch }}
-        onStarted={() => started(3)}
-      />
+      <Suspense fallback={null}>
+        {dialog === 'manual' && <ManualModal open onClose={() => setDialog('none')} onStarted={started} />}
+        {dialog === 'upload' && (
+          <UploadModal
+            open
+            onClose={() => setDialog('none')}
+            options={{ pngtojpg: settings.image_opt.pngtojpg, is_watermark: settings.image_opt.watermark.switch }}
+            onStarted={() => started(3)}
+          />
+        )}
+        {dialog === 'sheet' && (
+          <SettingsSheet open firstTime={isDefault} onClose={() => setDialog('none')} onSaved={() => void page.reload()} />
+        )}
+        {compare && <CompareModal images={compare} onClose={() => setCompare(null)} />}
+      </Suspense>
       <FirstSetupModal open={dialog === 'firstSetup'} onClose={() => setDialog('none')} onSetUp={() => setDialog('sheet')} />
-      <SettingsSheet
-        open={dialog === 'sheet'}
-        firstTime={isDefault}
-        onClose={() => setDialog('none')}
-        onSaved={() => void page.reload()}
-      />
-      <CompareModal images={compare} onClose={() => setCompare(null)} />
     </Page>
   );
 }

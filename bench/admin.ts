@@ -1,0 +1,209 @@
+// npm run bench:admin -- [--routes /main,/pricing] [--presets desktop,mobile] [--json FILE]
+// The admin's Web Vitals as Shopify's Built for Shopify review sees them (issue 26). Starts the whole
+// product as `npm start` does (scripts/start.mjs on free ports, its own local D1/R2 state), then runs
+// Lighthouse 12.2.3 in Debian's Chromium (CHROME_PATH, default /usr/bin/chromium) with the desktop preset
+// and the default mobile one (simulated slow 4G, 4x CPU slowdown) on every screen of the admin, and
+// prints LCP, CLS, TBT and the JavaScript transferred per screen against the targets:
+//   desktop LCP <= 1.0 s, CLS <= 0.05; mobile LCP <= 2.5 s, CLS <= 0.1, TBT <= 200 ms;
+//   first-screen JavaScript <= 150 KB gzipped (transferred, on every screen and preset).
+// Each run opens the screen directly (a fresh profile, cold cache) with the admin token in the URL.
+// App Bridge's CDN script is resolved to nowhere (no network here), so it fails at once instead of
+// waiting for a DNS timeout; in Shopify's admin it is served from Shopify's cache.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { freePort } from '../scripts/lib/free-port';
+
+/** Every screen of the admin (admin/src/router.tsx), the redirects and the catch-all left out. */
+export const ADMIN_ROUTES = [
+  '/main',
+  '/image_optimisation',
+  '/image_optimisation_details',
+  '/pricing',
+  '/setting',
+  '/guidance',
+  '/recommended-apps',
+  '/privacy-policy',
+  '/cookieError',
+  '/error',
+  '/404',
+] as const;
+
+export const TARGETS = {
+  desktop: { lcpMs: 1000, cls: 0.05, tbtMs: Number.POSITIVE_INFINITY },
+  mobile: { lcpMs: 2500, cls: 0.1, tbtMs: 200 },
+  jsKb: 150,
+} as const;
+
+const { values: args } = parseArgs({
+  options: {
+    routes: { type: 'string' },
+    presets: { type: 'string', default: 'desktop,mobile' },
+    json: { type: 'string' },
+  },
+});
+const ROUTES = args.routes ? args.routes.split(',') : [...ADMIN_ROUTES];
+const PRESETS = args.presets.split(',') as ('desktop' | 'mobile')[];
+
+export type AdminFigure = {
+  route: string;
+  preset: 'desktop' | 'mobile';
+  lcpMs: number;
+  cls: number;
+  tbtMs: number;
+  jsKb: number; // JavaScript transferred (gzipped on the wire), KB
+  jsRequests: number;
+  ok: boolean;
+};
+
+/** Starts scripts/start.mjs in its own process group; resolves with the base URL and admin token. */
+function startProduct(
+  port: number,
+  emulatorPort: number,
+  state: string,
+): Promise<{ child: ChildProcess; base: string; token: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['scripts/start.mjs'], {
+      env: { ...process.env, PORT: String(port), EMULATOR_PORT: String(emulatorPort), WRANGLER_STATE: state },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`npm start did not come up within 300 s:\n${out.slice(-2000)}`)), 300_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /Admin:\s+(http:\/\/\S+)\/main\?authToken=(\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, base: m[1]!, token: m[2]! });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited (${code}):\n${out.slice(-2000)}`));
+    });
+  });
+}
+
+function stop(child: ChildProcess) {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  try {
+    process.kill(-child.pid, 'SIGTERM'); // the group: start.mjs, the emulator, wrangler and workerd
+  } catch {
+    /* already gone */
+  }
+}
+
+type Audit = {
+  numericValue?: number;
+  details?: { items?: { resourceType?: string; transferSize?: number; requestCount?: number }[] };
+};
+
+export function verdict(f: Omit<AdminFigure, 'ok'>): boolean {
+  const t = TARGETS[f.preset];
+  return f.lcpMs <= t.lcpMs && f.cls <= t.cls && f.tbtMs <= t.tbtMs && f.jsKb <= TARGETS.jsKb;
+}
+
+async function measure(port: number, url: string, preset: 'desktop' | 'mobile'): Promise<Omit<AdminFigure, 'route' | 'ok'>> {
+  const result = await lighthouse(
+    url,
+    { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] },
+    preset === 'desktop' ? desktopConfig : undefined,
+  );
+  const audits = (result?.lhr.audits ?? {}) as Record<string, Audit>;
+  const scripts = audits['resource-summary']?.details?.items?.find((i) => i.resourceType === 'script');
+  return {
+    preset,
+    lcpMs: audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
+    cls: audits['cumulative-layout-shift']?.numericValue ?? Number.NaN,
+    tbtMs: audits['total-blocking-time']?.numericValue ?? Number.NaN,
+    jsKb: (scripts?.transferSize ?? Number.NaN) / 1024,
+    jsRequests: scripts?.requestCount ?? 0,
+  };
+}
+
+function table(figures: AdminFigure[]) {
+  const rows = figures.map((f) => [
+    f.route,
+    f.preset,
+    `${(f.lcpMs / 1000).toFixed(2)} s`,
+    f.cls.toFixed(3),
+    `${f.tbtMs.toFixed(0)} ms`,
+    `${f.jsKb.toFixed(0)} KB (${f.jsRequests})`,
+    f.ok ? 'ok' : 'MISS',
+  ]);
+  const head = ['screen', 'preset', 'LCP', 'CLS', 'TBT', 'JS transferred (files)', 'verdict'];
+  const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i]!)).join('  ');
+  console.log(
+    `\nTargets: desktop LCP <= ${TARGETS.desktop.lcpMs / 1000} s, CLS <= ${TARGETS.desktop.cls}; ` +
+      `mobile LCP <= ${TARGETS.mobile.lcpMs / 1000} s, CLS <= ${TARGETS.mobile.cls}, TBT <= ${TARGETS.mobile.tbtMs} ms; ` +
+      `JavaScript <= ${TARGETS.jsKb} KB transferred`,
+  );
+  console.log(line(head));
+  console.log(line(width.map((w) => '-'.repeat(w))));
+  for (const r of rows) console.log(line(r));
+}
+
+async function main() {
+  const port = await freePort();
+  const emulatorPort = await freePort();
+  const state = mkdtempSync(join(tmpdir(), 'bench-admin-'));
+  console.log(`bench:admin: starting the product (Worker :${port}, emulator :${emulatorPort})...`);
+  const started = await startProduct(port, emulatorPort, state);
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--host-resolver-rules=MAP cdn.shopify.com ~NOTFOUND',
+    ],
+  });
+  const figures: AdminFigure[] = [];
+  try {
+    for (const route of ROUTES) {
+      for (const preset of PRESETS) {
+        const url = `${started.base}${route}?authToken=${started.token}`;
+        try {
+          const m = await measure(chrome.port, url, preset);
+          const f = { route, ...m, ok: false };
+          f.ok = verdict(f);
+          figures.push(f);
+          console.log(
+            `${route} ${preset}: LCP ${(m.lcpMs / 1000).toFixed(2)} s, CLS ${m.cls.toFixed(3)}, TBT ${m.tbtMs.toFixed(0)} ms, JS ${m.jsKb.toFixed(0)} KB`,
+          );
+        } catch (e) {
+          console.error(`${route} ${preset}: Lighthouse failed: ${(e as Error).message}`);
+          figures.push({
+            route,
+            preset,
+            lcpMs: Number.NaN,
+            cls: Number.NaN,
+            tbtMs: Number.NaN,
+            jsKb: Number.NaN,
+            jsRequests: 0,
+            ok: false,
+          });
+        }
+      }
+    }
+  } finally {
+    chrome.kill();
+    stop(started.child);
+    rmSync(state, { recursive: true, force: true });
+  }
+  table(figures);
+  if (args.json) writeFileSync(args.json, JSON.stringify({ targets: TARGETS, figures }, null, 2));
+  process.exitCode = figures.every((f) => Number.isFinite(f.lcpMs)) ? 0 : 1;
+}
+
+void main();
