@@ -1,4 +1,5 @@
-// npm run bench:admin -- [--routes /main,/pricing] [--presets desktop,mobile] [--json FILE]
+// npm run bench:admin -- [--routes /main,/pricing] [--presets desktop,mobile] [--json FILE] [--shifts]
+//   [--base http://localhost:8787 --token AUTH_TOKEN] (a product already running, e.g. `npm start`)
 // The admin's Web Vitals as Shopify's Built for Shopify review sees them (issue 26). Starts the whole
 // product as `npm start` does (scripts/start.mjs on free ports, its own local D1/R2 state), then runs
 // Lighthouse 12.2.3 in Debian's Chromium (CHROME_PATH, default /usr/bin/chromium) with the desktop preset
@@ -45,6 +46,9 @@ const { values: args } = parseArgs({
     routes: { type: 'string' },
     presets: { type: 'string', default: 'desktop,mobile' },
     json: { type: 'string' },
+    base: { type: 'string' },
+    token: { type: 'string' },
+    shifts: { type: 'boolean', default: false },
   },
 });
 const ROUTES = args.routes ? args.routes.split(',') : [...ADMIN_ROUTES];
@@ -118,6 +122,10 @@ async function measure(port: number, url: string, preset: 'desktop' | 'mobile'):
     preset === 'desktop' ? desktopConfig : undefined,
   );
   const audits = (result?.lhr.audits ?? {}) as Record<string, Audit>;
+  // --shifts: which elements moved, to find what a skeleton or banner gets wrong.
+  if (args.shifts)
+    for (const item of (result?.lhr.audits['layout-shifts']?.details as { items?: unknown[] } | undefined)?.items ?? [])
+      console.log(`  shift (${preset}): ${JSON.stringify(item).slice(0, 400)}`);
   const scripts = audits['resource-summary']?.details?.items?.find((i) => i.resourceType === 'script');
   return {
     preset,
@@ -153,11 +161,16 @@ function table(figures: AdminFigure[]) {
 }
 
 async function main() {
-  const port = await freePort();
-  const emulatorPort = await freePort();
-  const state = mkdtempSync(join(tmpdir(), 'bench-admin-'));
-  console.log(`bench:admin: starting the product (Worker :${port}, emulator :${emulatorPort})...`);
-  const started = await startProduct(port, emulatorPort, state);
+  let started: { child?: ChildProcess; base: string; token: string };
+  let state: string | undefined;
+  if (args.base && args.token) started = { base: args.base, token: args.token };
+  else {
+    const port = await freePort();
+    const emulatorPort = await freePort();
+    state = mkdtempSync(join(tmpdir(), 'bench-admin-'));
+    console.log(`bench:admin: starting the product (Worker :${port}, emulator :${emulatorPort})...`);
+    started = await startProduct(port, emulatorPort, state);
+  }
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     chromeFlags: [
@@ -198,8 +211,8 @@ async function main() {
     }
   } finally {
     chrome.kill();
-    stop(started.child);
-    rmSync(state, { recursive: true, force: true });
+    if (started.child) stop(started.child);
+    if (state) rmSync(state, { recursive: true, force: true });
   }
   table(figures);
   if (args.json) writeFileSync(args.json, JSON.stringify({ targets: TARGETS, figures }, null, 2));

@@ -132,8 +132,10 @@ describe('no literal strings on the image screens', () => {
     renderApp('/image_optimisation');
     fireEvent.click(await screen.findByRole('button', { name: /Manually optimize/ }));
     await screen.findAllByText(/Wool Hat/);
+    // the manual modal is loaded on use (issue 26): wait for it before reading it
+    const cancel = await screen.findAllByRole('button', { name: /Cancel/ });
     expect(literalTexts()).toEqual([]);
-    fireEvent.click(screen.getAllByRole('button', { name: /Cancel/ })[0] as HTMLElement);
+    fireEvent.click(cancel[0] as HTMLElement);
     fireEvent.click(screen.getByRole('button', { name: /Upload images to optimize/ }));
     await screen.findByRole('dialog', { name: /Upload images to optimize/ });
     expect(literalTexts()).toEqual([]);
