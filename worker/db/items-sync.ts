@@ -66,10 +66,12 @@ const ITEMS_UPSERT = `
     updated_at = CASE WHEN items.resource_updated_at IS NOT excluded.resource_updated_at OR items.is_delete = 1 THEN ${NOW_MS} ELSE items.updated_at END,
     resource_updated_at = excluded.resource_updated_at, synced_at = excluded.synced_at`;
 
-// Name, type and size describe the original: once an image was processed, the job's values stand.
+// Type and size describe the original: once an image was processed, the job's values stand. The file name
+// is Shopify's, whoever set it last (the admin shows what the store has).
 // A new URL for an image whose pair we hold may be a new picture: check_served asks for a comparison of the
 // served bytes (worker/optimise/served.ts). Alt text that is no longer ours was written by the merchant:
-// is_edit_alt drops, so a restore leaves the merchant's newer words alone.
+// is_edit_alt drops, so a restore leaves the merchant's newer words alone; so does a file the merchant renamed
+// after our rename (is_edit_name drops).
 // CROSS JOIN pins the loop order (SQLite never reorders it): each JSON row looks its item up by the
 // unique index. With a plain JOIN the planner scanned every item per JSON row: 9 s for 4,000 images.
 const IMAGES_UPSERT = `
@@ -83,7 +85,8 @@ const IMAGES_UPSERT = `
     check_served = CASE WHEN images.before_file_path IS NOT NULL AND images.src IS NOT excluded.src THEN 1 ELSE images.check_served END,
     is_edit_alt = CASE WHEN images.alt IS NOT excluded.alt THEN 0 ELSE images.is_edit_alt END,
     width = excluded.width, height = excluded.height, is_delete = 0, synced_at = excluded.synced_at,
-    file_name = CASE WHEN images.status = 'pending' THEN excluded.file_name ELSE images.file_name END,
+    file_name = excluded.file_name,
+    is_edit_name = CASE WHEN images.is_edit_name = 1 AND images.file_name IS NOT excluded.file_name THEN 0 ELSE images.is_edit_name END,
     file_type = CASE WHEN images.status = 'pending' THEN excluded.file_type ELSE images.file_type END,
     img_size = CASE WHEN images.status = 'pending' THEN excluded.img_size ELSE images.img_size END,
     updated_at = ${NOW_MS}`;

@@ -101,12 +101,15 @@ const ledgerCount = async (shopId: number) =>
 /** The five promises, checked against Shopify (the emulator), D1 and R2 as they are now. */
 async function checkInvariants(m: Model, r: Real): Promise<void> {
   const servedBy = await servedImages(r.emu);
+  const fileNames = new Map((await productFiles(r.emu)).map((f) => [f.id, f.filename]));
   const rows = await catalogueRows(r.shop.id);
   const trail = `\n${m.log.join('\n')}`;
   for (const row of rows) {
     const served = servedBy.get(row.imgId);
     if (!served) continue; // removed in Shopify; the next sync marks the row deleted
     const latest = m.latest.get(row.imgId);
+    const name = fileNames.get(row.imgId);
+    if (name !== undefined) expect(row.fileName, `5: image ${row.id} shows another file name than Shopify's${trail}`).toBe(name);
     const what = `image ${row.id} (${row.imgId}, ${row.status})`;
     // 1. the merchant's latest picture, or our result made from it
     expect(
@@ -294,20 +297,25 @@ class OtherAppUpdate extends StoreEvent {
   override toString = () => `another app's fileUpdate #${this.k} from #${this.from}`;
 }
 
-class EditAlt extends StoreEvent {
+/** The merchant edits an image's alt text, or renames its file, in the Shopify admin. */
+class EditFile extends StoreEvent {
   constructor(
     readonly k: number,
-    readonly alt: string,
+    readonly edit: { alt: string } | { filename: string },
   ) {
     super();
   }
   async act(m: Model, r: Real): Promise<boolean> {
     const f = await pick(r, this.k);
     if (!f) return false;
-    await r.emu.editFile(f.id, { alt: this.alt });
+    const patch =
+      'filename' in this.edit
+        ? { filename: `${this.edit.filename}-${f.id.replace(/\D/g, '')}.${f.filename.split('.').pop()}` }
+        : this.edit;
+    await r.emu.editFile(f.id, patch);
     return true;
   }
-  override toString = () => `merchant edits alt text #${this.k}`;
+  override toString = () => `merchant ${'filename' in this.edit ? 'renames the file of' : 'edits the alt text of'} #${this.k}`;
 }
 
 class ReplaceMedia extends StoreEvent {
@@ -369,7 +377,9 @@ const commands = [
   jobs,
   fc.tuple(fc.nat(7), fc.constantFrom(...SEEDS)).map(([k, s]) => new FilesReplace(k, s)),
   fc.tuple(fc.nat(7), fc.nat(7)).map(([k, from]) => new OtherAppUpdate(k, from)),
-  fc.tuple(fc.nat(7), fc.constantFrom('Blue mug on a table', '')).map(([k, a]) => new EditAlt(k, a)),
+  fc
+    .tuple(fc.nat(7), fc.constantFrom({ alt: 'Blue mug on a table' }, { alt: '' }, { filename: 'merchant-name' }))
+    .map(([k, edit]) => new EditFile(k, edit)),
   fc.tuple(fc.nat(7), fc.constantFrom(...SEEDS)).map(([k, s]) => new ReplaceMedia(k, s)),
   fc.integer({ min: 5, max: 35 }).map((d) => new ClockJump(d)),
   fc.constant(new Webhooks()),
