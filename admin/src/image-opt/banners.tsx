@@ -56,13 +56,13 @@ export function OverageReminder({ show }: { show: boolean }) {
 }
 
 /** The partner review-app ad; closing it is remembered for the session and on the shop (extra_adver). */
-export function PartnerAdBanner() {
+export function PartnerAdBanner({ when = true }: { when?: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const info = useSettingInfo();
   const [closed, close] = useSessionClosable('image-partner-ad');
   const off = info?.app_switch.some((s) => s.name === 'extra_adver' && s.st === 1);
-  if (closed || off) return null;
+  if (!when || closed || off) return null;
   return (
     <Banner
       tone="info"

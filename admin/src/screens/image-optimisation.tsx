@@ -72,6 +72,7 @@ export function ImageOptimisationScreen() {
     setTab(startedTab);
   };
   const needsSetup = (then: Dialog) => setDialog(isDefault ? 'firstSetup' : then);
+  const optimisedOnce = (totals.total_opt_num ?? 0) > 0;
 
   if (page.loading)
     return (
@@ -103,7 +104,8 @@ export function ImageOptimisationScreen() {
           : { content: t('imageOpt.header.manual'), onAction: () => needsSetup('manual') }
       }
       secondaryActions={[
-        ...(isDefault ? [] : [{ content: t('imageOpt.upload.title'), onAction: () => setDialog('upload') }]),
+        // Upload is there from the first visit; before the first set-up it asks for that first.
+        { content: t('imageOpt.upload.title'), onAction: () => needsSetup('upload') },
         { content: t('imageOpt.sheet.title'), onAction: () => setDialog('sheet') },
       ]}
     >
@@ -113,8 +115,10 @@ export function ImageOptimisationScreen() {
             <ReauthorizeModal />
             <PlanLimitBanner show={usedUp} remaining={totals.un_opt_num} />
             <OverageReminder show={usedUp && level > 0 && quota.is_over_quota !== 1} />
-            <ReviewBanner />
-            <PartnerAdBanner />
+            {/* One banner at a time: the plan limit first, then the rating (only once an optimisation has
+                finished: no rating prompt on a first visit), then the partner's offer. */}
+            <ReviewBanner when={!usedUp && optimisedOnce} />
+            <PartnerAdBanner when={!usedUp && !(optimisedOnce && info?.review_tips)} />
             <StatsCards totals={totals} quota={quota} level={level} />
             <AutoOptimiseCard
               isDefault={isDefault}

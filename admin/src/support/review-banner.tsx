@@ -11,14 +11,14 @@ const FLAG = 'review-banner';
 /**
  * Star-rating banner, shown while settingInfo.review_tips is set: Dismiss sends score 0,
  * Remind me later hides it for the session; any star offers the public review, fewer than 4 also the
- * feedback form (useRate).
+ * feedback form (useRate). `when`: the screen's own condition (e.g. after the first optimisation).
  */
-export function ReviewBanner() {
+export function ReviewBanner({ when = true }: { when?: boolean }) {
   const { t } = useTranslation();
   const [info, setInfo] = useAtom(settingInfoAtom);
   const [hidden, setHidden] = useState(() => isClosed(FLAG));
   const offer = useRate();
-  if (!info?.review_tips || hidden) return null;
+  if (!when || !info?.review_tips || hidden) return null;
 
   const rate = (score: number) => {
     offer(score);

@@ -26,8 +26,27 @@ describe('/image_optimisation', () => {
     const modal = await screen.findByRole('dialog', { name: 'First set up requirement' });
     expect(within(modal).getByRole('button', { name: 'Set up now' })).toBeTruthy();
     expect(calls.callsTo('/api/v2/image-opt/saveSettings')).toHaveLength(0);
-    // Default settings: no upload action in the header.
-    expect(screen.queryByRole('button', { name: 'Upload images to optimize' })).toBeNull();
+  });
+
+  it('one banner at a time: no rating before the first optimisation (the partner offer instead), then the rating alone', async () => {
+    const fresh = totals();
+    fresh.total.total_opt_num = 0;
+    api({ '/api/v2/image-opt/getImgOptTotal': fresh });
+    const first = renderApp('/image_optimisation', { info: settingInfo({ review_tips: 1, new_guide_status: 0 }) });
+    expect(await screen.findByText('Collect product reviews with photos')).toBeTruthy();
+    expect(screen.queryByText('How would you rate our app?')).toBeNull();
+    first.unmount();
+    api({ '/api/v2/image-opt/getImgOptTotal': totals() });
+    renderApp('/image_optimisation', { info: settingInfo({ review_tips: 1, new_guide_status: 0 }) });
+    expect(await screen.findByText('How would you rate our app?')).toBeTruthy();
+    expect(screen.queryByText('Collect product reviews with photos')).toBeNull();
+  });
+
+  it('Upload is there from the first visit; before the first set-up it asks for that first', async () => {
+    api({ '/api/v2/image-opt/getImgOptTotal': totals({ isDefault: 1 }) });
+    renderApp('/image_optimisation');
+    fireEvent.click(await screen.findByRole('button', { name: 'Upload images to optimize' }));
+    expect(await screen.findByRole('dialog', { name: 'First set up requirement' })).toBeTruthy();
   });
 
   it('the toggle saves only auto_switch; while on the history refreshes every 3 s, off stops it', async () => {
