@@ -170,10 +170,13 @@ describe('every registered queue', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     expect(Object.keys(queueHandlers).sort()).toEqual([
       'catalogue-sync',
+      'catalogue-sync-dlq',
       'image-optimise',
       'image-optimise-dlq',
       'pagespeed-check',
+      'pagespeed-check-dlq',
       'shopify-webhooks',
+      'shopify-webhooks-dlq',
     ]);
     for (const queue of Object.keys(queueHandlers)) {
       const batch = createMessageBatch<unknown>(queue, [
