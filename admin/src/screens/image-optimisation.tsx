@@ -74,7 +74,9 @@ export function ImageOptimisationScreen() {
   const needsSetup = (then: Dialog) => setDialog(isDefault ? 'firstSetup' : then);
   const optimisedOnce = (totals.total_opt_num ?? 0) > 0;
 
-  if (page.loading)
+  // The banners above the statistics depend on the shop's settings too: wait for them, so none pushes the cards
+  // down after they were painted (issue 26).
+  if (page.loading || !info)
     return (
       <SkeletonPage title={t('screens.imageOptimisation.title')} primaryAction>
         <BlockStack gap="400">

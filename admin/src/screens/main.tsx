@@ -11,6 +11,10 @@ import { useEmbedStatus } from '../page-speed/use-embed-status';
 import { ReauthorizeModal } from '../shell/reauthorize-modal';
 import { ReviewBanner } from '../support/review-banner';
 import { useSettingInfo } from '../hooks/use-settings-info';
+import { checkThemeAppExtension, getPricingPlans } from '../api/calls';
+import { useApiQuery } from '../api/query';
+import { isClosed } from '../lib/session-flags';
+import { MainSkeleton } from '../widgets/page-skeletons';
 
 /** /main: the page speed dashboard. */
 export function MainScreen() {
@@ -23,6 +27,29 @@ export function MainScreen() {
     if (embed.loaded && !embed.on) return setNeedsEmbed(true);
     if (info?.shop_owner) window.open(`https://${info.shop_owner}`, '_blank', 'noopener');
   };
+  // The banners above the cards (the new-user offer, the rating) depend on the shop's settings and its
+  // pricing, the embed cards' text on the embed status: the page shows once these are answered (or
+  // failed), so nothing pushes the cards down after they were painted (issue 26). The reads are the ones
+  // PromoBanner and useEmbedStatus make (same keys, one request each).
+  const offerClosed = isClosed('promo_banner');
+  const pricing = useApiQuery({
+    key: ['pricingPlans'],
+    call: getPricingPlans,
+    select: () => true,
+    enabled: !offerClosed,
+    errorToast: false,
+  });
+  const embedRead = useApiQuery({
+    key: ['themeAppExtension'],
+    call: checkThemeAppExtension,
+    select: () => true,
+    errorToast: false,
+  });
+  // Once shown the page stays: a later read (a banner's own, a recheck) never brings the skeleton back.
+  const [shown, setShown] = useState(false);
+  const answered = !!info && !embedRead.loading && (offerClosed || !pricing.loading);
+  if (answered && !shown) setShown(true);
+  if (!shown && !answered) return <MainSkeleton title={t('main.title')} />;
   return (
     <Page
       title={t('main.title')}
