@@ -1,4 +1,4 @@
-// npm run bench:admin -- [--routes /main,/pricing] [--presets desktop,mobile] [--json FILE] [--shifts]
+// npm run bench:admin -- [--routes /main,/pricing] [--presets desktop,mobile] [--json FILE]
 //   [--base http://localhost:8787 --token AUTH_TOKEN] (a product already running, e.g. `npm start`)
 // The admin's Web Vitals as Shopify's Built for Shopify review sees them (issue 26). Starts the whole
 // product as `npm start` does (scripts/start.mjs on free ports, its own local D1/R2 state), then runs
@@ -48,7 +48,6 @@ const { values: args } = parseArgs({
     json: { type: 'string' },
     base: { type: 'string' },
     token: { type: 'string' },
-    shifts: { type: 'boolean', default: false },
   },
 });
 const ROUTES = args.routes ? args.routes.split(',') : [...ADMIN_ROUTES];
@@ -122,10 +121,6 @@ async function measure(port: number, url: string, preset: 'desktop' | 'mobile'):
     preset === 'desktop' ? desktopConfig : undefined,
   );
   const audits = (result?.lhr.audits ?? {}) as Record<string, Audit>;
-  // --shifts: which elements moved, to find what a skeleton or banner gets wrong.
-  if (args.shifts)
-    for (const item of (result?.lhr.audits['layout-shifts']?.details as { items?: unknown[] } | undefined)?.items ?? [])
-      console.log(`  shift (${preset}): ${JSON.stringify(item).slice(0, 400)}`);
   const scripts = audits['resource-summary']?.details?.items?.find((i) => i.resourceType === 'script');
   return {
     preset,
