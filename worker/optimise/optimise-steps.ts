@@ -17,7 +17,7 @@ import { replaceOnShopify } from './on-shopify';
 import type { ImageUpdate, PipelineDeps } from './ports';
 import { KEEP_MS, type Outcome, type RunContext, type Timings } from './run-context';
 import { english } from '../../shared/messages';
-import { MSG_DELETED, PermanentImageError } from './errors';
+import { MSG_DELETED, MSG_EXPIRED, PermanentImageError } from './errors';
 import { holdsVersion, moveToNewPicture, readServed } from './served';
 import { formatOf, readKept, readStored, sniffExt } from './stored-bytes';
 
@@ -103,12 +103,15 @@ export async function fetchOriginal(run: OptimiseRun): Promise<Fetched | 'own_ou
   const reoptimise = ctx.job.processType === 'reoptimize';
   const served = await timed(run.timings, 'fetchMs', () => readServed(deps, ctx.shop, ctx.item, image));
   if (served.kind === 'gone' || !served.bytes || !served.sha) throw new PermanentImageError(MSG_DELETED);
-  if (holdsVersion(image)) {
-    if (served.kind === 'other') {
-      await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', (p) => lease.write(p));
-      if (reoptimise) return 'changed';
-    } else if (served.kind === 'result' && !reoptimise) return 'own_output';
-    else if (served.kind === 'result') return { bytes: await readKept(deps, image.originalKey), sha: image.originalSha256! };
+  if (served.kind === 'result') {
+    if (!reoptimise) return 'own_output';
+    // Our own result is never taken for an original: once the original is gone (30 days), so is re-optimising.
+    if (!holdsVersion(image) || image.expired) throw new PermanentImageError(MSG_EXPIRED);
+    return { bytes: await readKept(deps, image.originalKey), sha: image.originalSha256! };
+  }
+  if (served.kind === 'other' && image.originalSha256) {
+    await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', (p) => lease.write(p));
+    if (reoptimise) return 'changed';
   }
   return { bytes: served.bytes, sha: served.sha };
 }

@@ -32,6 +32,8 @@ import { drainOptimiseQueue, installedShop, passTime, planAutomatic, planTabJob,
 const vars = env as unknown as Record<string, string | undefined>;
 const RUNS = Number(vars.STORE_LIFE_RUNS ?? '') || 2;
 const STEPS = Number(vars.STORE_LIFE_STEPS ?? '') || 8;
+// `npm test` replays the same short lives every time (no luck in CI); the deep run draws new ones unless given a seed.
+const SEED = vars.STORE_LIFE_SEED ? Number(vars.STORE_LIFE_SEED) : vars.STORE_LIFE_RUNS ? undefined : 20261127;
 const DAY = 24 * 60 * 60 * 1000;
 // Seed photos of the emulator (emulator/store/images.ts); the shop's own images come from the same set.
 const SEEDS = ['rocket.jpg', 'flower.jpg', 'chelsea.jpg', 'astronaut.jpg'] as const;
@@ -114,7 +116,7 @@ async function checkInvariants(m: Model, r: Real): Promise<void> {
     // 1. the merchant's latest picture, or our result made from it
     expect(
       served === latest || (served === row.resultSha256 && row.originalSha256 === latest),
-      `1: ${what} serves a stale picture${trail}`,
+      `1: ${what} serves a stale picture (served ${served.slice(0, 8)}, latest ${latest?.slice(0, 8)}, row original ${row.originalSha256?.slice(0, 8)} result ${row.resultSha256?.slice(0, 8)})${trail}`,
     ).toBe(true);
     // 5. the admin's status says what Shopify serves
     const label = imageStatusOf({
@@ -171,8 +173,7 @@ class Job implements fc.AsyncCommand<Model, Real> {
         : [...(await planTabJob(r.shop, this.kind, 1)), ...(await planTabJob(r.shop, this.kind, 2))];
     await deliverQueued(r); // anything an earlier step left (none expected)
     let first = true;
-    // At-least-once delivery: with `duplicate`, every message arrives twice.
-    await drainOptimiseQueue(this.duplicate ? [...messages, ...messages] : messages, {
+    await drainOptimiseQueue(messages, {
       beforeBatch: async () => {
         await injectFault(r.emu, first ? this.fault : 'none');
         first = false;
@@ -180,6 +181,9 @@ class Job implements fc.AsyncCommand<Model, Real> {
       afterRetries: async () => void (await r.emu.clearFaults()),
     });
     await r.emu.clearFaults();
+    // At-least-once delivery: with `duplicate`, every message arrives once more after its first delivery
+    // (an ack that was lost). Queues hands a message to one invocation at a time, so never both at once.
+    if (this.duplicate) await drainOptimiseQueue(messages);
     if (this.kind === 'restore') {
       // 4. a restore is never charged; 3. it ends Restored with the original's bytes, or says why not
       expect(await ledgerCount(r.shop.id), `4: a restore was charged\n${m.log.join('\n')}`).toBe(chargesBefore);
@@ -432,7 +436,7 @@ describe('a store over its life', () => {
           await fc.asyncModelRun(() => ({ model, real }), cmds);
           console.info(`life ${lives}: ${model.log.join(' | ')}`);
         }),
-        { numRuns: RUNS, verbose: 1, ...(vars.STORE_LIFE_SEED ? { seed: Number(vars.STORE_LIFE_SEED) } : {}) },
+        { numRuns: RUNS, verbose: 1, ...(SEED !== undefined ? { seed: SEED } : {}) },
       );
       console.info(`store life: ${lives} lives, ${steps} steps`);
       expect(steps, 'the lives ran no step').toBeGreaterThan(0);
