@@ -26,7 +26,7 @@ import {
 import { createLogger, type Logger } from '../lib/log';
 import { ACK, queueConsumer, type Backoff } from '../lib/queue-consumer';
 import type { WebhookWorkMessage } from '../messages/shopify-webhook';
-import { runWebhookWork } from '../webhooks/consumer';
+import { runWebhookWork, webhookWorkFields } from '../webhooks/consumer';
 import { QUEUED_TOPICS, WebhookRetryLater } from '../webhooks/handlers';
 
 /** Dead-letter queue -> the queue its messages came from (base names; environments add a suffix). */
@@ -57,14 +57,7 @@ export function mustCompleteDelayMs(retries: number): number {
 
 const anyBody = z.unknown();
 // Loose: every field the webhook consumer reads travels on (its delivery `key`, and any added later).
-const webhookWork: z.ZodType<WebhookWorkMessage> = z.looseObject({
-  type: z.literal('webhook'),
-  webhookId: z.string(),
-  key: z.string().optional(),
-  topic: z.string(),
-  shopDomain: z.string(),
-  payload: z.record(z.string(), z.unknown()),
-});
+const webhookWork: z.ZodType<WebhookWorkMessage> = z.looseObject(webhookWorkFields);
 const shopMessage = z.object({ type: z.string(), shopId: z.number() });
 
 /** What a row says about a message: its shop, its kind (type or topic), whether it must complete. */

@@ -49,18 +49,17 @@ export function compressionApplies(settings: ImageSettings, item: ItemRow): bool
   return areaApplies(settings.image_opt, kind, item.published);
 }
 
+/** The item fields a template's placeholders read (the optimiser and the settings preview share it). */
+export function templateItemOf(item: Pick<ItemRow, 'title' | 'vendor' | 'productType' | 'price' | 'variant' | 'blogTitle'>) {
+  const { title, vendor, productType, price, variant, blogTitle } = item;
+  return { title, vendor, productType, price, variant, blogTitle };
+}
+
 export function templateContextOf(item: ItemRow, shopName: string): TemplateContext & { isPublished: boolean } {
   const kind = kindOfDataType(item.dataType);
   return {
     kind: kind === 'upload' ? 'product' : kind,
-    item: {
-      title: item.title,
-      vendor: item.vendor,
-      productType: item.productType,
-      price: item.price,
-      variant: item.variant,
-      blogTitle: item.blogTitle,
-    },
+    item: templateItemOf(item),
     shopName,
     isPublished: item.published,
   };

@@ -2,6 +2,7 @@
 // shop, read the way the pipeline reads them (worker/optimise/decide.ts templateContextOf), so the preview
 // shows what an optimisation would write. Read-only.
 import { DATA_TYPES } from '../../shared/api/vocabulary';
+import { templateItemOf } from '../optimise/decide';
 import type { TemplateSample, TemplateSampleItem } from '../../shared/api/settings';
 import { extensionOf } from '../../shared/templates';
 import type { Db } from '../db/client';
@@ -10,16 +11,8 @@ import { firstLiveItem } from '../db/items';
 async function sampleOf(db: Db, shopId: number, dataType: number): Promise<TemplateSampleItem | null> {
   const found = await firstLiveItem(db, shopId, dataType);
   if (!found) return null;
-  const { item } = found;
   return {
-    item: {
-      title: item.title,
-      vendor: item.vendor,
-      productType: item.productType,
-      price: item.price,
-      variant: item.variant,
-      blogTitle: item.blogTitle,
-    },
+    item: templateItemOf(found.item),
     ext: extensionOf(found.fileName),
   };
 }

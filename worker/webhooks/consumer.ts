@@ -28,14 +28,16 @@ export async function enqueueWebhookWork(queue: Queue, d: WebhookDelivery): Prom
   await queue.send(message, { contentType: 'json' });
 }
 
-const workMessageSchema: z.ZodType<WebhookWorkMessage> = z.object({
+/** The fields of a webhook work message (the dead-letter consumer reads the same, loosely). */
+export const webhookWorkFields = {
   type: z.literal('webhook'),
   webhookId: z.string(),
   key: z.string().optional(),
   topic: z.string(),
   shopDomain: z.string(),
   payload: z.record(z.string(), z.unknown()),
-});
+};
+const workMessageSchema: z.ZodType<WebhookWorkMessage> = z.object(webhookWorkFields);
 
 export type WorkOutcome = 'done' | 'already_done' | 'busy';
 
