@@ -101,6 +101,23 @@ export function extensionOf(name: string): string {
   return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
 }
 
+/** jpg and jpeg name one format; so do tif and tiff. */
+function formatFamily(ext: string): string {
+  return ext === 'jpeg' ? 'jpg' : ext === 'tif' ? 'tiff' : ext;
+}
+
+/**
+ * `name` with the extension of the bytes it will name (`ext` is the format's usual extension: jpg, png,
+ * webp, gif): a PNG converted to JPG is called "shirt.jpg", not "shirt.png". An extension of the same
+ * format stays as the merchant wrote it ("photo.jpeg" stays).
+ */
+export function withFormatExtension(name: string, ext: string): string {
+  const current = extensionOf(name);
+  if (current !== '' && formatFamily(current) === formatFamily(ext)) return name;
+  const base = current === '' ? name : name.slice(0, name.length - current.length - 1);
+  return `${base}.${ext}`;
+}
+
 /** The file name (without extension) a template gives an item's first image: the slug of the rendered text. */
 export function renderFileNameBase(rule: string, ctx: TemplateContext): string {
   return slugify(renderTemplate(rule, templateValues(ctx)));

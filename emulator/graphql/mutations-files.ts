@@ -124,7 +124,7 @@ function startProcessing(ctx: Ctx, f: FileRec, source: string, newFilename: stri
 
 function renameFile(ctx: Ctx, f: FileRec, filename: string): void {
   f.filename = filename;
-  ctx.shop.takenFilenames.add(filename);
+  ctx.shop.takenFilenames.set(filename, f.id);
   // The old URL keeps answering (pages that still link it); the new one is what the API reports.
   ctx.emu.cdnPaths.set(cdnPath(ctx.shop, 'files', filename), { shop: ctx.shop.domain, kind: 'file', id: f.id });
 }
@@ -173,7 +173,7 @@ export function fileUpdate(args: { files: FileUpdateInput[] }, ctx: Ctx) {
           field: ['files', String(i), 'filename'],
           message: 'The filename is invalid.',
         });
-      if (input.filename !== f.filename && ctx.shop.takenFilenames.has(input.filename)) {
+      if ((ctx.shop.takenFilenames.get(input.filename) ?? f.id) !== f.id) {
         return userErrors.push({
           code: 'FILENAME_ALREADY_EXISTS',
           field: ['files', String(i), 'filename'],

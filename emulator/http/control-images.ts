@@ -72,9 +72,10 @@ export function mountControlImages(app: Hono, emu: Emulator): void {
       if (!f) return c.json({ error: 'no such file' }, 404);
       const b = await body<{ alt?: string; filename?: string }>(c);
       if (b.filename !== undefined && b.filename !== f.filename) {
-        if (shop.takenFilenames.has(b.filename)) return c.json({ error: 'The provided filename already exists.' }, 409);
+        if ((shop.takenFilenames.get(b.filename) ?? f.id) !== f.id)
+          return c.json({ error: 'The provided filename already exists.' }, 409);
         f.filename = b.filename;
-        shop.takenFilenames.add(b.filename);
+        shop.takenFilenames.set(b.filename, f.id);
         emu.cdnPaths.set(cdnPath(shop, 'files', b.filename), { shop: shop.domain, kind: 'file', id: f.id });
       }
       if (b.alt !== undefined) f.alt = b.alt;

@@ -34,7 +34,7 @@ export function newShop(emu: Emulator, domain: string, name: string): ShopState 
     updatedAt: now,
     products: [],
     files: new Map(),
-    takenFilenames: new Set(),
+    takenFilenames: new Map(),
     takenProductHandles: new Set(),
     collections: [],
     blogs: [],
@@ -114,7 +114,7 @@ export function addFile(
     updatedAt: now,
   };
   shop.files.set(file.id, file);
-  shop.takenFilenames.add(file.filename);
+  shop.takenFilenames.set(file.filename, file.id);
   emu.cdnPaths.set(cdnPath(shop, 'files', file.filename), { shop: shop.domain, kind: 'file', id: file.id });
   return file;
 }

@@ -75,8 +75,13 @@ export type ShopState = {
 
   products: ProductRec[];
   files: Map<number, FileRec>;
-  /** Filenames and product handles in use (Shopify keeps both unique per shop). */
-  takenFilenames: Set<string>;
+  /**
+   * Filenames in use, each with the file that holds it (Shopify keeps them unique per shop). A renamed
+   * file keeps its old name too (the old URL keeps answering): no other file gets it, but the file itself
+   * may take it back (a restore renames "shirt.jpg" back to "shirt.png").
+   */
+  takenFilenames: Map<string, number>;
+  /** Product handles in use (unique per shop). */
   takenProductHandles: Set<string>;
   collections: CollectionRec[];
   blogs: BlogRec[];

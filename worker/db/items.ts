@@ -47,6 +47,9 @@ export type ItemImageFigures = {
   unOptNum: number;
   originalSize: number;
   optimisedSize: number;
+  /** The item's first image, and which of its files can show it (an upload has no Shopify URL). */
+  firstImageId: number;
+  firstImageSide: 'after' | 'before' | null;
 };
 
 function escapeLike(text: string): string {
@@ -137,12 +140,17 @@ export async function imageFiguresOf(db: Db, shopId: number, itemIds: number[]):
       unOptNum: sql<number>`sum(CASE WHEN ${images.status} IN ${CANDIDATE_STATUSES} AND ${images.deleted} = 0 AND ${images.expired} = 0 THEN 1 ELSE 0 END)`,
       originalSize: sql<number>`coalesce(sum(CASE WHEN ${saved} THEN ${images.originalSize} END), 0)`,
       optimisedSize: sql<number>`coalesce(sum(CASE WHEN ${saved} THEN ${images.optimisedSize} END), 0)`,
+      firstImageId: sql<number>`min(${images.id})`,
+      // SQLite's bare column of min(): these two come from the row with the smallest id.
+      firstResultKey: images.resultKey,
+      firstOriginalKey: sql<string | null>`CASE WHEN ${images.expired} = 0 THEN ${images.originalKey} END`,
     })
     .from(images)
     // One JSON parameter instead of one per id: D1 allows at most 100 bound parameters per statement.
     .where(and(eq(images.shopId, shopId), sql`${images.itemId} IN (SELECT value FROM json_each(${JSON.stringify(itemIds)}))`))
     .groupBy(images.itemId);
-  for (const r of rows) out.set(r.itemId, r);
+  for (const { firstResultKey, firstOriginalKey, ...r } of rows)
+    out.set(r.itemId, { ...r, firstImageSide: firstResultKey ? 'after' : firstOriginalKey ? 'before' : null });
   return out;
 }
 

@@ -7,7 +7,7 @@ import { quotaStatus } from '../billing/quota';
 import type { Db } from '../db/client';
 import { bit } from '../lib/bit';
 import { getImageSettings } from '../db/image-settings';
-import { findItem, imageFiguresOf, listHistoryItems, type HistoryItemRow } from '../db/items';
+import { findItem, imageFiguresOf, listHistoryItems, type HistoryItemRow, type ItemImageFigures } from '../db/items';
 import { pageItemImages, shopImageTotals, type ImageRow } from '../db/images';
 import type { ShopRow } from '../db/shops';
 import { signedFileUrl } from '../files/download-links';
@@ -35,10 +35,21 @@ function historyStatus(row: HistoryItemRow): string {
   return row.optStatus === 3 ? 'restored' : row.optStatus === 1 ? 'implement' : row.optStatus === 2 ? 'finished' : '';
 }
 
+/**
+ * The thumbnail of a history row: the item's Shopify image, or for an upload (which lives only in R2)
+ * a signed link to its result, else its original, like the compare view's; none once both are gone.
+ */
+async function thumbnailOf(env: FileEnv | null, shopId: number, r: HistoryItemRow, f: ItemImageFigures | undefined, now: number) {
+  if (r.thumbnailUrl || !env || !f?.firstImageSide) return r.thumbnailUrl;
+  return signedFileUrl(env, shopId, f.firstImageId, f.firstImageSide, now);
+}
+
 export async function historyPage(
   db: Db,
   shopId: number,
   q: { dataType: number; pageType: 0 | 1; title: string; page: number; pageSize: number },
+  env: FileEnv | null = null,
+  now = Date.now(),
 ): Promise<HistoryPage> {
   // The manual list follows the product scope of the settings: published only when so chosen.
   const publishedOnly = q.pageType === 1 && q.dataType === 1 && (await getImageSettings(db, shopId)).image_opt.product === 2;
@@ -48,7 +59,8 @@ export async function historyPage(
     shopId,
     rows.map((r) => r.id),
   );
-  const data = rows.map((r): HistoryRow => {
+  const thumbnails = await Promise.all(rows.map((r) => thumbnailOf(env, shopId, r, figures.get(r.id), now)));
+  const data = rows.map((r, i): HistoryRow => {
     const f = figures.get(r.id);
     const rid = (type: number) => (r.dataType === type ? r.resourceId : '');
     return {
@@ -60,7 +72,7 @@ export async function historyPage(
       blog_id: r.blogId ?? '',
       upload_id: rid(4),
       title: r.title,
-      image: r.thumbnailUrl,
+      image: thumbnails[i] ?? '',
       is_delete: bit(r.deleted),
       opt_status: r.optStatus,
       status: historyStatus(r),

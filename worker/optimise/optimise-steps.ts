@@ -10,6 +10,7 @@
 import type { StoredImageSettings } from '../db/image-settings';
 import { listItemImages } from '../db/images';
 import { sha256HexOfBytes } from '../lib/crypto';
+import { withFormatExtension } from '../../shared/templates';
 import { r2Key } from '../lib/r2-keys';
 import { compressionApplies, DATA_TYPES, decideMetadata, engineSettingsOf, extOf, mimeOf } from './decide';
 import { leasedImage, type LeasedImage } from './lease';
@@ -258,13 +259,27 @@ async function newFile(
   return { file: { bytes: original, mime: mimeOf(formatOf(original)), filename }, sha: image.originalSha256 };
 }
 
+/**
+ * The file name for the bytes Shopify will serve: the template's name (or the current one) with the
+ * extension of their format, so a PNG converted to JPG is named ".jpg" and a re-optimise without the
+ * conversion names it ".png" again. It goes with the new bytes in the same fileUpdate, and the staged
+ * upload carries the same name: Shopify refuses a file name whose extension differs from the new
+ * source's (MISMATCHED_FILENAME_AND_ORIGINAL_SOURCE) and keeps the old name when none is sent.
+ */
+function servedFileName(name: string, bytes: Uint8Array): string {
+  return withFormatExtension(name, extOf(formatOf(bytes)));
+}
+
 /** What Shopify should hold afterwards: the new bytes, alt text and file name (one update). */
 export async function planChange(run: OptimiseRun, made: Made): Promise<Change> {
   const { deps, ctx, lease, isUpload } = run;
   const image = lease.row;
   const siblings = isUpload ? [image] : await listItemImages(deps.db, ctx.shop.id, ctx.item.id);
-  const meta = decideMetadata(run.stored.settings, ctx.item, image, siblings, ctx.shop.name);
-  const file = await newFile(run, made, meta.fileName ?? image.fileName);
+  const decided = decideMetadata(run.stored.settings, ctx.item, image, siblings, ctx.shop.name);
+  const bytes = await newFile(run, made, decided.fileName ?? image.fileName);
+  const served = bytes && !isUpload ? servedFileName(decided.fileName ?? image.fileName, bytes.file.bytes) : null;
+  const file = bytes && served ? { ...bytes, file: { ...bytes.file, filename: served } } : bytes;
+  const meta = served ? { ...decided, fileName: served === image.fileName ? null : served } : decided;
   const update: ImageUpdate = {
     ...(file ? { file: file.file } : {}),
     ...(meta.alt !== null ? { alt: meta.alt } : {}),

@@ -38,13 +38,18 @@ const historyQuery = z.object({
 
 historyRoutes.get('/api/v2/image-opt/getImageOptDataPage', async (c) => {
   const q = parseInput(historyQuery, readQuery(c));
-  const data = await historyPage(c.get('db'), c.get('shop').id, {
-    dataType: q.data_type,
-    pageType: q.page_type,
-    title: q.title,
-    page: q.page,
-    pageSize: q.pageSize,
-  });
+  const data = await historyPage(
+    c.get('db'),
+    c.get('shop').id,
+    {
+      dataType: q.data_type,
+      pageType: q.page_type,
+      title: q.title,
+      page: q.page,
+      pageSize: q.pageSize,
+    },
+    c.env,
+  );
   return ack<HistoryPage>(c, data);
 });
 

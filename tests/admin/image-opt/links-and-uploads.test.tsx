@@ -44,14 +44,14 @@ function clicks() {
 }
 
 describe('Other tab: optimised uploads', () => {
-  it('View opens original and result; Download reads the links on use (data_type 4) and fetches either file', async () => {
+  it('shows a thumbnail; View opens original and result; Download reads the links on use (data_type 4) and fetches either file', async () => {
     let exp = Date.now() + 3_600_000;
     const api = mockApi({
       '/api/v2/image-opt/getImgOptTotal': totals(),
       '/api/v2/image-opt/getOptSchedule': idleSchedule(),
       [H]: (c: { query: URLSearchParams }) =>
         c.query.get('data_type') === '4'
-          ? page([historyRow(31, { data_type: 4, title: 'banner.jpg', comp_ratio: 60 })])
+          ? page([historyRow(31, { data_type: 4, title: 'banner.jpg', comp_ratio: 60, image: link(31, 'after', exp) })])
           : page([historyRow(1)]),
       [D]: () => ({
         ack: 1,
@@ -76,6 +76,8 @@ describe('Other tab: optimised uploads', () => {
     );
     await waitFor(() => expect(api.callsTo(H).map((c) => c.query.get('data_type'))).toContain('4'));
     const row = (await screen.findAllByText('banner.jpg'))[0]!.closest('tr') as HTMLElement;
+    // A thumbnail like the other tabs: the signed link of the upload's result (issue 23).
+    expect(row.querySelector('img')?.getAttribute('src')).toBe(link(31, 'after', exp));
     fireEvent.click(within(row).getByRole('button', { name: 'View' }));
     const compare = await screen.findByRole('dialog', { name: 'Compress images without losing quality' });
     await waitFor(() => expect(compare.querySelectorAll('img').length).toBeGreaterThan(0));

@@ -105,6 +105,41 @@ describe('emulator files', () => {
     expect((await fetch(jpg.url)).status).toBe(200); // the old URL keeps answering
   });
 
+  it('renames a file with new bytes of another format in the same update, and lets it take its old name back', async () => {
+    const files = await shop.files();
+    const png = files.find((f) => f.filename.endsWith('.png'))!;
+    const pngBytes = await shop.fileBytes(png.id);
+    const jpgBytes = await shop.fileBytes(files.find((f) => f.filename.endsWith('.jpg'))!.id);
+    const jpgName = png.filename.replace(/\.png$/, '.jpg');
+    const source = await stage(jpgName, 'image/jpeg', jpgBytes);
+    // The schema: "extension must match the original" source (MISMATCHED_FILENAME_AND_ORIGINAL_SOURCE).
+    const mismatched = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, {
+      files: [{ id: png.id, originalSource: source, filename: png.filename }],
+    });
+    expect(mismatched.body.data!.fileUpdate.userErrors[0]!.code).toBe('MISMATCHED_FILENAME_AND_ORIGINAL_SOURCE');
+    const converted = await shop.graphql<{ fileUpdate: { userErrors: unknown[] } }>(FILE_UPDATE, {
+      files: [{ id: png.id, originalSource: source, filename: jpgName }],
+    });
+    expect(converted.body.data!.fileUpdate.userErrors).toEqual([]);
+    const ready = await shop.waitForFile(png.id);
+    expect(ready.filename).toBe(jpgName);
+    expect(ready.sha256).toBe(await sha(jpgBytes));
+
+    // Back to the PNG under its own former name (a restore): the name is this file's, so it is free for it.
+    const pngSource = await stage(png.filename, 'image/png', pngBytes);
+    const back = await shop.graphql<{ fileUpdate: { userErrors: unknown[] } }>(FILE_UPDATE, {
+      files: [{ id: png.id, originalSource: pngSource, filename: png.filename }],
+    });
+    expect(back.body.data!.fileUpdate.userErrors).toEqual([]);
+    expect((await shop.waitForFile(png.id)).filename).toBe(png.filename);
+    // Another file still cannot take it.
+    const other = files.find((f) => f.id !== png.id)!;
+    const taken = await shop.graphql<{ fileUpdate: { userErrors: { code: string }[] } }>(FILE_UPDATE, {
+      files: [{ id: other.id, filename: png.filename }],
+    });
+    expect(taken.body.data!.fileUpdate.userErrors[0]!.code).toBe('FILENAME_ALREADY_EXISTS');
+  });
+
   it('collectionUpdate and articleUpdate replace images from a staged upload', async () => {
     const collection = (await shop.collections()).find((c) => c.image)!;
     const article = (await shop.articles()).find((a) => a.image)!;

@@ -197,4 +197,40 @@ describe('optimisation against the store emulator', { timeout: 180_000 }, () => 
     expect(now.image!.alt).toBe(`${art.title}-Emu Shop`);
     if (row.status === 'compressed') expect(now.image!.sha256).toBe(row.resultSha256);
   });
+  it('names a PNG converted to JPG ".jpg" on Shopify, and a restore brings back the PNG and its name', async () => {
+    await saveSettings(shop.id, (s) => {
+      s.image_opt = { ...s.image_opt, pngtojpg: 1, pngtojpg_size_control: 1 };
+    });
+    const files = await emu.files();
+    const png = files.find((f) => f.filename.startsWith('chelsea') && f.filename.endsWith('.png'))!;
+    const image = (
+      await db()
+        .select()
+        .from(images)
+        .where(and(eq(images.shopId, shop.id), eq(images.imgId, png.id)))
+        .all()
+    )[0]!;
+    const originalBytes = await emu.fileBytes(png.id);
+    await deliver(await plan(shop, 1, 'optimize', { imageIds: [image.id] }));
+
+    const row = (await imageRow(image.id))!;
+    expect(row).toMatchObject({
+      status: 'compressed',
+      convertedToJpg: true,
+      fileNameEdited: true,
+      originalFileName: png.filename,
+    });
+    const converted = await emu.file(png.id);
+    const jpgName = png.filename.replace(/\.png$/, '.jpg');
+    expect(converted.filename).toBe(jpgName);
+    expect(converted.url.split('?')[0]).toMatch(new RegExp(`/files/${jpgName.replace('.', '\\.')}$`));
+    expect(converted.sha256).toBe(row.resultSha256);
+    expect(row.fileName).toBe(jpgName);
+
+    await deliver(await plan(shop, 1, 'restore', { imageIds: [image.id] }));
+    const restored = await emu.file(png.id);
+    expect(restored.sha256).toBe(await sha256HexOfBytes(originalBytes));
+    expect(restored.filename).toBe(png.filename);
+    expect(await imageRow(image.id)).toMatchObject({ status: 'restored', fileName: png.filename, noteKey: null });
+  });
 });

@@ -67,6 +67,21 @@ describe('uploadImagesOpt', { timeout: 60_000 }, () => {
     const out = (await r2Bytes(chelsea.resultKey))!;
     expect([out[0], out[1]]).toEqual([0xff, 0xd8]);
     expect(chelsea.resultKey).toMatch(/\.jpg$/);
+
+    // The Other tab shows a thumbnail like the other tabs: a signed link to the upload's result.
+    const history = await (
+      await call('/api/v2/image-opt/getImageOptDataPage?data_type=4&page=1&pageSize=10', { headers })
+    ).json<Ack>();
+    const listed = (history.data as { data: { title: string; image: string }[] }).data;
+    expect(listed.map((r) => r.title).sort()).toEqual(['chelsea.png', 'rocket.jpg']);
+    for (const r of listed) {
+      const row = r.title === 'chelsea.png' ? chelsea : rocket;
+      expect(r.image).toContain(`/files/${shop.id}/${row.id}/after?exp=`);
+      const thumb = await call(new URL(r.image).pathname + new URL(r.image).search);
+      expect(thumb.status).toBe(200);
+      expect(thumb.headers.get('Content-Type')).toBe('image/jpeg');
+      expect(new Uint8Array(await thumb.arrayBuffer()).byteLength).toBe(row.optimisedSize);
+    }
   });
 
   it('answers the documented messages for no files, only unsupported files, and files over the limit', async () => {

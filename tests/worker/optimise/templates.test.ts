@@ -9,6 +9,7 @@ import {
   slugify,
   templateValues,
 } from '../../../worker/optimise/templates';
+import { withFormatExtension } from '../../../shared/templates';
 
 const product = { title: 'Blue Linen Shirt', vendor: 'Acme', productType: 'Shirts', price: '29.90', variant: 'M / Blue' };
 const ctxP = { kind: 'product' as const, item: product, shopName: 'Sunny Shop' };
@@ -55,6 +56,15 @@ describe('templates', () => {
     expect(slugify('東京 タワー')).toBe('東京-タワー');
     expect(slugify('a'.repeat(300)).length).toBe(100);
     expect(extensionOf('https://cdn.test/files/Shirt.JPEG?v=3')).toBe('jpeg');
+  });
+
+  it('names a file by the format of its bytes: a PNG converted to JPG gets .jpg, a .jpeg stays', () => {
+    expect(withFormatExtension('shirt.png', 'jpg')).toBe('shirt.jpg');
+    expect(withFormatExtension('Shirt.PNG', 'jpg')).toBe('Shirt.jpg');
+    expect(withFormatExtension('shirt.jpg', 'png')).toBe('shirt.png');
+    expect(withFormatExtension('photo.jpeg', 'jpg')).toBe('photo.jpeg');
+    expect(withFormatExtension('photo.JPG', 'jpg')).toBe('photo.JPG');
+    expect(withFormatExtension('no-extension', 'jpg')).toBe('no-extension.jpg');
   });
 
   it('gives unique file names per item, keeps the extension, and is stable for retries', () => {
