@@ -35,10 +35,24 @@ const guideSchema = z.object({
   settings: z.record(z.string(), z.unknown()),
 });
 
+/**
+ * The wizard's image_opt is documented without a switch ("image_opt {product, collection, blogs, pngtojpg,
+ * each 0 or 1}", page-speed-and-app.md section 3): its image types are the switch, so every type unticked
+ * is compression off, not the "at least one item" refusal. A client that sends a switch keeps it.
+ */
+export function wizardSettings(settings: Record<string, unknown>): Record<string, unknown> {
+  const io = settings.image_opt;
+  if (typeof io !== 'object' || io === null || Array.isArray(io) || 'switch' in io) return settings;
+  const types = (['product', 'collection', 'blogs'] as const).map((k) => (io as Record<string, unknown>)[k]);
+  if (types.every((v) => v === undefined)) return settings;
+  const ticked = types.some((v) => v !== undefined && Number(v) > 0);
+  return { ...settings, image_opt: { ...io, switch: ticked ? 1 : 0 } };
+}
+
 imageSettingsRoutes.post('/api/v1/saveNewGuideCfg', async (c) => {
   const body = parseInput(guideSchema, await readBody(c));
   const shop = c.get('shop');
-  const saved = await saveSettings({ db: c.get('db'), bucket: c.env.BUCKET, shopId: shop.id }, body.settings, {
+  const saved = await saveSettings({ db: c.get('db'), bucket: c.env.BUCKET, shopId: shop.id }, wizardSettings(body.settings), {
     guide: { backupConsent: body.page5?.day_backup === 1 },
   });
   return c.json({ ack: 1, code: '200', message: 'success', msg: 'success', data: saved } satisfies AckEnvelope<ImageSettings> &

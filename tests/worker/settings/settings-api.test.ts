@@ -154,6 +154,37 @@ describe('getSettings / saveSettings', () => {
     expect(refused.status).toBe(400);
   });
 
+  it('saveNewGuideCfg with the documented payload (image types, no switch) all unticked is compression off', async () => {
+    const { headers, shop } = await createShop();
+    // page-speed-and-app.md section 3: "image_opt {product, collection, blogs, pngtojpg, each 0 or 1}".
+    const documented = {
+      page5: { day_backup: 1 },
+      settings: {
+        image_opt: { product: 0, collection: 0, blogs: 0, pngtojpg: 0 },
+        alt_text: { switch: 0, product: 0, collection: 0, blogs: 0, product_rule: '', collection_rule: '', blogs_rule: '' },
+        file_name: { switch: 0, product: 0, collection: 0, blogs: 0, product_rule: '', collection_rule: '', blogs_rule: '' },
+        auto_switch: 0,
+        is_default: 1,
+      },
+    };
+    const res = await call('/api/v1/saveNewGuideCfg', { method: 'POST', headers, json: documented });
+    expect(res.status).toBe(200);
+    expect((await res.json<Ack<ImageSettings>>()).data.image_opt).toMatchObject({
+      switch: 0,
+      product: 0,
+      collection: 0,
+      blogs: 0,
+    });
+    expect((await db().select().from(shops).where(eq(shops.id, shop.id)).get())?.setupGuidePending).toBe(false);
+    // Ticking a type again (the same payload shape) turns compression back on.
+    const ticked = {
+      ...documented,
+      settings: { ...documented.settings, image_opt: { product: 0, collection: 1, blogs: 0, pngtojpg: 0 } },
+    };
+    const again = await call('/api/v1/saveNewGuideCfg', { method: 'POST', headers, json: ticked });
+    expect((await again.json<Ack<ImageSettings>>()).data.image_opt).toMatchObject({ switch: 1, collection: 1 });
+  });
+
   it('saveNewGuideCfg with an empty template fails and keeps the guide open', async () => {
     const { headers, shop } = await createShop();
     const res = await call('/api/v1/saveNewGuideCfg', {
