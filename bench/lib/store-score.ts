@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { ssimScore } from '../../worker/images/perceptual';
+import { ssimScore } from '../../worker/images/guard/perceptual';
 
 const run = promisify(execFile);
 // Two CPUs shared by many: one libvips thread for decoding and the native encode.

@@ -3,7 +3,7 @@
 // POST /optimise, body = original bytes, header x-settings = EngineSettings JSON (watermark omitted).
 // Answers the output bytes (the original when kept) and x-result with the engine's verdict.
 import { optimiseImage, ImageDecodeError } from '.';
-import { wasmHeapBytes } from './codecs';
+import { wasmHeapBytes } from './jsquash';
 import type { EngineSettings } from '.';
 
 export default {

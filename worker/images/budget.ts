@@ -1,11 +1,11 @@
 // Which in-isolate pipeline an image takes, and whether it fits the isolate at all. Every image Shopify
 // accepts (25 MP, 20 MB) must run here with the guard (the Images binding is not a
 // quality path): small PNGs take the whole-image codecs (OxiPNG compresses best), large ones the
-// row-wise path (png-large.ts), whose memory grows with the width and the file size, not the area.
+// row-wise path (png/large.ts), whose memory grows with the width and the file size, not the area.
 // Figures were measured with `npm run bench:images` (workerd RSS high-water mark over the idle Worker
 // and the codec heaps; see bench/images.ts and worker/images/README.md).
 import { MAX_IMAGE_PIXELS } from './declared-size';
-import { LOGO_MAX_BYTES } from './watermark';
+import { LOGO_MAX_BYTES } from './pixels/watermark';
 import type { EngineSettings } from './types';
 import type { HeaderInfo } from './sniff';
 
@@ -20,7 +20,7 @@ export const DEFAULT_BUDGET_BYTES = ISOLATE_BYTES - RESERVED_BYTES;
  * the first lossy image in a fresh isolate: PNG lossless 28.9 B/px (median 22.1), PNG lossy 49.0 (median
  * 39.6). WebP (jSquash: the decoder's heap keeps the RGBA, the JS copy, the encoder's copy and its YUV
  * picture, and the guard decodes the output whole again). JPEG sizes itself from the file's header
- * (jpegPeakBytes in jpeg-pipeline.ts).
+ * (jpegPeakBytes in jpeg/pipeline.ts).
  */
 export const PEAK_BYTES_PER_PIXEL = {
   pngLossless: 34,
@@ -30,7 +30,7 @@ export const PEAK_BYTES_PER_PIXEL = {
 } as const;
 
 /**
- * Row-wise PNG (png-large.ts), fitted to the bench's memory points (engine share: workerd RSS rise minus
+ * Row-wise PNG (png/large.ts), fitted to the bench's memory points (engine share: workerd RSS rise minus
  * the harness's own request/response buffers, 2.9x the file; README): 4 MP / 4.7 MB file 35 MB,
  * 12 MP / 11 MB 56 MB, 25 MP / 18 MB 87 MB, all including the original once. Fixed part (palette cache
  * 8 MB, strips, inflater), per byte of the file (the original, the re-encoded PNG held to pick the
@@ -45,7 +45,7 @@ export const PNG_ROWS = { fixedBytes: 20 << 20, perInputByte: 2, perPixel: 1.3, 
 export const JPEG_STAGE_SLACK = 1.3;
 
 /**
- * Bounded lossy WebP (libwebp.ts, our own libwebp 1.2.4 build): the original and the guard's decoded
+ * Bounded lossy WebP (webp/libwebp.ts, our own libwebp 1.2.4 build): the original and the guard's decoded
  * candidate as YUV 4:2:0 pictures (1.5 B/px each, 2.5 with an alpha plane) plus the file copied into
  * the wasm heap and libwebp's encoder state; JS holds the original, the output and 16-row guard strips.
  * Measured wasm heap peaks (workerd, tests/worker/images/webp-large.test.ts' generator, guard raised
@@ -53,7 +53,7 @@ export const JPEG_STAGE_SLACK = 1.3;
  * libwebp's lossless alpha encoder takes an ARGB copy of the alpha plane, its transform buffer and hash
  * chain: 1.9 MP 47.1 MiB, 4 MP 72.8 MiB, 12 MP 206 MiB (with the heap's growth slack): 20 B/px + 12 MB,
  * so transparent WebPs fit up to ~4.5 MP;
- * whether the alpha plane is really transparent is known only after decoding (webp-pipeline.ts).
+ * whether the alpha plane is really transparent is known only after decoding (webp/pipeline.ts).
  * A lossless (VP8L) original decodes through libwebp's whole-image ARGB buffer (4 B/px) beside the picture:
  * 4 MP 31.6 MiB = 8.3 B/px, so lossless originals fit up to ~11 MP.
  */
@@ -76,7 +76,7 @@ export function webpTransparentPeakBytes(header: HeaderInfo, inputBytes: number)
   );
 }
 
-/** JPEG pipelines are labels only: jpeg-pipeline.ts sizes them (jpegPeakBytes). */
+/** JPEG pipelines are labels only: jpeg/pipeline.ts sizes them (jpegPeakBytes). */
 type JpegPipeline = 'jpegLossy' | 'jpegWatermark' | 'jpegStrip';
 export type Pipeline = keyof typeof PEAK_BYTES_PER_PIXEL | JpegPipeline | 'pngRows' | 'webpBounded';
 
@@ -100,7 +100,7 @@ export function estimatePeakBytes(pipeline: Pipeline, header: HeaderInfo, inputB
   const logo = settings?.watermark ? LOGO_MAX_BYTES : 0;
   if (pipeline === 'jpegLossy' || pipeline === 'jpegWatermark' || pipeline === 'jpegStrip') return inputBytes * 2;
   if (pipeline === 'pngRows') {
-    // PNG to JPG runs after the PNG work, in what it left: png-large.ts drops it when it does not fit.
+    // PNG to JPG runs after the PNG work, in what it left: png/large.ts drops it when it does not fit.
     return (
       PNG_ROWS.fixedBytes +
       header.width * PNG_ROWS.perWidthByte +
@@ -137,7 +137,7 @@ export function selectPath(
 ): PathChoice {
   const pipeline = pipelineFor(format, header, settings);
   // [16a] JPEG sizes itself from the file's real header (sampling, progressive: jpegPeakBytes in
-  // jpeg-pipeline.ts) and steps down to a lossless transcode or metadata removal when lossy cannot fit.
+  // jpeg/pipeline.ts) and steps down to a lossless transcode or metadata removal when lossy cannot fit.
   if (format === 'jpeg') return { path: 'wasm', pipeline, estimatedPeakBytes: inputBytes * 2 };
   const estimatedPeakBytes = estimatePeakBytes(pipeline, header, inputBytes, settings);
   if (estimatedPeakBytes <= budgetBytes) return { path: 'wasm', pipeline, estimatedPeakBytes };
@@ -147,7 +147,7 @@ export function selectPath(
     if (need <= budgetBytes && header.width * header.height <= MAX_IMAGE_PIXELS)
       return { path: 'wasm-rows', pipeline: 'pngRows', estimatedPeakBytes: need };
   }
-  // Large lossy WebP (watermark drawn into its picture): the bounded libwebp path (libwebp.ts), the image held once as YUV.
+  // Large lossy WebP (watermark drawn into its picture): the bounded libwebp path (webp/libwebp.ts), the image held once as YUV.
   if (format === 'webp' && settings.mode === 'lossy') {
     need = estimatePeakBytes('webpBounded', header, inputBytes, settings);
     if (need <= budgetBytes && header.width * header.height <= MAX_IMAGE_PIXELS)

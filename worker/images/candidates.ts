@@ -11,7 +11,7 @@ export type Candidate = {
   qualityUsed?: number;
   ssim?: number | null;
   note?: string;
-  /** A progressive JPEG original read as this many tiles (jpeg-tiles.ts). */
+  /** A progressive JPEG original read as this many tiles (jpeg/tiles.ts). */
   tiles?: number;
 };
 

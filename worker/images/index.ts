@@ -7,16 +7,16 @@
 import { selectPath } from './budget';
 import type { Candidate } from './candidates';
 import { ImageDecodeError } from './errors';
-import { jpegCandidates, UnsupportedInput } from './jpeg-pipeline';
-import { largePngCandidates } from './png-large';
-import { pngCandidates } from './png-pipeline';
+import { jpegCandidates, UnsupportedInput } from './jpeg/pipeline';
+import { largePngCandidates } from './png/large';
+import { pngCandidates } from './png/pipeline';
 import { readHeader, sniffFormat, ascii, type HeaderInfo } from './sniff';
-import { trimCodecs } from './codecs';
+import { trimCodecs } from './jsquash';
 import { oneAtATime } from './one-at-a-time';
 import type { EngineDeps, EngineFormat, EnginePath, EngineResult, EngineSettings } from './types';
-import { largeWebpCandidates, webpCandidates } from './webp-pipeline';
-import type { GuardMode } from './guard';
-import { WatermarkError } from './watermark';
+import { largeWebpCandidates, webpCandidates } from './webp/pipeline';
+import type { GuardMode } from './guard/whole-image';
+import { WatermarkError } from './pixels/watermark';
 
 export type {
   EngineSettings,
@@ -28,10 +28,10 @@ export type {
   EngineDeps,
 } from './types';
 export { ImageDecodeError } from './errors';
-export { WatermarkError, WATERMARK_MAX_BYTES } from './watermark';
+export { WatermarkError, WATERMARK_MAX_BYTES } from './pixels/watermark';
 export { sniffFormat } from './sniff';
 export { selectPath, maxPixelsInIsolate, ISOLATE_BYTES, PEAK_BYTES_PER_PIXEL } from './budget';
-export { GUARD_SSIM_FLOOR } from './guard';
+export { GUARD_SSIM_FLOOR } from './guard/whole-image';
 
 export const MIME: Record<EngineFormat, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 

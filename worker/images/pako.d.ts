@@ -1,4 +1,4 @@
-// pako 1.x (pure-JS zlib) ships no types; png-stream.ts drives its low-level inflater directly.
+// pako 1.x (pure-JS zlib) ships no types; png/stream.ts drives its low-level inflater directly.
 declare module 'pako/lib/zlib/zstream.js' {
   export default class ZStream {
     input: Uint8Array | null;

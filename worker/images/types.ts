@@ -37,7 +37,7 @@ export type EngineResult =
       qualityUsed?: number;
       /** Block SSIM of the lossy output against its source pixels, when the perceptual guard measured it. */
       ssim?: number;
-      /** A progressive JPEG original too large to hold whole, read as this many tiles (jpeg-tiles.ts). */
+      /** A progressive JPEG original too large to hold whole, read as this many tiles (jpeg/tiles.ts). */
       tiles?: number;
       /**
        * Why the result is less than the level asked for, e.g. "JPEG of 25.0 MP: coefficients too large for

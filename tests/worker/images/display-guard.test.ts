@@ -1,12 +1,12 @@
-// The lossy guard judges large photos at the size a storefront shows them (perceptual.ts displayScale):
+// The lossy guard judges large photos at the size a storefront shows them (guard/perceptual.ts displayScale):
 // a 6 MP textured photo keeps the requested q75 although its full-size block SSIM is under the floor
 // (fine grain that no display shows), while a visibly degraded candidate is still refused at display scale.
 import { describe, expect, it } from 'vitest';
 import { optimiseImage } from '../../../worker/images';
-import { guardDecodeScale } from '../../../worker/images/jpeg-pipeline';
-import { JpegDecoder, JpegEncoder } from '../../../worker/images/mozjpeg';
-import { displayScale, GUARD_SSIM_FLOOR } from '../../../worker/images/perceptual';
-import { createStripGuard } from '../../../worker/images/strip-guard';
+import { guardDecodeScale } from '../../../worker/images/jpeg/pipeline';
+import { JpegDecoder, JpegEncoder } from '../../../worker/images/jpeg/mozjpeg';
+import { displayScale, GUARD_SSIM_FLOOR } from '../../../worker/images/guard/perceptual';
+import { createStripGuard } from '../../../worker/images/guard/strip-guard';
 import { lossy, optimised } from './helpers';
 
 const W = 3000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GUARD_SSIM_FLOOR, optimiseImage } from '../../../worker/images';
-import { decodeJpeg, encodeJpeg } from '../../../worker/images/codecs';
-import { ssimScore } from '../../../worker/images/perceptual';
+import { decodeJpeg, encodeJpeg } from '../../../worker/images/jsquash';
+import { ssimScore } from '../../../worker/images/guard/perceptual';
 import { makeImage, optimised } from './helpers';
 
 // Fine texture (1-2 px detail) is what low JPEG qualities smear first: a worst case for q55.

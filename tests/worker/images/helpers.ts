@@ -1,7 +1,7 @@
-import { decodeJpeg, decodePng, decodeWebp, encodePng } from '../../../worker/images/codecs';
+import { decodeJpeg, decodePng, decodeWebp, encodePng } from '../../../worker/images/jsquash';
 import type { EngineResult, EngineSettings } from '../../../worker/images';
 import type { Rgba } from '../../../worker/images/types';
-import { decodeJpegRgb } from '../../../worker/images/mozjpeg';
+import { decodeJpegRgb } from '../../../worker/images/jpeg/mozjpeg';
 import { fixture } from './fixtures';
 
 export const lossy = (quality = 75, extra: Partial<EngineSettings> = {}): EngineSettings => ({

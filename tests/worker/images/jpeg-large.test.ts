@@ -11,7 +11,7 @@ import {
   readJpegHeader,
   releaseMozjpeg,
   transcodeJpeg,
-} from '../../../worker/images/mozjpeg';
+} from '../../../worker/images/jpeg/mozjpeg';
 import { grainyUpscaleStrips, lossless, lossy, optimised } from './helpers';
 
 const SIDE = 5000;

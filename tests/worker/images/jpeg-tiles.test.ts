@@ -1,12 +1,18 @@
-// Progressive JPEG originals too large to hold whole are cut into tiles (jpeg-tiles.ts, the band patch in
+// Progressive JPEG originals too large to hold whole are cut into tiles (jpeg/tiles.ts, the band patch in
 // codecs/build.mjs). The tiles must decode to exactly the original's pixels, at full size and at the
 // guard's DCT scales, for every sampling; and a 16.8 MP 4:4:4 quality-100 progressive photo (the issue's
 // case: 6 B/px of coefficients, 100 MB) must get the real lossy result inside the memory budget.
 import { describe, expect, it } from 'vitest';
 import { optimiseImage } from '../../../worker/images';
 import { DEFAULT_BUDGET_BYTES } from '../../../worker/images/budget';
-import { makeJpegTiles, TiledJpegDecoder, type RowSource } from '../../../worker/images/jpeg-tiles';
-import { JpegDecoder, JpegEncoder, mozjpegPeakHeapBytes, readJpegHeader, releaseMozjpeg } from '../../../worker/images/mozjpeg';
+import { makeJpegTiles, TiledJpegDecoder, type RowSource } from '../../../worker/images/jpeg/tiles';
+import {
+  JpegDecoder,
+  JpegEncoder,
+  mozjpegPeakHeapBytes,
+  readJpegHeader,
+  releaseMozjpeg,
+} from '../../../worker/images/jpeg/mozjpeg';
 import { grainyUpscaleStrips, lossy, optimised } from './helpers';
 
 function makeJpeg(

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { optimiseImage, sniffFormat } from '../../../worker/images';
-import { decodeJpeg } from '../../../worker/images/codecs';
-import { decodeJpegRgb, JpegEncoder, readJpegHeader, transcodeJpeg } from '../../../worker/images/mozjpeg';
-import { attachMetadata, iccSegments, jpegOrientation, stripJpegMetadata } from '../../../worker/images/jpeg-markers';
+import { decodeJpeg } from '../../../worker/images/jsquash';
+import { decodeJpegRgb, JpegEncoder, readJpegHeader, transcodeJpeg } from '../../../worker/images/jpeg/mozjpeg';
+import { attachMetadata, iccSegments, jpegOrientation, stripJpegMetadata } from '../../../worker/images/jpeg/markers';
 import { fixture } from './fixtures';
 import { jpegComponents, lossless, lossy, maxChannelDiff, optimised, text } from './helpers';
 

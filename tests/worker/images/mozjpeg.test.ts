@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import wasmModule from '../../../worker/images/codecs/mozjpeg.wasm';
 import recordedHash from '../../../worker/images/codecs/mozjpeg.wasm.sha256?raw';
-import { JpegDecoder, JpegEncoder, decodeJpegRgb, readJpegHeader, transcodeJpeg } from '../../../worker/images/mozjpeg';
+import { JpegDecoder, JpegEncoder, decodeJpegRgb, readJpegHeader, transcodeJpeg } from '../../../worker/images/jpeg/mozjpeg';
 import { fixture } from './fixtures';
 
 const wasmBytes = import.meta.glob<string>('../../../worker/images/codecs/mozjpeg.wasm', {

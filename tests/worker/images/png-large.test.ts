@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { optimiseImage } from '../../../worker/images';
-import { decodeJpeg } from '../../../worker/images/codecs';
-import { forEachRgbaStrip, readPngInfo } from '../../../worker/images/png-stream';
-import { createPngWriter, pngChunk } from '../../../worker/images/png-writer';
-import { GUARD_SSIM_FLOOR } from '../../../worker/images/perceptual';
+import { decodeJpeg } from '../../../worker/images/jsquash';
+import { forEachRgbaStrip, readPngInfo } from '../../../worker/images/png/stream';
+import { createPngWriter, pngChunk } from '../../../worker/images/png/writer';
+import { GUARD_SSIM_FLOOR } from '../../../worker/images/guard/perceptual';
 import { lossless, lossy, optimised } from './helpers';
 
 // 9 MP PNGs made at test time (nothing big is committed), written row by row like the engine reads them.
@@ -95,7 +95,7 @@ describe('the row-wise path gives what the whole-image path gives (small images 
       const rows = optimised(await optimiseImage(canvas, s, rowsOnly));
       const whole = optimised(await optimiseImage(canvas, s));
       expect([rows.path, whole.path]).toEqual(['wasm-rows', 'wasm']);
-      const { decodePng } = await import('../../../worker/images/codecs');
+      const { decodePng } = await import('../../../worker/images/jsquash');
       const a = decodePng(rows.bytes);
       const b = decodePng(whole.bytes);
       let diff = 0;
@@ -105,7 +105,7 @@ describe('the row-wise path gives what the whole-image path gives (small images 
   });
 
   it('keeps 16 bits in lossless mode', async () => {
-    const { decodePng16 } = await import('../../../worker/images/codecs');
+    const { decodePng16 } = await import('../../../worker/images/jsquash');
     // 1200 x 1200 RGB, 16 bits per sample (a smooth gradient whose low bytes matter).
     const w = createPngWriter({ width: 1200, height: 1200, bitDepth: 16, colourType: 2 });
     const row = new Uint8Array(1200 * 6);

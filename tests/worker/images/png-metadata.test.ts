@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { optimiseImage } from '../../../worker/images';
-import { decodePng } from '../../../worker/images/codecs';
-import { concat } from '../../../worker/images/jpeg-markers';
+import { decodePng } from '../../../worker/images/jsquash';
+import { concat } from '../../../worker/images/jpeg/markers';
 import { ascii, be32 } from '../../../worker/images/sniff';
 import { fixture } from './fixtures';
 import { lossless, lossy, maxChannelDiff, optimised } from './helpers';

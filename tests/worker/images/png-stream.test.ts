@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodePng } from '../../../worker/images/codecs';
-import { forEachRawRow, forEachRgbaStrip, readPngInfo } from '../../../worker/images/png-stream';
-import { createPngWriter } from '../../../worker/images/png-writer';
+import { decodePng } from '../../../worker/images/jsquash';
+import { forEachRawRow, forEachRgbaStrip, readPngInfo } from '../../../worker/images/png/stream';
+import { createPngWriter } from '../../../worker/images/png/writer';
 import type { Rgba } from '../../../worker/images/types';
 import { fixture } from './fixtures';
 import { makeImage, maxChannelDiff, pngOf } from './helpers';
@@ -11,7 +11,7 @@ async function streamDecode(png: Uint8Array, stripRows = 7, bandBytes?: number):
   const data = new Uint8ClampedArray(info.width * info.height * 4);
   if (bandBytes) {
     // Interlaced band sweeps: collect through the raw-row API with a tiny band to force several sweeps.
-    const { rawToRgba } = await import('../../../worker/images/png-stream');
+    const { rawToRgba } = await import('../../../worker/images/png/stream');
     await forEachRawRow(info, (raw, y) => rawToRgba(info, raw, data, y * info.width * 4), bandBytes);
   } else {
     await forEachRgbaStrip(info, stripRows, (rgba, y) => {

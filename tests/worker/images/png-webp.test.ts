@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { optimiseImage } from '../../../worker/images';
-import { decodePng, decodePng16, decodeWebp } from '../../../worker/images/codecs';
-import { ssimScore } from '../../../worker/images/perceptual';
-import { paletteFloor } from '../../../worker/images/png-pipeline';
+import { decodePng, decodePng16, decodeWebp } from '../../../worker/images/jsquash';
+import { ssimScore } from '../../../worker/images/guard/perceptual';
+import { paletteFloor } from '../../../worker/images/png/pipeline';
 import { fixture } from './fixtures';
 import { lossless, lossy, makeImage, maxChannelDiff, optimised, pixel, pngOf } from './helpers';
 
@@ -67,7 +67,7 @@ describe('PNG originals', () => {
     const r = optimised(await optimiseImage(pngOf(img), lossy(90, { pngToJpg: true, pngToJpgSizeControl: false })));
     expect(r.format).toBe('jpeg');
     expect(r.convertedToJpg).toBe(true);
-    const { decodeJpeg } = await import('../../../worker/images/codecs');
+    const { decodeJpeg } = await import('../../../worker/images/jsquash');
     const out = await decodeJpeg(r.bytes);
     const left = pixel(out, 8, 16);
     expect(Math.min(...left.slice(0, 3))).toBeGreaterThan(245); // white, not red or black

@@ -1,10 +1,10 @@
-// Resize on request (resize.ts): a streaming gamma-aware Lanczos-3 downscale, and the JPEG path that
+// Resize on request (pixels/resize.ts): a streaming gamma-aware Lanczos-3 downscale, and the JPEG path that
 // encodes (and guards) at the merchant's long-side limit.
 import { describe, expect, it } from 'vitest';
 import { optimiseImage } from '../../../worker/images';
-import { JpegDecoder, JpegEncoder, readJpegHeader } from '../../../worker/images/mozjpeg';
-import { resizedSize, RowResizer } from '../../../worker/images/resize';
-import { jpegOrientation } from '../../../worker/images/jpeg-markers';
+import { JpegDecoder, JpegEncoder, readJpegHeader } from '../../../worker/images/jpeg/mozjpeg';
+import { resizedSize, RowResizer } from '../../../worker/images/pixels/resize';
+import { jpegOrientation } from '../../../worker/images/jpeg/markers';
 import { fixture } from './fixtures';
 import { grainyUpscaleStrips, lossless, lossy, optimised } from './helpers';
 

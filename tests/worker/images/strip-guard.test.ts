@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { decodeJpeg, encodeJpeg } from '../../../worker/images/codecs';
-import { displayScale, GUARD_SSIM_FLOOR, largeErrorShare, paletteFloor, ssimScore } from '../../../worker/images/perceptual';
-import { quantise } from '../../../worker/images/quantise';
-import { createStripGuard, type StripGuardLevel } from '../../../worker/images/strip-guard';
+import { decodeJpeg, encodeJpeg } from '../../../worker/images/jsquash';
+import {
+  displayScale,
+  GUARD_SSIM_FLOOR,
+  largeErrorShare,
+  paletteFloor,
+  ssimScore,
+} from '../../../worker/images/guard/perceptual';
+import { quantise } from '../../../worker/images/png/quantise';
+import { createStripGuard, type StripGuardLevel } from '../../../worker/images/guard/strip-guard';
 import type { Rgba } from '../../../worker/images/types';
 import { makeImage } from './helpers';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { optimiseImage } from '../../../worker/images';
-import { decodePng, wasmHeapBytes } from '../../../worker/images/codecs';
-import { JpegEncoder } from '../../../worker/images/mozjpeg';
-import { createPngWriter } from '../../../worker/images/png-writer';
-import { decodeLogo, LOGO_MAX_PIXELS, LOGO_MAX_SIDE, placeWatermark } from '../../../worker/images/watermark';
+import { decodePng, wasmHeapBytes } from '../../../worker/images/jsquash';
+import { JpegEncoder } from '../../../worker/images/jpeg/mozjpeg';
+import { createPngWriter } from '../../../worker/images/png/writer';
+import { decodeLogo, LOGO_MAX_PIXELS, LOGO_MAX_SIDE, placeWatermark } from '../../../worker/images/pixels/watermark';
 import { lossless, makeImage, optimised, pixel, pngOf } from './helpers';
 
 /** A 5000 x 5000 two-colour logo (left half red, right half blue) as a 1-bit palette PNG of a few KB. */

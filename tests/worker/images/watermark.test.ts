@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { optimiseImage, type WatermarkPosition } from '../../../worker/images';
-import { decodeJpeg, decodePng } from '../../../worker/images/codecs';
-import { placeWatermark } from '../../../worker/images/watermark';
+import { decodeJpeg, decodePng } from '../../../worker/images/jsquash';
+import { placeWatermark } from '../../../worker/images/pixels/watermark';
 import { fixture } from './fixtures';
 import { lossless, lossy, makeImage, optimised, pixel, pngOf } from './helpers';
 

@@ -1,4 +1,4 @@
-// Large WebPs (25 MP) through the bounded libwebp path (our own build, libwebp.ts) inside workerd, within the
+// Large WebPs (25 MP) through the bounded libwebp path (our own build, webp/libwebp.ts) inside workerd, within the
 // isolate's memory. The WebPs are made at test time (a fixture photo upscaled with grain, written into
 // our encoder's YUV picture strip by strip), so nothing large is committed.
 /// <reference types="vite/client" />
@@ -14,12 +14,12 @@ import {
   optimiseWebpBounded,
   readWebpFeatures,
   releaseLibwebp,
-} from '../../../worker/images/libwebp';
+} from '../../../worker/images/webp/libwebp';
 import { readHeader } from '../../../worker/images/sniff';
-import { decodeWebp } from '../../../worker/images/codecs';
-import { GUARD_SSIM_FLOOR, ssimScore } from '../../../worker/images/perceptual';
+import { decodeWebp } from '../../../worker/images/jsquash';
+import { GUARD_SSIM_FLOOR, ssimScore } from '../../../worker/images/guard/perceptual';
 import { grainyUpscaleStrips, lossy, makeImage, optimised, pngOf } from './helpers';
-import { placeWatermark } from '../../../worker/images/watermark';
+import { placeWatermark } from '../../../worker/images/pixels/watermark';
 
 const wasmBytes = import.meta.glob<string>('../../../worker/images/codecs/libwebp.wasm', {
   query: '?url&inline',
@@ -79,7 +79,7 @@ describe('large WebP in the isolate (bounded libwebp path)', () => {
       );
       expect(r).toMatchObject({ format: 'webp', width: W, height: H, path: 'wasm-rows' });
       expect(r.bytesOut).toBeLessThan(r.bytesIn * 0.8);
-      // The strip guard ran on all 25 MP; under the floor it raised the quality one step (guard.ts policy).
+      // The strip guard ran on all 25 MP; under the floor it raised the quality one step (guard/policy.ts).
       expect(r.ssim).toBeGreaterThan(0.85);
       expect(r.qualityUsed).toBe(r.ssim! < GUARD_SSIM_FLOOR ? 80 : 75);
       expect(heap).toBeLessThan(estimatePeakBytes('webpBounded', header, input.length));

@@ -1,6 +1,6 @@
 // PNG originals too large to hold whole in the isolate (budget.ts decides): everything row by row.
-// Decoding is png-stream.ts (native inflate + unfiltering), encoding png-writer.ts (native deflate),
-// JPEG rows jpeg-rows.ts, judging strip-guard.ts. Each pass re-decodes the original instead of keeping
+// Decoding is png/stream.ts (native inflate + unfiltering), encoding png/writer.ts (native deflate),
+// JPEG rows jpeg/rows.ts, judging guard/strip-guard.ts. Each pass re-decodes the original instead of keeping
 // pixels, so memory is a few strips, the palette tools (8 MB) and the compressed outputs.
 //   pass 1 (stats): opaque? grey? <= 256 colours? and the median-cut sample
 //   pass 2 (encode): lossless PNG in the smallest exact colour type, and (lossy, > 256 colours) the
@@ -9,18 +9,18 @@
 //                    against the original (once more if the quality is raised)
 // Lossless without watermark: the original with its metadata chunks removed competes with a row-wise
 // re-encode (16-bit kept).
-import type { Candidate } from './candidates';
-import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_STEP, type GuardMode } from './guard';
-import { DEFAULT_BUDGET_BYTES, JPEG_STAGE_SLACK, PNG_ROWS } from './budget';
-import { createJpegRowWriter, jpegWriterBytes, openJpegRows } from './jpeg-rows';
-import { strippedPngLength, stripPngMetadata } from './png-chunks';
-import { forEachRawRow, forEachRgbaStrip, readPngInfo, stripRowsFor, type PngInfo } from './png-stream';
-import { createPngWriter, type PngWriter, type PngWriterOptions } from './png-writer';
+import type { Candidate } from '../candidates';
+import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_STEP, type GuardMode } from '../guard/whole-image';
+import { DEFAULT_BUDGET_BYTES, JPEG_STAGE_SLACK, PNG_ROWS } from '../budget';
+import { createJpegRowWriter, jpegWriterBytes, openJpegRows } from '../jpeg/rows';
+import { strippedPngLength, stripPngMetadata } from './chunks';
+import { forEachRawRow, forEachRgbaStrip, readPngInfo, stripRowsFor, type PngInfo } from './stream';
+import { createPngWriter, type PngWriter, type PngWriterOptions } from './writer';
 import { buildPalette, createPaletteMapper, sampleStep } from './quantise';
-import type { HeaderInfo } from './sniff';
-import { createStripGuard } from './strip-guard';
-import type { EngineSettings } from './types';
-import { LOGO_MAX_BYTES, placeLogo } from './watermark';
+import type { HeaderInfo } from '../sniff';
+import { createStripGuard } from '../guard/strip-guard';
+import type { EngineSettings } from '../types';
+import { LOGO_MAX_BYTES, placeLogo } from '../pixels/watermark';
 
 type Stats = { opaque: boolean; grey: boolean; colours: Map<number, number> | null; samples: Uint8Array };
 
@@ -280,7 +280,7 @@ function paletteChunks(rgba: Uint8ClampedArray): { palette: Uint8Array; trns?: U
   return { palette, trns };
 }
 
-/** Straight RGBA onto opaque white, as flattenOnWhite (pixels.ts) does for whole images. */
+/** Straight RGBA onto opaque white, as flattenOnWhite (pixels/rgba.ts) does for whole images. */
 function flattenRows(src: Uint8Array, out: Uint8Array, pixels: number): void {
   for (let i = 0; i < pixels * 4; i += 4) {
     const a = src[i + 3]!;

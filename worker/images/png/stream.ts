@@ -5,8 +5,8 @@
 // stream again and keeps only the rows of one band, so the band buffer, not the image, bounds memory.
 import * as zlib from 'pako/lib/zlib/inflate.js';
 import ZStream from 'pako/lib/zlib/zstream.js';
-import { ImageDecodeError } from './errors';
-import { ascii, be32 } from './sniff';
+import { ImageDecodeError } from '../errors';
+import { ascii, be32 } from '../sniff';
 
 export type PngInfo = {
   width: number;

@@ -1,4 +1,4 @@
-// JPEG originals, every size up to 25 MP, with the streaming MozJPEG built from source (mozjpeg.ts).
+// JPEG originals, every size up to 25 MP, with the streaming MozJPEG built from source (jpeg/mozjpeg.ts).
 // Lossless: jpegtran-class transcode (coefficients copied, optimised Huffman, progressive scans):
 //   pixel-identical by construction; orientation and ICC re-attached; the metadata-stripped original
 //   competes (and is the fallback when the coefficients do not fit the budget).
@@ -8,14 +8,14 @@
 //   row-trellis patch trellis-quantises per block row instead. A progressive original is first
 //   transcoded to a baseline stand-in (identical pixels) so its coefficients never sit next to the
 //   encoder's. The perceptual guard then decodes the
-//   stand-in and the candidate in lockstep, strip by strip (strip-guard.ts). CMYK/YCCK originals are
+//   stand-in and the candidate in lockstep, strip by strip (guard/strip-guard.ts). CMYK/YCCK originals are
 //   converted to RGB (their CMYK ICC profile no longer applies and is dropped).
-import { DEFAULT_BUDGET_BYTES } from './budget';
-import type { Candidate } from './candidates';
-import { smallest } from './candidates';
-import { ImageDecodeError } from './errors';
-import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_SSIM_FLOOR, GUARD_STEP, type GuardMode } from './guard';
-import { attachMetadata, iccSegments, jpegOrientation, stripJpegMetadata } from './jpeg-markers';
+import { DEFAULT_BUDGET_BYTES } from '../budget';
+import type { Candidate } from '../candidates';
+import { smallest } from '../candidates';
+import { ImageDecodeError } from '../errors';
+import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_SSIM_FLOOR, GUARD_STEP, type GuardMode } from '../guard/whole-image';
+import { attachMetadata, iccSegments, jpegOrientation, stripJpegMetadata } from './markers';
 import {
   encoderCoefBytes,
   JCS_CMYK,
@@ -28,14 +28,14 @@ import {
   transcodeJpeg,
   type JpegHeader,
 } from './mozjpeg';
-import { makeJpegTiles, tileMaskBytes, TiledJpegDecoder, tilesFor, type RowSource } from './jpeg-tiles';
-import { applyOrientation } from './pixels';
-import { resizedSize, RowResizer } from './resize';
-import type { HeaderInfo } from './sniff';
-import { displayScale } from './perceptual';
-import { createStripGuard } from './strip-guard';
-import type { EngineSettings, Rgba } from './types';
-import { applyWatermark, LOGO_MAX_BYTES, placeLogo, type PlacedWatermark } from './watermark';
+import { makeJpegTiles, tileMaskBytes, TiledJpegDecoder, tilesFor, type RowSource } from './tiles';
+import { applyOrientation } from '../pixels/rgba';
+import { resizedSize, RowResizer } from '../pixels/resize';
+import type { HeaderInfo } from '../sniff';
+import { displayScale } from '../guard/perceptual';
+import { createStripGuard } from '../guard/strip-guard';
+import type { EngineSettings, Rgba } from '../types';
+import { applyWatermark, LOGO_MAX_BYTES, placeLogo, type PlacedWatermark } from '../pixels/watermark';
 
 /** Quality for re-encoding a watermarked JPEG in lossless mode (the Low level: visually lossless). */
 export const LOSSLESS_WATERMARK_QUALITY = 90;
@@ -77,12 +77,12 @@ async function candidates(
     watermarked: false,
   };
   const cmyk = info.colorSpace === JCS_CMYK || info.colorSpace === JCS_YCCK;
-  // Resize on request (resize.ts): the encoder (and what it needs) has the output's size.
+  // Resize on request (pixels/resize.ts): the encoder (and what it needs) has the output's size.
   const target = resizedSize(info.width, info.height, s.resizeLongSide);
   const sized: JpegHeader = target ? { ...info, width: target.width, height: target.height } : info;
   const fits = (path: JpegPath) =>
     jpegPeakBytes(path === 'lossless' || path === 'watermark-upright' ? info : sized, input.length, path) <= DEFAULT_BUDGET_BYTES;
-  // A progressive original whose coefficients do not fit beside the encoder's: cut into tiles (jpeg-tiles.ts).
+  // A progressive original whose coefficients do not fit beside the encoder's: cut into tiles (jpeg/tiles.ts).
   let tiled = false;
   const fitsTiled = (path: JpegPath) => {
     const ok = !fits(path) && info.progressive && tileBandBytes(info, input.length, path, sized) > 0;
@@ -310,7 +310,7 @@ function encodeStrips(source: Source, o: EncodeOptions, wm?: PlacedWatermark): U
 
 /**
  * libjpeg's DCT scale M/8 for the guard's decodes: the smallest one not below 1/k, k = the display scale
- * (perceptual.ts). The decoder then computes only a (1/2, 3/8, 1/4...) IDCT of each block's low
+ * (guard/perceptual.ts). The decoder then computes only a (1/2, 3/8, 1/4...) IDCT of each block's low
  * frequencies: a band-limited downscale that reads no full-size pixels (the guard's two decodes and its
  * SSIM cost about half of full size: measured 22 instead of 50 ms/MP). Scores within 0.002 of the box
  * average on the large set, slightly stricter; at k = 3 (3/8) the image stays a little above 1/3.
@@ -548,7 +548,7 @@ const HEAP_OVERHEAD = 4 * 1024 * 1024;
 function lossyHeapBytes(info: JpegHeader, grayscale: boolean, trellis: boolean, tiled = false): number {
   // Progressive originals: the baseline stand-in transcode holds the input's coefficients first; after
   // that only the encoder's arrays, then (guard) the candidate decoder's, plus strip decoders. Tiled
-  // (jpeg-tiles.ts): the tiles are cut within the heap the encoder needs anyway (tileBandBytes).
+  // (jpeg/tiles.ts): the tiles are cut within the heap the encoder needs anyway (tileBandBytes).
   const out = encoderCoefBytes(info.width, info.height, grayscale, trellis);
   return Math.max(info.progressive && !tiled ? info.coefBytes : 0, out) + HEAP_OVERHEAD + info.width * 16 * 3 * 6;
 }

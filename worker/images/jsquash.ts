@@ -30,9 +30,9 @@ import {
 // @ts-expect-error as above: default import is the compiled WebAssembly.Module.
 import oxiWasm from '@jsquash/oxipng/codec/pkg/squoosh_oxipng_bg.wasm';
 import { ImageDecodeError } from './errors';
-import { mozjpegHeapBytes, releaseMozjpeg } from './mozjpeg';
-import { libwebpHeapBytes, releaseLibwebp } from './libwebp';
-import { stripPngMetadata } from './png-chunks';
+import { mozjpegHeapBytes, releaseMozjpeg } from './jpeg/mozjpeg';
+import { libwebpHeapBytes, releaseLibwebp } from './webp/libwebp';
+import { stripPngMetadata } from './png/chunks';
 import type { Rgba } from './types';
 
 type EmscriptenFactory<T> = (opts: Record<string, unknown>) => Promise<T>;

@@ -1,19 +1,20 @@
 // PNG originals. Lossless: OxiPNG on the file (pixel-identical, 16-bit kept). Lossy: keep PNG, with
 // palette reduction only when its SSIM clears the floor for the chosen quality; PNG to JPG when asked
 // (flattened on white) and, with size control, only when the JPG is smaller than the best PNG.
-import type { Candidate } from './candidates';
-import { smallest } from './candidates';
-import { decodePng, oxipngFile, oxipngPixels } from './codecs';
-import { guardedJpeg, type GuardMode } from './guard';
-import { largeErrorShare, paletteFloor, PALETTE_MAX_BANDING, ssimScore } from './perceptual';
-import { flattenOnWhite, hasTransparency } from './pixels';
-import { colourChunks, withChunks } from './png-chunks';
+import type { Candidate } from '../candidates';
+import { smallest } from '../candidates';
+import { decodePng, oxipngFile, oxipngPixels } from '../jsquash';
+import { guardedJpeg } from '../guard/whole-image';
+import type { GuardMode } from '../guard/whole-image';
+import { largeErrorShare, paletteFloor, PALETTE_MAX_BANDING, ssimScore } from '../guard/perceptual';
+import { flattenOnWhite, hasTransparency } from '../pixels/rgba';
+import { colourChunks, withChunks } from './chunks';
 import { countColours, quantise } from './quantise';
-import type { HeaderInfo } from './sniff';
-import type { EngineSettings } from './types';
-import { applyWatermark } from './watermark';
+import type { HeaderInfo } from '../sniff';
+import type { EngineSettings } from '../types';
+import { applyWatermark } from '../pixels/watermark';
 
-export { paletteFloor, PALETTE_MAX_BANDING } from './perceptual';
+export { paletteFloor, PALETTE_MAX_BANDING } from '../guard/perceptual';
 
 export async function pngCandidates(
   input: Uint8Array,

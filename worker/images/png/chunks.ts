@@ -1,6 +1,6 @@
 // Colour chunks of a PNG (iCCP, sRGB, gAMA, cHRM) carried over when the PNG is rebuilt from pixels.
-import { ascii, be32 } from './sniff';
-import { concat } from './jpeg-markers';
+import { ascii, be32 } from '../sniff';
+import { concat } from '../jpeg/markers';
 
 const COLOUR_CHUNKS = new Set(['iCCP', 'sRGB', 'gAMA', 'cHRM']);
 

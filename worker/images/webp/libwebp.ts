@@ -3,17 +3,17 @@
 // image as RGBA several times, ~30 B/px). Here the image lives in the heap once, as the encoder's own
 // YUV 4:2:0 picture (1.5 B/px, 2.5 with alpha): the original is decoded straight into its planes, the
 // lossy encoder reads it there and pushes its output out in 64 KB chunks, and the guard decodes the
-// candidate into a second picture and compares the Y (+A) planes strip by strip (strip-guard.ts).
+// candidate into a second picture and compares the Y (+A) planes strip by strip (guard/strip-guard.ts).
 //
 // Why Y planes suffice for the guard: its metric is block SSIM on luma (0.299 R + 0.587 G + 0.114 B);
 // for BT.601 YUV -> RGB that sum is 255/219 (Y - 16) (the chroma terms cancel), so expanding Y to full
 // range gives the luma the whole-image guard computes on the decoded RGB, without RGB anywhere.
 //
 // One instance per isolate; a libwebp failure discards it.
-import wasmModule from './codecs/libwebp.wasm';
-import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_STEP, type GuardMode, type GuardedOutput } from './guard';
-import { GUARD_SSIM_FLOOR } from './perceptual';
-import { createStripGuard } from './strip-guard';
+import wasmModule from '../codecs/libwebp.wasm';
+import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_STEP, type GuardMode, type GuardedOutput } from '../guard/whole-image';
+import { GUARD_SSIM_FLOOR } from '../guard/perceptual';
+import { createStripGuard } from '../guard/strip-guard';
 
 const PAGE = 65536;
 const STRIP = 16;
@@ -337,7 +337,7 @@ export function boundedWebpHeapBytes(width: number, height: number, alpha: boole
 
 /**
  * Lossy re-encode of a WebP in bounded memory with the perceptual guard (one raise of GUARD_STEP, as
- * guard.ts): original picture + candidate picture + the file being decoded, plus libwebp's encoder state.
+ * guard/policy.ts): original picture + candidate picture + the file being decoded, plus libwebp's encoder state.
  */
 export function optimiseWebpBounded(
   input: Uint8Array,

@@ -8,9 +8,9 @@
 // One step fixes the visible blocking (Autumn 1.45 -> 1.05) at a bounded cost (figures in README).
 // Images larger than a storefront shows (long side > 2048 px) are judged at display scale, box-averaged
 // to at most 2048 px (perceptual.ts displayScale): up to 2048 px the calibration above holds unchanged.
-import { decodeJpeg, decodeWebp, encodeJpeg, encodeWebp } from './codecs';
+import { decodeJpeg, decodeWebp, encodeJpeg, encodeWebp } from '../jsquash';
 import { GUARD_SSIM_FLOOR, ssimScore } from './perceptual';
-import type { Rgba } from './types';
+import type { Rgba } from '../types';
 
 export { GUARD_SSIM_FLOOR };
 export const GUARD_STEP = 5;

@@ -2,7 +2,7 @@
 // pixel mapped to its nearest palette colour through a cache keyed on 6-6-6-4 bits. OxiPNG then writes
 // the <= 256-colour result as an indexed PNG. Whether the result is kept is decided by the caller with
 // the perceptual score (never by eye).
-import type { Rgba } from './types';
+import type { Rgba } from '../types';
 
 const MAX_SAMPLES = 1 << 18;
 

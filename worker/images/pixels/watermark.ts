@@ -1,9 +1,9 @@
 // The merchant's logo composited onto the image: scaled to a fraction of the image height, placed at one
 // of seven positions with a margin, blended with straight-alpha "over" at the chosen opacity.
-import { forEachJpegRgbaStrip } from './jpeg-rows';
-import { forEachRgbaStrip, readPngInfo, stripRowsFor } from './png-stream';
-import { readHeader, sniffFormat } from './sniff';
-import type { Rgba, WatermarkPosition } from './types';
+import { forEachJpegRgbaStrip } from '../jpeg/rows';
+import { forEachRgbaStrip, readPngInfo, stripRowsFor } from '../png/stream';
+import { readHeader, sniffFormat } from '../sniff';
+import type { Rgba, WatermarkPosition } from '../types';
 
 /** Documented limit for the logo ('watermark picture maximum size 500kb'). */
 export const WATERMARK_MAX_BYTES = 512000;

@@ -1,5 +1,5 @@
 // The perceptual guard computed in strips of rows, for images too large to hold twice in the isolate.
-// Same metric as perceptual.ts (block SSIM over 8x8 blocks aligned at (0,0), partial edge blocks
+// Same metric as guard/perceptual.ts (block SSIM over 8x8 blocks aligned at (0,0), partial edge blocks
 // ignored, planes seen on white) and bit-identical scores: each block's sums are accumulated in the same
 // order (row by row, left to right) and blocks are averaged in the same row-major order. State: five
 // float64 sums per 8-pixel block column and plane (~200 B per 8 px of width), plus at display scale
@@ -15,7 +15,7 @@ import { displayScale, GUARD_SSIM_FLOOR, PALETTE_MAX_BANDING, paletteFloor } fro
 export type StripGuardLevel = 'luma' | 'luma+alpha' | 'palette';
 
 /**
- * `scale`: the box factor of the display-scale metric (perceptual.ts displayScale). Default: display
+ * `scale`: the box factor of the display-scale metric (guard/perceptual.ts displayScale). Default: display
  * scale for 'luma'/'luma+alpha', 1 for 'palette'. A caller whose rows are already downscaled (JPEG
  * decoded with DCT scaling) passes the factor that is left.
  */
@@ -63,7 +63,7 @@ export function createStripGuard(opts: StripGuardOptions): StripGuard {
   let blocks = 0;
   let row = 0;
   let bigErrors = 0;
-  // Per-pixel plane values of one row, reused (the plane formulas below match perceptual.ts exactly).
+  // Per-pixel plane values of one row, reused (the plane formulas below match guard/perceptual.ts exactly).
   const va = new Float64Array(width);
   const vb = new Float64Array(width);
   // Display scale (k > 1): per plane, the k x k box sums of the box row in progress, and its means.
@@ -94,7 +94,7 @@ export function createStripGuard(opts: StripGuardOptions): StripGuard {
         out[x] = y * a + 255 * (1 - a);
         continue;
       }
-      // onWhite(c) = c * (a8 / 255) + 255 * (1 - a8 / 255), as perceptual.ts writes it.
+      // onWhite(c) = c * (a8 / 255) + 255 * (1 - a8 / 255), as guard/perceptual.ts writes it.
       const wr = r * (a8 / 255) + 255 * (1 - a8 / 255);
       const wg = g * (a8 / 255) + 255 * (1 - a8 / 255);
       const wb = b * (a8 / 255) + 255 * (1 - a8 / 255);

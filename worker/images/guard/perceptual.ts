@@ -1,9 +1,9 @@
 // A streaming SSIM for the in-isolate perceptual guard. ssim.js keeps several number[] matrices of the
 // full image (hundreds of MB at 10 MP), too much for a 128 MB isolate; this one walks 8x8 blocks of luma
 // (Bezkrovny's block variant of SSIM, the constants of Wang et al. 2004) and allocates nothing per pixel.
-import type { Rgba } from './types';
+import type { Rgba } from '../types';
 
-/** Lossy JPEG/WebP outputs must keep this block SSIM on luma at display scale (why 0.97: guard.ts). */
+/** Lossy JPEG/WebP outputs must keep this block SSIM on luma at display scale (why 0.97: guard/policy.ts). */
 export const GUARD_SSIM_FLOOR = 0.97;
 
 /**
@@ -54,7 +54,7 @@ const chromaR: Plane = (d, i) => 128 + 0.5 * onWhite(d, i, 0) - 0.419 * onWhite(
 
 function planeSsim(a: Rgba, b: Rgba, plane: Plane, k = 1): number {
   // At display scale each sample is the mean of a k x k box (partial boxes at the right and bottom
-  // edges ignored), summed row by row as strip-guard.ts sums them, so both give the same bits.
+  // edges ignored), summed row by row as guard/strip-guard.ts sums them, so both give the same bits.
   const w = a.width;
   const sw = Math.floor(w / k),
     sh = Math.floor(a.height / k);

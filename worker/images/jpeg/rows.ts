@@ -1,6 +1,6 @@
 // JPEG pixels row by row for the callers outside the JPEG pipeline: watermark logos (decode, DCT-scaled),
 // the PNG -> JPG path of large PNGs (encode from rows, and read the result back for the guard). A thin
-// RGBA face on the streaming MozJPEG build (mozjpeg.ts): rows are copied out of the wasm heap at once,
+// RGBA face on the streaming MozJPEG build (jpeg/mozjpeg.ts): rows are copied out of the wasm heap at once,
 // because its views detach whenever the codec's memory grows.
 import { encoderCoefBytes, JpegDecoder, JpegEncoder, reserveMozjpegHeap, STRIP_ROWS } from './mozjpeg';
 

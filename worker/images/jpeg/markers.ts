@@ -1,7 +1,7 @@
 // JPEG segment surgery without decoding: lossless metadata stripping and re-attaching the two pieces of
 // metadata that change how an image looks (EXIF orientation and the ICC colour profile).
-import { ImageDecodeError } from './errors';
-import { ascii, be16 } from './sniff';
+import { ImageDecodeError } from '../errors';
+import { ascii, be16 } from '../sniff';
 
 type Segment = { marker: number; start: number; end: number };
 

@@ -8,7 +8,7 @@
 // same heap). Before each job the heap is grown ONCE to the job's estimate (`reserve`), so no
 // geometric-growth slack; malloc grows it exactly if the estimate was short. A libjpeg fatal error
 // throws out of the wasm; that instance is then discarded (its stack and heap state are unknown).
-import wasmModule from './codecs/mozjpeg.wasm';
+import wasmModule from '../codecs/mozjpeg.wasm';
 
 const PAGE = 65536;
 /** Rows per strip handed over by decoders and taken by the encoder (a multiple of libjpeg's 8/16). */

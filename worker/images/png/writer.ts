@@ -2,7 +2,7 @@
 // heuristic), and the filtered rows stream through the runtime's native zlib
 // (CompressionStream('deflate')). Memory: two rows plus the compressed output. Used where the whole
 // image cannot be handed to OxiPNG inside the isolate (large PNGs, palette output of large PNGs).
-import { concat } from './jpeg-markers';
+import { concat } from '../jpeg/markers';
 
 const CRC_TABLE = (() => {
   const t = new Uint32Array(256);

@@ -1,14 +1,15 @@
 // WebP originals: lossy re-encode (libwebp, with alpha) under the perceptual guard, or lossless
 // (exact) re-encode that keeps every pixel; the never-larger check decides whether either is kept.
-import type { Candidate } from './candidates';
-import { decodeWebp, encodeWebp } from './codecs';
-import { guardedWebp, type GuardMode } from './guard';
-import { hasTransparency } from './pixels';
-import type { HeaderInfo } from './sniff';
-import type { EngineSettings } from './types';
-import { applyWatermark, placeLogo, type PlacedWatermark } from './watermark';
-import { DEFAULT_BUDGET_BYTES, webpTransparentPeakBytes } from './budget';
-import { UnsupportedInput } from './jpeg-pipeline';
+import type { Candidate } from '../candidates';
+import { decodeWebp, encodeWebp } from '../jsquash';
+import { guardedWebp } from '../guard/whole-image';
+import type { GuardMode } from '../guard/whole-image';
+import { hasTransparency } from '../pixels/rgba';
+import type { HeaderInfo } from '../sniff';
+import type { EngineSettings } from '../types';
+import { applyWatermark, placeLogo, type PlacedWatermark } from '../pixels/watermark';
+import { DEFAULT_BUDGET_BYTES, webpTransparentPeakBytes } from '../budget';
+import { UnsupportedInput } from '../jpeg/pipeline';
 import { optimiseWebpBounded, WebpTooLarge, type WebpPicture } from './libwebp';
 
 export async function webpCandidates(
@@ -38,7 +39,7 @@ export async function webpCandidates(
 
 /**
  * WebPs beyond jSquash's budget (lossy mode, with or without watermark; budget.ts picks this): our libwebp build
- * decodes into the encoder's YUV picture and guards strip by strip (libwebp.ts): ~3.4 B/px, ~20 B/px with real transparency.
+ * decodes into the encoder's YUV picture and guards strip by strip (webp/libwebp.ts): ~3.4 B/px, ~20 B/px with real transparency.
  */
 export async function largeWebpCandidates(
   input: Uint8Array,

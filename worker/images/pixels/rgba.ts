@@ -1,5 +1,5 @@
 // Small pixel operations on straight RGBA buffers.
-import type { Rgba } from './types';
+import type { Rgba } from '../types';
 
 /** Applies EXIF orientation 1..8 so the pixels are upright as displayed (then orientation becomes 1). */
 export function applyOrientation(img: Rgba, orientation: number): Rgba {
