@@ -15,7 +15,7 @@ import { trimCodecs } from './jsquash';
 import { oneAtATime } from './one-at-a-time';
 import type { EngineDeps, EngineFormat, EnginePath, EngineResult, EngineSettings } from './types';
 import { largeWebpCandidates, webpCandidates } from './webp/pipeline';
-import type { GuardMode } from './guard/whole-image';
+import type { GuardMode } from './guard/policy';
 import { WatermarkError } from './pixels/watermark';
 
 export type {
@@ -31,7 +31,7 @@ export { ImageDecodeError } from './errors';
 export { WatermarkError, WATERMARK_MAX_BYTES } from './pixels/watermark';
 export { sniffFormat } from './sniff';
 export { selectPath, maxPixelsInIsolate, ISOLATE_BYTES, PEAK_BYTES_PER_PIXEL } from './budget';
-export { GUARD_SSIM_FLOOR } from './guard/whole-image';
+export { GUARD_SSIM_FLOOR } from './guard/policy';
 
 export const MIME: Record<EngineFormat, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 

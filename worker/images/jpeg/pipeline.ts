@@ -14,7 +14,7 @@ import { DEFAULT_BUDGET_BYTES } from '../budget';
 import type { Candidate } from '../candidates';
 import { smallest } from '../candidates';
 import { ImageDecodeError } from '../errors';
-import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_SSIM_FLOOR, GUARD_STEP, type GuardMode } from '../guard/whole-image';
+import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_SSIM_FLOOR, GUARD_STEP, type GuardMode } from '../guard/policy';
 import { attachMetadata, iccSegments, jpegOrientation, stripJpegMetadata } from './markers';
 import {
   encoderCoefBytes,

@@ -10,7 +10,7 @@
 // Lossless without watermark: the original with its metadata chunks removed competes with a row-wise
 // re-encode (16-bit kept).
 import type { Candidate } from '../candidates';
-import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_STEP, type GuardMode } from '../guard/whole-image';
+import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_STEP, type GuardMode } from '../guard/policy';
 import { DEFAULT_BUDGET_BYTES, JPEG_STAGE_SLACK, PNG_ROWS } from '../budget';
 import { createJpegRowWriter, jpegWriterBytes, openJpegRows } from '../jpeg/rows';
 import { strippedPngLength, stripPngMetadata } from './chunks';

@@ -5,7 +5,7 @@ import type { Candidate } from '../candidates';
 import { smallest } from '../candidates';
 import { decodePng, oxipngFile, oxipngPixels } from '../jsquash';
 import { guardedJpeg } from '../guard/whole-image';
-import type { GuardMode } from '../guard/whole-image';
+import type { GuardMode } from '../guard/policy';
 import { largeErrorShare, paletteFloor, PALETTE_MAX_BANDING, ssimScore } from '../guard/perceptual';
 import { flattenOnWhite, hasTransparency } from '../pixels/rgba';
 import { colourChunks, withChunks } from './chunks';

@@ -11,7 +11,7 @@
 //
 // One instance per isolate; a libwebp failure discards it.
 import wasmModule from '../codecs/libwebp.wasm';
-import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_STEP, type GuardMode, type GuardedOutput } from '../guard/whole-image';
+import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_STEP, type GuardMode, type GuardedOutput } from '../guard/policy';
 import { GUARD_SSIM_FLOOR } from '../guard/perceptual';
 import { createStripGuard } from '../guard/strip-guard';
 

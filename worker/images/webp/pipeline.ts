@@ -3,7 +3,7 @@
 import type { Candidate } from '../candidates';
 import { decodeWebp, encodeWebp } from '../jsquash';
 import { guardedWebp } from '../guard/whole-image';
-import type { GuardMode } from '../guard/whole-image';
+import type { GuardMode } from '../guard/policy';
 import { hasTransparency } from '../pixels/rgba';
 import type { HeaderInfo } from '../sniff';
 import type { EngineSettings } from '../types';
