@@ -1,19 +1,29 @@
-// npm run bench:store -- [--large DIR] [--only NAME,...] [--limit N] [--json FILE] [--no-butteraugli] [--timeout-min 60]
-//                         [--commit REF] [--log FILE] [--keep DIR] [--markdown]
+// npm run bench:store -- [--set photos|large] [--half held-out|tune|all] [--level low|medium|high] [--batch]
+//                         [--only NAME,...] [--limit N] [--json FILE] [--no-butteraugli] [--timeout-min 60]
+//                         [--commit REF] [--log FILE] [--keep DIR] [--markdown] [--photos DIR] [--large DIR]
 //
-// Issue 16 measured through the product itself, not the engine alone: `npm start` on free ports (its
-// own WRANGLER_STATE), each >= 6 MP photo of the large set added as a product of the dev store through
-// the emulator's control API, Medium saved the way the settings sheet saves it, "Optimize now" from the
-// manual list with the calls the admin's manual modal makes, the job followed with the progress panel's
-// call; then the bytes the store serves for each image are fetched and scored against the original:
-// decodes, saved %, the engine's block SSIM, butteraugli 3-norm (when installed), beside native MozJPEG
-// q75 (sharp mozjpeg: true) on the same original. Prints one line per image, medians, the ratio
-// product/native, workerd's peak RSS and CPU during the job. --commit REF runs `npm start` in a clean
-// export of that commit (node_modules linked) instead of this working tree (others' half-made edits in a
-// shared tree would be bundled, and wrangler reloads on every save); --log keeps npm start's output,
-// --keep DIR the served and native files, --markdown prints the table for a README. Needs the wallpapers
-// of the large set:
-//   apt-get install -y plasma-workspace-wallpapers ukui-wallpapers   (butteraugli: libjxl-devtools)
+// The engine measured through the product itself, not the engine alone: `npm start` on free ports (its
+// own WRANGLER_STATE), each photo added as a product of the dev store through the emulator's control API,
+// the level saved the way the settings sheet saves it (PNG to JPG on when the set has PNGs), "Optimize
+// now" from the manual list with the calls the admin's manual modal makes, the job followed with the
+// progress panel's call; then the bytes the store serves for each image are fetched and scored against
+// the original: decodes, bytes against native MozJPEG at the same quality number (sharp mozjpeg: true),
+// the engine's block SSIM, butteraugli 3-norm (when installed) for both.
+//
+// The set (issue 24): --set photos (default) is bench/lib/photo-set.ts, 25 real photographs of 6-20 MP,
+// JPEG and PNG, from Debian's lomiri-wallpapers and mate-backgrounds packages (fetched with apt-get
+// download at bench time, never committed), split by source photo into a half the engine may be tuned
+// on and a held-out half (--half, default held-out) that the README reports. --set large is the older
+// wallpaper-render set (bench/lib/large-set.ts; apt-get install -y plasma-workspace-wallpapers
+// ukui-wallpapers).
+//
+// By default every image is its own "Optimize now" job, one after the other, so workerd's CPU time and
+// RSS rise during that job are the image's (CPU ms/MP and peak memory columns); --batch sends them all
+// as one job as a merchant's bulk run does (then only job-wide figures). The path column is the engine's
+// own account of what it did (the `engine_result` line the optimise step logs). --commit REF runs `npm
+// start` in a clean export of that commit (node_modules linked) instead of this working tree; --log
+// keeps npm start's output, --keep DIR the served and native files, --markdown prints the table for a
+// README. butteraugli: apt-get install -y libjxl-devtools.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +31,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { buildLargeSet } from './lib/large-set';
+import { buildPhotoSet, type SetHalf } from './lib/photo-set';
 import { median } from './lib/report';
 import {
   addProduct,
@@ -29,7 +40,7 @@ import {
   manualList,
   optimiseNow,
   productSchedule,
-  saveMediumSettings,
+  saveLevelSettings,
   servedBytes,
   storeProducts,
   type TabSchedule,
@@ -43,10 +54,15 @@ import {
   type RunningProduct,
   type WorkerdFigures,
 } from './lib/store-product';
-import { butteraugli, checkDecodes, engineSsim, findButteraugli, nativeQ75, type Butteraugli } from './lib/store-score';
+import { butteraugli, checkDecodes, engineSsim, findButteraugli, nativeMozjpeg, type Butteraugli } from './lib/store-score';
 
 const { values: args } = parseArgs({
   options: {
+    set: { type: 'string', default: 'photos' },
+    half: { type: 'string', default: 'held-out' },
+    level: { type: 'string', default: 'medium' },
+    batch: { type: 'boolean', default: false },
+    photos: { type: 'string', default: join(tmpdir(), 'bench-photos') },
     large: { type: 'string', default: join(tmpdir(), 'bench-large') },
     only: { type: 'string' },
     limit: { type: 'string' },
@@ -62,13 +78,28 @@ const { values: args } = parseArgs({
 
 const TITLE_PREFIX = 'bench-store';
 const MIN_MP = 6;
+const LEVELS = { low: { level: 1, quality: 90 }, medium: { level: 2, quality: 75 }, high: { level: 3, quality: 70 } } as const;
+const level = LEVELS[args.level as keyof typeof LEVELS];
+if (!level) throw new Error(`--level is one of ${Object.keys(LEVELS).join(', ')}`);
 /** The full 5120x2880 Plasma wallpapers (14.7 MP) beside the large set's 9 and 16 MP squares. */
 const fullWallpaper = (stem: string) => `/usr/share/wallpapers/${stem}/contents/images/5120x2880.jpg`;
 
-type Photo = { name: string; path: string; megapixels: number };
+type Photo = { name: string; path: string; megapixels: number; format: 'jpeg' | 'png' };
+
+/** What the engine said it did (the optimise step's `engine_result` log line). */
+export type EngineLine = {
+  kind: string;
+  path?: string;
+  format?: string;
+  qualityUsed?: number;
+  tiles?: number;
+  note?: string;
+  reason?: string;
+};
 
 export type StoreRecord = {
   name: string;
+  format: 'jpeg' | 'png';
   megapixels: number;
   bytesIn: number;
   bytesOut: number;
@@ -84,22 +115,39 @@ export type StoreRecord = {
   butteraugli: Butteraugli | null;
   nativeButteraugli: Butteraugli | null;
   appStatus?: string;
+  engine?: EngineLine;
+  /** One image per job: workerd's CPU during the job per megapixel, and its RSS rise over the idle Worker. */
+  cpuMsPerMp?: number;
+  peakRiseMb?: number;
 };
 
-/** The large set's >= 6 MP JPEG photos: its 3000 and 4000 px squares, plus the full Plasma wallpapers. */
+/** The set's photos of 6 MP and more: the photo set's half (default), or the older large set's JPEGs. */
 async function photos(): Promise<Photo[]> {
-  const made = await buildLargeSet(args.large);
-  const squares = made
-    .filter((n) => /^photo-jpg_.+-(3000|4000)\.jpg$/.test(n))
-    .map((n) => ({ name: n.replace(/^photo-jpg_|\.jpg$/g, ''), path: join(args.large, n) }));
-  const stems = [...new Set(made.map((n) => /^photo-jpg_(.+)-\d+\.jpg$/.exec(n)?.[1]).filter((s): s is string => !!s))];
-  const full = stems.filter((s) => existsSync(fullWallpaper(s))).map((s) => ({ name: `${s}-5120x2880`, path: fullWallpaper(s) }));
-  const out: Photo[] = [];
-  for (const p of [...squares, ...full]) {
-    const m = await sharp(p.path).metadata();
-    const megapixels = ((m.width ?? 0) * (m.height ?? 0)) / 1e6;
-    if (m.format === 'jpeg' && megapixels >= MIN_MP) out.push({ ...p, megapixels });
-  }
+  let out: Photo[] = [];
+  if (args.set === 'photos') {
+    const half = args.half === 'all' ? undefined : (args.half as SetHalf);
+    if (half && half !== 'tune' && half !== 'held-out') throw new Error('--half is held-out, tune or all');
+    out = (await buildPhotoSet(args.photos, half)).map((p) => ({
+      name: p.name,
+      path: p.path,
+      megapixels: p.megapixels,
+      format: p.format,
+    }));
+  } else if (args.set === 'large') {
+    const made = await buildLargeSet(args.large);
+    const squares = made
+      .filter((n) => /^photo-jpg_.+-(3000|4000)\.jpg$/.test(n))
+      .map((n) => ({ name: n.replace(/^photo-jpg_|\.jpg$/g, ''), path: join(args.large, n) }));
+    const stems = [...new Set(made.map((n) => /^photo-jpg_(.+)-\d+\.jpg$/.exec(n)?.[1]).filter((s): s is string => !!s))];
+    const full = stems
+      .filter((s) => existsSync(fullWallpaper(s)))
+      .map((s) => ({ name: `${s}-5120x2880`, path: fullWallpaper(s) }));
+    for (const p of [...squares, ...full]) {
+      const m = await sharp(p.path).metadata();
+      const megapixels = ((m.width ?? 0) * (m.height ?? 0)) / 1e6;
+      if (m.format === 'jpeg' && megapixels >= MIN_MP) out.push({ ...p, megapixels, format: 'jpeg' });
+    }
+  } else throw new Error('--set is photos or large');
   const only = args.only
     ?.split(',')
     .map((s) => s.trim())
@@ -112,13 +160,25 @@ async function photos(): Promise<Photo[]> {
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)} %` : '-');
-const ssim = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-').padStart(6);
 const ba = (b: Butteraugli | null) =>
   b && Number.isFinite(b.pnorm3) ? b.pnorm3.toFixed(2) : b && Number.isFinite(b.max) ? `max ${b.max.toFixed(2)}` : '-';
+const fixed = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '-');
+/** The nearest-rank percentile (p in 0..1) of the finite values. */
+function percentile(values: number[], p: number): number {
+  const v = values.filter(Number.isFinite).sort((a, b) => a - b);
+  return v.length ? v[Math.min(v.length - 1, Math.max(0, Math.ceil(p * v.length) - 1))]! : Number.NaN;
+}
+const worst = (values: number[]) => percentile(values, 1);
+const pathOf = (e?: EngineLine) =>
+  !e
+    ? '-'
+    : e.kind !== 'optimised'
+      ? e.kind
+      : `${e.path ?? '?'}${e.tiles ? `-tiles${e.tiles}` : ''} ${e.format ?? ''} q${e.qualityUsed ?? '-'}`;
 
 /**
  * The native reference's scores depend only on the original and sharp's MozJPEG, not on the product: kept
- * in the large set's folder (keyed by both files' hashes), so a rerun after an engine change scores only
+ * in the set's folder (keyed by both files' hashes), so a rerun after an engine change scores only
  * the product's bytes.
  */
 async function nativeScores(
@@ -126,7 +186,7 @@ async function nativeScores(
   native: Uint8Array,
   tool: Butteraugli['tool'] | null,
 ): Promise<{ ssim: number; butteraugli: Butteraugli | null }> {
-  const file = join(args.large, 'bench-store-native-scores.json');
+  const file = join(args.set === 'photos' ? args.photos : args.large, 'bench-store-native-scores.json');
   const cache = existsSync(file)
     ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, { ssim: number; butteraugli: Butteraugli | null }>)
     : {};
@@ -141,6 +201,19 @@ async function nativeScores(
   return fresh;
 }
 
+/** The `engine_result` lines npm start printed so far, in order (the Worker's structured log). */
+function engineLines(log: string): EngineLine[] {
+  const out: EngineLine[] = [];
+  for (const m of log.matchAll(/\{"level":"info","event":"engine_result".*\}/g)) {
+    try {
+      out.push(JSON.parse(m[0]) as EngineLine);
+    } catch {
+      // a line cut by the log's tail window
+    }
+  }
+  return out;
+}
+
 /** Waits until the app's catalogue lists every added product in the manual list (products/create synced). */
 async function waitForManualRows(p: RunningProduct, titles: Set<string>): Promise<Map<string, number>> {
   const deadline = Date.now() + 180_000;
@@ -153,32 +226,51 @@ async function waitForManualRows(p: RunningProduct, titles: Set<string>): Promis
   }
 }
 
-/** Polls getOptSchedule as the progress panel does, until the Product tab's job ends. */
-async function waitForJob(p: RunningProduct, timeoutMs: number): Promise<TabSchedule> {
+/**
+ * Polls getOptSchedule as the progress panel does, until the Product tab's job ends. `done` says the
+ * job at hand has shown its work (a one-image job can end between two polls, and the finished job before
+ * it reads the same).
+ */
+async function waitForJob(
+  p: RunningProduct,
+  timeoutMs: number,
+  done: () => boolean,
+  pollMs: number,
+  quiet = false,
+): Promise<TabSchedule> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
+  let sawRunning = false;
   for (;;) {
     const s = await productSchedule(p);
     const line = s
       ? `${s.status} ${s.opt_total - s.opt_in}/${s.opt_total} (done ${s.opt_done ?? '-'}, failed ${s.opt_failed ?? '-'})`
       : 'no schedule';
-    if (line !== last) console.log(`  progress: ${line}`);
+    if (line !== last && !quiet) console.log(`  progress: ${line}`);
     last = line;
-    if (s && !isRunning(s) && s.opt_total > 0) return s;
+    sawRunning ||= isRunning(s);
+    if (s && !isRunning(s) && s.opt_total > 0 && (sawRunning || done())) return s;
     if (Date.now() > deadline) throw new Error(`the job did not finish within ${timeoutMs / 60000} min (last: ${line})`);
-    await sleep(3000);
+    await sleep(pollMs);
   }
 }
 
+type Served = {
+  bytes: Uint8Array;
+  status: string;
+  appStatus?: string;
+  engine?: EngineLine;
+  cpuMsPerMp?: number;
+  peakRiseMb?: number;
+};
+
 async function main() {
   const set = await photos();
-  if (set.length === 0)
-    throw new Error(
-      'no >= 6 MP JPEG photos selected (apt-get install -y plasma-workspace-wallpapers ukui-wallpapers; check --only)',
-    );
+  if (set.length === 0) throw new Error('no photos of 6 MP and more selected (check --set, --half, --only)');
+  const withPng = set.some((p) => p.format === 'png');
   const tool = args['no-butteraugli'] ? null : await findButteraugli();
   console.log(
-    `bench:store: ${set.length} photos of ${Math.min(...set.map((s) => s.megapixels)).toFixed(1)}-${Math.max(...set.map((s) => s.megapixels)).toFixed(1)} MP; butteraugli: ${tool ?? 'not used'}`,
+    `bench:store: ${set.length} photos (${args.set}, ${args.set === 'photos' ? args.half : 'all'}; ${set.filter((p) => p.format === 'png').length} PNG) of ${Math.min(...set.map((s) => s.megapixels)).toFixed(1)}-${Math.max(...set.map((s) => s.megapixels)).toFixed(1)} MP; level ${args.level} (native MozJPEG q${level.quality}); butteraugli: ${tool ?? 'not used'}`,
   );
 
   const [port, emulatorPort] = [await freePort(), await freePort()];
@@ -196,44 +288,100 @@ async function main() {
   });
   const root = product.child.pid!;
   const originals = new Map<string, Uint8Array>();
-  const served = new Map<string, { bytes: Uint8Array; status: string; appStatus?: string }>();
-  let workerd: WorkerdFigures;
+  const served = new Map<string, Served>();
+  const timeoutMs = Number(args['timeout-min']) * 60_000;
+  let workerd: WorkerdFigures | undefined;
   let jobWallMs: number;
   let schedule: TabSchedule | undefined;
   try {
-    console.log(`  admin ${product.base}/main (shop ${product.shop}); saving Medium (manual mode) in the settings`);
-    await saveMediumSettings(product);
+    console.log(
+      `  admin ${product.base}/main (shop ${product.shop}); saving ${args.level} (manual mode, PNG to JPG ${withPng ? 'on' : 'off'})`,
+    );
+    await saveLevelSettings(product, level.level, withPng);
 
     const titles = new Map<string, Photo>();
     for (const photo of set) {
       const bytes = new Uint8Array(readFileSync(photo.path));
       const title = `${TITLE_PREFIX} ${photo.name}`;
-      const added = await addProduct(product, title, bytes, `${photo.name}.jpg`);
+      const added = await addProduct(product, title, bytes, `${photo.name}.${photo.format === 'png' ? 'png' : 'jpg'}`);
       if (added.media[0]?.sha256 !== sha256(bytes)) throw new Error(`the store did not keep ${photo.name}'s bytes`);
       originals.set(title, bytes);
       titles.set(title, photo);
     }
+    // A warm-up product (1 MP JPEG and PNG crops of the first photo), optimised first and not counted: a
+    // fresh workerd compiles and tiers up the codecs on its first images, which a Worker that optimises
+    // image after image pays once.
+    const warmTitle = `${TITLE_PREFIX} warm-up`;
+    const warm = sharp(set[0]!.path).resize(1200, 800, { fit: 'cover' });
+    const warmJpeg = new Uint8Array(await warm.clone().jpeg({ quality: 92 }).toBuffer());
+    const warmPng = new Uint8Array(await warm.clone().png().toBuffer());
+    await addProduct(product, warmTitle, warmJpeg, 'warm-up.jpg');
+    if (withPng) await addProduct(product, `${warmTitle} png`, warmPng, 'warm-up.png');
     console.log(`  ${titles.size} products added; waiting for the manual list to show them`);
-    const rows = await waitForManualRows(product, new Set(titles.keys()));
+    const warmTitles = withPng ? [warmTitle, `${warmTitle} png`] : [warmTitle];
+    const listed = await waitForManualRows(product, new Set([...titles.keys(), ...warmTitles]));
+    const warmBefore = engineLines(product.log()).length;
+    await optimiseNow(
+      product,
+      warmTitles.map((t) => listed.get(t)!),
+    );
+    await waitForJob(product, timeoutMs, () => engineLines(product.log()).length >= warmBefore + warmTitles.length, 1000, true);
+    const rows = new Map([...listed].filter(([t]) => titles.has(t)));
 
-    const sampler = sampleWorkerd(root);
+    const perImage = new Map<string, { engine?: EngineLine; cpuMsPerMp?: number; peakRiseMb?: number }>();
     const t0 = Date.now();
-    const started = await optimiseNow(product, [...rows.values()]);
-    console.log(`  Optimize now: job ${started.job_id}, ${started.total} images`);
-    schedule = await waitForJob(product, Number(args['timeout-min']) * 60_000);
+    if (args.batch) {
+      const sampler = sampleWorkerd(root);
+      const started = await optimiseNow(product, [...rows.values()]);
+      console.log(`  Optimize now: job ${started.job_id}, ${started.total} images`);
+      schedule = await waitForJob(product, timeoutMs, () => false, 3000);
+      workerd = sampler.stop();
+    } else {
+      // One job per image, one after the other: the CPU and RSS rise during a job are that image's.
+      let cpuMs = 0;
+      let peak = 0;
+      let idle = Number.POSITIVE_INFINITY;
+      let restarted = false;
+      let samples = 0;
+      for (const [title, rowId] of rows) {
+        const photo = titles.get(title)!;
+        const before = engineLines(product.log()).length;
+        const sampler = sampleWorkerd(root);
+        await optimiseNow(product, [rowId]);
+        schedule = await waitForJob(product, timeoutMs, () => engineLines(product.log()).length > before, 1000, true);
+        const w = sampler.stop();
+        const engine = engineLines(product.log())[before];
+        const rec = { engine, cpuMsPerMp: w.cpuMs / photo.megapixels, peakRiseMb: w.peakRssMb - w.idleRssMb };
+        perImage.set(title, rec);
+        cpuMs += w.cpuMs;
+        peak = Math.max(peak, w.peakRssMb);
+        idle = Math.min(idle, w.idleRssMb);
+        restarted ||= w.restarted;
+        samples += w.samples;
+        console.log(
+          `  ${photo.name.padEnd(22)} ${schedule.status}, ${pathOf(engine)}, CPU ${rec.cpuMsPerMp.toFixed(0)} ms/MP, RSS +${rec.peakRiseMb.toFixed(0)} MB${w.restarted ? ' (workerd restarted)' : ''}`,
+        );
+      }
+      workerd = { peakRssMb: peak, hwmMb: peak, idleRssMb: idle, cpuMs, samples, restarted };
+    }
     jobWallMs = Date.now() - t0;
-    workerd = sampler.stop();
+    const lines = engineLines(product.log());
 
     const inStore = await storeProducts(product);
     for (const [title, rowId] of rows) {
       const media = inStore.find((x) => x.title === title)?.media[0];
       if (!media) throw new Error(`${title} is gone from the store`);
       const detail = await itemImages(product, rowId).catch(() => []);
+      const imageId = detail[0]?.id;
+      const mine = perImage.get(title);
       served.set(title, {
         bytes: await servedBytes(media.url),
         status: media.status,
-        appStatus: detail[0]?.status as string | undefined,
-      }); // the image row's documented status text
+        appStatus: detail[0]?.status as string | undefined, // the image row's documented status text
+        engine: mine?.engine ?? lines.find((l) => (l as { imageId?: unknown }).imageId === imageId),
+        cpuMsPerMp: mine?.cpuMsPerMp,
+        peakRiseMb: mine?.peakRiseMb,
+      });
     }
   } finally {
     await stopProduct(product.child);
@@ -243,7 +391,7 @@ async function main() {
 
   // Scored after the product stopped: butteraugli and the native encode do not share the CPUs with it.
   console.log(
-    `\n${'image'.padEnd(26)} ${'MP'.padStart(5)} ${'original'.padStart(9)} ${'product'.padStart(9)} ${'saved'.padStart(7)} ${'native'.padStart(7)} ${'SSIM'.padStart(6)} ${'SSIM n'.padStart(6)} ${'BA prod'.padStart(7)} ${'BA nat'.padStart(7)}  store status`,
+    `\n${'image'.padEnd(22)} ${'MP'.padStart(5)} ${'original'.padStart(9)} ${'product'.padStart(9)} ${'native'.padStart(9)} ${'prod/nat'.padStart(8)} ${'BA prod'.padStart(7)} ${'BA nat'.padStart(7)} ${'ms/MP'.padStart(6)} ${'RSS+'.padStart(5)}  path, store status`,
   );
   const records: StoreRecord[] = [];
   for (const [title, original] of originals) {
@@ -251,15 +399,16 @@ async function main() {
     const out = served.get(title)!;
     const decoded = await checkDecodes(out.bytes);
     const changed = sha256(out.bytes) !== sha256(original);
-    const native = await nativeQ75(original);
+    const native = await nativeMozjpeg(original, level.quality);
     const nat = await nativeScores(original, native, tool);
     if (args.keep) {
       mkdirSync(args.keep, { recursive: true });
       writeFileSync(join(args.keep, `${photo.name}.product.jpg`), out.bytes);
-      writeFileSync(join(args.keep, `${photo.name}.native-q75.jpg`), native);
+      writeFileSync(join(args.keep, `${photo.name}.native-q${level.quality}.jpg`), native);
     }
     const rec: StoreRecord = {
       name: photo.name,
+      format: photo.format,
       megapixels: photo.megapixels,
       bytesIn: original.length,
       bytesOut: out.bytes.length,
@@ -276,64 +425,96 @@ async function main() {
       butteraugli:
         tool && decoded.ok ? (changed ? await butteraugli(tool, original, out.bytes) : { tool, pnorm3: 0, max: 0 }) : null,
       nativeButteraugli: nat.butteraugli,
+      engine: out.engine,
+      cpuMsPerMp: out.cpuMsPerMp,
+      peakRiseMb: out.peakRiseMb,
     };
     records.push(rec);
     console.log(
-      `${rec.name.padEnd(26)} ${rec.megapixels.toFixed(1).padStart(5)} ${String(rec.bytesIn).padStart(9)} ${String(rec.bytesOut).padStart(9)} ${pct(rec.saved).padStart(7)} ${pct(rec.nativeSaved).padStart(7)} ` +
-        `${ssim(rec.engineSsim)} ${ssim(rec.nativeSsim)} ${ba(rec.butteraugli).padStart(7)} ${ba(rec.nativeButteraugli).padStart(7)}  ` +
-        `${rec.status}${rec.decodes ? '' : ' DOES NOT DECODE'}${rec.changed ? '' : ' unchanged'}${rec.appStatus !== undefined ? `, app: ${rec.appStatus}` : ''}`,
+      `${rec.name.padEnd(22)} ${rec.megapixels.toFixed(1).padStart(5)} ${String(rec.bytesIn).padStart(9)} ${String(rec.bytesOut).padStart(9)} ${String(rec.nativeBytes).padStart(9)} ${pct(rec.bytesOut / rec.nativeBytes).padStart(8)} ` +
+        `${ba(rec.butteraugli).padStart(7)} ${ba(rec.nativeButteraugli).padStart(7)} ${fixed(rec.cpuMsPerMp ?? Number.NaN, 0).padStart(6)} ${fixed(rec.peakRiseMb ?? Number.NaN, 0).padStart(5)}  ` +
+        `${pathOf(rec.engine)}, ${rec.status}${rec.decodes ? '' : ' DOES NOT DECODE'}${rec.changed ? '' : ' unchanged'}${rec.appStatus !== undefined ? `, app: ${rec.appStatus}` : ''}`,
     );
   }
 
-  const medSaved = median(records.map((r) => r.saved));
-  const medNative = median(records.map((r) => r.nativeSaved));
-  const tin = records.reduce((n, r) => n + r.bytesIn, 0);
-  const totalSaved = (tin - records.reduce((n, r) => n + r.bytesOut, 0)) / tin;
-  const totalNative = (tin - records.reduce((n, r) => n + r.nativeBytes, 0)) / tin;
-  const baProd = records.map((r) => r.butteraugli?.pnorm3 ?? Number.NaN).filter(Number.isFinite);
-  const baNat = records.map((r) => r.nativeButteraugli?.pnorm3 ?? Number.NaN).filter(Number.isFinite);
+  const summary = summarise(records);
   const mp = records.reduce((n, r) => n + r.megapixels, 0);
-  const summary = {
-    images: records.length,
-    medianSaved: medSaved,
-    medianNativeSaved: medNative,
-    ratio: medSaved / medNative,
-    totalSaved,
-    totalNativeSaved: totalNative,
-    unchanged: records.filter((r) => !r.changed).length,
-    notDecoding: records.filter((r) => !r.decodes).length,
-    belowGuardFloor: records.filter((r) => r.changed && r.engineSsim < 0.97).length,
-    medianButteraugli: median(baProd),
-    worstButteraugli: baProd.length ? Math.max(...baProd) : Number.NaN,
-    medianNativeButteraugli: median(baNat),
+  const all = {
+    ...summary,
+    level: args.level,
+    set: args.set,
+    half: args.half,
     job: schedule,
     jobWallMs,
-    workerdCpuMsPerMp: workerd.cpuMs / mp,
+    workerdCpuMsPerMp: (workerd?.cpuMs ?? Number.NaN) / mp,
     workerd,
   };
   console.log(
-    `\nmedian saved: product ${pct(medSaved)}, native MozJPEG q75 ${pct(medNative)}: ratio ${(summary.ratio * 100).toFixed(1)} % (total ${pct(totalSaved)} vs ${pct(totalNative)})` +
-      `\nbutteraugli 3-norm median: product ${Number.isFinite(summary.medianButteraugli) ? summary.medianButteraugli.toFixed(2) : '-'} (worst ${Number.isFinite(summary.worstButteraugli) ? summary.worstButteraugli.toFixed(2) : '-'}), native ${Number.isFinite(summary.medianNativeButteraugli) ? summary.medianNativeButteraugli.toFixed(2) : '-'}` +
-      `\n${summary.unchanged} unchanged, ${summary.notDecoding} not decoding, ${summary.belowGuardFloor} changed below the guard floor 0.97; job ${schedule?.status} done ${schedule?.opt_done ?? '-'} failed ${schedule?.opt_failed ?? '-'} in ${(jobWallMs / 1000).toFixed(0)} s` +
-      `\nworkerd: peak RSS during the job ${workerd.peakRssMb.toFixed(0)} MB (VmHWM ${workerd.hwmMb.toFixed(0)} MB, idle before the job ${workerd.idleRssMb.toFixed(0)} MB), CPU ${summary.workerdCpuMsPerMp.toFixed(0)} ms/MP (whole process: engine, guard, D1/R2, Shopify calls)` +
-      (workerd.restarted
-        ? '\nworkerd was restarted during the job (wrangler reload): VmHWM and CPU cover only what was sampled'
-        : ''),
+    `\nbytes against native MozJPEG q${level.quality}: median ${pct(summary.medianBytesRatio)} per image, total ${pct(summary.totalBytesRatio)} (saved: product ${pct(summary.medianSaved)}, native ${pct(summary.medianNativeSaved)} median)` +
+      `\nbutteraugli 3-norm median / p90 / worst: product ${fixed(summary.butteraugli.median)} / ${fixed(summary.butteraugli.p90)} / ${fixed(summary.butteraugli.worst)}, native ${fixed(summary.nativeButteraugli.median)} / ${fixed(summary.nativeButteraugli.p90)} / ${fixed(summary.nativeButteraugli.worst)}` +
+      `\nCPU ms/MP median / worst: ${fixed(summary.cpu.median, 0)} / ${fixed(summary.cpu.worst, 0)}; workerd RSS rise over the idle Worker median / worst ${fixed(summary.peakRise.median, 0)} / ${fixed(summary.peakRise.worst, 0)} MB` +
+      `\n${summary.unchanged} unchanged, ${summary.notDecoding} not decoding; paths: ${Object.entries(summary.paths)
+        .map(([k, v]) => `${k} x${v}`)
+        .join(', ')}` +
+      `\njob(s) ${schedule?.status} in ${(jobWallMs / 1000).toFixed(0)} s; workerd peak RSS ${fixed(workerd?.peakRssMb ?? Number.NaN, 0)} MB (idle ${fixed(workerd?.idleRssMb ?? Number.NaN, 0)} MB), CPU ${fixed(all.workerdCpuMsPerMp, 0)} ms/MP over all (engine, guard, D1/R2, Shopify calls)` +
+      (workerd?.restarted ? '\nworkerd was restarted during the job (wrangler reload): CPU covers only what was sampled' : ''),
   );
-  if (args.markdown) console.log(`\n${markdownTable(records)}`);
-  if (args.json) writeFileSync(args.json, JSON.stringify({ summary, records }, null, 2));
+  if (args.markdown) console.log(`\n${markdownSummary(summary, level.quality)}\n\n${markdownTable(records, level.quality)}`);
+  if (args.json) writeFileSync(args.json, JSON.stringify({ summary: all, records }, null, 2));
   if (summary.notDecoding > 0) process.exitCode = 1;
 }
 
-function markdownTable(records: StoreRecord[]): string {
+/** The figures the README's engine table reports. */
+export function summarise(records: StoreRecord[]) {
+  const three = (v: number[]) => ({ median: median(v.filter(Number.isFinite)), p90: percentile(v, 0.9), worst: worst(v) });
+  const paths: Record<string, number> = {};
+  for (const r of records) {
+    const k = r.engine
+      ? `${r.format}->${r.engine.kind === 'optimised' ? `${r.engine.path ?? '?'}${r.engine.tiles ? '-tiles' : ''}` : r.engine.kind}`
+      : `${r.format}->?`;
+    paths[k] = (paths[k] ?? 0) + 1;
+  }
+  const sum = (f: (r: StoreRecord) => number) => records.reduce((n, r) => n + f(r), 0);
+  return {
+    images: records.length,
+    medianBytesRatio: median(records.map((r) => r.bytesOut / r.nativeBytes)),
+    totalBytesRatio: sum((r) => r.bytesOut) / sum((r) => r.nativeBytes),
+    medianSaved: median(records.map((r) => r.saved)),
+    medianNativeSaved: median(records.map((r) => r.nativeSaved)),
+    butteraugli: three(records.map((r) => r.butteraugli?.pnorm3 ?? Number.NaN)),
+    nativeButteraugli: three(records.map((r) => r.nativeButteraugli?.pnorm3 ?? Number.NaN)),
+    cpu: three(records.map((r) => r.cpuMsPerMp ?? Number.NaN)),
+    peakRise: three(records.map((r) => r.peakRiseMb ?? Number.NaN)),
+    unchanged: records.filter((r) => !r.changed).length,
+    notDecoding: records.filter((r) => !r.decodes).length,
+    paths,
+  };
+}
+
+function markdownSummary(s: ReturnType<typeof summarise>, q: number): string {
+  return [
+    `| ${s.images} photos | product | native MozJPEG q${q} |`,
+    '|---|---|---|',
+    `| bytes, median per image / total | **${pct(s.medianBytesRatio)}** / ${pct(s.totalBytesRatio)} of native | 100 % |`,
+    `| median saved | ${pct(s.medianSaved)} | ${pct(s.medianNativeSaved)} |`,
+    `| butteraugli 3-norm median / p90 / worst | ${fixed(s.butteraugli.median)} / ${fixed(s.butteraugli.p90)} / ${fixed(s.butteraugli.worst)} | ${fixed(s.nativeButteraugli.median)} / ${fixed(s.nativeButteraugli.p90)} / ${fixed(s.nativeButteraugli.worst)} |`,
+    `| CPU ms/MP median / worst (workerd, one image per job) | ${fixed(s.cpu.median, 0)} / ${fixed(s.cpu.worst, 0)} | |`,
+    `| workerd RSS rise median / worst | ${fixed(s.peakRise.median, 0)} / ${fixed(s.peakRise.worst, 0)} MB | |`,
+    `| paths | ${Object.entries(s.paths)
+      .map(([k, v]) => `${k} x${v}`)
+      .join(', ')} | |`,
+  ].join('\n');
+}
+
+function markdownTable(records: StoreRecord[], q: number): string {
   const kb = (n: number) => `${Math.round(n / 1000)} KB`;
   const rows = records.map(
     (r) =>
-      `| ${r.name} | ${r.megapixels.toFixed(1)} | ${kb(r.bytesIn)} | ${kb(r.bytesOut)} | ${pct(r.saved)} | ${pct(r.nativeSaved)} | ${ssim(r.engineSsim).trim()} / ${ssim(r.nativeSsim).trim()} | ${ba(r.butteraugli)} / ${ba(r.nativeButteraugli)} |`,
+      `| ${r.name} | ${r.format === 'png' ? 'PNG' : 'JPEG'} | ${r.megapixels.toFixed(1)} | ${kb(r.bytesIn)} | ${kb(r.bytesOut)} | ${kb(r.nativeBytes)} | ${pct(r.bytesOut / r.nativeBytes)} | ${ba(r.butteraugli)} / ${ba(r.nativeButteraugli)} | ${fixed(r.cpuMsPerMp ?? Number.NaN, 0)} | ${fixed(r.peakRiseMb ?? Number.NaN, 0)} MB | ${pathOf(r.engine)} |`,
   );
   return [
-    '| image | MP | original | product | saved | native q75 | block SSIM product / native | butteraugli product / native |',
-    '|---|---|---|---|---|---|---|---|',
+    `| image | original | MP | original bytes | product | native q${q} | product / native | butteraugli product / native | CPU ms/MP | RSS rise | path |`,
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
 }

@@ -85,10 +85,11 @@ export async function servedBytes(url: string): Promise<Uint8Array> {
 
 /**
  * The settings sheet: load (getSettings), change the draft, save (saveSettings with the whole draft).
- * Compression on for all products at Medium (level 2, not custom, not lossless), no watermark, no PNG to
- * JPG, manual mode (auto off) so nothing runs before "Optimize now"; alt text and file names as they are.
+ * Compression on for all products at a level (1 Low 90, 2 Medium 75, 3 High 70; not custom, not
+ * lossless), no watermark, PNG to JPG as asked, manual mode (auto off) so nothing runs before "Optimize
+ * now"; alt text and file names as they are.
  */
-export async function saveMediumSettings(p: RunningProduct): Promise<void> {
+export async function saveLevelSettings(p: RunningProduct, level: 1 | 2 | 3 = 2, pngToJpg = false): Promise<void> {
   const current = ok('getSettings', await api<ImageSettings>(p, 'GET', '/api/v2/image-opt/getSettings'));
   const draft: ImageSettings = {
     ...current,
@@ -97,15 +98,16 @@ export async function saveMediumSettings(p: RunningProduct): Promise<void> {
       ...current.image_opt,
       switch: 1,
       product: 1,
-      pngtojpg: 0,
+      pngtojpg: pngToJpg ? 1 : 0,
       watermark: { ...current.image_opt.watermark, switch: 0 },
-      quality: { ...current.image_opt.quality, custom: 0, lossless: 0, level: 2 },
+      quality: { ...current.image_opt.quality, custom: 0, lossless: 0, level },
     },
   };
   const saved = ok('saveSettings', await api<ImageSettings>(p, 'POST', '/api/v2/image-opt/saveSettings', draft));
   const q = saved.image_opt?.quality;
-  if (!q || q.level !== 2 || q.custom !== 0 || q.lossless !== 0 || saved.image_opt.switch !== 1)
-    throw new Error(`settings not saved as Medium: ${JSON.stringify(saved.image_opt)}`);
+  if (!q || q.level !== level || q.custom !== 0 || q.lossless !== 0 || saved.image_opt.switch !== 1)
+    throw new Error(`settings not saved at level ${level}: ${JSON.stringify(saved.image_opt)}`);
+  if ((saved.image_opt.pngtojpg === 1) !== pngToJpg) throw new Error(`PNG to JPG not saved as ${pngToJpg}`);
 }
 
 export type ManualRow = { id: number; title: string; image_count?: number; un_opt_num?: number };

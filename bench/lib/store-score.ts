@@ -63,8 +63,9 @@ export async function butteraugli(
 ): Promise<Butteraugli> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-store-ba-'));
   try {
-    const a = join(dir, 'a.jpg');
-    const b = join(dir, 'b.jpg');
+    // Named by what they are: butteraugli_main picks its decoder by the file name's extension.
+    const a = join(dir, isPng(original) ? 'a.png' : 'a.jpg');
+    const b = join(dir, isPng(candidate) ? 'b.png' : 'b.jpg');
     writeFileSync(a, original);
     writeFileSync(b, candidate);
     const { stdout } = await run('nice', ['-n', '10', tool, a, b], { maxBuffer: 1 << 20 });
@@ -76,7 +77,9 @@ export async function butteraugli(
   }
 }
 
-/** Native MozJPEG q75 of the original (sharp mozjpeg: true), as bench/images.ts compares against. */
-export async function nativeQ75(original: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await sharp(original).jpeg({ quality: 75, mozjpeg: true }).toBuffer());
+const isPng = (b: Uint8Array) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47;
+
+/** Native MozJPEG at `quality` of the original (sharp mozjpeg: true; a PNG flattened on white as PNG to JPG does). */
+export async function nativeMozjpeg(original: Uint8Array, quality = 75): Promise<Uint8Array> {
+  return new Uint8Array(await sharp(original).flatten({ background: '#ffffff' }).jpeg({ quality, mozjpeg: true }).toBuffer());
 }

@@ -181,6 +181,22 @@ async function runEngine(run: OptimiseRun, original: Uint8Array): Promise<Engine
   const out = await timed(run.timings, 'engineMs', () =>
     deps.optimiseImage(original, engineSettingsOf(settings, watermark, ctx.upload)),
   );
+  // What the engine did with this image (bench:store reads it for its "path" column).
+  deps.log.info('engine_result', {
+    imageId: image.id,
+    kind: out.kind,
+    ...(out.kind === 'optimised'
+      ? {
+          path: out.path,
+          format: out.format,
+          qualityUsed: out.qualityUsed,
+          tiles: out.tiles,
+          note: out.note,
+          bytesIn: out.bytesIn,
+          bytesOut: out.bytesOut,
+        }
+      : { reason: out.reason }),
+  });
   // Never larger, except a watermark the merchant asked for: the settings warn that a
   // watermark may increase file size, so that result is kept; it is not charged (reserveSlot).
   if (out.kind !== 'optimised' || !(out.bytesOut < out.bytesIn || out.watermarked)) {
