@@ -30,18 +30,32 @@ export function frameAncestors(env: Pick<Env, 'SHOPIFY_ORIGIN'>, shop: string | 
 }
 
 /**
- * Directives every admin document carries besides frame-ancestors (issue 25, item 10): no plugins
- * (`object-src 'none'`) and no `<base>` pointing scripts and links elsewhere (`base-uri 'self'`). A
- * script-src policy is not set yet: it must be proven with App Bridge in the embedded journey first.
+ * A fresh nonce for one document (16 random bytes, base64): the only way a script runs in the admin
+ * document. Cache-Control no-store keeps a nonce from being served twice.
  */
-export const DOCUMENT_POLICY = "object-src 'none'; base-uri 'self'";
+export function newNonce(): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
+}
 
-export function documentHeaders(env: Pick<Env, 'SHOPIFY_ORIGIN'>, url: URL): Record<string, string> {
+/**
+ * Directives every admin document carries besides frame-ancestors (issue 25, item 10):
+ * - `script-src 'nonce-…' 'strict-dynamic'`: only the document's own `<script>` and modulepreload tags
+ *   run (the Worker gives each the nonce, see withShopifyConfig), and what they load in turn (the admin's
+ *   lazy chunks, whatever App Bridge adds). No host allow-list: cdn.shopify.com also serves any shop's
+ *   uploaded files, so allowing the host would allow scripts an attacker uploads there. No 'unsafe-inline',
+ *   no 'unsafe-eval': an injected `<script>`, an inline event handler or a `javascript:` link does not run.
+ * - `object-src 'none'`: no plugins. `base-uri 'self'`: no `<base>` pointing scripts and links elsewhere.
+ */
+export function documentPolicy(nonce: string): string {
+  return `script-src 'nonce-${nonce}' 'strict-dynamic'; object-src 'none'; base-uri 'self'`;
+}
+
+export function documentHeaders(env: Pick<Env, 'SHOPIFY_ORIGIN'>, url: URL, nonce: string): Record<string, string> {
   return {
-    'Content-Security-Policy': `${frameAncestors(env, documentShop(url))}; ${DOCUMENT_POLICY}`,
+    'Content-Security-Policy': `${frameAncestors(env, documentShop(url))}; ${documentPolicy(nonce)}`,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',
-    // The policy and the key differ per request: no shared cache may keep one shop's document.
+    // The policy, its nonce and the key differ per request: no shared cache may keep one shop's document.
     'Cache-Control': 'no-store',
   };
 }
@@ -51,11 +65,18 @@ const APP_BRIDGE_SCRIPT = 'https://cdn.shopify.com/shopifycloud/app-bridge.js';
 /**
  * Fills App Bridge's `shopify-api-key` meta with the configured client id, and loads App Bridge from
  * Shopify's CDN by the same rule as every Shopify host (worker/shopify/api-version.ts): the CDN itself in
- * production, `<SHOPIFY_ORIGIN>/cdn.shopify.com/...` where the store emulator plays Shopify.
+ * production, `<SHOPIFY_ORIGIN>/cdn.shopify.com/...` where the store emulator plays Shopify. Every
+ * `<script>` and modulepreload of the document gets the response's nonce, and `<meta property="csp-nonce">`
+ * carries it for Vite's loader of lazy chunks (it gives the nonce to the modulepreload links it adds).
  */
-function withShopifyConfig(res: Response, env: Pick<Env, 'SHOPIFY_API_KEY' | 'SHOPIFY_ORIGIN'>): Response {
+function withShopifyConfig(res: Response, env: Pick<Env, 'SHOPIFY_API_KEY' | 'SHOPIFY_ORIGIN'>, nonce: string): Response {
   const appBridge = `${shopifyHostUrl(env, 'cdn.shopify.com')}/shopifycloud/app-bridge.js`;
   return new HTMLRewriter()
+    .on('head', {
+      element(el) {
+        el.append(`<meta property="csp-nonce" nonce="${nonce}" />`, { html: true });
+      },
+    })
     .on('meta[name="shopify-api-key"]', {
       element(el) {
         el.setAttribute('content', env.SHOPIFY_API_KEY);
@@ -64,6 +85,11 @@ function withShopifyConfig(res: Response, env: Pick<Env, 'SHOPIFY_API_KEY' | 'SH
     .on(`script[src="${APP_BRIDGE_SCRIPT}"]`, {
       element(el) {
         el.setAttribute('src', appBridge);
+      },
+    })
+    .on('script, link[rel="modulepreload"]', {
+      element(el) {
+        el.setAttribute('nonce', nonce);
       },
     })
     .transform(res);
@@ -82,7 +108,8 @@ export async function serveDocument(c: Context<AppEnv>): Promise<Response> {
   const asset = await c.env.ASSETS.fetch(new Request(url, { method: c.req.method, headers }));
   if (!(asset.headers.get('Content-Type') ?? '').includes('text/html')) return asset;
   const res = new Response(asset.body, { status: asset.status, statusText: asset.statusText, headers: asset.headers });
-  for (const [k, v] of Object.entries(documentHeaders(c.env, url))) res.headers.set(k, v);
-  res.headers.delete('ETag'); // the body changes with the key; the asset's ETag no longer describes it
-  return c.req.method === 'HEAD' ? res : withShopifyConfig(res, c.env);
+  const nonce = newNonce();
+  for (const [k, v] of Object.entries(documentHeaders(c.env, url, nonce))) res.headers.set(k, v);
+  res.headers.delete('ETag'); // the body changes with the key and the nonce; the asset's ETag no longer describes it
+  return c.req.method === 'HEAD' ? res : withShopifyConfig(res, c.env, nonce);
 }

@@ -43,10 +43,10 @@ describe('Settings: admin tokens', () => {
 describe('authToken in the address bar', () => {
   it('is stored and removed from the address, other parameters kept', () => {
     const token = 'x'.repeat(43);
-    localStorage.clear(); // no token yet: nothing to ask
+    sessionStorage.clear(); // no token yet: nothing to ask
     history.replaceState(null, '', `/main?shop=demo.myshopify.com&authToken=${token}#top`);
     expect(readAuthToken()).toBe(token);
-    expect(localStorage.getItem('authToken')).toBe(token);
+    expect(sessionStorage.getItem('authToken')).toBe(token);
     expect(location.search).toBe('?shop=demo.myshopify.com');
     expect(location.hash).toBe('#top');
     // Later reads come from storage.
@@ -86,23 +86,56 @@ describe('a link carrying another authToken (issue 25, item 9)', () => {
   it('asks before replacing the stored token; declining keeps the stored one and drops the link token', () => {
     const mine = 'm'.repeat(43);
     const theirs = 't'.repeat(43);
-    localStorage.setItem('authToken', mine);
+    sessionStorage.setItem('authToken', mine);
     const confirm = vi.fn<(message?: string) => boolean>().mockReturnValue(false);
     vi.stubGlobal('confirm', confirm);
     history.replaceState(null, '', `/main?shop=other.myshopify.com&authToken=${theirs}`);
     expect(readAuthToken()).toBe(mine);
     expect(confirm).toHaveBeenCalledTimes(1);
     expect(confirm.mock.calls[0]![0]).toMatch(/another access token/);
-    expect(localStorage.getItem('authToken')).toBe(mine);
+    expect(sessionStorage.getItem('authToken')).toBe(mine);
     expect(location.search).toBe('?shop=other.myshopify.com');
 
     confirm.mockReturnValue(true);
     history.replaceState(null, '', `/main?authToken=${theirs}`);
     expect(readAuthToken()).toBe(theirs);
-    expect(localStorage.getItem('authToken')).toBe(theirs);
+    expect(sessionStorage.getItem('authToken')).toBe(theirs);
     // The same token again asks nothing.
     history.replaceState(null, '', `/main?authToken=${theirs}`);
     expect(readAuthToken()).toBe(theirs);
     expect(confirm).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('where the admin token is kept (issue 25, item 10)', () => {
+  afterEach(() => {
+    sessionStorage.clear();
+    localStorage.clear();
+  });
+
+  it('in this tab only (sessionStorage), never in the lasting localStorage; a reload of the tab still reads it', () => {
+    const token = 's'.repeat(43);
+    sessionStorage.clear();
+    localStorage.clear();
+    history.replaceState(null, '', `/main?authToken=${token}`);
+    expect(readAuthToken()).toBe(token);
+    expect(localStorage.length).toBe(0);
+    expect(sessionStorage.getItem('authToken')).toBe(token);
+    // The address bar no longer carries it; the tab's storage does (a reload, Shopify's billing approval).
+    expect(location.search).toBe('');
+    expect(readAuthToken()).toBe(token);
+    // Another tab (its own sessionStorage) has none: it opens from the merchant's link or Shopify's admin.
+    sessionStorage.clear();
+    expect(readAuthToken()).toBeNull();
+  });
+
+  it('a token an earlier version left in localStorage moves into this tab and leaves localStorage', () => {
+    const legacy = 'l'.repeat(43);
+    sessionStorage.clear();
+    localStorage.setItem('authToken', legacy);
+    history.replaceState(null, '', '/main');
+    expect(readAuthToken()).toBe(legacy);
+    expect(localStorage.getItem('authToken')).toBeNull();
+    expect(sessionStorage.getItem('authToken')).toBe(legacy);
   });
 });

@@ -11,7 +11,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
   delete (window as { shopify?: unknown }).shopify;
   if (realTop) Object.defineProperty(window, 'top', realTop);
-  localStorage.clear();
+  sessionStorage.clear();
   void i18next.changeLanguage('en');
 });
 
@@ -56,7 +56,7 @@ describe('app shell', () => {
   });
 
   it('keeps an authToken from the query only when it has at least 32 characters', () => {
-    localStorage.clear();
+    sessionStorage.clear();
     expect(readAuthToken('?authToken=short')).toBeNull();
     expect(readAuthToken(`?authToken=${'b'.repeat(32)}`)).toBe('b'.repeat(32));
     expect(readAuthToken('')).toBe('b'.repeat(32));
@@ -130,11 +130,11 @@ describe('app shell session failures', () => {
 
 describe('app shell storage', () => {
   it('sends the merchant to the enable-cookies page when storage is blocked and there is no token', async () => {
-    localStorage.clear();
-    const setItem = vi.spyOn(window.localStorage, 'setItem').mockImplementation(() => {
+    sessionStorage.clear();
+    const setItem = vi.spyOn(window.sessionStorage, 'setItem').mockImplementation(() => {
       throw new DOMException('blocked', 'SecurityError');
     });
-    const getItem = vi.spyOn(window.localStorage, 'getItem').mockImplementation(() => {
+    const getItem = vi.spyOn(window.sessionStorage, 'getItem').mockImplementation(() => {
       throw new DOMException('blocked', 'SecurityError');
     });
     vi.stubGlobal('fetch', vi.fn());

@@ -1,6 +1,15 @@
 // How the admin proves who it is. Embedded in Shopify's admin, App Bridge v4 patches fetch to add a
 // fresh session token to same-origin requests. Outside the frame, the per-shop admin token (authToken)
 // is read from the query string or storage and kept only if it is at least 32 characters long.
+//
+// Where the admin token is kept (issue 25, item 10): in this tab's sessionStorage, never localStorage. A
+// script that got into the page could read either, but sessionStorage holds the token only while the
+// tab is open and only for that tab: a later injection, another tab, or anything reading the browser
+// profile on disk does not find a 30-day credential. The tab keeps it across reloads and same-tab trips
+// (Shopify's billing approval, re-authorisation, in-app links); a new tab or a browser restart opens the
+// app again from the merchant's link (Settings > Admin tokens) or from Shopify's admin. Only memory would
+// be tighter, but a reload would then lose the session the address bar no longer carries. The embedded
+// admin keeps nothing: it asks App Bridge for a one-minute session token per request.
 import { i18next } from '../i18n';
 
 export const MIN_AUTH_TOKEN_LENGTH = 32;
@@ -12,9 +21,25 @@ export function isEmbedded(): boolean {
   return typeof window !== 'undefined' && window.top !== window.self && typeof window.shopify?.idToken === 'function';
 }
 
-function storedToken(): string | null {
+/**
+ * Before issue 25 the token sat in localStorage for 30 days: the first read moves it into this tab and
+ * removes the lasting copy.
+ */
+function moveLegacyToken(): void {
   try {
-    const stored = localStorage.getItem(STORAGE_KEY);
+    const legacy = localStorage.getItem(STORAGE_KEY);
+    if (legacy === null) return;
+    localStorage.removeItem(STORAGE_KEY);
+    if (sessionStorage.getItem(STORAGE_KEY) === null) sessionStorage.setItem(STORAGE_KEY, legacy);
+  } catch {
+    // storage blocked: nothing was kept there
+  }
+}
+
+function storedToken(): string | null {
+  moveLegacyToken();
+  try {
+    const stored = sessionStorage.getItem(STORAGE_KEY);
     return stored && stored.length >= MIN_AUTH_TOKEN_LENGTH ? stored : null;
   } catch {
     return null;
@@ -35,7 +60,7 @@ export function readAuthToken(search: string = typeof location === 'undefined' ?
       return stored;
     }
     try {
-      localStorage.setItem(STORAGE_KEY, fromQuery);
+      sessionStorage.setItem(STORAGE_KEY, fromQuery);
       // Stored: the token leaves the address bar (history, screenshots, shared links, Referer).
       if (typeof location !== 'undefined' && search === location.search) forgetTokenInAddressBar();
     } catch {

@@ -57,8 +57,8 @@ export function mockApi(routes: Record<string, unknown>) {
 
 /** Renders the whole admin (shell + router) at `path` with a fresh store and a standalone admin token. */
 export function renderApp(path: string, opts: { info?: SettingInfo | null; token?: boolean } = {}) {
-  if (opts.token === false) localStorage.removeItem('authToken');
-  else localStorage.setItem('authToken', TOKEN);
+  if (opts.token === false) sessionStorage.removeItem('authToken');
+  else sessionStorage.setItem('authToken', TOKEN);
   const store = createStore();
   if (opts.info !== null) store.set(settingInfoAtom, opts.info ?? settingInfo());
   const router = createAppRouter({ history: createMemoryHistory({ initialEntries: [path] }) });

@@ -360,3 +360,44 @@ describe('a plan change with the new-user discount, from the pricing page to the
     }
   });
 });
+
+// Issue 25, item 10: outside the admin the admin token lives in the tab (sessionStorage), never in
+// localStorage; the tab keeps it across reloads and returns; the admin runs under the document's script
+// policy with nothing refused.
+describe('the admin token stays in its tab', () => {
+  it('not in localStorage; a reload and a return keep the session; another tab opens from the link again', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.route('https://cdn.shopify.com/**', (route) => route.abort());
+    const refused: string[] = [];
+    const tab = async () => {
+      const page = await context.newPage();
+      page.on('console', (m) => /Content Security Policy/i.test(m.text()) && refused.push(m.text()));
+      return page;
+    };
+    const page = await tab();
+    try {
+      await page.goto(app.adminUrl);
+      await page.getByRole('heading', { name: 'Page Speed', exact: true }).waitFor({ timeout: 30_000 });
+      expect(new URL(page.url()).searchParams.get('authToken')).toBeNull();
+      expect(await page.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
+      expect(await page.evaluate(() => sessionStorage.getItem('authToken'))).toBe(app.authToken);
+      // A reload, and a full load of another screen in the same tab (as after Shopify's approval page).
+      await page.reload();
+      await page.getByRole('heading', { name: 'Page Speed', exact: true }).waitFor({ timeout: 30_000 });
+      await page.goto(`${app.base}/pricing`);
+      await page.getByText('Next reset date').waitFor({ timeout: 30_000 });
+      // Another tab of the same browser finds no token: it is opened from the link (or the admin) again.
+      const other = await tab();
+      await other.goto(`${app.base}/main`);
+      await other.getByText('Open the app from your Shopify admin').waitFor({ timeout: 30_000 });
+      await other.goto(app.adminUrl);
+      await other.getByRole('heading', { name: 'Page Speed', exact: true }).waitFor({ timeout: 30_000 });
+      expect(refused).toEqual([]);
+    } catch (e) {
+      await shot(page, 'failed-token-in-tab').catch(() => undefined);
+      throw e;
+    } finally {
+      await context.close();
+    }
+  });
+});

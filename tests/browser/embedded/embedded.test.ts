@@ -30,6 +30,8 @@ let appOrigin: string;
 let shop: string;
 let store: string;
 const htmlResponses: { url: string; status: number; csp: string | null }[] = [];
+/** Console lines of any frame about a Content Security Policy (a refused script, style or frame). */
+const cspMessages: string[] = [];
 const topUrls: string[] = [];
 
 const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png` });
@@ -98,6 +100,7 @@ beforeAll(async () => {
   });
   page = await context.newPage();
   page.on('pageerror', (e) => console.error('admin page error:', e.message));
+  page.on('console', (m) => /Content Security Policy/i.test(m.text()) && cspMessages.push(m.text()));
   page.on('framenavigated', (f) => f === page.mainFrame() && topUrls.push(f.url()));
 }, 300_000);
 
@@ -231,12 +234,30 @@ describe('embedded in Shopify’s admin', () => {
     expect(topUrls.length).toBeGreaterThan(0);
     for (const url of topUrls) expect(url.startsWith(`${adminHome}`), url).toBe(true);
 
-    // 7. Every HTML response of the app said who may frame it: this shop and Shopify's admin.
+    // 7. Every HTML response of the app said who may frame it: this shop and Shopify's admin; and which
+    // scripts may run (issue 25, item 10): only those carrying the response's nonce, and what they load.
     expect(htmlResponses.length).toBeGreaterThan(0);
     for (const r of htmlResponses) {
       expect(r.csp, r.url).toMatch(
         new RegExp(`^frame-ancestors https://${shop.replace(/\./g, '\\.')} https://admin\\.shopify\\.com( |$)`),
       );
+      expect(r.csp, r.url).toMatch(/; script-src 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'; object-src 'none'; base-uri 'self'$/);
     }
+    // App Bridge, the admin and its lazy screens ran under that policy: nothing was refused on the way.
+    expect(cspMessages).toEqual([]);
+
+    // 8. Markup injected into the app cannot run script: an inline handler is refused by the policy.
+    const frame = appFrame()!;
+    const refused = await frame.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), { once: true });
+          const div = document.createElement('div');
+          div.innerHTML = '<img src="data:," onerror="window.__injected = 1">';
+          document.body.append(div);
+        }),
+    );
+    expect(refused).toBe('script-src-attr');
+    expect(await frame.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
   }, 300_000);
 });

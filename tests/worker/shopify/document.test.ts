@@ -2,11 +2,19 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { describe, expect, it } from 'vitest';
 import indexHtml from '../../../admin/index.html?raw';
 import wranglerToml from '../../../wrangler.toml?raw';
-import { DOCUMENT_POLICY, documentShop, frameAncestors } from '../../../worker/document';
+import { documentShop, frameAncestors } from '../../../worker/document';
 
 // The admin document through the Worker (issue 14 point 2). ASSETS plays Cloudflare's asset server for a
 // built admin: index.html for `/` and (SPA fallback) for any unknown path, files under /assets/.
 const served: string[] = [];
+/** The admin's policy besides frame-ancestors, whatever the response's nonce. */
+const POLICY = /^script-src 'nonce-[A-Za-z0-9+/]{22}==' 'strict-dynamic'; object-src 'none'; base-uri 'self'$/;
+/** The Content-Security-Policy header split into frame-ancestors and the rest. */
+function policyOf(res: Response): { frame: string; rest: string } {
+  const csp = res.headers.get('Content-Security-Policy') ?? '';
+  const at = csp.indexOf('; ');
+  return { frame: csp.slice(0, at), rest: csp.slice(at + 2) };
+}
 const ASSETS = {
   fetch: async (input: Request | string) => {
     const url = new URL(typeof input === 'string' ? input : input.url);
@@ -45,9 +53,8 @@ describe('the admin HTML document', () => {
     for (const path of paths) {
       const res = await get(path, { SHOPIFY_ORIGIN: '' });
       expect(res.status, path).toBe(200);
-      expect(res.headers.get('Content-Security-Policy'), path).toBe(
-        `frame-ancestors https://${shop} https://admin.shopify.com; ${DOCUMENT_POLICY}`,
-      );
+      expect(policyOf(res).frame, path).toBe(`frame-ancestors https://${shop} https://admin.shopify.com`);
+      expect(policyOf(res).rest, path).toMatch(POLICY);
       expect(res.headers.get('X-Content-Type-Options'), path).toBe('nosniff');
       expect(res.headers.get('Referrer-Policy'), path).toBe('strict-origin-when-cross-origin');
       expect(res.headers.get('ETag'), path).toBeNull();
@@ -57,9 +64,7 @@ describe('the admin HTML document', () => {
 
   it('takes the shop from host when shop is absent, and allows no framing without a valid shop', async () => {
     const fromHost = await get(`/main?host=${host('other-store')}`, { SHOPIFY_ORIGIN: '' });
-    expect(fromHost.headers.get('Content-Security-Policy')).toBe(
-      `frame-ancestors https://other-store.myshopify.com https://admin.shopify.com; ${DOCUMENT_POLICY}`,
-    );
+    expect(policyOf(fromHost).frame).toBe('frame-ancestors https://other-store.myshopify.com https://admin.shopify.com');
     for (const path of [
       '/main',
       '/main?shop=evil.example.com',
@@ -67,7 +72,8 @@ describe('the admin HTML document', () => {
       `/main?host=${btoa('evil.example.com/store/x')}`,
     ]) {
       const res = await get(path, { SHOPIFY_ORIGIN: '' });
-      expect(res.headers.get('Content-Security-Policy'), path).toBe(`frame-ancestors 'none'; ${DOCUMENT_POLICY}`);
+      expect(policyOf(res).frame, path).toBe("frame-ancestors 'none'");
+      expect(policyOf(res).rest, path).toMatch(POLICY);
     }
   });
 
@@ -93,9 +99,13 @@ describe('the admin HTML document', () => {
 
   it('loads App Bridge from Shopify’s CDN, or from the store emulator where it plays Shopify', async () => {
     const production = await (await get('/main?shop=k.myshopify.com', { SHOPIFY_ORIGIN: '' })).text();
-    expect(production).toContain('<script src="https://cdn.shopify.com/shopifycloud/app-bridge.js"></script>');
+    expect(production).toMatch(
+      /<script src="https:\/\/cdn\.shopify\.com\/shopifycloud\/app-bridge\.js" nonce="[^"]+"><\/script>/,
+    );
     const local = await (await get('/main?shop=k.myshopify.com', { SHOPIFY_ORIGIN: 'http://127.0.0.1:8788' })).text();
-    expect(local).toContain('<script src="http://127.0.0.1:8788/cdn.shopify.com/shopifycloud/app-bridge.js"></script>');
+    expect(local).toMatch(
+      /<script src="http:\/\/127\.0\.0\.1:8788\/cdn\.shopify\.com\/shopifycloud\/app-bridge\.js" nonce="[^"]+"><\/script>/,
+    );
   });
 
   it('passes static files through untouched and keeps Worker paths as JSON 404s', async () => {
@@ -119,6 +129,46 @@ describe('the admin HTML document', () => {
     expect(documentShop(new URL(`https://app.test/?host=${btoa('legacy-shop.myshopify.com/admin')}`))).toBe(
       'legacy-shop.myshopify.com',
     );
+  });
+});
+
+describe('the script policy (issue 25, item 10)', () => {
+  // The built document's head (vite build): App Bridge, the entry module, its modulepreloads, the CSS.
+  const BUILT = indexHtml.replace(/<script type="module" src="\/src\/main.tsx"><\/script>/, '').replace(
+    '</head>',
+    `<script type="module" crossorigin src="/assets/index-a1.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/runtime-b2.js">
+    <link rel="modulepreload" crossorigin href="/assets/calls-c3.js">
+    <link rel="stylesheet" crossorigin href="/assets/index-d4.css">
+  </head>`,
+  );
+  const BUILT_ASSETS = {
+    fetch: async () => new Response(BUILT, { headers: { 'Content-Type': 'text/html; charset=utf-8' } }),
+  } as unknown as Fetcher;
+  const nonceOf = (res: Response) => /'nonce-([^']+)'/.exec(policyOf(res).rest)?.[1];
+
+  it('lets only the document’s own scripts run: each carries the response’s nonce, no inline or eval, no host allow-list', async () => {
+    const res = await get('/main?shop=n.myshopify.com', { ASSETS: BUILT_ASSETS, SHOPIFY_ORIGIN: '' });
+    const rest = policyOf(res).rest;
+    expect(rest).toMatch(POLICY);
+    expect(rest).not.toMatch(/unsafe-inline|unsafe-eval|https?:|\*/);
+    const nonce = nonceOf(res)!;
+    const html = await res.text();
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]*>/g)].map((m) => m[0]);
+    expect(scripts).toHaveLength(2); // App Bridge, then the admin's entry module
+    expect(preloads).toHaveLength(2);
+    for (const tag of [...scripts, ...preloads]) expect(tag).toContain(`nonce="${nonce}"`);
+    // Vite's loader of lazy chunks reads the nonce here for the modulepreload links it adds.
+    expect(html).toContain(`<meta property="csp-nonce" nonce="${nonce}" />`);
+    expect(html).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/index-d4.css">/);
+  });
+
+  it('draws a new nonce for every response', async () => {
+    const nonces = new Set<string>();
+    for (let i = 0; i < 5; i++)
+      nonces.add(nonceOf(await get('/main?shop=n.myshopify.com', { ASSETS: BUILT_ASSETS, SHOPIFY_ORIGIN: '' }))!);
+    expect(nonces.size).toBe(5);
   });
 });
 
