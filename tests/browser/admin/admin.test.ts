@@ -32,7 +32,9 @@ async function adminPage(): Promise<Page> {
   await page.route(/youtube|apps\.shopify\.com/, (route) => route.abort());
   page.on('pageerror', (e) => console.error('page error:', e.message));
   await page.goto(app.adminUrl);
-  await page.waitForURL(/\/main/);
+  // The admin has kept the token once it leaves the address bar (the lazily loaded shell may take a while
+  // after the load event): a scenario that navigates before then would find no session.
+  await page.waitForURL((url) => url.pathname === '/main' && !url.searchParams.has('authToken'));
   return page;
 }
 

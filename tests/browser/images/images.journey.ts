@@ -48,7 +48,9 @@ async function adminPage(): Promise<Page> {
   if (appUrl !== app.base)
     await page.route(`${appUrl}/files/**`, (route) => route.continue({ url: route.request().url().replace(appUrl, app.base) }));
   await page.goto(app.adminUrl);
-  await page.waitForURL(/\/(main|guidance)/);
+  // The admin has kept the token (in this tab) once it leaves the address bar; navigating before then
+  // would find no session.
+  await page.waitForURL((url) => /^\/(main|guidance)$/.test(url.pathname) && !url.searchParams.has('authToken'));
   await page.goto(`${app.base}/image_optimisation`);
   await page.getByRole('heading', { name: 'Image Optimization' }).waitFor();
   current = page;
