@@ -16,9 +16,15 @@ export { DEFAULT_PAGE_SIZE };
 export const PAGE_SIZE_MIN_WIDTH = 550;
 export const showPageSize = (windowWidth: number) => windowWidth > PAGE_SIZE_MIN_WIDTH;
 
-/** Polling intervals and delays of the image screens. */
+/**
+ * Polling intervals and delays of the image screens (image-optimisation.md section 9: "progress every 6 s
+ * on the image page, every 5 s on the history/detail area"; section 4: "After a restore or re-optimize
+ * succeeds, the schedule is read after 3 s (history) or 1.5 to 3 s (detail)").
+ */
 export const PROGRESS_POLL_MS = 6000;
 export const DETAIL_PROGRESS_POLL_MS = 5000;
+export const HISTORY_PROGRESS_POLL_MS = 5000;
+export const HISTORY_FIRST_READ_MS = 3000;
 export const AUTO_HISTORY_REFRESH_MS = 3000;
 export const RELOAD_AFTER_DONE_MS = 3000;
 export const SEARCH_DEBOUNCE_MS = 500;

@@ -8,6 +8,8 @@ import {
   completionToastKey,
   failedCount,
   isRunning,
+  HISTORY_FIRST_READ_MS,
+  HISTORY_PROGRESS_POLL_MS,
   PROGRESS_POLL_MS,
   RELOAD_AFTER_DONE_MS,
   TABS,
@@ -17,12 +19,15 @@ import {
 /** The job is planned when the start call answers; a read this soon after shows its counts. */
 export const FIRST_READ_MS = 1000;
 
+/** Where a job was started: the page (manual optimise, upload) or the history's Restore / Re-optimize. */
+export type StartedFrom = 'page' | 'history';
+
 export type OptProgress = {
   /** -1 when nothing runs, else the tab index of the running job. */
   tab: number;
   schedule: TabSchedule | null;
-  /** A job was started on `tab`: show the panel and poll. */
-  watch: (tab: number) => void;
+  /** A job was started on `tab`: show the panel and poll (every 5 s from the history, else 6 s). */
+  watch: (tab: number, from?: StartedFrom) => void;
   stop: () => Promise<void>;
   stopping: boolean;
 };
@@ -36,6 +41,7 @@ export function useOptProgress(onDone: () => void, onPlanLimit?: (message: strin
   const { t } = useTranslation();
   const toast = useToast();
   const [tab, setTab] = useState(-1);
+  const [from, setFrom] = useState<StartedFrom>('page');
   const [schedule, setSchedule] = useState<TabSchedule | null>(null);
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
   const later = useCallback((fn: () => void, ms: number) => timers.current.push(setTimeout(fn, ms)), []);
@@ -94,14 +100,16 @@ export function useOptProgress(onDone: () => void, onPlanLimit?: (message: strin
     setSchedule(null);
     later(done, RELOAD_AFTER_DONE_MS);
   }, [all, answeredAt, done, later, t, toast]);
-  usePolling(() => void refetch(), PROGRESS_POLL_MS, tab >= 0);
+  usePolling(() => void refetch(), from === 'history' ? HISTORY_PROGRESS_POLL_MS : PROGRESS_POLL_MS, tab >= 0);
 
   const watch = useCallback(
-    (next: number) => {
+    (next: number, startedFrom: StartedFrom = 'page') => {
       setTab(next);
+      setFrom(startedFrom);
       setSchedule(null);
-      // One early read so the panel shows counts at once; the 6 s polling follows.
-      later(() => void refetch(), FIRST_READ_MS);
+      // One early read so the panel shows counts soon (1 s; 3 s after the history's Restore or
+      // Re-optimize, as documented); the polling follows.
+      later(() => void refetch(), startedFrom === 'history' ? HISTORY_FIRST_READ_MS : FIRST_READ_MS);
     },
     [later, refetch],
   );

@@ -27,7 +27,7 @@ import { AUTO_HISTORY_REFRESH_MS, quotaUsedUp } from '../image-opt/rules';
 import { StatsCards } from '../image-opt/stats-cards';
 import { useImagePage } from '../image-opt/use-image-page';
 import { useViewUpload } from '../image-opt/use-view-upload';
-import { useOptProgress } from '../image-opt/use-opt-progress';
+import { useOptProgress, type StartedFrom } from '../image-opt/use-opt-progress';
 import { usePagedList } from '../image-opt/use-paged-list';
 
 // Loaded on use (issue 26): the settings sheet (the whole settings form), the upload, the manual run and
@@ -67,8 +67,8 @@ export function ImageOptimisationScreen() {
     showPlanLimit({ remaining: planLimitOf({ ack: 0, message }) ?? totals.un_opt_num }),
   );
 
-  const started = (startedTab: number) => {
-    progress.watch(startedTab);
+  const started = (startedTab: number, from: StartedFrom = 'page') => {
+    progress.watch(startedTab, from);
     setTab(startedTab);
   };
   const needsSetup = (then: Dialog) => setDialog(isDefault ? 'firstSetup' : then);
@@ -131,7 +131,7 @@ export function ImageOptimisationScreen() {
               onOpenSettings={() => setDialog('sheet')}
             />
             <ProgressPanel progress={progress} />
-            <HistorySection tab={tab} onTab={setTab} list={history} onStarted={started} onView={viewUpload} />
+            <HistorySection tab={tab} onTab={setTab} list={history} onStarted={(startedTab) => started(startedTab, 'history')} onView={viewUpload} />
           </BlockStack>
         </Layout.Section>
       </Layout>

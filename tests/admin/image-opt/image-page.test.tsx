@@ -235,6 +235,44 @@ describe('/image_optimisation', () => {
     );
   });
 
+  it('bulk Restore from the history: the schedule is read 3 s later, then every 5 s while it runs', async () => {
+    // Fake clock readings (Date.now is faked): when the restore was accepted and when each read came.
+    let restoredAt = 0;
+    const reads: number[] = [];
+    const running = {
+      ack: 1,
+      data: {
+        ...idleSchedule().data,
+        product: { ...idleTab(1), process_type: 'restore', process_result: 0, opt_in: 1, opt_total: 1, status: 'running' },
+      },
+    };
+    api({
+      '/api/v2/image-opt/restore': () => {
+        restoredAt = Date.now();
+        return { ack: 1, data: { job_id: 3, total: 1 } };
+      },
+      '/api/v2/image-opt/getOptSchedule': () => {
+        if (restoredAt) reads.push(Date.now() - restoredAt);
+        return restoredAt ? running : idleSchedule();
+      },
+    });
+    renderApp('/image_optimisation');
+    const row = (await screen.findAllByText('Product 1'))[0]?.closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByRole('checkbox'));
+    fireEvent.click((await screen.findAllByRole('button', { name: 'Restore' }))[0] as HTMLElement);
+    await waitFor(() => expect(restoredAt).toBeGreaterThan(0));
+    await advance(2500);
+    expect(reads, 'nothing read before 3 s').toEqual([]);
+    await advance(13_000); // to 15.5 s: the read at 3 s, then the 5 s polls (5, 10, 15 s)
+    // The fake clock also moves with real time while the test runs: a tolerance, not wall-clock luck.
+    expect(reads.length).toBeGreaterThanOrEqual(4);
+    expect(reads[0]).toBeGreaterThanOrEqual(3000);
+    expect(reads[0]).toBeLessThan(3500);
+    const polls = reads.slice(1).sort((a, b) => a - b);
+    const gaps = polls.slice(1).map((t, i) => t - polls[i]!);
+    for (const gap of gaps) expect(Math.abs(gap - 5000)).toBeLessThan(300);
+  });
+
   it('page-size selector shows only wider than 550 px, and changing it asks for that page size', async () => {
     const calls = api();
     const view = renderApp('/image_optimisation');
