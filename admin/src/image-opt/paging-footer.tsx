@@ -1,6 +1,6 @@
 import { InlineStack, Pagination, Select, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
-import { PAGE_SIZES, showPageSize } from './rules';
+import { pageSizeChoices, showPageSize } from './rules';
 import { useWindowWidth } from './use-window-width';
 
 /** 'Showing x - y of z results': 0 - 0 of 0 for an empty list. */
@@ -30,7 +30,7 @@ export function PagingFooter({ page, pageSize, total, onPage, onPageSize }: Prop
           <Select
             label={t('imageOpt.paging.pageSize')}
             labelInline
-            options={PAGE_SIZES.map((n) => ({ label: String(n), value: String(n) }))}
+            options={pageSizeChoices(width, pageSize).map((n) => ({ label: String(n), value: String(n) }))}
             value={String(pageSize)}
             onChange={(v) => onPageSize(Number(v))}
           />

@@ -2,7 +2,13 @@
 // component tests and the screens read the same definitions. The wire types and the vocabulary (tabs,
 // page sizes) are the contract's, in shared/api/.
 import type { HistoryRow as WireHistoryRow, QuotaSchedule, Schedule } from '../../../shared/api/image-opt';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_CHOICES, TABS, type TabKey } from '../../../shared/api/vocabulary';
+import {
+  DEFAULT_PAGE_SIZE,
+  PAGE_SIZE_CHOICES,
+  PAGE_SIZES as ALL_PAGE_SIZES,
+  TABS,
+  type TabKey,
+} from '../../../shared/api/vocabulary';
 import { formatPercent } from '../lib/intl';
 
 /** History tabs, indexed 0 to 2 (+3 for Other): data_type is the index + 1. */
@@ -15,6 +21,16 @@ export { DEFAULT_PAGE_SIZE };
 /** The page-size selector shows only when the window is wider than 550 px. */
 export const PAGE_SIZE_MIN_WIDTH = 550;
 export const showPageSize = (windowWidth: number) => windowWidth > PAGE_SIZE_MIN_WIDTH;
+/**
+ * "choices 10, 30, 50, 70, 100 (5 added in the small variant)" (image-optimisation.md section 9): the
+ * small variant is the narrow layout (Polaris' small breakpoint, under 768 px) in which the selector
+ * still shows (above 550 px). A size already chosen stays listed when the window widens.
+ */
+export const SMALL_VARIANT_MAX_WIDTH = 768;
+export function pageSizeChoices(windowWidth: number, current: number): number[] {
+  const choices: number[] = windowWidth < SMALL_VARIANT_MAX_WIDTH ? [...ALL_PAGE_SIZES] : [...PAGE_SIZE_CHOICES];
+  return choices.includes(current) ? choices : [...choices, current].sort((a, b) => a - b);
+}
 
 /**
  * Polling intervals and delays of the image screens (image-optimisation.md section 9: "progress every 6 s

@@ -273,13 +273,23 @@ describe('/image_optimisation', () => {
     for (const gap of gaps) expect(Math.abs(gap - 5000)).toBeLessThan(300);
   });
 
-  it('page-size selector shows only wider than 550 px, and changing it asks for that page size', async () => {
+  it('page-size selector shows only wider than 550 px, 5 added in the small variant, and changing it asks for that page size', async () => {
     const calls = api();
     const view = renderApp('/image_optimisation');
     const select = await screen.findByLabelText('Rows per page');
+    const values = (el: HTMLElement) => [...el.querySelectorAll('option')].map((o) => o.value);
+    expect(values(select)).toEqual(['10', '30', '50', '70', '100']);
     fireEvent.change(select, { target: { value: '30' } });
     await waitFor(() => expect(historyCalls(calls).at(-1)?.query.get('pageSize')).toBe('30'));
     view.unmount();
+    // The small variant (a narrow window that still shows the selector) adds 5.
+    Object.defineProperty(window, 'innerWidth', { value: 700, configurable: true });
+    const small = renderApp('/image_optimisation');
+    const smallSelect = await screen.findByLabelText('Rows per page');
+    expect(values(smallSelect)).toEqual(['5', '10', '30', '50', '70', '100']);
+    fireEvent.change(smallSelect, { target: { value: '5' } });
+    await waitFor(() => expect(historyCalls(calls).at(-1)?.query.get('pageSize')).toBe('5'));
+    small.unmount();
     Object.defineProperty(window, 'innerWidth', { value: 500, configurable: true });
     renderApp('/image_optimisation');
     await screen.findAllByText('Product 1');
