@@ -5,6 +5,7 @@ import { mockApi, renderApp, settingInfo, type Call } from './helpers/render-app
 import { embedWithAppBridge, leaveAdmin } from './helpers/app-bridge';
 
 afterEach(() => {
+  sessionStorage.clear(); // banners seen or closed are remembered for the session
   leaveAdmin();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
@@ -168,6 +169,51 @@ describe('settings (/setting) image optimisation section and leave guard', () =>
     expect(screen.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).toBe('true');
     fireEvent.click(screen.getByLabelText('Blog post images'));
     expect(screen.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).not.toBe('true');
+  });
+
+  it('the first-time banner is shown once: not again on the next visit of the session, and it can be closed', async () => {
+    mockApi({
+      '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } },
+      '/api/v2/image-opt/getSettings': { ack: 1, data: defaultImageSettings() },
+    });
+    const first = renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
+    const banner = await screen.findByText('Finish these settings to start optimizing your images.');
+    fireEvent.click(within(banner.closest('.Polaris-Banner') as HTMLElement).getByRole('button'));
+    await waitFor(() => expect(screen.queryByText('Finish these settings to start optimizing your images.')).toBeNull());
+    first.unmount();
+    renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
+    await screen.findByLabelText('Automatic');
+    expect(screen.queryByText('Finish these settings to start optimizing your images.')).toBeNull();
+  });
+
+  it('the older settings page: watermark size 1 to 100 %, a stored 0.05 shown as 5 %', async () => {
+    const s = defaultImageSettings();
+    const api = mockApi({
+      '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } },
+      '/api/v2/image-opt/getSettings': {
+        ack: 1,
+        data: {
+          ...s,
+          is_default: 0,
+          image_opt: { ...s.image_opt, watermark: { ...s.image_opt.watermark, switch: 1, logo: 'w.png', image_height: 0.05 } },
+        },
+      },
+      '/api/v2/image-opt/saveSettings': (call: Call) => ({ ack: 1, data: call.body }),
+    });
+    renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
+    const slider = await screen.findByLabelText<HTMLInputElement>('Size (% of image height)');
+    expect([slider.min, slider.max, slider.value]).toEqual(['1', '100', '5']);
+    expect(screen.getByText('5%')).toBeTruthy();
+    fireEvent.change(slider, { target: { value: '1' } });
+    expect(screen.getByText('1%')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.callsTo('/api/v2/image-opt/saveSettings')).toHaveLength(1));
+    expect(api.callsTo('/api/v2/image-opt/saveSettings')[0]?.body).toMatchObject({
+      image_opt: { watermark: { image_height: 0.01 } },
+    });
   });
 
   it('keeps unsaved image settings while the merchant looks at Account', async () => {

@@ -2,6 +2,7 @@ import { Banner, BlockStack, Button, ChoiceList, Collapsible, Divider, InlineSta
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ImageSettings } from '../../../shared/image-settings';
+import { isClosed, markClosed } from '../lib/session-flags';
 import { emptyTemplates } from '../lib/wizard-rules';
 import { CompressionSection } from './compression-section';
 import { TemplateSection } from './template-section';
@@ -16,6 +17,8 @@ type Props = {
   watermarkMissing?: boolean;
   /** A refused save: that section is expanded and scrolled into view (again on every new seq). */
   fault?: { section: SettingsSection; seq: number } | null;
+  /** The watermark size slider's lowest percent: 10 on the image page's sheet, 1 on the older /setting page. */
+  watermarkMinPercent?: number;
 };
 
 /** A section the merchant can fold away; its heading is the disclosure button. */
@@ -56,16 +59,34 @@ function FoldSection({
   );
 }
 
+/** Session flag of the first-time banner (lib/session-flags.ts). */
+const FIRST_TIME_BANNER = 'imageSettingsFirstTime';
+
 /**
  * The image settings (mode, Optimize Images, Image Alt Text, Image
  * Filename), controlled: the caller owns load, dirty state and save (Settings page, image page sheet).
  */
-export function ImageSettingsForm({ value, onChange, showErrors = false, watermarkMissing = false, fault = null }: Props) {
+export function ImageSettingsForm({
+  value,
+  onChange,
+  showErrors = false,
+  watermarkMissing = false,
+  fault = null,
+  watermarkMinPercent,
+}: Props) {
   const { t } = useTranslation();
   const set = (patch: Partial<ImageSettings>) => onChange({ ...value, ...patch });
   const [open, setOpen] = useState<Record<SettingsSection, boolean>>({ mode: true, compress: true, alt: true, file: true });
   const toggle = (id: SettingsSection) => setOpen((o) => ({ ...o, [id]: !o[id] }));
   const root = useRef<HTMLDivElement>(null);
+  // "A first-time banner says to finish the settings" (image-optimisation.md section 2), shown once: on
+  // the first settings view of the session while nothing is saved, and not again once seen or closed.
+  const [firstTimeSeenBefore] = useState(() => isClosed(FIRST_TIME_BANNER));
+  const [firstTimeDismissed, setFirstTimeDismissed] = useState(false);
+  const showFirstTime = value.is_default === 1 && !firstTimeSeenBefore && !firstTimeDismissed;
+  useEffect(() => {
+    if (showFirstTime) markClosed(FIRST_TIME_BANNER);
+  }, [showFirstTime]);
 
   // A refused save: the section at fault opens and comes into view.
   useEffect(() => {
@@ -82,8 +103,8 @@ export function ImageSettingsForm({ value, onChange, showErrors = false, waterma
   return (
     <div ref={root}>
       <BlockStack gap="500">
-        {value.is_default === 1 && (
-          <Banner tone="info">
+        {showFirstTime && (
+          <Banner tone="info" onDismiss={() => setFirstTimeDismissed(true)}>
             <p>{t('imageSettings.firstTime')}</p>
           </Banner>
         )}
@@ -120,6 +141,7 @@ export function ImageSettingsForm({ value, onChange, showErrors = false, waterma
                 value={value.image_opt.watermark}
                 onChange={(watermark) => set({ image_opt: { ...value.image_opt, watermark } })}
                 error={showErrors && watermarkMissing ? t('server.settings.watermarkRequired') : undefined}
+                {...(watermarkMinPercent !== undefined ? { minSizePercent: watermarkMinPercent } : {})}
               />
             )}
           </BlockStack>

@@ -5,11 +5,13 @@ import { LeaveGuard } from '../widgets/leave-guard';
 import { ImageSettingsForm } from './image-settings-form';
 import { AdminSaveBar } from './save-bar';
 import { useImageSettings } from './use-image-settings';
+import { WATERMARK_SIZE_MIN } from './watermark-section';
 
 /**
  * The whole settings editor: heading, Discard / Save (enabled only after a change, disabled while a
- * section has no scope), the form, and the leave guard for unsaved changes. Used on /setting and, inside
- * a Sheet, on the image page.
+ * section has no scope), the form, and the leave guard for unsaved changes. Used on /setting, the older
+ * settings page of the documents, where the watermark size slider starts at 1 % (the image page's sheet
+ * renders the form itself, from 10 %).
  */
 export function ImageSettingsPanel({ title, onSaved }: { title: string; onSaved?: (saved: ImageSettings) => void }) {
   const { t } = useTranslation();
@@ -46,6 +48,7 @@ export function ImageSettingsPanel({ title, onSaved }: { title: string; onSaved?
           showErrors={settings.showErrors}
           watermarkMissing={settings.watermarkMissing}
           fault={settings.fault}
+          watermarkMinPercent={WATERMARK_SIZE_MIN.olderPage}
         />
       )}
     </BlockStack>

@@ -25,23 +25,35 @@ const readAsDataUrl = (file: File) =>
 export const watermarkUrl = (logo: string) => `/imageAddWatermark/${encodeURIComponent(logo)}`;
 
 /**
- * Watermark: picture upload (jpg/png, 500 KB) with preview, position, size 10..100 % of the image
- * height (saved as a fraction with two decimals) and opacity 0.1..1.
+ * The size slider's lowest percent (decisions.md "Watermark size": the settings screen offers 10 to 100
+ * percent of the image height, the older page 1 to 100; image-optimisation.md section 5).
+ */
+export const WATERMARK_SIZE_MIN = { sheet: 10, olderPage: 1 } as const;
+
+/** The stored fraction as the percent it is (0.05 is 5 %), never raised to the slider's lowest step. */
+export const watermarkSizePercent = (imageHeight: number) => Math.max(1, Math.round(imageHeight * 100));
+
+/**
+ * Watermark: picture upload (jpg/png, 500 KB) with preview, position, size `minSizePercent`..100 % of
+ * the image height (saved as a fraction with two decimals) and opacity 0.1..1. A stored size below the
+ * slider's lowest step (0.05 on the sheet) is shown as it is and the slider reaches down to it.
  */
 export function WatermarkSection({
   value,
   onChange,
   error,
+  minSizePercent = WATERMARK_SIZE_MIN.sheet,
 }: {
   value: WatermarkSettings;
   onChange: (next: WatermarkSettings) => void;
   error?: string;
+  minSizePercent?: number;
 }) {
   const { t } = useTranslation();
   const [fileError, setFileError] = useState<string | null>(null);
   const set = (patch: Partial<WatermarkSettings>) => onChange({ ...value, ...patch });
   const preview = value.file_data ?? (value.logo ? watermarkUrl(value.logo) : null);
-  const sizePercent = Math.round(value.image_height * 100);
+  const sizePercent = watermarkSizePercent(value.image_height);
 
   const accept = async (files: File[]) => {
     const file = files[0];
@@ -111,11 +123,11 @@ export function WatermarkSection({
           />
           <RangeSlider
             label={t('imageSettings.watermark.size')}
-            min={10}
+            min={Math.min(minSizePercent, sizePercent)}
             max={100}
             step={1}
-            value={Math.max(10, sizePercent)}
-            suffix={<Text as="span">{Math.max(10, sizePercent)}%</Text>}
+            value={sizePercent}
+            suffix={<Text as="span">{sizePercent}%</Text>}
             onChange={(v) => set({ image_height: Math.round(Number(Array.isArray(v) ? v[0] : v)) / 100 })}
           />
           <RangeSlider

@@ -49,4 +49,25 @@ describe('settings sheet', () => {
     expect(screen.getByLabelText<HTMLInputElement>('Convert PNG to JPG').checked).toBe(false);
     expect(screen.getAllByRole('button', { name: 'Save' }).some((b) => b.getAttribute('aria-disabled') !== 'true')).toBe(true);
   });
+  it('watermark size on the sheet: 10 to 100 %, a stored 0.05 shown as 5 % (the slider reaches down to it)', async () => {
+    const data = totals().settings;
+    const stored = {
+      ...data,
+      image_opt: { ...data.image_opt, watermark: { ...data.image_opt.watermark, switch: 1, logo: 'w.png', image_height: 0.05 } },
+    };
+    mockApi({
+      '/api/v2/image-opt/getImgOptTotal': totals(),
+      '/api/v2/image-opt/getOptSchedule': idleSchedule(),
+      '/api/v2/image-opt/getImageOptDataPage': page([historyRow(1)]),
+      '/api/v2/image-opt/getSettings': { ack: 1, data: stored },
+    });
+    renderApp('/image_optimisation');
+    fireEvent.click((await screen.findAllByRole('button', { name: 'Settings' }))[0]!);
+    const slider = await screen.findByLabelText<HTMLInputElement>('Size (% of image height)');
+    expect([slider.min, slider.max, slider.value]).toEqual(['5', '100', '5']);
+    expect(screen.getByText('5%')).toBeTruthy();
+    fireEvent.change(slider, { target: { value: '30' } });
+    expect(screen.getByText('30%')).toBeTruthy();
+    expect(screen.getByLabelText<HTMLInputElement>('Size (% of image height)').min).toBe('10');
+  });
 });
