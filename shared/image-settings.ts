@@ -48,7 +48,7 @@ export const TEMPLATE_PLACEHOLDERS = {
   collection: ['%collection_title%', '%shop_name%'],
   blogs: ['%blog_title%', '%shop_name%'],
 } as const;
-/** "Defaults in general": tag defaults of the settings page. */
+/** "Defaults in general": the templates of the settings outside the wizard (defaultImageSettings). */
 export const GENERAL_TEMPLATE_DEFAULTS = {
   product_rule: '%product_title% %product_vendor%',
   collection_rule: '%collection_title% %shop_name%',
@@ -187,8 +187,10 @@ export function defaultImageSettings(): ImageSettings {
     // The merchant's words stay theirs unless they opt in (decisions.md, "Merchant's words and choices"):
     // alt text is written only where an image has none, file names are left alone, and automatic mode
     // (auto_switch above) is off.
-    alt_text: { switch: 1, product: 1, collection: 1, blogs: 1, blank_replace: 1, ...WIZARD_TEMPLATE_DEFAULTS },
-    file_name: { switch: 0, product: 1, collection: 1, blogs: 1, ...WIZARD_TEMPLATE_DEFAULTS },
+    // Templates: the "Defaults in general" (page-speed-and-app.md section 3), what the settings show a
+    // shop that never ran the wizard; the wizard proposes its own (WIZARD_TEMPLATE_DEFAULTS).
+    alt_text: { switch: 1, product: 1, collection: 1, blogs: 1, blank_replace: 1, ...GENERAL_TEMPLATE_DEFAULTS },
+    file_name: { switch: 0, product: 1, collection: 1, blogs: 1, ...GENERAL_TEMPLATE_DEFAULTS },
   };
 }
 

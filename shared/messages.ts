@@ -92,6 +92,8 @@ export const MESSAGES = {
   'server.settings.unknownPlaceholder':
     'Unknown placeholder: {{names}}. Templates can use only the placeholders offered under the field.',
 
+  /** The success answer of updateLanguage: the admin shows it in the language just chosen. */
+  'server.account.languageUpdated': 'Language updated',
   'server.account.nameEmpty': 'Name should not be empty',
   'server.account.nameTooLong': 'Name is too long',
   'server.account.emailEmpty': 'Email should not be empty',

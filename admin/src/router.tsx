@@ -56,6 +56,19 @@ const launchRoute = createRoute({
   component: screen(() => import('./screens/auth-install'), 'AuthInstallScreen'),
 });
 
+/**
+ * "/admin/on-page-seo/index is referenced; the screen behind it is not shown" (image-optimisation.md
+ * section 2): on-page SEO is what the partner apps do, so the reference opens the recommendations on that
+ * tab (the history area links it).
+ */
+const onPageSeoRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/admin/on-page-seo/index',
+  beforeLoad: () => {
+    throw redirect({ to: '/recommended-apps', search: { tab: 'partner-apps' } as never, replace: true });
+  },
+});
+
 const page = <const P extends string>(path: P, component: RouteComponent) =>
   createRoute({ getParentRoute: () => rootRoute, path, component });
 
@@ -66,6 +79,7 @@ const routeTree = rootRoute.addChildren([
   toMain('/admin'),
   toMain('/admin/index'),
   toMain('/admin/preload'),
+  onPageSeoRoute,
   page(
     '/main',
     screen(() => import('./screens/main'), 'MainScreen'),

@@ -42,7 +42,14 @@ export type AppSwitchName = 'is_over_quota' | 'extra_adver';
 export type AppSwitchSaved = { name: AppSwitchName; st: 0 | 1; exp: number; is_over_quota: number; is_capped: number };
 
 /** GET /app-config: runtime configuration the admin shows (null: none configured). */
-export type AppConfig = { tutorial_video_url: string | null; privacy_contact_email: string | null };
+export type AppConfig = {
+  tutorial_video_url: string | null;
+  privacy_contact_email: string | null;
+  /** The optional support chat widget's https page (decisions.md "Support chat"). */
+  support_chat_url: string | null;
+  /** How many merchants the dashboard may claim; null: no claim (decisions.md "Claims"). */
+  merchant_count: number | null;
+};
 
 /** getRecommendedApps: the recommendations page's two tabs, in the shop's language. */
 export type RecommendedApp = {

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Frame } from '@shopify/polaris';
 import { createStore, Provider } from 'jotai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -8,6 +8,8 @@ import { PolarisProvider } from '../../admin/src/shell/polaris-provider';
 import { ToastHost } from '../../admin/src/widgets/toast-host';
 import { mockApi, renderApp, settingInfo } from './helpers/render-app';
 import { QueryProvider } from '../../admin/src/api/query';
+import { loadAppConfig, resetAppConfig } from '../../admin/src/hooks/use-app-config';
+import { planTag } from '../../admin/src/support/support-chat';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -111,5 +113,76 @@ describe('plan-limit dialog', () => {
     fireEvent.change(screen.getByLabelText('Description'), { target: { value: 'More please' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect((await screen.findAllByText('Too many requests')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('support chat (decisions.md "Support chat": an optional, configured chat-widget URL)', () => {
+  const chatConfig = {
+    tutorial_video_url: null,
+    privacy_contact_email: null,
+    support_chat_url: 'https://chat.example/widget',
+    merchant_count: null,
+  };
+  afterEach(() => resetAppConfig());
+
+  it('the plan tag: Free for level 0, otherwise Premium at the plan price', () => {
+    expect([0, 1, 2, 3, 4, 5, 6].map(planTag)).toEqual([
+      'Free',
+      'Premium $4.99',
+      'Premium $9.99',
+      'Premium $19.99',
+      'Premium $39.99',
+      'Premium $79.99',
+      'Premium $149.99',
+    ]);
+  });
+
+  it('configured: contact support opens the chat with the user info and the plan tag, not the form', async () => {
+    resetAppConfig();
+    mockApi({ ...home, '/app-config': chatConfig });
+    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
+    renderApp('/main', { info: settingInfo({ shop_level: 2, new_guide_status: 0 }) });
+    await screen.findByText('Web performance');
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Contact support' }).length).toBeGreaterThan(0));
+    await act(async () => void (await loadAppConfig())); // the configuration is read once per page load
+    fireEvent.click(screen.getAllByRole('button', { name: 'Contact support' })[0]!);
+    await waitFor(() => expect(open).toHaveBeenCalledTimes(1));
+    const url = new URL(String(open.mock.calls[0]![0]));
+    expect(url.origin + url.pathname).toBe('https://chat.example/widget');
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      name: 'demo-store.myshopify.com',
+      email: 'owner@example.com',
+      shop: 'demo-store.myshopify.com',
+      plan: 'Premium $9.99',
+      language: 'en',
+    });
+    expect(screen.queryByRole('dialog')).toBeNull(); // no contact form
+  });
+
+  it('configured: a quota-increase request opens the chat prefilled and is logged', async () => {
+    resetAppConfig();
+    const api = mockApi({ '/app-config': chatConfig, '/api/v1/insertContactLog': { code: '200', data: { id: 1 } } });
+    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
+    render(
+      <Provider store={createStore()}>
+        <PolarisProvider>
+          <QueryProvider>
+            <Frame>
+              <PlanLimitDialog open remaining={37} onClose={() => undefined} />
+              <ContactFormHost />
+            </Frame>
+          </QueryProvider>
+        </PolarisProvider>
+      </Provider>,
+    );
+    await act(async () => void (await loadAppConfig()));
+    fireEvent.click(screen.getByRole('button', { name: 'Request more trial credits' }));
+    await waitFor(() => expect(open).toHaveBeenCalledTimes(1));
+    expect(new URL(String(open.mock.calls[0]![0])).searchParams.get('message')).toMatch(
+      /Request more trial credits\n.*more trial credits/s,
+    );
+    await waitFor(() => expect(api.callsTo('/api/v1/insertContactLog')).toHaveLength(1));
+    expect(api.callsTo('/api/v1/insertContactLog')[0]?.body).toMatchObject({ path: 'plan-limit/credits' });
+    expect(screen.queryByLabelText('Description')).toBeNull();
   });
 });

@@ -235,6 +235,34 @@ describe('runtime configuration (GET /app-config)', () => {
   });
 });
 
+describe('claims (decisions.md "Claims")', () => {
+  const score = {
+    '/api/v2/home/getPageSpeedScore': { ack: 1, status: 1, score: { pc: 90, mb: 70 } },
+    '/api/v2/home/checkThemeAppExtension': { ack: 1, data: { url: 'https://x.example', status: 1 } },
+  };
+  const none = { tutorial_video_url: null, privacy_contact_email: null, support_chat_url: null, merchant_count: null };
+  beforeEach(() => resetAppConfig());
+
+  it('"Trusted by over N merchants" shows only when a number is configured', async () => {
+    mockApi({ ...score, '/app-config': none });
+    const first = renderApp('/main');
+    expect(await screen.findByText('Forever free.')).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/merchants/);
+    first.unmount();
+    resetAppConfig();
+    mockApi({ ...score, '/app-config': { ...none, merchant_count: 11000 } });
+    renderApp('/main');
+    expect(await screen.findByText('Forever free. Trusted by over 11,000 merchants.')).toBeTruthy();
+  });
+
+  it("the privacy policy names the recommendations frame as a recipient of the owner's email", async () => {
+    mockApi({ '/app-config': none });
+    renderApp('/privacy-policy', { info: null, token: false });
+    const heading = await screen.findByRole('heading', { name: 'Who receives it' });
+    expect(heading.parentElement?.textContent).toMatch(/Recommendations page.*store owner's email address/);
+  });
+});
+
 describe('one offer everywhere', () => {
   const base = {
     '/api/v2/home/getPageSpeedScore': { ack: 1, status: 1, score: { pc: 90, mb: 70 } },

@@ -94,13 +94,18 @@ describe('settings (/setting) account', () => {
     const api = mockApi({
       '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } },
       '/api/v2/image-opt/getSettings': settingsAnswer,
-      '/api/v1/updateLanguage': { code: 200, msg: 'OK' },
+      '/api/v1/updateLanguage': {
+        code: '200',
+        msg: 'Language updated',
+        message_key: 'server.account.languageUpdated',
+        params: {},
+      },
     });
     renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) });
     fireEvent.change(await screen.findByLabelText('Language'), { target: { value: 'ge' } });
     expect(await screen.findByText('Konto', { selector: 'h2' })).toBeTruthy();
-    // the confirmation speaks the language just chosen
-    expect((await screen.findAllByText('Erfolgreich')).length).toBeGreaterThan(0);
+    // the server's msg, in the language just chosen
+    expect((await screen.findAllByText('Sprache aktualisiert')).length).toBeGreaterThan(0);
     expect(api.callsTo('/api/v1/updateLanguage')[0]?.body).toEqual({ Language: 'ge' });
   });
 });
@@ -145,6 +150,8 @@ describe('settings (/setting) image optimisation section and leave guard', () =>
     fireEvent.click(await screen.findByLabelText('Manual'));
     expect(screen.getByText('You need to manually optimize in the APP after each change.')).toBeTruthy();
     fireEvent.click(screen.getByLabelText('Add a watermark'));
+    // Before saving, the reminder (page-speed-and-app.md section 5: 'You should upload watermark picture').
+    expect(screen.getByText('You should upload a watermark picture.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect((await screen.findAllByText('Watermark image must be uploaded to save')).length).toBeGreaterThan(0);
     expect(api.callsTo('/api/v2/image-opt/saveSettings')).toHaveLength(0);

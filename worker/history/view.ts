@@ -1,6 +1,7 @@
 // The documented shapes of the history, detail and statistics calls, built
 // from the item and image rows.
 import { imageStatusOf } from '../../shared/image-status';
+import { DATA_TYPES } from '../../shared/api/vocabulary';
 import { isMessageKey, keyedFromEnglish, type KeyedMessage } from '../../shared/messages';
 import { publicSettings } from '../../shared/image-settings';
 import { quotaStatus } from '../billing/quota';
@@ -28,11 +29,17 @@ export function savedPercent(original: number, compressed: number): number {
   return Math.round(((original - compressed) / original) * 10000) / 100;
 }
 
-function historyStatus(row: HistoryItemRow): string {
+/**
+ * The history statuses of the catalogue (page-speed-and-app.md section 4): Finished, Implement (in
+ * progress), Monitor... (monitored continuously), Restored, Deleted. A finished store item is monitored
+ * while automatic mode is on: a changed or new image of it is optimised without the merchant.
+ */
+function historyStatus(row: HistoryItemRow, automatic: boolean): string {
   if (row.deleted) return 'deleted';
-  if (row.status) return row.status;
   // Nothing optimised now (only failed images, or a picture changed in Shopify): the admin's "Not optimized".
-  return row.optStatus === 3 ? 'restored' : row.optStatus === 1 ? 'implement' : row.optStatus === 2 ? 'finished' : '';
+  const status =
+    row.status || (row.optStatus === 3 ? 'restored' : row.optStatus === 1 ? 'implement' : row.optStatus === 2 ? 'finished' : '');
+  return status === 'finished' && automatic && row.dataType !== DATA_TYPES.upload ? 'monitor' : status;
 }
 
 /**
@@ -51,8 +58,10 @@ export async function historyPage(
   env: FileEnv | null = null,
   now = Date.now(),
 ): Promise<HistoryPage> {
+  const settings = await getImageSettings(db, shopId);
   // The manual list follows the product scope of the settings: published only when so chosen.
-  const publishedOnly = q.pageType === 1 && q.dataType === 1 && (await getImageSettings(db, shopId)).image_opt.product === 2;
+  const publishedOnly = q.pageType === 1 && q.dataType === 1 && settings.image_opt.product === 2;
+  const automatic = settings.auto_switch === 1;
   const { rows, total } = await listHistoryItems(db, { shopId, ...q, publishedOnly });
   const figures = await imageFiguresOf(
     db,
@@ -75,7 +84,7 @@ export async function historyPage(
       image: thumbnails[i] ?? '',
       is_delete: bit(r.deleted),
       opt_status: r.optStatus,
-      status: historyStatus(r),
+      status: historyStatus(r, automatic),
       pattern: r.pattern,
       comp_ratio: savedPercent(f?.originalSize ?? 0, f?.optimisedSize ?? 0),
       image_count: f?.imageCount ?? 0,

@@ -25,6 +25,7 @@ import type {
   UserSelections,
 } from '../../shared/api/account';
 import type { V1Envelope } from '../../shared/api/envelope';
+import { english } from '../../shared/messages';
 import {
   contactLogInput,
   contactUsInput,
@@ -91,7 +92,9 @@ accountRoutes.post('/api/v1/updateLanguage', async (c) => {
   await setShopLanguage(c.get('db'), c.get('shop').id, Language);
   return c.json({
     code: '200',
-    msg: 'Language updated',
+    msg: english('server.account.languageUpdated'),
+    message_key: 'server.account.languageUpdated',
+    params: {},
     language: Language,
     data: { language: Language },
   } satisfies V1Envelope<LanguageAnswer> & LanguageAnswer);

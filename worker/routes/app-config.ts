@@ -8,11 +8,16 @@ import type { AppConfig } from '../../shared/api/account';
 export const appConfigRoutes = new Hono<AppEnv>();
 
 /** Optional variables: absent or empty means "none configured". */
-type RuntimeConfigEnv = { TUTORIAL_VIDEO_URL?: string; PRIVACY_CONTACT_EMAIL?: string };
+type RuntimeConfigEnv = {
+  TUTORIAL_VIDEO_URL?: string;
+  PRIVACY_CONTACT_EMAIL?: string;
+  SUPPORT_CHAT_URL?: string;
+  MERCHANT_COUNT?: string;
+};
 
 const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
 
-/** An embeddable https video URL, or null (anything else is ignored rather than framed). */
+/** An https URL (an embeddable video, the chat widget's page), or null (anything else is ignored). */
 export function videoUrlOf(raw: string | undefined): string | null {
   const value = (raw ?? '').trim();
   if (!value) return null;
@@ -22,6 +27,14 @@ export function videoUrlOf(raw: string | undefined): string | null {
   } catch {
     return null;
   }
+}
+
+/** A real, positive whole number of merchants ("11000" or "11,000"), or null: no claim without one. */
+export function merchantCountOf(raw: string | undefined): number | null {
+  const value = (raw ?? '').trim().replace(/[,_\s]/g, '');
+  if (!/^\d{1,9}$/.test(value)) return null;
+  const n = Number(value);
+  return n > 0 ? n : null;
 }
 
 export function contactEmailOf(raw: string | undefined): string | null {
@@ -35,5 +48,7 @@ appConfigRoutes.get('/app-config', (c) => {
   return c.json({
     tutorial_video_url: videoUrlOf(env.TUTORIAL_VIDEO_URL),
     privacy_contact_email: contactEmailOf(env.PRIVACY_CONTACT_EMAIL),
+    support_chat_url: videoUrlOf(env.SUPPORT_CHAT_URL),
+    merchant_count: merchantCountOf(env.MERCHANT_COUNT),
   } satisfies AppConfig);
 });

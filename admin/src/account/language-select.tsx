@@ -22,11 +22,20 @@ export function LanguageSelect({ labelHidden = false }: { labelHidden?: boolean 
 
   const previous = useRef(language);
   const save = useApiAction(updateLanguage, {
-    onSuccess: (_body, value) => {
+    onSuccess: (body, value) => {
       setInfo((i) => (i ? { ...i, language: value } : i));
-      // The server's msg is English; the confirmation is shown in the language just chosen (its
-      // catalogue is fetched on first use: wait for it).
-      void i18next.loadLanguages(value).then(() => toast(i18next.t('common.saved', { lng: value })));
+      // "language save shows the server msg on code 200" (page-speed-and-app.md section 8): the server's
+      // message, in the language just chosen through its catalogue key (that catalogue is fetched on first
+      // use: wait for it); a msg without a key is shown as sent.
+      void i18next
+        .loadLanguages(value)
+        .then(() =>
+          toast(
+            body.message_key
+              ? i18next.t(body.message_key, { ...body.params, lng: value })
+              : body.msg || i18next.t('common.saved', { lng: value }),
+          ),
+        );
     },
     onError: () => setLanguage(previous.current),
   });

@@ -4,6 +4,7 @@ import {
   Card,
   IndexTable,
   InlineStack,
+  Link,
   Tabs,
   Text,
   TextField,
@@ -208,6 +209,16 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
             onPage={list.setPage}
             onPageSize={list.setPageSize}
           />
+        </div>
+        {/* The history area links on-page SEO and the recommended apps (image-optimisation.md section 2). */}
+        <div style={{ padding: '0 var(--p-space-400) var(--p-space-300)' }}>
+          <InlineStack gap="300" blockAlign="center">
+            <Text as="span" variant="bodySm" tone="subdued">
+              {t('imageOpt.history.moreTools')}
+            </Text>
+            <Link onClick={() => void navigate({ to: '/admin/on-page-seo/index' })}>{t('imageOpt.history.onPageSeo')}</Link>
+            <Link onClick={() => void navigate({ to: '/recommended-apps' })}>{t('imageOpt.history.recommendedApps')}</Link>
+          </InlineStack>
         </div>
       </BlockStack>
     </Card>

@@ -105,10 +105,18 @@ export function WatermarkSection({
                   {t('imageSettings.watermark.hint')}
                 </Text>
               )}
-              {(fileError ?? error) && (
+              {(fileError ?? error) ? (
                 <Text as="p" tone="critical">
                   {fileError ?? error}
                 </Text>
+              ) : (
+                // Before any save: the documented reminder 'You should upload watermark picture'; a save
+                // without one is refused with 'Watermark image must be uploaded to save' (error above).
+                !preview && (
+                  <Text as="p" tone="caution">
+                    {t('imageSettings.watermark.uploadFirst')}
+                  </Text>
+                )
               )}
             </BlockStack>
           </InlineStack>

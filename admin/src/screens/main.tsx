@@ -15,10 +15,13 @@ import { checkThemeAppExtension, getPricingPlans } from '../api/calls';
 import { useApiQuery } from '../api/query';
 import { isClosed } from '../lib/session-flags';
 import { MainSkeleton } from '../widgets/page-skeletons';
+import { useAppConfig } from '../hooks/use-app-config';
+import { formatNumber } from '../lib/intl';
 
 /** /main: the page speed dashboard. */
 export function MainScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const merchants = useAppConfig().merchant_count;
   const embed = useEmbedStatus();
   const info = useSettingInfo();
   // Previewing the hover preload needs the embed on: say so first.
@@ -53,7 +56,12 @@ export function MainScreen() {
   return (
     <Page
       title={t('main.title')}
-      subtitle={t('main.subtitle')} // 'forever free' shows to everyone
+      // 'forever free' shows to everyone; the merchant count only when configured (decisions.md "Claims").
+      subtitle={
+        merchants
+          ? `${t('main.subtitle')} ${t('main.trustedBy', { count: formatNumber(merchants, i18n.language) })}`
+          : t('main.subtitle')
+      }
       secondaryActions={
         <Box minWidth="180px">
           <LanguageSelect labelHidden />

@@ -2,7 +2,8 @@ import { BlockStack, Card, List, Page, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
 import { useAppConfig } from '../hooks/use-app-config';
 
-const SECTIONS = ['collect', 'use', 'rights', 'retention', 'contact'] as const;
+// 'share' names who receives what (decisions.md "Claims": the recommendations frame gets the owner's email).
+const SECTIONS = ['collect', 'use', 'share', 'rights', 'retention', 'contact'] as const;
 const COLLECTED = ['name', 'email', 'phone', 'products', 'blogs', 'collections', 'scripts', 'theme'] as const;
 
 /** /privacy-policy: the static privacy policy (public, no session needed). */

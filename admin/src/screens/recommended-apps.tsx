@@ -12,6 +12,7 @@ import {
   Text,
   Thumbnail,
 } from '@shopify/polaris';
+import { useLocation } from '@tanstack/react-router';
 import { useState } from 'react';
 import { formatNumber } from '../lib/intl';
 import { useTranslation } from 'react-i18next';
@@ -27,7 +28,9 @@ const appId = () =>
 export function RecommendedAppsScreen() {
   const { t, i18n } = useTranslation();
   const info = useSettingInfo();
-  const [tab, setTab] = useState(0);
+  // ?tab=partner-apps (the on-page SEO reference) opens the partner apps.
+  const asked: unknown = useLocation({ select: (l) => (l.search as { tab?: unknown }).tab });
+  const [tab, setTab] = useState(() => (asked === 'partner-apps' ? 1 : 0));
   // Titles and descriptions come in the shop's language: read again when the merchant switches it.
   const read = useApiQuery({
     key: ['recommendations', i18n.language],

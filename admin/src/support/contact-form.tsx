@@ -2,21 +2,45 @@ import { FormLayout, Modal, TextField } from '@shopify/polaris';
 import { atom, useAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getThisUserEmail, insertContactUs } from '../api/calls';
+import { getThisUserEmail, insertContactLog, insertContactUs } from '../api/calls';
+import { useAppConfig } from '../hooks/use-app-config';
+import { useSettingInfo } from '../hooks/use-settings-info';
+import { supportChatUrl } from './support-chat';
 import { useApiAction, useApiQuery } from '../api/query';
 import { useToast } from '../hooks/use-toast';
 
 // The contact / feedback form. Any screen opens it through
 // contactFormAtom, optionally prefilled (quota-increase requests, low ratings); `path` records where
 // the request came from (without a chat widget this form is the channel).
-export type ContactRequest = { title?: string; description?: string; path?: string };
+// With a configured support chat (SUPPORT_CHAT_URL), "contact support" and quota-increase requests open
+// the chat instead, and a quota request is logged (insertContactLog); feedback after a low rating stays
+// on this form ("a score under 4 also offers the feedback form", decisions.md "Reviews").
+export type ContactRequest = { title?: string; description?: string; path?: string; feedback?: boolean };
 export const contactFormAtom = atom<ContactRequest | null>(null);
 
 type Errors = Partial<Record<'name' | 'email' | 'description', string>>;
 
 export function ContactFormHost() {
   const [request, setRequest] = useAtom(contactFormAtom);
-  return request ? <ContactForm request={request} onClose={() => setRequest(null)} /> : null;
+  const chat = useAppConfig().support_chat_url;
+  const info = useSettingInfo();
+  const { i18n } = useTranslation();
+  const toChat = !!request && !!chat && !request.feedback;
+  useEffect(() => {
+    if (!toChat || !request || !chat) return;
+    const message = [request.title, request.description].filter(Boolean).join('\n');
+    const user = {
+      name: info?.name ?? '',
+      email: info?.email ?? '',
+      shop: info?.shop_owner ?? '',
+      level: info?.shop_level ?? 0,
+      language: i18n.language,
+    };
+    window.open(supportChatUrl(chat, user, message), '_blank', 'noopener');
+    if (request.description) void insertContactLog(request.path ?? '', request.description).catch(() => undefined);
+    setRequest(null);
+  }, [toChat, request, chat, info, i18n.language, setRequest]);
+  return request && !toChat ? <ContactForm request={request} onClose={() => setRequest(null)} /> : null;
 }
 
 function ContactForm({ request, onClose }: { request: ContactRequest; onClose: () => void }) {

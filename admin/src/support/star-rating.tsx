@@ -51,7 +51,7 @@ export function useRate(): (score: number) => void {
       void reviewTipsClick(score).catch(() => undefined); // the answer is not used
       const offer = ratingFollowUp(score);
       if (offer.review) void requestPublicReview();
-      if (offer.feedback) openContact({ title: t('main.review.feedbackTitle'), path: `review/${score}` });
+      if (offer.feedback) openContact({ title: t('main.review.feedbackTitle'), path: `review/${score}`, feedback: true });
     },
     [t, openContact],
   );

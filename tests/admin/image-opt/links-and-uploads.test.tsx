@@ -180,3 +180,45 @@ describe('links on a page left open', () => {
     );
   });
 });
+
+describe('the history area (image-optimisation.md sections 2 and 4)', () => {
+  const base = {
+    '/api/v2/image-opt/getImgOptTotal': totals(),
+    '/api/v2/image-opt/getOptSchedule': idleSchedule(),
+    '/api/v1/getRecommendedApps': { code: '200', data: { iframe: null, partner: { title: '', apps: [] } } },
+  };
+
+  it('shows the catalogue statuses: Finished, In progress, Monitoring..., Restored, Deleted', async () => {
+    mockApi({
+      ...base,
+      [H]: page([
+        historyRow(1, { title: 'Finished hat' }),
+        historyRow(2, { title: 'Busy hat', status: 'implement', opt_status: 1 }),
+        historyRow(3, { title: 'Watched hat', status: 'monitor' }),
+        historyRow(4, { title: 'Restored hat', status: 'restored', opt_status: 3 }),
+        historyRow(5, { title: 'Gone hat', status: 'deleted', is_delete: 1 }),
+      ]),
+    });
+    renderApp('/image_optimisation');
+    const statusOf = async (title: string) =>
+      ((await screen.findAllByText(title))[0]!.closest('tr') as HTMLElement).querySelector('.Polaris-Badge')?.textContent;
+    expect(await statusOf('Finished hat')).toMatch(/Finished$/); // after Polaris' hidden tone label
+    expect(await statusOf('Busy hat')).toMatch(/In progress$/); // after Polaris' hidden tone label
+    expect(await statusOf('Watched hat')).toMatch(/Monitoring\.\.\.$/);
+    expect(await statusOf('Restored hat')).toMatch(/Restored$/); // after Polaris' hidden tone label
+    expect(await statusOf('Gone hat')).toMatch(/Deleted$/); // after Polaris' hidden tone label
+  });
+
+  it('links /admin/on-page-seo/index (the partner apps) and /recommended-apps', async () => {
+    mockApi({ ...base, [H]: page([historyRow(1)]) });
+    const { router } = renderApp('/image_optimisation');
+    fireEvent.click(await screen.findByRole('button', { name: 'On-page SEO' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/recommended-apps'));
+    // The reference opens the partner apps' tab.
+    await waitFor(() => expect(document.getElementById('partner-apps')?.getAttribute('aria-selected')).toBe('true'));
+    void router.navigate({ to: '/image_optimisation' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Recommended apps' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/recommended-apps'));
+    await waitFor(() => expect(document.getElementById('all-apps')?.getAttribute('aria-selected')).toBe('true'));
+  });
+});

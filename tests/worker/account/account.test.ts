@@ -70,6 +70,8 @@ describe('language', () => {
     for (const code of LANGUAGE_CODES) {
       const { body } = await post('/api/v1/updateLanguage', headers, { Language: code });
       expect(body.code).toBe('200');
+      // The documented msg, with its catalogue key: the admin's toast shows it in the chosen language.
+      expect(body).toMatchObject({ msg: 'Language updated', message_key: 'server.account.languageUpdated' });
       expect((await findShopById(db(), shop.id))?.language).toBe(code);
     }
     expect(await post('/api/v1/updateLanguage', headers, { Language: 'de' })).toEqual({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contactEmailOf, videoUrlOf } from '../../../worker/routes/app-config';
+import { contactEmailOf, merchantCountOf, videoUrlOf } from '../../../worker/routes/app-config';
 import { call } from '../helpers';
 
 // GET /app-config: the admin's runtime configuration (tutorial video, privacy contact), public.
@@ -7,7 +7,12 @@ describe('GET /app-config', () => {
   it('answers without a session; nothing configured in the test environment', async () => {
     const res = await call('/app-config');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ tutorial_video_url: null, privacy_contact_email: null });
+    expect(await res.json()).toEqual({
+      tutorial_video_url: null,
+      privacy_contact_email: null,
+      support_chat_url: null,
+      merchant_count: null,
+    });
   });
 
   it('accepts only an https video URL and a plausible address', () => {
@@ -18,5 +23,12 @@ describe('GET /app-config', () => {
     expect(contactEmailOf('privacy@example.com')).toBe('privacy@example.com');
     expect(contactEmailOf('not an address')).toBeNull();
     expect(contactEmailOf(undefined)).toBeNull();
+    // The merchant claim: only a real, configured number (decisions.md "Claims").
+    expect(merchantCountOf('11000')).toBe(11000);
+    expect(merchantCountOf(' 11,000 ')).toBe(11000);
+    expect(merchantCountOf('')).toBeNull();
+    expect(merchantCountOf('0')).toBeNull();
+    expect(merchantCountOf('many')).toBeNull();
+    expect(merchantCountOf(undefined)).toBeNull();
   });
 });

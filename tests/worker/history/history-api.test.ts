@@ -1,7 +1,9 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { r2Key } from '../../../worker/lib/r2-keys';
-import { call, createShop } from '../helpers';
+import { call, createShop, db } from '../helpers';
+import { saveImageSettings } from '../../../worker/db/image-settings';
+import { defaultImageSettings } from '../../../shared/image-settings';
 import { compressed, seedItem } from './seed';
 
 type Page = { ack: number; data: { data: Record<string, unknown>[]; current_page: number; per_page: number; total: number } };
@@ -55,6 +57,17 @@ describe('getImageOptDataPage', () => {
     const colls = await page(headers, { data_type: 2, page_type: 0 });
     expect(colls.body.data).toMatchObject({ per_page: 10, total: 1 });
     expect(colls.body.data.data[0]).toMatchObject({ coll_id: '3000', prod_id: '' });
+  });
+
+  it('answers the catalogue statuses: finished, and monitor while automatic mode watches the item', async () => {
+    const { shop, headers } = await createShop();
+    await seedItem(shop.id, { dataType: 1, resourceId: '1', title: 'Shoe', optStatus: 2, optimisedAt: 1 }, [
+      compressed(1000, 600),
+    ]);
+    const statusNow = async () => (await page(headers, { data_type: 1, page_type: 0 })).body.data.data[0]!.status;
+    expect(await statusNow()).toBe('finished');
+    await saveImageSettings(db(), shop.id, { ...defaultImageSettings(), is_default: 0, auto_switch: 1 });
+    expect(await statusNow()).toBe('monitor');
   });
 
   it('searches titles (LIKE wildcards are literal) and lists manual candidates', async () => {

@@ -194,7 +194,7 @@ describe('optimisation against the store emulator', { timeout: 180_000 }, () => 
     const row = (await imageRow(img!.id))!;
     expect(['compressed', 'optimal']).toContain(row.status);
     const now = (await emu.articles()).find((a) => a.id === `gid://shopify/Article/${art.resourceId}`)!;
-    expect(now.image!.alt).toBe(`${art.title}-Emu Shop`);
+    expect(now.image!.alt).toBe(`${art.title} Emu Shop`); // the general default: %blog_title% %shop_name%
     if (row.status === 'compressed') expect(now.image!.sha256).toBe(row.resultSha256);
   });
   it('names a PNG converted to JPG ".jpg" on Shopify, and a restore brings back the PNG and its name', async () => {
