@@ -1,0 +1,179 @@
+// Issue 23, point 6 ("finished details") in Debian's Chromium against the whole product (`npm start`):
+// the wizard's documented payload with every image type unticked is compression off on the server; a PNG
+// converted to JPG is named ".jpg" in Shopify (the store emulator) and a restore from the detail page
+// brings back the PNG under its own name; the Other tab shows a thumbnail of an upload. The set-up goes
+// through the API with the admin token (as any older client would); what the merchant sees is checked in
+// the browser. Screenshots land in tests/browser/admin/screenshots/details-*.png.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appUnderTest, control, type AppUnderTest } from './app-under-test';
+
+const SHOTS = 'tests/browser/admin/screenshots';
+const FIXTURES = 'tests/fixtures/images';
+let app: AppUnderTest;
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  app = await appUnderTest();
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+type Json = Record<string, unknown> & { ack?: number; code?: string; data?: unknown };
+
+/** One API call with the shop's admin token, as the standalone admin makes it. */
+async function api(path: string, body?: unknown): Promise<Json> {
+  const res = await fetch(`${app.base}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      Authorization: `Bearer ${app.authToken}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as Json;
+}
+
+/** Polls `read` every 500 ms until `done` holds (the product's queues work in the background). */
+async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+type Schedule = { process_result: number; opt_total: number; status?: string };
+const productSchedule = () => api('/api/v2/image-opt/getOptSchedule?data_type=1').then((b) => b.data as Schedule);
+const uploadSchedule = () => api('/api/v2/image-opt/getOptSchedule?data_type=4').then((b) => b.data as Schedule);
+
+type EmuFile = { id: string; filename: string; productIds: string[] };
+type EmuProduct = { id: string; title: string; media: { id: string; filename: string }[] };
+const emuFile = (id: string) =>
+  control(app.emulator, 'GET', `/shops/${app.shop}/files/${id.split('/').pop()}`) as Promise<EmuFile>;
+
+async function adminPage(): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.route('https://cdn.shopify.com/**', (route) => route.abort());
+  await page.route(/youtube|apps\.shopify\.com/, (route) => route.abort());
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+  await page.goto(app.adminUrl);
+  await page.waitForURL((url) => url.pathname === '/main' && !url.searchParams.has('authToken'));
+  return page;
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/details-${name}.png`, fullPage: true });
+
+describe('finished details (issue 23, point 6)', () => {
+  it('wizard payload without a switch, PNG to JPG named .jpg and restored as .png, Other tab thumbnails', async () => {
+    await until(
+      () => api('/api/v1/getImageSyncStatus').then((b) => (b.data as { imageSync?: boolean }).imageSync),
+      (synced) => synced === true,
+      90_000,
+      'the catalogue sync',
+    );
+
+    // The documented wizard payload (page-speed-and-app.md section 3): image types, no switch; all unticked.
+    const wizard = await api('/api/v1/saveNewGuideCfg', {
+      page5: { day_backup: 1 },
+      settings: {
+        image_opt: { product: 0, collection: 0, blogs: 0, pngtojpg: 0 },
+        alt_text: { switch: 0, product: 0, collection: 0, blogs: 0, product_rule: '', collection_rule: '', blogs_rule: '' },
+        file_name: { switch: 0, product: 0, collection: 0, blogs: 0, product_rule: '', collection_rule: '', blogs_rule: '' },
+        auto_switch: 0,
+        is_default: 1,
+      },
+    });
+    expect(wizard.ack).toBe(1);
+    expect((wizard.data as { image_opt: { switch: number } }).image_opt.switch).toBe(0);
+
+    // Then PNG to JPG for products, file names left alone.
+    const saved = await api('/api/v2/image-opt/saveSettings', {
+      image_opt: { switch: 1, product: 1, collection: 0, blogs: 0, pngtojpg: 1, pngtojpg_size_control: 1 },
+    });
+    expect(saved.ack).toBe(1);
+
+    // The PNG photograph of "Chelsea the Cat Mug", optimised through the manual list's item.
+    const products = (await control(app.emulator, 'GET', `/shops/${app.shop}/products`)) as EmuProduct[];
+    const mug = products.find((p) => p.title === 'Chelsea the Cat Mug')!;
+    const png = mug.media.find((m) => m.filename.endsWith('.png'))!;
+    const manual = await api(
+      `/api/v2/image-opt/getImageOptDataPage?page_type=1&data_type=1&title=${encodeURIComponent(mug.title)}`,
+    );
+    const item = (manual.data as { data: { id: number; title: string }[] }).data.find((r) => r.title === mug.title)!;
+    const started = await api('/api/v2/image-opt/reOptimize', {
+      data_type: 1,
+      data_list: [{ data_id: item.id }],
+      re_opt_type: '',
+      page_type: 1,
+    });
+    expect(started.ack).toBe(1);
+    await until(productSchedule, (s) => s.process_result === 1 && s.opt_total > 0, 180_000, 'the optimisation');
+    const jpgName = png.filename.replace(/\.png$/, '.jpg');
+    expect((await emuFile(png.id)).filename).toBe(jpgName);
+
+    const page = await adminPage();
+    try {
+      // The detail page shows the new name with its tags.
+      await page.goto(`${app.base}/image_optimisation`);
+      const historyRow = page.getByRole('row').filter({ hasText: mug.title }).first();
+      await historyRow.waitFor({ timeout: 30_000 });
+      await historyRow.getByRole('button', { name: 'Details' }).click();
+      await page.waitForURL(/image_optimisation_details/);
+      const converted = page.getByRole('row').filter({ hasText: jpgName }).first();
+      await converted.waitFor({ timeout: 30_000 });
+      await expect(converted.innerText()).resolves.toContain('PNG -> JPG');
+      await shot(page, 'png-to-jpg');
+
+      // Restore from the detail page: the PNG comes back under its own name.
+      await converted.getByRole('button', { name: 'Restore' }).click();
+      await page.getByText('Your picture has been restored').first().waitFor({ timeout: 90_000 });
+      await until(
+        () => emuFile(png.id),
+        (f) => f.filename === png.filename,
+        30_000,
+        'the restored name',
+      );
+      await page.getByRole('row').filter({ hasText: png.filename }).first().waitFor({ timeout: 30_000 });
+      await shot(page, 'restored-png');
+
+      // An upload: the Other tab shows its thumbnail like the other tabs.
+      const upload = await api('/api/v2/image-opt/uploadImagesOpt', {
+        file_list: [
+          { name: 'chelsea.png', data: readFileSync(`${FIXTURES}/chelsea-rgb.png`).toString('base64'), type: 'image/png' },
+        ],
+        opt_cfg: { pngtojpg: 0, is_watermark: 0 },
+      });
+      expect(upload.ack).toBe(1);
+      await until(uploadSchedule, (s) => s.process_result === 1 && s.opt_total > 0, 120_000, 'the upload');
+      await page.goto(`${app.base}/image_optimisation`);
+      await page.getByRole('tab', { name: 'Other' }).click();
+      const uploadRow = page.getByRole('row').filter({ hasText: 'chelsea.png' }).first();
+      await uploadRow.waitFor({ timeout: 30_000 });
+      const thumb = uploadRow.locator('img').first();
+      await thumb.waitFor();
+      await page.waitForFunction(
+        (img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0,
+        await thumb.elementHandle(),
+        { timeout: 30_000 },
+      );
+      await shot(page, 'other-tab-thumbnail');
+    } catch (e) {
+      await shot(page, 'failed').catch(() => undefined);
+      throw e;
+    } finally {
+      await page.close();
+    }
+  });
+});
