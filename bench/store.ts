@@ -178,11 +178,11 @@ const pathOf = (e?: EngineLine) =>
       : `${e.path ?? '?'}${e.tiles ? `-tiles${e.tiles}` : ''} ${e.format ?? ''} q${e.qualityUsed ?? '-'}`;
 
 /**
- * The native reference's scores depend only on the original and sharp's MozJPEG, not on the product: kept
- * in the set's folder (keyed by both files' hashes), so a rerun after an engine change scores only
- * the product's bytes.
+ * Scores depend only on the two files: kept in the set's folder (keyed by both files' hashes), so a rerun
+ * scores only bytes it has not seen (the native reference always hits after the first run; the product's
+ * output when the engine did not change).
  */
-async function nativeScores(
+async function pairScores(
   original: Uint8Array,
   native: Uint8Array,
   tool: Butteraugli['tool'] | null,
@@ -409,7 +409,8 @@ async function main() {
     const decoded = await checkDecodes(out.bytes);
     const changed = sha256(out.bytes) !== sha256(original);
     const native = await nativeMozjpeg(original, level.quality);
-    const nat = await nativeScores(original, native, tool);
+    const nat = await pairScores(original, native, tool);
+    const prod = decoded.ok && changed ? await pairScores(original, out.bytes, tool) : null;
     if (args.keep) {
       mkdirSync(args.keep, { recursive: true });
       writeFileSync(join(args.keep, `${photo.name}.product.jpg`), out.bytes);
@@ -427,12 +428,11 @@ async function main() {
       ...(decoded.ok ? {} : { decodeError: decoded.error }),
       status: out.status,
       appStatus: out.appStatus,
-      engineSsim: decoded.ok ? (changed ? await engineSsim(original, out.bytes) : 1) : Number.NaN,
+      engineSsim: decoded.ok ? (prod ? prod.ssim : 1) : Number.NaN,
       nativeBytes: native.length,
       nativeSaved: (original.length - native.length) / original.length,
       nativeSsim: nat.ssim,
-      butteraugli:
-        tool && decoded.ok ? (changed ? await butteraugli(tool, original, out.bytes) : { tool, pnorm3: 0, max: 0 }) : null,
+      butteraugli: tool && decoded.ok ? (prod ? prod.butteraugli : { tool, pnorm3: 0, max: 0 }) : null,
       nativeButteraugli: nat.butteraugli,
       engine: out.engine,
       cpuMsPerMp: out.cpuMsPerMp,
