@@ -14,6 +14,7 @@ import {
   jobs,
   redactedShops,
   shopAllowances,
+  shops,
   usageLedger,
 } from '../../../worker/db/schema';
 import { startOfUtcDay } from '../../../worker/billing/cycle';
@@ -500,13 +501,16 @@ describe('7. the overcharge opt-in ends with the install', () => {
       overageEnabled: true,
       hasUsageCap: true,
       cappedAmountCents: 9980,
+      testChargesOnly: true, // Shopify once refused a real charge (an app-review store)
       accessTokenEnc: 'x',
     });
     expect(await markShopUninstalled(db(), shop.id, Date.now(), 'x')).toBe(true);
+    // The next install learns again from Shopify whether it may only make test charges.
     expect((await findShopById(db(), shop.id))!).toMatchObject({
       overageEnabled: false,
       hasUsageCap: false,
       cappedAmountCents: 0,
+      testChargesOnly: false,
     });
     await reinstall(shop.domain);
     const account = await call('/api/v2/setting/getAccount', { headers: await sessionHeaders(shop.domain) });
@@ -547,6 +551,8 @@ describe('12. a development store that becomes a paying store is checked again',
     await waitOnExecutionContext(ctx2);
     expect((await findShopById(db(), shop.id))!).toMatchObject({ planLevel: 2, isDevelopmentStore: true });
 
+    // It was also marked test-only (Shopify refused a real charge while it was a development store).
+    await db().update(shops).set({ testChargesOnly: true }).where(eq(shops.id, shop.id));
     // The store moves to a paid Shopify plan; Shopify sends shop/update.
     await emu.update({ partnerDevelopment: false, planName: 'Basic' });
     const sent: WebhookWorkMessage[] = [];
