@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MSG_WATERMARK_TOO_LARGE, WATERMARK_MAX_BYTES } from '../../../shared/image-settings';
 import { toBase64 } from '../../../worker/lib/crypto';
 import { call, createShop } from '../helpers';
-import { FUZZ_RUNS, answerOf, expectRefused, shopState } from './fuzz-support';
+import { FUZZ_RUNS, answerOf, expectRefused, fuzzTimeout, shopState } from './fuzz-support';
 
 let headers: Record<string, string>;
 let shopId: number;
@@ -157,7 +157,7 @@ async function saveWatermark(fileData: string, fileName: string) {
   );
 }
 
-describe('hostile uploads', { timeout: 60_000 }, () => {
+describe('hostile uploads', { timeout: fuzzTimeout(60_000, FUZZ_RUNS * 4) }, () => {
   it('refuses files that are not images, whatever their name (path tricks included), and stores nothing', async () => {
     const before = await shopState(shopId);
     await fc.assert(
@@ -192,7 +192,7 @@ describe('hostile uploads', { timeout: 60_000 }, () => {
   });
 });
 
-describe('hostile watermark pictures', { timeout: 60_000 }, () => {
+describe('hostile watermark pictures', { timeout: fuzzTimeout(60_000, FUZZ_RUNS * 4) }, () => {
   it(`refuses a watermark over ${WATERMARK_MAX_BYTES} bytes with the documented message`, async () => {
     const before = await shopState(shopId);
     for (const size of [WATERMARK_MAX_BYTES + 1, WATERMARK_MAX_BYTES * 3]) {

@@ -1,7 +1,7 @@
 // Property-based fuzzing of every /api route (read from the router, like the route sweep): malformed
 // JSON, wrong types, huge strings, hostile page numbers and queries. Every answer is a documented
 // envelope, never a 500, and the shop's D1 rows and R2 objects are exactly what they were before.
-// Quick in `npm test` (FUZZ_RUNS=3 per route and kind); `FUZZ_RUNS=100 npm run test:fuzz` is thorough.
+// Quick in `npm test` (FUZZ_RUNS=3 per route and kind); `npm run test:fuzz` runs 100, `FUZZ_RUNS=1000` is the thorough run.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, createShop } from '../helpers';
@@ -13,6 +13,7 @@ import {
   apiRoutes,
   expectDocumented,
   expectRefused,
+  fuzzTimeout,
   hostileQuery,
   malformedJson,
   shopState,
@@ -42,7 +43,7 @@ const bodyRoutes = apiRoutes.filter(
 const getRoutes = apiRoutes.filter((r) => r.method === 'GET');
 const noInputRoutes = apiRoutes.filter((r) => NO_INPUT.has(`${r.method} ${r.path}`));
 
-describe('fuzz: request bodies', { timeout: 120_000 }, () => {
+describe('fuzz: request bodies', { timeout: fuzzTimeout(120_000, FUZZ_RUNS) }, () => {
   it('covers every route that takes a body', () => {
     expect(bodyRoutes.length).toBeGreaterThan(12);
     expect(bodyRoutes.map((r) => r.path)).toEqual(
@@ -127,7 +128,7 @@ describe('fuzz: empty settings saves (found by the thorough fuzz, issues 17 and 
   });
 });
 
-describe('fuzz: queries', { timeout: 120_000 }, () => {
+describe('fuzz: queries', { timeout: fuzzTimeout(120_000, FUZZ_RUNS) }, () => {
   it.each(getRoutes.map((r) => [r.method, r.path]))(
     '%s %s answers hostile queries with a documented envelope',
     async (method, path) => {
