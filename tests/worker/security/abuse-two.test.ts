@@ -1,5 +1,8 @@
 // Issue 25: abuse, round two (quotas, allowances, re-authorisation and money actions). One block per item;
-// each assertion failed before its change. Numbers come from worker/lib/limits.ts.
+// each block has a test that fails with its change's lines reverted (checked item by item); the tests
+// beside them (a first optimisation takes nothing, a well-formed form is still read, a resumed run is
+// charged once) guard what must keep working. Items 9 and 10 are held in tests/admin/admin-tokens.test.tsx,
+// tests/worker/shopify/document.test.ts and the embedded journey. Numbers come from worker/lib/limits.ts.
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
