@@ -16,7 +16,7 @@ import { PUBLIC_PATHS } from './public-paths';
 import { languageAtom, settingInfoAtom } from '../state/atoms';
 import { isLanguageCode, languageFromShopLocale } from '../../../shared/languages';
 import { ContactFormHost } from '../support/contact-form';
-import { PlanLimitHost } from '../pricing/plan-limit-dialog';
+import { PlanLimitHost } from './lazy-hosts';
 import { ToastHost } from '../widgets/toast-host';
 
 type NavItem = { path: string; labelKey: string };

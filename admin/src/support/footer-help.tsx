@@ -1,7 +1,7 @@
 import { FooterHelp, Link } from '@shopify/polaris';
 import { useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
-import { contactFormAtom } from './contact-form';
+import { contactFormAtom } from './contact-form-state';
 
 /** Footer help of the dashboard and image screens: contact support, privacy policy. */
 export function AppFooterHelp() {

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { reviewTipsClick } from '../api/calls';
 import { requestPublicReview } from '../lib/app-bridge';
 import { ratingFollowUp } from '../lib/rating';
-import { contactFormAtom } from './contact-form';
+import { contactFormAtom } from './contact-form-state';
 
 /** Five clickable stars (1..5). */
 export function StarRating({ onRate }: { onRate: (score: number) => void }) {
