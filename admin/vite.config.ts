@@ -1,12 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { polarisTokensLightOnly, trimPolarisCss } from './build/polaris-trim';
+import { preloadFirstScreen } from './build/screen-preload';
 
 // The admin SPA, built into dist/admin and served by the Worker as static assets.
 // The shopify-api-key meta stays empty in the build: the Worker fills it per request (worker/document.ts).
 export default defineConfig({
   root: __dirname,
-  plugins: [react(), polarisTokensLightOnly(), trimPolarisCss()],
+  plugins: [react(), polarisTokensLightOnly(), trimPolarisCss(), preloadFirstScreen(`${__dirname}/src/router.tsx`)],
   // No source maps in the build: they would be public static assets next to the code (issue 26).
   build: { outDir: '../dist/admin', emptyOutDir: true, sourcemap: false },
   server: {

@@ -1,7 +1,7 @@
 import '@shopify/polaris/build/esm/styles.css';
 import { RouterProvider } from '@tanstack/react-router';
 import { Provider as JotaiProvider } from 'jotai';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { PolarisProvider } from './shell/polaris-provider';
 import { initI18n } from './i18n';
@@ -13,13 +13,18 @@ const router = createAppRouter();
 
 const root = document.getElementById('root');
 if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <JotaiProvider store={store}>
-        <PolarisProvider>
-          <RouterProvider router={router} />
-        </PolarisProvider>
-      </JotaiProvider>
-    </StrictMode>,
+  // The first render is a transition: React renders it in slices of a few milliseconds and lets the
+  // browser paint and answer input in between, instead of one long task (issue 26: Total Blocking Time).
+  const app = createRoot(root);
+  startTransition(() =>
+    app.render(
+      <StrictMode>
+        <JotaiProvider store={store}>
+          <PolarisProvider>
+            <RouterProvider router={router} />
+          </PolarisProvider>
+        </JotaiProvider>
+      </StrictMode>,
+    ),
   );
 }

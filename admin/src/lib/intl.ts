@@ -7,21 +7,39 @@ export const intlTag = (language: string): string => LANGUAGES.find((l) => l.cod
 
 const num = (v: unknown) => (Number.isFinite(Number(v)) ? Number(v) : 0);
 
+// Building an Intl formatter costs far more than using one (locale data is resolved each time): a list or
+// a page of sizes and dates built one per value kept the phone's main thread busy (issue 26). One
+// formatter per language and options, made on first use.
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => F): F {
+  let f = formatters.get(key) as F | undefined;
+  if (!f) formatters.set(key, (f = make()));
+  return f;
+}
+const numberFormat = (language: string, options: Intl.NumberFormatOptions = {}) => {
+  const tag = intlTag(language);
+  return cached(`n ${tag} ${JSON.stringify(options)}`, () => new Intl.NumberFormat(tag, options));
+};
+const dateFormat = (language: string, options: Intl.DateTimeFormatOptions) => {
+  const tag = intlTag(language);
+  return cached(`d ${tag} ${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(tag, options));
+};
+
 /**
  * A price in US dollars (Shopify bills apps in USD) as the merchant's language writes it: "$3.99" in
  * English, "3,99 $" in German, "US$3.99" where the language says so.
  */
 export function formatPrice(amount: number | string | undefined, language: string): string {
-  return new Intl.NumberFormat(intlTag(language), { style: 'currency', currency: 'USD' }).format(num(amount));
+  return numberFormat(language, { style: 'currency', currency: 'USD' }).format(num(amount));
 }
 
 /** A count (images, pages) with the language's grouping: 1,000 / 1.000 / 1 000. */
 export function formatNumber(value: number | string | undefined, language: string): string {
-  return new Intl.NumberFormat(intlTag(language)).format(num(value));
+  return numberFormat(language).format(num(value));
 }
 
 const twoDecimals = (value: number, language: string) =>
-  new Intl.NumberFormat(intlTag(language), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+  numberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
 
 const MB = 1048576;
 const GB = 1073741824;
@@ -40,11 +58,7 @@ export function formatSize(bytes: number, language = 'en'): string {
 /** A percentage given in percent (45.12 -> "45.12%", "45,12 %" in German, "45,12 %" in French). */
 export function formatPercent(percent: number, language = 'en'): string {
   const value = Number.isFinite(percent) ? percent : 0;
-  return new Intl.NumberFormat(intlTag(language), {
-    style: 'percent',
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  }).format(value / 100);
+  return numberFormat(language, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value / 100);
 }
 
 /** A moment (epoch ms or ISO) with date and time, as the merchant's language writes them; '' if unknown. */
@@ -52,11 +66,11 @@ export function formatDateTime(value: number | string | null | undefined, langua
   if (value === null || value === undefined || value === '') return '';
   const d = new Date(typeof value === 'number' ? value : String(value));
   if (Number.isNaN(d.getTime())) return '';
-  return d.toLocaleString(intlTag(language), { dateStyle: 'medium', timeStyle: 'short' });
+  return dateFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(d);
 }
 
 /** A calendar day (e.g. the next quota reset) in the merchant's language; '' when unknown. */
 export function formatDay(value: number, language: string): string {
   if (!Number.isFinite(value) || value <= 0) return '';
-  return new Date(value).toLocaleDateString(intlTag(language), { dateStyle: 'long' });
+  return dateFormat(language, { dateStyle: 'long' }).format(new Date(value));
 }
