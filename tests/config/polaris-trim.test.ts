@@ -63,6 +63,15 @@ describe('trimCss', () => {
   });
 });
 
+describe("the shell's tab bar (admin/src/shell/nav-tabs.tsx)", () => {
+  it("uses class names Polaris' stylesheet still styles", async () => {
+    const { TAB_CLASSES } = await import('../../admin/src/shell/nav-tab-classes');
+    const require = createRequire(import.meta.url);
+    const css = readFileSync(require.resolve('@shopify/polaris/build/esm/styles.css'), 'utf8');
+    for (const name of Object.values(TAB_CLASSES)) expect(css, name).toMatch(new RegExp(`\\.${name}[^\\w-]`));
+  });
+});
+
 describe('lightOnlyTokensSource', () => {
   it('keeps the default theme exactly and nothing of the others', async () => {
     const require = createRequire(import.meta.url);

@@ -1,4 +1,4 @@
-import { Box, Button, EmptyState, Frame, InlineStack, Page, Tabs, useBreakpoints } from '@shopify/polaris';
+import { Box, Button, EmptyState, Frame, InlineStack, Page, useBreakpoints } from '@shopify/polaris';
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useAtom } from 'jotai';
 import { useEffect, useState } from 'react';
@@ -17,6 +17,7 @@ import { languageAtom, settingInfoAtom } from '../state/atoms';
 import { isLanguageCode, languageFromShopLocale } from '../../../shared/languages';
 import { ContactFormHost } from '../support/contact-form';
 import { PlanLimitHost } from './lazy-hosts';
+import { NavTabs } from './nav-tabs';
 import { ToastHost } from '../widgets/toast-host';
 
 type NavItem = { path: string; labelKey: string };
@@ -161,7 +162,7 @@ export function AppShell() {
       {showTabs && hasSession && !smDown && (
         <Box background="bg-surface" borderBlockEndWidth="025" borderColor="border">
           <InlineStack align="center">
-            <Tabs
+            <NavTabs
               tabs={items.map((n) => ({ id: n.path.slice(1).replace(/\W/g, '-'), content: t(n.labelKey) }))}
               selected={selected} // -1 on pages outside the tabs (details, guidance): none is highlighted
               onSelect={(i) => {
