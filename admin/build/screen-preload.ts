@@ -40,12 +40,16 @@ export function screenPreloads(chunks: Chunk[], screens: Record<string, string>)
   return out;
 }
 
-/** The inline script: the current path's files as modulepreload links (a trailing slash is ignored). */
+/**
+ * The inline script: the current path's files as modulepreload links (a trailing slash is ignored). The
+ * Worker gives the document's scripts a nonce (worker/document.ts, script-src 'nonce-…'): the links carry
+ * the script's own, as Vite's loader does for the links it adds.
+ */
 export function preloadScript(table: Record<string, string[]>, base: string): string {
   return (
-    `(function(t,b){var p=location.pathname.replace(/(.)\\/+$/,'$1'),f=t[p]||[];` +
+    `(function(t,b){var p=location.pathname.replace(/(.)\\/+$/,'$1'),f=t[p]||[],s=document.currentScript,n=s&&s.nonce;` +
     `for(var i=0;i<f.length;i++){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';` +
-    `l.href=b+f[i];document.head.appendChild(l)}})(${JSON.stringify(table)},${JSON.stringify(base)})`
+    `if(n)l.nonce=n;l.href=b+f[i];document.head.appendChild(l)}})(${JSON.stringify(table)},${JSON.stringify(base)})`
   );
 }
 

@@ -33,16 +33,17 @@ describe('screen preload table', () => {
   });
 
   it('the inline script adds one modulepreload link per file of the current path', () => {
-    const added: { rel: string; href: string; crossOrigin: string }[] = [];
+    const added: { rel: string; href: string; crossOrigin: string; nonce?: string }[] = [];
     const document = {
+      currentScript: { nonce: 'n0nce' },
       createElement: () => ({ rel: '', href: '', crossOrigin: 'x' }),
       head: { appendChild: (l: (typeof added)[0]) => added.push(l) },
     };
     const table = { '/main': ['assets/main.js', 'assets/Card.js'] };
     runInNewContext(preloadScript(table, '/'), { document, location: { pathname: '/main/' } });
     expect(added).toEqual([
-      { rel: 'modulepreload', href: '/assets/main.js', crossOrigin: '' },
-      { rel: 'modulepreload', href: '/assets/Card.js', crossOrigin: '' },
+      { rel: 'modulepreload', href: '/assets/main.js', crossOrigin: '', nonce: 'n0nce' },
+      { rel: 'modulepreload', href: '/assets/Card.js', crossOrigin: '', nonce: 'n0nce' },
     ]);
     added.length = 0;
     runInNewContext(preloadScript(table, '/'), { document, location: { pathname: '/unknown' } });
