@@ -1,5 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { defaultImageSettings, type ImageSettings, imageSettingsSchema } from '../../shared/image-settings';
+import { defaultImageSettings, type ImageSettings } from '../../shared/image-settings';
+import { imageSettingsSchema } from '../../shared/image-settings-schema';
 import { bit } from '../lib/bit';
 import type { Db } from './client';
 import { imageSettings, shops } from './schema';

@@ -1,4 +1,5 @@
-import { mergeSettings, publicSettings, validateImageSettings, type ImageSettings } from '../../shared/image-settings';
+import { mergeSettings, publicSettings, type ImageSettings } from '../../shared/image-settings';
+import { validateImageSettings } from '../../shared/image-settings-schema';
 import type { Db } from '../db/client';
 import { completeGuide, getStoredImageSettings, saveImageSettings } from '../db/image-settings';
 import { declaredSizeAllowed } from '../images/declared-size';

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { getImgOptTotal } from '../api/calls';
 import { useApiQuery } from '../api/query';
-import { defaultImageSettings, imageSettingsSchema, type ImageSettings } from '../../../shared/image-settings';
+import { defaultImageSettings, readImageSettings, type ImageSettings } from '../../../shared/image-settings';
 import { FREE_QUOTA, type OptSchedule } from './rules';
 import type { Totals } from './stats-cards';
 
@@ -23,10 +23,9 @@ export function useImagePage() {
     key: KEY,
     call: getImgOptTotal,
     select: (body): ImagePageData => {
-      const parsed = imageSettingsSchema.safeParse(body.settings);
       return {
         totals: { ...EMPTY.totals, ...body.total },
-        settings: parsed.success ? parsed.data : EMPTY.settings,
+        settings: readImageSettings(body.settings) ?? EMPTY.settings,
         quota: { ...EMPTY.quota, ...body.opt_schedule },
       };
     },

@@ -6,7 +6,7 @@ import { useApiAction, useApiQuery } from '../api/query';
 import { useToast } from '../hooks/use-toast';
 import {
   defaultImageSettings,
-  imageSettingsSchema,
+  readImageSettings,
   settingsRuleError,
   settingsRuleKey,
   settingsRuleMessage,
@@ -67,10 +67,7 @@ export function useImageSettings(onSaved?: (saved: ImageSettings) => void): Imag
   const stored = useApiQuery({
     key: ['imageSettings'],
     call: getSettings,
-    select: (body) => {
-      const parsed = imageSettingsSchema.safeParse(body.data);
-      return parsed.success ? parsed.data : null;
-    },
+    select: (body) => readImageSettings(body.data),
   });
   const loading = stored.loading;
   // A read that lands after the merchant started editing (the sheet shows the cached settings while it
@@ -98,8 +95,7 @@ export function useImageSettings(onSaved?: (saved: ImageSettings) => void): Imag
     onSuccess: (body, sent) => {
       // The cached read becomes the saved settings: the sheet opened again shows them, not the old ones.
       queryClient.setQueryData(['imageSettings'], body);
-      const parsed = imageSettingsSchema.safeParse(body.data);
-      const next = parsed.success ? parsed.data : { ...sent, is_default: 0 as const };
+      const next = readImageSettings(body.data) ?? { ...sent, is_default: 0 as const };
       setSaved(next);
       setDraft(next);
       setShowErrors(false);

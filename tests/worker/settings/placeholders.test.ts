@@ -6,9 +6,9 @@ import {
   renderTemplate,
   settingsRuleMessage,
   unknownPlaceholders,
-  validateImageSettings,
   type ImageSettings,
 } from '../../../shared/image-settings';
+import { validateImageSettings } from '../../../shared/image-settings-schema';
 import { renderAltText } from '../../../shared/templates';
 
 describe('unknownPlaceholders', () => {

@@ -16,9 +16,9 @@ import {
   isBlankTemplate,
   mergeSettings,
   renderTemplate,
-  validateImageSettings,
   areaApplies,
 } from '../../../shared/image-settings';
+import { validateImageSettings } from '../../../shared/image-settings-schema';
 import { imageStatusOf } from '../../../shared/image-status';
 import { PNG_1X1_BASE64, pngOfSize } from './fixtures';
 
