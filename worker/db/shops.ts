@@ -35,7 +35,9 @@ export async function upsertInstalledShop(
   if (!existing) {
     const shop = await db
       .insert(shops)
-      .values({ domain, ...tokens, installedAt: now, uninstalledAt: null })
+      // No rating prompt at install: review_tips is set once the first optimisation has finished
+      // (requestReviewAfterOptimisation). The column's DEFAULT 1 stays as migration 0000 made it.
+      .values({ domain, ...tokens, installedAt: now, uninstalledAt: null, showReviewRequest: false })
       .onConflictDoUpdate({ target: shops.domain, set: { ...tokens, updatedAt: now } })
       .returning()
       .get();

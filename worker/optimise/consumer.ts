@@ -17,6 +17,7 @@ import {
 import { claimImage, getImageWithItem, releaseImage, updateImage, type ImageWithItem } from '../db/images';
 import { refreshItemSummary } from '../db/items';
 import { findShopById, type ShopRow } from '../db/shops';
+import { requestReviewAfterOptimisation } from '../db/review-scores';
 import { releaseReservedCharge } from '../db/usage-ledger';
 import { ACK, backoffSeconds, retryIn, type Backoff, type Verdict } from '../lib/queue-consumer';
 import type { Logger } from '../lib/log';
@@ -44,7 +45,12 @@ const BUSY_DELAY_SECONDS = 15;
 
 async function settle(deps: PipelineDeps, job: JobRow, itemId: number): Promise<void> {
   await refreshItemSummary(deps.db, job.shopId, itemId, job.processType === 'restore' ? undefined : job.pattern);
-  await finishJobIfComplete(deps.db, job.id, deps.now());
+  if (await finishJobIfComplete(deps.db, job.id, deps.now())) await afterJobEnded(deps, job);
+}
+
+/** A job ended (every image answered, or the plan limit): the first optimisation that changed an image asks for a review. */
+async function afterJobEnded(deps: PipelineDeps, job: JobRow): Promise<void> {
+  if (job.processType !== 'restore') await requestReviewAfterOptimisation(deps.db, job.shopId, job.id);
 }
 
 async function fail(deps: PipelineDeps, job: JobRow, imageId: number, itemId: number, reason: string): Promise<void> {
@@ -72,7 +78,7 @@ async function loadMember(deps: PipelineDeps, msg: OptimiseMessage): Promise<Mem
   const shop = await findShopById(db, msg.shopId);
   if (!row || !shop || shop.uninstalledAt) {
     await finishJobImage(db, job.id, msg.imageId, 'failed', 'image or shop no longer exists');
-    await finishJobIfComplete(db, job.id, deps.now());
+    if (await finishJobIfComplete(db, job.id, deps.now())) await afterJobEnded(deps, job);
     return null;
   }
   return { job, shop, row };
@@ -131,6 +137,7 @@ async function afterOutcome(
       });
     await endJob(db, job.id, 'plan_limit', 'quota', deps.now());
     await refreshItemSummary(db, shop.id, item.id);
+    await afterJobEnded(deps, job);
     log.info('plan_limit_reached');
     return ACK;
   }
