@@ -13,4 +13,12 @@ export type ScoreAnswer = {
   status: number;
   message: string;
   reason?: ScoreFailureReason;
+  /** When the scores in `score` were measured (epoch ms); null before the first finished check. */
+  checked_at: number | null;
 };
+
+/** One finished check of getPageSpeedHistory: desktop (pc) and mobile (mb) scores, 0-100. */
+export type ScorePoint = { checked_at: number; pc: number; mb: number };
+
+/** getPageSpeedHistory: the shop's last finished checks, oldest first. */
+export type ScoreHistory = { list: ScorePoint[] };

@@ -28,6 +28,17 @@ export async function latestReadyCheck(db: Db, shopId: number): Promise<Pagespee
     .get();
 }
 
+/** The newest `limit` finished checks with scores, newest first. */
+export async function latestReadyChecks(db: Db, shopId: number, limit: number): Promise<PagespeedCheckRow[]> {
+  return db
+    .select()
+    .from(pagespeedScores)
+    .where(and(eq(pagespeedScores.shopId, shopId), eq(pagespeedScores.status, CHECK_STATUS.ready)))
+    .orderBy(desc(pagespeedScores.requestedAt), desc(pagespeedScores.id))
+    .limit(limit)
+    .all();
+}
+
 export async function findCheck(db: Db, shopId: number, checkId: number): Promise<PagespeedCheckRow | undefined> {
   return db
     .select()

@@ -7,13 +7,14 @@ import {
   keepNewestPagespeedRows,
   latestCheck,
   latestReadyCheck,
+  latestReadyChecks,
 } from '../db/pagespeed-scores';
 import type { ShopRow } from '../db/shops';
 import { msg } from '../../shared/messages';
 import { ApiError } from '../lib/errors';
 import { PAGESPEED_COOLDOWN_MS, PAGESPEED_ROWS_KEPT } from '../lib/limits';
 import type { PagespeedCheckMessage } from '../messages/pagespeed-check';
-import type { ScoreAnswer } from '../../shared/api/page-speed';
+import type { ScoreAnswer, ScoreHistory } from '../../shared/api/page-speed';
 import type { ScoreFailureReason } from '../../shared/api/vocabulary';
 
 /**
@@ -112,17 +113,33 @@ export async function getPageSpeedScore(
   const latest = await latestCheck(db, shop.id);
   if (!latest) {
     await requestPageSpeedCheck(env, db, shop, now);
-    return { score: { pc: 0, mb: 0 }, status: SCORE_STATUS.neverChecked, message: 'success' };
+    return { score: { pc: 0, mb: 0 }, status: SCORE_STATUS.neverChecked, message: 'success', checked_at: null };
   }
   if (latest.status === CHECK_STATUS.ready) {
-    return { score: { pc: latest.desktop ?? 0, mb: latest.mobile ?? 0 }, status: SCORE_STATUS.ready, message: 'success' };
+    const score = { pc: latest.desktop ?? 0, mb: latest.mobile ?? 0 };
+    return { score, status: SCORE_STATUS.ready, message: 'success', checked_at: checkedAt(latest) };
   }
   // In progress or failed: show the last good scores meanwhile (0 when there never was one).
   const ready = await latestReadyCheck(db, shop.id);
   const score = { pc: ready?.desktop ?? 0, mb: ready?.mobile ?? 0 };
+  const checked_at = ready ? checkedAt(ready) : null;
   if (latest.status === CHECK_STATUS.inProgress && !isStale(latest, now)) {
-    return { score, status: SCORE_STATUS.inProgress, message: 'success' };
+    return { score, status: SCORE_STATUS.inProgress, message: 'success', checked_at };
   }
   const reason = latest.status === CHECK_STATUS.failed ? reasonOf(latest) : 'unavailable';
-  return { score, status: SCORE_STATUS.failed, message: FAILURE_MESSAGES[reason], reason };
+  return { score, status: SCORE_STATUS.failed, message: FAILURE_MESSAGES[reason], reason, checked_at };
+}
+
+/** When a finished check measured its scores. */
+const checkedAt = (check: PagespeedCheckRow) => check.completedAt ?? check.requestedAt;
+
+/** Points the dashboard's score history shows: the last finished checks. */
+export const SCORE_HISTORY_POINTS = 10;
+
+/** getPageSpeedHistory: the shop's last finished checks (kept rows only), oldest first. */
+export async function getPageSpeedHistory(db: Db, shop: ShopRow): Promise<ScoreHistory> {
+  const rows = await latestReadyChecks(db, shop.id, SCORE_HISTORY_POINTS);
+  return {
+    list: rows.reverse().map((r) => ({ checked_at: checkedAt(r), pc: r.desktop ?? 0, mb: r.mobile ?? 0 })),
+  };
 }

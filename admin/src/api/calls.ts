@@ -34,7 +34,7 @@ import type {
   UploadAnswer,
   UploadRequest,
 } from '../../../shared/api/image-opt';
-import type { EmbedStatus, ScoreAnswer } from '../../../shared/api/page-speed';
+import type { EmbedStatus, ScoreAnswer, ScoreHistory } from '../../../shared/api/page-speed';
 import type { DashboardInit, ImageSettings, LegacyView, TemplateSample } from '../../../shared/api/settings';
 
 // Every documented call of both specifications, in one place, typed by the contract in shared/api/ (the
@@ -117,3 +117,5 @@ export const checkThemeAppExtension = () => get<AckEnvelope<EmbedStatus>>('/api/
 /** Score and status at the top level, as documented (no data). */
 export const getPageSpeedScore = () => get<Omit<AckEnvelope, 'message'> & Partial<ScoreAnswer>>('/api/v2/home/getPageSpeedScore');
 export const refreshPageSpeedOnline = () => postForm<AckEnvelope>('/api/v2/home/refreshPageSpeedOnline');
+/** The last finished checks, oldest first (the dashboard's score history). */
+export const getPageSpeedHistory = () => get<AckEnvelope<ScoreHistory>>('/api/v2/home/getPageSpeedHistory');

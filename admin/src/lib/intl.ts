@@ -74,3 +74,19 @@ export function formatDay(value: number, language: string): string {
   if (!Number.isFinite(value) || value <= 0) return '';
   return dateFormat(language, { dateStyle: 'long' }).format(new Date(value));
 }
+
+/**
+ * How long ago a moment was, as the merchant's language says it ("now", "5 minutes ago", "vor 2 Stunden",
+ * "5 分前"); from a day on, the date and time instead. `now` is passed in, so a caller decides when the text
+ * moves on.
+ */
+export function formatTimeAgo(value: number, now: number, language: string): string {
+  const seconds = Math.max(0, Math.round((now - value) / 1000));
+  const relative = new Intl.RelativeTimeFormat(intlTag(language), { numeric: 'auto' });
+  if (seconds < 45) return relative.format(0, 'second');
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  if (minutes < 60) return relative.format(-minutes, 'minute');
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return relative.format(-hours, 'hour');
+  return formatDateTime(value, language);
+}

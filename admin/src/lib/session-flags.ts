@@ -17,3 +17,6 @@ export function markClosed(name: string): void {
     // storage blocked: the banner is hidden for this page view only
   }
 }
+
+/** Set once the first-run wizard was opened in this session: the dashboard opens it only on the first launch. */
+export const GUIDE_OFFERED = 'guide-offered';

@@ -16,13 +16,14 @@ const useClosable = (name: string) => useSessionClosable(name, () => void update
  * The new-user offer on the dashboard (promo banner), dismissible for the session. One offer
  * everywhere: the rate and months come from getPricingPlans' rebate_info, the
  * same source as the pricing page's countdown and the discount billing applies; no offer, no banner.
+ * `when`: the screen's own condition (one banner at a time).
  */
-export function PromoBanner() {
+export function PromoBanner({ when = true }: { when?: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [closed, close] = useClosable('promo_banner');
   const offer = useNewUserOffer(!closed);
-  if (closed || !offer) return null;
+  if (!when || closed || !offer) return null;
   return (
     <Banner
       tone="info"

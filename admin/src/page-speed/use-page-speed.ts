@@ -6,12 +6,19 @@ import { isScorePending } from '../lib/score-bands';
 /** Score polling interval. */
 export const SCORE_POLL_MS = 5000;
 
-/** Why the last check failed (status 3): password_protected | unreachable | unavailable. */
+/** The server's answer to a Recheck within 5 minutes of the last check (worker/lib/limits.ts). */
+const COOLDOWN_KEY = 'server.limits.pagespeedCooldown';
+
 export type PageSpeedState = {
   score: { pc: number; mb: number } | null;
+  /** When the scores shown were measured (epoch ms); null before the first. */
+  checkedAt: number | null;
   pending: boolean;
+  /** Why the last check failed (status 3): password_protected | unreachable | unavailable. */
   failure: string | null;
-  /** Starts a new test (a refusal, e.g. the 5-minute cooldown, shows as the error toast). */
+  /** A Recheck came right after the last check: the score shown is the newest, not an error. */
+  upToDate: boolean;
+  /** Starts a new test (a refusal other than the cooldown shows as the error toast). */
   recheck: () => Promise<void>;
   /** The Recheck call is on its way. */
   starting: boolean;
@@ -23,8 +30,10 @@ export type PageSpeedState = {
  */
 export function usePageSpeed(): PageSpeedState {
   const [score, setScore] = useState<{ pc: number; mb: number } | null>(null);
+  const [checkedAt, setCheckedAt] = useState<number | null>(null);
   const [pending, setPending] = useState(true);
   const [failure, setFailure] = useState<string | null>(null);
+  const [upToDate, setUpToDate] = useState(false);
   const started = useRef(false);
 
   // Read once, then every 5 s while pending; a failed read keeps the current state and the next tick tries again.
@@ -45,18 +54,30 @@ export function usePageSpeed(): PageSpeedState {
     }
     const pendingNow = isScorePending(status);
     const failedWithoutScore = status === 3 && !Number(body.score?.pc) && !Number(body.score?.mb);
-    if (body.score && !pendingNow && !failedWithoutScore)
+    if (body.score && !pendingNow && !failedWithoutScore) {
       setScore({ pc: Number(body.score.pc) || 0, mb: Number(body.score.mb) || 0 });
+      setCheckedAt(Number(body.checked_at) > 0 ? Number(body.checked_at) : null);
+    }
     setPending(pendingNow);
     setFailure(status === 3 ? String(body.reason ?? 'unavailable') : null);
   }, [body, read.updatedAt]);
 
-  // Recheck starts a new test and polls; a refusal (e.g. the 5-minute cooldown) is the error toast.
+  // Recheck starts a new test and polls. Right after a check (the automatic first one, or a Recheck) the
+  // server keeps the newest result for 5 minutes: that result is read again and shown with its time, as
+  // up to date, instead of an error. Any other refusal is the error toast.
+  const { refetch } = read;
   const start = useApiAction(refreshPageSpeedOnline, {
     onSuccess: () => {
       setScore(null);
       setFailure(null);
+      setUpToDate(false);
       setPending(true);
+    },
+    onRefused: (body) => {
+      if (body.message_key !== COOLDOWN_KEY) return false;
+      setUpToDate(true);
+      void refetch();
+      return true;
     },
   });
   const { run } = start;
@@ -65,5 +86,5 @@ export function usePageSpeed(): PageSpeedState {
     await run();
   }, [run]);
 
-  return { score, pending, failure, recheck, starting: start.pending };
+  return { score, checkedAt, pending, failure, upToDate, recheck, starting: start.pending };
 }

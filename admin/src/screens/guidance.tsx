@@ -9,10 +9,12 @@ import {
   InlineStack,
   Page,
   ProgressBar,
+  SkeletonBodyText,
+  SkeletonDisplayText,
   Text,
 } from '@shopify/polaris';
 import { useNavigate } from '@tanstack/react-router';
-import { useSetAtom } from 'jotai';
+import { useAtom } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveNewGuideCfg } from '../api/calls';
@@ -31,6 +33,7 @@ import {
   stepNumber,
   type WizardStep,
 } from '../lib/wizard-rules';
+import { GUIDE_OFFERED, markClosed } from '../lib/session-flags';
 import { settingInfoAtom } from '../state/atoms';
 
 /** Delay before leaving the wizard after the save answered. */
@@ -42,8 +45,16 @@ export function GuidanceScreen() {
   const navigate = useNavigate();
   const toast = useToast();
   const offerReview = useRate();
-  const setInfo = useSetAtom(settingInfoAtom);
+  const [info, setInfo] = useAtom(settingInfoAtom);
   const [step, setStep] = useState<WizardStep>(1);
+  // A wizard finished before this visit never shows Welcome again: the merchant goes to the dashboard.
+  // (Finishing it here clears new_guide_status too; that visit stays until its own redirect.)
+  const [finishedBefore, setFinishedBefore] = useState<boolean | null>(null);
+  if (info && finishedBefore === null) setFinishedBefore(info.new_guide_status !== 1);
+  useEffect(() => markClosed(GUIDE_OFFERED), []);
+  useEffect(() => {
+    if (finishedBefore) void navigate({ to: '/main', replace: true });
+  }, [finishedBefore, navigate]);
   const [config, setConfig] = useState(defaultWizardConfig);
   const [marked, setMarked] = useState<TemplateScope[]>([]);
   const [finished, setFinished] = useState(false);
@@ -90,6 +101,17 @@ export function GuidanceScreen() {
   };
 
   const counted = stepNumber(step);
+  if (finishedBefore !== false)
+    return (
+      <Page narrowWidth>
+        <Card>
+          <BlockStack gap="400" inlineAlign="center">
+            <SkeletonDisplayText size="medium" />
+            <SkeletonBodyText lines={2} />
+          </BlockStack>
+        </Card>
+      </Page>
+    );
   return (
     <Page narrowWidth>
       <LeaveGuard when={step > 1 && step < 6 && !finished} />

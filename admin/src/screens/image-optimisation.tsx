@@ -16,7 +16,7 @@ import { AppFooterHelp } from '../support/footer-help';
 import { planLimitAtom, planLimitOf } from '../pricing/plan-limit-dialog';
 import { ReauthorizeModal } from '../shell/reauthorize-modal';
 import { ReviewBanner } from '../support/review-banner';
-import { useSettingInfo } from '../hooks/use-settings-info';
+import { useReloadSettingInfo, useSettingInfo } from '../hooks/use-settings-info';
 import { AutoOptimiseCard } from '../image-opt/auto-optimise-card';
 import { OverageReminder, PartnerAdBanner, PlanLimitBanner } from '../image-opt/banners';
 import type { CompareImages } from '../image-opt/compare-modal';
@@ -57,13 +57,17 @@ export function ImageOptimisationScreen() {
   const isDefault = settings.is_default === 1;
   const usedUp = quotaUsedUp(quota);
 
-  const refresh = useCallback(() => {
+  const reloadInfo = useReloadSettingInfo();
+  // A job ended: the lists, and the shop's settings (the server asks for a review once the first
+  // optimisation has finished).
+  const afterJob = useCallback(() => {
     void history.reload();
     void page.reload();
-  }, [history, page]);
+    void reloadInfo();
+  }, [history, page, reloadInfo]);
   const showPlanLimit = useSetAtom(planLimitAtom);
   // A job that stopped at the plan limit: the dialog offers the upgrade and the support requests.
-  const progress = useOptProgress(refresh, (message) =>
+  const progress = useOptProgress(afterJob, (message) =>
     showPlanLimit({ remaining: planLimitOf({ ack: 0, message }) ?? totals.un_opt_num }),
   );
 

@@ -1,5 +1,6 @@
 import { Banner, BlockStack, Box, InlineStack, Layout, Page } from '@shopify/polaris';
-import { useState } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppFooterHelp } from '../support/footer-help';
 import { LanguageSelect } from '../account/language-select';
@@ -9,11 +10,11 @@ import { PromoBanner, VideoCard } from '../page-speed/promo-and-video';
 import { ScoreCard } from '../page-speed/score-card';
 import { useEmbedStatus } from '../page-speed/use-embed-status';
 import { ReauthorizeModal } from '../shell/reauthorize-modal';
-import { ReviewBanner } from '../support/review-banner';
-import { useSettingInfo } from '../hooks/use-settings-info';
+import { ReviewBanner, useReviewBannerShown } from '../support/review-banner';
+import { useFreshSettingInfo } from '../hooks/use-settings-info';
 import { checkThemeAppExtension, getPricingPlans } from '../api/calls';
 import { useApiQuery } from '../api/query';
-import { isClosed } from '../lib/session-flags';
+import { GUIDE_OFFERED, isClosed, markClosed } from '../lib/session-flags';
 import { MainSkeleton } from '../widgets/page-skeletons';
 import { useAppConfig } from '../hooks/use-app-config';
 import { formatNumber } from '../lib/intl';
@@ -22,8 +23,10 @@ import { formatNumber } from '../lib/intl';
 export function MainScreen() {
   const { t, i18n } = useTranslation();
   const merchants = useAppConfig().merchant_count;
+  const navigate = useNavigate();
   const embed = useEmbedStatus();
-  const info = useSettingInfo();
+  // Read again on every visit: review_tips is set by the server once the first optimisation has finished.
+  const { info, answered: infoAnswered } = useFreshSettingInfo();
   // Previewing the hover preload needs the embed on: say so first.
   const [needsEmbed, setNeedsEmbed] = useState(false);
   const preview = () => {
@@ -33,7 +36,7 @@ export function MainScreen() {
   // The banners above the cards (the new-user offer, the rating) depend on the shop's settings and its
   // pricing, the embed cards' text on the embed status: the page shows once these are answered (or
   // failed), so nothing pushes the cards down after they were painted (issue 26). The reads are the ones
-  // PromoBanner and useEmbedStatus make (same keys, one request each).
+  // PromoBanner, ReviewBanner and useEmbedStatus make (same keys, one request each).
   const offerClosed = isClosed('promo_banner');
   const pricing = useApiQuery({
     key: ['pricingPlans'],
@@ -50,7 +53,19 @@ export function MainScreen() {
   });
   // Once shown the page stays: a later read (a banner's own, a recheck) never brings the skeleton back.
   const [shown, setShown] = useState(false);
-  const answered = !!info && !embedRead.loading && (offerClosed || !pricing.loading);
+  // The first launch opens the set-up wizard (a shop that has not finished it, once per session: the
+  // merchant who leaves the wizard for the dashboard is not sent back).
+  const [firstLaunch] = useState(() => !isClosed(GUIDE_OFFERED));
+  const openWizard = firstLaunch && !shown && infoAnswered && info?.new_guide_status === 1;
+  useEffect(() => {
+    if (!openWizard) return;
+    markClosed(GUIDE_OFFERED);
+    void navigate({ to: '/guidance', replace: true });
+  }, [openWizard, navigate]);
+  // One banner at a time: the embed warning the merchant's Preview asked for, then the rating (once the
+  // first optimisation has finished), then the new-user offer.
+  const reviewShown = useReviewBannerShown(!needsEmbed);
+  const answered = !!info && infoAnswered && !openWizard && !embedRead.loading && (offerClosed || !pricing.loading);
   if (answered && !shown) setShown(true);
   if (!shown && !answered) return <MainSkeleton title={t('main.title')} />;
   return (
@@ -81,8 +96,8 @@ export function MainScreen() {
                 <p>{t('main.embed.required')}</p>
               </Banner>
             )}
-            <PromoBanner />
-            <ReviewBanner />
+            <ReviewBanner when={!needsEmbed} />
+            <PromoBanner when={!needsEmbed && !reviewShown} />
             <VideoCard onPreview={preview} />
           </BlockStack>
         </Layout.Section>

@@ -4,6 +4,7 @@ import { createStore, Provider } from 'jotai';
 import { vi } from 'vitest';
 import type { SettingInfo } from '../../../admin/src/api/calls';
 import { PolarisProvider } from '../../../admin/src/shell/polaris-provider';
+import { GUIDE_OFFERED, markClosed } from '../../../admin/src/lib/session-flags';
 import { createAppRouter } from '../../../admin/src/router';
 import { settingInfoAtom } from '../../../admin/src/state/atoms';
 
@@ -55,10 +56,16 @@ export function mockApi(routes: Record<string, unknown>) {
   return { calls, fetchMock, callsTo: (path: string) => calls.filter((c) => c.path === path) };
 }
 
-/** Renders the whole admin (shell + router) at `path` with a fresh store and a standalone admin token. */
-export function renderApp(path: string, opts: { info?: SettingInfo | null; token?: boolean } = {}) {
+/**
+ * Renders the whole admin (shell + router) at `path` with a fresh store and a standalone admin token.
+ * `firstLaunch`: the session has not opened the set-up wizard yet (the dashboard then opens it for a shop
+ * that has not finished it); by default it has, so screens render as they are.
+ */
+export function renderApp(path: string, opts: { info?: SettingInfo | null; token?: boolean; firstLaunch?: boolean } = {}) {
   if (opts.token === false) sessionStorage.removeItem('authToken');
   else sessionStorage.setItem('authToken', TOKEN);
+  if (opts.firstLaunch) sessionStorage.removeItem(`closed:${GUIDE_OFFERED}`);
+  else markClosed(GUIDE_OFFERED);
   const store = createStore();
   if (opts.info !== null) store.set(settingInfoAtom, opts.info ?? settingInfo());
   const router = createAppRouter({ history: createMemoryHistory({ initialEntries: [path] }) });

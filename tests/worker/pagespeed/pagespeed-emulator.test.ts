@@ -59,6 +59,7 @@ describe('page-speed score through the PSI emulator', () => {
       message: 'success',
       status: 1,
       score: { pc: 82, mb: 41 },
+      checked_at: expect.any(Number),
     });
     const calls = (await pageSpeed.calls()).filter((c) => c.url.startsWith(new URL(storefrontUrl).origin));
     expect(calls.map((c) => c.strategy).sort()).toEqual(['desktop', 'mobile']);

@@ -72,7 +72,10 @@ describe('getPageSpeedScore and refreshPageSpeedOnline', () => {
     const { queue, sent } = recordingQueue();
 
     const first = await callApi(queue, '/api/v2/home/getPageSpeedScore', headers);
-    expect(first).toEqual({ status: 200, body: { ack: 1, message: 'success', score: { pc: 0, mb: 0 }, status: 0 } });
+    expect(first).toEqual({
+      status: 200,
+      body: { ack: 1, message: 'success', score: { pc: 0, mb: 0 }, status: 0, checked_at: null },
+    });
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ type: 'check', shopId: shop.id });
 
@@ -90,7 +93,15 @@ describe('getPageSpeedScore and refreshPageSpeedOnline', () => {
     expect(psi.calls[0]).toMatchObject({ url: 'https://shop.example.com/', category: 'performance', key: env.PAGESPEED_API_KEY });
 
     const ready = await callApi(queue, '/api/v2/home/getPageSpeedScore', headers);
-    expect(ready.body).toEqual({ ack: 1, message: 'success', score: { pc: 91, mb: 48 }, status: 1 });
+    const [row] = await rowsOf(shop.id);
+    expect(ready.body).toEqual({
+      ack: 1,
+      message: 'success',
+      score: { pc: 91, mb: 48 },
+      status: 1,
+      checked_at: row?.completedAt,
+    });
+    expect(row?.completedAt).toEqual(expect.any(Number));
   });
 
   it('Recheck after a finished check starts a new one and keeps the history', async () => {
@@ -222,6 +233,7 @@ describe('pagespeed-check consumer: PSI failures', () => {
       reason: 'unavailable',
       message: FAILURE_MESSAGES.unavailable,
       score: { pc: 90, mb: 50 },
+      checked_at: expect.any(Number),
     });
   });
 
@@ -264,5 +276,48 @@ describe('pagespeed-check consumer: PSI failures', () => {
 
   it('acks a malformed message instead of burning its retries', async () => {
     expect(await deliver({ type: 'nope' } as unknown as PagespeedCheckMessage)).toEqual({ acked: true, retries: [] });
+  });
+});
+
+describe('checked_at and getPageSpeedHistory (issue 23)', () => {
+  /** A finished check at a given moment, as the consumer leaves it. */
+  const finished = (shopId: number, at: number, desktop: number | null, mobile: number | null, status = 1) =>
+    db()
+      .insert(pagespeedScores)
+      .values({ shopId, url: 'https://x.example/', status, desktop, mobile, requestedAt: at - 30_000, completedAt: at })
+      .run();
+
+  it('checked_at is when the scores shown were measured, also while a new check runs or after one failed', async () => {
+    const { shop, headers } = await createShop();
+    const { queue } = recordingQueue();
+    const t0 = Date.now() - PAGESPEED_COOLDOWN_MS - 60_000;
+    await finished(shop.id, t0, 77, 41);
+    const score = async () => (await callApi(queue, '/api/v2/home/getPageSpeedScore', headers)).body;
+    expect(await score()).toMatchObject({ status: 1, score: { pc: 77, mb: 41 }, checked_at: t0 });
+    await finished(shop.id, t0 + 10_000, null, null, 3); // a later check failed: the last good scores and their time
+    expect(await score()).toMatchObject({ status: 3, score: { pc: 77, mb: 41 }, checked_at: t0 });
+    await callApi(queue, '/api/v2/home/refreshPageSpeedOnline', headers, 'POST');
+    expect(await score()).toMatchObject({ status: 2, score: { pc: 77, mb: 41 }, checked_at: t0 });
+  });
+
+  it('lists the last finished checks oldest first, without failed or running ones, for this shop only', async () => {
+    const { shop, headers } = await createShop();
+    const other = await createShop();
+    const { queue } = recordingQueue();
+    const history = async (h: Record<string, string>) => (await callApi(queue, '/api/v2/home/getPageSpeedHistory', h)).body;
+    expect(await history(headers)).toEqual({ ack: 1, message: 'success', data: { list: [] } });
+
+    const base = Date.now() - 20 * 86_400_000;
+    for (let i = 0; i < 12; i++) await finished(shop.id, base + i * 86_400_000, 60 + i, 30 + i);
+    await finished(shop.id, base + 12.5 * 86_400_000, null, null, 3);
+    await finished(other.shop.id, base, 99, 99);
+    const { data } = (await history(headers)) as { data: { list: { checked_at: number; pc: number; mb: number }[] } };
+    expect(data.list).toHaveLength(10);
+    expect(data.list[0]).toEqual({ checked_at: base + 2 * 86_400_000, pc: 62, mb: 32 });
+    expect(data.list.at(-1)).toEqual({ checked_at: base + 11 * 86_400_000, pc: 71, mb: 41 });
+    expect(data.list.map((p) => p.checked_at)).toEqual([...data.list.map((p) => p.checked_at)].sort((a, b) => a - b));
+    expect(((await history(other.headers)) as { data: { list: unknown[] } }).data.list).toEqual([
+      { checked_at: base, pc: 99, mb: 99 },
+    ]);
   });
 });
