@@ -2,7 +2,7 @@ import { BlockStack, Box, Card, Layout, SkeletonBodyText, SkeletonDisplayText, S
 
 /**
  * The dashboard (/main) while what decides its banners is still on its way (the shop's settings, the
- * new-user offer, the app embed): the same sections at about the same heights (video card, score gauge,
+ * new-user offer, the app embed): the same sections at about the same heights (video card, score card,
  * the two embed cards, the questions), so the real page replaces it without moving anything that was
  * already painted (issue 26: CLS at most 0.05).
  */
@@ -22,7 +22,9 @@ export function MainSkeleton({ title }: { title: string }) {
         </Layout.Section>
         <Layout.Section variant="oneHalf">
           <Card>
-            <Box minHeight="260px">
+            {/* The score card: gauge, when it was checked, legend, Recheck and the score history chart
+                (about 490 px of content at 1280 px, 460 px at 390 px). */}
+            <Box minHeight="470px">
               <BlockStack gap="400">
                 <SkeletonDisplayText size="small" />
                 <SkeletonBodyText lines={6} />
