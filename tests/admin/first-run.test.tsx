@@ -17,7 +17,7 @@ afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
-  localStorage.clear();
+  sessionStorage.clear();
   void i18next.changeLanguage('en');
 });
 
