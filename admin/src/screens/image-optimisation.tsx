@@ -135,7 +135,13 @@ export function ImageOptimisationScreen() {
               onOpenSettings={() => setDialog('sheet')}
             />
             <ProgressPanel progress={progress} />
-            <HistorySection tab={tab} onTab={setTab} list={history} onStarted={(startedTab) => started(startedTab, 'history')} onView={viewUpload} />
+            <HistorySection
+              tab={tab}
+              onTab={setTab}
+              list={history}
+              onStarted={(startedTab) => started(startedTab, 'history')}
+              onView={viewUpload}
+            />
           </BlockStack>
         </Layout.Section>
       </Layout>
