@@ -8,9 +8,9 @@
 //         -> replaced         Shopify serves the new file (READY)
 //         -> done             the row records the result
 import type { StoredImageSettings } from '../db/image-settings';
-import { listItemImages } from '../db/images';
+import { listItemImages, type ImageRow } from '../db/images';
 import { sha256HexOfBytes } from '../lib/crypto';
-import { withFormatExtension } from '../../shared/templates';
+import { extensionOf, withFormatExtension } from '../../shared/templates';
 import { r2Key } from '../lib/r2-keys';
 import { compressionApplies, DATA_TYPES, decideMetadata, engineSettingsOf, extOf, mimeOf } from './decide';
 import { leasedImage, type LeasedImage } from './lease';
@@ -305,18 +305,63 @@ export async function planChange(run: OptimiseRun, made: Made): Promise<Change> 
   return { update, expectedSha: file?.sha ?? null, meta, changesShopify };
 }
 
-/** Step 4: Shopify in place (replacing -> replaced); uploads live only in R2 and are not sent. */
-export async function replace(run: OptimiseRun, made: Made, change: Change): Promise<void> {
-  if (!change.changesShopify || made.step === 'replaced') return;
-  const { deps, ctx, lease } = run;
-  const replacement = {
-    update: change.update,
-    expectedSha: change.expectedSha,
-    resuming: made.step === 'replacing',
-    marker: { step: 'replacing' },
+/** Shopify's codes for a file name whose extension it will not take (FilesErrorCode, 2026-10). */
+const EXTENSION_REFUSED = ['INVALID_FILENAME_EXTENSION', 'MISMATCHED_FILENAME_AND_ORIGINAL_SOURCE'];
+
+/**
+ * The same change with the file's current extension kept, when Shopify refused the new one: the schema
+ * says a renamed file's "extension must match the original", which we read as the new source's
+ * (MISMATCHED_FILENAME_AND_ORIGINAL_SOURCE), as the emulator does; should Shopify read it as the file's
+ * own, the converted bytes still go in under the old name rather than the image failing. Null otherwise.
+ */
+function keepingExtension(change: Change, image: ImageRow, err: unknown): Change | null {
+  const codes = (err as { codes?: unknown } | null)?.codes;
+  const name = change.update.fileName;
+  if (!Array.isArray(codes) || !codes.some((c) => EXTENSION_REFUSED.includes(String(c))) || !name || !change.update.file)
+    return null;
+  const current = extensionOf(image.fileName);
+  if (!current || extensionOf(name) === current) return null;
+  const kept = `${name.slice(0, name.length - extensionOf(name).length)}${current}`;
+  const fileName = kept === image.fileName ? null : kept;
+  const { fileName: _refused, ...rest } = change.update;
+  return {
+    ...change,
+    update: { ...rest, file: { ...change.update.file, filename: kept }, ...(fileName !== null ? { fileName } : {}) },
+    meta: { ...change.meta, fileName },
   };
-  await replaceOnShopify(deps, ctx.shop, ctx.item, lease, replacement, run.timings);
+}
+
+/**
+ * Step 4: Shopify in place (replacing -> replaced); uploads live only in R2 and are not sent. Answers the
+ * change as Shopify took it (the file's old extension kept when it refused the new one).
+ */
+export async function replace(run: OptimiseRun, made: Made, change: Change): Promise<Change> {
+  if (!change.changesShopify || made.step === 'replaced') return change;
+  const { deps, ctx, lease } = run;
+  const replacement = (c: Change, resuming: boolean) => ({
+    update: c.update,
+    expectedSha: c.expectedSha,
+    resuming,
+    marker: { step: 'replacing' },
+  });
+  let taken = change;
+  try {
+    await replaceOnShopify(deps, ctx.shop, ctx.item, lease, replacement(change, made.step === 'replacing'), run.timings);
+  } catch (err) {
+    const fallback = keepingExtension(change, lease.row, err);
+    if (!fallback) throw err;
+    deps.log.warn('file_extension_refused', {
+      shopId: ctx.shop.id,
+      imageId: lease.row.id,
+      refused: change.update.fileName ?? '',
+      kept: fallback.update.file?.filename ?? '',
+    });
+    // A refused mutation changed nothing on Shopify: the same bytes again, under the old extension.
+    await replaceOnShopify(deps, ctx.shop, ctx.item, lease, replacement(fallback, false), run.timings);
+    taken = fallback;
+  }
   await lease.write({ step: 'replaced' });
+  return taken;
 }
 
 /** Step 5: the row records the result, ends the run (done) and gives the lease back. */

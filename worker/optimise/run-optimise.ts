@@ -35,8 +35,8 @@ export async function runOptimise(deps: PipelineDeps, ctx: RunContext): Promise<
   const slot = await reserveSlot(run, made);
   if (slot === 'plan_limit') return { kind: 'plan_limit', imageDone: false };
   // 4. Shopify in place, never twice.
-  const change = await planChange(run, made);
-  await replace(run, made, change);
+  const planned = await planChange(run, made);
+  const change = await replace(run, made, planned);
   // 5. The row records what happened and gives the lease back.
   await record(run, made, change);
   return outcomeOf(run, made, slot, change);

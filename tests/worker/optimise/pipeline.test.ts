@@ -7,6 +7,9 @@ import { planJob } from '../../../worker/optimise/plan';
 import type { PipelineDeps } from '../../../worker/optimise/ports';
 import { scheduleForTab } from '../../../worker/optimise/progress';
 import { createShop, db } from '../helpers';
+import { eq } from 'drizzle-orm';
+import { images as imagesTable } from '../../../worker/db/schema';
+import { ShopifyUserError } from '../../../worker/shopify/errors';
 import { imageRow, ledgerRows, makeDeps, r2Bytes, recordingQueue, saveSettings, seedItem } from './fixtures';
 
 type Shop = Awaited<ReturnType<typeof createShop>>['shop'];
@@ -99,6 +102,51 @@ describe('optimisation of one image', { timeout: 60_000 }, () => {
       'blue-shirt-sunny-shop-2.jpg',
       'IMG_1.jpg',
     ]);
+  });
+
+  it('names converted bytes by their format (shirt.png -> shirt.jpg); if Shopify refuses the extension, the old one is kept', async () => {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps();
+    await saveSettings(shop.id);
+    const { item, images } = await seedItem(shop, fakes.cdn, { count: 2 });
+    // Two PNGs on Shopify (the fake engine answers JPEG for any input, as PNG to JPG would).
+    for (const [n, img] of images.entries())
+      await db()
+        .update(imagesTable)
+        .set({ fileName: `shirt-${n}.png` })
+        .where(eq(imagesTable.id, img.id));
+    // The second image's rename is refused once, as a Shopify that reads "extension must match the
+    // original" as the file's own would answer.
+    let calls = 0;
+    const update = deps.shopify.updateImage;
+    deps.shopify.updateImage = async (s, target, u) => {
+      calls += 1;
+      if (target.imgId === images[1]!.imgId && u.fileName?.endsWith('.jpg'))
+        throw new ShopifyUserError('fileUpdate', [
+          { code: 'INVALID_FILENAME_EXTENSION', field: ['files', '0', 'filename'], message: 'Invalid filename extension.' },
+        ]);
+      return update(s, target, u);
+    };
+    await drain(deps, (await plan(deps, shop, 'optimize', [item.id])).messages);
+    expect(calls).toBe(3);
+    expect(fakes.updates.map((u) => [u.update.fileName, u.update.file?.filename])).toEqual([
+      ['shirt-0.jpg', 'shirt-0.jpg'],
+      [undefined, 'shirt-1.png'],
+    ]);
+    const [first, second] = [(await imageRow(images[0]!.id))!, (await imageRow(images[1]!.id))!];
+    expect([first.status, first.fileName, first.fileNameEdited, first.originalFileName]).toEqual([
+      'compressed',
+      'shirt-0.jpg',
+      true,
+      'shirt-0.png',
+    ]);
+    expect([second.status, second.fileName, second.fileNameEdited]).toEqual(['compressed', 'shirt-1.png', false]);
+
+    // A restore gives the first its PNG name back with the original bytes.
+    await drain(deps, (await plan(deps, shop, 'restore', [item.id])).messages);
+    const restore = fakes.updates.slice(2).find((u) => u.target.imgId === images[0]!.imgId)!;
+    expect([restore.update.fileName, restore.update.file?.filename]).toEqual(['shirt-0.png', 'shirt-0.png']);
+    expect((await imageRow(images[0]!.id))!.fileName).toBe('shirt-0.png');
   });
 
   it('passes the stored watermark picture and position to the engine and flags the row', async () => {
