@@ -223,6 +223,26 @@ describe('settings (/setting) image optimisation section and leave guard', () =>
     });
   });
 
+  it('the file name preview of a PNG ends in .jpg while PNG to JPG is on', async () => {
+    const s = defaultImageSettings();
+    mockApi({
+      '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } },
+      '/api/v2/image-opt/getSettings': {
+        ack: 1,
+        data: { ...s, is_default: 0, file_name: { ...s.file_name, switch: 1, product_rule: '%product_title%' } },
+      },
+      '/api/v2/image-opt/getTemplateSample': {
+        ack: 1,
+        data: { shop_name: 'Dev Store', product: { item: { title: 'Blue Mug' }, ext: 'png' }, collection: null, blogs: null },
+      },
+    });
+    renderApp('/setting', { info: settingInfo({ new_guide_status: 0 }) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
+    expect(await screen.findByText('File name: blue-mug.png')).toBeTruthy();
+    fireEvent.click(screen.getByLabelText('Convert PNG to JPG'));
+    expect(await screen.findByText('File name: blue-mug.jpg')).toBeTruthy();
+  });
+
   it('keeps unsaved image settings while the merchant looks at Account', async () => {
     mockApi({
       '/api/v2/setting/getAccount': { ack: 1, data: { is_over_quota: 0, is_capped: 0 } },

@@ -161,6 +161,7 @@ export function ImageSettingsForm({
             kind="file"
             value={value.file_name}
             onChange={(file_name) => set({ file_name })}
+            convertsPng={value.image_opt.switch === 1 && value.image_opt.pngtojpg === 1}
             invalid={showErrors ? emptyTemplates(value.file_name) : []}
           />
         </FoldSection>

@@ -17,12 +17,21 @@ type Props<S extends Section> = {
   invalid?: TemplateScope[];
   /** The wizard shows the switch itself; the settings form can hide it and show it as a card toggle. */
   showSwitch?: boolean;
+  /** PNG to JPG is on: a PNG's file name preview ends in .jpg, as the optimiser names it. */
+  convertsPng?: boolean;
 };
 
 /** Alt text or file name: the switch, the scopes (product radio 1/2/0, collection, blog) and an editor
  * per enabled scope with a live preview for one real item; alt text also offers "Only for images without
  * Alt text". */
-export function TemplateSection<S extends Section>({ kind, value, onChange, invalid = [], showSwitch = true }: Props<S>) {
+export function TemplateSection<S extends Section>({
+  kind,
+  value,
+  onChange,
+  invalid = [],
+  showSwitch = true,
+  convertsPng = false,
+}: Props<S>) {
   const { t } = useTranslation();
   const set = (patch: Partial<Section>) => onChange({ ...value, ...patch });
   const on = value.switch === 1;
@@ -74,7 +83,11 @@ export function TemplateSection<S extends Section>({ kind, value, onChange, inva
                 onChange={(rule) => set({ [RULE[scope]]: rule })}
                 error={invalid.includes(scope)}
                 area={kind}
-                sample={samples[scope]}
+                sample={
+                  kind === 'file' && convertsPng && samples[scope].ext === 'png'
+                    ? { ...samples[scope], ext: 'jpg' }
+                    : samples[scope]
+                }
               />
             ))}
         </>

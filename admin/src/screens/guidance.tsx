@@ -243,6 +243,7 @@ function StepBody({ step, config, setConfig, marked, onStart, onRate, finished }
             kind="file"
             value={config.file_name}
             onChange={(file_name) => setConfig({ ...config, file_name })}
+            convertsPng={config.image_opt.pngtojpg === 1}
             invalid={marked}
           />
         </BlockStack>
