@@ -169,6 +169,19 @@ describe('finished details (issue 23, point 6)', () => {
         { timeout: 30_000 },
       );
       await shot(page, 'other-tab-thumbnail');
+
+      // At phone width, in German: the history area's links wrap inside the card, nothing sideways.
+      const german = await fetch(`${app.base}/api/v1/updateLanguage`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${app.authToken}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'Language=ge',
+      });
+      expect(((await german.json()) as Json).code).toBe('200');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${app.base}/image_optimisation`);
+      await page.getByRole('button', { name: 'Empfohlene Apps' }).waitFor({ timeout: 30_000 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await shot(page, 'history-links-390-ge');
     } catch (e) {
       await shot(page, 'failed').catch(() => undefined);
       throw e;
