@@ -5,10 +5,17 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { PolarisProvider } from './shell/polaris-provider';
 import { initI18n } from './i18n';
+import { isEmbedded, readAuthToken } from './api/auth';
+import { startEarlySettingInfo } from './api/early';
+import { inIframe } from './lib/app-bridge';
+import { readsSessionOn } from './shell/public-paths';
 import { createAppRouter } from './router';
 import { store } from './state/atoms';
 
 initI18n();
+// Outside the admin frame with an admin token, or embedded with App Bridge already there, the session is
+// known now: its first read starts before the code of the first render runs (api/early.ts).
+if (readsSessionOn(location.pathname) && (isEmbedded() || (!inIframe() && readAuthToken() !== null))) startEarlySettingInfo();
 const router = createAppRouter();
 
 const root = document.getElementById('root');

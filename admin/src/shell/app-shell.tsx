@@ -4,6 +4,7 @@ import { useAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getSettingInfo } from '../api/calls';
+import { takeEarlySettingInfo } from '../api/early';
 import { isEmbedded, readAuthToken } from '../api/auth';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiRequestError } from '../api/client';
@@ -12,7 +13,7 @@ import { useInAppLinks, useShopifyNavigate } from '../hooks/use-shopify-navigate
 import { i18next } from '../i18n';
 import { inIframe, waitForAppBridge } from '../lib/app-bridge';
 import { storageAvailable } from '../lib/storage';
-import { PUBLIC_PATHS } from './public-paths';
+import { PUBLIC_PATHS, readsSessionOn, SESSION_LANGUAGE_PATHS } from './public-paths';
 import { languageAtom, settingInfoAtom } from '../state/atoms';
 import { isLanguageCode, languageFromShopLocale } from '../../../shared/languages';
 import { ContactFormHost } from '../support/contact-form';
@@ -21,9 +22,6 @@ import { NavTabs } from './nav-tabs';
 import { ToastHost } from '../widgets/toast-host';
 
 type NavItem = { path: string; labelKey: string };
-
-/** Public pages that show in the merchant's language when a session says which. */
-const SESSION_LANGUAGE_PATHS = ['/404', '/privacy-policy'];
 
 // Top tabs (outside the admin frame) and the embedded navigation menu. Every merchant sees the whole
 // product: is_old only means a missing access scope now.
@@ -73,14 +71,14 @@ export function AppShell() {
   const client = useQueryClient();
   // Public pages (404, privacy policy) read the session too when there is one, for the merchant's
   // language; they never need it, so a failure there changes nothing.
-  const readsSession = !isPublic || SESSION_LANGUAGE_PATHS.includes(pathname);
+  const readsSession = readsSessionOn(pathname);
   useEffect(() => {
     if (!readsSession || settingInfo || !hasSession) return;
     let cancelled = false;
     client
       .fetchQuery({
         queryKey: ['settingInfo'],
-        queryFn: () => okAnswer(getSettingInfo()),
+        queryFn: () => okAnswer(takeEarlySettingInfo() ?? getSettingInfo()),
         retry: (failures, e) =>
           failures < 1 && !(e instanceof RefusedError) && !(e instanceof ApiRequestError && e.status === 401),
         retryDelay: 1000,
