@@ -91,6 +91,19 @@ describe('first launch and the wizard', () => {
 });
 
 describe('the review banner on the dashboard', () => {
+  it("the wizard's Skip is not a score: nothing is recorded, so the banner can ask after the first optimisation", async () => {
+    const api = dashboardApi(undefined, { '/api/v1/saveNewGuideCfg': { ack: 1, code: '200' } });
+    const { router } = renderApp('/guidance', { info: settingInfo({ new_guide_status: 1 }) });
+    fireEvent.click(await screen.findByRole('button', { name: "Let's start now" }));
+    for (let step = 2; step < 5; step++) fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save and finish' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Skip' }));
+    expect(await screen.findByText('Completed instruction!')).toBeTruthy();
+    await advance(1000);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'));
+    expect(api.callsTo('/api/v1/reviewTipsClick')).toHaveLength(0);
+  });
+
   it('appears once the server asks (first optimisation finished), read again on the visit, and alone', async () => {
     dashboardApi(settingInfo({ new_guide_status: 0, review_tips: 1 }));
     // The session's copy was read before the optimisation finished.

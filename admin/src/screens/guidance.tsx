@@ -132,6 +132,7 @@ export function GuidanceScreen() {
             marked={marked}
             onStart={() => setStep(2)}
             onRate={rate}
+            onSkip={finish}
             finished={finished}
           />
           {step > 1 && step < 6 && (
@@ -162,10 +163,12 @@ type BodyProps = {
   marked: TemplateScope[];
   onStart: () => void;
   onRate: (score: number) => void;
+  /** Skip is "not now", not a score: the dashboard asks again once the first optimisation has finished. */
+  onSkip: () => void;
   finished: boolean;
 };
 
-function StepBody({ step, config, setConfig, marked, onStart, onRate, finished }: BodyProps) {
+function StepBody({ step, config, setConfig, marked, onStart, onRate, onSkip, finished }: BodyProps) {
   const { t } = useTranslation();
   const heading = (key: string) => (
     <Text as="h2" variant="headingLg">
@@ -264,7 +267,7 @@ function StepBody({ step, config, setConfig, marked, onStart, onRate, finished }
               {t('guide.review.body')}
             </Text>
             {!finished && <StarRating onRate={onRate} />}
-            <Button variant="plain" onClick={() => onRate(0)} disabled={finished}>
+            <Button variant="plain" onClick={onSkip} disabled={finished}>
               {t('guide.review.skip')}
             </Button>
           </BlockStack>

@@ -1,33 +1,22 @@
-import { startProduct } from '../npm-start';
+import { inject } from 'vitest';
 
-// Where the admin under test runs. ADMIN_URL (the authenticated URL `npm start` prints,
-// http://localhost:8787/main?authToken=...) uses a running instance; without it, `npm start` is started
-// here (PORT / EMULATOR_PORT as given) and stopped afterwards. Each run then installs its own new shop
-// (emulator control API + the real install and OAuth flow), so it starts at the wizard and no other run
-// or person using the dev store changes its state or rotates its token.
+// Where the admin under test runs: the product global-setup.ts started for this run (or the running one
+// ADMIN_URL names, the authenticated URL `npm start` prints). Each scenario file then installs its own new
+// shop (emulator control API + the real install and OAuth flow), so it starts at the wizard and no other
+// file, run or person using the dev store changes its state or rotates its token.
 export type AppUnderTest = {
   base: string;
   adminUrl: string;
   authToken: string;
   emulator: string;
   shop: string;
+  /** Nothing to stop per file: global-setup.ts stops the product after the last file. */
   stop: () => Promise<void>;
 };
 
 export async function appUnderTest(): Promise<AppUnderTest> {
   const emulator = process.env.EMULATOR_URL ?? `http://127.0.0.1:${process.env.EMULATOR_PORT ?? 8788}`;
-  if (process.env.ADMIN_URL) return withOwnShop(new URL(process.env.ADMIN_URL).origin, emulator, async () => undefined);
-  const { adminUrl, stop } = await startProduct();
-  return withOwnShop(new URL(adminUrl).origin, emulator, stop);
-}
-
-async function withOwnShop(base: string, emulator: string, stop: () => Promise<void>): Promise<AppUnderTest> {
-  try {
-    return await installOwnShop(base, emulator, stop);
-  } catch (e) {
-    await stop(); // the scenarios will not run: leave nothing behind
-    throw e;
-  }
+  return installOwnShop(new URL(inject('adminUrl')).origin, emulator, async () => undefined);
 }
 
 async function installOwnShop(base: string, emulator: string, stop: () => Promise<void>): Promise<AppUnderTest> {

@@ -9,6 +9,8 @@ export default defineConfig({
     name: 'browser-admin',
     environment: 'node',
     include: ['tests/browser/admin/**/*.test.ts'],
+    // One `npm start` for every scenario file (each installs a shop of its own).
+    globalSetup: ['tests/browser/admin/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 240_000,
     fileParallelism: false,
