@@ -36,7 +36,7 @@ export function MainScreen() {
   // The banners above the cards (the new-user offer, the rating) depend on the shop's settings and its
   // pricing, the embed cards' text on the embed status: the page shows once these are answered (or
   // failed), so nothing pushes the cards down after they were painted (issue 26). The reads are the ones
-  // PromoBanner, ReviewBanner and useEmbedStatus make (same keys, one request each).
+  // PromoBanner and useEmbedStatus make (same keys, one request each), and the settings read above.
   const offerClosed = isClosed('promo_banner');
   const pricing = useApiQuery({
     key: ['pricingPlans'],
