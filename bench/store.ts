@@ -175,7 +175,7 @@ const pathOf = (e?: EngineLine) =>
     ? '-'
     : e.kind !== 'optimised'
       ? e.kind
-      : `${e.path ?? '?'}${e.tiles ? `-tiles${e.tiles}` : ''} ${e.format ?? ''} q${e.qualityUsed ?? '-'}`;
+      : `${e.path ?? '?'}${e.tiles ? `-tiles${e.tiles}` : ''} ${e.format ?? ''} ${e.qualityUsed ? `q${e.qualityUsed}` : 'pixels kept (transcode or stripped original)'}`;
 
 /**
  * Scores depend only on the two files: kept in the set's folder (keyed by both files' hashes), so a rerun
