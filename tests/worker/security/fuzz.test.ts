@@ -160,7 +160,7 @@ describe('fuzz: queries', { timeout: fuzzTimeout(120_000, FUZZ_RUNS) }, () => {
   });
 });
 
-describe('fuzz: routes without input', () => {
+describe('fuzz: routes without input', { timeout: fuzzTimeout(20_000, FUZZ_RUNS) }, () => {
   it.each(noInputRoutes.map((r) => [r.method, r.path]))('%s %s ignores any body and stays documented', async (method, path) => {
     await fc.assert(
       fc.asyncProperty(
@@ -180,7 +180,7 @@ describe('fuzz: routes without input', () => {
   });
 });
 
-describe('fuzz: the shop after everything', () => {
+describe('fuzz: the shop after everything', { timeout: fuzzTimeout(20_000, FUZZ_RUNS) }, () => {
   it('holds exactly the rows and objects it had before the first fuzzed request', async () => {
     expect(await shopState(shopId)).toBe(baseline);
   });
