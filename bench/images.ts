@@ -170,6 +170,7 @@ for (const file of files) {
         reason?: string;
         ssim?: number;
         tiles?: number;
+        banded?: boolean;
         note?: string;
         wasmHeapBytes?: number;
         path?: string;
@@ -202,9 +203,10 @@ for (const file of files) {
         megapixels: (dims.w * dims.h) / 1e6,
         peakBytes,
         qualityUsed: meta.qualityUsed ?? null,
-        path: meta.tiles
-          ? `${meta.path ?? 'wasm'}-tiles${meta.tiles}`
-          : (meta.path ?? (meta.kind === 'optimised' ? 'wasm' : meta.kind)),
+        path:
+          (meta.tiles
+            ? `${meta.path ?? 'wasm'}-tiles${meta.tiles}`
+            : (meta.path ?? (meta.kind === 'optimised' ? 'wasm' : meta.kind))) + (meta.banded ? '-banded' : ''),
         ...(meta.reason || meta.note ? { reason: meta.reason ?? meta.note } : {}),
         ...(sc.max !== undefined ? { scoreMax: sc.max } : {}),
         ...(meta.ssim !== undefined ? { engineSsim: meta.ssim } : {}),

@@ -46,6 +46,12 @@ export type ImageRow = {
   img_size: number;
   comp_size: number;
   comp_ratio: number;
+  /** Pixel size Shopify serves (the result's once optimised); 0 when not known. */
+  width: number;
+  height: number;
+  /** The original's pixel size when the result was made (differs after a resize on request); 0 when not known. */
+  orig_width: number;
+  orig_height: number;
   /** Signed download links ('' when there is no such file). */
   before_file_path: string;
   after_file_path: string;

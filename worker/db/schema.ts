@@ -151,6 +151,10 @@ export const images = sqliteTable(
     fileType: text('file_type').notNull().default(''), // jpg, png, gif, webp
     width: integer('width').notNull().default(0),
     height: integer('height').notNull().default(0),
+    // The original's pixel size when the engine made the result (width/height then hold the result's):
+    // the history shows "before -> after" when a resize on request changed it. 0: not known.
+    originalWidth: integer('orig_width').notNull().default(0),
+    originalHeight: integer('orig_height').notNull().default(0),
     originalSize: integer('img_size').notNull().default(0), // img_size: bytes of the original
     optimisedSize: integer('comp_size').notNull().default(0), // comp_size: bytes after optimisation (the original's without a result)
     savedPercent: real('comp_ratio').notNull().default(0), // comp_ratio

@@ -6,6 +6,7 @@
 // and the codec heaps; see bench/images.ts and worker/images/README.md).
 import { MAX_IMAGE_PIXELS } from './declared-size';
 import { LOGO_MAX_BYTES } from './pixels/watermark';
+import { resizedSize } from './pixels/resize';
 import type { EngineSettings } from './types';
 import type { HeaderInfo } from './sniff';
 
@@ -92,7 +93,12 @@ export function pipelineFor(
     return 'jpegLossy';
   }
   if (format === 'png')
-    return settings.mode === 'lossless' && !settings.watermark && !settings.pngToJpg ? 'pngLossless' : 'pngLossy';
+    return settings.mode === 'lossless' &&
+      !settings.watermark &&
+      !settings.pngToJpg &&
+      !resizedSize(header.width, header.height, settings.resizeLongSide)
+      ? 'pngLossless'
+      : 'pngLossy';
   return 'webp';
 }
 

@@ -13,6 +13,8 @@ export type Candidate = {
   note?: string;
   /** A progressive JPEG original read as this many tiles (jpeg/tiles.ts). */
   tiles?: number;
+  /** Baseline JPEG written in bands (jpeg/banded.ts): the progressive encoder did not fit. */
+  banded?: boolean;
 };
 
 export function smallest(list: (Candidate | null | undefined)[]): Candidate | null {

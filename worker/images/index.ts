@@ -13,6 +13,7 @@ import { pngCandidates } from './png/pipeline';
 import { readHeader, sniffFormat, ascii, type HeaderInfo } from './sniff';
 import { trimCodecs } from './jsquash';
 import { oneAtATime } from './one-at-a-time';
+import { startImage } from './ledger';
 import type { EngineDeps, EngineFormat, EnginePath, EngineResult, EngineSettings } from './types';
 import { largeWebpCandidates, webpCandidates } from './webp/pipeline';
 import type { GuardMode } from './guard/policy';
@@ -82,16 +83,20 @@ async function optimiseOne(input: Uint8Array, settings: EngineSettings, deps: En
 
   let best: Candidate | null;
   let note: string | undefined;
+  let limited: Limited | undefined;
+  startImage();
   try {
-    ({ best, note } = await runPipeline(choice.path, input, fmt, header, s, guard, deps.budgetBytes));
+    ({ best, note, limited } = await runPipeline(choice.path, input, fmt, header, s, guard, deps.budgetBytes));
   } catch (e) {
     if (e instanceof UnsupportedInput) return { kind: 'unsupported', reason: e.message, inputFormat: fmt };
     throw e;
   } finally {
     trimCodecs();
   }
-  return verdict(input, fmt, best, note, choice.path);
+  return verdict(input, fmt, best, note, choice.path, limited, header);
 }
+
+type Limited = 'metadata-only' | 'lossless-only';
 
 async function runPipeline(
   path: EnginePath,
@@ -101,11 +106,12 @@ async function runPipeline(
   s: EngineOptions,
   guard: GuardMode,
   budgetBytes?: number,
-): Promise<{ best: Candidate | null; note?: string }> {
+): Promise<{ best: Candidate | null; note?: string; limited?: Limited }> {
   try {
     if (path === 'wasm-rows' && fmt === 'webp') return await largeWebpCandidates(input, header, s, guard, budgetBytes);
     if (path === 'wasm-rows') return await largePngCandidates(input, header, s, guard, budgetBytes);
-    const run = fmt === 'jpeg' ? jpegCandidates : fmt === 'png' ? pngCandidates : webpCandidates;
+    if (fmt === 'jpeg') return await jpegCandidates(input, header, s, guard, budgetBytes);
+    const run = fmt === 'png' ? pngCandidates : webpCandidates;
     return await run(input, header, s, guard);
   } catch (e) {
     if (e instanceof ImageDecodeError || e instanceof WatermarkError || e instanceof UnsupportedInput) throw e;
@@ -126,6 +132,8 @@ function verdict(
   best: Candidate | null,
   note: string | undefined,
   path: EnginePath,
+  limited: Limited | undefined,
+  header: HeaderInfo,
 ): EngineResult {
   const bytesIn = input.length;
   if (!best) return { kind: 'already-optimal', reason: note ?? 'no smaller encoding found', inputFormat: fmt, bytesIn };
@@ -144,6 +152,8 @@ function verdict(
     mime: MIME[best.format],
     width: best.width,
     height: best.height,
+    widthIn: header.width,
+    heightIn: header.height,
     inputFormat: fmt,
     convertedToJpg: best.convertedToJpg,
     watermarked: best.watermarked,
@@ -153,6 +163,8 @@ function verdict(
     ...(best.qualityUsed !== undefined ? { qualityUsed: best.qualityUsed } : {}),
     ...(typeof best.ssim === 'number' ? { ssim: best.ssim } : {}),
     ...(best.tiles ? { tiles: best.tiles } : {}),
+    ...(best.banded ? { banded: true } : {}),
     ...(note ? { note } : {}),
+    ...(limited ? { limited } : {}),
   };
 }

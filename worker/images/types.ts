@@ -26,6 +26,9 @@ export type EngineResult =
       mime: string;
       width: number;
       height: number;
+      /** The original's size as stored (before a resize on request; EXIF orientation not applied). */
+      widthIn?: number;
+      heightIn?: number;
       inputFormat: EngineFormat;
       convertedToJpg: boolean;
       watermarked: boolean;
@@ -39,11 +42,19 @@ export type EngineResult =
       ssim?: number;
       /** A progressive JPEG original too large to hold whole, read as this many tiles (jpeg/tiles.ts). */
       tiles?: number;
+      /** A JPEG written as baseline in bands (jpeg/banded.ts): the progressive encoder did not fit beside the source. */
+      banded?: boolean;
       /**
        * Why the result is less than the level asked for, e.g. "JPEG of 25.0 MP: coefficients too large for
        * the isolate, metadata removed only": the merchant should see this, not a normal optimisation.
        */
       note?: string;
+      /**
+       * Set when the engine could not give the level asked for and did less (the merchant is told, with
+       * `note`'s reason): 'metadata-only' (the pixels are the original's, only metadata removed),
+       * 'lossless-only' (a lossy level got a lossless recompression).
+       */
+      limited?: 'metadata-only' | 'lossless-only';
     }
   | { kind: 'already-optimal'; reason: string; inputFormat: string; bytesIn: number }
   | { kind: 'unsupported'; reason: string; inputFormat: string };

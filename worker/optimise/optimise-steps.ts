@@ -169,6 +169,25 @@ export async function storeOriginal(run: OptimiseRun, fetched: Fetched | null): 
 
 type EngineAnswer = { result: Result | null; note?: string; unsupported: boolean };
 
+const LIMIT_NOTES = { 'metadata-only': 'server.optimise.metadataOnly', 'lossless-only': 'server.optimise.losslessOnly' } as const;
+
+/**
+ * The row's note when the engine did less than the level asked for (only metadata removed, or only a
+ * lossless recompression): the merchant sees why instead of a normal optimisation. A later result that
+ * got the level clears a note of this kind (other notes stay).
+ */
+function limitNote(
+  image: { noteKey: string | null },
+  out: { limited?: keyof typeof LIMIT_NOTES; width: number; height: number; bytesIn: number },
+): { noteKey?: string | null; noteParams?: Record<string, string> | null } {
+  if (out.limited) {
+    // The megapixels of the original (the result keeps its size: nothing was resized).
+    return { noteKey: LIMIT_NOTES[out.limited], noteParams: { mp: ((out.width * out.height) / 1e6).toFixed(1) } };
+  }
+  const ours: string[] = Object.values(LIMIT_NOTES);
+  return image.noteKey && ours.includes(image.noteKey) ? { noteKey: null, noteParams: null } : {};
+}
+
 /** Runs the engine and keeps its result in R2 when it is worth having. */
 async function runEngine(run: OptimiseRun, original: Uint8Array): Promise<EngineAnswer | 'plan_limit'> {
   const { deps, ctx, lease, stored } = run;
@@ -211,6 +230,7 @@ async function runEngine(run: OptimiseRun, original: Uint8Array): Promise<Engine
   await deps.bucket.put(key, out.bytes, { httpMetadata: { contentType: out.mime } });
   await lease.write({
     step: 'result_saved',
+    ...limitNote(image, out),
     resultKey: key,
     resultSha256: sha,
     optimisedSize: out.bytesOut,
@@ -218,6 +238,8 @@ async function runEngine(run: OptimiseRun, original: Uint8Array): Promise<Engine
     watermarked: out.watermarked,
     width: out.width,
     height: out.height,
+    originalWidth: out.widthIn ?? 0,
+    originalHeight: out.heightIn ?? 0,
   });
   return { result: { bytes: out.bytes, format: out.format, width: out.width, height: out.height }, unsupported: false };
 }

@@ -17,3 +17,14 @@ export const compareOf = (r: ImageRow): CompareImages => ({
   ratio: r.comp_ratio,
   name: r.file_name,
 });
+
+/**
+ * The pixel size of an optimised image: "before → after" when the result has another size (a resize on
+ * request), else the size once; null when the row does not know it.
+ */
+export function dimensionsOf(row: Pick<ImageRow, 'width' | 'height' | 'orig_width' | 'orig_height'>): string | null {
+  if (!row.width || !row.height) return null;
+  const after = `${row.width} × ${row.height}`;
+  if (!row.orig_width || !row.orig_height || (row.orig_width === row.width && row.orig_height === row.height)) return after;
+  return `${row.orig_width} × ${row.orig_height} → ${after}`;
+}

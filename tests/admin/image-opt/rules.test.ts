@@ -102,3 +102,13 @@ describe('image page rules', () => {
     expect(failedCount(sched({ process_result: 0, opt_failed: 2 }))).toBe(0);
   });
 });
+
+describe('dimensions of an optimised image', () => {
+  it('shows before -> after when a resize changed them, else the size once, nothing when unknown', async () => {
+    const { dimensionsOf } = await import('../../../admin/src/image-opt/image-row');
+    expect(dimensionsOf({ width: 2048, height: 1365, orig_width: 6120, orig_height: 4080 })).toBe('6120 × 4080 → 2048 × 1365');
+    expect(dimensionsOf({ width: 2048, height: 1365, orig_width: 2048, orig_height: 1365 })).toBe('2048 × 1365');
+    expect(dimensionsOf({ width: 2048, height: 1365, orig_width: 0, orig_height: 0 })).toBe('2048 × 1365');
+    expect(dimensionsOf({ width: 0, height: 0, orig_width: 0, orig_height: 0 })).toBeNull();
+  });
+});

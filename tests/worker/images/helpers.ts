@@ -74,6 +74,8 @@ export function grainyUpscaleStrips(
   channels: 3 | 4,
   onStrip: (y0: number, rows: Uint8Array, count: number) => void,
   alphaAt: (x: number) => number = () => 255,
+  /** Grain amplitude (levels either side): 4 is camera-noise-like; 1 makes smooth, highly compressible photos. */
+  grain = 4,
 ): void {
   const src = decodeJpegRgb(fixture('rocket-baseline.jpg'));
   const rows = new Uint8Array(width * channels * 16);
@@ -94,10 +96,10 @@ export function grainyUpscaleStrips(
           wx = fx - xi,
           x1 = Math.min(src.width - 1, xi + 1);
         seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-        const grain = ((seed >> 16) % 9) - 4;
+        const g = ((seed >> 16) % (2 * grain + 1)) - grain;
         for (let c = 0; c < 3; c++) {
           const v = (p(y, xi, c) * (1 - wx) + p(y, x1, c) * wx) * (1 - wy) + (p(y1, xi, c) * (1 - wx) + p(y1, x1, c) * wx) * wy;
-          rows[(r * width + x) * channels + c] = Math.max(0, Math.min(255, Math.round(v + grain)));
+          rows[(r * width + x) * channels + c] = Math.max(0, Math.min(255, Math.round(v + g)));
         }
         if (channels === 4) rows[(r * width + x) * 4 + 3] = alphaAt(x);
       }

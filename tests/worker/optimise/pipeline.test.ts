@@ -264,6 +264,51 @@ describe('restore and re-optimise', { timeout: 60_000 }, () => {
     expect(await ledgerRows(shop.id)).toHaveLength(1);
   });
 
+  it('an image the engine could only strip of metadata carries that reason; a later full result clears it; dimensions before and after are kept', async () => {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps();
+    let limited: 'metadata-only' | undefined = 'metadata-only';
+    deps.optimiseImage = async (input) => {
+      const out = input.slice(0, input.byteLength - 8);
+      return {
+        kind: 'optimised',
+        bytes: out,
+        format: 'jpeg',
+        mime: 'image/jpeg',
+        width: limited ? 6120 : 2048,
+        height: limited ? 4080 : 1365,
+        widthIn: 6120,
+        heightIn: 4080,
+        inputFormat: 'jpeg',
+        convertedToJpg: false,
+        watermarked: false,
+        bytesIn: input.byteLength,
+        bytesOut: out.byteLength,
+        ...(limited ? { limited, note: 'JPEG of 25.0 MP: coefficients too large for the isolate, metadata removed only' } : {}),
+      };
+    };
+    await saveSettings(shop.id);
+    const { item, images } = await seedItem(shop, fakes.cdn);
+    await drain(deps, (await plan(deps, shop, 'optimize', [item.id])).messages);
+    expect(await imageRow(images[0]!.id)).toMatchObject({
+      status: 'compressed',
+      noteKey: 'server.optimise.metadataOnly',
+      noteParams: { mp: '25.0' },
+      width: 6120,
+      originalWidth: 6120,
+    });
+    limited = undefined;
+    await drain(deps, (await plan(deps, shop, 'reoptimize', [item.id])).messages);
+    expect(await imageRow(images[0]!.id)).toMatchObject({
+      status: 'compressed',
+      noteKey: null,
+      width: 2048,
+      height: 1365,
+      originalWidth: 6120,
+      originalHeight: 4080,
+    });
+  });
+
   it('refuses expired and deleted images with the documented message', async () => {
     const { shop } = await createShop();
     const { deps, fakes } = makeDeps();

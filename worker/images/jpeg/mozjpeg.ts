@@ -34,10 +34,18 @@ type Exports = {
 };
 
 type Input = { kind: 'in'; bytes: Uint8Array; pos: number };
-type Output = { kind: 'out'; chunks: Uint8Array[]; length: number };
+type Output = { kind: 'out'; chunks: Uint8Array[]; length: number; limit: number };
 
 class MozJpegError extends Error {
   override name = 'MozJpegError';
+}
+
+/**
+ * An output grew past the bytes the job allowed it (`maxOutputBytes`): the codec stopped there, so the
+ * JS side never holds more than the budget left for it. The instance is discarded like after any throw.
+ */
+export class JpegOutputTooLarge extends MozJpegError {
+  override name = 'JpegOutputTooLarge';
 }
 
 let current: { ex: Exports; streams: Map<number, Input | Output>; nextStream: number; broken: boolean } | null = null;
@@ -71,6 +79,10 @@ function instance() {
       js_emit(stream: number, buf: number, len: number): void {
         const s = streams.get(stream);
         if (!s || s.kind !== 'out') return;
+        if (s.length + len > s.limit) {
+          state.broken = true;
+          throw new JpegOutputTooLarge(`output above ${s.limit} bytes`);
+        }
         s.chunks.push(mem().slice(buf, buf + len));
         s.length += len;
       },
@@ -111,10 +123,10 @@ function openInput(bytes: Uint8Array): number {
   return id;
 }
 
-function openOutput(): number {
+function openOutput(limit = Infinity): number {
   const s = instance();
   const id = s.nextStream++;
-  s.streams.set(id, { kind: 'out', chunks: [], length: 0 });
+  s.streams.set(id, { kind: 'out', chunks: [], length: 0, limit });
   return id;
 }
 
@@ -325,11 +337,13 @@ export class JpegEncoder {
     rowTrellis?: boolean;
     /** Chroma sampling of the output (default 4:2:0, as cjpeg); 4:4:4 and 4:2:2 make test originals. */
     sampling?: '420' | '444' | '422';
+    /** The encoder throws JpegOutputTooLarge once its output passes this many bytes. */
+    maxOutputBytes?: number;
   }) {
     const { ex } = instance();
     this.width = opts.width;
     this.height = opts.height;
-    this.stream = openOutput();
+    this.stream = openOutput(opts.maxOutputBytes);
     this.h = guarded(() =>
       ex.enc_open(
         this.stream,
@@ -401,11 +415,11 @@ export class JpegEncoder {
  */
 export function transcodeJpeg(
   bytes: Uint8Array,
-  opts: { progressive: boolean; optimizeScans?: boolean } = { progressive: true },
+  opts: { progressive: boolean; optimizeScans?: boolean; maxBytes?: number } = { progressive: true },
 ): { bytes: Uint8Array; warnings: number } {
   const { ex } = instance();
   const inId = openInput(bytes);
-  const outId = openOutput();
+  const outId = openOutput(opts.maxBytes);
   const mode = !opts.progressive ? 0 : opts.optimizeScans === false ? 2 : 1;
   const warnings = guarded(() => ex.transcode(inId, outId, mode));
   instance().streams.delete(inId);
@@ -421,10 +435,10 @@ export function transcodeJpeg(
  * codecs/build.mjs), so a 4:4:4 progressive original needs a fraction of its 6 B/px. Throws on
  * truncated input.
  */
-export function transcodeJpegTile(bytes: Uint8Array, first: number, rows: number): Uint8Array {
+export function transcodeJpegTile(bytes: Uint8Array, first: number, rows: number, maxBytes = Infinity): Uint8Array {
   const { ex } = instance();
   const inId = openInput(bytes);
-  const outId = openOutput();
+  const outId = openOutput(maxBytes);
   const warnings = guarded(() => ex.transcode_tile(inId, outId, first, rows));
   instance().streams.delete(inId);
   const out = takeOutput(outId);

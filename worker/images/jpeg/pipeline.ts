@@ -14,6 +14,7 @@ import { DEFAULT_BUDGET_BYTES } from '../budget';
 import type { Candidate } from '../candidates';
 import { smallest } from '../candidates';
 import { ImageDecodeError } from '../errors';
+import { heldBytes, hold } from '../ledger';
 import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_SSIM_FLOOR, GUARD_STEP, type GuardMode } from '../guard/policy';
 import { attachMetadata, iccSegments, jpegOrientation, stripJpegMetadata } from './markers';
 import {
@@ -22,12 +23,15 @@ import {
   JCS_YCCK,
   JpegDecoder,
   JpegEncoder,
+  JpegOutputTooLarge,
   MozJpegError,
+  mozjpegHeapBytes,
   readJpegHeader,
   reserveMozjpegHeap,
   transcodeJpeg,
   type JpegHeader,
 } from './mozjpeg';
+import { bandedWriterHeapBytes, createBandedJpegWriter } from './banded';
 import { makeJpegTiles, tileMaskBytes, TiledJpegDecoder, tilesFor, type RowSource } from './tiles';
 import { applyOrientation } from '../pixels/rgba';
 import { resizedSize, RowResizer } from '../pixels/resize';
@@ -40,12 +44,20 @@ import { applyWatermark, LOGO_MAX_BYTES, placeLogo, type PlacedWatermark } from 
 /** Quality for re-encoding a watermarked JPEG in lossless mode (the Low level: visually lossless). */
 export const LOSSLESS_WATERMARK_QUALITY = 90;
 
+/**
+ * The bytes this image may take (the isolate's budget; the engine's `budgetBytes` when a test or the
+ * bench sets it). One image at a time per isolate (one-at-a-time.ts), so it is set per image.
+ */
+let budget = DEFAULT_BUDGET_BYTES;
+
 export async function jpegCandidates(
   input: Uint8Array,
   _header: HeaderInfo,
   s: EngineSettings,
   guard: GuardMode,
-): Promise<{ best: Candidate | null; note?: string }> {
+  budgetBytes = DEFAULT_BUDGET_BYTES,
+): Promise<Found> {
+  budget = budgetBytes;
   try {
     return await candidates(input, s, guard);
   } catch (e) {
@@ -55,33 +67,34 @@ export async function jpegCandidates(
       throw new ImageDecodeError(`JPEG data is corrupt: ${e.message}`);
     }
     throw e;
+  } finally {
+    budget = DEFAULT_BUDGET_BYTES;
   }
   // The MozJPEG instance is kept (not released): its heap is reused by the next image. Measured on the
   // bench: a dropped 85 MB instance was not collected before the next job grew a new one (207 MB RSS).
 }
 
-async function candidates(
-  input: Uint8Array,
-  s: EngineSettings,
-  guard: GuardMode,
-): Promise<{ best: Candidate | null; note?: string }> {
+/** What the JPEG path could not do, for the merchant (index.ts passes it on as the result's `limited`). */
+export type JpegLimit = 'metadata-only' | 'lossless-only';
+
+type Found = { best: Candidate | null; note?: string; limited?: JpegLimit };
+
+async function candidates(input: Uint8Array, s: EngineSettings, guard: GuardMode): Promise<Found> {
   const info = readJpegHeader(input);
   const orientation = jpegOrientation(input);
   const icc = iccSegments(input);
-  const stripped: Candidate = {
-    bytes: stripJpegMetadata(input),
-    format: 'jpeg',
-    width: info.width,
-    height: info.height,
-    convertedToJpg: false,
-    watermarked: false,
+  // Made when it competes, after the lossy path let go of its tiles and outputs (it is the original's size).
+  const stripped = (): Candidate => {
+    const bytes = stripJpegMetadata(input);
+    hold(bytes.length);
+    return { bytes, format: 'jpeg', width: info.width, height: info.height, convertedToJpg: false, watermarked: false };
   };
   const cmyk = info.colorSpace === JCS_CMYK || info.colorSpace === JCS_YCCK;
   // Resize on request (pixels/resize.ts): the encoder (and what it needs) has the output's size.
   const target = resizedSize(info.width, info.height, s.resizeLongSide);
   const sized: JpegHeader = target ? { ...info, width: target.width, height: target.height } : info;
   const fits = (path: JpegPath) =>
-    jpegPeakBytes(path === 'lossless' || path === 'watermark-upright' ? info : sized, input.length, path) <= DEFAULT_BUDGET_BYTES;
+    jpegPeakBytes(path === 'lossless' || path === 'watermark-upright' ? info : sized, input.length, path) <= budget;
   // A progressive original whose coefficients do not fit beside the encoder's: cut into tiles (jpeg/tiles.ts).
   let tiled = false;
   const fitsTiled = (path: JpegPath) => {
@@ -92,9 +105,27 @@ async function candidates(
   const mp = ((info.width * info.height) / 1e6).toFixed(1);
   // A resize is a visible change the merchant asked for: in lossless mode it is encoded at the Low level.
   const lossyMode = s.mode === 'lossy' || target !== null;
+  /** Lossless transcode (when its coefficients fit) against the stripped original: what is left without a re-encode. */
+  const withoutReencode = (why: string | undefined): Found => {
+    if (!fits('lossless'))
+      return {
+        best: stripped(),
+        note: `JPEG of ${mp} MP: ${why ?? 'coefficients too large for the isolate'}, metadata removed only`,
+        limited: 'metadata-only',
+      };
+    const lossless1 = lossless(input, info, orientation, icc);
+    const best = smallest([lossless1, stripped()]);
+    if (s.mode === 'lossless') return { best, limited: best === lossless1 ? undefined : 'metadata-only' };
+    return {
+      best,
+      note: `JPEG of ${mp} MP: ${why ?? 'too large to re-encode within the isolate'}: losslessly recompressed`,
+      limited: best === lossless1 ? 'lossless-only' : 'metadata-only',
+    };
+  };
 
   // MozJPEG's trellis needs a second coefficient array; without it large images still fit.
   let trellis: boolean;
+  let banded: BandedPlan | null = null;
   if (s.watermark) {
     // The logo is placed where the shopper sees it: on upright pixels (whole image) when EXIF rotates it.
     if (orientation !== 1) {
@@ -103,73 +134,104 @@ async function candidates(
       return { best: await watermarkedUpright(input, info, s, guard, cmyk ? [] : icc) };
     }
     trellis = fits('watermark') || fitsTiled('watermark');
-    if (!trellis && !fits('watermark-no-trellis') && !fitsTiled('watermark-no-trellis'))
-      throw new UnsupportedInput(`JPEG of ${mp} MP is too large to watermark within the isolate's memory`);
+    if (!trellis && !fits('watermark-no-trellis') && !fitsTiled('watermark-no-trellis')) {
+      banded = bandedPlan(info, input.length, sized, LOGO_MAX_BYTES);
+      if (!banded) throw new UnsupportedInput(`JPEG of ${mp} MP is too large to watermark within the isolate's memory`);
+      trellis = true;
+      tiled = info.progressive;
+    }
   } else if (lossyMode && fits('lossy')) {
     trellis = true;
   } else if (lossyMode && fits('lossy-no-trellis')) {
     trellis = false; // one coefficient array instead of two: see jpegPeakBytes
   } else if (lossyMode && (fitsTiled('lossy') || fitsTiled('lossy-no-trellis'))) {
-    trellis = jpegPeakBytes(sized, input.length, 'lossy', true) <= DEFAULT_BUDGET_BYTES;
+    trellis = jpegPeakBytes(sized, input.length, 'lossy', true) <= budget;
+  } else if (lossyMode && (banded = bandedPlan(info, input.length, sized))) {
+    // The progressive encoder's coefficients do not fit beside the source: baseline in bands (jpeg/banded.ts).
+    trellis = true;
+    tiled = info.progressive;
   } else {
     // Lossless, or a lossy job whose encoder would not fit: the transcode (or only metadata removal).
-    const note =
-      s.mode === 'lossless'
-        ? undefined
-        : `JPEG of ${mp} MP is too large to re-encode within the isolate: losslessly recompressed`;
-    if (!fits('lossless'))
-      return { best: stripped, note: `JPEG of ${mp} MP: coefficients too large for the isolate, metadata removed only` };
-    return { best: smallest([lossless(input, info, orientation, icc), stripped]), note };
+    return withoutReencode(undefined);
   }
 
   // CMYK becomes RGB: the CMYK profile would now misdescribe the pixels.
   const keepIcc = cmyk ? [] : icc;
   const grayscale = info.components === 1 && !s.watermark;
-  reserveMozjpegHeap(lossyHeapBytes(sized, grayscale, trellis, tiled));
-  // Pixel-identical baseline stand-in for a progressive original (see the file comment), or its tiles.
-  let source: Source;
-  if (tiled) {
-    const path: JpegPath = s.watermark
-      ? trellis
-        ? 'watermark'
-        : 'watermark-no-trellis'
-      : trellis
-        ? 'lossy'
-        : 'lossy-no-trellis';
-    const tiles = makeJpegTiles(input, info, tileBandBytes(info, input.length, path, sized));
-    source = { tiles: tiles.tiles.length, open: (scaleNum) => new TiledJpegDecoder(tiles, { scaleNum, scaleDenom: 8 }) };
-  } else {
-    const bytes = info.progressive ? transcodeJpeg(input, { progressive: false }).bytes : input;
-    source = { tiles: 0, open: (scaleNum) => new JpegDecoder(bytes, { scaleNum, scaleDenom: 8 }) };
+  const heap = banded ? banded.heap : lossyHeapBytes(sized, grayscale, trellis, tiled);
+  reserveMozjpegHeap(heap);
+  const logo = s.watermark ? LOGO_MAX_BYTES : 0;
+  // What the JS side may still take: the budget minus the codec heap, what is held and the logo.
+  const room = () => budget - Math.max(heap, mozjpegHeapBytes()) - heldBytes() - logo;
+  const path: JpegPath = s.watermark ? (trellis ? 'watermark' : 'watermark-no-trellis') : trellis ? 'lossy' : 'lossy-no-trellis';
+  let lossy: Candidate;
+  const releases: (() => void)[] = [];
+  try {
+    // Pixel-identical baseline stand-in for a progressive original (see the file comment), or its tiles;
+    // both at most what leaves the outputs their floor (JpegOutputTooLarge beyond).
+    const sourceRoom = () => room() - 2 * outputFloor(input.length, sized);
+    let source: Source;
+    if (tiled) {
+      const band = banded ? banded.band : tileBandBytes(info, input.length, path, sized);
+      const tiles = makeJpegTiles(input, info, band, sourceRoom());
+      releases.push(hold(tiles.bytes));
+      source = { tiles: tiles.tiles.length, open: (scaleNum) => new TiledJpegDecoder(tiles, { scaleNum, scaleDenom: 8 }) };
+    } else {
+      const bytes = info.progressive ? transcodeJpeg(input, { progressive: false, maxBytes: sourceRoom() }).bytes : input;
+      if (bytes !== input) {
+        releases.push(hold(bytes.length));
+        hold(bytes.length)(); // joined from its chunks
+      }
+      source = { tiles: 0, open: (scaleNum) => new JpegDecoder(bytes, { scaleNum, scaleDenom: 8 }) };
+    }
+    if (target && target.width * target.height * 3 <= RESIZED_KEEP_BYTES) {
+      source = keepResized(source, target);
+      releases.push(hold(target.width * target.height * 3));
+    }
+    const placed = s.watermark ? await placeLogo(s.watermark, sized.width, sized.height) : undefined;
+    const quality = (s.watermark || target) && s.mode === 'lossless' ? LOSSLESS_WATERMARK_QUALITY : s.quality;
+    // Each output may take half of what is left: it is joined from its chunks, then copied once more
+    // with its metadata.
+    const out = guarded(
+      source,
+      { quality, grayscale, trellis, target: source.fullSizeOnly ? null : target, banded: Boolean(banded) },
+      s.mode === 'lossless' ? 'off' : guard,
+      placed,
+      () => Math.floor(room() / 2),
+    );
+    for (const r of releases.splice(0)) r(); // the source is no longer read
+    const bytes = attachMetadata(out.bytes, { orientation: s.watermark ? 1 : orientation, icc: keepIcc });
+    if (bytes !== out.bytes) {
+      hold(bytes.length);
+      out.release();
+    }
+    lossy = {
+      bytes,
+      format: 'jpeg',
+      width: sized.width,
+      height: sized.height,
+      convertedToJpg: false,
+      watermarked: Boolean(s.watermark),
+      qualityUsed: out.qualityUsed,
+      ssim: out.score,
+      ...(source.tiles ? { tiles: source.tiles } : {}),
+      ...(banded ? { banded: true } : {}),
+    };
+  } catch (e) {
+    if (!(e instanceof JpegOutputTooLarge)) throw e;
+    // The source copy or an output outgrew what the budget leaves for it: nothing was kept.
+    for (const r of releases.splice(0)) r();
+    if (s.watermark || target)
+      throw new UnsupportedInput(`JPEG of ${mp} MP: the re-encoded file would not fit the isolate's memory`);
+    return withoutReencode("the re-encoded file would not fit the isolate's memory");
   }
-  if (target && target.width * target.height * 3 <= RESIZED_KEEP_BYTES) source = keepResized(source, target);
-  const placed = s.watermark ? await placeLogo(s.watermark, sized.width, sized.height) : undefined;
-  const quality = (s.watermark || target) && s.mode === 'lossless' ? LOSSLESS_WATERMARK_QUALITY : s.quality;
-  const out = guarded(
-    source,
-    { quality, grayscale, trellis, target: source.fullSizeOnly ? null : target },
-    s.mode === 'lossless' ? 'off' : guard,
-    placed,
-  );
-  const lossy: Candidate = {
-    bytes: attachMetadata(out.bytes, { orientation: s.watermark ? 1 : orientation, icc: keepIcc }),
-    format: 'jpeg',
-    width: sized.width,
-    height: sized.height,
-    convertedToJpg: false,
-    watermarked: Boolean(s.watermark),
-    qualityUsed: out.qualityUsed,
-    ssim: out.score,
-    ...(source.tiles ? { tiles: source.tiles } : {}),
-  };
   // Watermarked or resized: the merchant asked for the change, so the full-size originals do not compete.
   if (s.watermark || target) return { best: lossy };
   // At high quality a re-encode can exceed an already-compressed original: then the lossless transcode
   // (and the metadata-stripped original) compete.
+  const plain = stripped();
   const others =
-    lossy.bytes.length < stripped.bytes.length || !fits('lossless')
-      ? [stripped]
-      : [stripped, lossless(input, info, orientation, icc)];
+    lossy.bytes.length < plain.bytes.length || !fits('lossless') ? [plain] : [plain, lossless(input, info, orientation, icc)];
   return { best: smallest([lossy, ...others]) };
 }
 
@@ -179,6 +241,7 @@ function lossless(input: Uint8Array, info: JpegHeader, orientation: number, icc:
   const optimizeScans = info.width * info.height <= 2_000_000;
   reserveMozjpegHeap(info.coefBytes + HEAP_OVERHEAD + (optimizeScans ? scanBufferBytes(input.length) : 0));
   const { bytes } = transcodeJpeg(input, { progressive: true, optimizeScans });
+  hold(bytes.length);
   return {
     bytes: attachMetadata(bytes, { orientation, icc }),
     format: 'jpeg',
@@ -189,7 +252,7 @@ function lossless(input: Uint8Array, info: JpegHeader, orientation: number, icc:
   };
 }
 
-type Output = { bytes: Uint8Array; qualityUsed: number; score: number | null };
+type Output = { bytes: Uint8Array; qualityUsed: number; score: number | null; release(): void };
 
 /** The pixels the lossy path encodes: a whole decoder (original or stand-in) or the tiles; `scaleNum`/8 is libjpeg's DCT scale. */
 type Source = { tiles: number; open(scaleNum: number): RowSource; fullSizeOnly?: boolean };
@@ -245,48 +308,71 @@ function keepResized(source: Source, target: { width: number; height: number }):
 }
 
 /** Encode; with the guard on, score it and raise the quality one step when under the floor. */
-type EncodeOptions = { quality: number; grayscale: boolean; trellis: boolean; target?: { width: number; height: number } | null };
+type EncodeOptions = {
+  quality: number;
+  grayscale: boolean;
+  trellis: boolean;
+  target?: { width: number; height: number } | null;
+  /** Baseline in bands (jpeg/banded.ts) instead of the progressive encoder's whole-image coefficients. */
+  banded?: boolean;
+};
 
-function guarded(source: Source, o: EncodeOptions, guard: GuardMode, wm?: PlacedWatermark): Output {
+function guarded(source: Source, o: EncodeOptions, guard: GuardMode, wm: PlacedWatermark | undefined, cap: () => number): Output {
   const quality = o.quality;
   let q = quality;
-  let bytes = encodeStrips(source, o, wm);
-  if (guard === 'off') return { bytes, qualityUsed: q, score: null };
-  let score = o.target ? scoreResized(source, bytes, o.target, wm) : scoreStrips(source, bytes, wm);
+  let out = encodeStrips(source, o, wm, cap());
+  if (guard === 'off') return { ...out, qualityUsed: q, score: null };
+  let score = o.target ? scoreResized(source, out.bytes, o.target, wm) : scoreStrips(source, out.bytes, wm);
   const ceiling = Math.min(GUARD_MAX_QUALITY, quality + GUARD_MAX_RAISE);
   while (guard === 'on' && score < GUARD_SSIM_FLOOR && q < ceiling) {
     q = Math.min(ceiling, q + GUARD_STEP);
-    bytes = encodeStrips(source, { ...o, quality: q }, wm);
-    score = o.target ? scoreResized(source, bytes, o.target, wm) : scoreStrips(source, bytes, wm);
+    out.release(); // the raised encode takes its place
+    out = encodeStrips(source, { ...o, quality: q }, wm, cap());
+    score = o.target ? scoreResized(source, out.bytes, o.target, wm) : scoreStrips(source, out.bytes, wm);
   }
-  return { bytes, qualityUsed: q, score };
+  return { ...out, qualityUsed: q, score };
 }
 
 /** Strips of decoded rows straight into the encoder's row buffer (no copy of the image in JS). */
-function encodeStrips(source: Source, o: EncodeOptions, wm?: PlacedWatermark): Uint8Array {
+function encodeStrips(
+  source: Source,
+  o: EncodeOptions,
+  wm: PlacedWatermark | undefined,
+  maxOutputBytes: number,
+): { bytes: Uint8Array; release(): void } {
   const dec = source.open(8);
   let enc: JpegEncoder | undefined;
   try {
-    // No scan search: measured on 8 MP photos it made trellis output no smaller (Flow 136673 vs 136638 B,
-    // SafeLanding 1416079 vs 1403650) for +35-45 % CPU and ~9x the output in trial-scan buffers.
-    // Without room for trellis's second array: trellis per block row (3 B/px, nearly the same size).
-    const { target, ...eo } = o;
+    const { target, banded, ...eo } = o;
     const width = target?.width ?? dec.width;
-    const e = new JpegEncoder({
-      width,
-      height: target?.height ?? dec.height,
-      ...eo,
-      optimizeScans: false,
-      rowTrellis: !o.trellis,
-    });
-    enc = e;
+    const height = target?.height ?? dec.height;
     const draw = wm ? rowDrawer(wm, width) : undefined;
-    const put = (rows: Uint8Array, n: number, y: number) => {
-      const buf = e.buffer();
-      buf.set(rows.subarray(0, n * width * 3));
-      draw?.(buf, y, n);
-      e.commit(n);
-    };
+    let put: (rows: Uint8Array, n: number, y: number) => void;
+    let finish: () => Uint8Array;
+    if (banded) {
+      // Baseline in bands (jpeg/banded.ts): rows are copied out of the heap, which each band's encoder uses.
+      const w = createBandedJpegWriter({ width, height, quality: o.quality, grayscale: o.grayscale, maxBytes: maxOutputBytes });
+      const strip = new Uint8Array(width * 16 * 3);
+      put = (rows, n, y) => {
+        strip.set(rows.subarray(0, n * width * 3));
+        draw?.(strip, y, n);
+        w.write(strip, n);
+      };
+      finish = () => w.finish();
+    } else {
+      // No scan search: measured on 8 MP photos it made trellis output no smaller (Flow 136673 vs 136638 B,
+      // SafeLanding 1416079 vs 1403650) for +35-45 % CPU and ~9x the output in trial-scan buffers.
+      // Without room for trellis's second array: trellis per block row (3 B/px, nearly the same size).
+      const e = new JpegEncoder({ width, height, ...eo, optimizeScans: false, rowTrellis: !o.trellis, maxOutputBytes });
+      enc = e;
+      put = (rows, n, y) => {
+        const buf = e.buffer();
+        buf.set(rows.subarray(0, n * width * 3));
+        draw?.(buf, y, n);
+        e.commit(n);
+      };
+      finish = () => e.finish();
+    }
     const rs = target ? new RowResizer(dec.width, dec.height, target.width, target.height, put) : undefined;
     // The resizer calls the encoder while it works: decoded rows are copied out of the heap first.
     const copy = rs ? new Uint8Array(dec.width * 16 * 3) : undefined;
@@ -301,7 +387,10 @@ function encodeStrips(source: Source, o: EncodeOptions, wm?: PlacedWatermark): U
     checkComplete(dec, y);
     dec.close(); // before the encoder's final pass, which needs its coefficients only
     rs?.finish();
-    return e.finish();
+    const bytes = finish();
+    const release = hold(bytes.length);
+    hold(bytes.length)(); // joined from its chunks: both were alive for a moment
+    return { bytes, release };
   } finally {
     dec.close();
     enc?.close();
@@ -562,10 +651,10 @@ const MAX_TILES = 8;
  * the masks and libjpeg's state. The heap grown for cutting is then reused by the encoder.
  */
 function tileBandBytes(info: JpegHeader, inputBytes: number, path: JpegPath, sized = info): number {
-  if (jpegPeakBytes(sized, inputBytes, path, true) > DEFAULT_BUDGET_BYTES) return 0;
-  const js = jsBytes(info, inputBytes, path);
+  if (jpegPeakBytes(sized, inputBytes, path, true) > budget) return 0;
+  const js = jsBytes(info, inputBytes, path, sized, true);
   const fixed = tileMaskBytes(info) + HEAP_OVERHEAD;
-  const most = DEFAULT_BUDGET_BYTES - js - fixed;
+  const most = budget - js - fixed;
   // No larger than the heap the encoder grows to anyway (wasm memory never shrinks): the bench measured
   // a 16.8 MP 4:4:4 job at the isolate's 128 MB with bands of all that was left, 2 tiles instead of 3.
   // (a resized output's encoder is small: then bands of a quarter of the coefficients, 4 tiles, since each
@@ -576,6 +665,27 @@ function tileBandBytes(info: JpegHeader, inputBytes: number, path: JpegPath, siz
   // Tiles are cut at 128-row multiples: grow the band until that rounding stays within MAX_TILES.
   while (band > 0 && band < most && tilesFor(info, band) > MAX_TILES) band = Math.min(most, band * 1.15);
   return band > 0 && tilesFor(info, band) <= MAX_TILES ? band : 0;
+}
+
+type BandedPlan = { heap: number; band: number };
+
+/**
+ * The last lossy step, for what the progressive encoder cannot hold (its coefficients beside the source):
+ * baseline output in bands (jpeg/banded.ts), so the heap holds one band of the output and, for a
+ * progressive original, one tile's band of its coefficients (the tiles at most MAX_TILES, so CPU stays
+ * bounded). Null when even this does not fit.
+ */
+function bandedPlan(info: JpegHeader, inputBytes: number, sized: JpegHeader, logo = 0): BandedPlan | null {
+  // One band of the output (its state included) and the decoder's strips.
+  const writer = bandedWriterHeapBytes(sized.width) + info.width * 16 * 3 * 6;
+  const out = 2 * outputFloor(inputBytes, sized) + logo;
+  if (!info.progressive) return writer + HEAP_OVERHEAD + out <= budget ? { heap: writer + HEAP_OVERHEAD, band: 0 } : null;
+  const fixed = tileMaskBytes(info) + HEAP_OVERHEAD;
+  const most = budget - inputBytes * SOURCE_COPY - out - fixed - writer;
+  let band = Math.min(most, info.coefBytes / MAX_TILES);
+  while (band > 0 && band < most && tilesFor(info, band) > MAX_TILES) band = Math.min(most, band * 1.15);
+  if (band <= 0 || tilesFor(info, band) > MAX_TILES) return null;
+  return { heap: band + fixed + writer, band };
 }
 
 /**
@@ -604,12 +714,32 @@ export function jpegPeakBytes(info: JpegHeader, inputBytes: number, path: JpegPa
   const px = info.width * info.height;
   const trellis = !path.endsWith('no-trellis');
   const heap = lossyHeapBytes(info, info.components === 1 && path.startsWith('lossy'), trellis, tiled);
-  return heap + jsBytes(info, inputBytes, path) + (path === 'watermark-upright' ? px * 8 : 0);
+  return heap + jsBytes(info, inputBytes, path, info, tiled) + (path === 'watermark-upright' ? px * 8 : 0);
 }
 
-/** JS-side bytes of a lossy/watermark path: the stand-in or tiles (about the original's size), outputs, the logo. */
-function jsBytes(info: JpegHeader, inputBytes: number, path: JpegPath): number {
-  return (info.progressive ? inputBytes : 0) + inputBytes * 1.5 + (path.startsWith('lossy') ? 0 : LOGO_MAX_BYTES);
+/**
+ * Bytes an encoder output may need at least (the estimate; the encoder is stopped at what is really
+ * left, JpegOutputTooLarge): 1.5x the original for small files (a low-quality original re-encoded at a
+ * higher quality grows), else 2 MB or 0.1 B per output pixel, whichever is more (Medium on photos of
+ * 9-25 MP: 0.03-0.3 B/px; the q100 4:4:4 originals that need tiles: 0.02-0.06).
+ */
+export function outputFloor(inputBytes: number, sized: { width: number; height: number }): number {
+  return Math.min(inputBytes * 1.5, Math.max(2 << 20, sized.width * sized.height * 0.1));
+}
+
+/** A progressive original's stand-in or tiles against its size (baseline with standard/optimised tables). */
+const SOURCE_COPY = 1.1;
+
+/**
+ * JS-side bytes of a lossy/watermark path: the stand-in or tiles (about the original's size), one output
+ * twice (joined from its chunks, copied with its metadata), the logo. A stand-in is joined from its chunks
+ * too (twice its size for a moment, before any output exists); tiles are joined one by one. The
+ * metadata-stripped original is made only after the source and outputs are dropped.
+ */
+function jsBytes(info: JpegHeader, inputBytes: number, path: JpegPath, sized = info, tiled = false): number {
+  const source = info.progressive ? inputBytes * SOURCE_COPY : 0;
+  const out = 2 * outputFloor(inputBytes, sized);
+  return (tiled ? source + out : Math.max(2 * source, source + out)) + (path.startsWith('lossy') ? 0 : LOGO_MAX_BYTES);
 }
 
 export class UnsupportedInput extends Error {

@@ -25,8 +25,11 @@ export function tileMaskBytes(info: JpegHeader): number {
   return info.coefBytes / 16;
 }
 
-/** Cuts a progressive JPEG into tiles of at most `bandBytes` of coefficients each (at least 2 iMCU rows). */
-export function makeJpegTiles(input: Uint8Array, info: JpegHeader, bandBytes: number): JpegTiles {
+/**
+ * Cuts a progressive JPEG into tiles of at most `bandBytes` of coefficients each (at least 2 iMCU rows).
+ * The tiles together may take at most `maxBytes` (JpegOutputTooLarge beyond: the caller's budget).
+ */
+export function makeJpegTiles(input: Uint8Array, info: JpegHeader, bandBytes: number, maxBytes = Infinity): JpegTiles {
   const imcuH = 8 * info.maxV;
   const total = Math.ceil(info.height / imcuH);
   const margin = info.maxV > 1 ? 1 : 0; // vertical fancy upsampling reads the neighbouring chroma row
@@ -37,7 +40,7 @@ export function makeJpegTiles(input: Uint8Array, info: JpegHeader, bandBytes: nu
     const n = Math.min(band, total - f);
     const first = Math.max(0, f - margin);
     const end = Math.min(total, f + n + margin);
-    const t = transcodeJpegTile(input, first, end - first);
+    const t = transcodeJpegTile(input, first, end - first, maxBytes - bytes);
     bytes += t.length;
     tiles.push({ bytes: t, skipRows: (f - first) * imcuH, rows: Math.min(n * imcuH, info.height - f * imcuH) });
   }

@@ -75,7 +75,11 @@ for (let i = 0; i <= LEVELS; i++) {
   TO_SRGB[i] = Math.max(0, Math.min(255, Math.round(c * 255)));
 }
 
-/** Streaming downscale of packed RGB rows; `emit` receives strips of up to `strip` output rows. */
+/**
+ * Streaming downscale of packed RGB rows (or RGBA with `channels` 4: straight alpha, filtered
+ * premultiplied in linear light so transparent pixels lend no colour to their neighbours); `emit`
+ * receives strips of up to `strip` output rows.
+ */
 export class RowResizer {
   private readonly h: ReturnType<typeof taps>;
   private readonly v: ReturnType<typeof taps>;
@@ -93,16 +97,21 @@ export class RowResizer {
     readonly height: number,
     private readonly emit: (rows: Uint8Array, count: number, y: number) => void,
     private readonly strip = 16,
+    private readonly channels: 3 | 4 = 3,
   ) {
     this.h = taps(inWidth, width);
     this.v = taps(inHeight, height);
-    this.ring = Array.from({ length: this.v.max + 1 }, () => new Float32Array(width * 3));
-    this.lin = new Float32Array(inWidth * 3);
-    this.out = new Uint8Array(width * 3 * strip);
+    this.ring = Array.from({ length: this.v.max + 1 }, () => new Float32Array(width * channels));
+    this.lin = new Float32Array(inWidth * channels);
+    this.out = new Uint8Array(width * channels * strip);
   }
 
-  /** Adds `count` input rows (packed RGB, top to bottom). */
+  /** Adds `count` input rows (packed RGB or RGBA, top to bottom). */
   push(rows: Uint8Array, count: number): void {
+    if (this.channels === 4) {
+      this.pushRgba(rows, count);
+      return;
+    }
     const { start, count: n, weights, max } = this.h;
     const inW = this.inWidth;
     for (let r = 0; r < count; r++) {
@@ -132,6 +141,45 @@ export class RowResizer {
     }
   }
 
+  private pushRgba(rows: Uint8Array, count: number): void {
+    const { start, count: n, weights, max } = this.h;
+    const inW = this.inWidth;
+    const lin = this.lin;
+    for (let r = 0; r < count; r++) {
+      const src = r * inW * 4;
+      for (let i = 0; i < inW * 4; i += 4) {
+        const a = rows[src + i + 3]! / 255;
+        lin[i] = TO_LINEAR[rows[src + i]!]! * a;
+        lin[i + 1] = TO_LINEAR[rows[src + i + 1]!]! * a;
+        lin[i + 2] = TO_LINEAR[rows[src + i + 2]!]! * a;
+        lin[i + 3] = a;
+      }
+      const dst = this.ring[this.inRow % this.ring.length]!;
+      for (let x = 0; x < this.width; x++) {
+        let a = 0,
+          b = 0,
+          c = 0,
+          d = 0;
+        const s0 = start[x]!,
+          w0 = x * max;
+        for (let k = 0, m = n[x]!; k < m; k++) {
+          const w = weights[w0 + k]!,
+            p = (s0 + k) * 4;
+          a += w * lin[p]!;
+          b += w * lin[p + 1]!;
+          c += w * lin[p + 2]!;
+          d += w * lin[p + 3]!;
+        }
+        dst[x * 4] = a;
+        dst[x * 4 + 1] = b;
+        dst[x * 4 + 2] = c;
+        dst[x * 4 + 3] = d;
+      }
+      this.inRow++;
+      this.drain();
+    }
+  }
+
   /** Emits what is left (call after the last input row). */
   finish(): void {
     if (this.inRow !== this.inHeight) throw new Error(`resizer got ${this.inRow} of ${this.inHeight} rows`);
@@ -141,20 +189,47 @@ export class RowResizer {
 
   private drain(): void {
     const { start, count, weights, max } = this.v;
-    const W = this.width * 3;
+    const W = this.width * this.channels;
     while (this.outRow < this.height && start[this.outRow]! + count[this.outRow]! <= this.inRow) {
       const j = this.outRow;
       const o = this.pending * W;
       const s0 = start[j]!,
         w0 = j * max;
-      for (let x = 0; x < W; x++) {
-        let acc = 0;
-        for (let k = 0, m = count[j]!; k < m; k++) acc += weights[w0 + k]! * this.ring[(s0 + k) % this.ring.length]![x]!;
-        const l = acc <= 0 ? 0 : acc >= 1 ? LEVELS : Math.round(acc * LEVELS);
-        this.out[o + x] = TO_SRGB[l]!;
-      }
+      if (this.channels === 4) this.rowRgba(o, s0, w0, count[j]!);
+      else
+        for (let x = 0; x < W; x++) {
+          let acc = 0;
+          for (let k = 0, m = count[j]!; k < m; k++) acc += weights[w0 + k]! * this.ring[(s0 + k) % this.ring.length]![x]!;
+          const l = acc <= 0 ? 0 : acc >= 1 ? LEVELS : Math.round(acc * LEVELS);
+          this.out[o + x] = TO_SRGB[l]!;
+        }
       this.outRow++;
       if (++this.pending === this.strip) this.flush();
+    }
+  }
+
+  /** One RGBA output row: vertical filter of the premultiplied ring, then back to straight sRGB. */
+  private rowRgba(o: number, s0: number, w0: number, m: number): void {
+    const weights = this.v.weights;
+    const ring = this.ring;
+    const acc = [0, 0, 0, 0];
+    for (let x = 0; x < this.width * 4; x += 4) {
+      acc[0] = acc[1] = acc[2] = acc[3] = 0;
+      for (let k = 0; k < m; k++) {
+        const w = weights[w0 + k]!;
+        const row = ring[(s0 + k) % ring.length]!;
+        acc[0] += w * row[x]!;
+        acc[1] += w * row[x + 1]!;
+        acc[2] += w * row[x + 2]!;
+        acc[3] += w * row[x + 3]!;
+      }
+      const a = Math.min(1, Math.max(0, acc[3]));
+      const alpha = Math.round(a * 255);
+      this.out[o + x + 3] = alpha;
+      for (let c = 0; c < 3; c++) {
+        const v = alpha === 0 ? 0 : acc[c]! / a;
+        this.out[o + x + c] = TO_SRGB[v <= 0 ? 0 : v >= 1 ? LEVELS : Math.round(v * LEVELS)]!;
+      }
     }
   }
 
@@ -163,4 +238,28 @@ export class RowResizer {
     this.emit(this.out, this.pending, this.outRow - this.pending);
     this.pending = 0;
   }
+}
+
+/** A whole straight-RGBA image through the streaming resizer (the small-image PNG and WebP paths). */
+export function resizeRgbaImage(
+  img: { data: Uint8ClampedArray; width: number; height: number },
+  target: { width: number; height: number },
+): { data: Uint8ClampedArray; width: number; height: number } {
+  const out = new Uint8ClampedArray(target.width * target.height * 4);
+  const rs = new RowResizer(
+    img.width,
+    img.height,
+    target.width,
+    target.height,
+    (rows, n, y) => out.set(rows.subarray(0, n * target.width * 4), y * target.width * 4),
+    16,
+    4,
+  );
+  const src = new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength);
+  for (let y = 0; y < img.height; y += 16) {
+    const n = Math.min(16, img.height - y);
+    rs.push(src.subarray(y * img.width * 4, (y + n) * img.width * 4), n);
+  }
+  rs.finish();
+  return { data: out, width: target.width, height: target.height };
 }

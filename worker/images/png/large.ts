@@ -10,9 +10,12 @@
 // Lossless without watermark: the original with its metadata chunks removed competes with a row-wise
 // re-encode (16-bit kept).
 import type { Candidate } from '../candidates';
+import { hold } from '../ledger';
 import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_STEP, type GuardMode } from '../guard/policy';
 import { DEFAULT_BUDGET_BYTES, JPEG_STAGE_SLACK, PNG_ROWS } from '../budget';
 import { createJpegRowWriter, jpegWriterBytes, openJpegRows } from '../jpeg/rows';
+import { bandedWriterHeapBytes, createBandedJpegWriter } from '../jpeg/banded';
+import { JpegOutputTooLarge } from '../jpeg/mozjpeg';
 import { strippedPngLength, stripPngMetadata } from './chunks';
 import { forEachRawRow, forEachRgbaStrip, readPngInfo, stripRowsFor, type PngInfo } from './stream';
 import { createPngWriter, type PngWriter, type PngWriterOptions } from './writer';
@@ -21,6 +24,7 @@ import type { HeaderInfo } from '../sniff';
 import { createStripGuard } from '../guard/strip-guard';
 import type { EngineSettings } from '../types';
 import { LOGO_MAX_BYTES, placeLogo } from '../pixels/watermark';
+import { resizedSize, RowResizer } from '../pixels/resize';
 
 type Stats = { opaque: boolean; grey: boolean; colours: Map<number, number> | null; samples: Uint8Array };
 
@@ -32,10 +36,13 @@ export async function largePngCandidates(
   budgetBytes = DEFAULT_BUDGET_BYTES,
 ): Promise<{ best: Candidate | null; note?: string }> {
   const info = readPngInfo(input);
-  const { width: W, height: H } = info;
+  // Resize on request (pixels/resize.ts): every pass reads the original resized, strip by strip, and the
+  // logo is placed on the resized image.
+  const target = resizedSize(info.width, info.height, s.resizeLongSide);
+  const { width: W, height: H } = target ?? info;
   const base = { format: 'png' as const, width: W, height: H, convertedToJpg: false, watermarked: Boolean(s.watermark) };
-  // The original minus its metadata chunks competes without a watermark; it is built only if it wins.
-  const stripped = s.watermark ? null : { ...base, bytes: new Uint8Array(0), length: strippedPngLength(input) };
+  // The original minus its metadata chunks competes without a watermark or resize; it is built only if it wins.
+  const stripped = s.watermark || target ? null : { ...base, bytes: new Uint8Array(0), length: strippedPngLength(input) };
   const finishPng = (c: (Candidate & { length?: number }) | null): Candidate | null =>
     c && c === stripped ? { ...base, bytes: stripPngMetadata(input) } : c;
   const pick = (cs: (Candidate | null)[]) => {
@@ -43,18 +50,24 @@ export async function largePngCandidates(
     for (const c of [stripped, ...cs]) if (c && (!best || size(c) < size(best))) best = c;
     return best;
   };
-  if (s.mode === 'lossless' && !s.watermark && !s.pngToJpg && info.bitDepth === 16) {
+  if (s.mode === 'lossless' && !s.watermark && !s.pngToJpg && !target && info.bitDepth === 16) {
     return { best: finishPng(pick([{ ...base, bytes: await reencodeRaw(info) }])) };
   }
   const wm = s.watermark ? await placeLogo(s.watermark, W, H) : null;
   const rows = stripRowsFor(W);
-  const strips: Strips = (fn) =>
-    forEachRgbaStrip(info, rows, (rgba, y, n) => {
-      wm?.drawRows(rgba, y, n, W);
-      return fn(rgba, y, n);
-    });
+  const strips: Strips = target
+    ? (fn) =>
+        resizedStrips(info, target, rows, (rgba, y, n) => {
+          wm?.drawRows(rgba, y, n, W);
+          return fn(rgba, y, n);
+        })
+    : (fn) =>
+        forEachRgbaStrip(info, rows, (rgba, y, n) => {
+          wm?.drawRows(rgba, y, n, W);
+          return fn(rgba, y, n);
+        });
 
-  const stats = await collectStats(info, strips);
+  const stats = await collectStats({ width: W, height: H }, strips);
   const lossy = s.mode === 'lossy';
   const exact = exactFormat(stats, W);
   const lossless = createPngWriter({ width: W, height: H, ...exact.options, extraChunks: info.colourChunks });
@@ -124,24 +137,44 @@ export async function largePngCandidates(
 
   // PNG to JPG, after the PNG candidates are settled (only the best is kept): the encoder holds every
   // coefficient of the image (x2 with trellis), so it gets the memory the PNG work has released.
-  const left = budgetBytes - (PNG_ROWS.fixedBytes + input.length + (bestPng?.bytes.length ?? 0) + (wm ? LOGO_MAX_BYTES : 0));
+  const before = PNG_ROWS.fixedBytes + input.length + (bestPng?.bytes.length ?? 0) + (wm ? LOGO_MAX_BYTES : 0);
+  hold(before); // the ledger (ledger.ts): what the PNG work keeps while the JPG is made
+  const left = budgetBytes - before;
   const need = (trellis: boolean) => jpegWriterBytes(W, H, trellis) * JPEG_STAGE_SLACK;
   const trellis = need(true) <= left;
-  if (!trellis && need(false) > left) {
+  // Where the progressive encoder's coefficients do not fit (about 14 MP and more): baseline in bands
+  // (jpeg/banded.ts), one band's coefficients in the heap, the output counted against what is left.
+  const banded = !trellis && need(false) > left;
+  const bandedRoom = left - bandedWriterHeapBytes(W);
+  if (banded && bandedRoom < 2 << 20) {
     return {
       best: bestPng,
-      note: `JPG not tried: a ${((W * H) / 1e6).toFixed(1)} MP JPEG needs about ${Math.round(need(false) / 2 ** 20)} MB of encoder memory, ${Math.round(Math.max(0, left) / 2 ** 20)} MB left`,
+      note: `JPG not tried: ${Math.round(Math.max(0, left) / 2 ** 20)} MB left after the PNG work`,
     };
   }
+  const encode = (q: number) =>
+    banded ? encodeJpegBands(W, H, strips, q, Math.floor(bandedRoom / 2)) : encodeJpegRows(W, H, strips, q, trellis);
   let q = lossy ? s.quality : 90;
-  let jpgBytes = await encodeJpegRows(W, H, strips, q, trellis);
+  let jpgBytes: Uint8Array;
+  try {
+    jpgBytes = await encode(q);
+  } catch (e) {
+    if (!(e instanceof JpegOutputTooLarge)) throw e;
+    return { best: bestPng, note: 'JPG not tried to the end: larger than the memory left for it' };
+  }
   let score: number | null = null;
   if (lossy && guard !== 'off') {
     let v = await jpegVerdict(W, H, strips, jpgBytes);
     const ceiling = Math.min(GUARD_MAX_QUALITY, q + GUARD_MAX_RAISE);
     if (guard === 'on' && !v.pass && q < ceiling) {
       q = Math.min(ceiling, q + GUARD_STEP);
-      jpgBytes = await encodeJpegRows(W, H, strips, q, trellis);
+      dropJpg(jpgBytes); // the raised encode takes its place
+      try {
+        jpgBytes = await encode(q);
+      } catch (e) {
+        if (!(e instanceof JpegOutputTooLarge)) throw e;
+        return { best: bestPng, note: 'JPG not kept: the raised quality is larger than the memory left for it' };
+      }
       v = await jpegVerdict(W, H, strips, jpgBytes);
     }
     score = v.score;
@@ -159,16 +192,48 @@ export async function largePngCandidates(
   if (s.pngToJpgSizeControl && bestPng && jpgBytes.length >= bestPng.bytes.length) {
     return { best: bestPng, note: `JPG skipped: ${jpgBytes.length} bytes is not smaller than the PNG (${bestPng.bytes.length})` };
   }
-  if (jpgBytes.length < input.length || wm) return { best: jpgCandidate, note };
+  if (jpgBytes.length < input.length || wm || target) return { best: jpgCandidate, note };
   return { best: bestPng, note: 'JPG not smaller than the original PNG' };
 }
 
 const size = (c: Candidate & { length?: number }) => c.length ?? c.bytes.length;
 
+/**
+ * The original's RGBA strips resized to `target` (gamma-aware Lanczos-3, premultiplied alpha), handed on
+ * in strips of at most `rows` output rows. The resizer emits synchronously; the strips are handed on
+ * (awaited) after each input strip.
+ */
+async function resizedStrips(
+  info: PngInfo,
+  target: { width: number; height: number },
+  rows: number,
+  fn: (rgba: Uint8Array, y: number, n: number) => void | Promise<void>,
+): Promise<void> {
+  const ready: { rgba: Uint8Array; y: number; n: number }[] = [];
+  const rs = new RowResizer(
+    info.width,
+    info.height,
+    target.width,
+    target.height,
+    (out, n, y) => ready.push({ rgba: out.slice(0, n * target.width * 4), y, n }),
+    rows,
+    4,
+  );
+  const handOn = async () => {
+    for (const r of ready.splice(0)) await fn(r.rgba, r.y, r.n);
+  };
+  await forEachRgbaStrip(info, stripRowsFor(info.width), async (rgba, _y, n) => {
+    rs.push(rgba, n);
+    await handOn();
+  });
+  rs.finish();
+  await handOn();
+}
+
 type Strips = (fn: (rgba: Uint8Array, y: number, n: number) => void | Promise<void>) => Promise<void>;
 
 /** Pass 1: what exact (lossless) colour type fits, and every sampleStep-th pixel for the median cut. */
-async function collectStats(info: PngInfo, strips: Strips): Promise<Stats> {
+async function collectStats(info: { width: number; height: number }, strips: Strips): Promise<Stats> {
   const n = info.width * info.height;
   const step = sampleStep(n);
   const samples = new Uint8Array(Math.ceil(n / step) * 4);
@@ -292,6 +357,35 @@ function flattenRows(src: Uint8Array, out: Uint8Array, pixels: number): void {
   }
 }
 
+async function encodeJpegBands(W: number, H: number, strips: Strips, quality: number, maxBytes: number): Promise<Uint8Array> {
+  const jpeg = createBandedJpegWriter({ width: W, height: H, quality, maxBytes });
+  const rgb = new Uint8Array(stripRowsFor(W) * W * 3);
+  const flat = new Uint8Array(stripRowsFor(W) * W * 4);
+  await strips((rgba, _y, n) => {
+    flattenRows(rgba, flat, n * W);
+    for (let p = 0, i = 0, j = 0; p < n * W; p++, i += 4, j += 3) {
+      rgb[j] = flat[i]!;
+      rgb[j + 1] = flat[i + 1]!;
+      rgb[j + 2] = flat[i + 2]!;
+    }
+    jpeg.write(rgb, n);
+  });
+  const out = jpeg.finish();
+  withRelease(out);
+  hold(out.length)(); // the parts, then joined: both for a moment
+  return out;
+}
+
+/** The bytes, counted in the ledger until the caller drops them (dropJpg). */
+const held = new WeakMap<Uint8Array, () => void>();
+function withRelease(b: Uint8Array): Uint8Array {
+  held.set(b, hold(b.length));
+  return b;
+}
+function dropJpg(b: Uint8Array): void {
+  held.get(b)?.();
+}
+
 async function encodeJpegRows(W: number, H: number, strips: Strips, quality: number, trellis: boolean): Promise<Uint8Array> {
   const jpeg = createJpegRowWriter({ width: W, height: H, quality, trellis });
   const flat = new Uint8Array(stripRowsFor(W) * W * 4);
@@ -299,7 +393,10 @@ async function encodeJpegRows(W: number, H: number, strips: Strips, quality: num
     flattenRows(rgba, flat, n * W);
     jpeg.write(flat, n);
   });
-  return jpeg.finish();
+  const out = jpeg.finish();
+  withRelease(out);
+  hold(out.length)(); // joined from its chunks
+  return out;
 }
 
 /** The luma guard of a JPEG made from the flattened original, both read row by row. */

@@ -13,6 +13,7 @@ import { countColours, quantise } from './quantise';
 import type { HeaderInfo } from '../sniff';
 import type { EngineSettings } from '../types';
 import { applyWatermark } from '../pixels/watermark';
+import { resizedSize, resizeRgbaImage } from '../pixels/resize';
 
 export { paletteFloor, PALETTE_MAX_BANDING } from '../guard/perceptual';
 
@@ -22,19 +23,29 @@ export async function pngCandidates(
   s: EngineSettings,
   guard: GuardMode,
 ): Promise<{ best: Candidate | null; note?: string }> {
-  const base = { format: 'png' as const, width: header.width, height: header.height, convertedToJpg: false, watermarked: false };
-  if (s.mode === 'lossless' && !s.watermark && !s.pngToJpg) return { best: { ...base, bytes: oxipngFile(input) } };
+  // Resize on request (pixels/resize.ts): the PNG is rebuilt from the resized pixels, and the logo is
+  // placed on the resized image.
+  const target = resizedSize(header.width, header.height, s.resizeLongSide);
+  const base = {
+    format: 'png' as const,
+    width: target?.width ?? header.width,
+    height: target?.height ?? header.height,
+    convertedToJpg: false,
+    watermarked: false,
+  };
+  if (s.mode === 'lossless' && !s.watermark && !s.pngToJpg && !target) return { best: { ...base, bytes: oxipngFile(input) } };
 
   const colour = colourChunks(input);
-  const pixels = decodePng(input);
+  const decoded = decodePng(input);
+  const pixels = target ? resizeRgbaImage(decoded, target) : decoded;
   if (s.watermark) await applyWatermark(pixels, s.watermark);
   const watermarked = Boolean(s.watermark);
   const alpha = hasTransparency(pixels);
 
-  // Lossless PNG of the (possibly watermarked) pixels; without a watermark the file itself is optimised
+  // Lossless PNG of the (possibly watermarked or resized) pixels; otherwise the file itself is optimised
   // (keeps 16-bit precision in lossless mode).
   const pngLossless: Candidate =
-    watermarked || (s.mode === 'lossy' && header.bitDepth === 16)
+    watermarked || target || (s.mode === 'lossy' && header.bitDepth === 16)
       ? { ...base, watermarked, bytes: withChunks(oxipngPixels(pixels), colour) }
       : { ...base, bytes: oxipngFile(input) };
 
@@ -58,8 +69,8 @@ export async function pngCandidates(
   const jpgCandidate: Candidate = {
     bytes: jpg.bytes,
     format: 'jpeg',
-    width: header.width,
-    height: header.height,
+    width: base.width,
+    height: base.height,
     convertedToJpg: true,
     watermarked,
     qualityUsed: jpg.qualityUsed,
@@ -73,6 +84,6 @@ export async function pngCandidates(
   }
   // Without size control the merchant asked for JPG: it wins unless it is larger than the original
   // (never larger), in which case the best PNG is used.
-  if (jpgCandidate.bytes.length < input.length || watermarked) return { best: jpgCandidate, note };
+  if (jpgCandidate.bytes.length < input.length || watermarked || target) return { best: jpgCandidate, note };
   return { best: bestPng, note: 'JPG not smaller than the original PNG' };
 }

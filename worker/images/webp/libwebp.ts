@@ -14,6 +14,7 @@ import wasmModule from '../codecs/libwebp.wasm';
 import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_STEP, type GuardMode, type GuardedOutput } from '../guard/policy';
 import { GUARD_SSIM_FLOOR } from '../guard/perceptual';
 import { createStripGuard } from '../guard/strip-guard';
+import { RowResizer } from '../pixels/resize';
 
 const PAGE = 65536;
 const STRIP = 16;
@@ -339,18 +340,58 @@ export function boundedWebpHeapBytes(width: number, height: number, alpha: boole
  * Lossy re-encode of a WebP in bounded memory with the perceptual guard (one raise of GUARD_STEP, as
  * guard/policy.ts): original picture + candidate picture + the file being decoded, plus libwebp's encoder state.
  */
+function resizedPicture(full: WebpPicture, to: { width: number; height: number }): WebpPicture {
+  const small = new WebpPicture(to.width, to.height, full.alpha);
+  try {
+    const STRIP = 16;
+    const rows = new Uint8Array(STRIP * full.width * 4);
+    const rs = new RowResizer(
+      full.width,
+      full.height,
+      to.width,
+      to.height,
+      (out, n, y) => small.setRgbRows(y, out, n, 4),
+      STRIP,
+      4,
+    );
+    for (let y0 = 0; y0 < full.height; y0 += STRIP) {
+      const n = Math.min(STRIP, full.height - y0);
+      full.getRgbaRows(y0, n, rows);
+      rs.push(rows, n);
+    }
+    rs.finish();
+    return small;
+  } catch (e) {
+    small.free();
+    throw e;
+  }
+}
+
 export function optimiseWebpBounded(
   input: Uint8Array,
   quality: number,
   guard: GuardMode,
-  opts: { transparentFits?: () => boolean; draw?: (pic: WebpPicture) => void } = {},
+  opts: {
+    transparentFits?: () => boolean;
+    draw?: (pic: WebpPicture) => void;
+    /** Resize on request: the picture is resized (pixels/resize.ts, through RGBA rows) before anything else. */
+    resize?: { width: number; height: number } | null;
+  } = {},
 ): GuardedOutput & { width: number; height: number } {
-  const f = readWebpFeatures(input);
-  if (f.animated) throw new LibwebpError('animated WebP');
-  reserve(boundedWebpHeapBytes(f.width, f.height, f.hasAlpha, input.length));
-  const orig = new WebpPicture(f.width, f.height, f.hasAlpha);
+  const f0 = readWebpFeatures(input);
+  if (f0.animated) throw new LibwebpError('animated WebP');
+  reserve(boundedWebpHeapBytes(f0.width, f0.height, f0.hasAlpha, input.length));
+  let orig = new WebpPicture(f0.width, f0.height, f0.hasAlpha);
   try {
     orig.decode(input);
+    if (opts.resize) {
+      // The full-size picture is read in strips, resized, written into a picture of the new size, and
+      // freed before the encoder runs (its heap is then reused).
+      const full = orig;
+      orig = resizedPicture(full, opts.resize);
+      full.free();
+    }
+    const f = { ...f0, width: orig.width, height: orig.height };
     // Real transparency costs libwebp's lossless alpha encoder ~20 B/px (an ARGB copy of the alpha plane,
     // its transform buffer and hash chain); an all-opaque alpha plane is dropped by the encoder for free.
     if (f.hasAlpha && opts.transparentFits && hasTransparency(orig) && !opts.transparentFits()) {

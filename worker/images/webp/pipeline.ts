@@ -5,6 +5,7 @@ import { decodeWebp, encodeWebp } from '../jsquash';
 import { guardedWebp } from '../guard/whole-image';
 import type { GuardMode } from '../guard/policy';
 import { hasTransparency } from '../pixels/rgba';
+import { resizedSize, resizeRgbaImage } from '../pixels/resize';
 import type { HeaderInfo } from '../sniff';
 import type { EngineSettings } from '../types';
 import { applyWatermark, placeLogo, type PlacedWatermark } from '../pixels/watermark';
@@ -18,7 +19,10 @@ export async function webpCandidates(
   s: EngineSettings,
   guard: GuardMode,
 ): Promise<{ best: Candidate | null; note?: string }> {
-  const pixels = await decodeWebp(input);
+  const decoded = await decodeWebp(input);
+  // Resize on request (pixels/resize.ts) before the logo is placed (on the image the shopper sees).
+  const target = resizedSize(decoded.width, decoded.height, s.resizeLongSide);
+  const pixels = target ? resizeRgbaImage(decoded, target) : decoded;
   if (s.watermark) await applyWatermark(pixels, s.watermark);
   const base = {
     format: 'webp' as const,
@@ -27,13 +31,15 @@ export async function webpCandidates(
     convertedToJpg: false,
     watermarked: Boolean(s.watermark),
   };
-  if (s.mode === 'lossless') {
+  if (s.mode === 'lossless' && (header.webpLossless || !target)) {
     // A lossy WebP re-encoded losslessly is always larger: only lossless originals are worth trying.
     if (!header.webpLossless && !s.watermark)
       return { best: null, note: 'lossy WebP original: lossless mode cannot make it smaller' };
     return { best: { ...base, bytes: await encodeWebp(pixels, { quality: 100, lossless: true }) } };
   }
-  const out = await guardedWebp(pixels, s.quality, guard, hasTransparency(pixels));
+  // Lossless mode reaches here only for a resized lossy original: encoded at the Low level, like JPEG.
+  const quality = s.mode === 'lossless' ? 90 : s.quality;
+  const out = await guardedWebp(pixels, quality, s.mode === 'lossless' ? 'off' : guard, hasTransparency(pixels));
   return { best: { ...base, bytes: out.bytes, qualityUsed: out.qualityUsed, ssim: out.score } };
 }
 
@@ -48,12 +54,16 @@ export async function largeWebpCandidates(
   guard: GuardMode,
   budgetBytes = DEFAULT_BUDGET_BYTES,
 ): Promise<{ best: Candidate | null; note?: string }> {
-  const placed = s.watermark ? await placeLogo(s.watermark, header.width, header.height) : null;
+  // Resize on request: the picture is resized first and the logo placed on the resized image.
+  const target = resizedSize(header.width, header.height, s.resizeLongSide);
+  const sized = target ? { ...header, ...target } : header;
+  const placed = s.watermark ? await placeLogo(s.watermark, sized.width, sized.height) : null;
   let out;
   try {
     out = optimiseWebpBounded(input, s.quality, guard, {
-      transparentFits: () => webpTransparentPeakBytes(header, input.length) <= budgetBytes,
+      transparentFits: () => webpTransparentPeakBytes(sized, input.length) <= budgetBytes,
       draw: placed ? (pic) => drawOnPicture(pic, placed) : undefined,
+      resize: target,
     });
   } catch (e) {
     if (e instanceof WebpTooLarge) throw new UnsupportedInput(e.message);

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { RowCells } from '../../widgets/row-cells';
 import { formatSize } from '../../lib/format-size';
 import { RowThumbnail } from '../history-row-cells';
-import { statusOfRow, type ImageRow } from '../image-row';
+import { dimensionsOf, statusOfRow, type ImageRow } from '../image-row';
 import { formatRatio } from '../rules';
 import { DownloadButton } from './download-button';
 import { ListEmptyState } from '../../widgets/list-empty-state';
@@ -119,6 +119,11 @@ export function ImageTable({ rows, loading, restoring, onView, onRestore, onReop
                       ? `${formatSize(row.img_size, i18n.language)} → ${formatSize(row.comp_size, i18n.language)}`
                       : formatSize(row.img_size, i18n.language)}
                   </Text>
+                  {compressed && dimensionsOf(row) && (
+                    <Text as="p" variant="bodySm" tone="subdued" alignment="end" numeric>
+                      {dimensionsOf(row)}
+                    </Text>
+                  )}
                 </Fragment>,
                 <Fragment key={4}>
                   <Text as="span" alignment="end" numeric>
