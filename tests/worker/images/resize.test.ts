@@ -50,7 +50,7 @@ describe('resize', () => {
     expect(mid).toBeLessThanOrEqual(190);
   });
 
-  it('a JPEG larger than the limit is encoded at the limit, guarded, orientation kept', async () => {
+  it('a JPEG larger than the limit is encoded at the limit, guarded, orientation kept', { timeout: 120_000 }, async () => {
     const w = 3000,
       h = 2000;
     const enc = new JpegEncoder({ width: w, height: h, quality: 92 });
