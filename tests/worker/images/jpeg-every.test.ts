@@ -19,6 +19,8 @@ import {
   releaseMozjpeg,
   transcodeJpeg,
 } from '../../../worker/images/jpeg/mozjpeg';
+import { makeJpegTiles, TiledJpegDecoder } from '../../../worker/images/jpeg/tiles';
+import { fixture } from './fixtures';
 import { grainyUpscaleStrips, lossless, lossy, optimised } from './helpers';
 
 const DEEP = Boolean((env as unknown as Record<string, string | undefined>).IMAGES_DEEP);
@@ -167,6 +169,46 @@ describe('when the progressive encoder does not fit beside the source: baseline 
       `  progressive encoder: ${full.bytesOut} B (banded ${((100 * r.bytesOut) / full.bytesOut - 100).toFixed(1)} % more)`,
     );
   });
+});
+
+describe('CMYK originals take the same steps', () => {
+  it(
+    'a progressive CMYK original: its tiles decode to its pixels; the lossy path gives an RGB JPEG',
+    { timeout: 120_000 },
+    async () => {
+      const cmyk = fixture('rocket-cmyk-progressive.jpg');
+      const info = readJpegHeader(cmyk);
+      expect(info).toMatchObject({ components: 4, progressive: true });
+      const tiles = makeJpegTiles(cmyk, info, info.coefBytes / 3);
+      expect(tiles.tiles.length).toBeGreaterThan(1);
+      const whole = new JpegDecoder(cmyk);
+      const tiled = new TiledJpegDecoder(tiles);
+      let rows = 0;
+      try {
+        for (;;) {
+          const a = whole.read();
+          const b = tiled.read();
+          expect(b).toBe(a);
+          if (a === 0) break;
+          expect(Array.from(tiled.rows(b))).toEqual(Array.from(whole.rows(a)));
+          rows += a;
+        }
+      } finally {
+        whole.close();
+        tiled.close();
+      }
+      expect(rows).toBe(info.height);
+      // Through the engine: CMYK rows become RGB for the encoder (bands and tiles read the same rows).
+      const { r: res, peak } = await measured(cmyk, lossy(75));
+      const r = optimised(res);
+      expect(r).toMatchObject({ width: info.width, height: info.height });
+      expect(r.limited).toBeUndefined();
+      expect(peak).toBeLessThan(DEFAULT_BUDGET_BYTES);
+      expect(readJpegHeader(r.bytes)).toMatchObject({ components: 3, maxH: 2, maxV: 2 });
+      // A small grainy photo: the guard raised it once (one step is the policy), judged against the RGB rows.
+      expect(r.ssim).toBeGreaterThan(0.9);
+    },
+  );
 });
 
 describe('an encoder output is bounded by what the budget leaves', () => {
