@@ -3,17 +3,25 @@ import { useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { contactFormAtom } from './contact-form-state';
 
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+
 /** Footer help of the dashboard and image screens: contact support, privacy policy. */
 export function AppFooterHelp() {
   const { t } = useTranslation();
   const openContact = useSetAtom(contactFormAtom);
   return (
     <FooterHelp>
-      {t('common.footerHelp')} <Link onClick={() => openContact({ path: 'footer' })}>{t('common.contactSupport')}</Link>
+      {/* Each link wraps as a whole at 390 px ("プライバシーポリシー" was cut before its last character). */}
+      {t('common.footerHelp')}{' '}
+      <span style={NO_WRAP}>
+        <Link onClick={() => openContact({ path: 'footer' })}>{t('common.contactSupport')}</Link>
+      </span>
       {' · '}
-      <Link url="/privacy-policy" target="_blank">
-        {t('privacy.title')}
-      </Link>
+      <span style={NO_WRAP}>
+        <Link url="/privacy-policy" target="_blank">
+          {t('privacy.title')}
+        </Link>
+      </span>
     </FooterHelp>
   );
 }
