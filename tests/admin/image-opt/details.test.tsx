@@ -37,6 +37,15 @@ const ROWS = [
   image(3, { file_name: 'expired.jpg', is_overdue: 1, before_file_path: '' }),
   image(4, { file_name: 'deleted.jpg', is_delete: 1, before_file_path: '', after_file_path: '' }),
   image(6, { file_name: 'undone.jpg', is_restore: 1 }),
+  image(8, { file_name: 'resized.jpg', width: 2048, height: 1365, orig_width: 6120, orig_height: 4080 }),
+  image(9, {
+    file_name: 'stripped.jpg',
+    width: 6120,
+    height: 4080,
+    orig_width: 6120,
+    orig_height: 4080,
+    note: { message_key: 'server.optimise.metadataOnly', params: { mp: '25.0' } },
+  }),
   image(5, {
     file_name: 'plain.jpg',
     is_compress: 0,
@@ -98,6 +107,11 @@ describe('/image_optimisation_details', () => {
     expect(undone.getByText('575.46 KB')).toBeTruthy();
     expect(undone.getByText('0.00%')).toBeTruthy();
     expect(undone.queryByText('Watermark')).toBeNull();
+    // Dimensions: before -> after when a resize changed them, once when not; the engine's limit, translated.
+    expect(within(rowOf('resized.jpg')).getByText('6120 × 4080 → 2048 × 1365')).toBeTruthy();
+    const stripped = within(rowOf('stripped.jpg'));
+    expect(stripped.getByText('6120 × 4080')).toBeTruthy();
+    expect(stripped.getByText(/Only the metadata was removed: at 25.0 MP this image is too large to re-encode/)).toBeTruthy();
   });
 
   it('View / Download / Restore follow the image status', async () => {
