@@ -35,10 +35,11 @@ export function PolarisProvider({ children }: { children: ReactNode }) {
     const polaris = LANGUAGES.find((l) => l.code === language)?.polaris ?? 'en';
     document.documentElement.lang = LANGUAGES.find((l) => l.code === language)?.html ?? 'en';
     const load = polarisCatalogues[`../../../node_modules/@shopify/polaris/locales/${polaris}.json`];
-    if (!load) return setI18n(withOurs(en, language));
+    // Our catalogue of that language is fetched on use too (i18n/index.ts): wait for both, or the skip
+    // link would keep English when Polaris's catalogue arrives first.
     let cancelled = false;
-    void load().then((m) => {
-      if (!cancelled) setI18n(withOurs(m.default, language));
+    void Promise.all([load ? load().then((m) => m.default) : en, i18next.loadLanguages(language)]).then(([catalogue]) => {
+      if (!cancelled) setI18n(withOurs(catalogue, language));
     });
     return () => {
       cancelled = true;
