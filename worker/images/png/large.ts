@@ -87,98 +87,159 @@ export async function largePngCandidates(
   const row = new Uint8Array(Math.max(exact.rowBytes, W));
   const indices = new Uint8Array(W);
   const mapped = mapper ? new Uint8Array(rows * W * 4) : null;
-  // Candidates that can no longer win are dropped as soon as that is certain, with their output:
-  // a lossless re-encode already larger than the stripped original, a palette already banding.
-  let losslessAlive = true;
-  let paletteAlive = Boolean(mapper);
-  let note: string | undefined;
-  await strips(async (rgba, y, n) => {
-    if (losslessAlive) {
-      for (let r = 0; r < n; r++) {
-        exact.pack(rgba, r * W * 4, row);
-        await lossless.writeRow(row);
-      }
-      // Certain loss (already larger), or a clear trend past a third of the rows (10 % above the
-      // original's pace): an editor's PNG at zlib 9 is rarely beaten by the runtime's default level.
-      const done = (y + n) / H;
-      if (
-        stripped &&
-        (lossless.compressedBytes > stripped.length || (done > 1 / 3 && lossless.compressedBytes > stripped.length * done * 1.1))
-      ) {
-        losslessAlive = false;
-        await lossless.abort();
-      }
-    }
-    if (paletteAlive && mapper && paletteWriter && mapped && paletteGuard) {
-      for (let r = 0; r < n; r++) {
-        mapper.indices(rgba.subarray(r * W * 4), indices, W, mapped.subarray(r * W * 4));
-        await paletteWriter.writeRow(indices);
-      }
-      paletteGuard.push(rgba, mapped, n, 4);
-      if (paletteGuard.hopeless()) {
-        paletteAlive = false;
-        note = 'palette rejected (more than 1 % of pixels off by > 6)';
-        await paletteWriter.abort();
-      }
-    }
-  });
 
-  const losslessPng: Candidate | null = losslessAlive ? { ...base, bytes: await lossless.finish() } : null;
-  let palette: Candidate | null = null;
-  if (paletteAlive && paletteWriter && paletteGuard) {
-    const bytes = await paletteWriter.finish();
-    const v = paletteGuard.result();
-    if (v.pass) palette = { ...base, bytes, ssim: v.score };
-    else
-      note = `palette rejected (SSIM ${v.score.toFixed(4)}, floor ${v.floor.toFixed(4)}; ${((v.banding ?? 0) * 100).toFixed(1)} % of pixels off by > 6)`;
+  /**
+   * Pass 2: the PNG candidates and the best of them (with the stripped original). A writer whose deflated
+   * bytes pass `cap` is dropped (it could no longer be chosen: see the JPG-first order below), and the read
+   * stops once no writer is left.
+   */
+  const pngPass = async (cap = Infinity): Promise<{ bestPng: Candidate | null; note?: string }> => {
+    // Candidates that can no longer win are dropped as soon as that is certain, with their output:
+    // a lossless re-encode already larger than the stripped original, a palette already banding.
+    let losslessAlive = true;
+    let paletteAlive = Boolean(mapper);
+    let note: string | undefined;
+    try {
+      await strips(async (rgba, y, n) => {
+        largePngCounters.pngRows += n;
+        if (losslessAlive) {
+          for (let r = 0; r < n; r++) {
+            exact.pack(rgba, r * W * 4, row);
+            await lossless.writeRow(row);
+          }
+          // Certain loss (already larger), or a clear trend past a third of the rows (10 % above the
+          // original's pace): an editor's PNG at zlib 9 is rarely beaten by the runtime's default level.
+          const done = (y + n) / H;
+          if (
+            lossless.compressedBytes > cap ||
+            (stripped &&
+              (lossless.compressedBytes > stripped.length ||
+                (done > 1 / 3 && lossless.compressedBytes > stripped.length * done * 1.1)))
+          ) {
+            losslessAlive = false;
+            await lossless.abort();
+          }
+        }
+        if (paletteAlive && mapper && paletteWriter && mapped && paletteGuard) {
+          for (let r = 0; r < n; r++) {
+            mapper.indices(rgba.subarray(r * W * 4), indices, W, mapped.subarray(r * W * 4));
+            await paletteWriter.writeRow(indices);
+          }
+          paletteGuard.push(rgba, mapped, n, 4);
+          if (paletteGuard.hopeless()) {
+            paletteAlive = false;
+            note = 'palette rejected (more than 1 % of pixels off by > 6)';
+            await paletteWriter.abort();
+          } else if (paletteWriter.compressedBytes > cap) {
+            paletteAlive = false;
+            await paletteWriter.abort();
+          }
+        }
+        if (!losslessAlive && !paletteAlive) throw new NothingLeft();
+      });
+    } catch (e) {
+      if (!(e instanceof NothingLeft)) throw e;
+    }
+
+    const losslessPng: Candidate | null = losslessAlive ? { ...base, bytes: await lossless.finish() } : null;
+    let palette: Candidate | null = null;
+    if (paletteAlive && paletteWriter && paletteGuard) {
+      const bytes = await paletteWriter.finish();
+      const v = paletteGuard.result();
+      if (v.pass) palette = { ...base, bytes, ssim: v.score };
+      else
+        note = `palette rejected (SSIM ${v.score.toFixed(4)}, floor ${v.floor.toFixed(4)}; ${((v.banding ?? 0) * 100).toFixed(1)} % of pixels off by > 6)`;
+    }
+    return { bestPng: finishPng(pick([losslessPng, palette])), note };
+  };
+
+  if (!s.pngToJpg) {
+    const r = await pngPass();
+    return { best: r.bestPng, note: r.note };
   }
-  const bestPng = finishPng(pick([losslessPng, palette]));
-  if (!s.pngToJpg) return { best: bestPng, note };
 
-  // PNG to JPG, after the PNG candidates are settled (only the best is kept): the encoder holds every
-  // coefficient of the image (x2 with trellis), so it gets the memory the PNG work has released.
-  const before = PNG_ROWS.fixedBytes + input.length + (bestPng?.bytes.length ?? 0) + (wm ? LOGO_MAX_BYTES : 0);
-  hold(before); // the ledger (ledger.ts): what the PNG work keeps while the JPG is made
-  const left = budgetBytes - before;
+  // PNG to JPG: the encoder holds every coefficient of the image (x2 with trellis), so it gets the memory
+  // the PNG work leaves: the fixed part, the original and the best PNG (at most the stripped original).
+  const beforeFor = (bestPngBytes: number) => PNG_ROWS.fixedBytes + input.length + bestPngBytes + (wm ? LOGO_MAX_BYTES : 0);
   const need = (trellis: boolean) => jpegWriterBytes(W, H, trellis) * JPEG_STAGE_SLACK;
-  const trellis = need(true) <= left;
-  // Where the progressive encoder's coefficients do not fit (about 14 MP and more): baseline in bands
-  // (jpeg/banded.ts), one band's coefficients in the heap, the output counted against what is left.
-  const banded = !trellis && need(false) > left;
-  const bandedRoom = left - bandedWriterHeapBytes(W);
-  if (banded && bandedRoom < 2 << 20) {
-    return {
-      best: bestPng,
-      note: `JPG not tried: ${Math.round(Math.max(0, left) / 2 ** 20)} MB left after the PNG work`,
+  type Jpg = { bytes: Uint8Array; length?: number; q: number; score: number | null } | { failed: string };
+  const jpegStage = async (bestPngBytes: number): Promise<Jpg> => {
+    const before = beforeFor(bestPngBytes);
+    hold(before); // the ledger (ledger.ts): what the PNG work keeps while the JPG is made
+    const left = budgetBytes - before;
+    const trellis = need(true) <= left;
+    // Where the progressive encoder's coefficients do not fit (about 14 MP and more): baseline in bands
+    // (jpeg/banded.ts), one band's coefficients in the heap, the output counted against what is left.
+    const banded = !trellis && need(false) > left;
+    const bandedRoom = left - bandedWriterHeapBytes(W);
+    if (banded && bandedRoom < 2 << 20)
+      return { failed: `JPG not tried: ${Math.round(Math.max(0, left) / 2 ** 20)} MB left after the PNG work` };
+    const encode = (q: number) => {
+      largePngCounters.jpegEncodes++;
+      return banded ? encodeJpegBands(W, H, strips, q, Math.floor(bandedRoom / 2)) : encodeJpegRows(W, H, strips, q, trellis);
     };
-  }
-  const encode = (q: number) =>
-    banded ? encodeJpegBands(W, H, strips, q, Math.floor(bandedRoom / 2)) : encodeJpegRows(W, H, strips, q, trellis);
-  let q = lossy ? s.quality : 90;
-  let jpgBytes: Uint8Array;
-  try {
-    jpgBytes = await encode(q);
-  } catch (e) {
-    if (!(e instanceof JpegOutputTooLarge)) throw e;
-    return { best: bestPng, note: 'JPG not tried to the end: larger than the memory left for it' };
-  }
-  let score: number | null = null;
-  if (lossy && guard !== 'off') {
-    let v = await jpegVerdict(W, H, strips, jpgBytes);
-    const ceiling = Math.min(GUARD_MAX_QUALITY, q + GUARD_MAX_RAISE);
-    if (guard === 'on' && !v.pass && q < ceiling) {
-      q = Math.min(ceiling, q + GUARD_STEP);
-      dropJpg(jpgBytes); // the raised encode takes its place
-      try {
-        jpgBytes = await encode(q);
-      } catch (e) {
-        if (!(e instanceof JpegOutputTooLarge)) throw e;
-        return { best: bestPng, note: 'JPG not kept: the raised quality is larger than the memory left for it' };
-      }
-      v = await jpegVerdict(W, H, strips, jpgBytes);
+    let q = lossy ? s.quality : 90;
+    let jpgBytes: Uint8Array;
+    try {
+      jpgBytes = await encode(q);
+    } catch (e) {
+      if (!(e instanceof JpegOutputTooLarge)) throw e;
+      return { failed: 'JPG not tried to the end: larger than the memory left for it' };
     }
-    score = v.score;
+    let score: number | null = null;
+    if (lossy && guard !== 'off') {
+      let v = await jpegVerdict(W, H, strips, jpgBytes);
+      const ceiling = Math.min(GUARD_MAX_QUALITY, q + GUARD_MAX_RAISE);
+      if (guard === 'on' && !v.pass && q < ceiling) {
+        q = Math.min(ceiling, q + GUARD_STEP);
+        dropJpg(jpgBytes); // the raised encode takes its place
+        try {
+          jpgBytes = await encode(q);
+        } catch (e) {
+          if (!(e instanceof JpegOutputTooLarge)) throw e;
+          return { failed: 'JPG not kept: the raised quality is larger than the memory left for it' };
+        }
+        v = await jpegVerdict(W, H, strips, jpgBytes);
+      }
+      score = v.score;
+    }
+    return { bytes: jpgBytes, q, score };
+  };
+
+  // The JPG first where that changes nothing: the stripped original competes (so the best PNG is at most
+  // its size) and the encoder's memory plan (trellis or not, never bands) is the same for any best PNG
+  // from nothing to that size. Then only PNG candidates that could still beat the JPG are written:
+  // on photos every PNG writer stops within the first rows instead of deflating the whole image.
+  const plan = (b: number) => {
+    const left = budgetBytes - beforeFor(b);
+    return { trellis: need(true) <= left, banded: need(true) > left && need(false) > left };
+  };
+  const [lo, hi] = stripped ? [plan(0), plan(stripped.length)] : [null, null];
+  const jpgFirst = Boolean(largePngCounters.jpgFirst && lo && hi && !lo.banded && !hi.banded && lo.trellis === hi.trellis);
+  let bestPng: Candidate | null;
+  let note: string | undefined;
+  let jpg: Jpg;
+  if (jpgFirst && stripped) {
+    jpg = await jpegStage(stripped.length);
+    // Which PNG candidates still matter (the choice below, unchanged; the best PNG is at most the stripped
+    // original). A JPG no smaller than the original never wins: its bytes go, its size stays for the note,
+    // and the PNG candidates run as before. Otherwise, with size control, only one of at most the JPG's
+    // size can win; without it none can (the JPG wins).
+    if ('failed' in jpg || jpg.bytes.length >= input.length) {
+      if (!('failed' in jpg)) {
+        dropJpg(jpg.bytes);
+        jpg = { ...jpg, bytes: new Uint8Array(0), length: jpg.bytes.length };
+      }
+      ({ bestPng, note } = await pngPass(stripped.length));
+    } else if (s.pngToJpgSizeControl) ({ bestPng, note } = await pngPass(Math.min(jpg.bytes.length, stripped.length)));
+    else bestPng = null;
+  } else {
+    ({ bestPng, note } = await pngPass());
+    jpg = await jpegStage(bestPng?.bytes.length ?? 0);
   }
+  if ('failed' in jpg) return { best: bestPng, note: jpg.failed };
+  const { bytes: jpgBytes, q, score } = jpg;
+  const jpgLength = jpg.length ?? jpgBytes.length; // a JPG dropped above keeps its size for the choice
   const jpgCandidate: Candidate = {
     bytes: jpgBytes,
     format: 'jpeg',
@@ -189,14 +250,23 @@ export async function largePngCandidates(
     qualityUsed: q,
     ssim: score,
   };
-  if (s.pngToJpgSizeControl && bestPng && jpgBytes.length >= bestPng.bytes.length) {
-    return { best: bestPng, note: `JPG skipped: ${jpgBytes.length} bytes is not smaller than the PNG (${bestPng.bytes.length})` };
+  if (s.pngToJpgSizeControl && bestPng && jpgLength >= bestPng.bytes.length) {
+    return { best: bestPng, note: `JPG skipped: ${jpgLength} bytes is not smaller than the PNG (${bestPng.bytes.length})` };
   }
-  if (jpgBytes.length < input.length || wm || target) return { best: jpgCandidate, note };
+  if (jpgLength < input.length || wm || target) return { best: jpgCandidate, note };
   return { best: bestPng, note: 'JPG not smaller than the original PNG' };
 }
 
 const size = (c: Candidate & { length?: number }) => c.length ?? c.bytes.length;
+
+/** Thrown out of a strip pass once no PNG writer is left to feed (caught by the pass). */
+class NothingLeft extends Error {}
+
+/**
+ * For tests: rows fed to the PNG candidates' writers and JPEG encodes (no wasted pass comes back), and the
+ * JPG-first order switch (off: the PNG candidates first, as before; the choice must not differ).
+ */
+export const largePngCounters = { jpgFirst: true, pngRows: 0, jpegEncodes: 0 };
 
 /**
  * The original's RGBA strips resized to `target` (gamma-aware Lanczos-3, premultiplied alpha), handed on
