@@ -70,7 +70,7 @@ async function both(input: Uint8Array, s: EngineSettings): Promise<{ before: Run
   expect(after.best?.format).toBe(before.best?.format);
   expect(after.best?.qualityUsed).toBe(before.best?.qualityUsed);
   expect(after.best?.bytes.length).toBe(before.best?.bytes.length);
-  expect(Buffer.compare(Buffer.from(after.best!.bytes), Buffer.from(before.best!.bytes))).toBe(0);
+  expect(after.best!.bytes).toEqual(before.best!.bytes);
   expect(after.jpegEncodes).toBe(before.jpegEncodes);
   return { before, after };
 }
