@@ -7,6 +7,8 @@
 //                    palette PNG judged by the palette guard
 //   PNG to JPG:      JPEG from rows (MozJPEG, streaming), then the guard reads it back row by row
 //                    against the original (once more if the quality is raised)
+// With PNG to JPG the JPEG usually comes before pass 2 (where that cannot change the encoder's memory plan),
+// and pass 2 then writes only while a PNG could still beat it: on photos a few strips instead of all.
 // Lossless without watermark: the original with its metadata chunks removed competes with a row-wise
 // re-encode (16-bit kept).
 import type { Candidate } from '../candidates';
