@@ -60,6 +60,19 @@ describe('first launch and the wizard', () => {
     expect(router.state.location.pathname).toBe('/main');
   });
 
+  it('on the way to the wizard the tabs never paint (they would vanish on /guidance and pull the page up)', async () => {
+    dashboardApi(settingInfo({ new_guide_status: 1 }));
+    const tabsSeen: boolean[] = [];
+    const watch = new MutationObserver(() => tabsSeen.push(document.querySelector('[role="tablist"], nav') !== null));
+    watch.observe(document.body, { childList: true, subtree: true });
+    const { router } = renderApp('/main', { info: null, firstLaunch: true });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/guidance'));
+    expect(await screen.findByRole('button', { name: "Let's start now" })).toBeTruthy();
+    watch.disconnect();
+    expect(tabsSeen.length).toBeGreaterThan(0);
+    expect(tabsSeen.some(Boolean)).toBe(false);
+  });
+
   it('a shop that finished the wizard opens on the dashboard', async () => {
     dashboardApi(settingInfo({ new_guide_status: 0 }));
     const { router } = renderApp('/main', { info: settingInfo({ new_guide_status: 0 }), firstLaunch: true });

@@ -67,7 +67,9 @@ export function MainScreen() {
   const reviewShown = useReviewBannerShown(!needsEmbed);
   const answered = !!info && infoAnswered && !openWizard && !embedRead.loading && (offerClosed || !pricing.loading);
   if (answered && !shown) setShown(true);
-  if (!shown && !answered) return <MainSkeleton title={t('main.title')} />;
+  // On the session's first launch nothing paints until the settings say whether the wizard opens: the
+  // shell's tabs wait for the same answer, and a skeleton would be pushed down when they appear.
+  if (!shown && !answered) return firstLaunch && (!infoAnswered || openWizard) ? null : <MainSkeleton title={t('main.title')} />;
   return (
     <Page
       title={t('main.title')}

@@ -13,6 +13,7 @@ import { useInAppLinks, useShopifyNavigate } from '../hooks/use-shopify-navigate
 import { i18next } from '../i18n';
 import { inIframe, waitForAppBridge } from '../lib/app-bridge';
 import { storageAvailable } from '../lib/storage';
+import { GUIDE_OFFERED, isClosed } from '../lib/session-flags';
 import { PUBLIC_PATHS, readsSessionOn, SESSION_LANGUAGE_PATHS } from './public-paths';
 import { languageAtom, settingInfoAtom } from '../state/atoms';
 import { isLanguageCode, languageFromShopLocale } from '../../../shared/languages';
@@ -112,7 +113,11 @@ export function AppShell() {
 
   const items = NAV;
   const selected = items.findIndex((n) => pathname.startsWith(n.path));
-  const showTabs = mode === 'standalone' && !isPublic && pathname !== '/guidance';
+  // The session's first /main may send a shop that has not finished the wizard on to /guidance, which
+  // has no tabs (screens/main.tsx): until its settings say it stays, the tabs wait, so they never paint
+  // only to vanish and pull the page up (CLS 0.103 on a phone).
+  const wizardMayOpen = pathname === '/main' && !isClosed(GUIDE_OFFERED) && (!settingInfo || settingInfo.new_guide_status === 1);
+  const showTabs = mode === 'standalone' && !isPublic && pathname !== '/guidance' && !wizardMayOpen;
 
   let content = <Outlet />;
   if (!isPublic && mode === 'waiting') content = <></>;
