@@ -4,23 +4,19 @@
 // brings back the PNG under its own name; the Other tab shows a thumbnail of an upload. The set-up goes
 // through the API with the admin token (as any older client would); what the merchant sees is checked in
 // the browser. Screenshots land in tests/browser/admin/screenshots/details-*.png.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appUnderTest, control, type AppUnderTest } from './app-under-test';
+import { api as apiOf, launchChromium, merchantTab, shot as shotAs, until, type Json } from './merchant-page';
 
-const SHOTS = 'tests/browser/admin/screenshots';
 const FIXTURES = 'tests/fixtures/images';
 let app: AppUnderTest;
 let browser: Browser;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   app = await appUnderTest();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -28,31 +24,7 @@ afterAll(async () => {
   await app?.stop();
 });
 
-type Json = Record<string, unknown> & { ack?: number; code?: string; data?: unknown };
-
-/** One API call with the shop's admin token, as the standalone admin makes it. */
-async function api(path: string, body?: unknown): Promise<Json> {
-  const res = await fetch(`${app.base}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: {
-      Authorization: `Bearer ${app.authToken}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as Json;
-}
-
-/** Polls `read` every 500 ms until `done` holds (the product's queues work in the background). */
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
+const api = (path: string, body?: unknown) => apiOf(app, path, body);
 
 type Schedule = { process_result: number; opt_total: number; status?: string };
 const productSchedule = () => api('/api/v2/image-opt/getOptSchedule?data_type=1').then((b) => b.data as Schedule);
@@ -63,17 +35,8 @@ type EmuProduct = { id: string; title: string; media: { id: string; filename: st
 const emuFile = (id: string) =>
   control(app.emulator, 'GET', `/shops/${app.shop}/files/${id.split('/').pop()}`) as Promise<EmuFile>;
 
-async function adminPage(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.route('https://cdn.shopify.com/**', (route) => route.abort());
-  await page.route(/youtube|apps\.shopify\.com/, (route) => route.abort());
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto(app.adminUrl);
-  await page.waitForURL((url) => url.pathname === '/main' && !url.searchParams.has('authToken'));
-  return page;
-}
-
-const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/details-${name}.png`, fullPage: true });
+const adminPage = () => merchantTab(browser, app);
+const shot = (page: Page, name: string) => shotAs(page, `details-${name}`);
 
 describe('finished details (issue 23, point 6)', () => {
   it('wizard payload without a switch, PNG to JPG named .jpg and restored as .png, Other tab thumbnails', async () => {

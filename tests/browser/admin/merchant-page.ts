@@ -44,7 +44,7 @@ export async function keepOnFailure(page: Page, name: string, body: () => Promis
   }
 }
 
-type Json = Record<string, unknown> & { ack?: number; code?: string; data?: unknown };
+export type Json = Record<string, unknown> & { ack?: number; code?: string; data?: unknown };
 
 /** One admin API call with the shop's admin token (JSON body), as the standalone admin makes it. */
 export async function api(app: AppUnderTest, path: string, body?: unknown): Promise<Json> {
