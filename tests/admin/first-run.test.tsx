@@ -129,10 +129,13 @@ describe('the review banner on the dashboard', () => {
   });
 
   it('no rating prompt before the first optimisation: the offer shows', async () => {
-    dashboardApi(settingInfo({ new_guide_status: 0, review_tips: 0 }));
+    const api = dashboardApi(settingInfo({ new_guide_status: 0, review_tips: 0 }));
     renderApp('/main', { info: settingInfo({ new_guide_status: 0 }) });
     expect(await screen.findByText('New users get 20% off for the first 3 months')).toBeTruthy();
     expect(screen.queryByText('How would you rate our app?')).toBeNull();
+    // The banner shows the plans the dashboard read to place it: one request, not a second on its mount.
+    await advance(1000);
+    expect(api.callsTo('/api/v1/getPricingPlans')).toHaveLength(1);
   });
 });
 

@@ -60,6 +60,8 @@ type QueryOptions<E, T> = {
   /** Retries (none by default): whether to try again after `failures` failed reads, and how long to wait. */
   retry?: (failures: number, error: Error) => boolean;
   retryDelayMs?: number;
+  /** An answer at most this old is taken as it is by a reader that mounts later (no second request). */
+  reuseForMs?: number;
 };
 
 /** A read: the selected data, `loading` until the first answer (success or not), and `refetch`. */
@@ -84,6 +86,7 @@ export function useApiQuery<E extends object, T>(opts: QueryOptions<E, T>) {
     // Polling runs whether or not the tab has focus, like the screens' documented cadences.
     refetchIntervalInBackground: true,
     ...(opts.retry ? { retry: opts.retry, retryDelay: opts.retryDelayMs ?? 1000 } : {}),
+    ...(opts.reuseForMs ? { staleTime: opts.reuseForMs } : {}),
   });
   const fallback = opts.errorToast === false ? null : (opts.errorToast ?? t('common.tryAgainLater'));
   useEffect(() => {

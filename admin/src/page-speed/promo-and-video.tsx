@@ -45,6 +45,8 @@ function useNewUserOffer(enabled: boolean): { rate: number; months: number } | n
     select: (body) => readPricing(body.data),
     enabled,
     errorToast: false,
+    // The dashboard read the plans a moment ago to place this banner: that answer is the one shown.
+    reuseForMs: 60_000,
   });
   const data = pricing.data;
   const expires = Number(data?.rebate_info.expired_time ?? 0);
