@@ -10,4 +10,6 @@ afterEach(() => cleanup());
 // testing-library's default second. The screens are imported once here; other languages still load on use
 // (a German catalogue took over 3 s once at load 13: the wait for what must appear is 10 s).
 await Promise.all(Object.values(import.meta.glob('../../admin/src/screens/*.tsx')).map((load) => load()));
+// The catalogues the tests switch to, transformed once here too (i18n/index.ts still loads them on use).
+await Promise.all(['ge', 'ja'].map((code) => import(`../../admin/locales/${code}.json`)));
 configure({ asyncUtilTimeout: 10_000 });

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { updateLanguage } from '../api/calls';
 import { useApiAction } from '../api/query';
 import { useToast } from '../hooks/use-toast';
-import { i18next } from '../i18n';
+import { catalogueReady, i18next } from '../i18n';
 import { languageAtom, settingInfoAtom } from '../state/atoms';
 import { isLanguageCode, LANGUAGES } from '../../../shared/languages';
 
@@ -27,15 +27,13 @@ export function LanguageSelect({ labelHidden = false }: { labelHidden?: boolean 
       // "language save shows the server msg on code 200" (page-speed-and-app.md section 8): the server's
       // message, in the language just chosen through its catalogue key (that catalogue is fetched on first
       // use: wait for it); a msg without a key is shown as sent.
-      void i18next
-        .loadLanguages(value)
-        .then(() =>
-          toast(
-            body.message_key
-              ? i18next.t(body.message_key, { ...body.params, lng: value })
-              : body.msg || i18next.t('common.saved', { lng: value }),
-          ),
-        );
+      void catalogueReady(value).then(() =>
+        toast(
+          body.message_key
+            ? i18next.t(body.message_key, { ...body.params, lng: value })
+            : body.msg || i18next.t('common.saved', { lng: value }),
+        ),
+      );
     },
     onError: () => setLanguage(previous.current),
   });

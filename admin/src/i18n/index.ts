@@ -42,4 +42,17 @@ export function initI18n(language: LanguageCode = DEFAULT_LANGUAGE) {
   return i18next;
 }
 
+/**
+ * Resolves once the catalogue of `language` is in i18next. Not i18next.loadLanguages: that resolves at
+ * once for a language another caller already asked for, loaded or not (it only checks its preload list),
+ * so a second waiter read English (the language toast did, while the Polaris provider waited too).
+ */
+export function catalogueReady(language: string): Promise<void> {
+  const load = lazyCatalogues[`../../locales/${language}.json`];
+  if (!load || i18next.hasResourceBundle(language, 'translation')) return Promise.resolve();
+  return load().then((m) => {
+    if (!i18next.hasResourceBundle(language, 'translation')) i18next.addResourceBundle(language, 'translation', m.default);
+  });
+}
+
 export { i18next };

@@ -5,7 +5,7 @@ import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent, type R
 import { IN_APP_NAVIGATE } from '../hooks/use-shopify-navigate';
 import { LANGUAGES } from '../../../shared/languages';
 import { languageAtom } from '../state/atoms';
-import { i18next } from '../i18n';
+import { catalogueReady, i18next } from '../i18n';
 
 // Polaris's own strings (pagination, close buttons...) follow the interface language. Its catalogues
 // are loaded on demand; Polaris has none for Indonesian, so `in` uses English for those few labels,
@@ -38,7 +38,7 @@ export function PolarisProvider({ children }: { children: ReactNode }) {
     // Our catalogue of that language is fetched on use too (i18n/index.ts): wait for both, or the skip
     // link would keep English when Polaris's catalogue arrives first.
     let cancelled = false;
-    void Promise.all([load ? load().then((m) => m.default) : en, i18next.loadLanguages(language)]).then(([catalogue]) => {
+    void Promise.all([load ? load().then((m) => m.default) : en, catalogueReady(language)]).then(([catalogue]) => {
       if (!cancelled) setI18n(withOurs(catalogue, language));
     });
     return () => {
