@@ -92,8 +92,8 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['tests/admin/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/admin/setup.ts'],
-          // Screens and catalogues are lazy chunks: on a loaded 2-CPU machine a test that switches language
-          // took over the default 5 s (CI shares the cores with the worker project). Only slow on failure.
+          // Screens and catalogues are lazy chunks: on a loaded 2-CPU machine (CI shares the cores with the
+          // worker project) a test that opens several can take seconds. The limit only costs time on failure.
           testTimeout: 30_000,
         },
       },
