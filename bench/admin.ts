@@ -10,7 +10,7 @@
 // Each run opens the screen directly (a fresh profile, cold cache) with the admin token in the URL.
 // App Bridge's CDN script is resolved to nowhere (no network here), so it fails at once instead of
 // waiting for a DNS timeout; in Shopify's admin it is served from Shopify's cache.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { freePort } from '../scripts/lib/free-port';
+import { startProduct, stopProduct } from './lib/product';
 import { ADMIN_ROUTES, TARGETS } from './admin-routes';
 
 export { ADMIN_ROUTES, TARGETS } from './admin-routes';
@@ -56,46 +57,6 @@ export type AdminFigure = {
   jsRequests: number;
   ok: boolean;
 };
-
-/** Starts scripts/start.mjs in its own process group; resolves with the base URL and admin token. */
-function startProduct(
-  port: number,
-  emulatorPort: number,
-  state: string,
-): Promise<{ child: ChildProcess; base: string; token: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['scripts/start.mjs'], {
-      env: { ...process.env, PORT: String(port), EMULATOR_PORT: String(emulatorPort), WRANGLER_STATE: state },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`npm start did not come up within 300 s:\n${out.slice(-2000)}`)), 300_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /Admin:\s+(http:\/\/\S+)\/main\?authToken=(\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, base: m[1]!, token: m[2]! });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`npm start exited (${code}):\n${out.slice(-2000)}`));
-    });
-  });
-}
-
-function stop(child: ChildProcess) {
-  if (child.pid === undefined || child.exitCode !== null) return;
-  try {
-    process.kill(-child.pid, 'SIGTERM'); // the group: start.mjs, the emulator, wrangler and workerd
-  } catch {
-    /* already gone */
-  }
-}
 
 type Audit = {
   numericValue?: number;
@@ -158,7 +119,7 @@ async function main() {
     const emulatorPort = await freePort();
     state = mkdtempSync(join(tmpdir(), 'bench-admin-'));
     console.log(`bench:admin: starting the product (Worker :${port}, emulator :${emulatorPort})...`);
-    started = await startProduct(port, emulatorPort, state);
+    started = await startProduct({ port, emulatorPort, state });
   }
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
@@ -203,7 +164,7 @@ async function main() {
     }
   } finally {
     chrome.kill();
-    if (started.child) stop(started.child);
+    if (started.child) stopProduct(started.child);
     if (state) rmSync(state, { recursive: true, force: true });
   }
   table(figures);

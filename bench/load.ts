@@ -3,11 +3,11 @@
 // wrangler dev with local D1/R2/Queues, the dev store installed through OAuth), then runs autocannon
 // against the history, statistics and score endpoints with 50 concurrent clients for 30 s each, as the
 // admin calls them (admin token). Prints requests/s, p50/p99 latency and errors; stops by itself.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { freePort } from '../scripts/lib/free-port';
+import { startProduct, stopProduct } from './lib/product';
 
 const { values: args } = parseArgs({
   options: {
@@ -25,42 +25,6 @@ export const LOAD_ENDPOINTS = [
   { name: 'score', path: '/api/v2/home/getPageSpeedScore' },
 ] as const;
 
-/** Starts scripts/start.mjs in its own process group; resolves with the base URL and admin token. */
-function startProduct(port: number, emulatorPort: number): Promise<{ child: ChildProcess; base: string; token: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['scripts/start.mjs'], {
-      env: { ...process.env, PORT: String(port), EMULATOR_PORT: String(emulatorPort) },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`npm start did not come up within 240 s:\n${out.slice(-2000)}`)), 240_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /Admin:\s+(http:\/\/\S+)\/main\?authToken=(\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, base: m[1]!, token: m[2]! });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`npm start exited (${code}):\n${out.slice(-2000)}`));
-    });
-  });
-}
-
-function stop(child: ChildProcess) {
-  if (child.pid === undefined || child.exitCode !== null) return;
-  try {
-    process.kill(-child.pid, 'SIGTERM'); // the group: start.mjs, the emulator, wrangler and workerd
-  } catch {
-    /* already gone */
-  }
-}
-
 export type LoadFigure = {
   name: string;
   requestsPerSec: number;
@@ -75,7 +39,7 @@ async function main() {
   const port = await freePort();
   const emulatorPort = await freePort();
   console.log(`bench:load: starting the product (Worker :${port}, emulator :${emulatorPort})...`);
-  const started = await startProduct(port, emulatorPort);
+  const started = await startProduct({ port, emulatorPort, timeoutMs: 240_000 });
   const figures: LoadFigure[] = [];
   try {
     const headers = { Authorization: `Bearer ${started.token}` };
@@ -104,7 +68,7 @@ async function main() {
       );
     }
   } finally {
-    stop(started.child);
+    stopProduct(started.child);
   }
   console.log(
     `bench:load: ${CONNECTIONS} connections x ${SECONDS} s per endpoint, HTTP through wrangler dev (local workerd, local D1).`,

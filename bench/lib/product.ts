@@ -1,0 +1,56 @@
+// The whole product (`npm start`: Worker, local D1/R2/Queues, admin, emulator) started for a benchmark on
+// the ports given, in its own process group so that stopping it stops the emulator, wrangler and workerd.
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export type StartedProduct = { child: ChildProcess; base: string; token: string };
+
+/** Starts scripts/start.mjs; resolves with the base URL and admin token it prints. */
+export function startProduct(opts: {
+  port: number;
+  emulatorPort: number;
+  /** WRANGLER_STATE: a fresh local D1/R2 directory, else start.mjs's default. */
+  state?: string;
+  timeoutMs?: number;
+}): Promise<StartedProduct> {
+  const timeoutMs = opts.timeoutMs ?? 300_000;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['scripts/start.mjs'], {
+      env: {
+        ...process.env,
+        PORT: String(opts.port),
+        EMULATOR_PORT: String(opts.emulatorPort),
+        ...(opts.state ? { WRANGLER_STATE: opts.state } : {}),
+      },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const timer = setTimeout(
+      () => reject(new Error(`npm start did not come up within ${timeoutMs / 1000} s:\n${out.slice(-2000)}`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /Admin:\s+(http:\/\/\S+)\/main\?authToken=(\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, base: m[1]!, token: m[2]! });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited (${code}):\n${out.slice(-2000)}`));
+    });
+  });
+}
+
+export function stopProduct(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  try {
+    process.kill(-child.pid, 'SIGTERM'); // the group: start.mjs, the emulator, wrangler and workerd
+  } catch {
+    /* already gone */
+  }
+}
