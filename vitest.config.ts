@@ -70,6 +70,9 @@ export default defineConfig({
                 STORE_LIFE_RUNS: process.env.STORE_LIFE_RUNS ?? '',
                 STORE_LIFE_STEPS: process.env.STORE_LIFE_STEPS ?? '',
                 STORE_LIFE_SEED: process.env.STORE_LIFE_SEED ?? '',
+                // Deeper random interleavings of two deliveries of one image message (tests/worker/optimise/overlap.test.ts).
+                OVERLAP_RUNS: process.env.OVERLAP_RUNS ?? '',
+                OVERLAP_SEED: process.env.OVERLAP_SEED ?? '',
                 // Every 25 MP JPEG sampling through the engine (npm run test:images-deep); empty: the 4:4:4 one only.
                 IMAGES_DEEP: process.env.IMAGES_DEEP ?? '',
               },

@@ -72,26 +72,37 @@ export async function pageItemImages(
 }
 
 /**
- * Takes the processing lease with one conditional UPDATE: free, already ours (a retry of the same job),
- * or expired (its worker died). D1 runs statements one at a time, so two jobs racing for one image
- * cannot both see it free.
+ * Who holds an image's processing lease: the job, and the one delivery of its message that took it. Queues
+ * deliver at least once, so two deliveries of one message (same job) can run at once: the token, not the
+ * job, is what a write is checked against.
+ */
+export type ImageLease = { jobId: string; token: string };
+
+/** The lease columns cleared: the image is free for the next claim. */
+export const LEASE_RELEASED = { lockJobId: null, lockToken: null, lockExpiresAt: null } as const;
+
+/**
+ * Takes the processing lease with one conditional UPDATE: only when it is free or expired (its holder
+ * died, or stalled longer than the lease without renewing it). Never "already ours": a second delivery of
+ * the same message must wait like any other. D1 runs statements one at a time, so two deliveries racing
+ * for one image cannot both see it free.
  */
 export async function claimImage(
   db: Db,
   shopId: number,
   imageId: number,
-  jobId: string,
+  lease: ImageLease,
   now: number,
   leaseMs: number,
 ): Promise<boolean> {
   const rows = await db
     .update(images)
-    .set({ lockJobId: jobId, lockExpiresAt: now + leaseMs, updatedAt: now })
+    .set({ lockJobId: lease.jobId, lockToken: lease.token, lockExpiresAt: now + leaseMs, updatedAt: now })
     .where(
       and(
         eq(images.shopId, shopId),
         eq(images.id, imageId),
-        or(isNull(images.lockJobId), eq(images.lockJobId, jobId), lt(images.lockExpiresAt, now)),
+        or(isNull(images.lockJobId), isNull(images.lockExpiresAt), lt(images.lockExpiresAt, now)),
       ),
     )
     .returning({ id: images.id })
@@ -99,25 +110,32 @@ export async function claimImage(
   return rows.length > 0;
 }
 
-export async function releaseImage(db: Db, shopId: number, imageId: number, jobId: string): Promise<void> {
+/** Gives the lease back if this delivery still holds it. */
+export async function releaseImage(db: Db, shopId: number, imageId: number, token: string): Promise<void> {
   await db
     .update(images)
-    .set({ lockJobId: null, lockExpiresAt: null })
-    .where(and(eq(images.shopId, shopId), eq(images.id, imageId), eq(images.lockJobId, jobId)));
+    .set(LEASE_RELEASED)
+    .where(and(eq(images.shopId, shopId), eq(images.id, imageId), eq(images.lockToken, token)));
 }
 
-/** Writes pipeline fields while the lease is ours; false when another job took it (lease expired). */
+/**
+ * Writes pipeline fields while this delivery holds the lease and renews it until `renewUntil` (unless the
+ * patch releases it); false when another delivery took it over (ours had expired). A lease that expired
+ * but that nobody took is still ours: nobody else can have written the row meanwhile.
+ */
 export async function updateImageLocked(
   db: Db,
   shopId: number,
   imageId: number,
-  jobId: string,
+  token: string,
   patch: ImagePatch,
+  renewUntil: number,
 ): Promise<boolean> {
+  const releases = 'lockJobId' in patch && patch.lockJobId === null;
   const rows = await db
     .update(images)
-    .set({ ...patch, updatedAt: Date.now() })
-    .where(and(eq(images.shopId, shopId), eq(images.id, imageId), eq(images.lockJobId, jobId)))
+    .set({ ...patch, ...(releases ? LEASE_RELEASED : { lockExpiresAt: renewUntil }), updatedAt: Date.now() })
+    .where(and(eq(images.shopId, shopId), eq(images.id, imageId), eq(images.lockToken, token), isNotNull(images.lockJobId)))
     .returning({ id: images.id })
     .all();
   return rows.length > 0;

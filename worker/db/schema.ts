@@ -179,9 +179,12 @@ export const images = sqliteTable(
     status: text('status').notNull().default('pending'),
     failReason: text('fail_reason'),
     step: text('step'), // last pipeline step reached, so a retry resumes instead of repeating
-    // Processing lease (worker/optimise): a conditional UPDATE takes it, so two jobs never work one image.
+    // Processing lease (worker/optimise/lease.ts): a conditional UPDATE takes it, so two deliveries never
+    // work one image. lock_token names the one delivery holding it (two deliveries of one message share
+    // the job id); lock_expires_at is renewed at every step.
     lockJobId: text('lock_job_id'),
     lockExpiresAt: integer('lock_expires_at'),
+    lockToken: text('lock_token'),
     optimisedAt: integer('optimised_at'),
     // When the original now in R2 was written: R2's lifecycle rule deletes it 30 days later, so expiresAt
     // (the restore date the admin shows) is this + 30 days, never the time of a later step.

@@ -1,6 +1,8 @@
 // The image-optimise queue consumer and its dead-letter consumer. One message = one image of one job.
-// Delivery is at least once: every branch here is safe to run twice (the member row must still be
-// queued, the image lease is taken with a conditional UPDATE, the charge is idempotent per image).
+// Delivery is at least once, and two deliveries of one message may even run at the same time: every
+// branch here is safe to run twice (the member row must still be queued, the image lease belongs to one
+// delivery and every write after the claim is checked against it (lease.ts), the charge is idempotent per
+// image). A delivery that lost the lease changes nothing and comes back later to find the image done.
 // The queue plumbing (validation, ack/retry, the backoff rule) is worker/lib/queue-consumer.ts; handlers.ts
 // registers these.
 import { z } from 'zod';
@@ -14,7 +16,16 @@ import {
   recordAttempt,
   type JobRow,
 } from '../db/jobs';
-import { claimImage, getImageWithItem, releaseImage, updateImage, type ImageWithItem } from '../db/images';
+import {
+  claimImage,
+  getImageWithItem,
+  LEASE_RELEASED,
+  releaseImage,
+  updateImageLocked,
+  type ImagePatch,
+  type ImageRow,
+  type ImageWithItem,
+} from '../db/images';
 import { refreshItemSummary } from '../db/items';
 import { findShopById, type ShopRow } from '../db/shops';
 import { requestReviewAfterOptimisation } from '../db/review-scores';
@@ -23,6 +34,7 @@ import { ACK, backoffSeconds, retryIn, type Backoff, type Verdict } from '../lib
 import type { Logger } from '../lib/log';
 import type { OptimiseMessage } from '../messages/optimise';
 import { isRetryable, reasonOf } from './errors';
+import { LeaseLostError } from './lease';
 import type { PipelineDeps } from './ports';
 import type { Outcome, RunContext } from './run-context';
 import { runOptimise } from './run-optimise';
@@ -40,8 +52,24 @@ export const optimiseMessageSchema: z.ZodType<OptimiseMessage> = z.object({
 export const MAX_RETRIES = 5;
 /** Retry delays: 10 s, 20 s, 40 s, 80 s, 160 s (Shopify's bucket refills fully within seconds). */
 export const OPTIMISE_BACKOFF: Backoff = { baseSeconds: 10, maxSeconds: 300 };
-/** Another job holds the image: look again once its lease may have ended or its work is done. */
+/** Another delivery holds the image: look again once its work is likely done ... */
 const BUSY_DELAY_SECONDS = 15;
+/**
+ * ... or, when its lease runs longer, once the lease may have expired (a holder that died), but no later
+ * than this: busy deliveries count as attempts, and a dead holder's image must be retaken before the
+ * message runs out of them (LEASE_MS / this < MAX_RETRIES).
+ */
+const BUSY_MAX_DELAY_SECONDS = 60;
+
+/** When to look again at an image held by another delivery whose lease ends at `until`. */
+function busyDelay(deps: PipelineDeps, until: number | null): number {
+  const left = until === null ? 0 : Math.ceil((until - deps.now()) / 1000) + 1;
+  return Math.min(BUSY_MAX_DELAY_SECONDS, Math.max(BUSY_DELAY_SECONDS, left));
+}
+
+/** Writes the row while this delivery holds the lease; false when another delivery took it over. */
+const writeHeld = (deps: PipelineDeps, ctx: RunContext, patch: ImagePatch) =>
+  updateImageLocked(deps.db, ctx.shop.id, ctx.image.id, ctx.leaseToken, patch, deps.now() + deps.leaseMs);
 
 async function settle(deps: PipelineDeps, job: JobRow, itemId: number): Promise<void> {
   await refreshItemSummary(deps.db, job.shopId, itemId, job.processType === 'restore' ? undefined : job.pattern);
@@ -53,12 +81,26 @@ async function afterJobEnded(deps: PipelineDeps, job: JobRow): Promise<void> {
   if (job.processType !== 'restore') await requestReviewAfterOptimisation(deps.db, job.shopId, job.id);
 }
 
-async function fail(deps: PipelineDeps, job: JobRow, imageId: number, itemId: number, reason: string): Promise<void> {
+/**
+ * The image failed: recorded only while `token`'s delivery holds the lease (renewed first, so nobody takes
+ * it over between the steps below); a delivery that lost it changes nothing. Returns whether it recorded.
+ */
+async function fail(
+  deps: PipelineDeps,
+  job: JobRow,
+  image: ImageRow,
+  itemId: number,
+  token: string,
+  reason: string,
+): Promise<boolean> {
+  const held = (patch: ImagePatch) => updateImageLocked(deps.db, job.shopId, image.id, token, patch, deps.now() + deps.leaseMs);
+  if (!(await held({}))) return false;
   // The quota slot reserved before replacing (optimise-steps reserveSlot) is returned if Shopify was never asked.
-  await releaseReservedCharge(deps.db, job.shopId, imageId, job.id);
-  await updateImage(deps.db, job.shopId, imageId, { status: 'failed', failReason: reason, lockJobId: null, lockExpiresAt: null });
-  await finishJobImage(deps.db, job.id, imageId, 'failed', reason);
+  await releaseReservedCharge(deps.db, job.shopId, image.id, job.id);
+  if (!(await held({ status: 'failed', failReason: reason, ...LEASE_RELEASED }))) return false;
+  await finishJobImage(deps.db, job.id, image.id, 'failed', reason);
   await settle(deps, job, itemId);
+  return true;
 }
 
 type Member = { job: JobRow; shop: ShopRow; row: ImageWithItem };
@@ -97,23 +139,29 @@ function servedAlready({ job, row: { image } }: Member): boolean {
 /** A run threw: permanent failures end the image now, temporary ones come back with the backoff. */
 async function afterFailure(deps: PipelineDeps, ctx: RunContext, err: unknown, attempts: number, log: Logger): Promise<Verdict> {
   const { db } = deps;
-  const { job, shop, image, item } = ctx;
+  const { job, image, item } = ctx;
   const reason = reasonOf(err);
+  // Another delivery took the image over (ours stalled past its lease): it owns the outcome. This one
+  // changed nothing since and comes back later, to find the member finished (or the image free again).
+  const lost = () => {
+    log.warn('image_lease_lost', { reason });
+    return retryIn(busyDelay(deps, deps.now() + deps.leaseMs));
+  };
+  if (err instanceof LeaseLostError) return lost();
   if (!isRetryable(err)) {
     log.warn('image_failed', { reason });
-    await fail(deps, job, image.id, item.id, reason);
-    return ACK;
+    return (await fail(deps, job, image, item.id, ctx.leaseToken, reason)) ? ACK : lost();
   }
-  await recordAttempt(db, job.id, image.id, reason);
   if (attempts > MAX_RETRIES) {
     // Last delivery: record the failure now; the retry hands the message to the dead-letter queue.
     log.error('image_failed_after_retries', { reason, attempts });
-    await fail(deps, job, image.id, item.id, reason);
+    if (!(await fail(deps, job, image, item.id, ctx.leaseToken, reason))) return lost();
+    await recordAttempt(db, job.id, image.id, reason);
     return retryIn(0);
   }
+  if (!(await writeHeld(deps, ctx, { failReason: reason, ...LEASE_RELEASED }))) return lost();
   log.warn('image_retry', { reason, attempts });
-  await updateImage(db, shop.id, image.id, { failReason: reason });
-  await releaseImage(db, shop.id, image.id, job.id);
+  await recordAttempt(db, job.id, image.id, reason);
   return retryIn(backoffSeconds(OPTIMISE_BACKOFF, attempts));
 }
 
@@ -129,19 +177,17 @@ async function afterOutcome(
   const { job, shop, image, item } = ctx;
   if (outcome.kind === 'plan_limit') {
     if (outcome.imageDone) await finishJobImage(db, job.id, image.id, 'done');
-    else
-      await updateImage(db, shop.id, image.id, {
-        status: image.status === 'processing' ? 'pending' : image.status,
-        lockJobId: null,
-        lockExpiresAt: null,
-      });
+    else if (
+      !(await writeHeld(deps, ctx, { status: image.status === 'processing' ? 'pending' : image.status, ...LEASE_RELEASED }))
+    )
+      throw new LeaseLostError(image.id);
     await endJob(db, job.id, 'plan_limit', 'quota', deps.now());
     await refreshItemSummary(db, shop.id, item.id);
     await afterJobEnded(deps, job);
     log.info('plan_limit_reached');
     return ACK;
   }
-  await releaseImage(db, shop.id, image.id, job.id);
+  await releaseImage(db, shop.id, image.id, ctx.leaseToken);
   await finishJobImage(db, job.id, image.id, outcome.status, outcome.note ?? null);
   log.info('image_done', { status: outcome.status, note: outcome.note, ms: deps.now() - startedAt, ...outcome.timings });
   await settle(deps, job, item.id);
@@ -153,16 +199,25 @@ export async function processOptimiseMessage(deps: PipelineDeps, msg: OptimiseMe
   const member = await loadMember(deps, msg);
   if (!member) return ACK;
   const { job, shop, row } = member;
-  const { image, item, charged } = row;
+  const { image, item } = row;
   const log = deps.log.child({ shopId: shop.id, jobId: job.id, imageId: image.id });
   if (servedAlready(member)) {
     await finishJobImage(deps.db, job.id, image.id, 'skipped', 'already optimised');
     await settle(deps, job, item.id);
     return ACK;
   }
-  if (!(await claimImage(deps.db, shop.id, image.id, job.id, deps.now(), deps.leaseMs))) {
+  // This delivery's own lease: a second delivery of the same message must not share it.
+  const leaseToken = crypto.randomUUID();
+  if (!(await claimImage(deps.db, shop.id, image.id, { jobId: job.id, token: leaseToken }, deps.now(), deps.leaseMs))) {
     log.info('image_busy', { holder: image.lockJobId });
-    return retryIn(BUSY_DELAY_SECONDS);
+    return retryIn(busyDelay(deps, image.lockExpiresAt));
+  }
+  // The row as it is now that nobody else can write it: what another delivery persisted before we took
+  // the image over (its marker step, its stored original) is where this run resumes, never an older copy.
+  const held = await getImageWithItem(deps.db, shop.id, image.id);
+  if (!held) {
+    await releaseImage(deps.db, shop.id, image.id, leaseToken);
+    return ACK; // deleted meanwhile (the shop was redacted)
   }
   await markJobRunning(deps.db, job.id);
 
@@ -170,34 +225,36 @@ export async function processOptimiseMessage(deps: PipelineDeps, msg: OptimiseMe
   const ctx: RunContext = {
     job,
     shop,
-    image,
-    item,
-    charged,
+    image: held.image,
+    item: held.item,
+    charged: held.charged,
     previousLockJobId: image.lockJobId,
+    leaseToken,
     ...(msg.upload ? { upload: msg.upload } : {}),
   };
   let outcome: Outcome;
   try {
     outcome = job.processType === 'restore' ? await runRestore(deps, ctx) : await runOptimise(deps, ctx);
+    return await afterOutcome(deps, ctx, outcome, startedAt, log);
   } catch (err) {
     return afterFailure(deps, ctx, err, attempts, log);
   }
-  return afterOutcome(deps, ctx, outcome, startedAt, log);
 }
 
 /**
  * The dead-letter consumer: a message lands here after its last retry. The image is marked failed with
- * the last recorded reason (already done by the last delivery, so this is usually a no-op) and acked.
+ * the last recorded reason (already done by the last delivery, so this is usually a no-op) and acked; an
+ * image another delivery still holds is looked at again later.
  */
-export async function processDeadLetter(deps: PipelineDeps, msg: OptimiseMessage): Promise<void> {
+export async function processDeadLetter(deps: PipelineDeps, msg: OptimiseMessage): Promise<Verdict> {
   const job = await getJob(deps.db, msg.shopId, msg.jobId);
   const member = job && (await getJobImage(deps.db, job.id, msg.imageId));
-  if (!job || !member || member.status !== 'queued') return;
+  if (!job || !member || member.status !== 'queued') return ACK;
   const row = await getImageWithItem(deps.db, msg.shopId, msg.imageId);
   const reason = member.error ?? 'optimisation failed after every retry';
   if (!row) {
     await finishJobImage(deps.db, job.id, msg.imageId, 'failed', reason);
-    return;
+    return ACK;
   }
   // Retried only because another job held the image: that job owns the outcome, this one steps aside.
   const heldByOther = row.image.lockJobId !== null && row.image.lockJobId !== job.id;
@@ -205,8 +262,16 @@ export async function processDeadLetter(deps: PipelineDeps, msg: OptimiseMessage
   if (member.error === null && (heldByOther || servedByOther)) {
     await finishJobImage(deps.db, job.id, msg.imageId, 'skipped', 'handled by another job');
     await settle(deps, job, row.item.id);
-    return;
+    return ACK;
+  }
+  // The failure is recorded under a lease of its own, once nobody holds the image: a delivery still
+  // running (another delivery of this message) may finish the member itself, and a dead one's lease expires.
+  const token = crypto.randomUUID();
+  if (!(await claimImage(deps.db, msg.shopId, msg.imageId, { jobId: job.id, token }, deps.now(), deps.leaseMs))) {
+    deps.log.warn('dead_letter_image_busy', { shopId: msg.shopId, jobId: msg.jobId, imageId: msg.imageId });
+    return retryIn(busyDelay(deps, row.image.lockExpiresAt));
   }
   deps.log.error('image_dead_lettered', { shopId: msg.shopId, jobId: msg.jobId, imageId: msg.imageId, reason });
-  await fail(deps, job, msg.imageId, row.item.id, reason);
+  await fail(deps, job, row.image, row.item.id, token, reason);
+  return ACK;
 }

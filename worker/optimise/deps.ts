@@ -9,8 +9,14 @@ import type { PlanDeps } from './plan';
 import type { PipelineDeps, QuotaPort } from './ports';
 import { shopifyImages } from './shopify-images';
 
-/** Longer than the slowest image (decode + encode + upload + READY wait), short enough to recover a dead worker. */
-export const LEASE_MS = 5 * 60 * 1000;
+/**
+ * The image lease (lease.ts), renewed at every step and on a timer while a step waits (Shopify's file
+ * processing, the isolate's engine queue). Timers stop while the WASM engine encodes, so it outlasts the
+ * longest encode: 25 MP at the engine's worst measured 2,435 CPU ms/MP is about 61 s (tests/config/limits
+ * .test.ts), twice that here. A delivery that stalls longer loses the image to the next delivery and stops
+ * at its next step; a dead worker's image is free again after it.
+ */
+export const LEASE_MS = 2 * 60 * 1000;
 
 /** CDN bytes; 404/410 mean the image is gone on Shopify (permanent), other failures are retried. */
 export async function fetchImageBytes(url: string): Promise<Uint8Array> {

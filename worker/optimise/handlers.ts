@@ -3,7 +3,7 @@
 import { createDb } from '../db/client';
 import { createLogger } from '../lib/log';
 import { sweepAutomatic } from './auto';
-import { ACK, queueConsumer } from '../lib/queue-consumer';
+import { queueConsumer } from '../lib/queue-consumer';
 import { MAX_RETRIES, OPTIMISE_BACKOFF, optimiseMessageSchema, processDeadLetter, processOptimiseMessage } from './consumer';
 import { pipelineDeps, planDeps } from './deps';
 import { sweepExpired } from './expiry';
@@ -23,10 +23,7 @@ export const handleOptimiseDeadLetters = queueConsumer({
   name: 'optimise_dead_letter',
   schema: optimiseMessageSchema,
   setup: pipelineDeps,
-  process: async (deps, body) => {
-    await processDeadLetter(deps, body);
-    return ACK;
-  },
+  process: (deps, body) => processDeadLetter(deps, body),
   backoff: OPTIMISE_BACKOFF,
   parallel: false,
 });

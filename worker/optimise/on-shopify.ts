@@ -49,11 +49,13 @@ export async function replaceOnShopify(
 ): Promise<void> {
   const target = targetOf(lease.row, item);
   if (r.resuming && r.update.file && r.expectedSha && (await alreadyOnShopify(deps, shop, target, r.expectedSha))) return;
+  // The marker write renews the lease: a delivery that lost it stops here, before Shopify. Shopify's file
+  // processing can take longer than the lease, so it is renewed while we wait.
   await lease.write(r.marker);
   const t0 = Date.now();
   let res: { src: string | null };
   try {
-    res = await deps.shopify.updateImage(shop, target, r.update);
+    res = await lease.during(() => deps.shopify.updateImage(shop, target, r.update));
   } finally {
     if (timings) timings.shopifyMs += Date.now() - t0;
   }

@@ -8,7 +8,7 @@
 //         -> replaced         Shopify serves the new file (READY)
 //         -> done             the row records the result
 import type { StoredImageSettings } from '../db/image-settings';
-import { listItemImages, type ImageRow } from '../db/images';
+import { LEASE_RELEASED, listItemImages, type ImageRow } from '../db/images';
 import { sha256HexOfBytes } from '../lib/crypto';
 import { extensionOf, withFormatExtension } from '../../shared/templates';
 import { r2Key } from '../lib/r2-keys';
@@ -78,7 +78,7 @@ export async function openRun(deps: PipelineDeps, ctx: RunContext): Promise<Opti
   return {
     deps,
     ctx,
-    lease: leasedImage(deps, ctx.job.id, ctx.image),
+    lease: leasedImage(deps, ctx.leaseToken, ctx.image),
     stored: await deps.loadSettings(ctx.shop.id),
     isUpload: ctx.item.dataType === DATA_TYPES.upload,
     resumeAt,
@@ -111,7 +111,7 @@ export async function fetchOriginal(run: OptimiseRun): Promise<Fetched | 'own_ou
     return { bytes: await readKept(deps, image.originalKey), sha: image.originalSha256! };
   }
   if (served.kind === 'other' && image.originalSha256) {
-    await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', (p) => lease.write(p));
+    await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', lease);
     if (reoptimise) return 'changed';
   }
   return { bytes: served.bytes, sha: served.sha };
@@ -152,6 +152,7 @@ export async function storeOriginal(run: OptimiseRun, fetched: Fetched | null): 
       ? image.originalKey!
       : r2Key('originals', ctx.shop.id, `${image.id}-${sha.slice(0, 16)}.${sniffExt(bytes, image.fileType)}`);
     const storedAt = deps.now();
+    await lease.renew(); // the bytes were fetched under our lease: still ours before R2 is written
     await deps.bucket.put(key, bytes, { customMetadata: { sha256: sha, imageId: String(image.id), storedAt: String(storedAt) } });
     await lease.write({
       originalKey: key,
@@ -197,9 +198,11 @@ async function runEngine(run: OptimiseRun, original: Uint8Array): Promise<Engine
   if (!ctx.charged && !(await deps.quota.canOptimise(ctx.shop))) return 'plan_limit';
   const wantsWatermark = ctx.upload ? ctx.upload.watermark : settings.image_opt.watermark.switch === 1;
   const watermark = wantsWatermark && stored.watermarkKey ? await readStored(deps, stored.watermarkKey) : null;
+  // Renewed while the isolate's engine queue makes us wait; the encode itself blocks timers (LEASE_MS covers it).
   const out = await timed(run.timings, 'engineMs', () =>
-    deps.optimiseImage(original, engineSettingsOf(settings, watermark, ctx.upload)),
+    lease.during(() => deps.optimiseImage(original, engineSettingsOf(settings, watermark, ctx.upload))),
   );
+  await lease.renew(); // a delivery whose lease ran out during the encode stops here, before R2
   // What the engine did with this image (bench:store reads it for its "path" column).
   deps.log.info('engine_result', {
     imageId: image.id,
@@ -415,8 +418,7 @@ export async function record(run: OptimiseRun, made: Made, change: Change): Prom
     optimisedAt: now,
     // The original was written at originalStoredAt (storeOriginal): R2 deletes it 30 days from then.
     expiresAt: (image.originalStoredAt ?? now) + KEEP_MS,
-    lockJobId: null,
-    lockExpiresAt: null,
+    ...LEASE_RELEASED,
   });
 }
 

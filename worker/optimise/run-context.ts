@@ -21,6 +21,8 @@ export type RunContext = {
   charged: boolean;
   /** Lease holder before this claim: a different job's half-done result is recomputed, not trusted. */
   previousLockJobId: string | null;
+  /** This delivery's lease token (lease.ts): every write of the run is checked against it. */
+  leaseToken: string;
   upload?: UploadOptions;
 };
 

@@ -4,7 +4,7 @@
 //   restoring (persisted before Shopify is called; a retry checks what Shopify serves first) -> restored
 // It ends in one of two true states (decisions.md): Restored, or Failed with the reason on the row. What
 // Shopify serves is checked first: a picture we did not write is never replaced by an older original.
-import type { ImageRow } from '../db/images';
+import { LEASE_RELEASED, type ImageRow } from '../db/images';
 import type { ItemRow } from '../db/items';
 import type { ShopRow } from '../db/shops';
 import { english } from '../../shared/messages';
@@ -75,20 +75,20 @@ async function restoreOnShopify(
 }
 
 export async function runRestore(deps: PipelineDeps, ctx: RunContext): Promise<Outcome> {
-  const { job, shop, item, image } = ctx;
+  const { shop, item, image } = ctx;
   if (image.status === 'restored' && image.step === 'restored')
     return { kind: 'done', status: 'skipped', note: 'already restored' };
   if (image.deleted || item.deleted) throw new PermanentImageError(MSG_DELETED);
   if (image.expired || (image.expiresAt !== null && image.expiresAt < deps.now())) throw new PermanentImageError(MSG_EXPIRED);
 
-  const lease = leasedImage(deps, job.id, image);
+  const lease = leasedImage(deps, ctx.leaseToken, image);
   const resuming = image.step === 'restoring';
   let bytesNeeded = true;
   if (!resuming && image.compressed && item.dataType !== DATA_TYPES.upload) {
     const served = await readServed(deps, shop, item, image);
     if (served.kind === 'gone') throw new PermanentImageError(MSG_DELETED);
     if (served.kind === 'other') {
-      await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', (p) => lease.write(p));
+      await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', lease);
       return { kind: 'done', status: 'failed', note: english('server.optimise.changedNotRestored') };
     }
     bytesNeeded = served.kind === 'result';
@@ -107,8 +107,7 @@ export async function runRestore(deps: PipelineDeps, ctx: RunContext): Promise<O
     noteParams: renamed ? { name: usedName ?? '', original: update.fileName ?? '' } : null,
     ...(update.alt !== undefined ? { alt: update.alt, altEdited: false } : {}),
     ...(usedName !== undefined ? { fileName: usedName, fileNameEdited: false } : {}),
-    lockJobId: null,
-    lockExpiresAt: null,
+    ...LEASE_RELEASED,
   });
   return { kind: 'done', status: 'done' };
 }

@@ -8,6 +8,7 @@ import { refreshItemSummary, type ItemRow } from '../db/items';
 import type { ShopRow } from '../db/shops';
 import { sha256HexOfBytes } from '../lib/crypto';
 import type { PlainMessageKey } from '../../shared/messages';
+import type { LeasedImage } from './lease';
 import { targetOf } from './on-shopify';
 import type { PipelineDeps } from './ports';
 
@@ -48,17 +49,20 @@ export const holdsVersion = (image: ImageRow): boolean => !!image.originalKey &&
  * The row moves on to the picture Shopify serves: the old pair goes to image_versions (its files stay in
  * R2 until their date, for the record), the row becomes a never-optimised image of the new picture with
  * a note saying why. Alt text and file name flags stay: the merchant's original words are still the ones
- * `originalAlt` / `originalFileName` hold. `write` is the lease's write when a run holds the image.
+ * `originalAlt` / `originalFileName` hold. `holder` is the run's lease when a run holds the image: it is
+ * renewed before the version is retired, so a delivery that lost the image (and may have read our own new
+ * result as "a picture we did not write") records nothing.
  */
 export async function moveToNewPicture(
   deps: Pick<PipelineDeps, 'db' | 'now'>,
   image: ImageRow,
   served: Served,
   noteKey: PlainMessageKey,
-  write: (patch: ImagePatch) => Promise<void>,
+  holder: Pick<LeasedImage, 'write' | 'renew'>,
 ): Promise<void> {
+  await holder.renew();
   await retireImageVersion(deps.db, image, { servedSha256: served.sha, retiredAt: deps.now() });
-  await write({
+  await holder.write({
     status: 'pending',
     step: null,
     failReason: null,
@@ -96,13 +100,14 @@ export async function followServedPictures(deps: PipelineDeps, shop: ShopRow): P
   let moved = 0;
   for (const { image, item } of rows) {
     const write = (patch: ImagePatch) => updateImage(deps.db, shop.id, image.id, patch);
+    const holder = { write, renew: async () => {} };
     try {
       const served = await readServed(deps, shop, item, image);
       if (served.kind === 'gone') continue; // the sync marks vanished images deleted
       // Not what the row says (a new picture, or the merchant put the original back over our result):
       // the row follows Shopify, the old pair stays on record.
       if (!servedAsRowSays(image, served.kind)) {
-        await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', write);
+        await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', holder);
         await refreshItemSummary(deps.db, shop.id, item.id); // the history row says what is optimised now
         moved++;
       } else await write({ checkServed: false, ...(served.url ? { src: served.url } : {}) });

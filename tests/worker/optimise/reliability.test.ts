@@ -89,7 +89,9 @@ describe('a worker dying between steps', { timeout: 60_000 }, () => {
     await saveSettings(shop.id);
     const { item, images } = await seedItem(shop, fakes.cdn);
     // A job whose worker died holding the lease (expired a second ago) right after Shopify took the file.
-    expect(await claimImage(db(), shop.id, images[0]!.id, 'dead-job', Date.now() - 120_000, 60_000)).toBe(true);
+    expect(
+      await claimImage(db(), shop.id, images[0]!.id, { jobId: 'dead-job', token: 'dead' }, Date.now() - 120_000, 60_000),
+    ).toBe(true);
     const [m] = await planOptimise(deps, shop, [item.id]);
     expect(await deliverUntilAck(deps, m!)).toBe(1);
     expect((await imageRow(images[0]!.id))!.status).toBe('compressed');
@@ -134,7 +136,9 @@ describe('dead letters', { timeout: 60_000 }, () => {
     await saveSettings(shop.id);
     const { item, images } = await seedItem(shop, fakes.cdn);
     const [m] = await planOptimise(deps, shop, [item.id]);
-    expect(await claimImage(db(), shop.id, images[0]!.id, 'other-job', Date.now(), 600_000)).toBe(true);
+    expect(await claimImage(db(), shop.id, images[0]!.id, { jobId: 'other-job', token: 'other' }, Date.now(), 600_000)).toBe(
+      true,
+    );
     for (let attempt = 1; attempt <= 6; attempt++) expect((await processOptimiseMessage(deps, m!, attempt)).ack).toBe(false);
     await processDeadLetter(deps, m!);
     expect((await listJobImages(db(), m!.jobId))[0]).toMatchObject({ status: 'skipped', error: 'handled by another job' });

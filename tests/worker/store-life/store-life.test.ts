@@ -9,7 +9,8 @@
 //   3. a restore puts exactly those bytes back, or the row says why not;
 //   4. no image is charged twice, and no restore is charged;
 //   5. the status the admin shows for each image matches what Shopify serves.
-// Webhooks reach the app out of order, twice and replayed; automatic mode reacts to what the syncs find.
+// Webhooks reach the app out of order, twice and replayed; image messages come once, twice, or twice at the
+// same time; automatic mode reacts to what the syncs find.
 // STORE_LIFE_RUNS / STORE_LIFE_STEPS make it deeper (npm run test:store-life); `npm test` runs a few short lives.
 import { env } from 'cloudflare:test';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -27,7 +28,16 @@ import { appFetch, db } from '../helpers';
 import { handleSyncMessage } from '../../../worker/catalogue/consumer';
 import type { SyncQueueMessage } from '../../../worker/messages/catalogue-sync';
 import type { OptimiseMessage } from '../../../worker/messages/optimise';
-import { drainOptimiseQueue, installedShop, passTime, planAutomatic, planTabJob, syncCatalogue, type JobKind } from './harness';
+import {
+  drainOptimiseQueue,
+  installedShop,
+  overlapOptimiseQueue,
+  passTime,
+  planAutomatic,
+  planTabJob,
+  syncCatalogue,
+  type JobKind,
+} from './harness';
 
 const vars = env as unknown as Record<string, string | undefined>;
 const RUNS = Number(vars.STORE_LIFE_RUNS ?? '') || 2;
@@ -155,11 +165,17 @@ async function checkInvariants(m: Model, r: Real): Promise<void> {
 
 // ---- what the merchant asks of us ----
 
+/**
+ * At-least-once delivery: `twice`, every message arrives once more after its first delivery (an ack that
+ * was lost); `overlapping`, twice at the same time (a redelivery while the first still runs elsewhere).
+ */
+type Delivery = 'once' | 'twice' | 'overlapping';
+
 class Job implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly kind: JobKind | 'auto',
     readonly fault: Fault,
-    readonly duplicate = false,
+    readonly delivery: Delivery = 'once',
   ) {}
   check = () => true;
   async run(m: Model, r: Real): Promise<void> {
@@ -173,7 +189,8 @@ class Job implements fc.AsyncCommand<Model, Real> {
         : [...(await planTabJob(r.shop, this.kind, 1)), ...(await planTabJob(r.shop, this.kind, 2))];
     await deliverQueued(r); // anything an earlier step left (none expected)
     let first = true;
-    await drainOptimiseQueue(messages, {
+    const drain = this.delivery === 'overlapping' ? overlapOptimiseQueue : drainOptimiseQueue;
+    await drain(messages, {
       beforeBatch: async () => {
         await injectFault(r.emu, first ? this.fault : 'none');
         first = false;
@@ -181,9 +198,7 @@ class Job implements fc.AsyncCommand<Model, Real> {
       afterRetries: async () => void (await r.emu.clearFaults()),
     });
     await r.emu.clearFaults();
-    // At-least-once delivery: with `duplicate`, every message arrives once more after its first delivery
-    // (an ack that was lost). Queues hands a message to one invocation at a time, so never both at once.
-    if (this.duplicate) await drainOptimiseQueue(messages);
+    if (this.delivery === 'twice') await drainOptimiseQueue(messages);
     if (this.kind === 'restore') {
       // 4. a restore is never charged; 3. it ends Restored with the original's bytes, or says why not
       expect(await ledgerCount(r.shop.id), `4: a restore was charged\n${m.log.join('\n')}`).toBe(chargesBefore);
@@ -200,7 +215,9 @@ class Job implements fc.AsyncCommand<Model, Real> {
     await checkInvariants(m, r);
   }
   toString = () =>
-    `${this.kind}${this.fault === 'none' ? '' : ` with ${this.fault}`}${this.duplicate ? ', delivered twice' : ''}`;
+    `${this.kind}${this.fault === 'none' ? '' : ` with ${this.fault}`}${
+      this.delivery === 'once' ? '' : this.delivery === 'twice' ? ', delivered twice' : ', delivered twice at the same time'
+    }`;
 }
 
 // ---- what merchants, other apps and time do ----
@@ -371,9 +388,9 @@ const jobs = fc
   .tuple(
     fc.constantFrom<JobKind | 'auto'>('optimize', 'reoptimize', 'restore', 'auto'),
     fc.constantFrom<Fault>('none', 'none', 'graphql-429', 'graphql-5xx', 'cdn-5xx', 'file-processing'),
-    fc.boolean(),
+    fc.constantFrom<Delivery>('once', 'twice', 'overlapping'),
   )
-  .map(([k, f, twice]) => new Job(k, f, twice));
+  .map(([k, f, delivery]) => new Job(k, f, delivery));
 
 // Jobs twice: what the merchant asks of us comes as often as what happens to the store.
 const commands = [

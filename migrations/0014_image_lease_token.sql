@@ -1,0 +1,1 @@
+ALTER TABLE `images` ADD `lock_token` text;
