@@ -3,12 +3,12 @@
 // that are neither our result nor the original we stored, the merchant (or another app) changed the
 // picture. That picture is a new original: the row moves on to it, the old pair is kept in
 // image_versions for the record, and nothing is ever put back over the newer picture.
-import { listImagesToCheck, retireImageVersion, updateImage, type ImagePatch, type ImageRow } from '../db/images';
+import { claimImage, getImageWithItem, listImagesToCheck, releaseImage, retireImageVersion, type ImageRow } from '../db/images';
 import { refreshItemSummary, type ItemRow } from '../db/items';
 import type { ShopRow } from '../db/shops';
 import { sha256HexOfBytes } from '../lib/crypto';
 import type { PlainMessageKey } from '../../shared/messages';
-import type { LeasedImage } from './lease';
+import { leasedImage, type LeasedImage } from './lease';
 import { targetOf } from './on-shopify';
 import type { PipelineDeps } from './ports';
 
@@ -90,29 +90,43 @@ export async function moveToNewPicture(
 /** Images checked per catalogue message; the rest wait for the next one (or for their own job's check). */
 const CHECKS_PER_RUN = 25;
 
+/** The holder the image lease names while the check below looks at an image (images.lock_job_id). */
+export const SERVED_CHECK_HOLDER = 'served-check';
+
 /**
  * After a catalogue sync: the images it saw at a new URL while we hold their pair (`check_served`) are
  * compared with what Shopify serves. Anything but what the row says moves the row on (automatic mode then
  * sees a new pending image); the expected bytes just clear the flag. A failed look is left for later.
+ * Each image is looked at under the image lease (lease.ts), and from the row as it is once the lease is
+ * ours: a job that changed the image after the list was read would otherwise have its own new result taken
+ * for a picture we did not write, and a job starting meanwhile would write over the moved row. An image a
+ * job holds is skipped: the job compares what Shopify serves itself before it writes.
  */
 export async function followServedPictures(deps: PipelineDeps, shop: ShopRow): Promise<{ checked: number; moved: number }> {
   const rows = await listImagesToCheck(deps.db, shop.id, CHECKS_PER_RUN);
   let moved = 0;
-  for (const { image, item } of rows) {
-    const write = (patch: ImagePatch) => updateImage(deps.db, shop.id, image.id, patch);
-    const holder = { write, renew: async () => {} };
+  for (const { image: listed } of rows) {
+    const token = crypto.randomUUID();
+    if (!(await claimImage(deps.db, shop.id, listed.id, { jobId: SERVED_CHECK_HOLDER, token }, deps.now(), deps.leaseMs)))
+      continue;
     try {
+      const now = await getImageWithItem(deps.db, shop.id, listed.id);
+      if (!now || !now.image.checkServed || now.image.deleted) continue; // a job looked already
+      const { image, item } = now;
+      const lease = leasedImage(deps, token, image);
       const served = await readServed(deps, shop, item, image);
       if (served.kind === 'gone') continue; // the sync marks vanished images deleted
       // Not what the row says (a new picture, or the merchant put the original back over our result):
       // the row follows Shopify, the old pair stays on record.
       if (!servedAsRowSays(image, served.kind)) {
-        await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', holder);
+        await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', lease);
         await refreshItemSummary(deps.db, shop.id, item.id); // the history row says what is optimised now
         moved++;
-      } else await write({ checkServed: false, ...(served.url ? { src: served.url } : {}) });
+      } else await lease.write({ checkServed: false, ...(served.url ? { src: served.url } : {}) });
     } catch (err) {
-      deps.log.warn('served_check_failed', { shopId: shop.id, imageId: image.id, error: String(err) });
+      deps.log.warn('served_check_failed', { shopId: shop.id, imageId: listed.id, error: String(err) });
+    } finally {
+      await releaseImage(deps.db, shop.id, listed.id, token);
     }
   }
   return { checked: rows.length, moved };

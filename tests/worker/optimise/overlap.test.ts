@@ -15,7 +15,7 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { getJob, listJobImages } from '../../../worker/db/jobs';
-import { imageVersions } from '../../../worker/db/schema';
+import { images, imageVersions } from '../../../worker/db/schema';
 import type { ShopRow } from '../../../worker/db/shops';
 import type { EngineResult, EngineSettings } from '../../../worker/images/types';
 import { sha256HexOfBytes } from '../../../worker/lib/crypto';
@@ -23,6 +23,7 @@ import type { Verdict } from '../../../worker/lib/queue-consumer';
 import type { OptimiseMessage } from '../../../worker/messages/optimise';
 import { processOptimiseMessage } from '../../../worker/optimise/consumer';
 import { planJob } from '../../../worker/optimise/plan';
+import { followServedPictures } from '../../../worker/optimise/served';
 import type { PipelineDeps } from '../../../worker/optimise/ports';
 import { ShopifyUserError } from '../../../worker/shopify/errors';
 import { createShop, db } from '../helpers';
@@ -65,11 +66,12 @@ class Delivery {
   private settled: (() => void) | null = null;
   readonly deps: PipelineDeps;
 
+  /** `work`: what the delivery does with its stopping deps (by default: the message's first delivery). */
   constructor(
     readonly name: string,
     base: PipelineDeps,
-    private readonly msg: OptimiseMessage,
-    private readonly attempts: number,
+    msg: OptimiseMessage,
+    private readonly work: (deps: PipelineDeps) => Promise<Verdict> = (deps) => processOptimiseMessage(deps, msg, 1),
   ) {
     const at =
       <A extends unknown[], R>(label: string, fn: (...a: A) => Promise<R>) =>
@@ -127,7 +129,7 @@ class Delivery {
     if (!this.started) {
       this.started = true;
       this.trail.push('start');
-      processOptimiseMessage(this.deps, this.msg, this.attempts).then(
+      this.work(this.deps).then(
         (v) => ((this.verdict = v), this.settle()),
         (e: unknown) => ((this.error = e), this.settle()),
       );
@@ -286,7 +288,7 @@ async function afterOverlap(w: World, kind: Kind, a: Delivery, b: Delivery): Pro
 }
 
 function pair(w: World): [Delivery, Delivery] {
-  return [new Delivery('A', w.base, w.msg, 1), new Delivery('B', w.base, w.msg, 1)];
+  return [new Delivery('A', w.base, w.msg), new Delivery('B', w.base, w.msg)];
 }
 
 describe('two deliveries of one message at the same time', { timeout: 120_000 }, () => {
@@ -375,8 +377,8 @@ describe('two deliveries of one message at the same time', { timeout: 120_000 },
         },
       },
     };
-    const a = new Delivery('A', refusing, w.msg, 1);
-    const b = new Delivery('B', w.base, w.msg, 1);
+    const a = new Delivery('A', refusing, w.msg);
+    const b = new Delivery('B', w.base, w.msg);
     await a.until('fileUpdate'); // A holds a fresh lease (its marker step) and is about to call Shopify
     w.clock.now += LEASE_MS + 1;
     await b.until('end');
@@ -431,5 +433,21 @@ describe('two deliveries of one message at the same time', { timeout: 120_000 },
     );
     expect(runs).toBe(RUNS);
     expect(takeovers, 'no schedule let one delivery take the image over from the other').toBeGreaterThan(0);
+  });
+});
+
+describe('the served check after a catalogue sync, beside a job on the same image', { timeout: 120_000 }, () => {
+  it('a re-optimise that replaces the image while the check looks is not taken for a picture we did not write', async () => {
+    const w = await world('reoptimize');
+    // The catalogue saw a new URL for the image (e.g. the webhook of our own earlier fileUpdate).
+    await db().update(images).set({ checkServed: true }).where(eq(images.id, w.imageId));
+    const check = new Delivery('S', w.base, w.msg, async (deps) => {
+      await followServedPictures(deps, w.shop);
+      return { ack: true };
+    });
+    const job = new Delivery('J', w.base, w.msg);
+    await check.until('shopify-url'); // the check read its list and is about to ask Shopify
+    await job.until('end'); // the re-optimise runs meanwhile (or waits for the image)
+    expect(await afterOverlap(w, 'reoptimize', check, job)).toEqual([]);
   });
 });
