@@ -8,6 +8,9 @@ import { preloadFirstScreen } from './build/screen-preload';
 export default defineConfig({
   root: __dirname,
   plugins: [react(), polarisTokensLightOnly(), trimPolarisCss(), preloadFirstScreen(`${__dirname}/src/router.tsx`)],
+  // shell/polaris-internals.ts imports a few Polaris files by their CommonJS path (the copy Node loads in
+  // the tests); the bundle takes the ES module copy of the same file, the one Polaris' index points to.
+  resolve: { alias: [{ find: /^@shopify\/polaris\/build\/cjs\//, replacement: '@shopify/polaris/build/esm/' }] },
   // No source maps in the build: they would be public static assets next to the code (issue 26).
   build: { outDir: '../dist/admin', emptyOutDir: true, sourcemap: false },
   server: {

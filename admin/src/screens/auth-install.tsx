@@ -1,4 +1,5 @@
-import { BlockStack, Box, Card, Page, Spinner, Text } from '@shopify/polaris';
+import { BlockStack, Box, Card, Spinner, Text } from '@shopify/polaris';
+import { Page } from '../shell/page';
 import { useRouter } from '@tanstack/react-router';
 import { useSetAtom } from 'jotai';
 import { useEffect, useRef, useState } from 'react';

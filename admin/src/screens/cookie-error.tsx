@@ -1,4 +1,5 @@
-import { BlockStack, Card, List, Page, Text } from '@shopify/polaris';
+import { BlockStack, Card, List, Text } from '@shopify/polaris';
+import { Page } from '../shell/page';
 import { useTranslation } from 'react-i18next';
 
 /** /cookieError: the app needs cookies for 30 days; on iOS cross-site tracking prevention must be off. */

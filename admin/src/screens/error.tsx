@@ -1,4 +1,5 @@
-import { Button, EmptyState, Page } from '@shopify/polaris';
+import { Button, EmptyState } from '@shopify/polaris';
+import { Page } from '../shell/page';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 

@@ -7,12 +7,12 @@ import {
   ChoiceList,
   Divider,
   InlineStack,
-  Page,
   ProgressBar,
   SkeletonBodyText,
   SkeletonDisplayText,
   Text,
 } from '@shopify/polaris';
+import { Page } from '../shell/page';
 import { useNavigate } from '@tanstack/react-router';
 import { useAtom } from 'jotai';
 import { useEffect, useRef, useState } from 'react';

@@ -1,4 +1,5 @@
-import { Banner, BlockStack, Card, Page, ProgressBar, Tabs, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Card, ProgressBar, Tabs, Text } from '@shopify/polaris';
+import { Page } from '../shell/page';
 import { useNavigate, useRouterState } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,5 @@
-import { Banner, BlockStack, Box, InlineStack, Layout, Page } from '@shopify/polaris';
+import { Banner, BlockStack, Box, InlineStack, Layout } from '@shopify/polaris';
+import { Page } from '../shell/page';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,5 @@
-import { Banner, BlockStack, Layout, Modal, Page, SkeletonBodyText, Card, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Layout, Modal, SkeletonBodyText, Card, Text } from '@shopify/polaris';
+import { Page } from '../shell/page';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changePlans, getPricingPlans } from '../api/calls';

@@ -6,12 +6,12 @@ import {
   EmptyState,
   InlineGrid,
   InlineStack,
-  Page,
   SkeletonBodyText,
   Tabs,
   Text,
   Thumbnail,
 } from '@shopify/polaris';
+import { Page } from '../shell/page';
 import { useLocation } from '@tanstack/react-router';
 import { useState } from 'react';
 import { formatNumber } from '../lib/intl';

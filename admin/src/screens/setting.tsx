@@ -1,4 +1,5 @@
-import { ActionList, BlockStack, Box, Card, Layout, Link, Page, Text } from '@shopify/polaris';
+import { ActionList, BlockStack, Box, Card, Layout, Link, Text } from '@shopify/polaris';
+import { Page } from '../shell/page';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import { Box, Button, EmptyState, Frame, InlineStack, Page, useBreakpoints } from '@shopify/polaris';
+import { Box, Button, EmptyState, InlineStack, useBreakpoints } from '@shopify/polaris';
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useAtom } from 'jotai';
 import { useEffect, useState } from 'react';
@@ -19,7 +19,9 @@ import { languageAtom, settingInfoAtom } from '../state/atoms';
 import { isLanguageCode, languageFromShopLocale } from '../../../shared/languages';
 import { ContactFormHost } from '../support/contact-form';
 import { PlanLimitHost } from './lazy-hosts';
+import { Frame } from './frame';
 import { NavTabs } from './nav-tabs';
+import { Page } from './page';
 import { ToastHost } from '../widgets/toast-host';
 
 type NavItem = { path: string; labelKey: string };
