@@ -1,5 +1,5 @@
 // The admin build's Polaris trimming (admin/build/polaris-trim.ts, issue 26): a rule goes only when no
-// element can match it, and the tokens keep the default theme whole.
+// element can match it, and the tokens keep of the default theme the groups Polaris' JavaScript reads.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import {
   polarisClassesIn,
   selectorCanMatch,
   splitSelectors,
+  themeGroupsReadBy,
   trimCss,
 } from '../../admin/build/polaris-trim';
 
@@ -84,6 +85,27 @@ describe('lightOnlyTokensSource', () => {
     const kept = /var themes = (\{[\s\S]*?\});\n/.exec(out)![1]!;
     expect(JSON.parse(kept)).toEqual({ light: real.themes.light });
     expect(out).toContain('var themeDefault = themes[themeNameDefault];');
+  });
+
+  it('keeps of the default theme exactly the groups named, and fails on a group the theme lacks', async () => {
+    const require = createRequire(import.meta.url);
+    const id = require.resolve('@shopify/polaris-tokens').replace(/cjs[\\/].*$/, 'esm/build/index.mjs');
+    const code = readFileSync(id, 'utf8');
+    const real = (await import(id)) as { themes: { light: Record<string, unknown> } };
+    const out = await lightOnlyTokensSource(code, id, new Set(['motion', 'zIndex']));
+    const kept = JSON.parse(/var themes = (\{[\s\S]*?\});\n/.exec(out)![1]!) as unknown;
+    expect(kept).toEqual({ light: { motion: real.themes.light.motion, zIndex: real.themes.light.zIndex } });
+    await expect(lightOnlyTokensSource(code, id, new Set(['motion', 'wobble']))).rejects.toThrow(/theme\.wobble/);
+  });
+
+  it('finds the groups Polaris reads (never an import path), and refuses a group read by a computed name', () => {
+    const polaris = [
+      "import { useTheme } from '../../utilities/use-theme.js';",
+      'const d = theme.motion["motion-duration-300"]; const z = Number(theme?.zIndex["z-index-11"]);',
+      'const o = themeDefault.space["space-500"]; props.children(theme);',
+    ];
+    expect([...themeGroupsReadBy(polaris)].sort()).toEqual(['motion', 'space', 'zIndex']);
+    expect(() => themeGroupsReadBy(['const v = theme[group];'])).toThrow(/computed/);
   });
 
   it('fails the build when the module no longer has the expected shape', async () => {
