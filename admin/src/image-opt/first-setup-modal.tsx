@@ -1,5 +1,6 @@
-import { Modal, Text } from '@shopify/polaris';
+import { Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
+import { Modal } from '../shell/modal';
 
 /** Settings were never saved: optimisation needs them first. */
 export function FirstSetupModal({ open, onClose, onSetUp }: { open: boolean; onClose: () => void; onSetUp: () => void }) {

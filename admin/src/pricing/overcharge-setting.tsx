@@ -1,4 +1,4 @@
-import { Badge, BlockStack, InlineStack, Modal, Text } from '@shopify/polaris';
+import { Badge, BlockStack, InlineStack, Text } from '@shopify/polaris';
 import { useAtomValue } from 'jotai';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { levelAtom } from '../state/atoms';
 import { SwitchToggle } from '../widgets/switch-toggle';
 import { OVERAGE_CENTS_PER_1000 } from '../../../shared/plans';
 import { InShopifyAdmin } from './in-shopify-admin';
+import { Modal } from '../shell/modal';
 
 type Account = { is_over_quota: number; is_capped: number; capped_amount: number };
 

@@ -1,4 +1,4 @@
-import { Banner, BlockStack, Layout, Modal, SkeletonBodyText, Card, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Layout, SkeletonBodyText, Card, Text } from '@shopify/polaris';
 import { Page } from '../shell/page';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +21,7 @@ import { msUntil } from '../lib/countdown';
 import { paidPlans } from '../lib/plan-stepping';
 import { useSetAtom } from 'jotai';
 import { settingInfoAtom } from '../state/atoms';
+import { Modal } from '../shell/modal';
 
 /** /pricing: plans, quota selector, account info, discount countdown, downgrade confirmation. */
 export function PricingScreen() {

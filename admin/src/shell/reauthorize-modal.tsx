@@ -1,4 +1,4 @@
-import { Banner, Modal, Text } from '@shopify/polaris';
+import { Banner, Text } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getAppDashboardData } from '../api/calls';
@@ -6,6 +6,7 @@ import { useApiQuery } from '../api/query';
 import { useSettingInfo } from '../hooks/use-settings-info';
 import { openTop } from '../lib/app-bridge';
 import { isClosed, markClosed } from '../lib/session-flags';
+import { Modal } from './modal';
 
 const FLAG = 'reauthorize';
 

@@ -1,6 +1,7 @@
-import { Modal, Text } from '@shopify/polaris';
+import { Text } from '@shopify/polaris';
 import { useBlocker } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
+import { Modal } from '../shell/modal';
 
 /**
  * Asks before leaving a screen with unsaved changes: in-app navigation gets the Leave /
