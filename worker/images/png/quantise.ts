@@ -17,7 +17,8 @@ export function countColours(img: Rgba, limit = 256): number {
   return seen.size;
 }
 
-type Box = { idx: Uint32Array; lo: number; hi: number };
+/** A box of samples idx[lo, hi); its widest channel and that channel's range, measured once (a box never changes until it is split). */
+type Box = { idx: Uint32Array; lo: number; hi: number; range: number; channel: number };
 
 /** The median-cut sample takes every step-th pixel (row-major), at most about MAX_SAMPLES of them. */
 export function sampleStep(pixels: number): number {
@@ -45,46 +46,57 @@ export function quantise(img: Rgba, colours = 256): Rgba {
 export function buildPalette(d: Uint8Array, colours = 256): Uint8ClampedArray {
   const samples = new Uint32Array(d.length >> 2);
   for (let k = 0; k < samples.length; k++) samples[k] = k * 4;
-  const boxes: Box[] = [{ idx: samples, lo: 0, hi: samples.length }];
-  const rangeOf = (b: Box): [number, number] => {
-    let best = 0,
-      bestC = 0;
+  const box = (lo: number, hi: number): Box => {
+    // The channel with the widest range (the first of equals) and that range.
+    let range = 0,
+      channel = 0;
     for (let c = 0; c < 4; c++) {
       let mn = 255,
         mx = 0;
-      for (let k = b.lo; k < b.hi; k++) {
-        const v = d[b.idx[k]! + c]!;
+      for (let k = lo; k < hi; k++) {
+        const v = d[samples[k]! + c]!;
         if (v < mn) mn = v;
         if (v > mx) mx = v;
       }
-      if (mx - mn > best) {
-        best = mx - mn;
-        bestC = c;
+      if (mx - mn > range) {
+        range = mx - mn;
+        channel = c;
       }
     }
-    return [best, bestC];
+    return { idx: samples, lo, hi, range, channel };
+  };
+  const boxes: Box[] = [box(0, samples.length)];
+  // Stable counting sort of one box by one channel: the order a stable comparison sort gives (ties keep
+  // their order), in O(n + 256) instead of O(n log n) comparator calls.
+  const counts = new Uint32Array(257);
+  const sorted = new Uint32Array(samples.length);
+  const sortBox = (b: Box): void => {
+    counts.fill(0);
+    for (let k = b.lo; k < b.hi; k++) counts[d[samples[k]! + b.channel]! + 1]!++;
+    for (let v = 1; v <= 256; v++) counts[v]! += counts[v - 1]!;
+    for (let k = b.lo; k < b.hi; k++) {
+      const s = samples[k]!;
+      sorted[counts[d[s + b.channel]!]!++] = s;
+    }
+    samples.set(sorted.subarray(0, b.hi - b.lo), b.lo);
   };
   while (boxes.length < colours) {
     let pick = -1,
-      score = 0,
-      channel = 0;
+      score = 0;
     for (let i = 0; i < boxes.length; i++) {
       const b = boxes[i]!;
       if (b.hi - b.lo < 2) continue;
-      const [range, c] = rangeOf(b);
-      const sc = range * Math.sqrt(b.hi - b.lo);
+      const sc = b.range * Math.sqrt(b.hi - b.lo);
       if (sc > score) {
         score = sc;
         pick = i;
-        channel = c;
       }
     }
     if (pick < 0) break;
     const b = boxes[pick]!;
-    const part = Array.from(b.idx.subarray(b.lo, b.hi)).sort((x, y) => d[x + channel]! - d[y + channel]!);
-    b.idx.set(part, b.lo);
-    const mid = b.lo + (part.length >> 1);
-    boxes.splice(pick, 1, { idx: b.idx, lo: b.lo, hi: mid }, { idx: b.idx, lo: mid, hi: b.hi });
+    sortBox(b);
+    const mid = b.lo + ((b.hi - b.lo) >> 1);
+    boxes.splice(pick, 1, box(b.lo, mid), box(mid, b.hi));
   }
   const palette = new Uint8ClampedArray(boxes.length * 4);
   boxes.forEach((b, i) => {
