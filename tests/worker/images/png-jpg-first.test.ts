@@ -1,6 +1,7 @@
 // PNG to JPG on the row-wise path (png/large.ts): the JPG is made first, and the PNG candidates (lossless
 // re-encode, palette) are only written while they could still win. On a photo that means a few rows
-// instead of a whole deflate and median-cut pass. The order must not change the choice: every case here
+// instead of a whole deflate and median-cut pass, and the statistics the PNG candidates need are gathered
+// while the JPG is encoded (one read of the original fewer). The order must not change the choice: every case here
 // runs both orders and compares the result byte for byte.
 import { describe, expect, it } from 'vitest';
 import type { Candidate } from '../../../worker/images/candidates';
@@ -50,14 +51,20 @@ async function makePng(fill: Fill): Promise<Uint8Array> {
   return w.finish();
 }
 
-type Run = { best: Candidate | null; note?: string; pngRows: number; jpegEncodes: number };
+type Run = { best: Candidate | null; note?: string; pngRows: number; jpegEncodes: number; passes: number };
 async function run(input: Uint8Array, s: EngineSettings, jpgFirst: boolean): Promise<Run> {
   largePngCounters.jpgFirst = jpgFirst;
   largePngCounters.pngRows = 0;
   largePngCounters.jpegEncodes = 0;
+  largePngCounters.passes = 0;
   try {
     const r = await largePngCandidates(input, readHeader(input, 'png'), s, 'on');
-    return { ...r, pngRows: largePngCounters.pngRows, jpegEncodes: largePngCounters.jpegEncodes };
+    return {
+      ...r,
+      pngRows: largePngCounters.pngRows,
+      jpegEncodes: largePngCounters.jpegEncodes,
+      passes: largePngCounters.passes,
+    };
   } finally {
     largePngCounters.jpgFirst = true;
   }
@@ -82,6 +89,9 @@ describe('PNG to JPG, row-wise: the JPG first, PNG candidates only while they ca
     expect(after.best!.format).toBe('jpeg');
     expect(before.pngRows).toBe(H); // the wasted pass: every row deflated and palette-mapped
     expect(after.pngRows).toBeLessThan(H);
+    // Before: statistics, PNG candidates, JPG encode, guard. After: the statistics ride on the JPG's encode.
+    expect(before.passes).toBe(4);
+    expect(after.passes).toBe(3);
   });
 
   it('a photo without size control: the JPG wins unread by any PNG writer', { timeout: 120_000 }, async () => {
@@ -89,6 +99,7 @@ describe('PNG to JPG, row-wise: the JPG first, PNG candidates only while they ca
     const { after } = await both(input, lossy(75, { pngToJpg: true, pngToJpgSizeControl: false }));
     expect(after.best!.format).toBe('jpeg');
     expect(after.pngRows).toBe(0);
+    expect(after.passes).toBe(2); // the JPG's encode and its guard: no statistics, no PNG candidate
   });
 
   it('a photo in lossless mode with PNG to JPG (q90): the same JPG', { timeout: 120_000 }, async () => {

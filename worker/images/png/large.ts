@@ -2,7 +2,8 @@
 // Decoding is png/stream.ts (native inflate + unfiltering), encoding png/writer.ts (native deflate),
 // JPEG rows jpeg/rows.ts, judging guard/strip-guard.ts. Each pass re-decodes the original instead of keeping
 // pixels, so memory is a few strips, the palette tools (8 MB) and the compressed outputs.
-//   pass 1 (stats): opaque? grey? <= 256 colours? and the median-cut sample
+//   pass 1 (stats): opaque? grey? <= 256 colours? and the median-cut sample (gathered during the JPG's
+//                   encode when the JPG comes first: no pass of its own)
 //   pass 2 (encode): lossless PNG in the smallest exact colour type, and (lossy, > 256 colours) the
 //                    palette PNG judged by the palette guard
 //   PNG to JPG:      JPEG from rows (MozJPEG, streaming), then the guard reads it back row by row
@@ -57,38 +58,46 @@ export async function largePngCandidates(
   }
   const wm = s.watermark ? await placeLogo(s.watermark, W, H) : null;
   const rows = stripRowsFor(W);
-  const strips: Strips = target
-    ? (fn) =>
-        resizedStrips(info, target, rows, (rgba, y, n) => {
+  const strips: Strips = (fn) => {
+    largePngCounters.passes++;
+    return target
+      ? resizedStrips(info, target, rows, (rgba, y, n) => {
           wm?.drawRows(rgba, y, n, W);
           return fn(rgba, y, n);
         })
-    : (fn) =>
-        forEachRgbaStrip(info, rows, (rgba, y, n) => {
+      : forEachRgbaStrip(info, rows, (rgba, y, n) => {
           wm?.drawRows(rgba, y, n, W);
           return fn(rgba, y, n);
         });
-
-  const stats = await collectStats({ width: W, height: H }, strips);
+  };
   const lossy = s.mode === 'lossy';
-  const exact = exactFormat(stats, W);
-  const lossless = createPngWriter({ width: W, height: H, ...exact.options, extraChunks: info.colourChunks });
-  const mapper = lossy && stats.colours === null ? createPaletteMapper(buildPalette(stats.samples)) : null;
-  const paletteWriter = mapper
-    ? createPngWriter({
-        width: W,
-        height: H,
-        bitDepth: 8,
-        colourType: 3,
-        ...paletteChunks(mapper.palette),
-        extraChunks: info.colourChunks,
-      })
-    : null;
-  const paletteGuard = mapper ? createStripGuard({ width: W, height: H, level: 'palette', quality: s.quality }) : null;
 
-  const row = new Uint8Array(Math.max(exact.rowBytes, W));
-  const indices = new Uint8Array(W);
-  const mapped = mapper ? new Uint8Array(rows * W * 4) : null;
+  // Pass 1's statistics, needed only by the PNG candidates: gathered while the JPG is encoded when the JPG
+  // comes first (one read of the original fewer), else by a pass of their own.
+  let stats: Stats | null = null;
+  const statsNow = async (): Promise<Stats> => (stats ??= await collectStats({ width: W, height: H }, strips));
+  /** The PNG candidates' writers, palette and guard, made when the first PNG pass needs them. */
+  const pngTools = async () => {
+    const st = await statsNow();
+    const exact = exactFormat(st, W);
+    const lossless = createPngWriter({ width: W, height: H, ...exact.options, extraChunks: info.colourChunks });
+    const mapper = lossy && st.colours === null ? createPaletteMapper(buildPalette(st.samples)) : null;
+    const paletteWriter = mapper
+      ? createPngWriter({
+          width: W,
+          height: H,
+          bitDepth: 8,
+          colourType: 3,
+          ...paletteChunks(mapper.palette),
+          extraChunks: info.colourChunks,
+        })
+      : null;
+    const paletteGuard = mapper ? createStripGuard({ width: W, height: H, level: 'palette', quality: s.quality }) : null;
+    const row = new Uint8Array(Math.max(exact.rowBytes, W));
+    const indices = new Uint8Array(W);
+    const mapped = mapper ? new Uint8Array(rows * W * 4) : null;
+    return { exact, lossless, mapper, paletteWriter, paletteGuard, row, indices, mapped };
+  };
 
   /**
    * Pass 2: the PNG candidates and the best of them (with the stripped original). A writer whose deflated
@@ -96,6 +105,7 @@ export async function largePngCandidates(
    * stops once no writer is left.
    */
   const pngPass = async (cap = Infinity): Promise<{ bestPng: Candidate | null; note?: string }> => {
+    const { exact, lossless, mapper, paletteWriter, paletteGuard, row, indices, mapped } = await pngTools();
     // Candidates that can no longer win are dropped as soon as that is certain, with their output:
     // a lossless re-encode already larger than the stripped original, a palette already banding.
     let losslessAlive = true;
@@ -176,9 +186,26 @@ export async function largePngCandidates(
     const bandedRoom = left - bandedWriterHeapBytes(W);
     if (banded && bandedRoom < 2 << 20)
       return { failed: `JPG not tried: ${Math.round(Math.max(0, left) / 2 ** 20)} MB left after the PNG work` };
-    const encode = (q: number) => {
+    // The first encode reads every strip of the original once: pass 1's statistics are gathered on the way
+    // (the same strips in the same order as a pass of their own), unless something already gathered them.
+    const sink = stats ? null : statsCollector({ width: W, height: H });
+    const tapped: Strips = sink
+      ? (fn) =>
+          strips((rgba, y, n) => {
+            sink.push(rgba, y, n);
+            return fn(rgba, y, n);
+          })
+      : strips;
+    let first = true;
+    const encode = async (q: number) => {
       largePngCounters.jpegEncodes++;
-      return banded ? encodeJpegBands(W, H, strips, q, Math.floor(bandedRoom / 2)) : encodeJpegRows(W, H, strips, q, trellis);
+      const from = first ? tapped : strips;
+      first = false;
+      const out = await (banded
+        ? encodeJpegBands(W, H, from, q, Math.floor(bandedRoom / 2))
+        : encodeJpegRows(W, H, from, q, trellis));
+      if (sink && from === tapped) stats ??= sink.result(); // complete: the encoder took every row
+      return out;
     };
     let q = lossy ? s.quality : 90;
     let jpgBytes: Uint8Array;
@@ -265,10 +292,11 @@ const size = (c: Candidate & { length?: number }) => c.length ?? c.bytes.length;
 class NothingLeft extends Error {}
 
 /**
- * For tests: rows fed to the PNG candidates' writers and JPEG encodes (no wasted pass comes back), and the
- * JPG-first order switch (off: the PNG candidates first, as before; the choice must not differ).
+ * For tests: rows fed to the PNG candidates' writers, JPEG encodes and reads of the original (`passes`,
+ * whole or stopped early) (no wasted pass comes back), and the JPG-first order switch (off: the PNG
+ * candidates first, as before; the choice must not differ).
  */
-export const largePngCounters = { jpgFirst: true, pngRows: 0, jpegEncodes: 0 };
+export const largePngCounters = { jpgFirst: true, pngRows: 0, jpegEncodes: 0, passes: 0 };
 
 /**
  * The original's RGBA strips resized to `target` (gamma-aware Lanczos-3, premultiplied alpha), handed on
@@ -306,6 +334,16 @@ type Strips = (fn: (rgba: Uint8Array, y: number, n: number) => void | Promise<vo
 
 /** Pass 1: what exact (lossless) colour type fits, and every sampleStep-th pixel for the median cut. */
 async function collectStats(info: { width: number; height: number }, strips: Strips): Promise<Stats> {
+  const c = statsCollector(info);
+  await strips((rgba, y, rows) => c.push(rgba, y, rows));
+  return c.result();
+}
+
+/** Pass 1's statistics fed strip by strip (top to bottom, every row once): its own pass or the JPG encode's. */
+function statsCollector(info: { width: number; height: number }): {
+  push(rgba: Uint8Array, y: number, rows: number): void;
+  result(): Stats;
+} {
   const n = info.width * info.height;
   const step = sampleStep(n);
   const samples = new Uint8Array(Math.ceil(n / step) * 4);
@@ -315,7 +353,7 @@ async function collectStats(info: { width: number; height: number }, strips: Str
   let grey = true;
   let colours: Map<number, number> | null = new Map();
   let last = -1;
-  await strips((rgba, y, rows) => {
+  const push = (rgba: Uint8Array, y: number, rows: number): void => {
     const first = y * info.width;
     const count = rows * info.width;
     const px = new Uint32Array(rgba.buffer, rgba.byteOffset, count);
@@ -333,8 +371,8 @@ async function collectStats(info: { width: number; height: number }, strips: Str
     }
     for (; nextSample < first + count; nextSample += step, taken += 4)
       samples.set(rgba.subarray((nextSample - first) * 4, (nextSample - first) * 4 + 4), taken);
-  });
-  return { opaque, grey, colours, samples: samples.subarray(0, taken) };
+  };
+  return { push, result: () => ({ opaque, grey, colours, samples: samples.subarray(0, taken) }) };
 }
 
 type Exact = {
