@@ -132,7 +132,7 @@ export async function markOwnOutput(run: OptimiseRun): Promise<Outcome> {
   const { deps, ctx, lease } = run;
   const c = await deps.quota.charge(ctx.shop, { imageId: lease.row.id, jobId: ctx.job.id });
   if (!c.ok) deps.log.warn('own_output_uncharged', { shopId: ctx.shop.id, imageId: lease.row.id, reason: 'quota_exhausted' });
-  await lease.write({ status: 'compressed', step: 'done', failReason: null });
+  await lease.write({ status: 'compressed', step: 'done', failReason: null, checkServed: false });
   return { kind: 'done', status: 'skipped', note: 'own output' };
 }
 
@@ -162,6 +162,9 @@ export async function storeOriginal(run: OptimiseRun, fetched: Fetched | null): 
       // The merchant's own words, kept from before our first change: a later run finds ours on Shopify.
       originalAlt: image.altEdited ? image.originalAlt : image.alt,
       originalFileName: image.fileNameEdited ? image.originalFileName : image.fileName,
+      // fetchOriginal just compared what Shopify serves: a later mark by the catalogue sync (a newer
+      // picture while this run works) stays, and the served check looks at it once the lease is given back.
+      checkServed: false,
     });
   }
   await lease.write({ step: 'original_saved', status: 'processing', failReason: null });
@@ -414,7 +417,6 @@ export async function record(run: OptimiseRun, made: Made, change: Change): Prom
     ...(result ? {} : { resultKey: null }),
     restored: false,
     expired: false,
-    checkServed: false,
     optimisedAt: now,
     // The original was written at originalStoredAt (storeOriginal): R2 deletes it 30 days from then.
     expiresAt: (image.originalStoredAt ?? now) + KEEP_MS,

@@ -450,4 +450,21 @@ describe('the served check after a catalogue sync, beside a job on the same imag
     await job.until('end'); // the re-optimise runs meanwhile (or waits for the image)
     expect(await afterOverlap(w, 'reoptimize', check, job)).toEqual([]);
   });
+  it('a newer picture the merchant puts up while a job finishes is compared once the job gives the image back', async () => {
+    const w = await world('optimize');
+    const job = new Delivery('J', w.base, w.msg);
+    await job.until('fileUpdate-taken'); // Shopify serves our result; D1 does not know yet
+    // The merchant replaces the file (Files > Replace) and the catalogue sync marks the row for a look.
+    const src = (await imageRow(w.imageId))!.src;
+    const newer = w.original.slice();
+    newer[100] = (newer[100]! + 1) % 256;
+    w.fakes.cdn.set(src, newer);
+    await db().update(images).set({ checkServed: true }).where(eq(images.id, w.imageId));
+    await job.until('end');
+    await followServedPictures(w.base, w.shop); // the sync's served check after the job
+    const row = (await imageRow(w.imageId))!;
+    // The row follows Shopify: a pending image of the newer picture, never "Compressed" over it.
+    expect([row.status, row.noteKey, row.resultSha256]).toEqual(['pending', 'server.optimise.changedInShopify', null]);
+    expect(w.fakes.cdn.get(src)).toEqual(newer);
+  });
 });
