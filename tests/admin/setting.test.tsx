@@ -121,7 +121,8 @@ describe('settings (/setting) image optimisation section and leave guard', () =>
     fireEvent.click(await screen.findByRole('button', { name: 'Image Optimization Settings' }));
     const save = await screen.findByRole('button', { name: 'Save' });
     expect(save.getAttribute('aria-disabled')).toBe('true');
-    fireEvent.click(screen.getByLabelText('Automatic'));
+    // The image settings mount one transition after the account section, then read the settings.
+    fireEvent.click(await screen.findByLabelText('Automatic'));
     expect(screen.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).not.toBe('true');
 
     void router.navigate({ to: '/pricing' });

@@ -5,6 +5,7 @@ import type { ImageSettings } from '../../../shared/image-settings';
 import { ImageSettingsForm, useImageSettings } from '../image-settings';
 import { AdminSaveBar } from '../image-settings/save-bar';
 import { LeaveConfirm, LeaveGuard } from '../widgets/leave-guard';
+import { useReadyInTransition } from '../hooks/use-later';
 
 type Props = { open: boolean; firstTime: boolean; onClose: () => void; onSaved: (saved: ImageSettings) => void };
 
@@ -25,6 +26,9 @@ function SheetBody({ firstTime, onClose, onSaved }: Omit<Props, 'open'>) {
   const [asking, setAsking] = useState(false);
   const close = () => (settings.dirty ? setAsking(true) : onClose());
   const save = () => void settings.save().then((ok) => ok && onClose());
+  // The form renders in a transition, not inside the synchronous update that brought the settings
+  // (issue 26: opening the sheet was one long task).
+  const formShown = useReadyInTransition(!settings.loading);
   return (
     <>
       <LeaveGuard when={settings.dirty} />
@@ -67,7 +71,7 @@ function SheetBody({ firstTime, onClose, onSaved }: Omit<Props, 'open'>) {
         <div style={{ flex: 1, overflowY: 'auto', padding: 20 }}>
           <BlockStack gap="400">
             {/* The form's own banner says to finish the settings while they were never saved. */}
-            {settings.loading ? (
+            {settings.loading || !formShown ? (
               <SkeletonBodyText lines={10} />
             ) : (
               <ImageSettingsForm

@@ -6,6 +6,7 @@ import { ImageSettingsForm } from './image-settings-form';
 import { AdminSaveBar } from './save-bar';
 import { useImageSettings } from './use-image-settings';
 import { WATERMARK_SIZE_MIN } from './watermark-section';
+import { useReadyInTransition } from '../hooks/use-later';
 
 /**
  * The whole settings editor: heading, Discard / Save (enabled only after a change, disabled while a
@@ -16,6 +17,8 @@ import { WATERMARK_SIZE_MIN } from './watermark-section';
 export function ImageSettingsPanel({ title, onSaved }: { title: string; onSaved?: (saved: ImageSettings) => void }) {
   const { t } = useTranslation();
   const settings = useImageSettings(onSaved);
+  // The form renders in a transition, not inside the synchronous update that brought the settings (issue 26).
+  const formShown = useReadyInTransition(!settings.loading);
   return (
     <BlockStack gap="400">
       <LeaveGuard when={settings.dirty} />
@@ -39,7 +42,7 @@ export function ImageSettingsPanel({ title, onSaved }: { title: string; onSaved?
           </Button>
         </InlineStack>
       </InlineStack>
-      {settings.loading ? (
+      {settings.loading || !formShown ? (
         <SkeletonBodyText lines={8} />
       ) : (
         <ImageSettingsForm

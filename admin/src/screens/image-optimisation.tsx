@@ -29,6 +29,8 @@ import { useImagePage } from '../image-opt/use-image-page';
 import { useViewUpload } from '../image-opt/use-view-upload';
 import { useOptProgress, type StartedFrom } from '../image-opt/use-opt-progress';
 import { usePagedList } from '../image-opt/use-paged-list';
+import { Later, useReadyInTransition } from '../hooks/use-later';
+import { useWarmIntl } from '../hooks/use-warm-intl';
 
 // Loaded on use (issue 26): the settings sheet (the whole settings form), the upload, the manual run and
 // the before/after comparison are fetched when the merchant opens them, not with the screen.
@@ -77,10 +79,14 @@ export function ImageOptimisationScreen() {
   };
   const needsSetup = (then: Dialog) => setDialog(isDefault ? 'firstSetup' : then);
   const optimisedOnce = (totals.total_opt_num ?? 0) > 0;
+  useWarmIntl();
 
   // The banners above the statistics depend on the shop's settings too: wait for them, so none pushes the cards
-  // down after they were painted (issue 26).
-  if (page.loading || !info)
+  // down after they were painted (issue 26). The page then renders in a transition, not inside the
+  // synchronous update that brought the data, and what is below the statistics one transition later
+  // (hooks/use-later.ts).
+  const show = useReadyInTransition(!page.loading && !!info);
+  if (!show)
     return (
       <SkeletonPage title={t('screens.imageOptimisation.title')} primaryAction>
         <BlockStack gap="400">
@@ -126,28 +132,32 @@ export function ImageOptimisationScreen() {
             <ReviewBanner when={!usedUp && optimisedOnce} />
             <PartnerAdBanner when={!usedUp && !(optimisedOnce && info?.review_tips)} />
             <StatsCards totals={totals} quota={quota} level={level} />
-            <AutoOptimiseCard
-              isDefault={isDefault}
-              on={settings.auto_switch === 1 && !isDefault}
-              onChanged={(on) => page.patchSettings({ auto_switch: on ? 1 : 0 })}
-              onNeedsSetup={() => setDialog('firstSetup')}
-              hasContent={settings.image_opt.switch === 1 || settings.alt_text.switch === 1 || settings.file_name.switch === 1}
-              onOpenSettings={() => setDialog('sheet')}
-            />
-            <ProgressPanel progress={progress} />
-            <HistorySection
-              tab={tab}
-              onTab={setTab}
-              list={history}
-              onStarted={(startedTab) => started(startedTab, 'history')}
-              onView={viewUpload}
-            />
+            <Later>
+              <AutoOptimiseCard
+                isDefault={isDefault}
+                on={settings.auto_switch === 1 && !isDefault}
+                onChanged={(on) => page.patchSettings({ auto_switch: on ? 1 : 0 })}
+                onNeedsSetup={() => setDialog('firstSetup')}
+                hasContent={settings.image_opt.switch === 1 || settings.alt_text.switch === 1 || settings.file_name.switch === 1}
+                onOpenSettings={() => setDialog('sheet')}
+              />
+              <ProgressPanel progress={progress} />
+              <HistorySection
+                tab={tab}
+                onTab={setTab}
+                list={history}
+                onStarted={(startedTab) => started(startedTab, 'history')}
+                onView={viewUpload}
+              />
+            </Later>
           </BlockStack>
         </Layout.Section>
       </Layout>
-      <InlineStack align="center">
-        <AppFooterHelp />
-      </InlineStack>
+      <Later>
+        <InlineStack align="center">
+          <AppFooterHelp />
+        </InlineStack>
+      </Later>
       <Suspense fallback={null}>
         {dialog === 'manual' && <ManualModal open onClose={() => setDialog('none')} onStarted={started} />}
         {dialog === 'upload' && (

@@ -22,6 +22,8 @@ import { paidPlans } from '../lib/plan-stepping';
 import { useSetAtom } from 'jotai';
 import { settingInfoAtom } from '../state/atoms';
 import { Modal } from '../shell/modal';
+import { Later, useReadyInTransition } from '../hooks/use-later';
+import { useWarmIntl } from '../hooks/use-warm-intl';
 
 /** /pricing: plans, quota selector, account info, discount countdown, downgrade confirmation. */
 export function PricingScreen() {
@@ -64,11 +66,15 @@ export function PricingScreen() {
   const choose = (level: number) =>
     !isEmbedded() ? setInAdminOnly(true) : level === 0 ? setConfirmDowngrade(true) : void change(level);
   const discountActive = data !== null && data.canDiscount && msUntil(data.rebate_info.expired_time, Date.now()) > 0;
+  // The plans render in a transition, not inside the synchronous update that brought them, and the
+  // account column one transition later (hooks/use-later.ts); the prices' formatters are built meanwhile.
+  useWarmIntl();
+  const shown = useReadyInTransition(data !== null);
 
   return (
     <Page title={t('pricing.title')}>
       <BillingResultBanner price={data?.current_price ? priceLine(data.current_price, t, i18n.language) : null} />
-      {!data ? (
+      {!data || !shown ? (
         <Card>
           <SkeletonBodyText lines={8} />
         </Card>
@@ -104,10 +110,12 @@ export function PricingScreen() {
               />
             </Layout.Section>
             <Layout.Section variant="oneThird">
-              <BlockStack gap="400">
-                <AccountCard data={data} />
-                <UsageCapCard data={data} />
-              </BlockStack>
+              <Later>
+                <BlockStack gap="400">
+                  <AccountCard data={data} />
+                  <UsageCapCard data={data} />
+                </BlockStack>
+              </Later>
             </Layout.Section>
           </Layout>
         </BlockStack>

@@ -1,4 +1,4 @@
-import { ActionList, BlockStack, Box, Card, Layout, Link, Text } from '@shopify/polaris';
+import { ActionList, BlockStack, Box, Card, Layout, Link, SkeletonBodyText, Text } from '@shopify/polaris';
 import { Page } from '../shell/page';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
@@ -8,6 +8,8 @@ import { ImageSettingsPanel } from '../image-settings';
 import { LanguageSelect } from '../account/language-select';
 import { OverchargeSetting } from '../pricing/overcharge-setting';
 import { useSettingInfo } from '../hooks/use-settings-info';
+import { Later, useReadyInTransition } from '../hooks/use-later';
+import { useWarmIntl } from '../hooks/use-warm-intl';
 
 type Section = 'account' | 'images';
 
@@ -16,14 +18,28 @@ export function SettingScreen() {
   const { t } = useTranslation();
   const [section, setSection] = useState<Section>('account');
   const navigate = useNavigate();
-  const guidePending = useSettingInfo()?.new_guide_status === 1;
+  const info = useSettingInfo();
+  const guidePending = info?.new_guide_status === 1;
+  useWarmIntl();
 
   // Until the first-run guide is completed the settings live on the image page: its first
-  // set-up sheet starts there.
+  // set-up sheet starts there. Nothing of this screen renders before the shop's settings say which
+  // (issue 26: a fresh shop rendered the whole settings screen, then the image page).
   useEffect(() => {
     if (guidePending) void navigate({ to: '/image_optimisation', replace: true });
   }, [guidePending, navigate]);
+  // The screen renders in a transition, not inside the synchronous update that brought the settings
+  // (hooks/use-later.ts); the image settings, hidden behind their section, one transition later.
+  const show = useReadyInTransition(!!info);
   if (guidePending) return <></>;
+  if (!show)
+    return (
+      <Page title={t('setting.title')}>
+        <Card>
+          <SkeletonBodyText lines={6} />
+        </Card>
+      </Page>
+    );
 
   return (
     <Page title={t('setting.title')}>
@@ -58,9 +74,11 @@ export function SettingScreen() {
             </Card>
           </div>
           <div hidden={section !== 'images'}>
-            <Card>
-              <ImageSettingsPanel title={t('setting.images.title')} />
-            </Card>
+            <Later>
+              <Card>
+                <ImageSettingsPanel title={t('setting.images.title')} />
+              </Card>
+            </Later>
           </div>
         </Layout.Section>
       </Layout>
