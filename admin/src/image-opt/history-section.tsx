@@ -5,7 +5,6 @@ import {
   IndexTable,
   InlineStack,
   Link,
-  Tabs,
   Text,
   TextField,
   useIndexResourceState,
@@ -13,7 +12,7 @@ import {
 } from '@shopify/polaris';
 import { SearchIcon } from '@shopify/polaris-icons';
 import { useNavigate } from '@tanstack/react-router';
-import { Fragment, useEffect } from 'react';
+import { Fragment, memo, useCallback, useDeferredValue, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RowCells } from '../widgets/row-cells';
 import { reOptimize, restore } from '../api/calls';
@@ -27,6 +26,7 @@ import { readUploadImage } from './use-view-upload';
 import { actionableRows, bulkValidationKey, dataTypeOf, formatRatio, TABS, type HistoryRow } from './rules';
 import type { PagedList } from './use-paged-list';
 import { ListEmptyState } from '../widgets/list-empty-state';
+import { NavTabs } from '../shell/nav-tabs';
 
 type Props = {
   tab: number;
@@ -40,14 +40,18 @@ type Props = {
 
 /** Optimization History: Product, Collection, Blog and Other tabs, search, table, bulk actions, paging. */
 export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { smDown } = useBreakpoints();
   const toast = useToast();
   const navigate = useNavigate();
   const planLimit = usePlanLimitRefusal();
-  const ids = list.rows.map((r) => ({ id: String(r.id) }));
+  // A poll tick or a page's answer comes through useSyncExternalStore, rendered synchronously: that render
+  // keeps the rows on screen, and the new ones render in a transition (issue 26). Rows are memoised, and
+  // TanStack Query keeps an unchanged row's object, so only the rows whose data changed render again.
+  const rows = useDeferredValue(list.rows);
+  const ids = rows.map((r) => ({ id: String(r.id) }));
   const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(ids);
-  const selected = list.rows.filter((r) => selectedResources.includes(String(r.id)));
+  const selected = rows.filter((r) => selectedResources.includes(String(r.id)));
   const isUpload = tab === 3;
 
   useEffect(() => clearSelection(), [tab, list.page, clearSelection]);
@@ -84,8 +88,11 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
     await start.run(kind, data_list);
   };
 
-  const details = (row: (typeof list.rows)[number]) =>
-    void navigate({ to: '/image_optimisation_details', state: (s) => ({ ...s, prodId: row.id, title: row.title }) });
+  const details = useCallback(
+    (row: HistoryRow) =>
+      void navigate({ to: '/image_optimisation_details', state: (s) => ({ ...s, prodId: row.id, title: row.title }) }),
+    [navigate],
+  );
 
   return (
     <Card padding="0">
@@ -95,7 +102,9 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
             {t('imageOpt.history.title')}
           </Text>
         </div>
-        <Tabs
+        {/* Four fixed tabs: Polaris' markup without Polaris' Tabs (its overflow menu and its measuring pass,
+            a long task on a phone: issue 26). */}
+        <NavTabs
           tabs={TABS.map((k) => ({ id: `history-${k}`, content: t(`imageOpt.tabs.${k}`) }))}
           selected={tab}
           onSelect={onTab}
@@ -117,7 +126,7 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
           // On a phone each row stacks its cells (RowCells): Details, View and Download stay in view.
           condensed={smDown}
           resourceName={{ singular: t('imageOpt.history.item'), plural: t('imageOpt.history.items') }}
-          itemCount={list.rows.length}
+          itemCount={rows.length}
           loading={list.loading}
           selectable={!isUpload}
           selectedItemsCount={allResourcesSelected ? 'All' : selectedResources.length}
@@ -141,64 +150,17 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
             { title: t('imageOpt.history.colAction') },
           ]}
         >
-          {list.rows.map((row, index) => (
-            <IndexTable.Row
-              id={String(row.id)}
+          {rows.map((row, index) => (
+            <HistoryRowView
               key={row.id}
-              position={index}
+              row={row}
+              index={index}
               selected={selectedResources.includes(String(row.id))}
-              disabled={row.is_delete === 1}
-            >
-              <RowCells
-                condensed={smDown}
-                cells={[
-                  <Fragment key={0}>
-                    <RowThumbnail src={row.image} alt={row.title} />
-                  </Fragment>,
-                  <Fragment key={1}>
-                    <Text as="span" fontWeight="medium" truncate>
-                      {row.title}
-                    </Text>
-                  </Fragment>,
-                  <Fragment key={2}>
-                    <HistoryStatusBadge row={row} />
-                  </Fragment>,
-                  <Fragment key={3}>{patternLabel(row.pattern, t)}</Fragment>,
-                  <Fragment key={4}>
-                    <Text as="span" alignment="end" numeric>
-                      {formatRatio(row.comp_ratio, i18n.language)}
-                    </Text>
-                  </Fragment>,
-                  <Fragment key={5}>{formatDate(row.date, i18n.language)}</Fragment>,
-                  <Fragment key={6}>
-                    {/* the row itself toggles selection: the button must not. An upload that could not be made
-                    smaller kept its original: there is nothing to compare. */}
-                    <div onClick={(e) => e.stopPropagation()}>
-                      {isUpload ? (
-                        // Optimised uploads: original and result, viewable and downloadable for 30 days.
-                        <InlineStack gap="100" wrap={false}>
-                          <Button
-                            size="slim"
-                            onClick={() => onView(row)}
-                            disabled={row.is_delete === 1 || row.status !== 'finished' || row.comp_ratio <= 0}
-                          >
-                            {t('imageDetails.view')}
-                          </Button>
-                          {row.status === 'finished' && row.is_delete !== 1 && (
-                            <DownloadButton fresh={() => readUploadImage(row)} />
-                          )}
-                        </InlineStack>
-                      ) : (
-                        // A deleted item's images stay viewable and downloadable within 30 days (detail page).
-                        <Button size="slim" onClick={() => details(row)}>
-                          {t('imageOpt.history.details')}
-                        </Button>
-                      )}
-                    </div>
-                  </Fragment>,
-                ]}
-              />
-            </IndexTable.Row>
+              condensed={smDown}
+              isUpload={isUpload}
+              onView={onView}
+              onDetails={details}
+            />
           ))}
         </IndexTable>
         <div style={{ padding: 'var(--p-space-300) var(--p-space-400)' }}>
@@ -224,3 +186,69 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
     </Card>
   );
 }
+
+type RowProps = {
+  row: HistoryRow;
+  index: number;
+  selected: boolean;
+  condensed: boolean;
+  isUpload: boolean;
+  onView: (row: HistoryRow) => void;
+  onDetails: (row: HistoryRow) => void;
+};
+
+/** One history row; renders again only when its own data, selection or layout changes. */
+const HistoryRowView = memo(function HistoryRowView({ row, index, selected, condensed, isUpload, onView, onDetails }: RowProps) {
+  const { t, i18n } = useTranslation();
+  return (
+    <IndexTable.Row id={String(row.id)} position={index} selected={selected} disabled={row.is_delete === 1}>
+      <RowCells
+        condensed={condensed}
+        cells={[
+          <Fragment key={0}>
+            <RowThumbnail src={row.image} alt={row.title} />
+          </Fragment>,
+          <Fragment key={1}>
+            <Text as="span" fontWeight="medium" truncate>
+              {row.title}
+            </Text>
+          </Fragment>,
+          <Fragment key={2}>
+            <HistoryStatusBadge row={row} />
+          </Fragment>,
+          <Fragment key={3}>{patternLabel(row.pattern, t)}</Fragment>,
+          <Fragment key={4}>
+            <Text as="span" alignment="end" numeric>
+              {formatRatio(row.comp_ratio, i18n.language)}
+            </Text>
+          </Fragment>,
+          <Fragment key={5}>{formatDate(row.date, i18n.language)}</Fragment>,
+          <Fragment key={6}>
+            {/* the row itself toggles selection: the button must not. An upload that could not be made
+                smaller kept its original: there is nothing to compare. */}
+            <div onClick={(e) => e.stopPropagation()}>
+              {isUpload ? (
+                // Optimised uploads: original and result, viewable and downloadable for 30 days.
+                <InlineStack gap="100" wrap={false}>
+                  <Button
+                    size="slim"
+                    onClick={() => onView(row)}
+                    disabled={row.is_delete === 1 || row.status !== 'finished' || row.comp_ratio <= 0}
+                  >
+                    {t('imageDetails.view')}
+                  </Button>
+                  {row.status === 'finished' && row.is_delete !== 1 && <DownloadButton fresh={() => readUploadImage(row)} />}
+                </InlineStack>
+              ) : (
+                // A deleted item's images stay viewable and downloadable within 30 days (detail page).
+                <Button size="slim" onClick={() => onDetails(row)}>
+                  {t('imageOpt.history.details')}
+                </Button>
+              )}
+            </div>
+          </Fragment>,
+        ]}
+      />
+    </IndexTable.Row>
+  );
+});
