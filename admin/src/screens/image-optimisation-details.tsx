@@ -1,4 +1,5 @@
-import { Banner, BlockStack, Card, ProgressBar, Tabs, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Card, ProgressBar, Text } from '@shopify/polaris';
+import { NavTabs } from '../shell/nav-tabs';
 import { Page } from '../shell/page';
 import { useNavigate, useRouterState } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -79,7 +80,7 @@ export function ImageOptimisationDetailsScreen() {
               </Card>
             )}
             <Card padding="0">
-              <Tabs
+              <NavTabs
                 tabs={[
                   {
                     id: 'detail-item',
@@ -89,6 +90,7 @@ export function ImageOptimisationDetailsScreen() {
                   },
                 ]}
                 selected={0}
+                onSelect={() => undefined}
               />
               <ImageTable
                 rows={data.rows}

@@ -7,7 +7,6 @@ import {
   InlineGrid,
   InlineStack,
   SkeletonBodyText,
-  Tabs,
   Text,
   Thumbnail,
 } from '@shopify/polaris';
@@ -19,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { getRecommendations } from '../api/calls';
 import { useApiQuery } from '../api/query';
 import { useSettingInfo } from '../hooks/use-settings-info';
+import { NavTabs } from '../shell/nav-tabs';
 import { iframeSrc, readRecommendations, type PartnerApp, type Recommendations } from '../lib/recommendations';
 
 const appId = () =>
@@ -50,7 +50,8 @@ export function RecommendedAppsScreen() {
   return (
     <Page title={t('recommend.title')}>
       <Card padding="0">
-        <Tabs tabs={tabs} selected={tab} onSelect={setTab} />
+        {/* Two fixed tabs: Polaris' markup without Polaris' Tabs and its measuring pass (issue 26). */}
+        <NavTabs tabs={tabs} selected={tab} onSelect={setTab} />
         <div style={{ padding: 16 }}>
           {!config ? (
             <SkeletonBodyText lines={6} />
