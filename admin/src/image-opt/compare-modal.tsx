@@ -1,8 +1,9 @@
-import { BlockStack, InlineStack, Modal, Spinner, Text } from '@shopify/polaris';
+import { BlockStack, InlineStack, Spinner, Text } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '../lib/format-size';
 import { COMPARE_LOADING_MS, formatRatio } from './rules';
+import { Modal } from '../shell/modal';
 
 export type CompareImages = { before: string; after: string; beforeSize: number; afterSize: number; ratio: number; name: string };
 

@@ -1,8 +1,9 @@
-import { Modal, Text } from '@shopify/polaris';
+import { Text } from '@shopify/polaris';
 import { useAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../lib/intl';
 import { planLimitAtom, useQuotaRequest } from './plan-limit';
+import { Modal } from '../shell/modal';
 
 export { planLimitAtom, planLimitOf, usePlanLimitRefusal, useQuotaRequest } from './plan-limit';
 

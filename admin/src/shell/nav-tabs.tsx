@@ -2,14 +2,15 @@ import { Box, InlineStack, Text } from '@shopify/polaris';
 import { useRef, type KeyboardEvent } from 'react';
 import { TAB_CLASSES } from './nav-tab-classes';
 
-// The standalone top tabs (outside Shopify's admin frame). Polaris' <Tabs> brings its overflow menu, its
-// "create view" modal with a text field and a measuring pass into the first screen's JavaScript; this bar
-// only switches between five fixed screens, so it renders the same markup and Polaris classes as Polaris'
+// The standalone top tabs (outside Shopify's admin frame), and the tabs of screens with one or two fixed
+// tabs (recommendations, image details). Polaris' <Tabs> brings its overflow menu, its "create view" modal
+// with a text field and a measuring pass into the first screen's JavaScript; these bars only switch
+// between a few fixed tabs that always fit, so they render the same markup and Polaris classes as Polaris'
 // tabs (the same look, role="tablist" / role="tab" with aria-selected) without them (issue 26).
 
 export type NavTab = { id: string; content: string };
 
-export function NavTabs({ tabs, selected, onSelect }: { tabs: NavTab[]; selected: number; onSelect: (index: number) => void }) {
+export function NavTabs({ tabs, selected, onSelect }: { tabs: NavTab[]; selected: number; onSelect?: (index: number) => void }) {
   const list = useRef<HTMLUListElement>(null);
   // Arrow keys move the focus along the tabs (wrapping), Home / End to the ends, as Polaris' tabs do.
   const onKeyDown = (e: KeyboardEvent<HTMLUListElement>) => {
@@ -45,7 +46,7 @@ export function NavTabs({ tabs, selected, onSelect }: { tabs: NavTab[]; selected
                     type="button"
                     tabIndex={i === selected || (selected === -1 && i === 0) ? 0 : -1}
                     aria-selected={i === selected}
-                    onClick={() => onSelect(i)}
+                    onClick={() => onSelect?.(i)}
                   >
                     <InlineStack gap="200" align="center" blockAlign="center" wrap={false}>
                       <Text as="span" variant="bodySm" fontWeight="medium">
