@@ -1,8 +1,11 @@
 import i18next from 'i18next';
-import { formatMessage, isMessageKey, type KeyedMessage } from '../../../shared/messages';
+import type { KeyedMessage } from '../../../shared/messages';
 
 // The Worker's failures carry their text's key and params (shared/messages.ts) beside the English
 // `message` / `msg`: the admin shows the key's text from its catalogues, in the merchant's language.
+// Every key of shared/messages.ts is in every catalogue (tests/admin/message-catalogue.test.ts) and the
+// English one is always loaded, so the admin never needs the Worker's own English table (issue 26: it
+// stays out of the first screen's JavaScript).
 
 type MaybeKeyed = { message_key?: unknown; params?: unknown; message?: unknown; msg?: unknown };
 
@@ -11,10 +14,7 @@ function renderParams(params: unknown): Record<string, string | number> {
   const out: Record<string, string | number> = {};
   if (!params || typeof params !== 'object') return out;
   for (const [name, v] of Object.entries(params)) {
-    if (Array.isArray(v))
-      out[name] = v
-        .map((item: KeyedMessage) => keyedText(item) ?? (isMessageKey(item?.message_key) ? formatMessage(item) : ''))
-        .join(' ');
+    if (Array.isArray(v)) out[name] = v.map((item: KeyedMessage) => keyedText(item) ?? '').join(' ');
     else if (typeof v === 'string' || typeof v === 'number') out[name] = v;
   }
   return out;
