@@ -1,4 +1,4 @@
-import { Banner, BlockStack, MediaCard, Text, VideoThumbnail } from '@shopify/polaris';
+import { Banner, BlockStack, Text, VideoThumbnail } from '@shopify/polaris';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { useAppConfig } from '../hooks/use-app-config';
 import { tutorialEmbedUrl } from '../lib/app-links';
 import { useSessionClosable } from '../hooks/use-session-closable';
 import { Modal } from '../shell/modal';
+import { MediaCard } from '../widgets/media-card';
 
 /** Closing a banner: hidden for the session, and the click is recorded (updateCustomerClick). */
 const useClosable = (name: string) => useSessionClosable(name, () => void updateCustomerClick(name).catch(() => undefined));

@@ -5,10 +5,13 @@
 // resolves to in the bundle, so the built admin holds one Polaris too.
 export { CSSAnimation } from '@shopify/polaris/build/cjs/components/Frame/components/CSSAnimation/CSSAnimation.js';
 export { default as frameStyles } from '@shopify/polaris/build/cjs/components/Frame/Frame.css.js';
+export { default as legacyCardStyles } from '@shopify/polaris/build/cjs/components/LegacyCard/LegacyCard.css.js';
+export { default as mediaCardStyles } from '@shopify/polaris/build/cjs/components/MediaCard/MediaCard.css.js';
 export { default as headerStyles } from '@shopify/polaris/build/cjs/components/Page/components/Header/Header.css.js';
 export { Title } from '@shopify/polaris/build/cjs/components/Page/components/Header/components/Title/Title.js';
 export { default as pageStyles } from '@shopify/polaris/build/cjs/components/Page/Page.css.js';
 export { handleMouseUpByBlurring } from '@shopify/polaris/build/cjs/utilities/focus.js';
+export { WithinContentContext } from '@shopify/polaris/build/cjs/utilities/within-content-context.js';
 export { useI18n } from '@shopify/polaris/build/cjs/utilities/i18n/hooks.js';
 export { useMediaQuery } from '@shopify/polaris/build/cjs/utilities/media-query/hooks.js';
 

@@ -53,3 +53,14 @@ declare module '@shopify/polaris/build/cjs/components/Page/Page.css.js' {
 declare module '@shopify/polaris/build/cjs/utilities/media-query/hooks.js' {
   export { useMediaQuery } from '@shopify/polaris/build/ts/src/utilities/media-query/hooks';
 }
+declare module '@shopify/polaris/build/cjs/components/MediaCard/MediaCard.css.js' {
+  const styles: Record<'MediaCard' | 'portrait' | 'MediaContainer' | 'sizeSmall' | 'InfoContainer' | 'ActionContainer', string>;
+  export default styles;
+}
+declare module '@shopify/polaris/build/cjs/components/LegacyCard/LegacyCard.css.js' {
+  const styles: Record<'LegacyCard', string>;
+  export default styles;
+}
+declare module '@shopify/polaris/build/cjs/utilities/within-content-context.js' {
+  export { WithinContentContext } from '@shopify/polaris/build/ts/src/utilities/within-content-context';
+}
