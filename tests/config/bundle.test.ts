@@ -60,17 +60,17 @@ describe('wrangler deploy --dry-run', { timeout: 180_000 }, () => {
 // into a lazy chunk, or the limit is raised here with the reason); the issue's target is 150 KB on
 // every screen (README, issue 26: what is left is React DOM, the router, i18next and TanStack Query).
 const FIRST_SCREEN_KB: Record<string, number> = {
-  '/main': 185,
-  '/image_optimisation': 219,
-  '/image_optimisation_details': 208,
-  '/pricing': 158,
-  '/setting': 191,
-  '/guidance': 181,
-  '/recommended-apps': 182,
-  '/privacy-policy': 146,
-  '/cookieError': 146,
-  '/error': 145,
-  '/404': 145,
+  '/main': 164,
+  '/image_optimisation': 216,
+  '/image_optimisation_details': 193,
+  '/pricing': 154,
+  '/setting': 189,
+  '/guidance': 179,
+  '/recommended-apps': 146,
+  '/privacy-policy': 142,
+  '/cookieError': 142,
+  '/error': 141,
+  '/404': 141,
 };
 /** The stylesheet every screen waits for (render-blocking), gzipped. */
 const STYLESHEET_KB = 34;
