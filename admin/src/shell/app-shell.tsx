@@ -18,11 +18,10 @@ import { PUBLIC_PATHS, readsSessionOn, SESSION_LANGUAGE_PATHS } from './public-p
 import { languageAtom, settingInfoAtom } from '../state/atoms';
 import { isLanguageCode, languageFromShopLocale } from '../../../shared/languages';
 import { ContactFormHost } from '../support/contact-form';
-import { PlanLimitHost } from './lazy-hosts';
+import { PlanLimitHost, ToastHost } from './lazy-hosts';
 import { Frame } from './frame';
 import { NavTabs } from './nav-tabs';
 import { Page } from './page';
-import { ToastHost } from '../widgets/toast-host';
 
 type NavItem = { path: string; labelKey: string };
 
