@@ -94,16 +94,22 @@ type Fetched = { bytes: Uint8Array; sha: string };
  * first (served.ts), so a picture the merchant or another app put there is never overwritten by what
  * the row remembers: it becomes the new original (optimise) or stops the run (re-optimise). Our own
  * result ends an optimisation as 'own_output'; a re-optimisation starts again from the stored original.
- * null when an earlier attempt stored the original already.
+ * null when an earlier attempt stored the original already and Shopify still serves that original or
+ * our result. A resumed run looks too: its retry may come minutes after the merchant replaced the picture,
+ * and what it would put up was made from the older one. Then the run starts over from the newer picture.
  */
 export async function fetchOriginal(run: OptimiseRun): Promise<Fetched | 'own_output' | 'changed' | null> {
-  if (run.resumeAt !== 'start') return null;
   const { deps, ctx, lease } = run;
   const image = lease.row;
-  if (run.isUpload) return { bytes: await readKept(deps, image.originalKey), sha: image.originalSha256 ?? '' };
+  if (run.isUpload)
+    return run.resumeAt === 'start' ? { bytes: await readKept(deps, image.originalKey), sha: image.originalSha256 ?? '' } : null;
   const reoptimise = ctx.job.processType === 'reoptimize';
   const served = await timed(run.timings, 'fetchMs', () => readServed(deps, ctx.shop, ctx.item, image));
   if (served.kind === 'gone' || !served.bytes || !served.sha) throw new PermanentImageError(MSG_DELETED);
+  if (run.resumeAt !== 'start') {
+    if (served.kind !== 'other') return null; // the picture the last attempt worked on, or ours already
+    run.resumeAt = 'start';
+  }
   if (served.kind === 'result') {
     if (!reoptimise) return 'own_output';
     // Our own result is never taken for an original: once the original is gone (30 days), so is re-optimising.
@@ -112,6 +118,7 @@ export async function fetchOriginal(run: OptimiseRun): Promise<Fetched | 'own_ou
   }
   if (served.kind === 'other' && image.originalSha256) {
     await moveToNewPicture(deps, image, served, 'server.optimise.changedInShopify', lease);
+    run.shopifyHasOldResult = false; // Shopify serves the merchant's picture, not a result of ours
     if (reoptimise) return 'changed';
   }
   return { bytes: served.bytes, sha: served.sha };

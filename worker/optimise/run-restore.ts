@@ -84,7 +84,8 @@ export async function runRestore(deps: PipelineDeps, ctx: RunContext): Promise<O
   const lease = leasedImage(deps, ctx.leaseToken, image);
   const resuming = image.step === 'restoring';
   let bytesNeeded = true;
-  if (!resuming && image.compressed && item.dataType !== DATA_TYPES.upload) {
+  // Resumed too: the retry may come after the merchant replaced the picture, which an old original must not overwrite.
+  if (image.compressed && item.dataType !== DATA_TYPES.upload) {
     const served = await readServed(deps, shop, item, image);
     if (served.kind === 'gone') throw new PermanentImageError(MSG_DELETED);
     if (served.kind === 'other') {

@@ -264,3 +264,55 @@ describe('stopping a job', { timeout: 60_000 }, () => {
     expect((await getJob(db(), shop.id, first.jobId))?.status).toBe('stopped');
   });
 });
+
+describe('the merchant changes the picture between two attempts', { timeout: 60_000 }, () => {
+  /** The first attempt stops at Shopify (a 503 before the file is taken); the merchant replaces the picture. */
+  async function failedThenReplaced(kind: 'optimize' | 'restore') {
+    const { shop } = await createShop();
+    const { deps, fakes } = makeDeps();
+    await saveSettings(shop.id);
+    const { item, images } = await seedItem(shop, fakes.cdn);
+    const image = images[0]!;
+    if (kind === 'restore') for (const m of await planOptimise(deps, shop, [item.id])) await deliverUntilAck(deps, m);
+    const { q, plan } = planDepsOf(deps);
+    await planJob(plan, {
+      shop,
+      dataType: 1,
+      processType: kind,
+      pageType: kind === 'optimize' ? 1 : 0,
+      pattern: 'manual',
+      selection: { itemIds: [item.id] },
+    });
+    const m = q.sent[0] as OptimiseMessage;
+    const updatesBefore = fakes.updates.length;
+    fakes.faults.failNextUpdates = 1;
+    expect((await processOptimiseMessage(deps, m, 1)).ack).toBe(false);
+    expect((await imageRow(image.id))!.step).toBe(kind === 'optimize' ? 'replacing' : 'restoring');
+    const newer = fakes.cdn.get(image.src)!.slice();
+    newer[200] = (newer[200]! + 1) % 256;
+    fakes.cdn.set(image.src, newer); // Files > Replace while the message waits for its retry
+    expect(await deliverUntilAck(deps, m)).toBe(1);
+    return { shop, fakes, image, newer, updates: fakes.updates.slice(updatesBefore), m };
+  }
+
+  it('an optimisation resumed at Shopify optimises the newer picture instead of putting up the old one', async () => {
+    const { shop, fakes, image, newer, updates } = await failedThenReplaced('optimize');
+    const row = (await imageRow(image.id))!;
+    expect(await r2Bytes(row.originalKey)).toEqual(newer); // the newer picture is the original now
+    expect(fakes.cdn.get(image.src)).toEqual(await r2Bytes(row.resultKey));
+    expect(row).toMatchObject({ status: 'compressed', noteKey: 'server.optimise.changedInShopify' });
+    expect(updates.map((u) => u.update.file?.bytes.byteLength)).toEqual([newer.byteLength / 2]);
+    expect(await ledgerRows(shop.id)).toHaveLength(1);
+  });
+
+  it('a restore resumed at Shopify leaves the newer picture alone and says why', async () => {
+    const { fakes, image, newer, updates, m } = await failedThenReplaced('restore');
+    expect(fakes.cdn.get(image.src)).toEqual(newer);
+    expect(updates).toEqual([]);
+    expect((await imageRow(image.id))!).toMatchObject({ status: 'pending', noteKey: 'server.optimise.changedInShopify' });
+    expect((await listJobImages(db(), m.jobId))[0]).toMatchObject({
+      status: 'failed',
+      error: 'This image was changed in Shopify after it was optimized, so it was not restored.',
+    });
+  });
+});
