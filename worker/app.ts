@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { serveDocument, WORKER_PATH } from './document';
 import { assertConfig } from './lib/config';
@@ -26,6 +26,15 @@ import { webhooksRoutes } from './routes/webhooks';
 import type { AppEnv } from './types';
 
 export const app = new Hono<AppEnv>();
+
+/** The request's execution context, when it has one (app.request in a test may give none). */
+function executionCtxOf(c: Context<AppEnv>): Context<AppEnv>['executionCtx'] | undefined {
+  try {
+    return c.executionCtx;
+  } catch {
+    return undefined;
+  }
+}
 
 app.use('*', async (c, next) => {
   assertConfig(c.env);
@@ -66,7 +75,9 @@ app.route('/', homeRoutes);
 
 // Everything else is the admin: its HTML document (launch at `/`, client routes, SPA fallback) with the
 // security headers and the API key. run_worker_first sends every path but /assets/* here.
-app.get('*', async (c, next) => (WORKER_PATH.test(c.req.path) ? next() : serveDocument(c)));
+app.get('*', async (c, next) =>
+  WORKER_PATH.test(c.req.path) ? next() : serveDocument(c, async (req) => app.fetch(req, c.env, executionCtxOf(c))),
+);
 
 app.onError(onError);
 app.notFound(onNotFound);

@@ -7,6 +7,7 @@ import { shopFromHost } from './install/host';
 import { isShopDomain } from './auth/session-token';
 import { shopifyHostUrl } from './shopify';
 import type { AppEnv } from './types';
+import { firstReadsBy, type InternalFetch } from './document-reads';
 
 /** Paths the Worker answers itself; an unknown path under them is a JSON 404, never the document. */
 export const WORKER_PATH = /^\/(api|shopify|webhooks|storefront|imageAddWatermark|files)(\/|$)/;
@@ -69,38 +70,58 @@ const APP_BRIDGE_SCRIPT = 'https://cdn.shopify.com/shopifycloud/app-bridge.js';
  * `<script>` and modulepreload of the document gets the response's nonce, and `<meta property="csp-nonce">`
  * carries it for Vite's loader of lazy chunks (it gives the nonce to the modulepreload links it adds).
  */
-function withShopifyConfig(res: Response, env: Pick<Env, 'SHOPIFY_API_KEY' | 'SHOPIFY_ORIGIN'>, nonce: string): Response {
+function withShopifyConfig(
+  res: Response,
+  env: Pick<Env, 'SHOPIFY_API_KEY' | 'SHOPIFY_ORIGIN'>,
+  nonce: string,
+  reads: Promise<string>,
+): Response {
   const appBridge = `${shopifyHostUrl(env, 'cdn.shopify.com')}/shopifycloud/app-bridge.js`;
-  return new HTMLRewriter()
-    .on('head', {
-      element(el) {
-        el.append(`<meta property="csp-nonce" nonce="${nonce}" />`, { html: true });
-      },
-    })
-    .on('meta[name="shopify-api-key"]', {
-      element(el) {
-        el.setAttribute('content', env.SHOPIFY_API_KEY);
-      },
-    })
-    .on(`script[src="${APP_BRIDGE_SCRIPT}"]`, {
-      element(el) {
-        el.setAttribute('src', appBridge);
-      },
-    })
-    .on('script, link[rel="modulepreload"]', {
-      element(el) {
-        el.setAttribute('nonce', nonce);
-      },
-    })
-    .transform(res);
+  return (
+    new HTMLRewriter()
+      .on('head', {
+        element(el) {
+          el.append(`<meta property="csp-nonce" nonce="${nonce}" />`, { html: true });
+        },
+      })
+      .on('meta[name="shopify-api-key"]', {
+        element(el) {
+          el.setAttribute('content', env.SHOPIFY_API_KEY);
+        },
+      })
+      .on(`script[src="${APP_BRIDGE_SCRIPT}"]`, {
+        element(el) {
+          el.setAttribute('src', appBridge);
+        },
+      })
+      .on('script, link[rel="modulepreload"]', {
+        element(el) {
+          el.setAttribute('nonce', nonce);
+        },
+      })
+      // The first screen's data (worker/document-reads.ts) at the end of <body>: everything before it has
+      // already streamed, so the browser fetches the scripts and styles meanwhile.
+      .on('body', {
+        element(el) {
+          el.onEndTag(async (end) => {
+            const html = await reads;
+            if (html) end.before(html, { html: true });
+          });
+        },
+      })
+      .transform(res)
+  );
 }
 
 /**
  * GET/HEAD of any non-Worker path: the asset (index.html for `/` and, through the SPA fallback, for every
- * client route). HTML gets the key and the security headers; anything else passes through untouched.
+ * client route). HTML gets the key, the security headers and its screen's first reads (made through
+ * `internal`, the Worker's own routes); anything else passes through untouched.
  */
-export async function serveDocument(c: Context<AppEnv>): Promise<Response> {
+export async function serveDocument(c: Context<AppEnv>, internal: InternalFetch): Promise<Response> {
   const url = new URL(c.req.url);
+  // Started before the asset is read: the reads run while the document's head streams.
+  const reads = c.req.method === 'GET' && !/\.\w+$/.test(url.pathname) ? firstReadsBy(internal, url) : Promise.resolve('');
   // No conditional request: a 304 would answer for the document without its per-request headers.
   const headers = new Headers(c.req.raw.headers);
   headers.delete('If-None-Match');
@@ -111,5 +132,5 @@ export async function serveDocument(c: Context<AppEnv>): Promise<Response> {
   const nonce = newNonce();
   for (const [k, v] of Object.entries(documentHeaders(c.env, url, nonce))) res.headers.set(k, v);
   res.headers.delete('ETag'); // the body changes with the key and the nonce; the asset's ETag no longer describes it
-  return c.req.method === 'HEAD' ? res : withShopifyConfig(res, c.env, nonce);
+  return c.req.method === 'HEAD' ? res : withShopifyConfig(res, c.env, nonce, reads);
 }

@@ -1,5 +1,9 @@
 import { openTop } from '../lib/app-bridge';
-import { authHeader, isEmbedded } from './auth';
+import { authHeader, isEmbedded, readAuthToken } from './auth';
+import { takeFirstRead, type Credential } from './first-reads';
+
+// The document's answers go through here only (one chunk with the transport, no extra request).
+export { takeFirstRead };
 import { errorText } from './error-text';
 import { isOk, type Envelope } from '../../../shared/api/envelope';
 
@@ -59,8 +63,18 @@ async function send<T>(path: string, init: RequestInit): Promise<T> {
   return body as T;
 }
 
+/** The credential a request goes out with now (api/first-reads.ts matches it with the document's). */
+function credential(): Credential {
+  const embedded = isEmbedded();
+  return { embedded, authToken: embedded ? null : readAuthToken(), shop: (embedded && window.shopify?.config?.shop) || null };
+}
+
 export function get<T = Envelope>(path: string, query?: Query): Promise<T> {
-  return send<T>(withQuery(path, query), { method: 'GET' });
+  const url = withQuery(path, query);
+  // The first screen's reads: answered inside the document when the Worker could (issue 26).
+  const answer = takeFirstRead(url, credential());
+  if (answer !== undefined) return Promise.resolve(answer as T);
+  return send<T>(url, { method: 'GET' });
 }
 
 /** Form-encoded POST: most documented calls. Nested values are sent as JSON strings. */

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { AppConfig } from '../../../shared/api/account';
+import { APP_CONFIG } from '../../../shared/api/first-reads';
+import { takeFirstRead } from '../api/client';
 
 // Runtime configuration of the deployed Worker (GET /app-config, worker/routes/app-config.ts): the
 // tutorial video, the privacy contact address, the support chat widget and the merchant count claim. Read once per page load; public, so it needs no
@@ -10,9 +12,16 @@ const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
 
 let pending: Promise<AppConfig> | null = null;
 
+/** The configuration the document carries (api/first-reads.ts), else GET /app-config. */
+async function readAppConfig(): Promise<Partial<AppConfig>> {
+  const inDocument = takeFirstRead(APP_CONFIG, null);
+  if (inDocument !== undefined) return inDocument ?? {};
+  const res = await fetch(APP_CONFIG, { headers: { Accept: 'application/json' } });
+  return res.ok ? ((await res.json()) as Partial<AppConfig>) : {};
+}
+
 export function loadAppConfig(): Promise<AppConfig> {
-  pending ??= fetch('/app-config', { headers: { Accept: 'application/json' } })
-    .then((res): Promise<Partial<AppConfig>> | Partial<AppConfig> => (res.ok ? (res.json() as Promise<Partial<AppConfig>>) : {}))
+  pending ??= readAppConfig()
     .then((body) => ({
       tutorial_video_url: text(body.tutorial_video_url),
       privacy_contact_email: text(body.privacy_contact_email),

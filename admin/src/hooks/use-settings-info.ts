@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useCallback, useLayoutEffect, useState } from 'react';
 import { getSettingInfo } from '../api/calls';
+import { takeEarlySettingInfo } from '../api/early';
 import { okAnswer, useApiQuery } from '../api/query';
 import { settingInfoAtom } from '../state/atoms';
 
@@ -30,14 +31,29 @@ export function useReloadSettingInfo(): () => Promise<void> {
 }
 
 /**
- * settingInfo read again when a screen opens; `answered` once this read came back (or failed, keeping the
- * session's copy), so a screen can wait for it before painting what depends on it (no banner appears late).
+ * How old a settingInfo answer may be and still count as this visit's: the session's first read, which
+ * the shell made a moment before the page's first screen opened (issue 26: on a phone a second read
+ * cost the dashboard a round trip before it painted), or a screen left and opened again at once.
+ */
+export const FRESH_SETTING_INFO_MS = 5000;
+
+/**
+ * settingInfo read again when a screen opens (unless an answer of the last FRESH_SETTING_INFO_MS is
+ * there); `answered` once this visit's answer is there (or the read failed, keeping the session's copy),
+ * so a screen can wait for it before painting what depends on it (no banner appears late).
  */
 export function useFreshSettingInfo(): { info: ReturnType<typeof useSettingInfo>; answered: boolean } {
   const setInfo = useSetAtom(settingInfoAtom);
   const [openedAt] = useState(() => Date.now());
-  const read = useApiQuery({ key: ['settingInfo'], call: getSettingInfo, select: (body) => body.data, errorToast: false });
-  const fresh = read.data !== undefined && read.updatedAt >= openedAt;
+  const read = useApiQuery({
+    key: ['settingInfo'],
+    // The page's first screen may mount before the shell asks: it takes the session's first read then.
+    call: () => takeEarlySettingInfo() ?? getSettingInfo(),
+    select: (body) => body.data,
+    errorToast: false,
+    reuseForMs: FRESH_SETTING_INFO_MS,
+  });
+  const fresh = read.data !== undefined && read.updatedAt >= openedAt - FRESH_SETTING_INFO_MS;
   // Before paint: the screen that waited for this read paints with it.
   useLayoutEffect(() => {
     if (fresh && read.data) setInfo(read.data);

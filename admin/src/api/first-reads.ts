@@ -1,0 +1,105 @@
+// The answers the Worker wrote into the document for the first screen (worker/document-reads.ts, issue 26):
+// the first GET of each URL takes its answer from there instead of the network, once. They are used only
+// - with the credential the Worker used: the authToken of the document's URL, still the admin's token
+//   (the merchant may have declined to switch to the link's shop: api/auth.ts), or, embedded, Shopify's
+//   id_token for the shop App Bridge runs in;
+// - in the first FIRST_READS_FOR_MS of the page: an answer nobody took by then is stale, and dropped.
+import {
+  FIRST_READS_ID,
+  GUIDE_PENDING_TARGET,
+  SETTING_INFO,
+  screenPath,
+  type FirstReads,
+  type ReadsVia,
+} from '../../../shared/api/first-reads';
+import { GUIDE_OFFERED, isClosed } from '../lib/session-flags';
+
+export const FIRST_READS_FOR_MS = 30_000;
+
+type Answers = FirstReads;
+
+/** The document URL's credentials, read when this module loads (before auth.ts takes authToken out of the address bar). */
+let launch = launchQuery();
+
+function launchQuery(): URLSearchParams {
+  return new URLSearchParams(typeof location === 'undefined' ? '' : location.search);
+}
+
+let answers: Answers | null | undefined;
+
+function load(): Answers | null {
+  if (answers !== undefined) return answers;
+  answers = null;
+  if (typeof document === 'undefined') return answers;
+  const el = document.getElementById(FIRST_READS_ID);
+  if (!el) return answers;
+  el.remove();
+  try {
+    const parsed = JSON.parse(el.textContent ?? '') as Partial<Answers> | null;
+    if (parsed && typeof parsed.reads === 'object' && parsed.reads !== null)
+      answers = { via: parsed.via ?? null, path: String(parsed.path ?? ''), reads: { ...parsed.reads } };
+  } catch {
+    // not ours, or cut short: the admin asks the server
+  }
+  return answers;
+}
+
+/** The shop a session token names (its `dest`), unverified: only compared with App Bridge's own. */
+function shopOfIdToken(token: string | null): string | null {
+  try {
+    const payload = JSON.parse(atob((token ?? '').split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { dest?: string };
+    return payload.dest ? new URL(payload.dest).hostname : null;
+  } catch {
+    return null;
+  }
+}
+
+export type Credential = { embedded: boolean; authToken: string | null; shop: string | null };
+
+/** Whether answers read with `via` belong to the session the admin runs with now. */
+function sameSession(via: ReadsVia, now: Credential): boolean {
+  if (via === 'authToken') return !now.embedded && now.authToken !== null && now.authToken === launch.get('authToken');
+  if (via === 'id_token') return now.embedded && now.shop !== null && now.shop === shopOfIdToken(launch.get('id_token'));
+  return false;
+}
+
+/**
+ * The document's answer for a GET of `url`, taken (a second call gets undefined). `session` says which
+ * credential the request goes out with; null for a public URL (no credential: any page may use it).
+ */
+export function takeFirstRead(url: string, session: Credential | null, now = performanceNow()): unknown {
+  const a = load();
+  if (!a || !(url in a.reads)) return undefined;
+  if (now > FIRST_READS_FOR_MS) {
+    answers = null;
+    return undefined;
+  }
+  if (session !== null && !sameSession(a.via, session)) return undefined;
+  const body = a.reads[url];
+  delete a.reads[url];
+  return body;
+}
+
+/**
+ * Where the first screen will send the merchant at once, by the document's settingInfo: a shop that has
+ * not finished the set-up wizard goes from /main (on the session's first launch) to the wizard, and from
+ * /setting to the image page. The caller loads that screen's code with the first screen's instead of
+ * after it rendered. Null when it stays (or the document carries no settingInfo).
+ */
+export function firstScreenRedirect(pathname: string): string | null {
+  const path = screenPath(pathname);
+  const target = GUIDE_PENDING_TARGET[path];
+  const info = load()?.reads[SETTING_INFO] as { data?: { new_guide_status?: unknown } } | undefined;
+  if (!target || info?.data?.new_guide_status !== 1) return null;
+  return path === '/main' && isClosed(GUIDE_OFFERED) ? null : target;
+}
+
+/** For tests: read the document and its URL again, as a page load would. */
+export function resetFirstReads(): void {
+  answers = undefined;
+  launch = launchQuery();
+}
+
+function performanceNow(): number {
+  return typeof performance === 'undefined' ? 0 : performance.now();
+}
