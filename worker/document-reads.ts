@@ -1,10 +1,9 @@
 // The first screen's data inside the admin's HTML document (issue 26: Largest Contentful Paint). On a
 // phone every screen used to paint only after its code had run, asked getSettingInfo, rendered, asked
 // the screen's own reads and rendered again: two round trips behind the scripts. The Worker now makes
-// those reads (shared/api/first-reads.ts) while the document streams, through its own routes with the
-// credential the document's URL carries, and writes the answers at the end of <body>, before the
-// admin's module scripts run (they run once the whole document is parsed). The admin takes each answer
-// once, for its first GET of that URL (admin/src/api/first-reads.ts).
+// those reads (shared/api/first-reads.ts) while it reads the document's asset, through its own routes
+// with the credential the document's URL carries, and writes the answers at the end of <body>. The
+// admin takes each answer once, for its first GET of that URL (admin/src/api/first-reads.ts).
 //
 // - The credential is the one the admin itself would use for this page: Shopify's `id_token` on an
 //   embedded launch, or the standalone `authToken` the link carries. Each read goes through the same
@@ -15,8 +14,8 @@
 // - The answers are JSON in a `<script type="application/json">` (never executed, so it needs no nonce),
 //   with every `<`, `>`, `&` and line separator escaped: no shop text (a name, a template, an alt text)
 //   can close the element or open another.
-// - The document waits at most READS_DEADLINE_MS for them (a slow Shopify call must not hold the page);
-//   whatever is late is left out and the admin asks for it as before.
+// - The document waits at most READS_DEADLINE_MS for them (a slow Shopify call, /main's theme read, must
+//   not hold the page); whatever is late is left out and the admin asks for it as before.
 import { looksLikeJwt } from './auth/session-token';
 import { MIN_ADMIN_TOKEN_LENGTH } from './middleware/authenticate';
 import {
@@ -31,7 +30,7 @@ import {
 } from '../shared/api/first-reads';
 
 /** How long the end of the document waits for the reads. */
-export const READS_DEADLINE_MS = 1000;
+export const READS_DEADLINE_MS = 500;
 
 /** Sends a request through the Worker's own routes (app.fetch), as the admin's request would go. */
 export type InternalFetch = (request: Request) => Promise<Response>;

@@ -74,7 +74,7 @@ function withShopifyConfig(
   res: Response,
   env: Pick<Env, 'SHOPIFY_API_KEY' | 'SHOPIFY_ORIGIN'>,
   nonce: string,
-  reads: Promise<string>,
+  reads: string,
 ): Response {
   const appBridge = `${shopifyHostUrl(env, 'cdn.shopify.com')}/shopifycloud/app-bridge.js`;
   return (
@@ -99,14 +99,10 @@ function withShopifyConfig(
           el.setAttribute('nonce', nonce);
         },
       })
-      // The first screen's data (worker/document-reads.ts) at the end of <body>: everything before it has
-      // already streamed, so the browser fetches the scripts and styles meanwhile.
+      // The first screen's data (worker/document-reads.ts), last in <body>.
       .on('body', {
         element(el) {
-          el.onEndTag(async (end) => {
-            const html = await reads;
-            if (html) end.before(html, { html: true });
-          });
+          if (reads) el.append(reads, { html: true });
         },
       })
       .transform(res)
@@ -120,7 +116,7 @@ function withShopifyConfig(
  */
 export async function serveDocument(c: Context<AppEnv>, internal: InternalFetch): Promise<Response> {
   const url = new URL(c.req.url);
-  // Started before the asset is read: the reads run while the document's head streams.
+  // Started before the asset is read: the reads run meanwhile.
   const reads = c.req.method === 'GET' && !/\.\w+$/.test(url.pathname) ? firstReadsBy(internal, url) : Promise.resolve('');
   // No conditional request: a 304 would answer for the document without its per-request headers.
   const headers = new Headers(c.req.raw.headers);
@@ -132,5 +128,8 @@ export async function serveDocument(c: Context<AppEnv>, internal: InternalFetch)
   const nonce = newNonce();
   for (const [k, v] of Object.entries(documentHeaders(c.env, url, nonce))) res.headers.set(k, v);
   res.headers.delete('ETag'); // the body changes with the key and the nonce; the asset's ETag no longer describes it
-  return c.req.method === 'HEAD' ? res : withShopifyConfig(res, c.env, nonce, reads);
+  // The whole document once the reads answered (at most READS_DEADLINE_MS): a document whose end came
+  // later than its head held Chrome's first frame back (measured: LCP 3.52 s streamed, 2.89 s whole on
+  // /main, Lighthouse mobile), while the reads take a few milliseconds of D1 each.
+  return c.req.method === 'HEAD' ? res : withShopifyConfig(res, c.env, nonce, await reads);
 }

@@ -162,38 +162,3 @@ describe('the first screen’s reads in the admin document', () => {
     expect(documentCredential(u('id_token=notajwt'))).toEqual({ via: null, token: null });
   });
 });
-
-describe('streaming', () => {
-  it('sends the head (scripts, styles, preloads) before the reads answer; the reads close the body', async () => {
-    const { serveDocument } = await import('../../../worker/document');
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const internal: InternalFetch = async () => {
-      await held;
-      return new Response('{"code":"200"}', { headers: { 'Content-Type': 'application/json' } });
-    };
-    const c = {
-      req: { url: `https://app.test/main?authToken=${'t'.repeat(43)}`, method: 'GET', raw: new Request('https://app.test/main') },
-      env: { ...env, ASSETS, SHOPIFY_ORIGIN: '' },
-    } as unknown as Parameters<typeof serveDocument>[0];
-    const res = await serveDocument(c, internal);
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let seen = '';
-    while (!seen.includes('</head>')) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      seen += decoder.decode(value, { stream: true });
-    }
-    expect(seen).toContain('/assets/index-a1.js');
-    expect(seen).toContain('assets/main-a1.js'); // the first screen's preloads
-    expect(seen).not.toContain(FIRST_READS_ID);
-    release();
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      seen += decoder.decode(value, { stream: true });
-    }
-    expect(readsOf(seen)!.reads['/api/v1/getSettingInfo']).toEqual({ code: '200' });
-  });
-});
