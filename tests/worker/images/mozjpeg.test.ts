@@ -143,4 +143,44 @@ describe('streaming MozJPEG', () => {
     expect(() => enc.write(new Uint8Array(8 * 3 * 16), 16)).toThrow(/20/);
     enc.close();
   });
+  it('luma decode: the Y plane of a YCbCr or grey file (the luma of its RGB before rounding); CMYK stays RGB', () => {
+    for (const [name, scaleNum] of [
+      ['rocket-progressive.jpg', 8],
+      ['rocket-baseline.jpg', 4],
+      ['rocket-grey.jpg', 8],
+    ] as const) {
+      const rgb = new JpegDecoder(fixture(name), { scaleNum, scaleDenom: 8 });
+      const y = new JpegDecoder(fixture(name), { scaleNum, scaleDenom: 8, luma: true });
+      try {
+        expect([rgb.channels, y.channels]).toEqual([3, 1]);
+        expect([y.width, y.height]).toEqual([rgb.width, rgb.height]);
+        let worst = 0;
+        let sum = 0;
+        let count = 0;
+        for (;;) {
+          const n = rgb.read();
+          expect(y.read()).toBe(n);
+          if (n === 0) break;
+          const a = rgb.rows(n);
+          const b = y.rows(n);
+          expect(b.length).toBe(n * y.width);
+          for (let i = 0; i < b.length; i++) {
+            const luma = 0.299 * a[i * 3]! + 0.587 * a[i * 3 + 1]! + 0.114 * a[i * 3 + 2]!;
+            worst = Math.max(worst, Math.abs(luma - b[i]!));
+            sum += Math.abs(luma - b[i]!);
+            count++;
+          }
+        }
+        // RGB's rounding moves the luma by about half a level on average (more only where a channel clips).
+        if (name === 'rocket-grey.jpg') expect(worst).toBeLessThan(1e-9);
+        else expect(sum / count).toBeLessThan(0.6);
+      } finally {
+        rgb.close();
+        y.close();
+      }
+    }
+    const cmyk = new JpegDecoder(fixture('rocket-cmyk.jpg'), { luma: true });
+    expect(cmyk.channels).toBe(3);
+    cmyk.close();
+  });
 });

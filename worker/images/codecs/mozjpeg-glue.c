@@ -145,7 +145,7 @@ static void use_dest(j_compress_ptr cinfo, dst_mgr *d, int stream) {
 enum {
   INFO_WIDTH, INFO_HEIGHT, INFO_COMPONENTS, INFO_COLOR_SPACE, INFO_PROGRESSIVE, INFO_ADOBE,
   INFO_ADOBE_TRANSFORM, INFO_MAX_H, INFO_MAX_V, INFO_COEF_BYTES, INFO_WARNINGS, INFO_TRUNCATED,
-  INFO_OUT_WIDTH, INFO_OUT_HEIGHT, INFO_LEN
+  INFO_OUT_WIDTH, INFO_OUT_HEIGHT, INFO_OUT_CHANNELS, INFO_LEN
 };
 
 typedef struct {
@@ -202,17 +202,22 @@ EXPORT(dec_header) int *dec_header(dec_t *h) {
  * scaling: an IDCT of the low-frequency coefficients, e.g. 1/2 or 3/8; for large watermark logos and the
  * guard's display-scale decode). Returns the strip buffer's row capacity; the output size is in the info
  * array (INFO_OUT_WIDTH/HEIGHT).
+ * luma: for a YCbCr or grey file, one channel per pixel, the Y plane itself (what the guard compares: the
+ * luma 0.299 R + 0.587 G + 0.114 B of the decoded RGB is Y before RGB's rounding and clamping); libjpeg then
+ * skips the chroma planes' IDCT, upsampling and colour conversion. Other files stay RGB (INFO_OUT_CHANNELS).
  */
-EXPORT(dec_start) int dec_start(dec_t *h, int strip, int scale_num, int scale_denom) {
+EXPORT(dec_start) int dec_start(dec_t *h, int strip, int scale_num, int scale_denom, int luma) {
   struct jpeg_decompress_struct *d = &h->d;
   d->scale_num = (unsigned int)(scale_num > 0 ? scale_num : 1);
   d->scale_denom = (unsigned int)(scale_denom > 0 ? scale_denom : 1);
   h->cmyk = d->jpeg_color_space == JCS_CMYK || d->jpeg_color_space == JCS_YCCK;
-  d->out_color_space = h->cmyk ? JCS_CMYK : JCS_RGB;
+  int grey = luma && (d->jpeg_color_space == JCS_YCbCr || d->jpeg_color_space == JCS_GRAYSCALE);
+  d->out_color_space = h->cmyk ? JCS_CMYK : grey ? JCS_GRAYSCALE : JCS_RGB;
   d->dct_method = JDCT_ISLOW;
   jpeg_start_decompress(d);
   h->info[INFO_OUT_WIDTH] = (int)d->output_width;
   h->info[INFO_OUT_HEIGHT] = (int)d->output_height;
+  h->info[INFO_OUT_CHANNELS] = grey ? 1 : 3;
   if (strip < (int)d->rec_outbuf_height) strip = d->rec_outbuf_height;
   h->strip = strip;
   size_t w = d->output_width;
@@ -221,7 +226,7 @@ EXPORT(dec_start) int dec_start(dec_t *h, int strip, int scale_num, int scale_de
   if (h->cmyk) h->cmyk_rows = (JSAMPLE *)malloc(w * 4 * (size_t)strip);
   if (!h->rows || !h->ptrs || (h->cmyk && !h->cmyk_rows)) js_error("out of memory for the row strip");
   JSAMPLE *base = h->cmyk ? h->cmyk_rows : h->rows;
-  int stride = (int)w * (h->cmyk ? 4 : 3);
+  int stride = (int)w * (h->cmyk ? 4 : grey ? 1 : 3);
   for (int i = 0; i < strip; i++) h->ptrs[i] = base + (size_t)i * stride;
   return strip;
 }

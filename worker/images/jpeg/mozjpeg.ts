@@ -19,7 +19,7 @@ type Exports = {
   _initialize(): void;
   dec_open(stream: number): number;
   dec_header(h: number): number;
-  dec_start(h: number, strip: number, scaleNum: number, scaleDenom: number): number;
+  dec_start(h: number, strip: number, scaleNum: number, scaleDenom: number, luma: number): number;
   dec_rows(h: number): number;
   dec_read(h: number, max: number): number;
   dec_finish(h: number): number;
@@ -202,8 +202,8 @@ export const JCS_YCCK = 5;
 function header(
   ex: Exports,
   infoPtr: number,
-): JpegHeader & { outWidth: number; outHeight: number; warnings: number; truncated: boolean } {
-  const i = new Int32Array(ex.memory.buffer, infoPtr, 14);
+): JpegHeader & { outWidth: number; outHeight: number; outChannels: number; warnings: number; truncated: boolean } {
+  const i = new Int32Array(ex.memory.buffer, infoPtr, 15);
   return {
     width: i[0]!,
     height: i[1]!,
@@ -218,12 +218,14 @@ function header(
     truncated: i[11] === 1,
     outWidth: i[12]!,
     outHeight: i[13]!,
+    outChannels: i[14]!,
   };
 }
 
 /**
  * A streaming decoder to packed RGB rows (grey, YCbCr, RGB, CMYK and YCCK files; Adobe-inverted CMYK
- * handled). `read()` decodes the next strip; `rows()` is a view into the wasm heap valid until the next
+ * handled), or with `luma` to the Y plane alone (one channel; YCbCr and grey files only, others stay RGB:
+ * see `channels`). `read()` decodes the next strip; `rows()` is a view into the wasm heap valid until the next
  * call into the codec (read of this or any other decoder/encoder), so take both decoders' strips first,
  * then their views.
  */
@@ -231,7 +233,8 @@ export class JpegDecoder {
   readonly header: JpegHeader;
   readonly width: number;
   readonly height: number;
-  readonly channels = 3 as const;
+  /** 3 (RGB), or 1 (Y) when `luma` was asked for a YCbCr or grey file. */
+  readonly channels: 1 | 3;
   private h: number;
   private stream: number;
   private rowsPtr = 0;
@@ -239,7 +242,7 @@ export class JpegDecoder {
   private readonly strip: number;
 
   /** `scaleDenom` (and `scaleNum`, default 1): libjpeg's DCT scaling to scaleNum/scaleDenom (M/8 steps). */
-  constructor(bytes: Uint8Array, opts: { strip?: number; scaleDenom?: 1 | 2 | 4 | 8; scaleNum?: number } = {}) {
+  constructor(bytes: Uint8Array, opts: { strip?: number; scaleDenom?: 1 | 2 | 4 | 8; scaleNum?: number; luma?: boolean } = {}) {
     const { ex } = instance();
     this.stream = openInput(bytes);
     this.h = guarded(() => ex.dec_open(this.stream));
@@ -247,10 +250,13 @@ export class JpegDecoder {
     try {
       const infoPtr = guarded(() => ex.dec_header(this.h));
       this.header = header(ex, infoPtr);
-      this.strip = guarded(() => ex.dec_start(this.h, opts.strip ?? STRIP_ROWS, opts.scaleNum ?? 1, opts.scaleDenom ?? 1));
+      this.strip = guarded(() =>
+        ex.dec_start(this.h, opts.strip ?? STRIP_ROWS, opts.scaleNum ?? 1, opts.scaleDenom ?? 1, opts.luma ? 1 : 0),
+      );
       const after = header(ex, infoPtr); // the same info array, now with the output size
       this.width = after.outWidth;
       this.height = after.outHeight;
+      this.channels = after.outChannels === 1 ? 1 : 3;
       this.rowsPtr = ex.dec_rows(this.h);
     } catch (e) {
       this.close();
@@ -267,7 +273,7 @@ export class JpegDecoder {
 
   /** The rows of the last read() as a view into the wasm heap (see the class comment). */
   rows(count = this.lastCount): Uint8Array {
-    return new Uint8Array(instance().ex.memory.buffer, this.rowsPtr, count * this.width * 3);
+    return new Uint8Array(instance().ex.memory.buffer, this.rowsPtr, count * this.width * this.channels);
   }
 
   /** Reads to the end of the file; returns libjpeg's warning count (corrupt data) and truncation. */

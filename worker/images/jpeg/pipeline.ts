@@ -175,14 +175,17 @@ async function candidates(input: Uint8Array, s: EngineSettings, guard: GuardMode
       const band = banded ? banded.band : tileBandBytes(info, input.length, path, sized);
       const tiles = makeJpegTiles(input, info, band, sourceRoom());
       releases.push(hold(tiles.bytes));
-      source = { tiles: tiles.tiles.length, open: (scaleNum) => new TiledJpegDecoder(tiles, { scaleNum, scaleDenom: 8 }) };
+      source = {
+        tiles: tiles.tiles.length,
+        open: (scaleNum, luma) => new TiledJpegDecoder(tiles, { scaleNum, scaleDenom: 8, luma }),
+      };
     } else {
       const bytes = info.progressive ? transcodeJpeg(input, { progressive: false, maxBytes: sourceRoom() }).bytes : input;
       if (bytes !== input) {
         releases.push(hold(bytes.length));
         hold(bytes.length)(); // joined from its chunks
       }
-      source = { tiles: 0, open: (scaleNum) => new JpegDecoder(bytes, { scaleNum, scaleDenom: 8 }) };
+      source = { tiles: 0, open: (scaleNum, luma) => new JpegDecoder(bytes, { scaleNum, scaleDenom: 8, luma }) };
     }
     if (target && target.width * target.height * 3 <= RESIZED_KEEP_BYTES) {
       source = keepResized(source, target);
@@ -254,8 +257,11 @@ function lossless(input: Uint8Array, info: JpegHeader, orientation: number, icc:
 
 type Output = { bytes: Uint8Array; qualityUsed: number; score: number | null; release(): void };
 
-/** The pixels the lossy path encodes: a whole decoder (original or stand-in) or the tiles; `scaleNum`/8 is libjpeg's DCT scale. */
-type Source = { tiles: number; open(scaleNum: number): RowSource; fullSizeOnly?: boolean };
+/**
+ * The pixels the lossy path encodes: a whole decoder (original or stand-in) or the tiles; `scaleNum`/8 is
+ * libjpeg's DCT scale; `luma`: the Y plane only where the file has one (RowSource.channels says).
+ */
+type Source = { tiles: number; open(scaleNum: number, luma?: boolean): RowSource; fullSizeOnly?: boolean };
 
 /**
  * A resized source small enough to keep (at most RESIZED_KEEP_BYTES of RGB: 2048 and 2880 px limits) is
@@ -290,6 +296,7 @@ function keepResized(source: Source, target: { width: number; height: number }):
     return {
       width: target.width,
       height: target.height,
+      channels: 3,
       read(max = 16) {
         last = Math.min(max, 16, target.height - y);
         y += last;
@@ -413,12 +420,24 @@ function scoreStrips(source: Source, candidate: Uint8Array, wm?: PlacedWatermark
   // The watermark is drawn on full-size source rows: that guard decodes at full size and box-averages.
   const info = readJpegHeader(candidate);
   const scaleNum = wm || source.fullSizeOnly ? 8 : guardDecodeScale(info.width, info.height);
+  // The guard compares luma: without a watermark (drawn on RGB rows) both files are decoded to their Y plane
+  // (the luma of the decoded RGB before its rounding; libjpeg skips the chroma planes' IDCT, upsampling and
+  // colour conversion). A file without one (CMYK, RGB) gives RGB rows, and then both sides are read as RGB.
+  let luma = !wm && !source.fullSizeOnly;
   // The candidate (progressive: its whole-image coefficients) first, so that big block takes the space
   // the encoder just freed before the small strip decoder can split it (no heap growth for the guard).
-  const b = new JpegDecoder(candidate, { scaleNum, scaleDenom: 8 });
+  let b = new JpegDecoder(candidate, { scaleNum, scaleDenom: 8, luma });
   let a: RowSource | undefined;
   try {
-    a = source.open(scaleNum);
+    a = source.open(scaleNum, luma);
+    if (a.channels !== b.channels) {
+      luma = false;
+      a.close();
+      b.close();
+      b = new JpegDecoder(candidate, { scaleNum, scaleDenom: 8 });
+      a = source.open(scaleNum);
+    }
+    const channels = a.channels;
     const g = createStripGuard({ width: a.width, height: a.height, level: 'luma', scale: scaleNum === 8 ? undefined : 1 });
     const draw = wm ? rowDrawer(wm, a.width) : undefined;
     let y = 0;
@@ -429,7 +448,7 @@ function scoreStrips(source: Source, candidate: Uint8Array, wm?: PlacedWatermark
       if (na === 0) break;
       const orig = a.rows(na); // views after both reads: no heap growth in between
       if (draw) draw(orig, y, na);
-      g.push(orig, b.rows(nb), na, 3);
+      g.push(orig, b.rows(nb), na, channels);
       y += na;
     }
     return g.result().score;

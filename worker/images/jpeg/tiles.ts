@@ -11,6 +11,8 @@ import { JpegDecoder, STRIP_ROWS, transcodeJpegTile, type JpegHeader } from './m
 export type RowSource = {
   readonly width: number;
   readonly height: number;
+  /** 3 (RGB rows), or 1 (the Y plane: decoders opened with `luma` on a YCbCr or grey file). */
+  readonly channels: 1 | 3;
   read(max?: number): number;
   rows(count?: number): Uint8Array;
   finish(): { warnings: number; truncated: boolean };
@@ -70,6 +72,7 @@ export function tilesFor(info: JpegHeader, bandBytes: number): number {
 export class TiledJpegDecoder implements RowSource {
   readonly width: number;
   readonly height: number;
+  readonly channels: 1 | 3;
   private i = 0;
   private dec: JpegDecoder | null = null;
   private skip = 0;
@@ -77,21 +80,24 @@ export class TiledJpegDecoder implements RowSource {
   private warnings = 0;
   private readonly num: number;
   private readonly den: number;
+  private readonly luma: boolean;
 
   constructor(
     private readonly t: JpegTiles,
-    opts: { scaleNum?: number; scaleDenom?: number } = {},
+    opts: { scaleNum?: number; scaleDenom?: number; luma?: boolean } = {},
   ) {
     this.num = opts.scaleNum ?? 1;
     this.den = opts.scaleDenom ?? 1;
+    this.luma = opts.luma ?? false;
     this.open();
     this.width = this.dec!.width;
+    this.channels = this.dec!.channels;
     this.height = Math.ceil((t.height * this.num) / this.den);
   }
 
   private open(): void {
     const tile = this.t.tiles[this.i]!;
-    this.dec = new JpegDecoder(tile.bytes, { scaleNum: this.num, scaleDenom: this.den as 1 | 2 | 4 | 8 });
+    this.dec = new JpegDecoder(tile.bytes, { scaleNum: this.num, scaleDenom: this.den as 1 | 2 | 4 | 8, luma: this.luma });
     this.skip = (tile.skipRows * this.num) / this.den;
     const last = this.i === this.t.tiles.length - 1;
     this.left = last ? this.dec.height - this.skip : (tile.rows * this.num) / this.den;
