@@ -52,22 +52,43 @@ const FLAGS = [
  * Output with trellis on is unchanged.
  */
 const PATCHES = [
-  // The progressive script used without the scan search (every lossy output, lossless transcodes above
-  // 2 MP): MozJPEG 3.2's jpeg_simple_progression for YCbCr (jpgcrush's jpeg_scan_rgb.txt) has luma AC in
-  // two successive-approximation steps (Al 2, then refinements 2->1 and 1->0). One step (Al 1, one
-  // refinement 1->0) codes the same coefficients (pixels unchanged) in one scan fewer: measured on the
-  // store set's tune half (9 JPEGs of 6-16 MP, Medium), 0.3-1.0 % fewer bytes on every one and 4-9 % less
-  // CPU for the encode (two passes over luma AC fewer: statistics and output), and the guard's decode of
-  // the output reads one scan fewer. (No successive approximation at all was faster still, 13-15 %, but up
-  // to 2 % larger.) The scan counts are MozJPEG's own: with the script one scan shorter they are right (the
-  // original two-step script was one scan longer than its count, which dropped Cr's AC 9-63 scan: Cr PSNR
-  // 47.8 vs 53.3 dB against native MozJPEG, and "lossless" transcodes above 2 MP were not pixel-identical;
-  // fixed by the counts 9/11/10 before this script). Grey and other colour spaces keep their script.
+  // MozJPEG 3.2's jpeg_simple_progression (used without the scan search: lossy output and lossless
+  // transcodes above 2 MP) counts one scan too few for YCbCr: the last one, Cr's AC 9-63, is dropped
+  // (and written past the script array). Without it Cr loses every AC coefficient above 8: measured Cr
+  // PSNR 47.8 vs 53.3 dB against native MozJPEG at the same tables, and "lossless" transcodes above
+  // 2 MP were not pixel-identical. The counts of the script below are 9 / 11 / 10 scans.
+  // Lossy outputs (issue 24, CPU): luma AC in one successive-approximation step (Al 1, one refinement
+  // 1->0) instead of two (Al 2, refinements 2->1 and 1->0), set by mozjpeg-glue.c's encoder around its
+  // jpeg_simple_progression (mozjpeg_luma_one_step): the same coefficients in one scan fewer, measured on
+  // the store set's tune half (9 JPEGs of 6-16 MP, Medium) 0.3-1.0 % fewer bytes on every one and 4-9 %
+  // less encode CPU. Lossless transcodes keep two steps: of an original's own coefficients (q85-95) one
+  // step made 8 of 11 photos 0.1-3.0 % larger.
+  [
+    'jcparam.c',
+    `      nscans = 8;  /* 1 DC scan for all components */`,
+    `      nscans = 9 - mozjpeg_luma_one_step;  /* 1 DC scan for all components */`,
+  ],
+  [
+    'jcparam.c',
+    `      nscans = 10; /* 1 DC scan for each component */`,
+    `      nscans = 11 - mozjpeg_luma_one_step; /* 1 DC scan for each component */`,
+  ],
+  [
+    'jcparam.c',
+    `      nscans = 9;  /* 1 DC scan for luminance and 1 DC scan for chroma */`,
+    `      nscans = 10 - mozjpeg_luma_one_step; /* 1 DC scan for luminance and 1 DC scan for chroma */`,
+  ],
+  [
+    'jcparam.c',
+    `#include "jpeglib.h"`,
+    `#include "jpeglib.h"
+int mozjpeg_luma_one_step = 0; /* set by mozjpeg-glue.c's encoder around jpeg_simple_progression */`,
+  ],
   [
     'jcparam.c',
     `      scanptr = fill_a_scan(scanptr, 0, 1, 8, 0, 2);
       scanptr = fill_a_scan(scanptr, 1, 1, 8, 0, 0);`,
-    `      scanptr = fill_a_scan(scanptr, 0, 1, 8, 0, 1);
+    `      scanptr = fill_a_scan(scanptr, 0, 1, 8, 0, mozjpeg_luma_one_step ? 1 : 2);
       scanptr = fill_a_scan(scanptr, 1, 1, 8, 0, 0);`,
   ],
   [
@@ -76,8 +97,9 @@ const PATCHES = [
       /* Finish luma AC successive approximation */
       scanptr = fill_a_scan(scanptr, 0, 1, 63, 2, 1);
       scanptr = fill_a_scan(scanptr, 0, 1, 63, 1, 0);`,
-    `      scanptr = fill_a_scan(scanptr, 0, 9, 63, 0, 1);
+    `      scanptr = fill_a_scan(scanptr, 0, 9, 63, 0, mozjpeg_luma_one_step ? 1 : 2);
       /* Finish luma AC successive approximation */
+      if (!mozjpeg_luma_one_step) scanptr = fill_a_scan(scanptr, 0, 1, 63, 2, 1);
       scanptr = fill_a_scan(scanptr, 0, 1, 63, 1, 0);`,
   ],
   // Row trellis (large images): trellis-quantise each block row right after its DCT in the first pass,

@@ -300,6 +300,7 @@ typedef struct {
 #define ENC_SAMPLING_444 8
 #define ENC_SAMPLING_422 16
 extern int mozjpeg_row_trellis;
+extern int mozjpeg_luma_one_step;
 EXPORT(enc_open) enc_t *enc_open(int stream, int width, int height, int quality, int grey, int strip, int flags) {
   enc_t *h = (enc_t *)calloc(1, sizeof(enc_t));
   if (!h) return NULL;
@@ -325,7 +326,10 @@ EXPORT(enc_open) enc_t *enc_open(int stream, int width, int height, int quality,
   if (!(flags & ENC_OPTIMIZE_SCANS)) jpeg_c_set_bool_param(c, JBOOLEAN_OPTIMIZE_SCANS, FALSE);
   if (flags & ENC_ROW_TRELLIS) jpeg_c_set_bool_param(c, JBOOLEAN_TRELLIS_QUANT_DC, TRUE);
   jpeg_set_quality(c, quality, FALSE);
-  jpeg_simple_progression(c); /* the scan script must match the component count */
+  /* the scan script must match the component count; luma AC in one successive-approximation step (build.mjs) */
+  mozjpeg_luma_one_step = 1;
+  jpeg_simple_progression(c);
+  mozjpeg_luma_one_step = 0;
   mozjpeg_row_trellis = (flags & ENC_ROW_TRELLIS) && !(flags & ENC_TRELLIS);
   jpeg_start_compress(c, TRUE); /* the coefficient controller reads mozjpeg_row_trellis here */
   mozjpeg_row_trellis = 0;
