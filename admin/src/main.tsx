@@ -7,7 +7,6 @@ import { PolarisProvider } from './shell/polaris-provider';
 import { initI18n } from './i18n';
 import { isEmbedded, readAuthToken } from './api/auth';
 import { startEarlySettingInfo } from './api/early';
-import { firstScreenRedirect } from './api/first-reads';
 import { inIframe } from './lib/app-bridge';
 import { readsSessionOn } from './shell/public-paths';
 import { createAppRouter } from './router';
@@ -18,9 +17,6 @@ initI18n();
 // known now: its first read starts before the code of the first render runs (api/early.ts).
 if (readsSessionOn(location.pathname) && (isEmbedded() || (!inIframe() && readAuthToken() !== null))) startEarlySettingInfo();
 const router = createAppRouter();
-// A first screen that sends the merchant on at once (the set-up wizard): the next screen's code loads now.
-const next = firstScreenRedirect(location.pathname);
-if (next) void router.preloadRoute({ to: next });
 
 const root = document.getElementById('root');
 if (root) {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FIRST_READS_ID, type FirstReads } from '../../shared/api/first-reads';
 import { startEarlySettingInfo } from '../../admin/src/api/early';
 import { getSettingInfo } from '../../admin/src/api/calls';
-import { FIRST_READS_FOR_MS, firstScreenRedirect, resetFirstReads, takeFirstRead } from '../../admin/src/api/first-reads';
+import { FIRST_READS_FOR_MS, resetFirstReads, takeFirstRead } from '../../admin/src/api/first-reads';
 import { loadAppConfig, resetAppConfig } from '../../admin/src/hooks/use-app-config';
 import { embedWithAppBridge, leaveAdmin } from './helpers/app-bridge';
 import { mockApi, renderApp, settingInfo, TOKEN } from './helpers/render-app';
@@ -23,7 +23,7 @@ async function loadWith(answers: FirstReads | string, search: string) {
   document.body.appendChild(el);
   history.replaceState(null, '', `/main${search}`);
   resetFirstReads();
-  return { takeFirstRead, firstScreenRedirect, FIRST_READS_FOR_MS };
+  return { takeFirstRead, FIRST_READS_FOR_MS };
 }
 
 const standalone = (authToken: string | null) => ({ embedded: false, authToken, shop: null });
@@ -87,18 +87,6 @@ describe('takeFirstRead', () => {
   it('ignores an element that is not the Worker’s JSON', async () => {
     const m = await loadWith('{"via":"authToken","reads":', `?authToken=${TOKEN}`);
     expect(m.takeFirstRead('/api/v1/getSettingInfo', standalone(TOKEN), 0)).toBeUndefined();
-  });
-
-  it('names the screen a wizard-pending shop is sent on to, so its code loads with the first screen’s', async () => {
-    const pending = { code: '200', data: settingInfo({ new_guide_status: 1 }) };
-    let m = await loadWith(doc('authToken', { '/api/v1/getSettingInfo': pending }), `?authToken=${TOKEN}`);
-    expect(m.firstScreenRedirect('/main')).toBe('/guidance');
-    expect(m.firstScreenRedirect('/setting/')).toBe('/image_optimisation');
-    expect(m.firstScreenRedirect('/pricing')).toBeNull();
-    sessionStorage.setItem('closed:guide-offered', '1'); // the wizard was offered in this session already
-    expect(m.firstScreenRedirect('/main')).toBeNull();
-    m = await loadWith(doc('authToken', { '/api/v1/getSettingInfo': INFO }), `?authToken=${TOKEN}`);
-    expect(m.firstScreenRedirect('/setting')).toBeNull();
   });
 });
 

@@ -4,15 +4,7 @@
 //   (the merchant may have declined to switch to the link's shop: api/auth.ts), or, embedded, Shopify's
 //   id_token for the shop App Bridge runs in;
 // - in the first FIRST_READS_FOR_MS of the page: an answer nobody took by then is stale, and dropped.
-import {
-  FIRST_READS_ID,
-  GUIDE_PENDING_TARGET,
-  SETTING_INFO,
-  screenPath,
-  type FirstReads,
-  type ReadsVia,
-} from '../../../shared/api/first-reads';
-import { GUIDE_OFFERED, isClosed } from '../lib/session-flags';
+import { FIRST_READS_ID, type FirstReads, type ReadsVia } from '../../../shared/api/first-reads';
 
 export const FIRST_READS_FOR_MS = 30_000;
 
@@ -78,20 +70,6 @@ export function takeFirstRead(url: string, session: Credential | null, now = per
   const body = a.reads[url];
   delete a.reads[url];
   return body;
-}
-
-/**
- * Where the first screen will send the merchant at once, by the document's settingInfo: a shop that has
- * not finished the set-up wizard goes from /main (on the session's first launch) to the wizard, and from
- * /setting to the image page. The caller loads that screen's code with the first screen's instead of
- * after it rendered. Null when it stays (or the document carries no settingInfo).
- */
-export function firstScreenRedirect(pathname: string): string | null {
-  const path = screenPath(pathname);
-  const target = GUIDE_PENDING_TARGET[path];
-  const info = load()?.reads[SETTING_INFO] as { data?: { new_guide_status?: unknown } } | undefined;
-  if (!target || info?.data?.new_guide_status !== 1) return null;
-  return path === '/main' && isClosed(GUIDE_OFFERED) ? null : target;
 }
 
 /** For tests: read the document and its URL again, as a page load would. */
