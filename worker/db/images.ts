@@ -130,15 +130,42 @@ export async function updateImageLocked(
   token: string,
   patch: ImagePatch,
   renewUntil: number,
+  unchanged: ImageWordsExpected = {},
 ): Promise<boolean> {
   const releases = 'lockJobId' in patch && patch.lockJobId === null;
   const rows = await db
     .update(images)
     .set({ ...patch, ...(releases ? LEASE_RELEASED : { lockExpiresAt: renewUntil }), updatedAt: Date.now() })
-    .where(and(eq(images.shopId, shopId), eq(images.id, imageId), eq(images.lockToken, token), isNotNull(images.lockJobId)))
+    .where(
+      and(
+        eq(images.shopId, shopId),
+        eq(images.id, imageId),
+        eq(images.lockToken, token),
+        isNotNull(images.lockJobId),
+        ...(unchanged.alt !== undefined ? [eq(images.alt, unchanged.alt)] : []),
+        ...(unchanged.fileName !== undefined ? [eq(images.fileName, unchanged.fileName)] : []),
+      ),
+    )
     .returning({ id: images.id })
     .all();
   return rows.length > 0;
+}
+
+/**
+ * The merchant's words: alt text and file name with our "we wrote it" flags. The catalogue sync writes
+ * them without the lease (a merchant's edit in Shopify), so a run reads them again before it decides.
+ */
+export type ImageWords = Pick<ImageRow, 'alt' | 'fileName' | 'altEdited' | 'fileNameEdited'>;
+
+/** For updateImageLocked: write only while the row still holds these words (no newer edit recorded). */
+export type ImageWordsExpected = Partial<Pick<ImageRow, 'alt' | 'fileName'>>;
+
+export async function readImageWords(db: Db, shopId: number, imageId: number): Promise<ImageWords | undefined> {
+  return db
+    .select({ alt: images.alt, fileName: images.fileName, altEdited: images.altEdited, fileNameEdited: images.fileNameEdited })
+    .from(images)
+    .where(and(eq(images.shopId, shopId), eq(images.id, imageId)))
+    .get();
 }
 
 /** Writes fields without the lease (dead-letter handling, expiry, planning). */

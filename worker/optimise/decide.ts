@@ -78,12 +78,17 @@ export function decideMetadata(
 ): { alt: string | null; fileName: string | null } {
   if (item.dataType === DATA_TYPES.upload) return { alt: null, fileName: null };
   const ctx = templateContextOf(item, shopName);
-  const merchantAlt = image.originalAlt ?? image.alt;
+  // Alt text we did not write (altEdited off) is the merchant's, newer than any kept originalAlt.
+  const merchantAlt = image.altEdited ? (image.originalAlt ?? image.alt) : image.alt;
   const alt = decideAltText(settings.alt_text, { ...ctx, currentAlt: merchantAlt });
   const names = decideFileNames(
     settings.file_name,
     ctx,
-    siblings.map((s) => ({ id: s.id, position: s.position, fileName: s.originalFileName ?? s.fileName })),
+    siblings.map((s) => ({
+      id: s.id,
+      position: s.position,
+      fileName: s.fileNameEdited ? (s.originalFileName ?? s.fileName) : s.fileName,
+    })),
   );
   const fileName = names.get(image.id) ?? null;
   return { alt: alt === image.alt ? null : alt, fileName: fileName === image.fileName ? null : fileName };

@@ -8,7 +8,7 @@
 // out at its next write or renewal and stops there (LeaseLostError): it changes nothing after that, and
 // in particular never calls Shopify, because every Shopify write comes right after a renewal
 // (on-shopify.ts) and every other side effect (R2 writes, the version history) after one too.
-import { updateImageLocked, type ImagePatch, type ImageRow } from '../db/images';
+import { readImageWords, updateImageLocked, type ImagePatch, type ImageRow, type ImageWordsExpected } from '../db/images';
 import type { PipelineDeps } from './ports';
 
 /** This delivery no longer holds the image: another one took it over after our lease expired. */
@@ -24,6 +24,17 @@ export type LeasedImage = {
   readonly row: ImageRow;
   /** Writes the row and renews the lease; throws LeaseLostError when another delivery holds it. */
   write(patch: ImagePatch): Promise<void>;
+  /**
+   * Writes the patch only while the row still holds `unchanged` (alt text, file name): the catalogue sync
+   * records a merchant's edit without the lease, and that newer edit wins. False when it did; throws
+   * LeaseLostError when another delivery holds the image.
+   */
+  writeIfUnchanged(patch: ImagePatch, unchanged: ImageWordsExpected): Promise<boolean>;
+  /**
+   * Reads the merchant's words again (the sync may have recorded an edit since the run read the row) and
+   * takes them into `row`; answers which of them changed.
+   */
+  refreshWords(): Promise<{ alt: boolean; fileName: boolean }>;
   /** Renews the lease before a side effect outside the row (R2, the version history, Shopify). */
   renew(): Promise<void>;
   /** Runs async work that may outlast the lease, renewing it meanwhile (a third of the lease apart). */
@@ -46,6 +57,21 @@ export function leasedImage(
       return row;
     },
     write,
+    async writeIfUnchanged(patch, unchanged) {
+      if (await updateImageLocked(deps.db, row.shopId, row.id, token, patch, deps.now() + deps.leaseMs, unchanged)) {
+        row = { ...row, ...patch };
+        return true;
+      }
+      await write({}); // the words changed, or the lease is gone (this throws then)
+      return false;
+    },
+    async refreshWords() {
+      const words = await readImageWords(deps.db, row.shopId, row.id);
+      if (!words) return { alt: false, fileName: false };
+      const changed = { alt: words.alt !== row.alt, fileName: words.fileName !== row.fileName };
+      row = { ...row, ...words };
+      return changed;
+    },
     renew: () => write({}),
     async during(work) {
       const timer = setInterval(() => {

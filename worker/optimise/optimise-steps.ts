@@ -324,9 +324,19 @@ function servedFileName(name: string, bytes: Uint8Array): string {
 /** What Shopify should hold afterwards: the new bytes, alt text and file name (one update). */
 export async function planChange(run: OptimiseRun, made: Made): Promise<Change> {
   const { deps, ctx, lease, isUpload } = run;
+  // The merchant may have written an alt text or file name in Shopify while this run worked, and the
+  // catalogue sync recorded it without the lease: that edit is newer than what the run read, so the run
+  // leaves it alone (in Shopify and in the row) and keeps it as the merchant's own words for a restore.
+  const edited = isUpload ? { alt: false, fileName: false } : await lease.refreshWords();
+  if ((edited.alt && !lease.row.altEdited) || (edited.fileName && !lease.row.fileNameEdited))
+    await lease.write({
+      ...(edited.alt && !lease.row.altEdited ? { originalAlt: lease.row.alt } : {}),
+      ...(edited.fileName && !lease.row.fileNameEdited ? { originalFileName: lease.row.fileName } : {}),
+    });
   const image = lease.row;
   const siblings = isUpload ? [image] : await listItemImages(deps.db, ctx.shop.id, ctx.item.id);
-  const decided = decideMetadata(run.stored.settings, ctx.item, image, siblings, ctx.shop.name);
+  const template = decideMetadata(run.stored.settings, ctx.item, image, siblings, ctx.shop.name);
+  const decided = { alt: edited.alt ? null : template.alt, fileName: edited.fileName ? null : template.fileName };
   const bytes = await newFile(run, made, decided.fileName ?? image.fileName);
   const served = bytes && !isUpload ? servedFileName(decided.fileName ?? image.fileName, bytes.file.bytes) : null;
   const file = bytes && served ? { ...bytes, file: { ...bytes.file, filename: served } } : bytes;
@@ -408,6 +418,11 @@ export async function record(run: OptimiseRun, made: Made, change: Change): Prom
   const now = deps.now();
   const size = image.originalSize;
   const optimisedSize = result ? result.bytes.byteLength : size;
+  // Our alt text and file name go into the row only while it still holds the words planChange saw: a
+  // merchant's edit the sync recorded since (after Shopify took ours) is what Shopify serves now.
+  if (meta.alt !== null) await lease.writeIfUnchanged({ alt: meta.alt, altEdited: true }, { alt: image.alt });
+  if (meta.fileName !== null)
+    await lease.writeIfUnchanged({ fileName: meta.fileName, fileNameEdited: true }, { fileName: image.fileName });
   await lease.write({
     status: result ? 'compressed' : unsupported && !change.changesShopify ? 'skipped' : 'optimal',
     step: 'done',
@@ -417,10 +432,6 @@ export async function record(run: OptimiseRun, made: Made, change: Change): Prom
     compressed: !!result,
     convertedToJpg: result ? image.convertedToJpg : false,
     watermarked: result ? image.watermarked : false,
-    altEdited: meta.alt !== null ? true : image.altEdited,
-    fileNameEdited: meta.fileName !== null ? true : image.fileNameEdited,
-    ...(meta.alt !== null ? { alt: meta.alt } : {}),
-    ...(meta.fileName !== null ? { fileName: meta.fileName } : {}),
     ...(result ? {} : { resultKey: null }),
     restored: false,
     expired: false,

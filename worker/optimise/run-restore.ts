@@ -94,11 +94,18 @@ export async function runRestore(deps: PipelineDeps, ctx: RunContext): Promise<O
     }
     bytesNeeded = served.kind === 'result';
   }
-  const update = await restoreUpdate(deps, image, bytesNeeded);
+  // A merchant's edit the sync recorded since the run read the row is newer than our words: it stays.
+  await lease.refreshWords();
+  const update = await restoreUpdate(deps, lease.row, bytesNeeded);
+  const asRead = { alt: lease.row.alt, fileName: lease.row.fileName };
   let usedName = update.fileName;
   if (item.dataType !== DATA_TYPES.upload && (update.file || update.alt !== undefined || update.fileName !== undefined))
     usedName = await restoreOnShopify(deps, shop, item, lease, update, resuming);
   const renamed = usedName !== undefined && usedName !== update.fileName;
+  // The merchant's words go back into the row unless the sync recorded a newer edit meanwhile.
+  if (update.alt !== undefined) await lease.writeIfUnchanged({ alt: update.alt, altEdited: false }, { alt: asRead.alt });
+  if (usedName !== undefined)
+    await lease.writeIfUnchanged({ fileName: usedName, fileNameEdited: false }, { fileName: asRead.fileName });
   await lease.write({
     status: 'restored',
     step: 'restored',
@@ -106,8 +113,6 @@ export async function runRestore(deps: PipelineDeps, ctx: RunContext): Promise<O
     failReason: null,
     noteKey: renamed ? 'server.optimise.restoredAs' : null,
     noteParams: renamed ? { name: usedName ?? '', original: update.fileName ?? '' } : null,
-    ...(update.alt !== undefined ? { alt: update.alt, altEdited: false } : {}),
-    ...(usedName !== undefined ? { fileName: usedName, fileNameEdited: false } : {}),
     ...LEASE_RELEASED,
   });
   return { kind: 'done', status: 'done' };
