@@ -268,6 +268,19 @@ describe('settings: first use, the guide, refusals and the save bar', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/image_optimisation'));
   });
 
+  it('opened before the shop’s settings are known, /setting renders nothing of itself on its way to /image_optimisation', async () => {
+    const api = mockApi({
+      ...account,
+      '/api/v1/getSettingInfo': { code: '200', data: settingInfo({ new_guide_status: 1 }) },
+      '/api/v2/image-opt/getImgOptTotal': { ack: 0, message: 'x' },
+    });
+    const { router } = renderApp('/setting', { info: null });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/image_optimisation'));
+    // Issue 26: the settings screen (account, image settings) was rendered, and read, before the redirect.
+    expect(api.callsTo('/api/v2/setting/getAccount')).toHaveLength(0);
+    expect(api.callsTo('/api/v2/image-opt/getSettings')).toHaveLength(0);
+  });
+
   it('first set-up can be saved as it is (defaults accepted, no change needed)', async () => {
     const api = mockApi({
       ...account,

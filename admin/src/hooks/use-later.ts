@@ -11,9 +11,15 @@ import { startTransition, useDeferredValue, useEffect, useState, type ReactNode 
 /**
  * `ready` as the screen should show it: when it turns true inside a synchronous update, this render
  * still sees false and a transition follows that sees true (React's useDeferredValue). So the screen's
- * content mounts in an interruptible render instead of inside the data's synchronous one.
+ * content mounts in an interruptible render instead of inside the data's synchronous one. Ready already
+ * when the screen mounts (its data cached, e.g. back on a screen, or the settings sheet opened again), it
+ * is still false on that first render: the router's update that mounts a screen is synchronous too.
  */
-export const useReadyInTransition = (ready: boolean): boolean => useDeferredValue(ready);
+export function useReadyInTransition(ready: boolean): boolean {
+  const mounted = useLater();
+  const deferred = useDeferredValue(ready);
+  return mounted && deferred;
+}
 
 /**
  * false on the first render, true in a transition started once that render is committed: the part of a
