@@ -2,12 +2,19 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { polarisTokensLightOnly, trimPolarisCss } from './build/polaris-trim';
 import { preloadFirstScreen } from './build/screen-preload';
+import { liveBreakpoints } from './build/polaris-breakpoints';
 
 // The admin SPA, built into dist/admin and served by the Worker as static assets.
 // The shopify-api-key meta stays empty in the build: the Worker fills it per request (worker/document.ts).
 export default defineConfig({
   root: __dirname,
-  plugins: [react(), polarisTokensLightOnly(), trimPolarisCss(), preloadFirstScreen(`${__dirname}/src/router.tsx`)],
+  plugins: [
+    react(),
+    polarisTokensLightOnly(),
+    trimPolarisCss(),
+    preloadFirstScreen(`${__dirname}/src/router.tsx`),
+    liveBreakpoints(),
+  ],
   // shell/polaris-internals.ts imports a few Polaris files by their CommonJS path (the copy Node loads in
   // the tests); the bundle takes the ES module copy of the same file, the one Polaris' index points to.
   resolve: { alias: [{ find: /^@shopify\/polaris\/build\/cjs\//, replacement: '@shopify/polaris/build/esm/' }] },
