@@ -1,7 +1,7 @@
 import { Box, Button, EmptyState, InlineStack, useBreakpoints } from '@shopify/polaris';
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useAtom } from 'jotai';
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getSettingInfo } from '../api/calls';
 import { takeEarlySettingInfo } from '../api/early';
@@ -86,9 +86,14 @@ export function AppShell() {
         retryDelay: 1000,
       })
       .then((body) => {
-        if (cancelled || !body.data) return;
-        setSettingInfo(body.data);
-        if (isLanguageCode(body.data.language)) setLanguage(body.data.language);
+        const data = body.data;
+        if (cancelled || !data) return;
+        // In a transition: the shell and every screen that reads the settings render again, in slices
+        // instead of one long task (issue 26).
+        startTransition(() => {
+          setSettingInfo(data);
+          if (isLanguageCode(data.language)) setLanguage(data.language);
+        });
       })
       .catch((e: unknown) => {
         if (cancelled || e instanceof RefusedError || isPublic) return;

@@ -1,7 +1,7 @@
 import { AppProvider } from '@shopify/polaris';
 import en from '@shopify/polaris/locales/en.json';
 import { useAtomValue } from 'jotai';
-import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 import { IN_APP_NAVIGATE } from '../hooks/use-shopify-navigate';
 import { LANGUAGES } from '../../../shared/languages';
 import { languageAtom } from '../state/atoms';
@@ -30,16 +30,23 @@ function withOurs(catalogue: typeof en, language: string): typeof en {
 export function PolarisProvider({ children }: { children: ReactNode }) {
   const language = useAtomValue(languageAtom);
   const [i18n, setI18n] = useState<typeof en>(() => withOurs(en, language));
+  // The language the catalogue in state was built for: English is bundled and built at the first render,
+  // so the first effect need not build it again (a new catalogue makes every Polaris component that reads
+  // one render again, synchronously: a 50-90 ms task on a phone, issue 26).
+  const builtFor = useRef(language);
 
   useEffect(() => {
     const polaris = LANGUAGES.find((l) => l.code === language)?.polaris ?? 'en';
     document.documentElement.lang = LANGUAGES.find((l) => l.code === language)?.html ?? 'en';
+    if (polaris === 'en' && builtFor.current === language) return;
     const load = polarisCatalogues[`../../../node_modules/@shopify/polaris/locales/${polaris}.json`];
     // Our catalogue of that language is fetched on use too (i18n/index.ts): wait for both, or the skip
     // link would keep English when Polaris's catalogue arrives first.
     let cancelled = false;
     void Promise.all([load ? load().then((m) => m.default) : en, catalogueReady(language)]).then(([catalogue]) => {
-      if (!cancelled) setI18n(withOurs(catalogue, language));
+      if (cancelled) return;
+      builtFor.current = language;
+      setI18n(withOurs(catalogue, language));
     });
     return () => {
       cancelled = true;
