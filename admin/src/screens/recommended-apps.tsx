@@ -18,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { getRecommendations } from '../api/calls';
 import { useApiQuery } from '../api/query';
 import { useSettingInfo } from '../hooks/use-settings-info';
+import { useReadyInTransition } from '../hooks/use-later';
 import { NavTabs } from '../shell/nav-tabs';
 import { iframeSrc, readRecommendations, type PartnerApp, type Recommendations } from '../lib/recommendations';
 
@@ -41,6 +42,8 @@ export function RecommendedAppsScreen() {
   });
   // A failed read shows the empty tabs.
   const config: Recommendations | null = read.data ?? (read.error ? readRecommendations(null) : null);
+  // The apps (and the iframe) render in a transition, not inside the synchronous update that brought them (issue 26).
+  const shown = useReadyInTransition(config !== null);
 
   const tabs = [
     { id: 'all-apps', content: config?.iframe?.title || t('recommend.allApps') },
@@ -53,7 +56,7 @@ export function RecommendedAppsScreen() {
         {/* Two fixed tabs: Polaris' markup without Polaris' Tabs and its measuring pass (issue 26). */}
         <NavTabs tabs={tabs} selected={tab} onSelect={setTab} />
         <div style={{ padding: 16 }}>
-          {!config ? (
+          {!config || !shown ? (
             <SkeletonBodyText lines={6} />
           ) : tab === 0 ? (
             config.iframe && info ? (
