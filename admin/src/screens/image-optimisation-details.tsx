@@ -90,7 +90,6 @@ export function ImageOptimisationDetailsScreen() {
                   },
                 ]}
                 selected={0}
-                onSelect={() => undefined}
               />
               <ImageTable
                 rows={data.rows}
