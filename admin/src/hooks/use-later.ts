@@ -16,21 +16,22 @@ import { startTransition, useDeferredValue, useEffect, useState, type ReactNode 
  * is still false on that first render: the router's update that mounts a screen is synchronous too.
  */
 export function useReadyInTransition(ready: boolean): boolean {
-  const mounted = useLater();
+  const [readyAtMount] = useState(ready);
+  const mounted = useLater(readyAtMount);
   const deferred = useDeferredValue(ready);
-  return mounted && deferred;
+  return deferred && (!readyAtMount || mounted);
 }
 
 /**
- * false on the first render, true in a transition started once that render is committed: the part of a
- * screen below the fold (history, footer, dialogs) mounts in its own interruptible render and its own,
- * smaller, layout, after what the merchant sees first.
+ * false on the first render, true in a transition started once that render is committed (once `when`
+ * is true): the part of a screen below the fold (history, footer, dialogs) mounts in its own
+ * interruptible render and its own, smaller, layout, after what the merchant sees first.
  */
-export function useLater(): boolean {
+export function useLater(when = true): boolean {
   const [later, setLater] = useState(false);
   useEffect(() => {
-    startTransition(() => setLater(true));
-  }, []);
+    if (when) startTransition(() => setLater(true));
+  }, [when]);
   return later;
 }
 

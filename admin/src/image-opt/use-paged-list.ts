@@ -3,6 +3,9 @@ import { getImageOptDataPage } from '../api/calls';
 import { useApiQuery } from '../api/query';
 import { dataTypeOf, DEFAULT_PAGE_SIZE, SEARCH_DEBOUNCE_MS, type HistoryRow } from './rules';
 
+/** No rows yet: one array, so the list's deferred rows (history-section.tsx) see no change while it loads. */
+const NO_ROWS: HistoryRow[] = [];
+
 export type PagedList = {
   rows: HistoryRow[];
   total: number;
@@ -56,7 +59,7 @@ export function usePagedList(tab: number, pageType: 0 | 1, enabled = true, refre
   }, [refetch]);
 
   return {
-    rows: list.data?.rows ?? [],
+    rows: list.data?.rows ?? NO_ROWS,
     total: list.data?.total ?? 0,
     page,
     pageSize,

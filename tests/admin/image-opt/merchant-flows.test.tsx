@@ -25,7 +25,8 @@ describe('settings sheet', () => {
   it('closing with unsaved edits asks Leave / Stay; Stay keeps the edits, Leave closes', async () => {
     api();
     renderApp('/image_optimisation');
-    fireEvent.click(await screen.findByRole('button', { name: 'Settings' }));
+    // Polaris renders a CSS-hidden measuring copy of the header's actions, visible to happy-dom (no CSS).
+    fireEvent.click((await screen.findAllByRole('button', { name: 'Settings' }))[0]!);
     const sheet = await screen.findByRole('dialog', { name: 'Settings' });
     fireEvent.click(await within(sheet).findByLabelText('Automatic'));
     fireEvent.click(within(sheet).getByRole('button', { name: 'Close' }));
@@ -43,7 +44,8 @@ describe('settings sheet', () => {
   it('closing without edits closes at once; Save is disabled while the one-item warning shows', async () => {
     api();
     renderApp('/image_optimisation');
-    fireEvent.click(await screen.findByRole('button', { name: 'Settings' }));
+    // Polaris renders a CSS-hidden measuring copy of the header's actions, visible to happy-dom (no CSS).
+    fireEvent.click((await screen.findAllByRole('button', { name: 'Settings' }))[0]!);
     const sheet = await screen.findByRole('dialog', { name: 'Settings' });
     await within(sheet).findByLabelText('Collection images');
     fireEvent.click(within(sheet).getAllByLabelText('None')[0]!);
@@ -63,7 +65,8 @@ describe('settings sheet', () => {
       '/api/v2/image-opt/saveSettings': { ack: 1, data: totals().settings },
     });
     renderApp('/image_optimisation');
-    fireEvent.click(await screen.findByRole('button', { name: 'Settings' }));
+    // Polaris renders a CSS-hidden measuring copy of the header's actions, visible to happy-dom (no CSS).
+    fireEvent.click((await screen.findAllByRole('button', { name: 'Settings' }))[0]!);
     const sheet = await screen.findByRole('dialog', { name: 'First set up requirement' });
     await within(sheet).findByLabelText('Collection images');
     fireEvent.click(within(sheet).getByRole('button', { name: 'Save' }));
@@ -106,7 +109,8 @@ describe('out of quota', () => {
   it('an upload refused at planning (402) opens the same dialog', async () => {
     api({ '/api/v2/image-opt/uploadImagesOpt': PLAN_LIMIT_402 });
     renderApp('/image_optimisation');
-    fireEvent.click(await screen.findByRole('button', { name: 'Upload images to optimize' }));
+    // Polaris renders a CSS-hidden measuring copy of the header's actions, visible to happy-dom (no CSS).
+    fireEvent.click((await screen.findAllByRole('button', { name: 'Upload images to optimize' }))[0]!);
     const modal = await screen.findByRole('dialog', { name: 'Upload images to optimize' });
     fireEvent.change(modal.querySelector('input[type=file]') as HTMLInputElement, {
       target: { files: [new File([new Uint8Array([0xff, 0xd8, 0xff, 1])], 'a.jpg', { type: 'image/jpeg' })] },
@@ -129,7 +133,8 @@ describe('upload: each refused file with its own reason', () => {
       },
     });
     renderApp('/image_optimisation');
-    fireEvent.click(await screen.findByRole('button', { name: 'Upload images to optimize' }));
+    // Polaris renders a CSS-hidden measuring copy of the header's actions, visible to happy-dom (no CSS).
+    fireEvent.click((await screen.findAllByRole('button', { name: 'Upload images to optimize' }))[0]!);
     const modal = await screen.findByRole('dialog', { name: 'Upload images to optimize' });
     const giant = new File([new Uint8Array([0xff, 0xd8, 0xff, 1])], 'giant photo.jpg', { type: 'image/jpeg' });
     fireEvent.change(modal.querySelector('input[type=file]') as HTMLInputElement, {
@@ -163,7 +168,8 @@ describe('upload: each refused file with its own reason', () => {
       },
     });
     renderApp('/image_optimisation');
-    fireEvent.click(await screen.findByRole('button', { name: 'Upload images to optimize' }));
+    // Polaris renders a CSS-hidden measuring copy of the header's actions, visible to happy-dom (no CSS).
+    fireEvent.click((await screen.findAllByRole('button', { name: 'Upload images to optimize' }))[0]!);
     const modal = await screen.findByRole('dialog', { name: 'Upload images to optimize' });
     const jpg = [0xff, 0xd8, 0xff, 1];
     fireEvent.change(modal.querySelector('input[type=file]') as HTMLInputElement, {

@@ -26,7 +26,8 @@ async function openUpload(over: Record<string, unknown> = {}) {
     ...over,
   });
   renderApp('/image_optimisation');
-  fireEvent.click(await screen.findByRole('button', { name: 'Upload images to optimize' }));
+  // Polaris renders a CSS-hidden measuring copy of the header's actions, visible to happy-dom (no CSS).
+  fireEvent.click((await screen.findAllByRole('button', { name: 'Upload images to optimize' }))[0]!);
   const modal = await screen.findByRole('dialog', { name: 'Upload images to optimize' });
   const drop = (files: File[]) =>
     fireEvent.change(modal.querySelector('input[type=file]') as HTMLInputElement, { target: { files } });
