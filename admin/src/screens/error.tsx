@@ -1,5 +1,5 @@
-import { Button, EmptyState } from '@shopify/polaris';
 import { Page } from '../shell/page';
+import { MessageState } from '../widgets/message-state';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 
@@ -9,14 +9,12 @@ export function ErrorScreen() {
   const navigate = useNavigate();
   return (
     <Page>
-      <EmptyState heading={t('error.title')} image="">
-        <p>{t('error.body')}</p>
-        <div style={{ marginTop: 16 }}>
-          <Button variant="primary" onClick={() => void navigate({ to: '/admin/preload' })}>
-            {t('common.goHome')}
-          </Button>
-        </div>
-      </EmptyState>
+      <MessageState
+        heading={t('error.title')}
+        body={t('error.body')}
+        action={t('common.goHome')}
+        onAction={() => void navigate({ to: '/admin/preload' })}
+      />
     </Page>
   );
 }

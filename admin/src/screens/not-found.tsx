@@ -1,5 +1,5 @@
-import { Button, EmptyState } from '@shopify/polaris';
 import { Page } from '../shell/page';
+import { MessageState } from '../widgets/message-state';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 
@@ -9,14 +9,12 @@ export function NotFoundScreen() {
   const navigate = useNavigate();
   return (
     <Page>
-      <EmptyState heading={t('notFound.title')} image="">
-        <p>{t('notFound.body')}</p>
-        <div style={{ marginTop: 16 }}>
-          <Button variant="primary" onClick={() => void navigate({ to: '/main' })}>
-            {t('common.goHome')}
-          </Button>
-        </div>
-      </EmptyState>
+      <MessageState
+        heading={t('notFound.title')}
+        body={t('notFound.body')}
+        action={t('common.goHome')}
+        onAction={() => void navigate({ to: '/main' })}
+      />
     </Page>
   );
 }
