@@ -1,12 +1,17 @@
-import { Badge, BlockStack, Button, InlineStack, Text, TextField } from '@shopify/polaris';
-import { useState } from 'react';
+import { Badge, BlockStack, Button, InlineStack, Text } from '@shopify/polaris';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createAdminToken, getAdminTokens, revokeAdminToken, type AdminTokenInfo } from '../api/calls';
 import { isEmbedded } from '../api/auth';
 import { InShopifyAdmin } from '../pricing/in-shopify-admin';
 import { useApiAction, useApiQuery } from '../api/query';
 import { useToast } from '../hooks/use-toast';
-import { formatDate } from '../image-opt/history-row-cells';
+import { formatDateTime as formatDate } from '../lib/intl';
+
+// The new token's field is the card's only TextField (about 5 KB gzipped): fetched when Create is pressed,
+// alongside the call, and shown with the token (issue 26: first-screen JavaScript).
+const loadLink = () => import('./created-token-link');
+const CreatedTokenLink = lazy(async () => ({ default: (await loadLink()).CreatedTokenLink }));
 
 /**
  * Settings > Account: the shop's live admin tokens (authToken, for use outside Shopify's admin): who
@@ -41,7 +46,11 @@ export function AdminTokensCard() {
       await list.refetch();
     },
   });
-  const create = () => (isEmbedded() ? createAction.run() : setInAdminOnly(true));
+  const create = () => {
+    if (!isEmbedded()) return setInAdminOnly(true);
+    void loadLink();
+    return createAction.run();
+  };
   const revoke = (id: number) => {
     setBusy(id);
     return revokeAction.run(id);
@@ -62,10 +71,12 @@ export function AdminTokensCard() {
       </InlineStack>
       {inAdminOnly && <InShopifyAdmin path="/setting" body={t('setting.tokens.inAdmin')} />}
       {created && (
-        <BlockStack gap="100">
-          <Text as="p">{t('setting.tokens.created')}</Text>
-          <TextField label={t('setting.tokens.link')} value={created} readOnly autoComplete="off" selectTextOnFocus />
-        </BlockStack>
+        <Suspense fallback={null}>
+          <BlockStack gap="100">
+            <Text as="p">{t('setting.tokens.created')}</Text>
+            <CreatedTokenLink label={t('setting.tokens.link')} link={created} />
+          </BlockStack>
+        </Suspense>
       )}
       {tokens && tokens.length === 0 && <Text as="p">{t('setting.tokens.empty')}</Text>}
       {(tokens ?? []).map((token) => (

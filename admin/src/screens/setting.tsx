@@ -1,22 +1,39 @@
-import { ActionList, BlockStack, Box, Card, Layout, Link, SkeletonBodyText, Text } from '@shopify/polaris';
+import { BlockStack, Box, Card, Layout, Link, SkeletonBodyText, Text } from '@shopify/polaris';
 import { Page } from '../shell/page';
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AdminTokensCard } from '../account/admin-tokens-card';
-import { ImageSettingsPanel } from '../image-settings';
 import { LanguageSelect } from '../account/language-select';
 import { OverchargeSetting } from '../pricing/overcharge-setting';
 import { useSettingInfo } from '../hooks/use-settings-info';
-import { Later, useReadyInTransition } from '../hooks/use-later';
+import { useReadyInTransition } from '../hooks/use-later';
+import { SectionMenu } from '../widgets/section-menu';
 import { useWarmIntl } from '../hooks/use-warm-intl';
 
 type Section = 'account' | 'images';
+
+// The image settings (the whole settings form, about 25 KB gzipped) are behind their section: their code
+// is fetched when the pointer or the focus reaches that section's item (or at the click), and the section
+// switches once it is there, so Account stays on screen meanwhile (issue 26: first-screen JavaScript).
+const loadPanel = async () => (await import('../image-settings/image-settings-panel')).ImageSettingsPanel;
+type Panel = Awaited<ReturnType<typeof loadPanel>>;
+const preloadPanel = () => void loadPanel();
 
 /** /setting: Account (overcharge, language) and the Image Optimization Settings. */
 export function SettingScreen() {
   const { t } = useTranslation();
   const [section, setSection] = useState<Section>('account');
+  const [ImageSettingsPanel, setPanel] = useState<Panel | null>(null);
+  const openImages = () => {
+    if (ImageSettingsPanel) return setSection('images');
+    void loadPanel().then((panel) =>
+      startTransition(() => {
+        setPanel(() => panel);
+        setSection('images');
+      }),
+    );
+  };
   const navigate = useNavigate();
   const info = useSettingInfo();
   const guidePending = info?.new_guide_status === 1;
@@ -46,16 +63,22 @@ export function SettingScreen() {
       <Layout>
         <Layout.Section variant="oneThird">
           <Card padding="200">
-            <ActionList
+            <SectionMenu
               items={[
                 { content: t('setting.account.title'), active: section === 'account', onAction: () => setSection('account') },
-                { content: t('setting.images.title'), active: section === 'images', onAction: () => setSection('images') },
+                {
+                  content: t('setting.images.title'),
+                  active: section === 'images',
+                  onAction: openImages,
+                  onIntent: preloadPanel,
+                },
               ]}
             />
           </Card>
         </Layout.Section>
         <Layout.Section>
-          {/* Both sections stay mounted: switching to Account keeps unsaved image settings (and their guard). */}
+          {/* Both sections stay mounted once opened: switching to Account keeps unsaved image settings (and
+              their guard). */}
           <div hidden={section !== 'account'}>
             <Card>
               <BlockStack gap="500">
@@ -73,13 +96,13 @@ export function SettingScreen() {
               </BlockStack>
             </Card>
           </div>
-          <div hidden={section !== 'images'}>
-            <Later>
+          {ImageSettingsPanel && (
+            <div hidden={section !== 'images'}>
               <Card>
                 <ImageSettingsPanel title={t('setting.images.title')} />
               </Card>
-            </Later>
-          </div>
+            </div>
+          )}
         </Layout.Section>
       </Layout>
     </Page>

@@ -1,0 +1,6 @@
+// Polaris pieces the screens' thin stand-ins use (widgets/section-menu.tsx, ...; issue 26: first-screen
+// JavaScript), imported by path as shell/polaris-internals.ts does and for the same reason: the path
+// names Polaris' CommonJS build, the copy the package index resolves to in the admin tests, and
+// admin/vite.config.ts maps build/cjs/ onto build/esm/ in the bundle, so both hold one Polaris.
+export { default as actionListStyles } from '@shopify/polaris/build/cjs/components/ActionList/ActionList.css.js';
+export { handleMouseUpByBlurring } from '@shopify/polaris/build/cjs/utilities/focus.js';
