@@ -108,6 +108,7 @@ describe('the review banner on the dashboard', () => {
     const api = dashboardApi(undefined, { '/api/v1/saveNewGuideCfg': { ack: 1, code: '200' } });
     const { router } = renderApp('/guidance', { info: settingInfo({ new_guide_status: 1 }) });
     fireEvent.click(await screen.findByRole('button', { name: "Let's start now" }));
+    await screen.findByRole('button', { name: 'Next' }); // the steps' code arrives
     for (let step = 2; step < 5; step++) fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     fireEvent.click(screen.getByRole('button', { name: 'Save and finish' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Skip' }));

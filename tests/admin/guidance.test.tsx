@@ -11,6 +11,7 @@ const next = () => fireEvent.click(screen.getByRole('button', { name: 'Next' }))
 
 async function toStep(n: number) {
   fireEvent.click(await screen.findByRole('button', { name: "Let's start now" }));
+  await screen.findByRole('button', { name: 'Next' }); // the steps' code arrives (screens/guidance-steps.tsx)
   for (let i = 2; i < n; i++) next();
 }
 

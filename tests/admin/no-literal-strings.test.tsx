@@ -133,6 +133,7 @@ describe('no literal strings in rendered screens', () => {
     api();
     renderApp('/guidance');
     fireEvent.click(await screen.findByRole('button', { name: /Let's start now/ }));
+    await screen.findByRole('button', { name: /⟦Next⟧/ }); // the steps' code arrives
     for (let step = 2; step <= 4; step++) {
       expect(literalTexts()).toEqual([]);
       fireEvent.click(screen.getByRole('button', { name: /⟦Next⟧/ }));

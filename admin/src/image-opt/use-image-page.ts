@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { getImgOptTotal } from '../api/calls';
 import { useApiQuery } from '../api/query';
-import { defaultImageSettings, readImageSettings, type ImageSettings } from '../../../shared/image-settings';
+import { defaultImageSettings, readImageSettings, type ImageSettings } from '../../../shared/image-settings-base';
 import { FREE_QUOTA, type OptSchedule } from './rules';
 import type { Totals } from './stats-cards';
 

@@ -5,7 +5,7 @@ import {
   CUSTOM_QUALITY_MIN,
   type ImageOptSettings,
   type QualitySettings,
-} from '../../../shared/image-settings';
+} from '../../../shared/image-settings-base';
 
 type Mode = 'level-1' | 'level-2' | 'level-3' | 'custom' | 'lossless';
 

@@ -1,7 +1,7 @@
 import { BlockStack, Box, Button, InlineStack, Text, TextField } from '@shopify/polaris';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { unknownPlaceholders } from '../../../shared/image-settings';
+import { unknownPlaceholders } from '../../../shared/image-settings-base';
 import { previewTemplate } from '../../../shared/templates';
 import { insertPlaceholder, normaliseTemplate, PLACEHOLDERS, TEMPLATE_DEBOUNCE_MS, type TemplateScope } from '../lib/templates';
 import type { PreviewSample } from './use-template-sample';

@@ -1,7 +1,7 @@
 import { Banner, BlockStack, Checkbox, DropZone, InlineStack, RangeSlider, Select, Text, Thumbnail } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { WATERMARK_MAX_BYTES, WATERMARK_POSITIONS, type WatermarkSettings } from '../../../shared/image-settings';
+import { WATERMARK_MAX_BYTES, WATERMARK_POSITIONS, type WatermarkSettings } from '../../../shared/image-settings-base';
 
 const POSITION_KEYS: Record<(typeof WATERMARK_POSITIONS)[number], string> = {
   t_l: 'topLeft',

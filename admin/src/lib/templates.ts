@@ -1,6 +1,6 @@
 // Alt text and file name template editing. The normalisation and the
 // emptiness rule come from shared/image-settings.ts, the one definition the Worker validates with.
-import { isBlankTemplate, normaliseTemplate, TEMPLATE_PLACEHOLDERS } from '../../../shared/image-settings';
+import { isBlankTemplate, normaliseTemplate, TEMPLATE_PLACEHOLDERS } from '../../../shared/image-settings-base';
 
 export { normaliseTemplate };
 export const isTemplateEmpty = (text: string | undefined | null) => isBlankTemplate(text ?? '');

@@ -4,7 +4,7 @@ import {
   WIZARD_TEMPLATE_DEFAULTS,
   type FileNameSettings,
   type ImageSettings,
-} from '../../../shared/image-settings';
+} from '../../../shared/image-settings-base';
 import { isTemplateEmpty, type TemplateScope } from './templates';
 
 // The first-run wizard: six screens, four counted steps.
