@@ -1,11 +1,23 @@
 // The screens' thin stand-ins for Polaris components (issue 26: first-screen JavaScript) render Polaris'
 // own markup: each is rendered beside the Polaris component it replaces, with the same props, and the HTML
 // must be the same (as tests/admin/shell-markup.test.tsx does for the shell's).
-import { ActionList, AppProvider } from '@shopify/polaris';
+import {
+  ActionList,
+  AppProvider,
+  Button,
+  Pagination as PolarisPagination,
+  Popover,
+  ProgressBar as PolarisProgressBar,
+} from '@shopify/polaris';
+import { BulkActions as PolarisBulkActions } from '@shopify/polaris/build/cjs/components/BulkActions/BulkActions.js';
 import en from '@shopify/polaris/locales/en.json';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { DownloadButton } from '../../admin/src/image-opt/details/download-button';
+import { BulkActions } from '../../admin/src/widgets/lazy-bulk-actions';
+import { Pagination } from '../../admin/src/widgets/pagination';
+import { ProgressBar } from '../../admin/src/widgets/progress-bar';
 import { SectionMenu } from '../../admin/src/widgets/section-menu';
 
 /** The HTML an element renders inside Polaris' AppProvider (not its portals container), React's ids left out. */
@@ -15,7 +27,7 @@ function html(element: ReactElement, strip: RegExp[] = []): string {
     .filter((e) => e.id !== 'PolarisPortalsContainer')
     .map((e) => e.outerHTML)
     .join('');
-  for (const r of [/ id=":[^"]*"/g, ...strip]) out = out.replace(r, '');
+  for (const r of [/ (id|for)=":[^"]*"/g, ...strip]) out = out.replace(r, '');
   unmount();
   return out;
 }
@@ -46,6 +58,119 @@ describe('SectionMenu renders Polaris ActionList markup', () => {
     fireEvent.pointerEnter(screen.getByRole('button', { name: 'Images' }));
     expect(onIntent).toHaveBeenCalledTimes(1);
     fireEvent.click(screen.getByRole('button', { name: 'Images' }));
+    expect(onAction).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('ProgressBar renders Polaris ProgressBar markup', () => {
+  it.each([
+    ['defaults', {}],
+    ['small, success, 40 %', { progress: 40, size: 'small', tone: 'success' }],
+    ['primary, not animated, above 100', { progress: 130, tone: 'primary', animated: false }],
+    ['below 0, labelled', { progress: -5, ariaLabelledBy: 'label-id', size: 'large', tone: 'critical' }],
+  ] as const)('%s', (_name, props) => {
+    expect(html(<ProgressBar {...props} />)).toBe(html(<PolarisProgressBar {...props} />));
+  });
+
+  it('ends with the class of a finished appearance, as Polaris', async () => {
+    vi.useFakeTimers();
+    try {
+      const { container } = render(<ProgressBar progress={50} />);
+      const indicator = container.querySelector('.Polaris-ProgressBar__Indicator')!;
+      expect(indicator.className).toContain('Polaris-ProgressBar__IndicatorAppearActive');
+      await vi.advanceTimersByTimeAsync(500);
+      expect(indicator.className).toBe('Polaris-ProgressBar__Indicator Polaris-ProgressBar__IndicatorAppearDone');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('DownloadButton renders a closed Polaris Popover', () => {
+  // What Polaris' Popover sets on its closed activator, and React's ids.
+  const popoverAttributes = [/ (aria-controls|aria-owns|aria-expanded|data-state|tabindex|id)="[^"]*"/g];
+
+  it('before its menu is loaded', () => {
+    expect(html(<DownloadButton fresh={async () => null} />, popoverAttributes)).toBe(
+      html(
+        <Popover
+          active={false}
+          onClose={() => {}}
+          activator={
+            <Button size="slim" disclosure loading={false}>
+              Download
+            </Button>
+          }
+        >
+          <p>menu</p>
+        </Popover>,
+        popoverAttributes,
+      ),
+    );
+  });
+});
+
+describe('Pagination renders Polaris Pagination markup', () => {
+  // What Polaris' Tooltip sets on its activator (a button is in the tab order anyway).
+  const tooltipAttributes = [/ (aria-describedby|data-polaris-tooltip-activator)="[^"]*"/g, / tabindex="0"/g];
+  const props = { onPrevious: () => {}, onNext: () => {}, previousTooltip: 'Previous', nextTooltip: 'Next' };
+
+  it.each([
+    [false, true],
+    [true, true],
+    [true, false],
+    [false, false],
+  ])('previous %s, next %s', (hasPrevious, hasNext) => {
+    expect(html(<Pagination {...props} hasPrevious={hasPrevious} hasNext={hasNext} />, tooltipAttributes)).toBe(
+      html(<PolarisPagination {...props} hasPrevious={hasPrevious} hasNext={hasNext} />, tooltipAttributes),
+    );
+  });
+
+  it('loads the tooltips when the pointer reaches the buttons, and pages', async () => {
+    const onNext = vi.fn();
+    render(
+      <AppProvider i18n={en}>
+        <Pagination {...props} onNext={onNext} hasPrevious={false} hasNext />
+      </AppProvider>,
+    );
+    fireEvent.pointerEnter(screen.getByRole('navigation'));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Next' }).getAttribute('data-polaris-tooltip-activator')).toBe('true'),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(onNext).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('the IndexTable bulk actions, lazy', () => {
+  const props = {
+    label: '0 selected',
+    accessibilityLabel: 'Select all 2 items',
+    selected: false,
+    onToggleAll: () => {},
+    promotedActions: [{ content: 'Restore', onAction: () => {} }],
+    buttonSize: 'micro' as const,
+  };
+
+  it("render Polaris BulkActions' markup while nothing is selected", () => {
+    expect(html(<BulkActions {...props} selectMode={false} />)).toBe(html(<PolarisBulkActions {...props} selectMode={false} />));
+  });
+
+  it("are Polaris' own once a row is selected", async () => {
+    const onAction = vi.fn();
+    const promotedActions = [{ content: 'Restore', onAction }];
+    const { rerender } = render(
+      <AppProvider i18n={en}>
+        <BulkActions {...props} promotedActions={promotedActions} selectMode={false} />
+      </AppProvider>,
+    );
+    expect(screen.queryByRole('button', { name: 'Restore' })).toBeNull();
+    rerender(
+      <AppProvider i18n={en}>
+        <BulkActions {...props} promotedActions={promotedActions} label="1 selected" selected="indeterminate" selectMode />
+      </AppProvider>,
+    );
+    fireEvent.click((await screen.findAllByRole('button', { name: 'Restore' }))[0]!);
     expect(onAction).toHaveBeenCalledTimes(1);
   });
 });

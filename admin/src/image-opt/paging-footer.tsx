@@ -1,4 +1,5 @@
-import { InlineStack, Pagination, Select, Text } from '@shopify/polaris';
+import { InlineStack, Select, Text } from '@shopify/polaris';
+import { Pagination } from '../widgets/pagination';
 import { useTranslation } from 'react-i18next';
 import { pageSizeChoices, showPageSize } from './rules';
 import { useWindowWidth } from './use-window-width';

@@ -1,4 +1,5 @@
-import { BlockStack, Button, Card, InlineStack, ProgressBar, Text } from '@shopify/polaris';
+import { BlockStack, Button, Card, InlineStack, Text } from '@shopify/polaris';
+import { ProgressBar } from '../widgets/progress-bar';
 import { useTranslation } from 'react-i18next';
 import type { OptProgress } from './use-opt-progress';
 

@@ -1,4 +1,5 @@
-import { BlockStack, Box, Button, Checkbox, ChoiceList, Divider, ProgressBar, Text } from '@shopify/polaris';
+import { BlockStack, Box, Button, Checkbox, ChoiceList, Divider, Text } from '@shopify/polaris';
+import { ProgressBar } from '../widgets/progress-bar';
 import { useTranslation } from 'react-i18next';
 import { TemplateSection } from '../image-settings/template-section';
 import { StarRating } from '../support/star-rating';

@@ -1,17 +1,21 @@
-import { Banner, BlockStack, Card, ProgressBar, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Card, Text } from '@shopify/polaris';
+import { ProgressBar } from '../widgets/progress-bar';
 import { NavTabs } from '../shell/nav-tabs';
 import { Page } from '../shell/page';
 import { useNavigate, useRouterState } from '@tanstack/react-router';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppFooterHelp } from '../support/footer-help';
 import { useToast } from '../hooks/use-toast';
-import { CompareModal, type CompareImages } from '../image-opt/compare-modal';
+import type { CompareImages } from '../image-opt/compare-modal';
 import { ImageTable } from '../image-opt/details/image-table';
 import { useItemImages } from '../image-opt/details/use-item-images';
 import { compareOf, statusOfRow, type ImageRow } from '../image-opt/image-row';
 import { PagingFooter } from '../image-opt/paging-footer';
 import { linkExpired } from '../image-opt/rules';
+
+// The before/after comparison is fetched when the merchant opens it (issue 26).
+const CompareModal = lazy(() => import('../image-opt/compare-modal').then((m) => ({ default: m.CompareModal })));
 
 /** Bulk actions on the detail page: restore what can be restored; re-optimize what is not deleted or expired. */
 export const restorableRows = (rows: readonly ImageRow[]) => rows.filter((r) => statusOfRow(r).can_restore);
@@ -114,7 +118,7 @@ export function ImageOptimisationDetailsScreen() {
           </>
         )}
       </BlockStack>
-      <CompareModal images={compare} onClose={() => setCompare(null)} />
+      <Suspense fallback={null}>{compare && <CompareModal images={compare} onClose={() => setCompare(null)} />}</Suspense>
       <AppFooterHelp />
     </Page>
   );

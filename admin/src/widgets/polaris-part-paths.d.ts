@@ -4,3 +4,42 @@ declare module '@shopify/polaris/build/cjs/components/ActionList/ActionList.css.
   const styles: Record<'Item' | 'active' | 'default' | 'Text', string>;
   export default styles;
 }
+declare module '@shopify/polaris/build/cjs/components/ProgressBar/ProgressBar.css.js' {
+  const styles: Record<
+    | 'ProgressBar'
+    | 'sizeSmall'
+    | 'sizeMedium'
+    | 'sizeLarge'
+    | 'toneHighlight'
+    | 'tonePrimary'
+    | 'toneSuccess'
+    | 'toneCritical'
+    | 'Indicator'
+    | 'IndicatorAppearActive'
+    | 'IndicatorAppearDone'
+    | 'Progress'
+    | 'Label',
+    string
+  >;
+  export default styles;
+}
+declare module '@shopify/polaris/build/cjs/components/BulkActions/BulkActions.js' {
+  export { BulkActions } from '@shopify/polaris/build/ts/src/components/BulkActions/BulkActions';
+}
+declare module '@shopify/polaris/build/cjs/components/CheckableButton/CheckableButton.js' {
+  export { CheckableButton } from '@shopify/polaris/build/ts/src/components/CheckableButton/CheckableButton';
+}
+declare module '@shopify/polaris/build/cjs/components/BulkActions/BulkActions.css.js' {
+  const styles: Record<'BulkActions' | 'BulkActionsSelectAllWrapper', string | undefined>;
+  export default styles;
+}
+declare module '@shopify/polaris/build/cjs/components/Pagination/Pagination.css.js' {
+  const styles: Record<'Pagination', string>;
+  export default styles;
+}
+declare module '@shopify/polaris/build/cjs/components/Tooltip/Tooltip.js' {
+  export { Tooltip } from '@shopify/polaris/build/ts/src/components/Tooltip/Tooltip';
+}
+declare module '@shopify/polaris/build/cjs/components/Pagination/Pagination.js' {
+  export { Pagination } from '@shopify/polaris/build/ts/src/components/Pagination/Pagination';
+}

@@ -4,3 +4,8 @@
 // admin/vite.config.ts maps build/cjs/ onto build/esm/ in the bundle, so both hold one Polaris.
 export { default as actionListStyles } from '@shopify/polaris/build/cjs/components/ActionList/ActionList.css.js';
 export { handleMouseUpByBlurring } from '@shopify/polaris/build/cjs/utilities/focus.js';
+export { default as progressBarStyles } from '@shopify/polaris/build/cjs/components/ProgressBar/ProgressBar.css.js';
+export { default as bulkActionsStyles } from '@shopify/polaris/build/cjs/components/BulkActions/BulkActions.css.js';
+export { CheckableButton } from '@shopify/polaris/build/cjs/components/CheckableButton/CheckableButton.js';
+export { default as paginationStyles } from '@shopify/polaris/build/cjs/components/Pagination/Pagination.css.js';
+export { useI18n } from '@shopify/polaris/build/cjs/utilities/i18n/hooks.js';
