@@ -5,6 +5,7 @@ import {
   ActionList,
   AppProvider,
   Button,
+  Page as PolarisPage,
   Pagination as PolarisPagination,
   Popover,
   ProgressBar as PolarisProgressBar,
@@ -15,6 +16,8 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { DownloadButton } from '../../admin/src/image-opt/details/download-button';
+import { Page } from '../../admin/src/shell/page';
+import { HeaderActions } from '../../admin/src/widgets/header-actions';
 import { BulkActions } from '../../admin/src/widgets/lazy-bulk-actions';
 import { Pagination } from '../../admin/src/widgets/pagination';
 import { ProgressBar } from '../../admin/src/widgets/progress-bar';
@@ -172,5 +175,88 @@ describe('the IndexTable bulk actions, lazy', () => {
     );
     fireEvent.click((await screen.findAllByRole('button', { name: 'Restore' }))[0]!);
     expect(onAction).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('HeaderActions render Polaris Page header actions markup', () => {
+  const title = 'Image Optimization';
+  const actions = [
+    { content: 'Upload', onAction: () => {} },
+    { content: 'Settings', onAction: () => {} },
+  ];
+  const primaryAction = { content: 'Optimize', onAction: () => {} };
+  const ours = () => (
+    <Page title={title} primaryAction={primaryAction} secondaryActions={<HeaderActions title={title} actions={actions} />}>
+      <p>body</p>
+    </Page>
+  );
+  const polaris = () => (
+    <PolarisPage title={title} primaryAction={primaryAction} secondaryActions={actions}>
+      <p>body</p>
+    </PolarisPage>
+  );
+  /** Lays the buttons out: each 100 px wide, in a header `room` px wide (happy-dom lays nothing out). */
+  function layout(room: number) {
+    const width = vi.spyOn(HTMLElement.prototype, 'offsetWidth', 'get').mockReturnValue(room);
+    const rect = vi
+      .spyOn(HTMLElement.prototype, 'getBoundingClientRect')
+      .mockReturnValue({ width: 100, height: 36, top: 0, left: 0, right: 100, bottom: 36, x: 0, y: 0, toJSON: () => ({}) });
+    return () => {
+      width.mockRestore();
+      rect.mockRestore();
+    };
+  }
+
+  it('on a wide screen, where the buttons fit', () => {
+    const restore = layout(1000);
+    try {
+      expect(html(ours())).toBe(html(polaris()));
+    } finally {
+      restore();
+    }
+  });
+
+  it("where they do not fit, Polaris' own menu takes over with More actions", async () => {
+    const restore = layout(150);
+    try {
+      render(<AppProvider i18n={en}>{ours()}</AppProvider>);
+      await waitFor(() =>
+        expect(document.querySelector('.Polaris-ActionMenu-Actions__ActionsLayout')?.textContent).toContain('More actions'),
+      );
+    } finally {
+      restore();
+    }
+  });
+
+  it('on a phone, and the menu opens on the first click', async () => {
+    const spy = vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          matches: /max-width/.test(query),
+          media: query,
+          addEventListener: () => {},
+          removeEventListener: () => {},
+          addListener: () => {},
+          removeListener: () => {},
+        }) as unknown as MediaQueryList,
+    );
+    const popoverAttributes = [/ (aria-controls|aria-owns|aria-expanded|data-state|tabindex)="[^"]*"/g];
+    try {
+      expect(html(ours(), popoverAttributes)).toBe(html(polaris(), popoverAttributes));
+      const upload = vi.fn();
+      render(
+        <AppProvider i18n={en}>
+          <Page
+            title={title}
+            secondaryActions={<HeaderActions title={title} actions={[{ content: 'Upload', onAction: upload }]} />}
+          />
+        </AppProvider>,
+      );
+      fireEvent.click(screen.getByRole('button', { name: 'View actions for Image Optimization' }));
+      fireEvent.click(await screen.findByRole('button', { name: 'Upload' }));
+      expect(upload).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -1,14 +1,7 @@
-import {
-  BlockStack,
-  Card,
-  InlineStack,
-  Layout,
-  Page,
-  SkeletonBodyText,
-  SkeletonDisplayText,
-  SkeletonPage,
-} from '@shopify/polaris';
+import { BlockStack, Card, InlineStack, Layout, SkeletonBodyText, SkeletonDisplayText, SkeletonPage } from '@shopify/polaris';
 import { useNavigate } from '@tanstack/react-router';
+import { Page } from '../shell/page';
+import { HeaderActions } from '../widgets/header-actions';
 import { useSetAtom } from 'jotai';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -115,11 +108,16 @@ export function ImageOptimisationScreen() {
           ? { content: t('planLimit.upgrade'), onAction: () => void navigate({ to: '/pricing' }) }
           : { content: t('imageOpt.header.manual'), onAction: () => needsSetup('manual') }
       }
-      secondaryActions={[
-        // Upload is there from the first visit; before the first set-up it asks for that first.
-        { content: t('imageOpt.upload.title'), onAction: () => needsSetup('upload') },
-        { content: t('imageOpt.sheet.title'), onAction: () => setDialog('sheet') },
-      ]}
+      secondaryActions={
+        <HeaderActions
+          title={t('screens.imageOptimisation.title')}
+          actions={[
+            // Upload is there from the first visit; before the first set-up it asks for that first.
+            { content: t('imageOpt.upload.title'), onAction: () => needsSetup('upload') },
+            { content: t('imageOpt.sheet.title'), onAction: () => setDialog('sheet') },
+          ]}
+        />
+      }
     >
       <Layout>
         <Layout.Section>

@@ -43,3 +43,22 @@ declare module '@shopify/polaris/build/cjs/components/Tooltip/Tooltip.js' {
 declare module '@shopify/polaris/build/cjs/components/Pagination/Pagination.js' {
   export { Pagination } from '@shopify/polaris/build/ts/src/components/Pagination/Pagination';
 }
+declare module '@shopify/polaris/build/cjs/components/ActionMenu/ActionMenu.js' {
+  export { ActionMenu } from '@shopify/polaris/build/ts/src/components/ActionMenu/ActionMenu';
+}
+declare module '@shopify/polaris/build/cjs/components/ActionMenu/ActionMenu.css.js' {
+  const styles: Record<'ActionMenu', string>;
+  export default styles;
+}
+declare module '@shopify/polaris/build/cjs/components/ActionMenu/components/Actions/Actions.css.js' {
+  const styles: Record<'ActionsLayoutOuter' | 'ActionsLayout' | 'ActionsLayoutMeasurer', string>;
+  export default styles;
+}
+declare module '@shopify/polaris/build/cjs/components/ActionMenu/components/SecondaryAction/SecondaryAction.css.js' {
+  const styles: Record<'SecondaryAction', string>;
+  export default styles;
+}
+declare module '@shopify/polaris/build/cjs/components/ActionMenu/components/RollupActions/RollupActions.css.js' {
+  const styles: Record<'RollupActivator', string>;
+  export default styles;
+}

@@ -9,3 +9,8 @@ export { default as bulkActionsStyles } from '@shopify/polaris/build/cjs/compone
 export { CheckableButton } from '@shopify/polaris/build/cjs/components/CheckableButton/CheckableButton.js';
 export { default as paginationStyles } from '@shopify/polaris/build/cjs/components/Pagination/Pagination.css.js';
 export { useI18n } from '@shopify/polaris/build/cjs/utilities/i18n/hooks.js';
+export { default as actionMenuStyles } from '@shopify/polaris/build/cjs/components/ActionMenu/ActionMenu.css.js';
+export { default as actionsStyles } from '@shopify/polaris/build/cjs/components/ActionMenu/components/Actions/Actions.css.js';
+export { default as secondaryActionStyles } from '@shopify/polaris/build/cjs/components/ActionMenu/components/SecondaryAction/SecondaryAction.css.js';
+export { default as rollupActionsStyles } from '@shopify/polaris/build/cjs/components/ActionMenu/components/RollupActions/RollupActions.css.js';
+export { useMediaQuery } from '@shopify/polaris/build/cjs/utilities/media-query/hooks.js';
