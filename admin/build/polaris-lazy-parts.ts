@@ -2,8 +2,9 @@
 // JavaScript). Polaris' IndexTable imports BulkActions statically, and with it Popover, ActionList (and
 // its filter TextField) and the bulk-action menus, for a bar that shows once the merchant selects a row;
 // this build step points that import at admin/src/widgets/lazy-bulk-actions.tsx, which renders
-// BulkActions' markup for "nothing selected" and loads Polaris' own on use (and its imports of Tooltip and
-// Pagination, for options our tables do not use, at widgets/lazy-table-parts.tsx). Only the bundle is changed:
+// BulkActions' markup for "nothing selected" and loads Polaris' own on use (and its imports of Tooltip, Pagination,
+// LegacyStack and Badge, for options our tables do not use, at widgets/lazy-table-parts.tsx and
+// widgets/badge.tsx). Only the bundle is changed:
 // the admin tests run Polaris as published, and tests/admin/screen-markup.test.tsx holds the stand-in
 // to Polaris' markup.
 import { fileURLToPath } from 'node:url';
@@ -11,11 +12,17 @@ import type { Plugin } from 'vite';
 
 const INDEX_TABLE = /@shopify[\\/]polaris[\\/]build[\\/]esm[\\/]components[\\/]IndexTable[\\/]IndexTable\.js$/;
 const widget = (file: string) => fileURLToPath(new URL(`../src/widgets/${file}`, import.meta.url));
+const LAYOUT = /@shopify[\\/]polaris[\\/]build[\\/]esm[\\/]components[\\/]Layout[\\/]Layout\.js$/;
 const REDIRECTS: { importer: RegExp; source: string; to: string }[] = [
+  // Layout.AnnotatedSection (with TextContainer), a layout the admin's screens do not use.
+  { importer: LAYOUT, source: './components/AnnotatedSection/AnnotatedSection.js', to: widget('lazy-annotated-section.tsx') },
   { importer: INDEX_TABLE, source: '../BulkActions/BulkActions.js', to: widget('lazy-bulk-actions.tsx') },
-  // A heading's tooltip and the table's own pagination, options the admin's tables do not use.
+  // A heading's tooltip and "new" badge, and the table's own pagination, options the admin's tables do
+  // not use.
   { importer: INDEX_TABLE, source: '../Tooltip/Tooltip.js', to: widget('lazy-table-parts.tsx') },
   { importer: INDEX_TABLE, source: '../Pagination/Pagination.js', to: widget('lazy-table-parts.tsx') },
+  { importer: INDEX_TABLE, source: '../LegacyStack/LegacyStack.js', to: widget('lazy-table-parts.tsx') },
+  { importer: INDEX_TABLE, source: '../Badge/Badge.js', to: widget('badge.tsx') },
 ];
 
 export function polarisLazyParts(): Plugin {

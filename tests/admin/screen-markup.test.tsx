@@ -4,6 +4,7 @@
 import {
   ActionList,
   AppProvider,
+  Badge as PolarisBadge,
   Button,
   Page as PolarisPage,
   Pagination as PolarisPagination,
@@ -17,6 +18,7 @@ import type { ReactElement } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { DownloadButton } from '../../admin/src/image-opt/details/download-button';
 import { Page } from '../../admin/src/shell/page';
+import { Badge } from '../../admin/src/widgets/badge';
 import { HeaderActions } from '../../admin/src/widgets/header-actions';
 import { BulkActions } from '../../admin/src/widgets/lazy-bulk-actions';
 import { Pagination } from '../../admin/src/widgets/pagination';
@@ -258,5 +260,11 @@ describe('HeaderActions render Polaris Page header actions markup', () => {
     } finally {
       spy.mockRestore();
     }
+  });
+});
+
+describe('Badge renders Polaris Badge markup', () => {
+  it.each([undefined, 'info', 'success', 'warning', 'critical', 'attention', 'new'] as const)('tone %s', (tone) => {
+    expect(html(<Badge tone={tone}>Label</Badge>)).toBe(html(<PolarisBadge tone={tone}>Label</PolarisBadge>));
   });
 });

@@ -60,13 +60,13 @@ describe('wrangler deploy --dry-run', { timeout: 180_000 }, () => {
 // into a lazy chunk, or the limit is raised here with the reason); the issue's target is 150 KB on
 // every screen (README, issue 26: what is left is React DOM, the router, i18next and TanStack Query).
 const FIRST_SCREEN_KB: Record<string, number> = {
-  '/main': 166,
-  '/image_optimisation': 188,
-  '/image_optimisation_details': 174,
-  '/pricing': 155,
-  '/setting': 154,
+  '/main': 165,
+  '/image_optimisation': 187,
+  '/image_optimisation_details': 172,
+  '/pricing': 153,
+  '/setting': 152,
   '/guidance': 146,
-  '/recommended-apps': 147,
+  '/recommended-apps': 146,
   '/privacy-policy': 143,
   '/cookieError': 142,
   '/error': 142,

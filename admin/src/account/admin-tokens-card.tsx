@@ -1,4 +1,5 @@
-import { Badge, BlockStack, Button, InlineStack, Text } from '@shopify/polaris';
+import { BlockStack, Button, InlineStack, Text } from '@shopify/polaris';
+import { Badge } from '../widgets/badge';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createAdminToken, getAdminTokens, revokeAdminToken, type AdminTokenInfo } from '../api/calls';

@@ -1,4 +1,5 @@
-import { Badge, Thumbnail } from '@shopify/polaris';
+import { Thumbnail } from '@shopify/polaris';
+import { Badge } from '../widgets/badge';
 import { ImageIcon } from '@shopify/polaris-icons';
 import { useTranslation } from 'react-i18next';
 import type { HistoryRow } from './rules';

@@ -1,4 +1,5 @@
-import { Badge, IndexTable, Modal, Tabs, Text, TextField, useIndexResourceState } from '@shopify/polaris';
+import { IndexTable, Modal, Tabs, Text, TextField, useIndexResourceState } from '@shopify/polaris';
+import { Badge } from '../widgets/badge';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reOptimize } from '../api/calls';

@@ -1,4 +1,5 @@
-import { Badge, BlockStack, Button, Card, InlineStack, Text } from '@shopify/polaris';
+import { BlockStack, Button, Card, InlineStack, Text } from '@shopify/polaris';
+import { Badge } from '../widgets/badge';
 import { useTranslation } from 'react-i18next';
 import { useSettingInfo } from '../hooks/use-settings-info';
 import type { EmbedState } from './use-embed-status';

@@ -1,4 +1,5 @@
-import { Badge, BlockStack, InlineStack, Text } from '@shopify/polaris';
+import { BlockStack, InlineStack, Text } from '@shopify/polaris';
+import { Badge } from '../widgets/badge';
 import { useAtomValue } from 'jotai';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,5 @@
-import { Badge, BlockStack, Button, Card, InlineStack, Text } from '@shopify/polaris';
+import { BlockStack, Button, Card, InlineStack, Text } from '@shopify/polaris';
+import { Badge } from '../widgets/badge';
 import { useTranslation } from 'react-i18next';
 import { canStep, paidPlans, stepPlan, type PricingPlan } from '../lib/plan-stepping';
 import { formatNumber, formatPrice } from '../lib/intl';

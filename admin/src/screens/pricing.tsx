@@ -1,6 +1,6 @@
-import { Banner, BlockStack, Layout, SkeletonBodyText, Card, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Layout, SkeletonBodyText, Card } from '@shopify/polaris';
 import { Page } from '../shell/page';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changePlans, getPricingPlans } from '../api/calls';
 import { messageOf } from '../api/client';
@@ -13,7 +13,6 @@ import { FreePlanCard, PaidPlanCard } from '../pricing/plan-cards';
 import { readPricing, type PricingData } from '../pricing/pricing-data';
 import { UsageCapCard } from '../pricing/usage-cap-card';
 import { priceLine } from '../pricing/price-line';
-import { InShopifyAdmin } from '../pricing/in-shopify-admin';
 import { isEmbedded } from '../api/auth';
 import { useToast } from '../hooks/use-toast';
 import { openTop } from '../lib/app-bridge';
@@ -21,9 +20,12 @@ import { msUntil } from '../lib/countdown';
 import { paidPlans } from '../lib/plan-stepping';
 import { useSetAtom } from 'jotai';
 import { settingInfoAtom } from '../state/atoms';
-import { Modal } from '../shell/modal';
 import { Later, useReadyInTransition } from '../hooks/use-later';
 import { useWarmIntl } from '../hooks/use-warm-intl';
+
+// The two dialogs (open in the Shopify admin, confirm a downgrade) are fetched the first time one opens
+// (issue 26: first-screen JavaScript); they stay mounted after, so they close with Polaris' transition.
+const PricingDialogs = lazy(() => import('../pricing/pricing-dialogs').then((m) => ({ default: m.PricingDialogs })));
 
 /** /pricing: plans, quota selector, account info, discount countdown, downgrade confirmation. */
 export function PricingScreen() {
@@ -63,6 +65,8 @@ export function PricingScreen() {
   // Outside the Shopify admin a plan change cannot be approved (the Worker wants a session token): the
   // merchant is told so, with the way into the admin, instead of a refused call.
   const [inAdminOnly, setInAdminOnly] = useState(false);
+  const [dialogsWanted, setDialogsWanted] = useState(false);
+  if ((inAdminOnly || confirmDowngrade) && !dialogsWanted) setDialogsWanted(true);
   const choose = (level: number) =>
     !isEmbedded() ? setInAdminOnly(true) : level === 0 ? setConfirmDowngrade(true) : void change(level);
   const discountActive = data !== null && data.canDiscount && msUntil(data.rebate_info.expired_time, Date.now()) > 0;
@@ -120,31 +124,17 @@ export function PricingScreen() {
           </Layout>
         </BlockStack>
       )}
-      <Modal open={inAdminOnly} onClose={() => setInAdminOnly(false)} title={t('pricing.inAdmin.title')}>
-        <Modal.Section>
-          <InShopifyAdmin path="/pricing" />
-        </Modal.Section>
-      </Modal>
-      <Modal
-        open={confirmDowngrade}
-        onClose={() => setConfirmDowngrade(false)}
-        title={t('pricing.downgradeModal.title')}
-        primaryAction={{ content: t('pricing.downgradeModal.think'), onAction: () => setConfirmDowngrade(false) }}
-        secondaryActions={[
-          {
-            content: t('pricing.downgradeModal.continue'),
-            destructive: true,
-            onAction: () => {
-              setConfirmDowngrade(false);
-              void change(0);
-            },
-          },
-        ]}
-      >
-        <Modal.Section>
-          <Text as="p">{t('pricing.downgradeModal.body')}</Text>
-        </Modal.Section>
-      </Modal>
+      {dialogsWanted && (
+        <Suspense fallback={null}>
+          <PricingDialogs
+            inAdminOnly={inAdminOnly}
+            onCloseInAdminOnly={() => setInAdminOnly(false)}
+            confirmDowngrade={confirmDowngrade}
+            onCloseDowngrade={() => setConfirmDowngrade(false)}
+            onDowngrade={() => void change(0)}
+          />
+        </Suspense>
+      )}
     </Page>
   );
 }

@@ -1,5 +1,4 @@
 import {
-  Badge,
   BlockStack,
   Button,
   Card,
@@ -10,6 +9,7 @@ import {
   Text,
   Thumbnail,
 } from '@shopify/polaris';
+import { Badge } from '../widgets/badge';
 import { Page } from '../shell/page';
 import { useLocation } from '@tanstack/react-router';
 import { useState } from 'react';

@@ -62,3 +62,13 @@ declare module '@shopify/polaris/build/cjs/components/ActionMenu/components/Roll
   const styles: Record<'RollupActivator', string>;
   export default styles;
 }
+declare module '@shopify/polaris/build/cjs/components/Badge/Badge.css.js' {
+  const styles: Record<'Badge', string> & Record<string, string | undefined>;
+  export default styles;
+}
+declare module '@shopify/polaris/build/cjs/components/LegacyStack/LegacyStack.js' {
+  export { LegacyStack } from '@shopify/polaris/build/ts/src/components/LegacyStack/LegacyStack';
+}
+declare module '@shopify/polaris/build/cjs/components/Layout/components/AnnotatedSection/AnnotatedSection.js' {
+  export { AnnotatedSection } from '@shopify/polaris/build/ts/src/components/Layout/components/AnnotatedSection/AnnotatedSection';
+}

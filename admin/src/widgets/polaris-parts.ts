@@ -14,3 +14,4 @@ export { default as actionsStyles } from '@shopify/polaris/build/cjs/components/
 export { default as secondaryActionStyles } from '@shopify/polaris/build/cjs/components/ActionMenu/components/SecondaryAction/SecondaryAction.css.js';
 export { default as rollupActionsStyles } from '@shopify/polaris/build/cjs/components/ActionMenu/components/RollupActions/RollupActions.css.js';
 export { useMediaQuery } from '@shopify/polaris/build/cjs/utilities/media-query/hooks.js';
+export { default as badgeStyles } from '@shopify/polaris/build/cjs/components/Badge/Badge.css.js';

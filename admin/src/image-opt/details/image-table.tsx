@@ -1,4 +1,5 @@
-import { Badge, Button, IndexTable, InlineStack, Text, useIndexResourceState, useBreakpoints } from '@shopify/polaris';
+import { Button, IndexTable, InlineStack, Text, useIndexResourceState, useBreakpoints } from '@shopify/polaris';
+import { Badge } from '../../widgets/badge';
 import { Fragment, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RowCells } from '../../widgets/row-cells';
