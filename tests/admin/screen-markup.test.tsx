@@ -10,7 +10,9 @@ import {
   Pagination as PolarisPagination,
   Popover,
   ProgressBar as PolarisProgressBar,
+  TextField,
 } from '@shopify/polaris';
+import { SearchIcon } from '@shopify/polaris-icons';
 import { BulkActions as PolarisBulkActions } from '@shopify/polaris/build/cjs/components/BulkActions/BulkActions.js';
 import en from '@shopify/polaris/locales/en.json';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
@@ -19,6 +21,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { DownloadButton } from '../../admin/src/image-opt/details/download-button';
 import { Page } from '../../admin/src/shell/page';
 import { Badge } from '../../admin/src/widgets/badge';
+import { SearchField } from '../../admin/src/widgets/search-field';
 import { HeaderActions } from '../../admin/src/widgets/header-actions';
 import { BulkActions } from '../../admin/src/widgets/lazy-bulk-actions';
 import { Pagination } from '../../admin/src/widgets/pagination';
@@ -32,7 +35,7 @@ function html(element: ReactElement, strip: RegExp[] = []): string {
     .filter((e) => e.id !== 'PolarisPortalsContainer')
     .map((e) => e.outerHTML)
     .join('');
-  for (const r of [/ (id|for)=":[^"]*"/g, ...strip]) out = out.replace(r, '');
+  for (const r of [/ (id|for|aria-labelledby)=":[^"]*"/g, ...strip]) out = out.replace(r, '');
   unmount();
   return out;
 }
@@ -266,5 +269,51 @@ describe('HeaderActions render Polaris Page header actions markup', () => {
 describe('Badge renders Polaris Badge markup', () => {
   it.each([undefined, 'info', 'success', 'warning', 'critical', 'attention', 'new'] as const)('tone %s', (tone) => {
     expect(html(<Badge tone={tone}>Label</Badge>)).toBe(html(<PolarisBadge tone={tone}>Label</PolarisBadge>));
+  });
+});
+
+describe('SearchField renders Polaris TextField markup', () => {
+  const polaris = (value: string) => (
+    <TextField
+      label="Search by title"
+      labelHidden
+      placeholder="Search by title"
+      prefix={<SearchIcon width={20} />}
+      value={value}
+      onChange={() => {}}
+      autoComplete="off"
+      clearButton
+      onClearButtonClick={() => {}}
+    />
+  );
+  const ours = (value: string) => <SearchField label="Search by title" value={value} onChange={() => {}} onClear={() => {}} />;
+
+  it.each(['', 'hat'])('value %j', (value) => {
+    expect(html(ours(value))).toBe(html(polaris(value)));
+  });
+
+  it('focused, as Polaris marks it', () => {
+    const focused = (element: ReactElement) => {
+      const { container, unmount } = render(<AppProvider i18n={en}>{element}</AppProvider>);
+      fireEvent.focus(container.querySelector('input')!);
+      const out = container.firstElementChild!.outerHTML.replace(/ (id|for|aria-labelledby)="[^"]*"/g, '');
+      unmount();
+      return out;
+    };
+    expect(focused(ours('hat'))).toBe(focused(polaris('hat')));
+  });
+
+  it('types and clears', () => {
+    const onChange = vi.fn();
+    const onClear = vi.fn();
+    render(
+      <AppProvider i18n={en}>
+        <SearchField label="Search by title" value="hat" onChange={onChange} onClear={onClear} />
+      </AppProvider>,
+    );
+    fireEvent.change(screen.getByLabelText('Search by title'), { target: { value: 'hats' } });
+    expect(onChange).toHaveBeenCalledWith('hats');
+    fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
+    expect(onClear).toHaveBeenCalledTimes(1);
   });
 });

@@ -2,7 +2,7 @@ import { Banner, BlockStack, Button, InlineStack, Link, Text } from '@shopify/po
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { saveAppSwitch } from '../api/calls';
-import { useQuotaRequest } from '../pricing/plan-limit-dialog';
+import { useQuotaRequest } from '../pricing/plan-limit';
 import { useSettingInfo } from '../hooks/use-settings-info';
 import { useSessionClosable } from '../hooks/use-session-closable';
 import { formatNumber } from '../lib/intl';

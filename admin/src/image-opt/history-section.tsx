@@ -6,18 +6,16 @@ import {
   InlineStack,
   Link,
   Text,
-  TextField,
   useIndexResourceState,
   useBreakpoints,
 } from '@shopify/polaris';
-import { SearchIcon } from '@shopify/polaris-icons';
 import { useNavigate } from '@tanstack/react-router';
 import { Fragment, memo, useCallback, useDeferredValue, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RowCells } from '../widgets/row-cells';
 import { reOptimize, restore } from '../api/calls';
 import { useApiAction } from '../api/query';
-import { usePlanLimitRefusal } from '../pricing/plan-limit-dialog';
+import { usePlanLimitRefusal } from '../pricing/plan-limit';
 import { useToast } from '../hooks/use-toast';
 import { formatDate, HistoryStatusBadge, patternLabel, RowThumbnail } from './history-row-cells';
 import { DownloadButton } from './details/download-button';
@@ -27,6 +25,7 @@ import { actionableRows, bulkValidationKey, dataTypeOf, formatRatio, TABS, type 
 import type { PagedList } from './use-paged-list';
 import { ListEmptyState } from '../widgets/list-empty-state';
 import { NavTabs } from '../shell/nav-tabs';
+import { SearchField } from '../widgets/search-field';
 
 type Props = {
   tab: number;
@@ -110,16 +109,11 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
           onSelect={onTab}
         />
         <div style={{ padding: 'var(--p-space-300) var(--p-space-400)' }}>
-          <TextField
+          <SearchField
             label={t('imageOpt.history.search')}
-            labelHidden
-            placeholder={t('imageOpt.history.search')}
-            prefix={<SearchIcon width={20} />}
             value={list.search}
             onChange={list.setSearch}
-            autoComplete="off"
-            clearButton
-            onClearButtonClick={() => list.setSearch('')}
+            onClear={() => list.setSearch('')}
           />
         </div>
         <IndexTable

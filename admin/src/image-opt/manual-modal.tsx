@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reOptimize } from '../api/calls';
 import { useApiAction } from '../api/query';
-import { usePlanLimitRefusal } from '../pricing/plan-limit-dialog';
+import { usePlanLimitRefusal } from '../pricing/plan-limit';
 import { useToast } from '../hooks/use-toast';
 import { RowThumbnail } from './history-row-cells';
 import { PagingFooter } from './paging-footer';

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { uploadImagesOpt } from '../api/calls';
 import { useApiAction } from '../api/query';
 import { errorText } from '../api/error-text';
-import { usePlanLimitRefusal } from '../pricing/plan-limit-dialog';
+import { usePlanLimitRefusal } from '../pricing/plan-limit';
 import { useToast } from '../hooks/use-toast';
 
 /** Only .jpg, .jpeg and .png are uploaded. */

@@ -6,7 +6,7 @@ import { useSetAtom } from 'jotai';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppFooterHelp } from '../support/footer-help';
-import { planLimitAtom, planLimitOf } from '../pricing/plan-limit-dialog';
+import { planLimitAtom, planLimitOf } from '../pricing/plan-limit';
 import { ReauthorizeModal } from '../shell/reauthorize-modal';
 import { ReviewBanner } from '../support/review-banner';
 import { useReloadSettingInfo, useSettingInfo } from '../hooks/use-settings-info';

@@ -72,3 +72,17 @@ declare module '@shopify/polaris/build/cjs/components/LegacyStack/LegacyStack.js
 declare module '@shopify/polaris/build/cjs/components/Layout/components/AnnotatedSection/AnnotatedSection.js' {
   export { AnnotatedSection } from '@shopify/polaris/build/ts/src/components/Layout/components/AnnotatedSection/AnnotatedSection';
 }
+declare module '@shopify/polaris/build/cjs/components/Labelled/Labelled.js' {
+  export { Labelled } from '@shopify/polaris/build/ts/src/components/Labelled/Labelled';
+}
+declare module '@shopify/polaris/build/cjs/components/TextField/TextField.css.js' {
+  const styles: Record<
+    'TextField' | 'hasValue' | 'focus' | 'Prefix' | 'Input' | 'Input-hasClearButton' | 'ClearButton' | 'Backdrop',
+    string
+  >;
+  export default styles;
+}
+declare module '@shopify/polaris/build/cjs/components/Connected/Connected.css.js' {
+  const styles: Record<'Connected' | 'Item' | 'Item-primary' | 'Item-focused', string>;
+  export default styles;
+}

@@ -15,3 +15,6 @@ export { default as secondaryActionStyles } from '@shopify/polaris/build/cjs/com
 export { default as rollupActionsStyles } from '@shopify/polaris/build/cjs/components/ActionMenu/components/RollupActions/RollupActions.css.js';
 export { useMediaQuery } from '@shopify/polaris/build/cjs/utilities/media-query/hooks.js';
 export { default as badgeStyles } from '@shopify/polaris/build/cjs/components/Badge/Badge.css.js';
+export { Labelled } from '@shopify/polaris/build/cjs/components/Labelled/Labelled.js';
+export { default as textFieldStyles } from '@shopify/polaris/build/cjs/components/TextField/TextField.css.js';
+export { default as connectedStyles } from '@shopify/polaris/build/cjs/components/Connected/Connected.css.js';

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { getOptSchedule, getProductImagesData, reOptimize, restore } from '../../api/calls';
 import { isOk } from '../../api/client';
 import { useApiAction, useApiQuery } from '../../api/query';
-import { usePlanLimitRefusal } from '../../pricing/plan-limit-dialog';
+import { usePlanLimitRefusal } from '../../pricing/plan-limit';
 import { useToast } from '../../hooks/use-toast';
 import type { ImageRow } from '../image-row';
 import { DEFAULT_PAGE_SIZE, DETAIL_PROGRESS_POLL_MS, isRunning, type TabSchedule } from '../rules';
