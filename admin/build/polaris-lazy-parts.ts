@@ -3,7 +3,7 @@
 // its filter TextField) and the bulk-action menus, for a bar that shows once the merchant selects a row;
 // this build step points that import at admin/src/widgets/lazy-bulk-actions.tsx, which renders
 // BulkActions' markup for "nothing selected" and loads Polaris' own on use (and its imports of Tooltip, Pagination,
-// LegacyStack and Badge, for options our tables do not use, at widgets/lazy-table-parts.tsx and
+// LegacyStack, Badge and EmptySearchResult, for options our tables do not use, at widgets/lazy-table-parts.tsx and
 // widgets/badge.tsx). Only the bundle is changed:
 // the admin tests run Polaris as published, and tests/admin/screen-markup.test.tsx holds the stand-in
 // to Polaris' markup.
@@ -23,6 +23,8 @@ const REDIRECTS: { importer: RegExp; source: string; to: string }[] = [
   { importer: INDEX_TABLE, source: '../Pagination/Pagination.js', to: widget('lazy-table-parts.tsx') },
   { importer: INDEX_TABLE, source: '../LegacyStack/LegacyStack.js', to: widget('lazy-table-parts.tsx') },
   { importer: INDEX_TABLE, source: '../Badge/Badge.js', to: widget('badge.tsx') },
+  // The default empty state: the admin's tables pass their own (widgets/list-empty-state.tsx).
+  { importer: INDEX_TABLE, source: '../EmptySearchResult/EmptySearchResult.js', to: widget('lazy-table-parts.tsx') },
 ];
 
 export function polarisLazyParts(): Plugin {

@@ -11,6 +11,7 @@ import {
   Popover,
   ProgressBar as PolarisProgressBar,
   TextField,
+  VideoThumbnail as PolarisVideoThumbnail,
 } from '@shopify/polaris';
 import { SearchIcon } from '@shopify/polaris-icons';
 import { BulkActions as PolarisBulkActions } from '@shopify/polaris/build/cjs/components/BulkActions/BulkActions.js';
@@ -22,6 +23,7 @@ import { DownloadButton } from '../../admin/src/image-opt/details/download-butto
 import { Page } from '../../admin/src/shell/page';
 import { Badge } from '../../admin/src/widgets/badge';
 import { SearchField } from '../../admin/src/widgets/search-field';
+import { VideoThumbnail } from '../../admin/src/widgets/video-thumbnail';
 import { HeaderActions } from '../../admin/src/widgets/header-actions';
 import { BulkActions } from '../../admin/src/widgets/lazy-bulk-actions';
 import { Pagination } from '../../admin/src/widgets/pagination';
@@ -315,5 +317,12 @@ describe('SearchField renders Polaris TextField markup', () => {
     expect(onChange).toHaveBeenCalledWith('hats');
     fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
     expect(onClear).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('VideoThumbnail renders Polaris VideoThumbnail markup', () => {
+  it('a picture with a labelled play button', () => {
+    const props = { thumbnailUrl: '/poster.jpg', accessibilityLabel: 'Watch the tutorial', onClick: () => {} };
+    expect(html(<VideoThumbnail {...props} />)).toBe(html(<PolarisVideoThumbnail {...props} />));
   });
 });

@@ -1,4 +1,5 @@
-import { Banner, BlockStack, Text, VideoThumbnail } from '@shopify/polaris';
+import { Banner, BlockStack, Text } from '@shopify/polaris';
+import { VideoThumbnail } from '../widgets/video-thumbnail';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

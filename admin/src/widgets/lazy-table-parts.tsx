@@ -1,4 +1,4 @@
-import type { LegacyStackProps, PaginationProps, TooltipProps } from '@shopify/polaris';
+import type { EmptySearchResultProps, LegacyStackProps, PaginationProps, TooltipProps } from '@shopify/polaris';
 import { lazy, Suspense } from 'react';
 
 // What Polaris' IndexTable imports for options the admin's tables do not use (a heading's tooltip and
@@ -38,6 +38,18 @@ export function LegacyStack(props: LegacyStackProps) {
   return (
     <Suspense fallback={null}>
       <PolarisLegacyStack {...props} />
+    </Suspense>
+  );
+}
+
+const PolarisEmptySearchResult = lazy(async () => ({
+  default: (await import('@shopify/polaris/build/cjs/components/EmptySearchResult/EmptySearchResult.js')).EmptySearchResult,
+}));
+
+export function EmptySearchResult(props: EmptySearchResultProps) {
+  return (
+    <Suspense fallback={null}>
+      <PolarisEmptySearchResult {...props} />
     </Suspense>
   );
 }

@@ -86,3 +86,10 @@ declare module '@shopify/polaris/build/cjs/components/Connected/Connected.css.js
   const styles: Record<'Connected' | 'Item' | 'Item-primary' | 'Item-focused', string>;
   export default styles;
 }
+declare module '@shopify/polaris/build/cjs/components/EmptySearchResult/EmptySearchResult.js' {
+  export { EmptySearchResult } from '@shopify/polaris/build/ts/src/components/EmptySearchResult/EmptySearchResult';
+}
+declare module '@shopify/polaris/build/cjs/components/VideoThumbnail/VideoThumbnail.css.js' {
+  const styles: Record<'Thumbnail' | 'ThumbnailContainer' | 'PlayButton', string>;
+  export default styles;
+}

@@ -18,3 +18,4 @@ export { default as badgeStyles } from '@shopify/polaris/build/cjs/components/Ba
 export { Labelled } from '@shopify/polaris/build/cjs/components/Labelled/Labelled.js';
 export { default as textFieldStyles } from '@shopify/polaris/build/cjs/components/TextField/TextField.css.js';
 export { default as connectedStyles } from '@shopify/polaris/build/cjs/components/Connected/Connected.css.js';
+export { default as videoThumbnailStyles } from '@shopify/polaris/build/cjs/components/VideoThumbnail/VideoThumbnail.css.js';
