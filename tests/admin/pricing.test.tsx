@@ -146,7 +146,7 @@ describe('pricing (/pricing)', () => {
     renderApp('/pricing');
     fireEvent.click(await screen.findByRole('button', { name: 'Upgrade' }));
     expect(await screen.findByText('Continue in your Shopify admin')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Open in Shopify admin' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Open in Shopify admin' }));
     expect(assign).toHaveBeenCalledWith('https://demo-store.myshopify.com/admin/apps/test-api-key/pricing');
     expect(api.callsTo('/api/v1/changePlans')).toHaveLength(0);
   });

@@ -73,7 +73,7 @@ describe('settings (/setting) account', () => {
     fireEvent.click(overchargeSwitch());
     const dialog = await screen.findByRole('dialog', { name: 'Switch overcharge on?' });
     expect(within(dialog).queryByRole('button', { name: 'Switch on' })).toBeNull();
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Open in Shopify admin' }));
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Open in Shopify admin' }));
     expect(assign).toHaveBeenCalledWith('https://demo-store.myshopify.com/admin/apps/test-api-key/setting');
     expect(api.callsTo('/api/v2/setting/saveAppSwitch')).toHaveLength(0);
     expect(overchargeSwitch().getAttribute('aria-checked')).toBe('false');

@@ -60,9 +60,9 @@ describe('wrangler deploy --dry-run', { timeout: 180_000 }, () => {
 // into a lazy chunk, or the limit is raised here with the reason); the issue's target is 150 KB on
 // every screen (README, issue 26: what is left is React DOM, the router, i18next and TanStack Query).
 const FIRST_SCREEN_KB: Record<string, number> = {
-  '/main': 165,
-  '/image_optimisation': 187,
-  '/image_optimisation_details': 172,
+  '/main': 163,
+  '/image_optimisation': 181,
+  '/image_optimisation_details': 170,
   '/pricing': 153,
   '/setting': 152,
   '/guidance': 146,

@@ -4,10 +4,12 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createAdminToken, getAdminTokens, revokeAdminToken, type AdminTokenInfo } from '../api/calls';
 import { isEmbedded } from '../api/auth';
-import { InShopifyAdmin } from '../pricing/in-shopify-admin';
 import { useApiAction, useApiQuery } from '../api/query';
 import { useToast } from '../hooks/use-toast';
 import { formatDateTime as formatDate } from '../lib/intl';
+
+// Shown after a click outside the Shopify admin: fetched then (issue 26: first-screen JavaScript).
+const InShopifyAdmin = lazy(() => import('../pricing/in-shopify-admin').then((m) => ({ default: m.InShopifyAdmin })));
 
 // The new token's field is the card's only TextField (about 5 KB gzipped): fetched when Create is pressed,
 // alongside the call, and shown with the token (issue 26: first-screen JavaScript).
@@ -70,7 +72,11 @@ export function AdminTokensCard() {
           {t('setting.tokens.create')}
         </Button>
       </InlineStack>
-      {inAdminOnly && <InShopifyAdmin path="/setting" body={t('setting.tokens.inAdmin')} />}
+      {inAdminOnly && (
+        <Suspense fallback={null}>
+          <InShopifyAdmin path="/setting" body={t('setting.tokens.inAdmin')} />
+        </Suspense>
+      )}
       {created && (
         <Suspense fallback={null}>
           <BlockStack gap="100">

@@ -1,7 +1,7 @@
 import { BlockStack, InlineStack, Spinner, Text } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatSize } from '../lib/format-size';
+import { formatSize } from '../lib/intl';
 import { COMPARE_LOADING_MS, formatRatio } from './rules';
 import { Modal } from '../shell/modal';
 

@@ -1,8 +1,6 @@
 import { BlockStack, Card, InlineGrid, InlineStack, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
-import { formatDay } from '../lib/format-date';
-import { formatSize } from '../lib/format-size';
-import { formatNumber } from '../lib/intl';
+import { formatDay, formatNumber, formatSize } from '../lib/intl';
 import { formatRatio, quotaBarRed, quotaPercent, type OptSchedule } from './rules';
 
 export type Totals = {

@@ -1,8 +1,6 @@
 import { BlockStack, Card, InlineStack, Link, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
-import { formatDay } from '../lib/format-date';
-import { formatSize } from '../lib/format-size';
-import { formatNumber } from '../lib/intl';
+import { formatDay, formatNumber, formatSize } from '../lib/intl';
 import { priceLine } from './price-line';
 import { UsageBar } from '../widgets/usage-bar';
 import type { PricingData } from './pricing-data';

@@ -1,7 +1,7 @@
 import { BlockStack, InlineStack, Text } from '@shopify/polaris';
 import { Badge } from '../widgets/badge';
 import { useAtomValue } from 'jotai';
-import { useRef, useState } from 'react';
+import { useRef, useState, lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getAccount, saveAppSwitch } from '../api/calls';
 import { useApiAction, useApiQuery } from '../api/query';
@@ -11,8 +11,11 @@ import { formatNumber, formatPrice } from '../lib/intl';
 import { levelAtom } from '../state/atoms';
 import { SwitchToggle } from '../widgets/switch-toggle';
 import { OVERAGE_CENTS_PER_1000 } from '../../../shared/plans';
-import { InShopifyAdmin } from './in-shopify-admin';
 import { Modal } from '../shell/modal';
+
+// Shown after a click outside the Shopify admin: fetched then (issue 26: first-screen JavaScript).
+const loadInShopifyAdmin = () => import('./in-shopify-admin');
+const InShopifyAdmin = lazy(() => loadInShopifyAdmin().then((m) => ({ default: m.InShopifyAdmin })));
 
 type Account = { is_over_quota: number; is_capped: number; capped_amount: number };
 
@@ -43,6 +46,11 @@ export function OverchargeSetting() {
   // A change shows at once and reverts unless the server answers ack 1.
   const [shown, setShown] = useState<Account | null>(null);
   const [confirming, setConfirming] = useState(false);
+  // Outside the admin the question says where it is answered: that part is fetched with the question.
+  const confirm = () => {
+    if (!isEmbedded()) void loadInShopifyAdmin();
+    setConfirming(true);
+  };
   const account = shown ?? read.data ?? { is_over_quota: 0, is_capped: 0, capped_amount: 0 };
   const previous = useRef(account);
   const save = useApiAction((next: boolean) => saveAppSwitch('is_over_quota', next ? 1 : 0), {
@@ -82,7 +90,7 @@ export function OverchargeSetting() {
           label={t('setting.overcharge.title')}
           checked={enabled}
           disabled={disabled}
-          onChange={(v) => (v ? setConfirming(true) : void change(false))}
+          onChange={(v) => (v ? confirm() : void change(false))}
         />
       </InlineStack>
       <Text as="p" tone="subdued">
@@ -113,7 +121,11 @@ export function OverchargeSetting() {
         <Modal.Section>
           <BlockStack gap="300">
             <Text as="p">{t('setting.overcharge.confirmBody', { price, cap, images: capImages })}</Text>
-            {!embedded && <InShopifyAdmin path="/setting" />}
+            {!embedded && (
+              <Suspense fallback={null}>
+                <InShopifyAdmin path="/setting" />
+              </Suspense>
+            )}
           </BlockStack>
         </Modal.Section>
       </Modal>

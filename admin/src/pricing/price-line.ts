@@ -1,6 +1,5 @@
 import type { TFunction } from 'i18next';
-import { formatDay } from '../lib/format-date';
-import { formatPrice } from '../lib/intl';
+import { formatDay, formatPrice } from '../lib/intl';
 import type { CurrentPrice } from './pricing-data';
 
 /**

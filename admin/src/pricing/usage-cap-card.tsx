@@ -1,5 +1,5 @@
 import { BlockStack, Button, Card, Text } from '@shopify/polaris';
-import { useState } from 'react';
+import { useState, lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { raiseOverageCap } from '../api/calls';
 import { messageOf } from '../api/client';
@@ -8,7 +8,9 @@ import { openTop } from '../lib/app-bridge';
 import { formatPrice } from '../lib/intl';
 import type { PricingData } from './pricing-data';
 import { isEmbedded } from '../api/auth';
-import { InShopifyAdmin } from './in-shopify-admin';
+
+// Shown after a click outside the Shopify admin: fetched then (issue 26: first-screen JavaScript).
+const InShopifyAdmin = lazy(() => import('./in-shopify-admin').then((m) => ({ default: m.InShopifyAdmin })));
 
 /**
  * The usage cap of a paid plan (what overage may cost per 30 days) and the action that raises it:
@@ -51,7 +53,11 @@ export function UsageCapCard({ data }: { data: PricingData }) {
             </div>
           </>
         )}
-        {inAdminOnly && <InShopifyAdmin path="/pricing" />}
+        {inAdminOnly && (
+          <Suspense fallback={null}>
+            <InShopifyAdmin path="/pricing" />
+          </Suspense>
+        )}
       </BlockStack>
     </Card>
   );

@@ -3,7 +3,7 @@ import { Badge } from '../../widgets/badge';
 import { Fragment, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RowCells } from '../../widgets/row-cells';
-import { formatSize } from '../../lib/format-size';
+import { formatSize } from '../../lib/intl';
 import { RowThumbnail } from '../history-row-cells';
 import { dimensionsOf, statusOfRow, type ImageRow } from '../image-row';
 import { formatRatio } from '../rules';
