@@ -6,6 +6,7 @@ import {
   AppProvider,
   Badge as PolarisBadge,
   Button,
+  Collapsible,
   Page as PolarisPage,
   Pagination as PolarisPagination,
   Popover,
@@ -20,6 +21,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { DownloadButton } from '../../admin/src/image-opt/details/download-button';
+import { FaqCard } from '../../admin/src/page-speed/faq-card';
 import { Page } from '../../admin/src/shell/page';
 import { Badge } from '../../admin/src/widgets/badge';
 import { SearchField } from '../../admin/src/widgets/search-field';
@@ -324,5 +326,25 @@ describe('VideoThumbnail renders Polaris VideoThumbnail markup', () => {
   it('a picture with a labelled play button', () => {
     const props = { thumbnailUrl: '/poster.jpg', accessibilityLabel: 'Watch the tutorial', onClick: () => {} };
     expect(html(<VideoThumbnail {...props} />)).toBe(html(<PolarisVideoThumbnail {...props} />));
+  });
+});
+
+describe('the FAQ answers before Polaris Collapsible is loaded', () => {
+  it("are Polaris' closed Collapsible, and open on a click", async () => {
+    const { container } = render(
+      <AppProvider i18n={en}>
+        <FaqCard />
+      </AppProvider>,
+    );
+    const closed = html(
+      <Collapsible open={false} id="faq-how">
+        <p>answer</p>
+      </Collapsible>,
+    );
+    expect(container.querySelector('#faq-how')!.outerHTML).toBe(closed);
+    const question = container.querySelector<HTMLButtonElement>('[aria-controls="faq-how"]')!;
+    fireEvent.click(question);
+    await waitFor(() => expect(container.querySelector('#faq-how')!.getAttribute('aria-hidden')).toBe('false'));
+    expect(container.querySelector('#faq-how')!.textContent).not.toBe('');
   });
 });

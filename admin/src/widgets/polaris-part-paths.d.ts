@@ -93,3 +93,10 @@ declare module '@shopify/polaris/build/cjs/components/VideoThumbnail/VideoThumbn
   const styles: Record<'Thumbnail' | 'ThumbnailContainer' | 'PlayButton', string>;
   export default styles;
 }
+declare module '@shopify/polaris/build/cjs/components/Collapsible/Collapsible.js' {
+  export { Collapsible } from '@shopify/polaris/build/ts/src/components/Collapsible/Collapsible';
+}
+declare module '@shopify/polaris/build/cjs/components/Collapsible/Collapsible.css.js' {
+  const styles: Record<'Collapsible' | 'isFullyClosed', string>;
+  export default styles;
+}

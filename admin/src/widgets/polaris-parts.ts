@@ -19,3 +19,4 @@ export { Labelled } from '@shopify/polaris/build/cjs/components/Labelled/Labelle
 export { default as textFieldStyles } from '@shopify/polaris/build/cjs/components/TextField/TextField.css.js';
 export { default as connectedStyles } from '@shopify/polaris/build/cjs/components/Connected/Connected.css.js';
 export { default as videoThumbnailStyles } from '@shopify/polaris/build/cjs/components/VideoThumbnail/VideoThumbnail.css.js';
+export { default as collapsibleStyles } from '@shopify/polaris/build/cjs/components/Collapsible/Collapsible.css.js';
