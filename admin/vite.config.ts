@@ -4,6 +4,7 @@ import { polarisTokensLightOnly, trimPolarisCss } from './build/polaris-trim';
 import { preloadFirstScreen } from './build/screen-preload';
 import { liveBreakpoints } from './build/polaris-breakpoints';
 import { polarisLazyParts } from './build/polaris-lazy-parts';
+import { trimPolarisLocales } from './build/polaris-locale-trim';
 
 // The admin SPA, built into dist/admin and served by the Worker as static assets.
 // The shopify-api-key meta stays empty in the build: the Worker fills it per request (worker/document.ts).
@@ -16,6 +17,7 @@ export default defineConfig({
     preloadFirstScreen(`${__dirname}/src/router.tsx`),
     liveBreakpoints(),
     polarisLazyParts(),
+    trimPolarisLocales(`${__dirname}/src`),
   ],
   // shell/polaris-internals.ts imports a few Polaris files by their CommonJS path (the copy Node loads in
   // the tests); the bundle takes the ES module copy of the same file, the one Polaris' index points to.
