@@ -78,6 +78,7 @@ const { values: args } = parseArgs({
 
 const TITLE_PREFIX = 'bench-store';
 const POLL_PROBES = 20;
+const FIXED_PROBES = 3;
 const MIN_MP = 6;
 const LEVELS = { low: { level: 1, quality: 90 }, medium: { level: 2, quality: 75 }, high: { level: 3, quality: 70 } } as const;
 const level = LEVELS[args.level as keyof typeof LEVELS];
@@ -119,6 +120,8 @@ export type StoreRecord = {
   engine?: EngineLine;
   /** One image per job: workerd's CPU during the job per megapixel, and its RSS rise over the idle Worker. */
   cpuMsPerMp?: number;
+  /** The same less the product's fixed cost per image job (tiny-image jobs in the same run). */
+  cpuLessFixedMsPerMp?: number;
   peakRiseMb?: number;
 };
 
@@ -262,6 +265,7 @@ type Served = {
   appStatus?: string;
   engine?: EngineLine;
   cpuMsPerMp?: number;
+  cpuLessFixedMsPerMp?: number;
   peakRiseMb?: number;
 };
 
@@ -295,6 +299,7 @@ async function main() {
   let jobWallMs: number;
   let schedule: TabSchedule | undefined;
   let pollCostMs: number;
+  let fixedCostMs = Number.NaN;
   try {
     console.log(
       `  admin ${product.base}/main (shop ${product.shop}); saving ${args.level} (manual mode, PNG to JPG ${withPng ? 'on' : 'off'})`,
@@ -318,10 +323,25 @@ async function main() {
     const warmJpeg = new Uint8Array(await warm.clone().jpeg({ quality: 92 }).toBuffer());
     const warmPng = new Uint8Array(await warm.clone().png().toBuffer());
     await addProduct(product, warmTitle, warmJpeg, 'warm-up.jpg');
-    if (withPng) await addProduct(product, `${warmTitle} png`, warmPng, 'warm-up.png');
+    // Not warm-up.png: PNG to JPG would rename it warm-up.jpg, which the JPEG warm-up already holds.
+    if (withPng) await addProduct(product, `${warmTitle} png`, warmPng, 'warm-up-png.png');
+    // The product's fixed cost per image job (queue, D1 and R2 writes, Shopify calls, the webhook our
+    // fileUpdate sends, the HTTP Worker's reOptimize): tiny JPEGs whose engine work is negligible, each
+    // its own job like the photos. Their median is what "less the fixed cost" takes off each photo.
+    const fixedTitles: string[] = [];
+    if (!args.batch)
+      for (let i = 0; i < FIXED_PROBES; i++) {
+        const tiny = await sharp(set[0]!.path)
+          .extract({ left: 64 * i, top: 64 * i, width: 320, height: 240 })
+          .jpeg({ quality: 92 })
+          .toBuffer();
+        const title = `${TITLE_PREFIX} fixed-cost ${i + 1}`;
+        await addProduct(product, title, new Uint8Array(tiny), `fixed-cost-${i + 1}.jpg`);
+        fixedTitles.push(title);
+      }
     console.log(`  ${titles.size} products added; waiting for the manual list to show them`);
     const warmTitles = withPng ? [warmTitle, `${warmTitle} png`] : [warmTitle];
-    const listed = await waitForManualRows(product, new Set([...titles.keys(), ...warmTitles]));
+    const listed = await waitForManualRows(product, new Set([...titles.keys(), ...warmTitles, ...fixedTitles]));
     const warmBefore = engineLines(product.log()).length;
     await optimiseNow(
       product,
@@ -335,7 +355,10 @@ async function main() {
     pollCostMs = pollSampler.stop().cpuMs / POLL_PROBES;
     console.log(`  one progress poll costs workerd ${pollCostMs.toFixed(1)} CPU ms (left out of the per-image CPU)`);
 
-    const perImage = new Map<string, { engine?: EngineLine; cpuMsPerMp?: number; peakRiseMb?: number }>();
+    const perImage = new Map<
+      string,
+      { engine?: EngineLine; cpuMsPerMp?: number; cpuLessFixedMsPerMp?: number; peakRiseMb?: number }
+    >();
     const t0 = Date.now();
     if (args.batch) {
       const sampler = sampleWorkerd(root);
@@ -345,6 +368,21 @@ async function main() {
       workerd = sampler.stop();
     } else {
       // One job per image, one after the other: the CPU and RSS rise during a job are that image's.
+      const oneJob = async (rowId: number) => {
+        const before = engineLines(product.log()).length;
+        const sampler = sampleWorkerd(root);
+        await optimiseNow(product, [rowId]);
+        const job = await waitForJob(product, timeoutMs, () => engineLines(product.log()).length > before, 1000, true);
+        schedule = job.schedule;
+        const w = sampler.stop();
+        return { w, engine: engineLines(product.log())[before], net: Math.max(0, w.cpuMs - job.polls * pollCostMs) };
+      };
+      const fixedRuns: number[] = [];
+      for (const t of fixedTitles) fixedRuns.push((await oneJob(listed.get(t)!)).net);
+      fixedCostMs = median(fixedRuns);
+      console.log(
+        `  the product's fixed cost per image job (${fixedRuns.length} jobs of a 0.08 MP JPEG): ${fixedRuns.map((x) => x.toFixed(0)).join(', ')} CPU ms, median ${fixedCostMs.toFixed(0)}`,
+      );
       let cpuMs = 0;
       let peak = 0;
       let idle = Number.POSITIVE_INFINITY;
@@ -352,15 +390,13 @@ async function main() {
       let samples = 0;
       for (const [title, rowId] of rows) {
         const photo = titles.get(title)!;
-        const before = engineLines(product.log()).length;
-        const sampler = sampleWorkerd(root);
-        await optimiseNow(product, [rowId]);
-        const job = await waitForJob(product, timeoutMs, () => engineLines(product.log()).length > before, 1000, true);
-        schedule = job.schedule;
-        const w = sampler.stop();
-        const engine = engineLines(product.log())[before];
-        const net = Math.max(0, w.cpuMs - job.polls * pollCostMs);
-        const rec = { engine, cpuMsPerMp: net / photo.megapixels, peakRiseMb: w.peakRssMb - w.idleRssMb };
+        const { w, engine, net } = await oneJob(rowId);
+        const rec = {
+          engine,
+          cpuMsPerMp: net / photo.megapixels,
+          cpuLessFixedMsPerMp: Math.max(0, net - fixedCostMs) / photo.megapixels,
+          peakRiseMb: w.peakRssMb - w.idleRssMb,
+        };
         perImage.set(title, rec);
         cpuMs += net;
         peak = Math.max(peak, w.peakRssMb);
@@ -368,7 +404,7 @@ async function main() {
         restarted ||= w.restarted;
         samples += w.samples;
         console.log(
-          `  ${photo.name.padEnd(22)} ${schedule.status}, ${pathOf(engine)}, CPU ${rec.cpuMsPerMp.toFixed(0)} ms/MP, RSS +${rec.peakRiseMb.toFixed(0)} MB${w.restarted ? ' (workerd restarted)' : ''}`,
+          `  ${photo.name.padEnd(22)} ${schedule?.status}, ${pathOf(engine)}, CPU ${rec.cpuMsPerMp.toFixed(0)} ms/MP (${rec.cpuLessFixedMsPerMp.toFixed(0)} less the fixed cost), RSS +${rec.peakRiseMb.toFixed(0)} MB${w.restarted ? ' (workerd restarted)' : ''}`,
         );
       }
       workerd = { peakRssMb: peak, hwmMb: peak, idleRssMb: idle, cpuMs, samples, restarted };
@@ -389,6 +425,7 @@ async function main() {
         appStatus: detail[0]?.status as string | undefined, // the image row's documented status text
         engine: mine?.engine ?? lines.find((l) => (l as { imageId?: unknown }).imageId === imageId),
         cpuMsPerMp: mine?.cpuMsPerMp,
+        cpuLessFixedMsPerMp: mine?.cpuLessFixedMsPerMp,
         peakRiseMb: mine?.peakRiseMb,
       });
     }
@@ -436,6 +473,7 @@ async function main() {
       nativeButteraugli: nat.butteraugli,
       engine: out.engine,
       cpuMsPerMp: out.cpuMsPerMp,
+      cpuLessFixedMsPerMp: out.cpuLessFixedMsPerMp,
       peakRiseMb: out.peakRiseMb,
     };
     records.push(rec);
@@ -455,13 +493,14 @@ async function main() {
     half: args.half,
     job: schedule,
     jobWallMs,
+    fixedCostMs,
     workerdCpuMsPerMp: (workerd?.cpuMs ?? Number.NaN) / mp,
     workerd,
   };
   console.log(
     `\nbytes against native MozJPEG q${level.quality}: median ${pct(summary.medianBytesRatio)} per image, total ${pct(summary.totalBytesRatio)} (saved: product ${pct(summary.medianSaved)}, native ${pct(summary.medianNativeSaved)} median)` +
       `\nbutteraugli 3-norm median / p90 / worst: product ${fixed(summary.butteraugli.median)} / ${fixed(summary.butteraugli.p90)} / ${fixed(summary.butteraugli.worst)}, native ${fixed(summary.nativeButteraugli.median)} / ${fixed(summary.nativeButteraugli.p90)} / ${fixed(summary.nativeButteraugli.worst)}` +
-      `\nCPU ms/MP median / worst: ${fixed(summary.cpu.median, 0)} / ${fixed(summary.cpu.worst, 0)}; workerd RSS rise over the idle Worker median / worst ${fixed(summary.peakRise.median, 0)} / ${fixed(summary.peakRise.worst, 0)} MB` +
+      `\nCPU ms/MP median / worst: ${fixed(summary.cpu.median, 0)} / ${fixed(summary.cpu.worst, 0)}; less the fixed cost per job (${fixed(fixedCostMs, 0)} ms): ${fixed(summary.cpuLessFixed.median, 0)} / ${fixed(summary.cpuLessFixed.worst, 0)}; workerd RSS rise over the idle Worker median / worst ${fixed(summary.peakRise.median, 0)} / ${fixed(summary.peakRise.worst, 0)} MB` +
       `\n${summary.unchanged} unchanged, ${summary.notDecoding} not decoding; paths: ${Object.entries(summary.paths)
         .map(([k, v]) => `${k} x${v}`)
         .join(', ')}` +
@@ -493,6 +532,7 @@ export function summarise(records: StoreRecord[]) {
     butteraugli: three(records.map((r) => r.butteraugli?.pnorm3 ?? Number.NaN)),
     nativeButteraugli: three(records.map((r) => r.nativeButteraugli?.pnorm3 ?? Number.NaN)),
     cpu: three(records.map((r) => r.cpuMsPerMp ?? Number.NaN)),
+    cpuLessFixed: three(records.map((r) => r.cpuLessFixedMsPerMp ?? Number.NaN)),
     peakRise: three(records.map((r) => r.peakRiseMb ?? Number.NaN)),
     unchanged: records.filter((r) => !r.changed).length,
     notDecoding: records.filter((r) => !r.decodes).length,
@@ -508,6 +548,7 @@ function markdownSummary(s: ReturnType<typeof summarise>, q: number): string {
     `| median saved | ${pct(s.medianSaved)} | ${pct(s.medianNativeSaved)} |`,
     `| butteraugli 3-norm median / p90 / worst | ${fixed(s.butteraugli.median)} / ${fixed(s.butteraugli.p90)} / ${fixed(s.butteraugli.worst)} | ${fixed(s.nativeButteraugli.median)} / ${fixed(s.nativeButteraugli.p90)} / ${fixed(s.nativeButteraugli.worst)} |`,
     `| CPU ms/MP median / worst (workerd, one image per job) | ${fixed(s.cpu.median, 0)} / ${fixed(s.cpu.worst, 0)} | |`,
+    `| the same less the fixed cost per job | ${fixed(s.cpuLessFixed.median, 0)} / ${fixed(s.cpuLessFixed.worst, 0)} | |`,
     `| workerd RSS rise median / worst | ${fixed(s.peakRise.median, 0)} / ${fixed(s.peakRise.worst, 0)} MB | |`,
     `| paths | ${Object.entries(s.paths)
       .map(([k, v]) => `${k} x${v}`)
@@ -519,11 +560,11 @@ function markdownTable(records: StoreRecord[], q: number): string {
   const kb = (n: number) => `${Math.round(n / 1000)} KB`;
   const rows = records.map(
     (r) =>
-      `| ${r.name} | ${r.format === 'png' ? 'PNG' : 'JPEG'} | ${r.megapixels.toFixed(1)} | ${kb(r.bytesIn)} | ${kb(r.bytesOut)} | ${kb(r.nativeBytes)} | ${pct(r.bytesOut / r.nativeBytes)} | ${ba(r.butteraugli)} / ${ba(r.nativeButteraugli)} | ${fixed(r.cpuMsPerMp ?? Number.NaN, 0)} | ${fixed(r.peakRiseMb ?? Number.NaN, 0)} MB | ${pathOf(r.engine)} |`,
+      `| ${r.name} | ${r.format === 'png' ? 'PNG' : 'JPEG'} | ${r.megapixels.toFixed(1)} | ${kb(r.bytesIn)} | ${kb(r.bytesOut)} | ${kb(r.nativeBytes)} | ${pct(r.bytesOut / r.nativeBytes)} | ${ba(r.butteraugli)} / ${ba(r.nativeButteraugli)} | ${fixed(r.cpuMsPerMp ?? Number.NaN, 0)} | ${fixed(r.cpuLessFixedMsPerMp ?? Number.NaN, 0)} | ${fixed(r.peakRiseMb ?? Number.NaN, 0)} MB | ${pathOf(r.engine)} |`,
   );
   return [
-    `| image | original | MP | original bytes | product | native q${q} | product / native | butteraugli product / native | CPU ms/MP | RSS rise | path |`,
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    `| image | original | MP | original bytes | product | native q${q} | product / native | butteraugli product / native | CPU ms/MP | less fixed cost | RSS rise | path |`,
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
 }

@@ -211,8 +211,9 @@ EXPORT(dec_start) int dec_start(dec_t *h, int strip, int scale_num, int scale_de
   d->scale_num = (unsigned int)(scale_num > 0 ? scale_num : 1);
   d->scale_denom = (unsigned int)(scale_denom > 0 ? scale_denom : 1);
   h->cmyk = d->jpeg_color_space == JCS_CMYK || d->jpeg_color_space == JCS_YCCK;
-  int grey = luma && (d->jpeg_color_space == JCS_YCbCr || d->jpeg_color_space == JCS_GRAYSCALE);
-  d->out_color_space = h->cmyk ? JCS_CMYK : grey ? JCS_GRAYSCALE : JCS_RGB;
+  int grey = luma == 1 && (d->jpeg_color_space == JCS_YCbCr || d->jpeg_color_space == JCS_GRAYSCALE);
+  int ycc = luma == 2 && d->jpeg_color_space == JCS_YCbCr;
+  d->out_color_space = h->cmyk ? JCS_CMYK : grey ? JCS_GRAYSCALE : ycc ? JCS_YCbCr : JCS_RGB;
   d->dct_method = JDCT_ISLOW;
   jpeg_start_decompress(d);
   h->info[INFO_OUT_WIDTH] = (int)d->output_width;
@@ -299,6 +300,8 @@ typedef struct {
 /* Chroma sampling other than MozJPEG's 4:2:0 (tests and the bench make 4:4:4 / 4:2:2 originals with it). */
 #define ENC_SAMPLING_444 8
 #define ENC_SAMPLING_422 16
+/* Rows are YCbCr (a YCbCr original decoded without colour conversion, dec_start luma 2), not RGB. */
+#define ENC_YCC_INPUT 32
 extern int mozjpeg_row_trellis;
 extern int mozjpeg_luma_one_step;
 EXPORT(enc_open) enc_t *enc_open(int stream, int width, int height, int quality, int grey, int strip, int flags) {
@@ -312,7 +315,7 @@ EXPORT(enc_open) enc_t *enc_open(int stream, int width, int height, int quality,
   c->image_width = (JDIMENSION)width;
   c->image_height = (JDIMENSION)height;
   c->input_components = 3;
-  c->in_color_space = JCS_RGB;
+  c->in_color_space = (flags & ENC_YCC_INPUT) ? JCS_YCbCr : JCS_RGB;
   jpeg_set_defaults(c); /* MozJPEG's JCP_MAX_COMPRESSION profile: what cjpeg does by default */
   if (grey) jpeg_set_colorspace(c, JCS_GRAYSCALE);
   if (!grey && (flags & (ENC_SAMPLING_444 | ENC_SAMPLING_422))) {

@@ -196,6 +196,7 @@ export type JpegHeader = {
   coefBytes: number;
 };
 
+export const JCS_YCBCR = 3;
 export const JCS_CMYK = 4;
 export const JCS_YCCK = 5;
 
@@ -235,6 +236,8 @@ export class JpegDecoder {
   readonly height: number;
   /** 3 (RGB), or 1 (Y) when `luma` was asked for a YCbCr or grey file. */
   readonly channels: 1 | 3;
+  /** The rows are YCbCr (`ycc` asked, YCbCr file). */
+  readonly outputYcc: boolean = false;
   private h: number;
   private stream: number;
   private rowsPtr = 0;
@@ -242,7 +245,14 @@ export class JpegDecoder {
   private readonly strip: number;
 
   /** `scaleDenom` (and `scaleNum`, default 1): libjpeg's DCT scaling to scaleNum/scaleDenom (M/8 steps). */
-  constructor(bytes: Uint8Array, opts: { strip?: number; scaleDenom?: 1 | 2 | 4 | 8; scaleNum?: number; luma?: boolean } = {}) {
+  /**
+   * `ycc`: a YCbCr file's rows stay YCbCr (upsampled, no colour conversion; `outputYcc` says whether they
+   * did), for an encoder with `yccInput`; other files stay RGB.
+   */
+  constructor(
+    bytes: Uint8Array,
+    opts: { strip?: number; scaleDenom?: 1 | 2 | 4 | 8; scaleNum?: number; luma?: boolean; ycc?: boolean } = {},
+  ) {
     const { ex } = instance();
     this.stream = openInput(bytes);
     this.h = guarded(() => ex.dec_open(this.stream));
@@ -251,12 +261,19 @@ export class JpegDecoder {
       const infoPtr = guarded(() => ex.dec_header(this.h));
       this.header = header(ex, infoPtr);
       this.strip = guarded(() =>
-        ex.dec_start(this.h, opts.strip ?? STRIP_ROWS, opts.scaleNum ?? 1, opts.scaleDenom ?? 1, opts.luma ? 1 : 0),
+        ex.dec_start(
+          this.h,
+          opts.strip ?? STRIP_ROWS,
+          opts.scaleNum ?? 1,
+          opts.scaleDenom ?? 1,
+          opts.luma ? 1 : opts.ycc ? 2 : 0,
+        ),
       );
       const after = header(ex, infoPtr); // the same info array, now with the output size
       this.width = after.outWidth;
       this.height = after.outHeight;
       this.channels = after.outChannels === 1 ? 1 : 3;
+      this.outputYcc = Boolean(opts.ycc) && !opts.luma && this.header.colorSpace === JCS_YCBCR;
       this.rowsPtr = ex.dec_rows(this.h);
     } catch (e) {
       this.close();
@@ -345,6 +362,8 @@ export class JpegEncoder {
     sampling?: '420' | '444' | '422';
     /** The encoder throws JpegOutputTooLarge once its output passes this many bytes. */
     maxOutputBytes?: number;
+    /** The rows are YCbCr from a decoder with `ycc` (`outputYcc`), not RGB: no colour conversion. */
+    yccInput?: boolean;
   }) {
     const { ex } = instance();
     this.width = opts.width;
@@ -361,7 +380,8 @@ export class JpegEncoder {
         (opts.trellis === false ? 0 : 1) |
           (opts.optimizeScans === false ? 0 : 2) |
           (opts.rowTrellis ? 4 : 0) |
-          (opts.sampling === '444' ? 8 : opts.sampling === '422' ? 16 : 0),
+          (opts.sampling === '444' ? 8 : opts.sampling === '422' ? 16 : 0) |
+          (opts.yccInput ? 32 : 0),
       ),
     );
     if (!this.h) throw new MozJpegError('out of memory');

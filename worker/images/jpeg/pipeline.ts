@@ -177,7 +177,7 @@ async function candidates(input: Uint8Array, s: EngineSettings, guard: GuardMode
       releases.push(hold(tiles.bytes));
       source = {
         tiles: tiles.tiles.length,
-        open: (scaleNum, luma) => new TiledJpegDecoder(tiles, { scaleNum, scaleDenom: 8, luma }),
+        open: (scaleNum, luma, ycc) => new TiledJpegDecoder(tiles, { scaleNum, scaleDenom: 8, luma, ycc }),
       };
     } else {
       const bytes = info.progressive ? transcodeJpeg(input, { progressive: false, maxBytes: sourceRoom() }).bytes : input;
@@ -185,7 +185,7 @@ async function candidates(input: Uint8Array, s: EngineSettings, guard: GuardMode
         releases.push(hold(bytes.length));
         hold(bytes.length)(); // joined from its chunks
       }
-      source = { tiles: 0, open: (scaleNum, luma) => new JpegDecoder(bytes, { scaleNum, scaleDenom: 8, luma }) };
+      source = { tiles: 0, open: (scaleNum, luma, ycc) => new JpegDecoder(bytes, { scaleNum, scaleDenom: 8, luma, ycc }) };
     }
     if (target && target.width * target.height * 3 <= RESIZED_KEEP_BYTES) {
       source = keepResized(source, target);
@@ -259,9 +259,10 @@ type Output = { bytes: Uint8Array; qualityUsed: number; score: number | null; re
 
 /**
  * The pixels the lossy path encodes: a whole decoder (original or stand-in) or the tiles; `scaleNum`/8 is
- * libjpeg's DCT scale; `luma`: the Y plane only where the file has one (RowSource.channels says).
+ * libjpeg's DCT scale; `luma`: the Y plane only where the file has one (RowSource.channels says); `ycc`:
+ * a YCbCr file's rows left YCbCr (RowSource.outputYcc says), for the encoder without a colour round trip.
  */
-type Source = { tiles: number; open(scaleNum: number, luma?: boolean): RowSource; fullSizeOnly?: boolean };
+type Source = { tiles: number; open(scaleNum: number, luma?: boolean, ycc?: boolean): RowSource; fullSizeOnly?: boolean };
 
 /**
  * A resized source small enough to keep (at most RESIZED_KEEP_BYTES of RGB: 2048 and 2880 px limits) is
@@ -347,7 +348,11 @@ function encodeStrips(
   wm: PlacedWatermark | undefined,
   maxOutputBytes: number,
 ): { bytes: Uint8Array; release(): void } {
-  const dec = source.open(8);
+  // Rows that go straight into the progressive encoder stay YCbCr (issue 24, CPU): the decoder's YCbCr ->
+  // RGB and the encoder's RGB -> YCbCr are skipped (5-7 % of decode + encode), and the encoder gets the
+  // original's own YCbCr instead of its rounded, clamped RGB. A watermark, a resize and the banded
+  // writer work on RGB rows.
+  const dec = source.open(8, false, !wm && !o.target && !o.banded);
   let enc: JpegEncoder | undefined;
   try {
     const { target, banded, ...eo } = o;
@@ -370,7 +375,15 @@ function encodeStrips(
       // No scan search: measured on 8 MP photos it made trellis output no smaller (Flow 136673 vs 136638 B,
       // SafeLanding 1416079 vs 1403650) for +35-45 % CPU and ~9x the output in trial-scan buffers.
       // Without room for trellis's second array: trellis per block row (3 B/px, nearly the same size).
-      const e = new JpegEncoder({ width, height, ...eo, optimizeScans: false, rowTrellis: !o.trellis, maxOutputBytes });
+      const e = new JpegEncoder({
+        width,
+        height,
+        ...eo,
+        optimizeScans: false,
+        rowTrellis: !o.trellis,
+        maxOutputBytes,
+        yccInput: dec.outputYcc === true,
+      });
       enc = e;
       put = (rows, n, y) => {
         const buf = e.buffer();

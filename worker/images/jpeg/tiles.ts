@@ -13,6 +13,8 @@ export type RowSource = {
   readonly height: number;
   /** 3 (RGB rows), or 1 (the Y plane: decoders opened with `luma` on a YCbCr or grey file). */
   readonly channels: 1 | 3;
+  /** The rows are YCbCr, not RGB (decoders opened with `ycc` on a YCbCr file). */
+  readonly outputYcc?: boolean;
   read(max?: number): number;
   rows(count?: number): Uint8Array;
   finish(): { warnings: number; truncated: boolean };
@@ -81,23 +83,32 @@ export class TiledJpegDecoder implements RowSource {
   private readonly num: number;
   private readonly den: number;
   private readonly luma: boolean;
+  private readonly ycc: boolean;
+  readonly outputYcc: boolean;
 
   constructor(
     private readonly t: JpegTiles,
-    opts: { scaleNum?: number; scaleDenom?: number; luma?: boolean } = {},
+    opts: { scaleNum?: number; scaleDenom?: number; luma?: boolean; ycc?: boolean } = {},
   ) {
     this.num = opts.scaleNum ?? 1;
     this.den = opts.scaleDenom ?? 1;
     this.luma = opts.luma ?? false;
+    this.ycc = opts.ycc ?? false;
     this.open();
     this.width = this.dec!.width;
     this.channels = this.dec!.channels;
+    this.outputYcc = this.dec!.outputYcc;
     this.height = Math.ceil((t.height * this.num) / this.den);
   }
 
   private open(): void {
     const tile = this.t.tiles[this.i]!;
-    this.dec = new JpegDecoder(tile.bytes, { scaleNum: this.num, scaleDenom: this.den as 1 | 2 | 4 | 8, luma: this.luma });
+    this.dec = new JpegDecoder(tile.bytes, {
+      scaleNum: this.num,
+      scaleDenom: this.den as 1 | 2 | 4 | 8,
+      luma: this.luma,
+      ycc: this.ycc,
+    });
     this.skip = (tile.skipRows * this.num) / this.den;
     const last = this.i === this.t.tiles.length - 1;
     this.left = last ? this.dec.height - this.skip : (tile.rows * this.num) / this.den;
