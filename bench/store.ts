@@ -18,7 +18,12 @@
 // ukui-wallpapers).
 //
 // By default every image is its own "Optimize now" job, one after the other, so workerd's CPU time and
-// RSS rise during that job are the image's (CPU ms/MP and peak memory columns); --batch sends them all
+// RSS rise during that job are the image's (CPU ms/MP and peak memory columns). The webhooks the job makes
+// the store send (products/update after our fileUpdate: a catalogue sync, the HTTP Worker's own invocation
+// in production) are held during the job and delivered after it, their CPU printed apart; three jobs of a
+// tiny JPEG measure the product's fixed cost per image job, and "less the fixed cost" takes it off each
+// photo (a lower bound of the image Worker's isolate CPU: locally the same workerd also runs D1, R2 and
+// the queues, and the HTTP Worker's reOptimize, which production runs outside that isolate); --batch sends them all
 // as one job as a merchant's bulk run does (then only job-wide figures). The path column is the engine's
 // own account of what it did (the `engine_result` line the optimise step logs). --commit REF runs `npm
 // start` in a clean export of that commit (node_modules linked) instead of this working tree; --log
@@ -42,6 +47,8 @@ import {
   productSchedule,
   saveLevelSettings,
   servedBytes,
+  holdWebhooks,
+  deliverWebhooks,
   storeProducts,
   type TabSchedule,
 } from './lib/store-admin';
@@ -122,6 +129,8 @@ export type StoreRecord = {
   cpuMsPerMp?: number;
   /** The same less the product's fixed cost per image job (tiny-image jobs in the same run). */
   cpuLessFixedMsPerMp?: number;
+  /** CPU ms of the catalogue sync the job's webhooks start (the HTTP Worker's), measured after the job. */
+  webhookMs?: number;
   peakRiseMb?: number;
 };
 
@@ -266,6 +275,7 @@ type Served = {
   engine?: EngineLine;
   cpuMsPerMp?: number;
   cpuLessFixedMsPerMp?: number;
+  webhookMs?: number;
   peakRiseMb?: number;
 };
 
@@ -357,7 +367,7 @@ async function main() {
 
     const perImage = new Map<
       string,
-      { engine?: EngineLine; cpuMsPerMp?: number; cpuLessFixedMsPerMp?: number; peakRiseMb?: number }
+      { engine?: EngineLine; cpuMsPerMp?: number; cpuLessFixedMsPerMp?: number; webhookMs?: number; peakRiseMb?: number }
     >();
     const t0 = Date.now();
     if (args.batch) {
@@ -368,6 +378,11 @@ async function main() {
       workerd = sampler.stop();
     } else {
       // One job per image, one after the other: the CPU and RSS rise during a job are that image's.
+      // The webhooks our fileUpdate makes Shopify send (products/update) start a catalogue sync in the HTTP
+      // Worker, an invocation of its own in production: they are held while the job runs and delivered
+      // after it, their CPU measured apart (the webhook column).
+      await holdWebhooks(product, true);
+      const syncsDone = () => product.log().match(/"event":"catalogue_sync_message_done"/g)?.length ?? 0;
       const oneJob = async (rowId: number) => {
         const before = engineLines(product.log()).length;
         const sampler = sampleWorkerd(root);
@@ -375,13 +390,29 @@ async function main() {
         const job = await waitForJob(product, timeoutMs, () => engineLines(product.log()).length > before, 1000, true);
         schedule = job.schedule;
         const w = sampler.stop();
-        return { w, engine: engineLines(product.log())[before], net: Math.max(0, w.cpuMs - job.polls * pollCostMs) };
+        const synced = syncsDone();
+        const hooks = sampleWorkerd(root);
+        const delivered = await deliverWebhooks(product);
+        for (let t = Date.now(); delivered > 0 && syncsDone() <= synced && Date.now() - t < 10_000;) await sleep(200);
+        await sleep(500);
+        const webhookMs = hooks.stop().cpuMs;
+        return {
+          w,
+          webhookMs,
+          engine: engineLines(product.log())[before],
+          net: Math.max(0, w.cpuMs - job.polls * pollCostMs),
+        };
       };
       const fixedRuns: number[] = [];
-      for (const t of fixedTitles) fixedRuns.push((await oneJob(listed.get(t)!)).net);
+      const fixedHooks: number[] = [];
+      for (const t of fixedTitles) {
+        const r = await oneJob(listed.get(t)!);
+        fixedRuns.push(r.net);
+        fixedHooks.push(r.webhookMs);
+      }
       fixedCostMs = median(fixedRuns);
       console.log(
-        `  the product's fixed cost per image job (${fixedRuns.length} jobs of a 0.08 MP JPEG): ${fixedRuns.map((x) => x.toFixed(0)).join(', ')} CPU ms, median ${fixedCostMs.toFixed(0)}`,
+        `  the product's fixed cost per image job (${fixedRuns.length} jobs of a 0.08 MP JPEG): ${fixedRuns.map((x) => x.toFixed(0)).join(', ')} CPU ms, median ${fixedCostMs.toFixed(0)}; the webhooks each job sends: ${fixedHooks.map((x) => x.toFixed(0)).join(', ')} ms`,
       );
       let cpuMs = 0;
       let peak = 0;
@@ -390,9 +421,10 @@ async function main() {
       let samples = 0;
       for (const [title, rowId] of rows) {
         const photo = titles.get(title)!;
-        const { w, engine, net } = await oneJob(rowId);
+        const { w, engine, net, webhookMs } = await oneJob(rowId);
         const rec = {
           engine,
+          webhookMs,
           cpuMsPerMp: net / photo.megapixels,
           cpuLessFixedMsPerMp: Math.max(0, net - fixedCostMs) / photo.megapixels,
           peakRiseMb: w.peakRssMb - w.idleRssMb,
@@ -404,7 +436,7 @@ async function main() {
         restarted ||= w.restarted;
         samples += w.samples;
         console.log(
-          `  ${photo.name.padEnd(22)} ${schedule?.status}, ${pathOf(engine)}, CPU ${rec.cpuMsPerMp.toFixed(0)} ms/MP (${rec.cpuLessFixedMsPerMp.toFixed(0)} less the fixed cost), RSS +${rec.peakRiseMb.toFixed(0)} MB${w.restarted ? ' (workerd restarted)' : ''}`,
+          `  ${photo.name.padEnd(22)} ${schedule?.status}, ${pathOf(engine)}, CPU ${rec.cpuMsPerMp.toFixed(0)} ms/MP (${rec.cpuLessFixedMsPerMp.toFixed(0)} less the fixed cost; its webhooks ${webhookMs.toFixed(0)} ms), RSS +${rec.peakRiseMb.toFixed(0)} MB${w.restarted ? ' (workerd restarted)' : ''}`,
         );
       }
       workerd = { peakRssMb: peak, hwmMb: peak, idleRssMb: idle, cpuMs, samples, restarted };
@@ -426,6 +458,7 @@ async function main() {
         engine: mine?.engine ?? lines.find((l) => (l as { imageId?: unknown }).imageId === imageId),
         cpuMsPerMp: mine?.cpuMsPerMp,
         cpuLessFixedMsPerMp: mine?.cpuLessFixedMsPerMp,
+        webhookMs: mine?.webhookMs,
         peakRiseMb: mine?.peakRiseMb,
       });
     }
@@ -474,6 +507,7 @@ async function main() {
       engine: out.engine,
       cpuMsPerMp: out.cpuMsPerMp,
       cpuLessFixedMsPerMp: out.cpuLessFixedMsPerMp,
+      webhookMs: out.webhookMs,
       peakRiseMb: out.peakRiseMb,
     };
     records.push(rec);
@@ -500,7 +534,7 @@ async function main() {
   console.log(
     `\nbytes against native MozJPEG q${level.quality}: median ${pct(summary.medianBytesRatio)} per image, total ${pct(summary.totalBytesRatio)} (saved: product ${pct(summary.medianSaved)}, native ${pct(summary.medianNativeSaved)} median)` +
       `\nbutteraugli 3-norm median / p90 / worst: product ${fixed(summary.butteraugli.median)} / ${fixed(summary.butteraugli.p90)} / ${fixed(summary.butteraugli.worst)}, native ${fixed(summary.nativeButteraugli.median)} / ${fixed(summary.nativeButteraugli.p90)} / ${fixed(summary.nativeButteraugli.worst)}` +
-      `\nCPU ms/MP median / worst: ${fixed(summary.cpu.median, 0)} / ${fixed(summary.cpu.worst, 0)}; less the fixed cost per job (${fixed(fixedCostMs, 0)} ms): ${fixed(summary.cpuLessFixed.median, 0)} / ${fixed(summary.cpuLessFixed.worst, 0)}; workerd RSS rise over the idle Worker median / worst ${fixed(summary.peakRise.median, 0)} / ${fixed(summary.peakRise.worst, 0)} MB` +
+      `\nCPU ms/MP median / worst: ${fixed(summary.cpu.median, 0)} / ${fixed(summary.cpu.worst, 0)}; less the fixed cost per job (${fixed(fixedCostMs, 0)} ms): ${fixed(summary.cpuLessFixed.median, 0)} / ${fixed(summary.cpuLessFixed.worst, 0)}; the webhooks each job sends (HTTP Worker, measured after the job) median ${fixed(summary.webhookMs.median, 0)} CPU ms; workerd RSS rise over the idle Worker median / worst ${fixed(summary.peakRise.median, 0)} / ${fixed(summary.peakRise.worst, 0)} MB` +
       `\n${summary.unchanged} unchanged, ${summary.notDecoding} not decoding; paths: ${Object.entries(summary.paths)
         .map(([k, v]) => `${k} x${v}`)
         .join(', ')}` +
@@ -533,6 +567,7 @@ export function summarise(records: StoreRecord[]) {
     nativeButteraugli: three(records.map((r) => r.nativeButteraugli?.pnorm3 ?? Number.NaN)),
     cpu: three(records.map((r) => r.cpuMsPerMp ?? Number.NaN)),
     cpuLessFixed: three(records.map((r) => r.cpuLessFixedMsPerMp ?? Number.NaN)),
+    webhookMs: three(records.map((r) => r.webhookMs ?? Number.NaN)),
     peakRise: three(records.map((r) => r.peakRiseMb ?? Number.NaN)),
     unchanged: records.filter((r) => !r.changed).length,
     notDecoding: records.filter((r) => !r.decodes).length,

@@ -170,3 +170,30 @@ export async function itemImages(p: RunningProduct, rowId: number): Promise<Reco
     await api<{ data: Record<string, unknown>[] }>(p, 'GET', `/api/v2/image-opt/getProductImagesData?${q}`),
   ).data;
 }
+
+// ---- the store's webhooks (the emulator's control API) ----------------------------------------------
+
+/**
+ * Whether the emulator posts webhooks at once (npm start's setting) or keeps them pending until
+ * deliverWebhooks: bench:store keeps them pending while an image job is measured, so the catalogue sync
+ * that our fileUpdate's products/update starts (the HTTP Worker's work in production) is measured apart.
+ */
+export async function holdWebhooks(p: RunningProduct, hold: boolean): Promise<void> {
+  const res = await fetch(`${p.emulator}/__emulator/shops/${p.shop}/settings`, {
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ deliverWebhooks: !hold }),
+  });
+  if (!res.ok) throw new Error(`the emulator's settings answered ${res.status}`);
+}
+
+/** Posts every pending webhook to the app now; answers how many were delivered. */
+export async function deliverWebhooks(p: RunningProduct): Promise<number> {
+  const res = await fetch(`${p.emulator}/__emulator/shops/${p.shop}/webhooks/deliver`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{}',
+  });
+  if (!res.ok) throw new Error(`delivering webhooks answered ${res.status}`);
+  return ((await res.json()) as unknown[]).length;
+}

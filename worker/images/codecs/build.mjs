@@ -155,6 +155,24 @@ int mozjpeg_row_trellis = 0; /* set by mozjpeg-glue.c around jpeg_start_compress
         cinfo->Ss = save_Ss; cinfo->Se = save_Se;
       }`,
   ],
+  // The guard's look at the candidate (issue 24, CPU): the encoder's whole-image coefficient arrays are
+  // handed to mozjpeg-glue.c (mozjpeg_coef_arrays, read right after jpeg_start_compress), which computes
+  // the luma at the guard's DCT scale from the final quantised coefficients during the last output pass,
+  // with the decoder's own IDCT: the same pixels a decode of the written file gives, without parsing it.
+  [
+    'jccoefct.c',
+    `int mozjpeg_row_trellis = 0; /* set by mozjpeg-glue.c around jpeg_start_compress */`,
+    `int mozjpeg_row_trellis = 0; /* set by mozjpeg-glue.c around jpeg_start_compress */
+jvirt_barray_ptr *mozjpeg_coef_arrays = NULL; /* the last coefficient controller's arrays (NULL: single pass) */`,
+  ],
+  [
+    'jccoefct.c',
+    `  /* Create the coefficient buffer. */
+  if (need_full_buffer) {`,
+    `  /* Create the coefficient buffer. */
+  mozjpeg_coef_arrays = need_full_buffer ? coef->whole_image : NULL;
+  if (need_full_buffer) {`,
+  ],
   // Band decoding (tiles of a progressive original too large to hold whole): the decoder keeps the
   // coefficients of a band of iMCU rows only (mozjpeg_band_first/rows, set by mozjpeg-glue.c around
   // jpeg_read_coefficients). Every scan is still parsed for every block; blocks outside the band are

@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#define JPEG_INTERNALS /* jpegint.h and jdct.h: the decoder's IDCT routines for the guard's luma */
 #include "jpeglib.h"
 #include "jerror.h"
+#include "jdct.h"
 
 #define IMPORT(n) __attribute__((import_module("env"), import_name(#n)))
 #define EXPORT(n) __attribute__((export_name(#n)))
@@ -280,12 +282,17 @@ EXPORT(dec_close) void dec_close(dec_t *h) {
 /* ---------- encoder: RGB rows in, MozJPEG defaults (progressive, optimised scans, trellis, 4:2:0) ---------- */
 
 typedef struct {
-  struct jpeg_compress_struct c;
+  struct jpeg_compress_struct c; /* first: the progress monitor casts the cinfo back to enc_t */
   err_mgr err;
   dst_mgr dst;
   int strip;
   JSAMPLE *rows;
   JSAMPROW *ptrs;
+  /* the guard's luma (enc_luma): the Y plane at scale luma_scale/8, computed in the last pass */
+  jvirt_barray_ptr *coefs;
+  struct jpeg_progress_mgr progress;
+  int luma_scale, luma_w, luma_h, luma_done;
+  JSAMPLE *luma;
 } enc_t;
 
 /* Memory savers for images whose full-strength encoder does not fit (flags, both set = MozJPEG defaults):
@@ -303,6 +310,7 @@ typedef struct {
 /* Rows are YCbCr (a YCbCr original decoded without colour conversion, dec_start luma 2), not RGB. */
 #define ENC_YCC_INPUT 32
 extern int mozjpeg_row_trellis;
+extern jvirt_barray_ptr *mozjpeg_coef_arrays;
 extern int mozjpeg_luma_one_step;
 EXPORT(enc_open) enc_t *enc_open(int stream, int width, int height, int quality, int grey, int strip, int flags) {
   enc_t *h = (enc_t *)calloc(1, sizeof(enc_t));
@@ -336,6 +344,8 @@ EXPORT(enc_open) enc_t *enc_open(int stream, int width, int height, int quality,
   mozjpeg_row_trellis = (flags & ENC_ROW_TRELLIS) && !(flags & ENC_TRELLIS);
   jpeg_start_compress(c, TRUE); /* the coefficient controller reads mozjpeg_row_trellis here */
   mozjpeg_row_trellis = 0;
+  h->coefs = mozjpeg_coef_arrays; /* set by that controller (patch in build.mjs) */
+  mozjpeg_coef_arrays = NULL;
   h->strip = strip;
   h->rows = (JSAMPLE *)malloc((size_t)width * 3 * (size_t)strip);
   h->ptrs = (JSAMPROW *)malloc(sizeof(JSAMPROW) * (size_t)strip);
@@ -353,6 +363,82 @@ EXPORT(enc_write) int enc_write(enc_t *h, int n) {
   return done;
 }
 
+/*
+ * The guard's look at the candidate without decoding it: the Y plane a decoder would output at DCT scale
+ * scale/8 with luma (grey) output, computed from the encoder's final quantised coefficients during its last
+ * output pass, with the decoder's own IDCT routine for that scale, its dequantisation table (the
+ * quantisation table, natural order) and its range-limit table (jdmaster.c prepare_range_limit_table).
+ * The coefficients are what the file holds (every scan codes them exactly; block smoothing does not apply
+ * to a complete progressive file), so the pixels are those of decoding the written file
+ * (tests/worker/images/jpeg-guard-luma.test.ts compares them). Y has the largest sampling factors, so its
+ * scaled block size is scale itself and it needs no upsampling; a grey decode of YCbCr copies Y.
+ */
+static void luma_from_coefficients(enc_t *h) {
+  j_compress_ptr c = &h->c;
+  jpeg_component_info comp = c->comp_info[0];
+  JQUANT_TBL *q = c->quant_tbl_ptrs[comp.quant_tbl_no];
+  ISLOW_MULT_TYPE mult[DCTSIZE2];
+  for (int i = 0; i < DCTSIZE2; i++) mult[i] = (ISLOW_MULT_TYPE)q->quantval[i];
+  comp.dct_table = mult;
+  JSAMPLE range[5 * (MAXJSAMPLE + 1) + CENTERJSAMPLE];
+  JSAMPLE *table = range + (MAXJSAMPLE + 1);
+  memset(range, 0, (MAXJSAMPLE + 1) * sizeof(JSAMPLE));
+  for (int i = 0; i <= MAXJSAMPLE; i++) table[i] = (JSAMPLE)i;
+  JSAMPLE *post = table + CENTERJSAMPLE;
+  for (int i = CENTERJSAMPLE; i < 2 * (MAXJSAMPLE + 1); i++) post[i] = MAXJSAMPLE;
+  memset(post + 2 * (MAXJSAMPLE + 1), 0, (2 * (MAXJSAMPLE + 1) - CENTERJSAMPLE) * sizeof(JSAMPLE));
+  memcpy(post + 4 * (MAXJSAMPLE + 1) - CENTERJSAMPLE, table, CENTERJSAMPLE * sizeof(JSAMPLE));
+  struct jpeg_decompress_struct d;
+  memset(&d, 0, sizeof(d));
+  d.sample_range_limit = table;
+  int s = h->luma_scale;
+  inverse_DCT_method_ptr idct = s == 1 ? jpeg_idct_1x1 : s == 2 ? jpeg_idct_2x2 : s == 3 ? jpeg_idct_3x3
+    : s == 4 ? jpeg_idct_4x4 : s == 5 ? jpeg_idct_5x5 : s == 6 ? jpeg_idct_6x6 : s == 7 ? jpeg_idct_7x7 : jpeg_idct_islow;
+  JDIMENSION bw = comp.width_in_blocks;
+  JSAMPLE *scratch = (JSAMPLE *)malloc((size_t)bw * s * s);
+  if (!scratch) js_error("out of memory for the guard's luma");
+  JSAMPROW rows[DCTSIZE];
+  for (int r = 0; r < s; r++) rows[r] = scratch + (size_t)r * bw * s;
+  for (JDIMENSION by = 0; by < comp.height_in_blocks; by++) {
+    JBLOCKARRAY b = (*c->mem->access_virt_barray)((j_common_ptr)c, h->coefs[0], by, 1, FALSE);
+    for (JDIMENSION bx = 0; bx < bw; bx++) idct(&d, &comp, b[0][bx], rows, bx * s);
+    for (int r = 0; r < s; r++) {
+      int y = (int)by * s + r;
+      if (y >= h->luma_h) break;
+      memcpy(h->luma + (size_t)y * h->luma_w, rows[r], (size_t)h->luma_w);
+    }
+  }
+  free(scratch);
+}
+
+static void enc_progress(j_common_ptr cinfo) {
+  enc_t *h = (enc_t *)cinfo;
+  j_compress_ptr c = &h->c;
+  if (h->luma && !h->luma_done && c->master->is_last_pass && c->progress->pass_counter == 0) {
+    luma_from_coefficients(h);
+    h->luma_done = 1;
+  }
+}
+
+/*
+ * Asks for the guard's luma at scale/8 (enc_luma after enc_finish): allocates the plane (the decoder's
+ * output size, ceil(dimension * scale / 8)); 0 when this encoder has no whole-image coefficients.
+ */
+EXPORT(enc_want_luma) int enc_want_luma(enc_t *h, int scale) {
+  if (!h->coefs || scale < 1 || scale > 8) return 0;
+  h->luma_scale = scale;
+  h->luma_w = (int)(((long)h->c.image_width * scale + 7) / 8);
+  h->luma_h = (int)(((long)h->c.image_height * scale + 7) / 8);
+  h->luma = (JSAMPLE *)malloc((size_t)h->luma_w * (size_t)h->luma_h);
+  if (!h->luma) return 0;
+  h->progress.progress_monitor = enc_progress;
+  h->c.progress = &h->progress;
+  return 1;
+}
+
+/* The guard's luma plane (luma_w x luma_h), or NULL when it was not computed. */
+EXPORT(enc_luma) JSAMPLE *enc_luma(enc_t *h) { return h->luma_done ? h->luma : NULL; }
+
 /* Writes the whole file (progressive output is entropy-coded here) through js_emit, then frees. */
 EXPORT(enc_finish) void enc_finish(enc_t *h) {
   jpeg_finish_compress(&h->c);
@@ -361,6 +447,7 @@ EXPORT(enc_finish) void enc_finish(enc_t *h) {
 EXPORT(enc_close) void enc_close(enc_t *h) {
   if (!h) return;
   jpeg_destroy_compress(&h->c);
+  free(h->luma);
   free(h->rows);
   free(h->ptrs);
   free(h);

@@ -28,6 +28,8 @@ type Exports = {
   enc_rows(h: number): number;
   enc_write(h: number, n: number): number;
   enc_finish(h: number): void;
+  enc_want_luma(h: number, scale: number): number;
+  enc_luma(h: number): number;
   enc_close(h: number): void;
   transcode(inStream: number, outStream: number, progressive: number): number;
   transcode_tile(inStream: number, outStream: number, first: number, rows: number): number;
@@ -411,12 +413,35 @@ export class JpegEncoder {
     }
   }
 
+  private lumaScale = 0;
+  /** The guard's luma plane of the written file (`wantLuma`), set by finish(). */
+  luma: { data: Uint8Array; width: number; height: number; scaleNum: number } | null = null;
+
+  /**
+   * Asks finish() for the Y plane a decoder of the written file would output at DCT scale `scaleNum`/8
+   * with `luma` (`JpegDecoder(bytes, { scaleNum, scaleDenom: 8, luma: true })`: the same pixels), computed
+   * from the encoder's final coefficients instead of parsing the file; ceil(width * scaleNum / 8) x
+   * ceil(height * scaleNum / 8) bytes, in the heap until finish() copies them out. False when not available.
+   */
+  wantLuma(scaleNum: number): boolean {
+    const { ex } = instance();
+    this.lumaScale = guarded(() => ex.enc_want_luma(this.h, scaleNum)) ? scaleNum : 0;
+    return this.lumaScale > 0;
+  }
+
   /** Entropy-codes the file (progressive output is written here) and frees the encoder. */
   finish(): Uint8Array {
     const { ex } = instance();
     if (this.written !== this.height) throw new MozJpegError(`encoder got ${this.written} of ${this.height} rows`);
     guarded(() => ex.enc_finish(this.h));
     const out = takeOutput(this.stream);
+    const ptr = this.lumaScale ? ex.enc_luma(this.h) : 0;
+    if (ptr) {
+      const width = Math.ceil((this.width * this.lumaScale) / 8);
+      const height = Math.ceil((this.height * this.lumaScale) / 8);
+      const data = new Uint8Array(ex.memory.buffer, ptr, width * height).slice();
+      this.luma = { data, width, height, scaleNum: this.lumaScale };
+    }
     this.close();
     return out;
   }

@@ -28,6 +28,7 @@ import {
   mozjpegHeapBytes,
   readJpegHeader,
   reserveMozjpegHeap,
+  STRIP_ROWS,
   transcodeJpeg,
   type JpegHeader,
 } from './mozjpeg';
@@ -328,18 +329,29 @@ type EncodeOptions = {
 function guarded(source: Source, o: EncodeOptions, guard: GuardMode, wm: PlacedWatermark | undefined, cap: () => number): Output {
   const quality = o.quality;
   let q = quality;
-  let out = encodeStrips(source, o, wm, cap());
+  // The luma guard's look at the candidate comes from the encoder (its coefficients, the decoder's IDCT:
+  // JpegEncoder.wantLuma) instead of parsing the file it wrote: issue 24, CPU.
+  const wantLuma = guard !== 'off' && !wm && !o.target && !o.banded && !source.fullSizeOnly;
+  let out = encodeStrips(source, o, wm, cap(), wantLuma);
   if (guard === 'off') return { ...out, qualityUsed: q, score: null };
-  let score = o.target ? scoreResized(source, out.bytes, o.target, wm) : scoreStrips(source, out.bytes, wm);
+  let score = o.target ? scoreResized(source, out.bytes, o.target, wm) : scoreStrips(source, out.bytes, wm, out.luma);
+  out.luma = null;
+  out.releaseLuma();
   const ceiling = Math.min(GUARD_MAX_QUALITY, quality + GUARD_MAX_RAISE);
   while (guard === 'on' && score < GUARD_SSIM_FLOOR && q < ceiling) {
     q = Math.min(ceiling, q + GUARD_STEP);
     out.release(); // the raised encode takes its place
-    out = encodeStrips(source, { ...o, quality: q }, wm, cap());
-    score = o.target ? scoreResized(source, out.bytes, o.target, wm) : scoreStrips(source, out.bytes, wm);
+    out = encodeStrips(source, { ...o, quality: q }, wm, cap(), wantLuma);
+    score = o.target ? scoreResized(source, out.bytes, o.target, wm) : scoreStrips(source, out.bytes, wm, out.luma);
+    out.luma = null;
+    out.releaseLuma();
   }
-  return { ...out, qualityUsed: q, score };
+  const kept = out;
+  return { bytes: kept.bytes, release: () => kept.release(), qualityUsed: q, score };
 }
+
+/** The candidate's Y plane at the guard's DCT scale, as JpegEncoder.luma gives it. */
+type CandidateLuma = { data: Uint8Array; width: number; height: number; scaleNum: number };
 
 /** Strips of decoded rows straight into the encoder's row buffer (no copy of the image in JS). */
 function encodeStrips(
@@ -347,7 +359,8 @@ function encodeStrips(
   o: EncodeOptions,
   wm: PlacedWatermark | undefined,
   maxOutputBytes: number,
-): { bytes: Uint8Array; release(): void } {
+  wantLuma = false,
+): { bytes: Uint8Array; release(): void; luma: CandidateLuma | null; releaseLuma(): void } {
   // Rows that go straight into the progressive encoder stay YCbCr (issue 24, CPU): the decoder's YCbCr ->
   // RGB and the encoder's RGB -> YCbCr are skipped (5-7 % of decode + encode), and the encoder gets the
   // original's own YCbCr instead of its rounded, clamped RGB. A watermark, a resize and the banded
@@ -385,6 +398,9 @@ function encodeStrips(
         yccInput: dec.outputYcc === true,
       });
       enc = e;
+      // The plane (a quarter of a byte per pixel at the usual 4/8 scale) when the budget leaves room for it.
+      const scale = guardDecodeScale(width, height);
+      if (wantLuma && Math.ceil((width * scale) / 8) * Math.ceil((height * scale) / 8) <= maxOutputBytes / 2) e.wantLuma(scale);
       put = (rows, n, y) => {
         const buf = e.buffer();
         buf.set(rows.subarray(0, n * width * 3));
@@ -410,7 +426,9 @@ function encodeStrips(
     const bytes = finish();
     const release = hold(bytes.length);
     hold(bytes.length)(); // joined from its chunks: both were alive for a moment
-    return { bytes, release };
+    const luma = enc?.luma ?? null;
+    const releaseLuma = luma ? hold(luma.data.length) : () => {};
+    return { bytes, release, luma, releaseLuma };
   } finally {
     dec.close();
     enc?.close();
@@ -429,7 +447,7 @@ export function guardDecodeScale(width: number, height: number): number {
 }
 
 /** Block-SSIM of the candidate against the source pixels, both decoded strip by strip in lockstep. */
-function scoreStrips(source: Source, candidate: Uint8Array, wm?: PlacedWatermark): number {
+function scoreStrips(source: Source, candidate: Uint8Array, wm?: PlacedWatermark, candidateLuma?: CandidateLuma | null): number {
   // The watermark is drawn on full-size source rows: that guard decodes at full size and box-averages.
   const info = readJpegHeader(candidate);
   const scaleNum = wm || source.fullSizeOnly ? 8 : guardDecodeScale(info.width, info.height);
@@ -437,9 +455,11 @@ function scoreStrips(source: Source, candidate: Uint8Array, wm?: PlacedWatermark
   // (the luma of the decoded RGB before its rounding; libjpeg skips the chroma planes' IDCT, upsampling and
   // colour conversion). A file without one (CMYK, RGB) gives RGB rows, and then both sides are read as RGB.
   let luma = !wm && !source.fullSizeOnly;
-  // The candidate (progressive: its whole-image coefficients) first, so that big block takes the space
-  // the encoder just freed before the small strip decoder can split it (no heap growth for the guard).
-  let b = new JpegDecoder(candidate, { scaleNum, scaleDenom: 8, luma });
+  // The candidate's Y plane from its encoder (the same pixels as decoding it), or the candidate decoded:
+  // (progressive: its whole-image coefficients) first, so that big block takes the space the encoder just
+  // freed before the small strip decoder can split it (no heap growth for the guard).
+  const plane = luma && candidateLuma?.scaleNum === scaleNum ? candidateLuma : null;
+  let b: RowSource = plane ? planeRows(plane) : new JpegDecoder(candidate, { scaleNum, scaleDenom: 8, luma });
   let a: RowSource | undefined;
   try {
     a = source.open(scaleNum, luma);
@@ -469,6 +489,25 @@ function scoreStrips(source: Source, candidate: Uint8Array, wm?: PlacedWatermark
     a?.close();
     b.close();
   }
+}
+
+/** A Y plane read in strips like a luma JpegDecoder. */
+function planeRows(p: CandidateLuma): RowSource {
+  let y = 0;
+  let last = 0;
+  return {
+    width: p.width,
+    height: p.height,
+    channels: 1,
+    read(max = STRIP_ROWS) {
+      last = Math.min(max, STRIP_ROWS, p.height - y);
+      y += last;
+      return last;
+    },
+    rows: (count = last) => p.data.subarray((y - last) * p.width, (y - last + count) * p.width),
+    finish: () => ({ warnings: 0, truncated: false }),
+    close() {},
+  };
 }
 
 /** The guard of a resized output: the source resized again, strip by strip, against the candidate at its size. */
