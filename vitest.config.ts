@@ -90,6 +90,9 @@ export default defineConfig({
       },
       {
         plugins: [react()],
+        // shell/polaris-internals.ts imports a few Polaris files by their ES module path (the copy Polaris'
+        // index resolves to in a bundle); Node loads Polaris' CommonJS copy here, so the same files of it.
+        resolve: { alias: [{ find: /^@shopify\/polaris\/build\/esm\//, replacement: '@shopify/polaris/build/cjs/' }] },
         test: {
           name: 'admin',
           environment: 'happy-dom',

@@ -111,14 +111,14 @@ export function firstReadsElement(answers: FirstReads): string {
 }
 
 /**
- * The element with the reads that answered within the deadline (the others are left to the admin).
- * `deadline` is the timer (a test passes its own).
+ * The reads that answered within the deadline (the others are left to the admin). `deadline` is the
+ * timer (a test passes its own).
  */
 export async function firstReadsBy(
   fetcher: InternalFetch,
   url: URL,
   deadline: (ms: number) => { done: Promise<void>; cancel: () => void } = timer,
-): Promise<string> {
+): Promise<FirstReads> {
   const answers = emptyReads(url);
   const late = deadline(READS_DEADLINE_MS);
   try {
@@ -127,7 +127,7 @@ export async function firstReadsBy(
     late.cancel();
   }
   // A copy as it is now: a read answering later does not change what was written.
-  return firstReadsElement({ ...answers, reads: { ...answers.reads } });
+  return { ...answers, reads: { ...answers.reads } };
 }
 
 function timer(ms: number): { done: Promise<void>; cancel: () => void } {

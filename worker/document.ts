@@ -7,7 +7,9 @@ import { shopFromHost } from './install/host';
 import { isShopDomain } from './auth/session-token';
 import { shopifyHostUrl } from './shopify';
 import type { AppEnv } from './types';
-import { firstReadsBy, type InternalFetch } from './document-reads';
+import { firstReadsBy, firstReadsElement, type InternalFetch } from './document-reads';
+import { renderDocumentScreen, rootAttributes, rootGuardScript, type RenderedScreen } from './document-render';
+import { LANGUAGES } from '../shared/languages';
 
 /** Paths the Worker answers itself; an unknown path under them is a JSON 404, never the document. */
 export const WORKER_PATH = /^\/(api|shopify|webhooks|storefront|imageAddWatermark|files)(\/|$)/;
@@ -75,6 +77,7 @@ function withShopifyConfig(
   env: Pick<Env, 'SHOPIFY_API_KEY' | 'SHOPIFY_ORIGIN'>,
   nonce: string,
   reads: string,
+  screen: RenderedScreen | null,
 ): Response {
   const appBridge = `${shopifyHostUrl(env, 'cdn.shopify.com')}/shopifycloud/app-bridge.js`;
   return (
@@ -99,6 +102,21 @@ function withShopifyConfig(
           el.setAttribute('nonce', nonce);
         },
       })
+      // The first screen rendered by the Worker (worker/document-render.ts), in its language.
+      .on('html', {
+        element(el) {
+          const html = screen && LANGUAGES.find((l) => l.code === screen.language)?.html;
+          if (html) el.setAttribute('lang', html);
+        },
+      })
+      .on('div#root', {
+        element(el) {
+          if (!screen) return;
+          for (const [name, value] of Object.entries(rootAttributes(screen))) el.setAttribute(name, value);
+          el.setInnerContent(screen.html, { html: true });
+          el.after(rootGuardScript(nonce, screen.flags), { html: true });
+        },
+      })
       // The first screen's data (worker/document-reads.ts), last in <body>.
       .on('body', {
         element(el) {
@@ -111,13 +129,22 @@ function withShopifyConfig(
 
 /**
  * GET/HEAD of any non-Worker path: the asset (index.html for `/` and, through the SPA fallback, for every
- * client route). HTML gets the key, the security headers and its screen's first reads (made through
- * `internal`, the Worker's own routes); anything else passes through untouched.
+ * client route). HTML gets the key, the security headers, its screen's first reads (made through
+ * `internal`, the Worker's own routes) and its first screen rendered from them (`render`, which never
+ * fails the document: nothing rendered, the root stays empty); anything else passes through untouched.
  */
-export async function serveDocument(c: Context<AppEnv>, internal: InternalFetch): Promise<Response> {
+export async function serveDocument(
+  c: Context<AppEnv>,
+  internal: InternalFetch,
+  render: typeof renderDocumentScreen = renderDocumentScreen,
+): Promise<Response> {
   const url = new URL(c.req.url);
-  // Started before the asset is read: the reads run meanwhile.
-  const reads = c.req.method === 'GET' && !/\.\w+$/.test(url.pathname) ? firstReadsBy(internal, url) : Promise.resolve('');
+  // Started before the asset is read: the reads run meanwhile, then the first screen is rendered from them.
+  const reads = c.req.method === 'GET' && !/\.\w+$/.test(url.pathname) ? firstReadsBy(internal, url) : null;
+  const rendered = reads?.then(async (answers) => ({
+    element: firstReadsElement(answers),
+    screen: await render(url, answers, c.req.raw.headers).catch(() => null),
+  }));
   // No conditional request: a 304 would answer for the document without its per-request headers.
   const headers = new Headers(c.req.raw.headers);
   headers.delete('If-None-Match');
@@ -131,5 +158,7 @@ export async function serveDocument(c: Context<AppEnv>, internal: InternalFetch)
   // The whole document once the reads answered (at most READS_DEADLINE_MS): a document whose end came
   // later than its head held Chrome's first frame back (measured: LCP 3.52 s streamed, 2.89 s whole on
   // /main, Lighthouse mobile), while the reads take a few milliseconds of D1 each.
-  return c.req.method === 'HEAD' ? res : withShopifyConfig(res, c.env, nonce, await reads);
+  if (c.req.method === 'HEAD' || !rendered) return res;
+  const { element, screen } = await rendered;
+  return withShopifyConfig(res, c.env, nonce, element, screen);
 }

@@ -1,42 +1,74 @@
 import '@shopify/polaris/build/esm/styles.css';
-import { RouterProvider } from '@tanstack/react-router';
-import { Provider as JotaiProvider } from 'jotai';
-import { startTransition, StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { PolarisProvider } from './shell/polaris-provider';
+import { startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { initI18n } from './i18n';
 import { isEmbedded, readAuthToken } from './api/auth';
+import { documentAnswer } from './api/client';
 import { startEarlySettingInfo } from './api/early';
+import { AppRoot } from './app-root';
 import { inIframe } from './lib/app-bridge';
+import { firstScreenPath, languageReady, settingsOf, startWithSettings } from './shell/first-screen';
 import { readsSessionOn } from './shell/public-paths';
+import { setHydrationViewport } from './shell/viewport';
 import { createAppRouter } from './router';
-import { store } from './state/atoms';
+import { languageAtom, store } from './state/atoms';
+import { SETTING_INFO } from '../../shared/api/first-reads';
 
 initI18n();
 // Outside the admin frame with an admin token, or embedded with App Bridge already there, the session is
-// known now: its first read starts before the code of the first render runs (api/early.ts).
-if (readsSessionOn(location.pathname) && (isEmbedded() || (!inIframe() && readAuthToken() !== null))) startEarlySettingInfo();
+// known now. Its settings (language, plan, guide state) come with the document when the Worker could read
+// them (api/first-reads.ts): the first render starts with them. Otherwise the session's first read starts
+// before the code of the first render runs (api/early.ts).
+const readsSession = readsSessionOn(location.pathname) && (isEmbedded() || (!inIframe() && readAuthToken() !== null));
+const settings = readsSession ? settingsOf(documentAnswer(SETTING_INFO)) : null;
+if (settings) startWithSettings(store, settings);
+else if (readsSession) startEarlySettingInfo();
+// The wizard's rules, known now: the router starts on the screen the merchant is sent to.
+const path = location.pathname.replace(/(.)\/+$/, '$1');
+const first = firstScreenPath(path, settings);
+if (first !== path) history.replaceState(history.state, '', `${first}${location.search}${location.hash}`);
 const router = createAppRouter();
+
+/**
+ * The Worker's markup of this screen (worker/document-render.ts), when the browser's first render will
+ * be the same: the same session mode and the same settings. Then the viewport it was rendered for; null:
+ * render afresh (React replaces the markup).
+ */
+function serverMarkup(root: HTMLElement): { phone: boolean } | null {
+  const rendered = root.dataset.ssr;
+  if (!rendered || !root.firstElementChild) return null;
+  const mode = isEmbedded() ? 'embedded' : inIframe() ? 'waiting' : 'standalone';
+  // (A tab session with a banner closed or the wizard offered: the document dropped the markup before it
+  // painted, worker/document-render.ts rootGuardScript.)
+  if (rendered !== mode || (root.dataset.ssrSettings === '1') !== (settings !== null)) return null;
+  return { phone: root.dataset.ssrPhone === '1' };
+}
 
 const root = document.getElementById('root');
 if (root) {
   // The first render is a transition: React renders it in slices of a few milliseconds and lets the
   // browser paint and answer input in between, instead of one long task (issue 26: Total Blocking Time).
-  // The router has matched the address and loaded the screen's chunk first: rendered before, the router
-  // rendered nothing, then matched in a layout effect and re-rendered the whole app (shell, Polaris'
-  // frame, the screen) through useSyncExternalStore, synchronously, in one 300-400 ms task on a phone.
-  const app = createRoot(root);
+  // The router has matched the address and loaded the screen's chunk first, and the merchant's language
+  // is loaded: the first render is the screen in that language, as the Worker rendered it.
+  const server = serverMarkup(root);
+  const app = <AppRoot store={store} router={router} />;
   const render = () =>
-    startTransition(() =>
-      app.render(
-        <StrictMode>
-          <JotaiProvider store={store}>
-            <PolarisProvider>
-              <RouterProvider router={router} />
-            </PolarisProvider>
-          </JotaiProvider>
-        </StrictMode>,
-      ),
-    );
-  router.load().then(render, render);
+    startTransition(() => {
+      if (!server) {
+        createRoot(root).render(app);
+        return;
+      }
+      // Hydrating: the shell reads the viewport the markup was made for (shell/viewport.ts), Polaris its
+      // server defaults (admin/build/polaris-breakpoints.ts), and the router renders the shape it has on the
+      // server; each component reads the browser's own values once it is hydrated.
+      setHydrationViewport(server);
+      router.ssr = { manifest: undefined };
+      hydrateRoot(
+        root,
+        app,
+        // A mismatch is recovered by React (it renders the screen afresh); said in the console for the tests.
+        { onRecoverableError: (e) => console.error('admin hydration:', e) },
+      );
+    });
+  Promise.all([router.load(), languageReady(store.get(languageAtom))]).then(render, render);
 }

@@ -11,6 +11,7 @@
 // be tighter, but a reload would then lose the session the address bar no longer carries. The embedded
 // admin keeps nothing: it asks App Bridge for a one-minute session token per request.
 import { i18next } from '../i18n';
+import { serverRender } from '../shell/render-env';
 
 export const MIN_AUTH_TOKEN_LENGTH = 32;
 const STORAGE_KEY = 'authToken';
@@ -18,6 +19,8 @@ const STORAGE_KEY = 'authToken';
 // `window.shopify` is typed by @shopify/app-bridge-types (admin/tsconfig.json); it exists only once App Bridge loaded.
 
 export function isEmbedded(): boolean {
+  const server = serverRender();
+  if (server) return server.embedded;
   return typeof window !== 'undefined' && window.top !== window.self && typeof window.shopify?.idToken === 'function';
 }
 
@@ -52,6 +55,8 @@ function storedToken(): string | null {
  * merchant is asked first (issue 25, item 9); declining keeps the stored token and drops the link's.
  */
 export function readAuthToken(search: string = typeof location === 'undefined' ? '' : location.search): string | null {
+  const server = serverRender();
+  if (server) return server.authToken;
   const fromQuery = new URLSearchParams(search).get('authToken');
   if (fromQuery && fromQuery.length >= MIN_AUTH_TOKEN_LENGTH) {
     const stored = storedToken();

@@ -1,6 +1,6 @@
 import { openTop } from '../lib/app-bridge';
 import { authHeader, isEmbedded, readAuthToken } from './auth';
-import { takeFirstRead, type Credential } from './first-reads';
+import { peekFirstRead, takeFirstRead, type Credential } from './first-reads';
 
 // The document's answers go through here only (one chunk with the transport, no extra request).
 export { takeFirstRead };
@@ -66,11 +66,48 @@ async function send<T>(path: string, init: RequestInit): Promise<T> {
 /** The credential a request goes out with now (api/first-reads.ts matches it with the document's). */
 function credential(): Credential {
   const embedded = isEmbedded();
-  return { embedded, authToken: embedded ? null : readAuthToken(), shop: (embedded && window.shopify?.config?.shop) || null };
+  const shop = embedded && typeof window !== 'undefined' ? window.shopify?.config?.shop : null;
+  return { embedded, authToken: embedded ? null : readAuthToken(), shop: shop || null };
+}
+
+/** While a call is looked at (documentAnswerOf), what get() was asked: no request goes out. */
+let looking: { url: string | null; answer: Promise<never> } | null = null;
+
+/** Whether a call is being looked at (documentAnswerOf): api/early.ts keeps its answer for the real call. */
+export const lookingAtCall = () => looking !== null;
+
+/**
+ * The document's answer (first reads) for what `call` would read, when `call` is exactly one get()
+ * (`() => get(url)`, as the documented reads are) and `accept` takes the answer; else undefined. The
+ * answer is taken: the screen renders with it at once (api/query.tsx) instead of one task later.
+ */
+export function documentAnswerOf<E>(call: () => Promise<E>, accept: (body: unknown) => boolean): E | undefined {
+  looking = { url: null, answer: new Promise<never>(() => {}) };
+  const seen = looking;
+  let returned: unknown;
+  try {
+    returned = call();
+  } catch {
+    returned = undefined;
+  } finally {
+    looking = null;
+  }
+  if (!seen.url || returned !== seen.answer) return undefined;
+  return takeFirstRead(seen.url, credential(), undefined, accept) as E | undefined;
+}
+
+/** The document's answer for a GET of `path` without taking it (main.tsx reads the session's settings). */
+export function documentAnswer(path: string): unknown {
+  return peekFirstRead(path, credential());
 }
 
 export function get<T = Envelope>(path: string, query?: Query): Promise<T> {
   const url = withQuery(path, query);
+  if (looking) {
+    // A second read in one call: not one answer (documentAnswerOf gives none).
+    looking.url = looking.url === null ? url : '';
+    return looking.answer;
+  }
   // The first screen's reads: answered inside the document when the Worker could (issue 26).
   const answer = takeFirstRead(url, credential());
   if (answer !== undefined) return Promise.resolve(answer as T);

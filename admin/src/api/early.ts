@@ -1,4 +1,5 @@
 import { getSettingInfo } from './calls';
+import { lookingAtCall } from './client';
 
 // The session's first read (getSettingInfo) started while the app's code is still evaluating, before
 // React renders (issue 26): the shell used to send it only after its first render, and on a phone every
@@ -12,6 +13,7 @@ export function startEarlySettingInfo(): void {
 }
 
 export function takeEarlySettingInfo(): ReturnType<typeof getSettingInfo> | null {
+  if (lookingAtCall()) return null; // only looked at (client.ts documentAnswerOf): the real call takes it
   const answer = early;
   early = null;
   return answer;

@@ -5,6 +5,7 @@
 //   id_token for the shop App Bridge runs in;
 // - in the first FIRST_READS_FOR_MS of the page: an answer nobody took by then is stale, and dropped.
 import { FIRST_READS_ID, type FirstReads, type ReadsVia } from '../../../shared/api/first-reads';
+import { serverRender } from '../shell/render-env';
 
 export const FIRST_READS_FOR_MS = 30_000;
 
@@ -58,8 +59,32 @@ function sameSession(via: ReadsVia, now: Credential): boolean {
 /**
  * The document's answer for a GET of `url`, taken (a second call gets undefined). `session` says which
  * credential the request goes out with; null for a public URL (no credential: any page may use it).
+ * `accept` may refuse the answer (it then stays for the admin's request). In the Worker's render of the
+ * first screen (shell/render-env.ts) the answers are the ones the Worker just read for that render.
  */
-export function takeFirstRead(url: string, session: Credential | null, now = performanceNow()): unknown {
+export function takeFirstRead(
+  url: string,
+  session: Credential | null,
+  now = performanceNow(),
+  accept: (body: unknown) => boolean = () => true,
+): unknown {
+  const server = serverRender();
+  if (server) {
+    const body = server.reads[url];
+    if (body === undefined || !accept(body)) return undefined;
+    delete server.reads[url];
+    return body;
+  }
+  const body = peekFirstRead(url, session, now);
+  if (body === undefined || !accept(body)) return undefined;
+  delete answers!.reads[url];
+  return body;
+}
+
+/** The document's answer for a GET of `url`, left in place (takeFirstRead's rules). */
+export function peekFirstRead(url: string, session: Credential | null, now = performanceNow()): unknown {
+  const server = serverRender();
+  if (server) return server.reads[url];
   const a = load();
   if (!a || !(url in a.reads)) return undefined;
   if (now > FIRST_READS_FOR_MS) {
@@ -67,9 +92,7 @@ export function takeFirstRead(url: string, session: Credential | null, now = per
     return undefined;
   }
   if (session !== null && !sameSession(a.via, session)) return undefined;
-  const body = a.reads[url];
-  delete a.reads[url];
-  return body;
+  return a.reads[url];
 }
 
 /** For tests: read the document and its URL again, as a page load would. */

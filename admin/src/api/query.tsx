@@ -1,8 +1,18 @@
-import { keepPreviousData, QueryClient, QueryClientProvider, useMutation, useQuery, type QueryKey } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  QueryClient,
+  QueryClientProvider,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type Query,
+  type QueryKey,
+} from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isOk, type Envelope } from '../../../shared/api/envelope';
 import { useToast } from '../hooks/use-toast';
+import { documentAnswerOf } from './client';
 import { errorText } from './error-text';
 
 // The admin's one data layer (TanStack Query): reads are queries keyed by call and arguments (a newer
@@ -10,11 +20,28 @@ import { errorText } from './error-text';
 // actions. Both unwrap the documented envelope once: a refused answer (ack 0 / code not '200') becomes a
 // RefusedError carrying the envelope, and the error toast is shown here, in the merchant's language.
 
+/**
+ * Reads answered by the document (api/client.ts documentAnswerOf), with the answer's time: every reader
+ * that mounts with the page takes that answer as it is (no second request for the same read at once).
+ */
+const fromDocument = new WeakMap<Query, number>();
+/** How long a document's answer counts as just read for readers that mount after the first. */
+export const DOCUMENT_ANSWER_FRESH_MS = 5000;
+
+const justReadByDocument = (query: Query) =>
+  fromDocument.get(query) === query.state.dataUpdatedAt && Date.now() - query.state.dataUpdatedAt < DOCUMENT_ANSWER_FRESH_MS;
+
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       // No silent retries or focus refetches: every call the admin makes is one the screen asked for.
-      queries: { retry: false, refetchOnWindowFocus: false, refetchOnReconnect: false, staleTime: 0 },
+      queries: {
+        retry: false,
+        refetchOnWindowFocus: false,
+        refetchOnReconnect: false,
+        staleTime: 0,
+        refetchOnMount: (query) => !justReadByDocument(query),
+      },
       mutations: { retry: false },
     },
   });
@@ -68,6 +95,10 @@ type QueryOptions<E, T> = {
 export function useApiQuery<E extends object, T>(opts: QueryOptions<E, T>) {
   const { t } = useTranslation();
   const toast = useToast();
+  const client = useQueryClient();
+  // The document's answer for this read, in the cache before the first render: the screen's first render
+  // (the Worker's and the browser's, issue 26) shows the data instead of a skeleton.
+  useState(() => seedFromDocument(client, opts.key, opts.call));
   const interval = opts.refetchInterval;
   // select reads only the answer: kept stable so the selected data keeps its identity between renders.
   const selectLatest = useRef(opts.select);
@@ -107,6 +138,15 @@ export function useApiQuery<E extends object, T>(opts: QueryOptions<E, T>) {
     updatedAt: q.dataUpdatedAt,
     refetch: q.refetch,
   };
+}
+
+function seedFromDocument<E>(client: QueryClient, key: QueryKey, call: () => Promise<E>): void {
+  if (client.getQueryData(key) !== undefined) return;
+  const body = documentAnswerOf(call, isOk);
+  if (body === undefined) return;
+  client.setQueryData(key, body);
+  const query = client.getQueryCache().find({ queryKey: key, exact: true });
+  if (query) fromDocument.set(query, query.state.dataUpdatedAt);
 }
 
 type ActionOptions<A extends unknown[], E> = {

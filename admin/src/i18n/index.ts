@@ -6,14 +6,37 @@ import { DEFAULT_LANGUAGE, LANGUAGE_CODES, type LanguageCode } from '../../../sh
 // admin/locales/<code>.json, one per language code. English (the fallback, and what shows before the
 // shop's language is known) is in the first chunk; every other catalogue is a chunk of its own, fetched
 // when the interface switches to that language (i18next.changeLanguage waits for it), so a merchant
-// downloads their own language only (issue 26).
-const lazyCatalogues = import.meta.glob<{ default: ResourceKey }>(['../../locales/*.json', '!../../locales/en.json']);
+// downloads their own language only (issue 26). Plain dynamic imports, not Vite's import.meta.glob: the
+// Worker bundles this module too (its server render, worker/document-render.ts) with wrangler's esbuild.
+const catalogues = {
+  fr: () => import('../../locales/fr.json'),
+  ge: () => import('../../locales/ge.json'),
+  it: () => import('../../locales/it.json'),
+  sp: () => import('../../locales/sp.json'),
+  dut: () => import('../../locales/dut.json'),
+  sv: () => import('../../locales/sv.json'),
+  ja: () => import('../../locales/ja.json'),
+  zh: () => import('../../locales/zh.json'),
+  zh_hant: () => import('../../locales/zh_hant.json'),
+  cs: () => import('../../locales/cs.json'),
+  da: () => import('../../locales/da.json'),
+  fi: () => import('../../locales/fi.json'),
+  ko: () => import('../../locales/ko.json'),
+  nb: () => import('../../locales/nb.json'),
+  pl: () => import('../../locales/pl.json'),
+  pt: () => import('../../locales/pt.json'),
+  pt_BR: () => import('../../locales/pt_BR.json'),
+  th: () => import('../../locales/th.json'),
+  tr: () => import('../../locales/tr.json'),
+  in: () => import('../../locales/in.json'),
+} satisfies Record<Exclude<LanguageCode, 'en'>, () => Promise<{ default: ResourceKey }>>;
+const lazyCatalogues: Partial<Record<string, () => Promise<{ default: ResourceKey }>>> = catalogues;
 
 const catalogueBackend: BackendModule = {
   type: 'backend',
   init() {},
   read(language, _namespace, callback) {
-    const load = lazyCatalogues[`../../locales/${language}.json`];
+    const load = lazyCatalogues[language];
     if (!load) return callback(null, {}); // en is bundled; anything else unknown has no catalogue
     load().then(
       (m) => callback(null, m.default),
@@ -48,7 +71,7 @@ export function initI18n(language: LanguageCode = DEFAULT_LANGUAGE) {
  * so a second waiter read English (the language toast did, while the Polaris provider waited too).
  */
 export function catalogueReady(language: string): Promise<void> {
-  const load = lazyCatalogues[`../../locales/${language}.json`];
+  const load = lazyCatalogues[language];
   if (!load || i18next.hasResourceBundle(language, 'translation')) return Promise.resolve();
   return load().then((m) => {
     if (!i18next.hasResourceBundle(language, 'translation')) i18next.addResourceBundle(language, 'translation', m.default);

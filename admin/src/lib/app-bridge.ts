@@ -3,15 +3,17 @@
 // carry a session token; outside the iframe, or when the script cannot load (local runs without
 // network), the app goes on in standalone mode with the admin token.
 import type { ShopifyGlobal } from '@shopify/app-bridge-types';
+import { serverRender } from '../shell/render-env';
 import { APP_STORE_REVIEW_URL } from './rating';
 
 export const APP_BRIDGE_WAIT_MS = 3000;
 
-export const inIframe = () => typeof window !== 'undefined' && window.top !== window.self;
+/** Inside a frame (Shopify's admin); in the Worker's render of the first screen, whether it is for one. */
+export const inIframe = () => serverRender()?.embedded ?? (typeof window !== 'undefined' && window.top !== window.self);
 
 /** App Bridge, only when the app runs embedded in the admin with the script loaded; null in standalone mode. */
 export function appBridge(): ShopifyGlobal | null {
-  if (!inIframe()) return null;
+  if (!inIframe() || typeof window === 'undefined') return null;
   // The global exists only once the CDN script ran; its type says it always does.
   const shopify = (window as { shopify?: ShopifyGlobal }).shopify;
   return typeof shopify?.idToken === 'function' ? shopify : null;

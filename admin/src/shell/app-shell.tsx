@@ -1,4 +1,4 @@
-import { Box, Button, EmptyState, InlineStack, useBreakpoints } from '@shopify/polaris';
+import { Box, Button, EmptyState, InlineStack } from '@shopify/polaris';
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useAtom } from 'jotai';
 import { startTransition, useEffect, useState } from 'react';
@@ -22,6 +22,7 @@ import { PlanLimitHost, ToastHost } from './lazy-hosts';
 import { Frame } from './frame';
 import { NavTabs } from './nav-tabs';
 import { Page } from './page';
+import { PHONE_WIDTH, useHydrated, useNarrow } from './viewport';
 
 type NavItem = { path: string; labelKey: string };
 
@@ -47,7 +48,8 @@ export function AppShell() {
   const [mode, setMode] = useState<SessionMode>(() => (isEmbedded() ? 'embedded' : inIframe() ? 'waiting' : 'standalone'));
   const [sessionRefused, setSessionRefused] = useState(false);
   const isPublic = PUBLIC_PATHS.includes(pathname);
-  const { smDown } = useBreakpoints();
+  const smDown = useNarrow(PHONE_WIDTH);
+  const hydrated = useHydrated();
   useShopifyNavigate(mode === 'embedded');
   useInAppLinks();
   const hasSession = !sessionRefused && (mode === 'embedded' || (mode === 'standalone' && readAuthToken() !== null));
@@ -138,8 +140,10 @@ export function AppShell() {
 
   return (
     <Frame>
-      {mode === 'embedded' && (
-        // App Bridge v4 renders this web component as the admin's left navigation.
+      {mode === 'embedded' && hydrated && (
+        // App Bridge v4 renders this web component as the admin's left navigation. Not in the Worker's
+        // render of the first screen: App Bridge (loaded before the body) may already have taken the
+        // element over when React hydrates the page; the browser adds it right after.
         <ui-nav-menu>
           <a href="/main" rel="home">
             {t('nav.home')}

@@ -1,7 +1,8 @@
 import { Box, Button, buttonFrom, Text, type BreadcrumbsProps, type PageProps } from '@shopify/polaris';
 import { ArrowLeftIcon } from '@shopify/polaris-icons';
 import { isValidElement, type ReactElement } from 'react';
-import { handleMouseUpByBlurring, headerStyles, pageStyles, Title, useI18n, useMediaQuery } from './polaris-internals';
+import { handleMouseUpByBlurring, headerStyles, pageStyles, Title, useI18n } from './polaris-internals';
+import { NAVIGATION_COLLAPSED, useNarrow } from './viewport';
 
 // Polaris' <Page> for the screens whose header has a title, a subtitle, a back arrow, one primary button
 // and at most one element of secondary content (issue 26: first-screen JavaScript). Polaris' page header
@@ -55,7 +56,9 @@ function Header({
   backAction,
 }: Omit<LitePageProps, 'children' | 'fullWidth' | 'narrowWidth'>) {
   const i18n = useI18n();
-  const { isNavigationCollapsed: mobile } = useMediaQuery();
+  // Polaris' Page reads its MediaQueryProvider, false until an effect measured; this reads the viewport at
+  // the first render (or, hydrating the Worker's markup, the viewport it was rendered for: shell/viewport.ts).
+  const mobile = useNarrow(NAVIGATION_COLLAPSED);
   const menu = secondaryActions ?? null;
 
   const breadcrumb = backAction ? (

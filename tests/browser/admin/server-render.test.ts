@@ -1,0 +1,101 @@
+// Issue 26 (LCP): the Worker renders the first screen into the document and the admin hydrates it. In
+// Debian's Chromium against the whole product, at a phone's width (with a phone's user agent, as
+// Lighthouse's mobile run sends) and a desktop's: the document's HTML already holds the screen's heading,
+// the admin keeps that very element (hydrated, not rendered afresh), and the console has no hydration error.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appUnderTest, type AppUnderTest } from './app-under-test';
+import { api, launchChromium, shot } from './merchant-page';
+
+let app: AppUnderTest;
+let browser: Browser;
+
+beforeAll(async () => {
+  app = await appUnderTest();
+  browser = await launchChromium();
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+const PHONE_UA =
+  'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36';
+
+type Opened = { html: string; heading: string | null; kept: boolean; problems: string[]; page: Page };
+
+/**
+ * Opens `path` in a new tab (a new session) at `width`; the document's HTML as the server sent it, the
+ * heading the document carried, whether that element is still the page's after the admin started, and
+ * the console's errors and warnings about hydration.
+ */
+async function open(path: string, width: number): Promise<Opened> {
+  const phone = width < 500;
+  const page = await browser.newPage({
+    viewport: { width, height: 900 },
+    ...(phone ? { isMobile: true, userAgent: PHONE_UA } : {}),
+  });
+  await page.route('https://cdn.shopify.com/**', (route) => route.abort());
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (/hydrat|did not match|Minified React error #4(18|19|22|23|25)/i.test(m.text())) problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  // The heading as the parser built it from the document, before the admin's code ran.
+  await page.addInitScript(() => {
+    document.addEventListener('readystatechange', () => {
+      if (document.readyState !== 'interactive') return;
+      (window as unknown as { __first?: Element | null }).__first = document.querySelector('#root h1, #root h2');
+    });
+  });
+  const res = await page.goto(`${app.base}${path}`);
+  const html = (await res?.text()) ?? '';
+  await page.locator('#root h1, #root h2').first().waitFor();
+  await page.waitForLoadState('networkidle');
+  const { heading, kept } = await page.evaluate(() => {
+    const first = (window as unknown as { __first?: Element | null }).__first ?? null;
+    return { heading: first?.textContent ?? null, kept: !!first?.isConnected };
+  });
+  return { html, heading, kept, problems, page };
+}
+
+describe('the first screen rendered by the Worker, hydrated by the admin', () => {
+  it('the wizard, the dashboard and the public screens: in the document, kept, no hydration error', async () => {
+    const token = `authToken=${app.authToken}`;
+    const screens: [string, string][] = [
+      [`/main?${token}`, "Welcome! Let's set up your store"], // a new shop: /main opens the wizard
+      ['/404', "The page you're looking for couldn't be found"],
+      ['/privacy-policy', 'Privacy policy'],
+      ['/cookieError', 'Please enable cookies'],
+    ];
+    const check = async (path: string, heading: string, name: string) => {
+      for (const width of [390, 1280]) {
+        const o = await open(path, width);
+        try {
+          expect(o.html, `${path} at ${width}`).toContain(heading.replace(/'/g, '&#x27;'));
+          expect(o.heading, `${path} at ${width}`).toBe(heading);
+          expect(o.kept, `${path} at ${width}: hydrated, not rendered afresh`).toBe(true);
+          expect(o.problems, `${path} at ${width}`).toEqual([]);
+          await shot(o.page, `server-render-${name}-${width}`);
+        } finally {
+          await o.page.close();
+        }
+      }
+    };
+    for (const [path, heading] of screens) await check(path, heading, path.slice(1).replace(/\?.*/, '') || 'root');
+    // The wizard finished (as the wizard's save does): /main is the dashboard.
+    const saved = await api(app, '/api/v1/saveNewGuideCfg', {
+      page5: { day_backup: 1 },
+      settings: {
+        image_opt: { product: 1, collection: 0, blogs: 0, pngtojpg: 0 },
+        alt_text: { switch: 0, product: 0, collection: 0, blogs: 0, product_rule: '', collection_rule: '', blogs_rule: '' },
+        file_name: { switch: 0, product: 0, collection: 0, blogs: 0, product_rule: '', collection_rule: '', blogs_rule: '' },
+        auto_switch: 0,
+        is_default: 0,
+      },
+    });
+    expect(saved.ack).toBe(1);
+    await check(`/main?${token}`, 'Page Speed', 'dashboard');
+  });
+});

@@ -1,0 +1,106 @@
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import indexHtml from '../../../admin/index.html?raw';
+import en from '../../../admin/locales/en.json';
+import ge from '../../../admin/locales/ge.json';
+import { guessPhone } from '../../../worker/document-render';
+import { createShop } from '../helpers';
+
+// Issue 26 (LCP): the admin document carries its first screen rendered by the Worker, which the admin
+// hydrates (admin/src/main.tsx). These requests go through the Worker as the browser's do.
+
+const ASSETS = {
+  fetch: async () => new Response(indexHtml, { headers: { 'Content-Type': 'text/html; charset=utf-8' } }),
+} as unknown as Fetcher;
+
+async function get(path: string, headers: Record<string, string> = {}) {
+  const { app } = await import('../../../worker/app');
+  const ctx = createExecutionContext();
+  const res = await app.request(path, { headers }, { ...env, ASSETS, SHOPIFY_ORIGIN: '' }, ctx);
+  const html = await res.text();
+  await waitOnExecutionContext(ctx);
+  return { res, html };
+}
+
+/** The root element's opening tag and its content. */
+function rootOf(html: string): { tag: string; inner: string } {
+  const start = html.indexOf('<div id="root"');
+  const open = html.indexOf('>', start) + 1;
+  const end = html.lastIndexOf('</div>', html.indexOf('<script', open) === -1 ? html.length : html.indexOf('</body>'));
+  return { tag: html.slice(start, open), inner: html.slice(open, end) };
+}
+
+/** Text as React writes it into markup. */
+const escaped = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#x27;');
+
+describe('the first screen rendered into the admin document', () => {
+  it('renders the dashboard of the token’s shop, with the attributes the admin hydrates by', async () => {
+    const a = await createShop({ setupGuidePending: false });
+    const { res, html } = await get(`/main?authToken=${a.token}`);
+    expect(res.status).toBe(200);
+    const root = rootOf(html);
+    expect(root.tag).toContain('data-ssr="standalone"');
+    expect(root.tag).toContain('data-ssr-settings="1"');
+    expect(root.tag).toContain('data-ssr-phone="0"');
+    expect(root.inner).toContain(`>${escaped(en.main.title)}<`);
+    // The standalone tabs of a session's screen.
+    expect(root.inner).toContain(escaped(en.nav.imageOptimization));
+    expect(html).toMatch(/<html lang="en"/);
+  });
+
+  it('renders in the merchant’s language, with <html lang> to match', async () => {
+    const a = await createShop({ setupGuidePending: false, language: 'ge' });
+    const { html } = await get(`/main?authToken=${a.token}`);
+    expect(rootOf(html).inner).toContain(`>${escaped(ge.main.title)}<`);
+    expect(html).toMatch(/<html lang="de"/);
+  });
+
+  it('renders for a phone when the request says it comes from one (the shell’s wrapping tabs)', async () => {
+    const a = await createShop({ setupGuidePending: false });
+    const { html } = await get(`/main?authToken=${a.token}`, { 'Sec-CH-UA-Mobile': '?1' });
+    expect(rootOf(html).tag).toContain('data-ssr-phone="1"');
+    expect(rootOf(html).inner).toContain(`aria-label="${escaped(en.nav.label)}"`);
+  });
+
+  it('renders the wizard for a shop that has not finished it, guarded by the tab session’s flag', async () => {
+    const a = await createShop({ setupGuidePending: true });
+    const { res, html } = await get(`/main?authToken=${a.token}`);
+    const root = rootOf(html);
+    expect(root.inner).toContain(escaped(en.guide.welcome.title));
+    expect(root.inner).not.toContain(`>${escaped(en.main.title)}<`);
+    // Dropped before it paints when this tab already offered the wizard (the admin then stays on /main).
+    const guard = /<div id="root"[^]*?<\/div><script nonce="([^"]+)">([^]*?)<\/script>/.exec(html);
+    expect(guard?.[2]).toContain('"closed:guide-offered"');
+    expect(res.headers.get('Content-Security-Policy')).toContain(`'nonce-${guard?.[1]}'`);
+  });
+
+  it('renders the public screens without a session, in English', async () => {
+    for (const [path, text] of [
+      ['/404', en.notFound.title],
+      ['/privacy-policy', en.privacy.title],
+      ['/cookieError', en.cookie.title],
+      ['/error', en.error.title],
+    ] as const) {
+      const root = rootOf((await get(path)).html);
+      expect(root.tag, path).toContain('data-ssr-settings="0"');
+      expect(root.inner, path).toContain(escaped(text));
+    }
+  });
+
+  it('leaves the root empty where the browser renders: no session, a refused token, the launch, a redirect', async () => {
+    for (const path of ['/main', `/main?authToken=${'x'.repeat(40)}`, '/', '/admin', '/no/such/route', '/auth/install']) {
+      const { res, html } = await get(path);
+      expect(res.status, path).toBe(200);
+      expect(rootOf(html).tag, path).toBe('<div id="root">');
+      expect(rootOf(html).inner, path).toBe('');
+    }
+  });
+
+  it('guesses a phone from the client hint, else from the user agent', () => {
+    const h = (init: Record<string, string>) => new Headers(init);
+    expect(guessPhone(h({ 'Sec-CH-UA-Mobile': '?1' }))).toBe(true);
+    expect(guessPhone(h({ 'Sec-CH-UA-Mobile': '?0', 'User-Agent': 'Mozilla/5.0 (iPhone) Mobile' }))).toBe(false);
+    expect(guessPhone(h({ 'User-Agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0) Mobile/15E148' }))).toBe(true);
+    expect(guessPhone(h({ 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0' }))).toBe(false);
+  });
+});

@@ -1,0 +1,28 @@
+// The admin's render of the document's first screen (admin/src/render-first-screen.tsx), as the Worker
+// sees it: the Worker's type check does not compile the admin's TSX (DOM types, JSX), so it reads this
+// declaration (tsconfig.json "paths"), and the admin's type check holds the module to it.
+
+export type FirstScreenInput = {
+  /** The document's path and query. */
+  href: string;
+  /** Launched inside Shopify's admin with a session token. */
+  embedded: boolean;
+  /** Standalone: the admin token of the document's link. */
+  authToken: string | null;
+  /** The viewport the markup is for: a phone's, or a wide one. */
+  phone: boolean;
+  /** The Worker's answers for the screen's first reads, by URL. */
+  reads: Record<string, unknown>;
+};
+
+export type FirstScreen = {
+  html: string;
+  /** The interface language it is in. */
+  language: string;
+  /** Whether it started from the session's settings in the reads (the browser hydrates only then). */
+  settings: boolean;
+  /** The tab session's storage keys it took as unset (a session's first visit): set, the markup is dropped. */
+  flags: string[];
+};
+
+export declare function renderFirstScreen(input: FirstScreenInput): Promise<FirstScreen | null>;
