@@ -79,6 +79,10 @@ export default defineConfig({
             },
           })),
         ],
+        // The Worker renders the admin's first screen (worker/document-render.ts): the admin imports Polaris
+        // pieces by their CommonJS path (shell/polaris-internals.ts), so the Worker takes Polaris' CommonJS
+        // build whole, one copy (one React context for its i18n and portals), as wrangler.toml [alias] does.
+        resolve: { alias: [{ find: /^@shopify\/polaris$/, replacement: '@shopify/polaris/build/cjs/index.js' }] },
         test: {
           name: 'worker',
           globalSetup: ['tests/global-setup.ts'],
@@ -90,9 +94,6 @@ export default defineConfig({
       },
       {
         plugins: [react()],
-        // shell/polaris-internals.ts imports a few Polaris files by their ES module path (the copy Polaris'
-        // index resolves to in a bundle); Node loads Polaris' CommonJS copy here, so the same files of it.
-        resolve: { alias: [{ find: /^@shopify\/polaris\/build\/esm\//, replacement: '@shopify/polaris/build/cjs/' }] },
         test: {
           name: 'admin',
           environment: 'happy-dom',

@@ -19,6 +19,9 @@ export default defineConfig({
     polarisLazyParts(),
     trimPolarisLocales(`${__dirname}/src`),
   ],
+  // shell/polaris-internals.ts imports a few Polaris files by their CommonJS path (the copy Node loads in
+  // the tests); the bundle takes the ES module copy of the same file, the one Polaris' index points to.
+  resolve: { alias: [{ find: /^@shopify\/polaris\/build\/cjs\//, replacement: '@shopify/polaris/build/esm/' }] },
   // No source maps in the build: they would be public static assets next to the code (issue 26).
   build: {
     outDir: '../dist/admin',

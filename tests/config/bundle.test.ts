@@ -22,7 +22,9 @@ function dryRun(config: string, outdir: string): Promise<{ code: number | null; 
   return new Promise((resolve) => {
     const child = spawn('npx', ['wrangler', 'deploy', '--dry-run', '-c', config, '--outdir', outdir], {
       cwd: ROOT,
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+      // NODE_ENV as a deploy has it (unset: wrangler bundles for production), not vitest's 'test', which
+      // would bundle React's development builds for the Worker's render of the admin's first screen.
+      env: { ...process.env, NODE_ENV: 'production', WRANGLER_SEND_METRICS: 'false' },
     });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));

@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useCallback, useLayoutEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { getSettingInfo } from '../api/calls';
 import { takeEarlySettingInfo } from '../api/early';
 import { okAnswer, useApiQuery } from '../api/query';
 import { settingInfoAtom } from '../state/atoms';
+import { useLayoutEffectInBrowser } from './use-layout-effect';
 
 /** The shop's settingInfo once the shell has loaded it (null before). */
 export const useSettingInfo = () => useAtomValue(settingInfoAtom);
@@ -55,7 +56,7 @@ export function useFreshSettingInfo(): { info: ReturnType<typeof useSettingInfo>
   });
   const fresh = read.data !== undefined && read.updatedAt >= openedAt - FRESH_SETTING_INFO_MS;
   // Before paint: the screen that waited for this read paints with it.
-  useLayoutEffect(() => {
+  useLayoutEffectInBrowser(() => {
     if (fresh && read.data) setInfo(read.data);
   }, [fresh, read.data, setInfo]);
   return { info: useSettingInfo(), answered: fresh || (!!read.error && !read.fetching) };

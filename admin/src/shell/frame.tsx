@@ -1,7 +1,7 @@
 import { FrameContext, Text } from '@shopify/polaris';
 import type { FrameContextType } from '@shopify/polaris/build/ts/src/utilities/frame/context';
 import type { ContextualSaveBarProps, ToastPropsWithID } from '@shopify/polaris/build/ts/src/utilities/frame/types';
-import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
   CSSAnimation,
   frameStyles as styles,
@@ -10,6 +10,7 @@ import {
   loadToastManager,
   useI18n,
 } from './polaris-internals';
+import { useLayoutEffectInBrowser } from '../hooks/use-layout-effect';
 
 // Polaris' <Frame> for the admin (issue 26: first-screen JavaScript). Polaris' own Frame brings its
 // toast manager (react-transition-group), its contextual save bar (with a discard Modal, focus trap and
@@ -47,7 +48,7 @@ export function Frame({ children }: { children?: ReactNode }) {
 
   // What Polaris' Frame sets on mount: the offset and ribbon height its stylesheet reads, and whether the
   // AppProvider measured an always-visible scrollbar.
-  useLayoutEffect(() => {
+  useLayoutEffectInBrowser(() => {
     const root = document.documentElement.style;
     root.setProperty('--pc-frame-global-ribbon-height', '0px');
     root.setProperty('--pc-frame-offset', '0px');
