@@ -11,6 +11,8 @@ export type FirstScreenInput = {
   authToken: string | null;
   /** The viewport the markup is for: a phone's, or a wide one. */
   phone: boolean;
+  /** The request's time zone (Cloudflare's `request.cf.timezone`), if known: dates are written in it. */
+  timeZone: string | null;
   /** The Worker's answers for the screen's first reads, by URL. */
   reads: Record<string, unknown>;
 };
@@ -23,6 +25,8 @@ export type FirstScreen = {
   settings: boolean;
   /** The tab session's storage keys it took as unset (a session's first visit): set, the markup is dropped. */
   flags: string[];
+  /** The time zone its dates are written in; null when it wrote none. */
+  timeZone: string | null;
 };
 
 export declare function renderFirstScreen(input: FirstScreenInput): Promise<FirstScreen | null>;

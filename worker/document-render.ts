@@ -29,7 +29,12 @@ export function guessPhone(headers: Headers): boolean {
 export type RenderedScreen = FirstScreen & { embedded: boolean; phone: boolean };
 
 /** The document's first screen rendered, or null (not a rendered screen, declined, or failed). */
-export async function renderDocumentScreen(url: URL, answers: FirstReads, headers: Headers): Promise<RenderedScreen | null> {
+export async function renderDocumentScreen(
+  url: URL,
+  answers: FirstReads,
+  headers: Headers,
+  timeZone: string | null = null,
+): Promise<RenderedScreen | null> {
   const { via, token } = documentCredential(url);
   const embedded = via === 'id_token';
   const phone = guessPhone(headers);
@@ -42,6 +47,7 @@ export async function renderDocumentScreen(url: URL, answers: FirstReads, header
       embedded,
       authToken: via === 'authToken' ? token : null,
       phone,
+      timeZone,
       reads: { ...answers.reads },
     });
     return screen && { ...screen, embedded, phone };
@@ -57,6 +63,7 @@ export function rootAttributes(screen: RenderedScreen): Record<string, string> {
     'data-ssr': screen.embedded ? 'embedded' : 'standalone',
     'data-ssr-phone': screen.phone ? '1' : '0',
     'data-ssr-settings': screen.settings ? '1' : '0',
+    ...(screen.timeZone ? { 'data-ssr-tz': screen.timeZone } : {}),
   };
 }
 

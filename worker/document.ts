@@ -133,6 +133,12 @@ function withShopifyConfig(
  * `internal`, the Worker's own routes) and its first screen rendered from them (`render`, which never
  * fails the document: nothing rendered, the root stays empty); anything else passes through untouched.
  */
+/** The time zone Cloudflare places the request in (`request.cf.timezone`), if it says. */
+function timeZoneOf(req: Request): string | null {
+  const tz = (req as Request & { cf?: { timezone?: unknown } }).cf?.timezone;
+  return typeof tz === 'string' && tz ? tz : null;
+}
+
 export async function serveDocument(
   c: Context<AppEnv>,
   internal: InternalFetch,
@@ -143,7 +149,7 @@ export async function serveDocument(
   const reads = c.req.method === 'GET' && !/\.\w+$/.test(url.pathname) ? firstReadsBy(internal, url) : null;
   const rendered = reads?.then(async (answers) => ({
     element: firstReadsElement(answers),
-    screen: await render(url, answers, c.req.raw.headers).catch(() => null),
+    screen: await render(url, answers, c.req.raw.headers, timeZoneOf(c.req.raw)).catch(() => null),
   }));
   // No conditional request: a 304 would answer for the document without its per-request headers.
   const headers = new Headers(c.req.raw.headers);

@@ -41,6 +41,9 @@ function serverMarkup(root: HTMLElement): { phone: boolean } | null {
   // (A tab session with a banner closed or the wizard offered: the document dropped the markup before it
   // painted, worker/document-render.ts rootGuardScript.)
   if (rendered !== mode || (root.dataset.ssrSettings === '1') !== (settings !== null)) return null;
+  // Dates written in another time zone than this browser's (worker/document-render.ts).
+  const zone = root.dataset.ssrTz;
+  if (zone && zone !== Intl.DateTimeFormat().resolvedOptions().timeZone) return null;
   return { phone: root.dataset.ssrPhone === '1' };
 }
 

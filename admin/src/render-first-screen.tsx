@@ -19,7 +19,9 @@ import type * as Declared from '../../worker/admin-render';
 // (api/first-reads.ts), the merchant's language, and the viewport the Worker guessed. The browser then
 // hydrates it, so the screen's text paints with the document instead of after the JavaScript.
 
-export type FirstScreenInput = Omit<ServerRender, 'reads' | 'flagsRead'> & {
+export type FirstScreenInput = Omit<ServerRender, 'reads' | 'flagsRead' | 'timeZone' | 'timeZoneUsed'> & {
+  /** The request's time zone (Cloudflare's `request.cf.timezone`), if known. */
+  timeZone: string | null;
   /** The document's path and query. */
   href: string;
   reads: Record<string, unknown>;
@@ -27,10 +29,21 @@ export type FirstScreenInput = Omit<ServerRender, 'reads' | 'flagsRead'> & {
 
 /**
  * The screens rendered here: the shop's screens whose first render is what a merchant reads, and the
- * public ones. The launch and install screens (they act, then move on) and the details screen (its item
- * comes with the navigation's history state) are left to the browser.
+ * public ones. The launch and install screens (they act, then move on), the details screen (its item
+ * comes with the navigation's history state) and the recommendations (their content loads as a lazy
+ * part, which the server cannot wait for) are left to the browser.
  */
-export const SERVER_RENDERED = ['/main', '/guidance', '/privacy-policy', '/404', '/cookieError', '/error'];
+export const SERVER_RENDERED = [
+  '/main',
+  '/guidance',
+  '/image_optimisation',
+  '/pricing',
+  '/setting',
+  '/privacy-policy',
+  '/404',
+  '/cookieError',
+  '/error',
+];
 
 /** The markup of the first screen, its language and whether it used the session's settings; null: not rendered. */
 export type FirstScreen = Declared.FirstScreen;
@@ -63,8 +76,13 @@ export const renderFirstScreen: typeof Declared.renderFirstScreen = async (
   void i18next.changeLanguage(language); // the catalogue is loaded: i18next switches at once
   if (i18next.language !== language) return null;
   const flagsRead = new Set<string>(pathname !== url.pathname && pathname === '/guidance' ? [GUIDE_OFFERED] : []);
-  const html = renderOnServer({ ...input, reads: { ...input.reads }, flagsRead }, () =>
-    renderToString(<AppRoot store={store} router={router} />),
-  );
-  return { html, language, settings: info !== null, flags: [...flagsRead].map(flagKey) };
+  const env: ServerRender = { ...input, reads: { ...input.reads }, flagsRead, timeZone: input.timeZone || 'UTC' };
+  const html = renderOnServer(env, () => renderToString(<AppRoot store={store} router={router} />));
+  return {
+    html,
+    language,
+    settings: info !== null,
+    flags: [...flagsRead].map(flagKey),
+    timeZone: env.timeZoneUsed ? env.timeZone : null,
+  };
 };

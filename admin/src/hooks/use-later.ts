@@ -1,4 +1,5 @@
 import { startTransition, useDeferredValue, useEffect, useState, type ReactNode } from 'react';
+import { useHydrated } from '../shell/viewport';
 
 // Issue 26 (Total Blocking Time): TanStack Query, TanStack Router and jotai deliver their updates through
 // useSyncExternalStore, which React always renders synchronously, in one task however large the tree
@@ -17,9 +18,14 @@ import { startTransition, useDeferredValue, useEffect, useState, type ReactNode 
  */
 export function useReadyInTransition(ready: boolean): boolean {
   const [readyAtMount] = useState(ready);
-  const mounted = useLater(readyAtMount);
+  // The Worker's render of the first screen and the browser's hydration of it (issue 26: both are one
+  // render, the hydration already a transition) show the content at once when its data came with the
+  // document: the markup the merchant sees first is the screen, not its skeleton.
+  const hydrated = useHydrated();
+  const [atOnce] = useState(!hydrated && ready);
+  const mounted = useLater(readyAtMount && !atOnce);
   const deferred = useDeferredValue(ready);
-  return deferred && (!readyAtMount || mounted);
+  return deferred && (atOnce || !readyAtMount || mounted);
 }
 
 /**

@@ -1,6 +1,7 @@
 // Numbers, prices and dates in the merchant's interface language, through Intl. Our language codes (ge,
 // sp, dut, in, ...) are not all BCP 47 tags: the shared table maps each to the tag the browser knows.
 import { LANGUAGES } from '../../../shared/languages';
+import { serverRender } from '../shell/render-env';
 
 /** The BCP 47 tag of one of our 21 language codes ('en' for anything else). */
 export const intlTag = (language: string): string => LANGUAGES.find((l) => l.code === language)?.html ?? 'en';
@@ -22,6 +23,13 @@ const numberFormat = (language: string, options: Intl.NumberFormatOptions = {}) 
 };
 const dateFormat = (language: string, options: Intl.DateTimeFormatOptions) => {
   const tag = intlTag(language);
+  // The Worker's render of the first screen has no browser time zone: it writes dates in the one Cloudflare
+  // places the request in, and says so on the document (the browser hydrates only in that same zone).
+  const server = serverRender();
+  if (server) {
+    server.timeZoneUsed = true;
+    options = { ...options, timeZone: server.timeZone };
+  }
   return cached(`d ${tag} ${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(tag, options));
 };
 

@@ -38,7 +38,10 @@ export function DiscountBanner({
   return (
     <Banner tone="success" title={t('pricing.discount.title', { rate, months })}>
       <p>
-        {t('pricing.discount.endsIn')} <strong data-testid="countdown">{formatCountdown(left)}</strong>
+        {t('pricing.discount.endsIn')} {/* Seconds: the Worker rendered it a moment before the browser hydrates it (issue 26). */}
+        <strong data-testid="countdown" suppressHydrationWarning>
+          {formatCountdown(left)}
+        </strong>
       </p>
     </Banner>
   );

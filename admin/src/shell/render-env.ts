@@ -20,6 +20,10 @@ export type ServerRender = {
    * Worker renders a session's first visit, and the browser hydrates only while the flags say the same.
    */
   flagsRead: Set<string>;
+  /** The time zone dates are written in (the request's, from Cloudflare; else UTC). */
+  timeZone: string;
+  /** Set when the render wrote a date or time (lib/intl.ts): the browser hydrates only in the same zone. */
+  timeZoneUsed?: boolean;
 };
 
 let current: ServerRender | null = null;

@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import indexHtml from '../../../admin/index.html?raw';
 import en from '../../../admin/locales/en.json';
 import ge from '../../../admin/locales/ge.json';
+import { adminTokens } from '../../../worker/db/schema';
+import { randomToken, sha256Hex } from '../../../worker/lib/crypto';
 import { guessPhone } from '../../../worker/document-render';
-import { createShop } from '../helpers';
+import { createShop, db } from '../helpers';
 
 // Issue 26 (LCP): the admin document carries its first screen rendered by the Worker, which the admin
 // hydrates (admin/src/main.tsx). These requests go through the Worker as the browser's do.
@@ -72,6 +74,21 @@ describe('the first screen rendered into the admin document', () => {
     const guard = /<div id="root"[^]*?<\/div><script nonce="([^"]+)">([^]*?)<\/script>/.exec(html);
     expect(guard?.[2]).toContain('"closed:guide-offered"');
     expect(res.headers.get('Content-Security-Policy')).toContain(`'nonce-${guard?.[1]}'`);
+  });
+
+  it('writes shop-given text as text: a Shopify user named </script><img onerror> on the settings screen', async () => {
+    const a = await createShop({ setupGuidePending: false });
+    const evil = '</script><img src=x onerror=alert(1)>';
+    const token = randomToken(32);
+    await db()
+      .insert(adminTokens)
+      .values({ shopId: a.shop.id, tokenHash: await sha256Hex(token), userId: evil, expiresAt: Date.now() + 86_400_000 });
+    const { html } = await get(`/setting?authToken=${token}`);
+    const root = rootOf(html);
+    expect(root.inner).toContain(escaped(en.setting.tokens.user.replace('{{id}}', evil)));
+    expect(root.inner).not.toMatch(/<img|<\/script>/);
+    // Its expiry date is written in the request's time zone, which the root names for the admin.
+    expect(root.tag).toMatch(/ data-ssr-tz="[^"]+"/);
   });
 
   it('renders the public screens without a session, in English', async () => {
