@@ -80,9 +80,9 @@ export default defineConfig({
           })),
         ],
         // The Worker renders the admin's first screen (worker/document-render.ts): the admin imports Polaris
-        // pieces by their CommonJS path (shell/polaris-internals.ts), so the Worker takes Polaris' CommonJS
-        // build whole, one copy (one React context for its i18n and portals), as wrangler.toml [alias] does.
-        resolve: { alias: [{ find: /^@shopify\/polaris$/, replacement: '@shopify/polaris/build/cjs/index.js' }] },
+        // pieces by their CommonJS path (shell/polaris-internals.ts), which a bundle maps onto the ES module
+        // copy the package index resolves to (admin/vite.config.ts; wrangler.toml [alias] path by path).
+        resolve: { alias: [{ find: /^@shopify\/polaris\/build\/cjs\//, replacement: '@shopify/polaris/build/esm/' }] },
         test: {
           name: 'worker',
           globalSetup: ['tests/global-setup.ts'],

@@ -45,6 +45,9 @@ describe('the first screen rendered into the admin document', () => {
     expect(root.tag).toContain('data-ssr-settings="1"');
     expect(root.tag).toContain('data-ssr-phone="0"');
     expect(root.inner).toContain(`>${escaped(en.main.title)}<`);
+    // Polaris' class names, as the admin's bundle has them (its ES module copy: the CommonJS one has none).
+    expect(root.inner).toMatch(/^<div class="Polaris-Frame" data-polaris-layer="true"><div class="Polaris-Frame__Skip">/);
+    expect(root.inner).toContain('<div class="Polaris-Frame__Content">');
     // The standalone tabs of a session's screen.
     expect(root.inner).toContain(escaped(en.nav.imageOptimization));
     expect(html).toMatch(/<html lang="en"/);
