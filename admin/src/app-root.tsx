@@ -1,6 +1,6 @@
 import { RouterProvider } from '@tanstack/react-router';
 import { Provider as JotaiProvider, type createStore } from 'jotai';
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import type { createAppRouter } from './router';
 import { PolarisProvider } from './shell/polaris-provider';
 
@@ -15,6 +15,11 @@ export function AppRoot({
   store: ReturnType<typeof createStore>;
   router: ReturnType<typeof createAppRouter>;
 }) {
+  // Said on the root once the tree is live (hydrated or rendered): until then the Worker's markup shows
+  // but does not answer clicks (the browser tests wait for it).
+  useEffect(() => {
+    document.getElementById('root')?.setAttribute('data-live', '');
+  }, []);
   return (
     <StrictMode>
       <JotaiProvider store={store}>

@@ -3,7 +3,7 @@ import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { initI18n } from './i18n';
 import { isEmbedded, readAuthToken } from './api/auth';
-import { documentAnswer } from './api/client';
+import { documentAnswer, dropFirstReads } from './api/client';
 import { startEarlySettingInfo } from './api/early';
 import { AppRoot } from './app-root';
 import { inIframe } from './lib/app-bridge';
@@ -28,6 +28,14 @@ const path = location.pathname.replace(/(.)\/+$/, '$1');
 const first = firstScreenPath(path, settings);
 if (first !== path) history.replaceState(history.state, '', `${first}${location.search}${location.hash}`);
 const router = createAppRouter();
+// The document's answers were the first screen's: from the first move to another screen on, every read
+// goes to the server (an answer left there, e.g. the session's settings, which this file only looked at,
+// would otherwise answer a later read with what the shop was at load).
+const stopWatching = router.subscribe('onBeforeNavigate', (e) => {
+  if (!e.fromLocation || !e.pathChanged) return;
+  dropFirstReads();
+  stopWatching();
+});
 
 /**
  * The Worker's markup of this screen (worker/document-render.ts), when the browser's first render will

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FIRST_READS_ID, type FirstReads } from '../../shared/api/first-reads';
 import { startEarlySettingInfo } from '../../admin/src/api/early';
 import { getSettingInfo } from '../../admin/src/api/calls';
-import { FIRST_READS_FOR_MS, resetFirstReads, takeFirstRead } from '../../admin/src/api/first-reads';
+import { dropFirstReads, FIRST_READS_FOR_MS, resetFirstReads, takeFirstRead } from '../../admin/src/api/first-reads';
 import { loadAppConfig, resetAppConfig } from '../../admin/src/hooks/use-app-config';
 import { embedWithAppBridge, leaveAdmin } from './helpers/app-bridge';
 import { mockApi, renderApp, settingInfo, TOKEN } from './helpers/render-app';
@@ -43,6 +43,17 @@ afterEach(() => {
 });
 
 describe('takeFirstRead', () => {
+  it('an answer dropped (a reload of the settings after a job, a move to another screen) is never given', async () => {
+    const PAGE = '/api/v1/getImageOptPage';
+    const m = await loadWith(doc('authToken', { '/api/v1/getSettingInfo': INFO, [PAGE]: INFO }), `?authToken=${TOKEN}`);
+    dropFirstReads('/api/v1/getSettingInfo');
+    expect(m.takeFirstRead('/api/v1/getSettingInfo', standalone(TOKEN), 0)).toBeUndefined();
+    expect(m.takeFirstRead(PAGE, standalone(TOKEN), 0)).toEqual(INFO);
+    const again = await loadWith(doc('authToken', { [PAGE]: INFO }), `?authToken=${TOKEN}`);
+    dropFirstReads();
+    expect(again.takeFirstRead(PAGE, standalone(TOKEN), 0)).toBeUndefined();
+  });
+
   it('gives each answer once, for exactly its URL, and removes the element', async () => {
     const m = await loadWith(doc('authToken', { '/api/v1/getSettingInfo': INFO }), `?authToken=${TOKEN}`);
     expect(m.takeFirstRead('/api/v1/getSettingInfo?x=1', standalone(TOKEN), 0)).toBeUndefined();

@@ -1,9 +1,9 @@
 import { openTop } from '../lib/app-bridge';
 import { authHeader, isEmbedded, readAuthToken } from './auth';
-import { peekFirstRead, takeFirstRead, type Credential } from './first-reads';
+import { dropFirstReads, peekFirstRead, takeFirstRead, type Credential } from './first-reads';
 
 // The document's answers go through here only (one chunk with the transport, no extra request).
-export { takeFirstRead };
+export { dropFirstReads, takeFirstRead };
 import { errorText } from './error-text';
 import { isOk, type Envelope } from '../../../shared/api/envelope';
 

@@ -95,6 +95,19 @@ export function peekFirstRead(url: string, session: Credential | null, now = per
   return a.reads[url];
 }
 
+/**
+ * Drops the document's answer for `url`, or every answer left: they were the first screen's, and a read
+ * made later (a reload after a job, another screen) must go to the server. The admin drops them all at its
+ * first navigation (main.tsx) and the session's settings before reading them again (use-settings-info.ts).
+ */
+export function dropFirstReads(url?: string): void {
+  if (serverRender()) return;
+  const a = load();
+  if (!a) return;
+  if (url === undefined) answers = null;
+  else delete a.reads[url];
+}
+
 /** For tests: read the document and its URL again, as a page load would. */
 export function resetFirstReads(): void {
   answers = undefined;

@@ -2,9 +2,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useCallback, useState } from 'react';
 import { getSettingInfo } from '../api/calls';
+import { dropFirstReads } from '../api/client';
 import { takeEarlySettingInfo } from '../api/early';
 import { okAnswer, useApiQuery } from '../api/query';
 import { settingInfoAtom } from '../state/atoms';
+import { SETTING_INFO } from '../../../shared/api/first-reads';
 import { useLayoutEffectInBrowser } from './use-layout-effect';
 
 /** The shop's settingInfo once the shell has loaded it (null before). */
@@ -18,6 +20,8 @@ export function useReloadSettingInfo(): () => Promise<void> {
   const client = useQueryClient();
   const setInfo = useSetAtom(settingInfoAtom);
   return useCallback(async () => {
+    // The server's answer now, never the document's (main.tsx only looked at it: it may still be there).
+    dropFirstReads(SETTING_INFO);
     try {
       const body = await client.fetchQuery({
         queryKey: ['settingInfo'],

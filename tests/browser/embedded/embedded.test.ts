@@ -117,6 +117,11 @@ afterAll(async () => {
 /** The app inside the admin's iframe. */
 const app = (): FrameLocator => page.frameLocator('#app-iframe');
 const appFrame = (): Frame | null => page.frame({ name: 'app-iframe' });
+/**
+ * The admin's tree is live (admin/src/app-root.tsx): before, the frame may show the Worker's markup of the
+ * screen (worker/document-render.ts), which paints first but answers no click until it is hydrated.
+ */
+const appLive = () => app().locator('#root[data-live]').waitFor({ state: 'attached', timeout: 30_000 });
 /** A toast the app showed through App Bridge, in the admin's toast area. */
 const adminToast = (text: string | RegExp, timeout = 30_000) =>
   page.locator('#toasts div').filter({ hasText: text }).first().waitFor({ timeout });
@@ -147,6 +152,7 @@ describe('embedded in Shopify’s admin', () => {
     const nav = page.getByRole('navigation', { name: 'App navigation' });
     await nav.getByRole('link', { name: 'Image Optimization' }).click();
     await app().getByRole('heading', { name: 'Image Optimization' }).waitFor({ timeout: 30_000 });
+    await appLive();
     await expect.poll(() => page.url()).toBe(`${adminHome}/image_optimisation`);
     expect(new URL(appFrame()!.url()).pathname).toBe('/image_optimisation');
     await shot('02-image-optimization');
