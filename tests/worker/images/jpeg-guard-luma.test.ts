@@ -6,7 +6,14 @@
 // trip's rounding of the RGB path's.
 import { describe, expect, it } from 'vitest';
 import { optimiseImage } from '../../../worker/images';
-import { JpegDecoder, JpegEncoder, readJpegHeader, releaseMozjpeg } from '../../../worker/images/jpeg/mozjpeg';
+import {
+  BufferedJpegDecoder,
+  JpegDecoder,
+  JpegEncoder,
+  readJpegHeader,
+  releaseMozjpeg,
+  transcodeJpeg,
+} from '../../../worker/images/jpeg/mozjpeg';
 import { grainyUpscaleStrips } from './helpers';
 
 function photo(width: number, height: number, sampling: '420' | '422' | '444' = '422'): Uint8Array {
@@ -122,5 +129,66 @@ describe('YCbCr rows into the encoder', () => {
     const h = readJpegHeader(out.bytes);
     expect([h.width, h.height, h.maxH, h.maxV]).toEqual([2400, 1800, 2, 2]);
     expect(out.ssim).toBeGreaterThan(0.97);
+  });
+});
+
+describe('a progressive original decoded from its coefficients in the heap', () => {
+  it('gives the pixels of its baseline stand-in, pass after pass, and the luma planes of a scaled decode', () => {
+    try {
+      const src = photo(1003, 755, '422');
+      // A progressive original: the same coefficients, written by the lossless transcode.
+      const progressive = transcodeJpeg(src, { progressive: true, optimizeScans: false }).bytes;
+      const standIn = transcodeJpeg(progressive, { progressive: false }).bytes;
+      expect(readJpegHeader(progressive).progressive).toBe(true);
+      const ref = new JpegDecoder(standIn, { ycc: true });
+      const want = new Uint8Array(ref.width * ref.height * 3);
+      let y = 0;
+      for (let n = ref.read(); n > 0; n = ref.read()) {
+        want.set(ref.rows(n), y * ref.width * 3);
+        y += n;
+      }
+      ref.close();
+      const b = BufferedJpegDecoder.open(progressive, { ycc: true });
+      expect(b).not.toBeNull();
+      for (let pass = 0; pass < 2; pass++) {
+        const rows = b!.pass();
+        const got = new Uint8Array(want.length);
+        let yy = 0;
+        for (let n = rows.read(); n > 0; n = rows.read()) {
+          got.set(rows.rows(n), yy * rows.width * 3);
+          yy += n;
+        }
+        rows.close();
+        expect(yy).toBe(755);
+        expect(Buffer.from(got).equals(Buffer.from(want))).toBe(true);
+      }
+      for (const scale of [3, 4, 8]) {
+        const plane = b!.luma(scale);
+        const decoded = decodeLuma(standIn, scale);
+        expect([plane.width, plane.height]).toEqual([decoded.width, decoded.height]);
+        expect(Buffer.from(plane.data).equals(Buffer.from(decoded.data))).toBe(true);
+      }
+      b!.close();
+      // Not for a baseline file (the stand-in path's own input) nor a grey one.
+      expect(BufferedJpegDecoder.open(standIn)).toBeNull();
+    } finally {
+      releaseMozjpeg(0);
+    }
+  });
+
+  it('is what the engine uses for a progressive original that fits: the same bytes as its stand-in gives', async () => {
+    const src = photo(2400, 1800, '422');
+    const progressive = transcodeJpeg(src, { progressive: true, optimizeScans: false }).bytes;
+    const standIn = transcodeJpeg(progressive, { progressive: false }).bytes;
+    const settings = { mode: 'lossy', quality: 75, pngToJpg: false, pngToJpgSizeControl: true } as const;
+    const a = await optimiseImage(progressive, settings);
+    const b = await optimiseImage(standIn, settings);
+    expect(a.kind).toBe('optimised');
+    expect(b.kind).toBe('optimised');
+    if (a.kind !== 'optimised' || b.kind !== 'optimised') return;
+    expect(a.qualityUsed).toBe(b.qualityUsed);
+    expect(a.ssim).toBe(b.ssim);
+    // The baseline stand-in is encoded from the same pixels: only the container may differ (none here).
+    expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
   });
 });

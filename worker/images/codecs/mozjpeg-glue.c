@@ -236,6 +236,60 @@ EXPORT(dec_start) int dec_start(dec_t *h, int strip, int scale_num, int scale_de
 
 EXPORT(dec_rows) JSAMPLE *dec_rows(dec_t *h) { return h->rows; }
 
+static void luma_plane(j_common_ptr cinfo, jvirt_barray_ptr arr, jpeg_component_info *y, JQUANT_TBL *q, int s,
+                       JSAMPLE *out, int out_w, int out_h);
+
+/*
+ * A progressive YCbCr original decoded from its coefficients held in the heap (libjpeg's buffered-image
+ * mode; issue 24, CPU), instead of through a baseline stand-in written and parsed again: every scan is
+ * parsed once here, then each output pass (dec_output_begin .. dec_read .. dec_output_end, once per
+ * encode) runs the IDCT from the arrays at full size; ycc: rows stay YCbCr. dec_luma gives the Y plane at
+ * the guard's DCT scale from the same arrays. The pixels are those of decoding the file (or its stand-in:
+ * the same coefficients): a complete progressive file gets no block smoothing. Returns the strip's row
+ * capacity, or 0 when the file is not a progressive YCbCr one whose Y has the largest sampling factors.
+ */
+EXPORT(dec_start_buffered) int dec_start_buffered(dec_t *h, int strip, int ycc) {
+  struct jpeg_decompress_struct *d = &h->d;
+  if (!d->progressive_mode || d->jpeg_color_space != JCS_YCbCr || d->num_components != 3 ||
+      d->comp_info[0].h_samp_factor != d->max_h_samp_factor || d->comp_info[0].v_samp_factor != d->max_v_samp_factor)
+    return 0;
+  d->buffered_image = TRUE;
+  d->out_color_space = ycc ? JCS_YCbCr : JCS_RGB;
+  d->dct_method = JDCT_ISLOW;
+  jpeg_start_decompress(d);
+  while (jpeg_consume_input(d) != JPEG_REACHED_EOI) {
+  }
+  h->info[INFO_WARNINGS] = h->err.warnings;
+  h->info[INFO_TRUNCATED] = h->src.eof;
+  h->info[INFO_OUT_WIDTH] = (int)d->output_width;
+  h->info[INFO_OUT_HEIGHT] = (int)d->output_height;
+  h->info[INFO_OUT_CHANNELS] = 3;
+  if (strip < (int)d->rec_outbuf_height) strip = d->rec_outbuf_height;
+  h->strip = strip;
+  size_t w = d->output_width;
+  h->rows = (JSAMPLE *)malloc(w * 3 * (size_t)strip);
+  h->ptrs = (JSAMPROW *)malloc(sizeof(JSAMPROW) * (size_t)strip);
+  if (!h->rows || !h->ptrs) js_error("out of memory for the row strip");
+  for (int i = 0; i < strip; i++) h->ptrs[i] = h->rows + (size_t)i * w * 3;
+  return strip;
+}
+
+EXPORT(dec_output_begin) void dec_output_begin(dec_t *h) { jpeg_start_output(&h->d, h->d.input_scan_number); }
+EXPORT(dec_output_end) void dec_output_end(dec_t *h) {
+  if (h->d.output_scanline >= h->d.output_height) jpeg_finish_output(&h->d);
+}
+
+/* The Y plane at DCT scale scale/8 (ceil(dimension * scale / 8)) from a buffered decoder's arrays; freed by the caller (mem_free). */
+EXPORT(dec_luma) JSAMPLE *dec_luma(dec_t *h, int scale) {
+  struct jpeg_decompress_struct *d = &h->d;
+  if (scale < 1 || scale > 8 || !d->coef || !d->coef->coef_arrays) return NULL;
+  int w = (int)(((long)d->image_width * scale + 7) / 8), hh = (int)(((long)d->image_height * scale + 7) / 8);
+  JSAMPLE *out = (JSAMPLE *)malloc((size_t)w * (size_t)hh);
+  if (!out) return NULL;
+  luma_plane((j_common_ptr)d, d->coef->coef_arrays[0], &d->comp_info[0], d->comp_info[0].quant_table, scale, out, w, hh);
+  return out;
+}
+
 /*
  * Adobe (Photoshop) CMYK JPEGs store inverted values: the raw sample is 255 - ink. Without an Adobe
  * marker the samples are ink amounts. Naive (uncalibrated) CMYK -> RGB: R = (1 - C)(1 - K).
@@ -373,10 +427,9 @@ EXPORT(enc_write) int enc_write(enc_t *h, int n) {
  * (tests/worker/images/jpeg-guard-luma.test.ts compares them). Y has the largest sampling factors, so its
  * scaled block size is scale itself and it needs no upsampling; a grey decode of YCbCr copies Y.
  */
-static void luma_from_coefficients(enc_t *h) {
-  j_compress_ptr c = &h->c;
-  jpeg_component_info comp = c->comp_info[0];
-  JQUANT_TBL *q = c->quant_tbl_ptrs[comp.quant_tbl_no];
+static void luma_plane(j_common_ptr cinfo, jvirt_barray_ptr arr, jpeg_component_info *y, JQUANT_TBL *q, int s,
+                       JSAMPLE *out, int out_w, int out_h) {
+  jpeg_component_info comp = *y;
   ISLOW_MULT_TYPE mult[DCTSIZE2];
   for (int i = 0; i < DCTSIZE2; i++) mult[i] = (ISLOW_MULT_TYPE)q->quantval[i];
   comp.dct_table = mult;
@@ -391,7 +444,6 @@ static void luma_from_coefficients(enc_t *h) {
   struct jpeg_decompress_struct d;
   memset(&d, 0, sizeof(d));
   d.sample_range_limit = table;
-  int s = h->luma_scale;
   inverse_DCT_method_ptr idct = s == 1 ? jpeg_idct_1x1 : s == 2 ? jpeg_idct_2x2 : s == 3 ? jpeg_idct_3x3
     : s == 4 ? jpeg_idct_4x4 : s == 5 ? jpeg_idct_5x5 : s == 6 ? jpeg_idct_6x6 : s == 7 ? jpeg_idct_7x7 : jpeg_idct_islow;
   JDIMENSION bw = comp.width_in_blocks;
@@ -400,15 +452,21 @@ static void luma_from_coefficients(enc_t *h) {
   JSAMPROW rows[DCTSIZE];
   for (int r = 0; r < s; r++) rows[r] = scratch + (size_t)r * bw * s;
   for (JDIMENSION by = 0; by < comp.height_in_blocks; by++) {
-    JBLOCKARRAY b = (*c->mem->access_virt_barray)((j_common_ptr)c, h->coefs[0], by, 1, FALSE);
+    JBLOCKARRAY b = (*cinfo->mem->access_virt_barray)(cinfo, arr, by, 1, FALSE);
     for (JDIMENSION bx = 0; bx < bw; bx++) idct(&d, &comp, b[0][bx], rows, bx * s);
     for (int r = 0; r < s; r++) {
-      int y = (int)by * s + r;
-      if (y >= h->luma_h) break;
-      memcpy(h->luma + (size_t)y * h->luma_w, rows[r], (size_t)h->luma_w);
+      int yy = (int)by * s + r;
+      if (yy >= out_h) break;
+      memcpy(out + (size_t)yy * out_w, rows[r], (size_t)out_w);
     }
   }
   free(scratch);
+}
+
+static void luma_from_coefficients(enc_t *h) {
+  j_compress_ptr c = &h->c;
+  luma_plane((j_common_ptr)c, h->coefs[0], &c->comp_info[0], c->quant_tbl_ptrs[c->comp_info[0].quant_tbl_no],
+             h->luma_scale, h->luma, h->luma_w, h->luma_h);
 }
 
 static void enc_progress(j_common_ptr cinfo) {

@@ -24,6 +24,11 @@ type Exports = {
   dec_read(h: number, max: number): number;
   dec_finish(h: number): number;
   dec_close(h: number): void;
+  dec_start_buffered(h: number, strip: number, ycc: number): number;
+  dec_output_begin(h: number): void;
+  dec_output_end(h: number): void;
+  dec_luma(h: number, scale: number): number;
+  mem_free(p: number): void;
   enc_open(stream: number, width: number, height: number, quality: number, grey: number, strip: number, flags: number): number;
   enc_rows(h: number): number;
   enc_write(h: number, n: number): number;
@@ -316,6 +321,112 @@ export class JpegDecoder {
     this.h = 0;
   }
 }
+
+/**
+ * A progressive YCbCr original decoded from its coefficients held in the heap (libjpeg's buffered-image
+ * mode): every scan is parsed once, by the constructor; then each `pass()` gives its full-size rows
+ * (YCbCr with `ycc`, else RGB) from the arrays, as often as needed, and `luma(scaleNum)` the Y plane a
+ * `JpegDecoder(bytes, { scaleNum, scaleDenom: 8, luma: true })` would give. The same pixels as decoding the
+ * file or its baseline stand-in. Heap: the file's coefficient arrays (`header.coefBytes`) until close().
+ * `open()` answers null for other files (baseline, not YCbCr, Y not at the largest sampling factors).
+ */
+export class BufferedJpegDecoder {
+  private constructor(
+    private h: number,
+    private readonly stream: number,
+    readonly header: JpegHeader,
+    readonly width: number,
+    readonly height: number,
+    readonly outputYcc: boolean,
+    private readonly strip: number,
+  ) {}
+
+  static open(bytes: Uint8Array, opts: { ycc?: boolean } = {}): BufferedJpegDecoder | null {
+    const { ex } = instance();
+    const stream = openInput(bytes);
+    const h = guarded(() => ex.dec_open(stream));
+    if (!h) throw new MozJpegError('out of memory');
+    let ok = false;
+    try {
+      const infoPtr = guarded(() => ex.dec_header(h));
+      const head = header(ex, infoPtr);
+      const strip = guarded(() => ex.dec_start_buffered(h, STRIP_ROWS, opts.ycc ? 1 : 0));
+      if (!strip) return null;
+      const after = header(ex, infoPtr);
+      if (after.truncated) throw new MozJpegError('JPEG data ends early (truncated file)');
+      ok = true;
+      return new BufferedJpegDecoder(h, stream, head, after.outWidth, after.outHeight, Boolean(opts.ycc), strip);
+    } finally {
+      if (!ok && current && !current.broken) {
+        ex.dec_close(h);
+        current.streams.delete(stream);
+      }
+    }
+  }
+
+  /** One output pass: full-size rows from the arrays, strip by strip (close() ends the pass). */
+  pass(): RowStrips {
+    const { ex } = instance();
+    guarded(() => ex.dec_output_begin(this.h));
+    const rowsPtr = ex.dec_rows(this.h);
+    let last = 0;
+    let y = 0;
+    const h = this.h;
+    const strip = this.strip;
+    return {
+      width: this.width,
+      height: this.height,
+      channels: 3,
+      outputYcc: this.outputYcc,
+      read(max = strip) {
+        last = guarded(() => instance().ex.dec_read(h, Math.min(max, strip)));
+        y += last;
+        return last;
+      },
+      rows: (count = last) => new Uint8Array(instance().ex.memory.buffer, rowsPtr, count * this.width * 3),
+      finish: () => ({ warnings: 0, truncated: false }),
+      close: () => {
+        // Once per pass (a caller may close twice); a pass left unfinished is not ended (the next pass
+        // cannot start then: the caller stops using this decoder after a throw anyway).
+        if (current && !current.broken && this.h && y >= this.height) current.ex.dec_output_end(this.h);
+        y = -1;
+      },
+    };
+  }
+
+  /** The Y plane at DCT scale scaleNum/8 (a copy; ceil(width * scaleNum / 8) x ceil(height * scaleNum / 8)). */
+  luma(scaleNum: number): { data: Uint8Array; width: number; height: number; scaleNum: number } {
+    const { ex } = instance();
+    const ptr = guarded(() => ex.dec_luma(this.h, scaleNum));
+    if (!ptr) throw new MozJpegError('out of memory for the luma plane');
+    const width = Math.ceil((this.width * scaleNum) / 8);
+    const height = Math.ceil((this.height * scaleNum) / 8);
+    const data = new Uint8Array(ex.memory.buffer, ptr, width * height).slice();
+    ex.mem_free(ptr);
+    return { data, width, height, scaleNum };
+  }
+
+  close(): void {
+    const s = current;
+    if (s && !s.broken && this.h) {
+      s.ex.dec_close(this.h);
+      s.streams.delete(this.stream);
+    }
+    this.h = 0;
+  }
+}
+
+/** Rows strip by strip (the shape of jpeg/tiles.ts RowSource). */
+export type RowStrips = {
+  readonly width: number;
+  readonly height: number;
+  readonly channels: 1 | 3;
+  readonly outputYcc?: boolean;
+  read(max?: number): number;
+  rows(count?: number): Uint8Array;
+  finish(): { warnings: number; truncated: boolean };
+  close(): void;
+};
 
 /** Reads a JPEG's header only. */
 export function readJpegHeader(bytes: Uint8Array): JpegHeader {

@@ -18,6 +18,7 @@ import { heldBytes, hold } from '../ledger';
 import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_SSIM_FLOOR, GUARD_STEP, type GuardMode } from '../guard/policy';
 import { attachMetadata, iccSegments, jpegOrientation, stripJpegMetadata } from './markers';
 import {
+  BufferedJpegDecoder,
   encoderCoefBytes,
   JCS_CMYK,
   JCS_YCCK,
@@ -159,7 +160,11 @@ async function candidates(input: Uint8Array, s: EngineSettings, guard: GuardMode
   // CMYK becomes RGB: the CMYK profile would now misdescribe the pixels.
   const keepIcc = cmyk ? [] : icc;
   const grayscale = info.components === 1 && !s.watermark;
-  const heap = banded ? banded.heap : lossyHeapBytes(sized, grayscale, trellis, tiled);
+  // A progressive original whose coefficients fit beside the encoder's (and its plain outputs): decoded
+  // from its coefficients held in the heap instead of through a baseline stand-in (issue 24, CPU).
+  const direct =
+    info.progressive && !tiled && !banded && !s.watermark && !target && trellis && directPeakBytes(info, input.length) <= budget;
+  const heap = banded ? banded.heap : direct ? directHeapBytes(info) : lossyHeapBytes(sized, grayscale, trellis, tiled);
   reserveMozjpegHeap(heap);
   const logo = s.watermark ? LOGO_MAX_BYTES : 0;
   // What the JS side may still take: the budget minus the codec heap, what is held and the logo.
@@ -167,6 +172,7 @@ async function candidates(input: Uint8Array, s: EngineSettings, guard: GuardMode
   const path: JpegPath = s.watermark ? (trellis ? 'watermark' : 'watermark-no-trellis') : trellis ? 'lossy' : 'lossy-no-trellis';
   let lossy: Candidate;
   const releases: (() => void)[] = [];
+  let buffered: BufferedJpegDecoder | null = null;
   try {
     // Pixel-identical baseline stand-in for a progressive original (see the file comment), or its tiles;
     // both at most what leaves the outputs their floor (JpegOutputTooLarge beyond).
@@ -179,6 +185,23 @@ async function candidates(input: Uint8Array, s: EngineSettings, guard: GuardMode
       source = {
         tiles: tiles.tiles.length,
         open: (scaleNum, luma, ycc) => new TiledJpegDecoder(tiles, { scaleNum, scaleDenom: 8, luma, ycc }),
+      };
+    } else if (direct && (buffered = BufferedJpegDecoder.open(input, { ycc: true }))) {
+      const b = buffered;
+      const planes = new Map<number, CandidateLuma>();
+      source = {
+        tiles: 0,
+        open: (scaleNum, luma, ycc) => {
+          if (scaleNum === 8 && !luma && ycc) return b.pass();
+          if (!luma) throw new MozJpegError('the coefficient source gives YCbCr rows and luma planes only');
+          let plane = planes.get(scaleNum);
+          if (!plane) {
+            plane = b.luma(scaleNum);
+            planes.set(scaleNum, plane);
+            releases.push(hold(plane.data.length));
+          }
+          return planeRows(plane);
+        },
       };
     } else {
       const bytes = info.progressive ? transcodeJpeg(input, { progressive: false, maxBytes: sourceRoom() }).bytes : input;
@@ -204,6 +227,8 @@ async function candidates(input: Uint8Array, s: EngineSettings, guard: GuardMode
       () => Math.floor(room() / 2),
     );
     for (const r of releases.splice(0)) r(); // the source is no longer read
+    buffered?.close();
+    buffered = null;
     const bytes = attachMetadata(out.bytes, { orientation: s.watermark ? 1 : orientation, icc: keepIcc });
     if (bytes !== out.bytes) {
       hold(bytes.length);
@@ -222,6 +247,7 @@ async function candidates(input: Uint8Array, s: EngineSettings, guard: GuardMode
       ...(banded ? { banded: true } : {}),
     };
   } catch (e) {
+    buffered?.close();
     if (!(e instanceof JpegOutputTooLarge)) throw e;
     // The source copy or an output outgrew what the budget leaves for it: nothing was kept.
     for (const r of releases.splice(0)) r();
@@ -711,6 +737,25 @@ function lossyHeapBytes(info: JpegHeader, grayscale: boolean, trellis: boolean, 
   // (jpeg/tiles.ts): the tiles are cut within the heap the encoder needs anyway (tileBandBytes).
   const out = encoderCoefBytes(info.width, info.height, grayscale, trellis);
   return Math.max(info.progressive && !tiled ? info.coefBytes : 0, out) + HEAP_OVERHEAD + info.width * 16 * 3 * 6;
+}
+
+/**
+ * The heap of a progressive original decoded from its coefficients (BufferedJpegDecoder): its arrays
+ * beside the encoder's (trellis, 4:2:0) and the luma planes of the guard (1 B/px at most).
+ */
+function directHeapBytes(info: JpegHeader): number {
+  return (
+    info.coefBytes +
+    encoderCoefBytes(info.width, info.height, false, true) +
+    info.width * info.height +
+    HEAP_OVERHEAD +
+    info.width * 16 * 3 * 6
+  );
+}
+
+/** That heap and the JS side of a plain lossy job (no stand-in copy: the outputs only). */
+function directPeakBytes(info: JpegHeader, inputBytes: number): number {
+  return directHeapBytes(info) + 2 * outputFloor(inputBytes, info);
 }
 
 /** At most this many tiles (each one parses the whole original: CPU). */
