@@ -416,11 +416,13 @@ export class BufferedJpegDecoder {
   }
 }
 
-/** Rows strip by strip (the shape of jpeg/tiles.ts RowSource). */
+/** Rows strip by strip: what the lossy path reads its source from (jpeg/tiles.ts RowSource). */
 export type RowStrips = {
   readonly width: number;
   readonly height: number;
+  /** 3 (RGB rows), or 1 (the Y plane: decoders opened with `luma` on a YCbCr or grey file). */
   readonly channels: 1 | 3;
+  /** The rows are YCbCr, not RGB (decoders opened with `ycc` on a YCbCr file). */
   readonly outputYcc?: boolean;
   read(max?: number): number;
   rows(count?: number): Uint8Array;

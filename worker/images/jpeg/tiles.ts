@@ -5,21 +5,10 @@
 // (`TiledJpegDecoder`) gives exactly the original's pixels, strip by strip, like `JpegDecoder`; where the
 // chroma is upsampled vertically (4:2:0, 4:4:0) tiles overlap by one iMCU row, which is decoded for
 // context and dropped.
-import { JpegDecoder, STRIP_ROWS, transcodeJpegTile, type JpegHeader } from './mozjpeg';
+import { JpegDecoder, STRIP_ROWS, transcodeJpegTile, type JpegHeader, type RowStrips } from './mozjpeg';
 
 /** What the lossy path reads its source rows from: a whole decoder or the tiles. */
-export type RowSource = {
-  readonly width: number;
-  readonly height: number;
-  /** 3 (RGB rows), or 1 (the Y plane: decoders opened with `luma` on a YCbCr or grey file). */
-  readonly channels: 1 | 3;
-  /** The rows are YCbCr, not RGB (decoders opened with `ycc` on a YCbCr file). */
-  readonly outputYcc?: boolean;
-  read(max?: number): number;
-  rows(count?: number): Uint8Array;
-  finish(): { warnings: number; truncated: boolean };
-  close(): void;
-};
+export type RowSource = RowStrips;
 
 export type JpegTile = { bytes: Uint8Array; skipRows: number; rows: number };
 export type JpegTiles = { width: number; height: number; tiles: JpegTile[]; bytes: number };
