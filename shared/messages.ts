@@ -62,6 +62,7 @@ export const MESSAGES = {
     'This image was changed in Shopify after it was optimized. The new picture is treated as a new original.',
   /** Restore found the original file name taken in Shopify and used the nearest free one. */
   'server.optimise.restoredAs': 'Restored as {{name}}: the name {{original}} is already taken in Shopify.',
+  'server.optimise.savedAs': 'Saved as {{name}}: the name {{original}} is already taken in Shopify.',
   /** The engine could do less than the level asked for (worker/images result `limited`): the image's note. */
   'server.optimise.metadataOnly':
     "Only the metadata was removed: at {{mp}} MP this image is too large to re-encode within the optimizer's memory, so its pixels are unchanged.",

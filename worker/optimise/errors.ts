@@ -19,6 +19,14 @@ export class PermanentImageError extends Error {
   override name = 'PermanentImageError';
 }
 
+/** The picture changed in Shopify again while a run started over from its last change: a retry comes later. */
+export class PictureChangingError extends Error {
+  override name = 'PictureChangingError';
+  constructor() {
+    super('The picture changed in Shopify while it was optimised; trying again later');
+  }
+}
+
 /** Shopify processed the new file and reported FAILED: worth retrying with backoff (issue 6). */
 function isFileProcessingFailure(err: Error): boolean {
   const codes = (err as { codes?: unknown }).codes;

@@ -61,3 +61,36 @@ export async function replaceOnShopify(
   }
   if (res.src && res.src !== lease.row.src) await lease.write({ src: res.src });
 }
+
+/** How many nearby names ("name-1.jpg" ... ) are tried when the wanted file name is taken. */
+const NAME_TRIES = 20;
+
+/** "shirt.jpg", 2 -> "shirt-2.jpg": the nearest free name when Shopify has given "shirt.jpg" to another file. */
+export function nearbyFileName(name: string, n: number): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)}-${n}${name.slice(dot)}` : `${name}-${n}`;
+}
+
+const nameTaken = (err: unknown) =>
+  err instanceof Error &&
+  ((err as { codes?: unknown }).codes as string[] | undefined)?.includes('FILENAME_ALREADY_EXISTS') === true;
+
+/**
+ * Runs `attempt` under the wanted file name, then under "name-1.jpg", "name-2.jpg" ... while Shopify
+ * answers that another file has it (FILENAME_ALREADY_EXISTS: a refused mutation changed nothing, so the
+ * next try is safe). Answers the name Shopify took; without a wanted name, one attempt.
+ */
+export async function underFreeName(
+  wanted: string | undefined,
+  attempt: (name: string | undefined, tries: number) => Promise<void>,
+): Promise<string | undefined> {
+  for (let n = 0; ; n++) {
+    const name = n === 0 || !wanted ? wanted : nearbyFileName(wanted, n);
+    try {
+      await attempt(name, n);
+      return name;
+    } catch (err) {
+      if (!wanted || n >= NAME_TRIES || !nameTaken(err)) throw err;
+    }
+  }
+}

@@ -14,7 +14,7 @@ import { extensionOf, withFormatExtension } from '../../shared/templates';
 import { r2Key } from '../lib/r2-keys';
 import { compressionApplies, DATA_TYPES, decideMetadata, engineSettingsOf, extOf, mimeOf } from './decide';
 import { leasedImage, type LeasedImage } from './lease';
-import { replaceOnShopify } from './on-shopify';
+import { replaceOnShopify, targetOf, underFreeName } from './on-shopify';
 import type { ImageUpdate, PipelineDeps } from './ports';
 import { KEEP_MS, type Outcome, type RunContext, type Timings } from './run-context';
 import { english } from '../../shared/messages';
@@ -39,6 +39,8 @@ export type OptimiseRun = {
    * back, or the merchant keeps a result made with the old settings.
    */
   shopifyHasOldResult: boolean;
+  /** What Shopify served when this run read the image (step 1): the picture its change is made from. */
+  read: { url: string; sha: string } | null;
   timings: Timings;
 };
 
@@ -53,6 +55,8 @@ export type Change = {
   expectedSha: string | null;
   meta: { alt: string | null; fileName: string | null };
   changesShopify: boolean;
+  /** The file name the templates wanted, when Shopify had given it to another file (meta holds the one used). */
+  nameTaken?: string;
 };
 
 async function timed<T>(timings: Timings, key: keyof Timings, fn: () => Promise<T>): Promise<T> {
@@ -83,6 +87,7 @@ export async function openRun(deps: PipelineDeps, ctx: RunContext): Promise<Opti
     isUpload: ctx.item.dataType === DATA_TYPES.upload,
     resumeAt,
     shopifyHasOldResult: ctx.image.status === 'compressed' || (resumeAt !== 'start' && ctx.image.compressed),
+    read: null,
     timings: { fetchMs: 0, engineMs: 0, shopifyMs: 0 },
   };
 }
@@ -105,7 +110,8 @@ export async function fetchOriginal(run: OptimiseRun): Promise<Fetched | 'own_ou
     return run.resumeAt === 'start' ? { bytes: await readKept(deps, image.originalKey), sha: image.originalSha256 ?? '' } : null;
   const reoptimise = ctx.job.processType === 'reoptimize';
   const served = await timed(run.timings, 'fetchMs', () => readServed(deps, ctx.shop, ctx.item, image));
-  if (served.kind === 'gone' || !served.bytes || !served.sha) throw new PermanentImageError(MSG_DELETED);
+  if (served.kind === 'gone' || !served.bytes || !served.sha || !served.url) throw new PermanentImageError(MSG_DELETED);
+  run.read = { url: served.url, sha: served.sha };
   if (run.resumeAt !== 'start') {
     if (served.kind !== 'other') return null; // the picture the last attempt worked on, or ours already
     run.resumeAt = 'start';
@@ -377,21 +383,65 @@ function keepingExtension(change: Change, image: ImageRow, err: unknown): Change
 }
 
 /**
+ * Whether Shopify still serves the picture this run read, just before the change goes up: the merchant or
+ * another app may have replaced it while the engine worked (seconds on a large photo), and our result of
+ * the older picture must never go over the newer one. Shopify gives a replaced file a new URL (its `?v=`),
+ * so the same URL is the same picture; a new URL is fetched and compared by its bytes. Only changes that
+ * carry bytes are checked (alt text and file name go on whatever picture is there). What is left is the
+ * moment between this answer and fileUpdate, which Shopify offers no condition to close.
+ */
+export async function stillServedAsRead(run: OptimiseRun, made: Made, change: Change): Promise<boolean> {
+  const { deps, ctx, lease } = run;
+  if (!change.changesShopify || !change.update.file || made.step === 'replaced' || !run.read) return true;
+  const url = await deps.shopify.currentImageUrl(ctx.shop, targetOf(lease.row, ctx.item));
+  if (!url) return false;
+  if (url === run.read.url) return true;
+  return (await sha256HexOfBytes(await deps.fetchImage(url))) === run.read.sha;
+}
+
+/** The change under the file name Shopify took (`name`: the nearest free one when the wanted one was taken). */
+function named(change: Change, name: string | undefined): Change {
+  const wanted = change.update.fileName;
+  if (name === undefined || name === wanted) return change;
+  const { file } = change.update;
+  return {
+    ...change,
+    update: { ...change.update, fileName: name, ...(file ? { file: { ...file, filename: name } } : {}) },
+    meta: { ...change.meta, fileName: name },
+    ...(wanted ? { nameTaken: wanted } : {}),
+  };
+}
+
+/**
  * Step 4: Shopify in place (replacing -> replaced); uploads live only in R2 and are not sent. Answers the
- * change as Shopify took it (the file's old extension kept when it refused the new one).
+ * change as Shopify took it: under the nearest free file name when another file has the wanted one (two
+ * products with the same title, or "shirt.png" converted where "shirt.jpg" exists), and with the file's
+ * old extension kept when it refused the new one.
  */
 export async function replace(run: OptimiseRun, made: Made, change: Change): Promise<Change> {
   if (!change.changesShopify || made.step === 'replaced') return change;
   const { deps, ctx, lease } = run;
-  const replacement = (c: Change, resuming: boolean) => ({
-    update: c.update,
-    expectedSha: c.expectedSha,
-    resuming,
-    marker: { step: 'replacing' },
-  });
-  let taken = change;
+  const put = async (c: Change, resuming: boolean): Promise<Change> => {
+    const name = await underFreeName(c.update.fileName, (tried, tries) =>
+      replaceOnShopify(
+        deps,
+        ctx.shop,
+        ctx.item,
+        lease,
+        {
+          update: named(c, tried).update,
+          expectedSha: c.expectedSha,
+          resuming: resuming && tries === 0,
+          marker: { step: 'replacing' },
+        },
+        run.timings,
+      ),
+    );
+    return named(c, name);
+  };
+  let taken: Change;
   try {
-    await replaceOnShopify(deps, ctx.shop, ctx.item, lease, replacement(change, made.step === 'replacing'), run.timings);
+    taken = await put(change, made.step === 'replacing');
   } catch (err) {
     const fallback = keepingExtension(change, lease.row, err);
     if (!fallback) throw err;
@@ -402,11 +452,24 @@ export async function replace(run: OptimiseRun, made: Made, change: Change): Pro
       kept: fallback.update.file?.filename ?? '',
     });
     // A refused mutation changed nothing on Shopify: the same bytes again, under the old extension.
-    await replaceOnShopify(deps, ctx.shop, ctx.item, lease, replacement(fallback, false), run.timings);
-    taken = fallback;
+    taken = await put(fallback, false);
   }
   await lease.write({ step: 'replaced' });
   return taken;
+}
+
+const SAVED_AS = 'server.optimise.savedAs';
+
+/**
+ * The row's note when Shopify had given the wanted file name to another file (the merchant sees the name
+ * used and why); a later run that writes the wanted name clears it. Another note (a limit) is not replaced.
+ */
+function nameNote(image: ImageRow, change: Change): { noteKey?: string | null; noteParams?: Record<string, string> | null } {
+  if (change.nameTaken && change.meta.fileName)
+    return image.noteKey && image.noteKey !== SAVED_AS
+      ? {}
+      : { noteKey: SAVED_AS, noteParams: { name: change.meta.fileName, original: change.nameTaken } };
+  return image.noteKey === SAVED_AS && change.meta.fileName !== null ? { noteKey: null, noteParams: null } : {};
 }
 
 /** Step 5: the row records the result, ends the run (done) and gives the lease back. */
@@ -427,6 +490,7 @@ export async function record(run: OptimiseRun, made: Made, change: Change): Prom
     status: result ? 'compressed' : unsupported && !change.changesShopify ? 'skipped' : 'optimal',
     step: 'done',
     failReason: null,
+    ...nameNote(image, change),
     optimisedSize,
     savedPercent: result && size > 0 ? Math.round(((size - optimisedSize) / size) * 10000) / 100 : 0,
     compressed: !!result,

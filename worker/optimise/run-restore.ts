@@ -11,14 +11,11 @@ import { english } from '../../shared/messages';
 import { DATA_TYPES, mimeOf } from './decide';
 import { MSG_DELETED, MSG_EXPIRED, PermanentImageError } from './errors';
 import { leasedImage, type LeasedImage } from './lease';
-import { replaceOnShopify } from './on-shopify';
+import { replaceOnShopify, underFreeName } from './on-shopify';
 import type { ImageUpdate, PipelineDeps } from './ports';
 import type { Outcome, RunContext } from './run-context';
 import { moveToNewPicture, readServed } from './served';
 import { formatOf, readKept } from './stored-bytes';
-
-/** How many nearby names ("name-1.jpg" ... ) a restore tries when the original file name is taken. */
-const NAME_TRIES = 20;
 
 /** What goes back: bytes unless Shopify serves the original already; alt and name only when we changed them. */
 async function restoreUpdate(deps: PipelineDeps, image: ImageRow, bytesNeeded: boolean): Promise<ImageUpdate> {
@@ -32,16 +29,6 @@ async function restoreUpdate(deps: PipelineDeps, image: ImageRow, bytesNeeded: b
   return update;
 }
 
-/** "shirt.jpg", 2 -> "shirt-2.jpg": the nearest free name when Shopify has given "shirt.jpg" to another file. */
-export function nearbyFileName(name: string, n: number): string {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? `${name.slice(0, dot)}-${n}${name.slice(dot)}` : `${name}-${n}`;
-}
-
-const nameTaken = (err: unknown) =>
-  err instanceof Error &&
-  ((err as { codes?: unknown }).codes as string[] | undefined)?.includes('FILENAME_ALREADY_EXISTS') === true;
-
 /** Puts the update on Shopify; the file name actually used (a nearby one when the original is taken). */
 async function restoreOnShopify(
   deps: PipelineDeps,
@@ -51,27 +38,18 @@ async function restoreOnShopify(
   update: ImageUpdate,
   resuming: boolean,
 ): Promise<string | undefined> {
-  const wanted = update.fileName;
-  for (let n = 0; ; n++) {
-    const name = n === 0 || !wanted ? wanted : nearbyFileName(wanted, n);
-    const attempt: ImageUpdate = {
-      ...update,
-      ...(name !== undefined ? { fileName: name } : {}),
-      ...(update.file && name ? { file: { ...update.file, filename: name } } : {}),
-    };
-    const replacement = {
-      update: attempt,
+  return underFreeName(update.fileName, (name, tries) =>
+    replaceOnShopify(deps, shop, item, lease, {
+      update: {
+        ...update,
+        ...(name !== undefined ? { fileName: name } : {}),
+        ...(update.file && name ? { file: { ...update.file, filename: name } } : {}),
+      },
       expectedSha: lease.row.originalSha256,
-      resuming: resuming && n === 0,
+      resuming: resuming && tries === 0,
       marker: { step: 'restoring', status: 'processing' },
-    };
-    try {
-      await replaceOnShopify(deps, shop, item, lease, replacement);
-      return name;
-    } catch (err) {
-      if (!wanted || n >= NAME_TRIES || !nameTaken(err)) throw err;
-    }
-  }
+    }),
+  );
 }
 
 export async function runRestore(deps: PipelineDeps, ctx: RunContext): Promise<Outcome> {

@@ -9,10 +9,15 @@ import type { ShopRow } from '../../../worker/db/shops';
 import { KEEP_MS } from '../../../worker/optimise/run-context';
 import { defaultImageSettings } from '../../../shared/image-settings';
 import { english } from '../../../shared/messages';
-import { createEmulatorShop, type EmulatorShop } from '../emulator-client';
+import { createEmulatorShop, type EmulatorShop, type FileInfo } from '../emulator-client';
 import { historyPage } from '../../../worker/history/view';
 import { db } from '../helpers';
 import { drainOptimiseQueue, installedShop, planTabJob, syncCatalogue, type JobKind } from './harness';
+import { processOptimiseMessage } from '../../../worker/optimise/consumer';
+import { pipelineDeps } from '../../../worker/optimise/deps';
+import type { PipelineDeps } from '../../../worker/optimise/ports';
+import { createLogger } from '../../../worker/lib/log';
+import { sha256HexOfBytes } from '../../../worker/lib/crypto';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -151,6 +156,67 @@ describe('a picture changed in Shopify after we optimised it', () => {
     expect(history.data.map((h) => [h.id, h.status])).toContainEqual([row!.itemId, '']);
     await run(shop, 'restore', 2);
     expect((await emu.collections())[0]!.image?.sha256).toBe(changed.image?.sha256);
+  });
+});
+
+describe('a picture replaced while the job works on it', () => {
+  it('is never overwritten with the result of the older picture: the run starts over from the new one, charged once', async () => {
+    const { emu, shop } = await shopWithTemplates();
+    const [a, b] = await rowsOf(shop.id);
+    const before = await emu.file(a!.imgId);
+    let replaced: FileInfo | null = null;
+    const product = pipelineDeps(env, createLogger({ test: 'replaced-during-engine' }));
+    const deps: PipelineDeps = {
+      ...product,
+      // The merchant uses Files > Replace while the engine encodes image a's first picture.
+      optimiseImage: async (input, settings) => {
+        if (!replaced && (await sha256HexOfBytes(input)) === before.sha256)
+          replaced = await emu.replaceFile(a!.imgId, { seed: 'flower.jpg' });
+        return product.optimiseImage(input, settings);
+      },
+    };
+    for (const m of await planTabJob(shop, 'optimize')) await processOptimiseMessage(deps, m, 1);
+
+    expect(replaced, 'the engine ran on the first picture').not.toBeNull();
+    const now = (await rowsOf(shop.id)).find((r) => r.id === a!.id)!;
+    const served = await emu.file(a!.imgId);
+    expect(now.originalSha256, "the row's original is the merchant's new picture").toBe(replaced!.sha256);
+    expect(served.sha256, 'Shopify serves our result of the new picture').toBe(now.resultSha256);
+    expect(now.status).toBe('compressed');
+    expect((await env.BUCKET.get(now.originalKey!))?.customMetadata?.sha256).toBe(replaced!.sha256);
+    // The first picture's pair is on record; its original is still in R2.
+    const [version] = await db().select().from(imageVersions).where(eq(imageVersions.imageId, a!.id)).all();
+    expect(version?.servedSha256).toBe(replaced!.sha256);
+    expect((await env.BUCKET.get(version!.originalKey!))?.customMetadata?.sha256).toBe(before.sha256);
+    // One charge per image: the start-over costs nothing more.
+    const charges = await db().select().from(usageLedger).where(eq(usageLedger.shopId, shop.id)).all();
+    expect(charges.map((c) => c.imageId).sort()).toEqual([a!.id, b!.id].sort());
+  });
+});
+
+describe('a file name Shopify has given to another file', () => {
+  it("two products with the same title and vendor: the second image under the template's name gets the nearest free one, and its note says so", async () => {
+    const { emu, shop } = await shopWithTemplates();
+    const [first] = await emu.products();
+    await emu.createProduct({ title: first!.title, vendor: first!.vendor, images: [{ seed: 'chelsea.jpg' }] });
+    await syncCatalogue(shop);
+
+    // One image at a time: the emulator takes a file's new name when its processing ends.
+    await drainOptimiseQueue(await planTabJob(shop, 'optimize'), { batchSize: 1 });
+    const rows = await rowsOf(shop.id);
+    expect(rows.map((r) => r.status)).toEqual(['compressed', 'compressed', 'compressed']);
+    const names = rows.map((r) => r.fileName);
+    expect(new Set(names).size, 'every file has its own name').toBe(3);
+    const renamed = rows.filter((r) => r.noteKey === 'server.optimise.savedAs');
+    expect(renamed).toHaveLength(1);
+    const { name, original } = renamed[0]!.noteParams as { name: string; original: string };
+    expect(name).toBe(original.replace(/(\.[a-z0-9]+)$/i, '-1$1'));
+    expect(renamed[0]!.fileName).toBe(name);
+    expect(names, 'the name wanted is the other product’s image').toContain(original);
+    for (const r of rows) {
+      const f = await emu.file(r.imgId);
+      expect([f.filename, f.sha256]).toEqual([r.fileName, r.resultSha256]);
+    }
   });
 });
 

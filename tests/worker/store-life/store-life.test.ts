@@ -26,6 +26,10 @@ import { defaultImageSettings } from '../../../shared/image-settings';
 import { createEmulatorShop, type EmulatorShop, type FileInfo } from '../emulator-client';
 import { appFetch, db } from '../helpers';
 import { handleSyncMessage } from '../../../worker/catalogue/consumer';
+import { createLogger } from '../../../worker/lib/log';
+import { MAX_RETRIES, processDeadLetter, processOptimiseMessage } from '../../../worker/optimise/consumer';
+import { pipelineDeps } from '../../../worker/optimise/deps';
+import type { PipelineDeps } from '../../../worker/optimise/ports';
 import type { SyncQueueMessage } from '../../../worker/messages/catalogue-sync';
 import type { OptimiseMessage } from '../../../worker/messages/optimise';
 import {
@@ -372,6 +376,54 @@ class CollectionImage extends StoreEvent {
   override toString = () => `merchant sets the collection image to ${this.seed}`;
 }
 
+/**
+ * The merchant uses Files > Replace on image #k while the engine encodes it in an (re-)optimisation: the
+ * picture the job read is no longer the one Shopify serves when the job's change goes up. Delivered one
+ * message at a time through the image queue's handler logic, retries and dead letters included.
+ */
+class ReplacedWhileOptimised implements fc.AsyncCommand<Model, Real> {
+  private reached = false;
+  constructor(
+    readonly kind: 'optimize' | 'reoptimize',
+    readonly k: number,
+    readonly seed: string,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    m.log.push(this.toString());
+    this.reached = false; // fast-check runs a command again when it shrinks a failing life
+    const f = await pick(r, this.k);
+    const messages = await planTabJob(r.shop, this.kind, 1);
+    await deliverQueued(r);
+    const product = pipelineDeps(env, createLogger({ test: 'store-life' }));
+    const during: PipelineDeps = {
+      ...product,
+      optimiseImage: async (input, settings) => {
+        if (f && !this.reached) {
+          this.reached = true;
+          m.latest.set(f.id, (await r.emu.replaceFile(f.id, { seed: this.seed })).sha256);
+        }
+        return product.optimiseImage(input, settings);
+      },
+    };
+    for (const msg of messages) {
+      const row = await db().select().from(images).where(eq(images.id, msg.imageId)).get();
+      const deps = row?.imgId === f?.id ? during : product;
+      for (let attempts = 1; ; attempts++) {
+        if ((await processOptimiseMessage(deps, msg, attempts)).ack) break;
+        if (attempts > MAX_RETRIES) {
+          await processDeadLetter(product, msg);
+          break;
+        }
+      }
+    }
+    if (!this.reached) m.log.push('  (the engine never ran on it: nothing replaced)');
+    await noticed(m, r);
+  }
+  toString = () =>
+    `Files > Replace #${this.k} with ${this.seed} while ${this.kind === 'optimize' ? 'optimising' : 're-optimising'} it`;
+}
+
 class ClockJump implements fc.AsyncCommand<Model, Real> {
   constructor(readonly days: number) {}
   check = () => true;
@@ -397,6 +449,9 @@ const commands = [
   jobs,
   jobs,
   fc.tuple(fc.nat(7), fc.constantFrom(...SEEDS)).map(([k, s]) => new FilesReplace(k, s)),
+  fc
+    .tuple(fc.constantFrom<'optimize' | 'reoptimize'>('optimize', 'reoptimize'), fc.nat(7), fc.constantFrom(...SEEDS))
+    .map(([kind, k, s]) => new ReplacedWhileOptimised(kind, k, s)),
   fc.tuple(fc.nat(7), fc.nat(7)).map(([k, from]) => new OtherAppUpdate(k, from)),
   fc
     .tuple(fc.nat(7), fc.constantFrom({ alt: 'Blue mug on a table' }, { alt: '' }, { filename: 'merchant-name' }))
