@@ -53,13 +53,6 @@ export function HeaderActions({ actions, title }: { actions: HeaderAction[]; tit
     return () => window.removeEventListener('resize', check);
   }, [mobile, polaris]);
 
-  // Phones: a click that came before Polaris' menu opens it once it is there.
-  useEffect(() => {
-    if (!polaris || !clickedEarly.current) return;
-    clickedEarly.current = false;
-    document.querySelector<HTMLElement>(`.${rollupActionsStyles.RollupActivator} button`)?.click();
-  });
-
   const want = () => {
     if (!polaris) startTransition(() => setPolaris(true));
   };
@@ -101,6 +94,22 @@ export function HeaderActions({ actions, title }: { actions: HeaderAction[]; tit
   return (
     <Suspense fallback={ours}>
       <PolarisActionMenu actions={actions} rollup={mobile} rollupActionsLabel={rollupLabel} />
+      <OpenWhenArrived clickedRef={clickedEarly} />
     </Suspense>
   );
+}
+
+/**
+ * Phones: a click on the "..." button before Polaris' menu arrived opens it once it is there. Rendered
+ * beside Polaris' menu inside the same Suspense boundary, so it mounts (and its effect runs) only when
+ * that menu has replaced our markup: an effect in HeaderActions itself would run while the fallback
+ * still shows, click our own button again, and never run once the menu arrives.
+ */
+function OpenWhenArrived({ clickedRef }: { clickedRef: { current: boolean } }) {
+  useEffect(() => {
+    if (!clickedRef.current) return;
+    clickedRef.current = false;
+    document.querySelector<HTMLElement>(`.${rollupActionsStyles.RollupActivator} button`)?.click();
+  }, [clickedRef]);
+  return null;
 }
