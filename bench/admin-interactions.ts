@@ -8,7 +8,8 @@
 //   TBT = the sum over long tasks of their time beyond 50 ms (Lighthouse's definition);
 //   longest task; slowest interaction (Event Timing's duration: input to the next paint, as INP counts it).
 // The product is started as `npm start` does (its own ports and local state); the sample shop's settings
-// are saved once through the API (the wizard's call) so that "Manually optimize" starts a job.
+// are saved once through the API (the wizard's call) so that "Manually optimize" starts a job (in the
+// first run: later runs of the same shop find nothing left to optimise and measure the other two).
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,16 +102,20 @@ async function pass(page: Page, base: string, token: string): Promise<Record<str
   });
   await page.getByRole('dialog', { name: 'Settings' }).getByRole('button', { name: 'Close' }).click();
 
-  out['start a job, then its progress polled for 15 s'] = await measure(page, async () => {
-    await headerAction(page, 'Manually optimize');
-    const dialog = page.getByRole('dialog').filter({ hasText: 'Optimize now' });
-    await dialog
-      .getByRole('checkbox', { name: /select all/i })
-      .first()
-      .check({ force: true });
-    await dialog.getByRole('button', { name: 'Optimize now' }).click();
-    await page.waitForTimeout(15_000);
-  });
+  // A job needs items left to optimise: a later run of the same shop has none (measured in the first).
+  await headerAction(page, 'Manually optimize');
+  const dialog = page.getByRole('dialog').filter({ hasText: 'Optimize now' });
+  await dialog
+    .getByRole('checkbox', { name: /select all/i })
+    .first()
+    .check({ force: true });
+  const optimise = dialog.getByRole('button', { name: 'Optimize now' });
+  if (await optimise.isEnabled()) {
+    out['start a job, then its progress polled for 15 s'] = await measure(page, async () => {
+      await optimise.click();
+      await page.waitForTimeout(15_000);
+    });
+  } else await dialog.getByRole('button', { name: 'Cancel' }).click();
 
   // The history lists the optimised items (10 per page): the next page, as the merchant pages.
   await page.getByText(/Showing 1 - 10 of (1\d|[2-9]\d)/).waitFor({ timeout: 300_000 });
@@ -210,7 +215,7 @@ async function main() {
     if (state) rmSync(state, { recursive: true, force: true });
   }
   const figures: InteractionFigure[] = Object.keys(runs[0] ?? {}).map((scenario) => {
-    const of = (k: keyof Window) => median(runs.map((r) => r[scenario]![k]));
+    const of = (k: keyof Window) => median(runs.map((r) => r[scenario]?.[k] ?? Number.NaN));
     const f = {
       scenario,
       tbtMs: of('tbtMs'),

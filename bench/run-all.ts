@@ -1,4 +1,4 @@
-// npm run bench -- [--only images,api,pipeline,prefetch,load,admin] [--timeout-min 30] [--images-args "..."]
+// npm run bench -- [--only images,api,pipeline,prefetch,load,admin,admin-interactions] [--timeout-min 30] [--images-args "..."]
 // Runs every benchmark of the product one after the other (they share 2 CPUs; in parallel they would
 // measure each other), each with its own time limit, and prints ONE table: each figure next to its
 // target from the issues (4 images, 5 API, 6 pipeline, 8 prefetch, 11 load, 26 admin Web Vitals). A benchmark that fails
@@ -215,6 +215,22 @@ const BENCHES: { name: string; script: string; args: (json: string) => string[];
         value: `${(f.lcpMs / 1000).toFixed(2)} s / ${f.cls.toFixed(3)} / ${f.tbtMs.toFixed(0)} ms / ${f.jsKb.toFixed(0)} KB`,
         target: f.preset === 'desktop' ? '<= 1.0 s / 0.05 / - / 150 KB' : '<= 2.5 s / 0.1 / 200 ms / 150 KB',
         verdict: Number.isFinite(f.lcpMs) ? (f.ok ? 'ok' : 'MISS') : 'FAILED',
+      }));
+    },
+  },
+  {
+    name: 'admin-interactions',
+    script: 'bench/admin-interactions.ts',
+    args: (json) => ['--json', json],
+    figures: (_r, json) => {
+      const res = readJson<{ figures: { scenario: string; tbtMs: number; longestTaskMs: number; ok: boolean }[] }>(json);
+      if (!res) return [];
+      return res.figures.map((f) => ({
+        bench: 'admin-interactions',
+        figure: `${f.scenario} (mobile): TBT / longest task`,
+        value: `${f.tbtMs.toFixed(0)} / ${f.longestTaskMs.toFixed(0)} ms`,
+        target: '<= 200 / 200 ms',
+        verdict: Number.isFinite(f.tbtMs) ? (f.ok ? 'ok' : 'MISS') : 'FAILED',
       }));
     },
   },
