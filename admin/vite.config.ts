@@ -5,6 +5,7 @@ import { preloadFirstScreen } from './build/screen-preload';
 import { liveBreakpoints } from './build/polaris-breakpoints';
 import { polarisLazyParts } from './build/polaris-lazy-parts';
 import { trimPolarisLocales } from './build/polaris-locale-trim';
+import { englishParts } from './build/english-parts';
 
 // The admin SPA, built into dist/admin and served by the Worker as static assets.
 // The shopify-api-key meta stays empty in the build: the Worker fills it per request (worker/document.ts).
@@ -18,6 +19,7 @@ export default defineConfig({
     liveBreakpoints(),
     polarisLazyParts(),
     trimPolarisLocales(`${__dirname}/src`),
+    englishParts(`${__dirname}/locales/en.json`),
   ],
   // shell/polaris-internals.ts imports a few Polaris files by their CommonJS path (the copy Node loads in
   // the tests); the bundle takes the ES module copy of the same file, the one Polaris' index points to.
@@ -27,6 +29,9 @@ export default defineConfig({
     outDir: '../dist/admin',
     emptyOutDir: true,
     sourcemap: false,
+    // Browsers without <link rel="modulepreload"> (Safari before 17) still load every module, only without
+    // the early fetch: Vite's polyfill for them was code in the entry for every merchant (issue 26).
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
         // What the entry imports statically is three chunks (issue 26): React, the other libraries

@@ -7,6 +7,7 @@ import { isEmbedded } from '../api/auth';
 import { useApiAction, useApiQuery } from '../api/query';
 import { useToast } from '../hooks/use-toast';
 import { formatDateTime as formatDate } from '../lib/intl';
+import './strings';
 
 // Shown after a click outside the Shopify admin: fetched then (issue 26: first-screen JavaScript).
 const InShopifyAdmin = lazy(() => import('../pricing/in-shopify-admin').then((m) => ({ default: m.InShopifyAdmin })));

@@ -1,6 +1,21 @@
 import i18next, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from '../../locales/en.json';
+// English, the shell's part: what every screen can show (the frame, navigation, errors, dialogs of the
+// shell, the Worker's error texts). Each feature's own strings come with its code (addEnglish, below).
+import {
+  common,
+  contact,
+  cookie,
+  error,
+  install,
+  leave,
+  nav,
+  notFound,
+  planLimit,
+  screens,
+  server,
+  shell,
+} from '../../locales/en.json';
 import { DEFAULT_LANGUAGE, LANGUAGE_CODES, type LanguageCode } from '../../../shared/languages';
 
 // admin/locales/<code>.json, one per language code. English (the fallback, and what shows before the
@@ -45,13 +60,41 @@ const catalogueBackend: BackendModule = {
   },
 };
 
+/**
+ * English of the shell, then each feature's part as its code arrives (issue 26: first-screen JavaScript).
+ * The whole English catalogue was a quarter of the entry chunk's compressed bytes, most of it strings of
+ * screens the merchant is not on: a feature's module that uses `t('<part>.…')` imports its part's
+ * `strings.ts` (e.g. image-opt/strings.ts), which hands it to addEnglish; tests/admin/english-parts.test.ts
+ * holds every such file to it. (Vite and the Worker's esbuild keep only the named top-level keys.)
+ */
+const english: Record<string, ResourceKey> = {
+  common,
+  contact,
+  cookie,
+  error,
+  install,
+  leave,
+  nav,
+  notFound,
+  planLimit,
+  screens,
+  server,
+  shell,
+};
+
+/** Adds a part of the English catalogue (its top-level keys), before or after i18next starts. */
+export function addEnglish(part: Record<string, ResourceKey>) {
+  if (i18next.isInitializing || i18next.isInitialized) i18next.addResourceBundle('en', 'translation', part, true, true);
+  else Object.assign(english, part);
+}
+
 export function initI18n(language: LanguageCode = DEFAULT_LANGUAGE) {
   if (!i18next.isInitialized) {
     void i18next
       .use(catalogueBackend)
       .use(initReactI18next)
       .init({
-        resources: { en: { translation: en } },
+        resources: { en: { translation: english } },
         partialBundledLanguages: true, // en from resources, the others through the backend
         lng: language,
         fallbackLng: DEFAULT_LANGUAGE,

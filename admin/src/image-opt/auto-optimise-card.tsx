@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { saveSettings } from '../api/calls';
 import { useApiAction } from '../api/query';
 import { SwitchToggle } from '../widgets/switch-toggle';
+import './strings';
 
 type Props = {
   isDefault: boolean;

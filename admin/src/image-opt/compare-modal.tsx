@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { formatSize } from '../lib/intl';
 import { COMPARE_LOADING_MS, formatRatio } from './rules';
 import { Modal } from '../shell/modal';
+import './strings';
 
 export type CompareImages = { before: string; after: string; beforeSize: number; afterSize: number; ratio: number; name: string };
 

@@ -1,6 +1,7 @@
 import { Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../shell/modal';
+import './strings';
 
 /** Settings were never saved: optimisation needs them first. */
 export function FirstSetupModal({ open, onClose, onSetUp }: { open: boolean; onClose: () => void; onSetUp: () => void }) {

@@ -4,6 +4,7 @@ import { ImageIcon } from '@shopify/polaris-icons';
 import { useTranslation } from 'react-i18next';
 import type { HistoryRow } from './rules';
 import { formatDateTime } from '../lib/intl';
+import './strings';
 
 const STATUS: Record<string, { key: string; tone?: 'success' | 'info' | 'attention' | 'critical' }> = {
   finished: { key: 'imageOpt.status.finished', tone: 'success' },

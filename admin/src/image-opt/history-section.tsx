@@ -26,6 +26,7 @@ import type { PagedList } from './use-paged-list';
 import { ListEmptyState } from '../widgets/list-empty-state';
 import { NavTabs } from '../shell/nav-tabs';
 import { SearchField } from '../widgets/search-field';
+import './strings';
 
 type Props = {
   tab: number;

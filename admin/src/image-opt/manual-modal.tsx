@@ -12,6 +12,7 @@ import { dataTypeOf, TABS } from './rules';
 import { usePagedList } from './use-paged-list';
 import { ListEmptyState } from '../widgets/list-empty-state';
 import { formatNumber } from '../lib/intl';
+import './strings';
 
 const MANUAL_TABS = TABS.slice(0, 3);
 

@@ -3,6 +3,7 @@ import { Pagination } from '../widgets/pagination';
 import { useTranslation } from 'react-i18next';
 import { pageSizeChoices, showPageSize } from './rules';
 import { useWindowWidth } from './use-window-width';
+import './strings';
 
 /** 'Showing x - y of z results': 0 - 0 of 0 for an empty list. */
 export function showingRange(page: number, pageSize: number, total: number): { from: number; to: number; total: number } {

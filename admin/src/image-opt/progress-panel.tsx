@@ -2,6 +2,7 @@ import { BlockStack, Button, Card, InlineStack, Text } from '@shopify/polaris';
 import { ProgressBar } from '../widgets/progress-bar';
 import { useTranslation } from 'react-i18next';
 import type { OptProgress } from './use-opt-progress';
+import './strings';
 
 /** The running job: which tab, how far, and Stop. Hidden when nothing runs. */
 export function ProgressPanel({ progress }: { progress: OptProgress }) {

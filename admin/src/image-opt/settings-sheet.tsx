@@ -6,6 +6,7 @@ import { ImageSettingsForm, useImageSettings } from '../image-settings';
 import { AdminSaveBar } from '../image-settings/save-bar';
 import { LeaveConfirm, LeaveGuard } from '../widgets/leave-guard';
 import { useReadyInTransition } from '../hooks/use-later';
+import './strings';
 
 type Props = { open: boolean; firstTime: boolean; onClose: () => void; onSaved: (saved: ImageSettings) => void };
 

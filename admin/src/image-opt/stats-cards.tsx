@@ -2,6 +2,7 @@ import { BlockStack, Card, InlineGrid, InlineStack, Text } from '@shopify/polari
 import { useTranslation } from 'react-i18next';
 import { formatDay, formatNumber, formatSize } from '../lib/intl';
 import { formatRatio, quotaBarRed, quotaPercent, type OptSchedule } from './rules';
+import './strings';
 
 export type Totals = {
   total_saved_size: number;

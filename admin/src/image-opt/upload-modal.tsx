@@ -6,6 +6,7 @@ import { useApiAction } from '../api/query';
 import { errorText } from '../api/error-text';
 import { usePlanLimitRefusal } from '../pricing/plan-limit';
 import { useToast } from '../hooks/use-toast';
+import './strings';
 
 /** Only .jpg, .jpeg and .png are uploaded. */
 export const isUploadable = (file: { name: string }) => /\.(jpe?g|png)$/i.test(file.name);

@@ -6,6 +6,7 @@ import {
   type ImageOptSettings,
   type QualitySettings,
 } from '../../../shared/image-settings-base';
+import './strings';
 
 type Mode = 'level-1' | 'level-2' | 'level-3' | 'custom' | 'lossless';
 

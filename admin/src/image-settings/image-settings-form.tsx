@@ -8,6 +8,7 @@ import { CompressionSection } from './compression-section';
 import { TemplateSection } from './template-section';
 import type { SettingsSection } from './use-image-settings';
 import { WatermarkSection } from './watermark-section';
+import './strings';
 
 type Props = {
   value: ImageSettings;

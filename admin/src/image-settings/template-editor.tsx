@@ -5,6 +5,7 @@ import { unknownPlaceholders } from '../../../shared/image-settings-base';
 import { previewTemplate } from '../../../shared/templates';
 import { insertPlaceholder, normaliseTemplate, PLACEHOLDERS, TEMPLATE_DEBOUNCE_MS, type TemplateScope } from '../lib/templates';
 import type { PreviewSample } from './use-template-sample';
+import './strings';
 
 type Props = {
   scope: TemplateScope;

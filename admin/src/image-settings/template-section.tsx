@@ -5,6 +5,7 @@ import { hasScope } from '../lib/wizard-rules';
 import type { TemplateScope } from '../lib/templates';
 import { TemplateEditor } from './template-editor';
 import { useTemplateSample } from './use-template-sample';
+import './strings';
 
 type Section = AltTextSettings | FileNameSettings;
 const RULE = { product: 'product_rule', collection: 'collection_rule', blogs: 'blogs_rule' } as const;

@@ -5,6 +5,7 @@ import type { TemplateContext } from '../../../shared/templates';
 import { getTemplateSample } from '../api/calls';
 import { useApiQuery } from '../api/query';
 import type { TemplateScope } from '../lib/templates';
+import './strings';
 
 /** What one template's live preview renders: a real item of the shop, or sample values when it has none. */
 export type PreviewSample = {

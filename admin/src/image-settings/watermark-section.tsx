@@ -2,6 +2,7 @@ import { Banner, BlockStack, Checkbox, DropZone, InlineStack, RangeSlider, Selec
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WATERMARK_MAX_BYTES, WATERMARK_POSITIONS, type WatermarkSettings } from '../../../shared/image-settings-base';
+import './strings';
 
 const POSITION_KEYS: Record<(typeof WATERMARK_POSITIONS)[number], string> = {
   t_l: 'topLeft',

@@ -3,6 +3,7 @@ import { Badge } from '../widgets/badge';
 import { useTranslation } from 'react-i18next';
 import { useSettingInfo } from '../hooks/use-settings-info';
 import type { EmbedState } from './use-embed-status';
+import './strings';
 
 /**
  * Site Speed Up card: with the embed on, Preview and Turn off plus the congratulation; with it

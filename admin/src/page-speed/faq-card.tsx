@@ -2,6 +2,7 @@ import { BlockStack, Button, Card, Text } from '@shopify/polaris';
 import { lazy, startTransition, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { collapsibleStyles as styles } from '../widgets/polaris-parts';
+import './strings';
 
 const QUESTIONS = ['how', 'helps', 'score'] as const;
 

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatNumber, intlTag } from '../lib/intl';
 import type { ScorePoint } from '../../../shared/api/page-speed';
 import { HISTORY_ASPECT, HISTORY_SERIES, HISTORY_VIEWBOX } from './score-history-shape';
+import './strings';
 
 // The dashboard's score history (issue 23 point 8): the last checks per device as a small SVG, loaded on
 // use (no chart library: the dashboard's first screen carries none of this code). The drawing scales

@@ -4,6 +4,7 @@ import { formatDay, formatNumber, formatSize } from '../lib/intl';
 import { priceLine } from './price-line';
 import { UsageBar } from '../widgets/usage-bar';
 import type { PricingData } from './pricing-data';
+import './strings';
 
 /** Account info: plan, quota bars, totals, and the link to the overcharge setting. */
 export function AccountCard({ data }: { data: PricingData }) {

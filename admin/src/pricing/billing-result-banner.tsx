@@ -2,6 +2,7 @@ import { Banner } from '@shopify/polaris';
 import { useRouterState } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import './strings';
 
 /**
  * After Shopify's approval page the Worker's billing return sends the merchant to /pricing with

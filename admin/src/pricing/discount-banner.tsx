@@ -2,6 +2,7 @@ import { Banner } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCountdown, msUntil } from '../lib/countdown';
+import './strings';
 
 /**
  * New-user discount with its hh:mm:ss countdown: ticks every second while the

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { getImageSyncStatus } from '../api/calls';
 import { useApiQuery } from '../api/query';
 import { formatNumber } from '../lib/intl';
+import './strings';
 
 export const IMAGE_SYNC_POLL_MS = 3000;
 

@@ -3,6 +3,7 @@ import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { openTop } from '../lib/app-bridge';
 import { settingInfoAtom } from '../state/atoms';
+import './strings';
 
 /**
  * Outside the Shopify admin (the standalone admin token) nothing that Shopify bills can be decided: plan

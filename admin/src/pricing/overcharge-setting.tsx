@@ -12,6 +12,7 @@ import { levelAtom } from '../state/atoms';
 import { SwitchToggle } from '../widgets/switch-toggle';
 import { OVERAGE_CENTS_PER_1000 } from '../../../shared/plans';
 import { Modal } from '../shell/modal';
+import '../account/strings';
 
 // Shown after a click outside the Shopify admin: fetched then (issue 26: first-screen JavaScript).
 const loadInShopifyAdmin = () => import('./in-shopify-admin');

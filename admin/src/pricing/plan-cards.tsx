@@ -3,6 +3,7 @@ import { Badge } from '../widgets/badge';
 import { useTranslation } from 'react-i18next';
 import { canStep, paidPlans, stepPlan, type PricingPlan } from '../lib/plan-stepping';
 import { formatNumber, formatPrice } from '../lib/intl';
+import './strings';
 
 type CardProps = { plans: PricingPlan[]; current: number; busy: number | null; onChoose: (level: number) => void };
 

@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import { formatDay, formatPrice } from '../lib/intl';
 import type { CurrentPrice } from './pricing-data';
+import './strings';
 
 /**
  * What the merchant pays, as Shopify bills it: "$3.99 for 3 months, then $4.99" while the subscription's

@@ -2,6 +2,7 @@ import { Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../shell/modal';
 import { InShopifyAdmin } from './in-shopify-admin';
+import './strings';
 
 /** The pricing screen's dialogs: a plan change needs the Shopify admin; a downgrade to Free asks first. */
 export function PricingDialogs({

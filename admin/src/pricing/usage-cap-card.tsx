@@ -8,6 +8,7 @@ import { openTop } from '../lib/app-bridge';
 import { formatPrice } from '../lib/intl';
 import type { PricingData } from './pricing-data';
 import { isEmbedded } from '../api/auth';
+import './strings';
 
 // Shown after a click outside the Shopify admin: fetched then (issue 26: first-screen JavaScript).
 const InShopifyAdmin = lazy(() => import('./in-shopify-admin').then((m) => ({ default: m.InShopifyAdmin })));

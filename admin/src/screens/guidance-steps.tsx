@@ -5,6 +5,8 @@ import { TemplateSection } from '../image-settings/template-section';
 import { StarRating } from '../support/star-rating';
 import type { TemplateScope } from '../lib/templates';
 import { progressFor, type defaultWizardConfig, type WizardStep } from '../lib/wizard-rules';
+import '../image-settings/strings';
+import './guide-strings';
 export { LeaveGuard } from '../widgets/leave-guard';
 
 // The wizard's steps after the welcome (screens/guidance.tsx): image types, alt text and file name

@@ -19,6 +19,7 @@ import {
 } from '../lib/wizard-rules';
 import { GUIDE_OFFERED, markClosed } from '../lib/session-flags';
 import { settingInfoAtom } from '../state/atoms';
+import './guide-strings';
 
 // Everything after the welcome (screens/guidance-steps.tsx) is fetched when the merchant reaches for the
 // start button, and the wizard moves on once it is there (issue 26: first-screen JavaScript).

@@ -13,6 +13,7 @@ import { useItemImages } from '../image-opt/details/use-item-images';
 import { compareOf, statusOfRow, type ImageRow } from '../image-opt/image-row';
 import { PagingFooter } from '../image-opt/paging-footer';
 import { linkExpired } from '../image-opt/rules';
+import '../image-opt/strings';
 
 // The before/after comparison is fetched when the merchant opens it (issue 26).
 const CompareModal = lazy(() => import('../image-opt/compare-modal').then((m) => ({ default: m.CompareModal })));

@@ -24,6 +24,7 @@ import { useOptProgress, type StartedFrom } from '../image-opt/use-opt-progress'
 import { usePagedList } from '../image-opt/use-paged-list';
 import { Later, useReadyInTransition } from '../hooks/use-later';
 import { useWarmIntl } from '../hooks/use-warm-intl';
+import '../image-opt/strings';
 
 // Loaded on use (issue 26): the settings sheet (the whole settings form), the upload, the manual run and
 // the before/after comparison are fetched when the merchant opens them, not with the screen.

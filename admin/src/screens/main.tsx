@@ -21,6 +21,7 @@ import { useAppConfig } from '../hooks/use-app-config';
 import { formatNumber } from '../lib/intl';
 import { Later } from '../hooks/use-later';
 import { useWarmIntl } from '../hooks/use-warm-intl';
+import '../page-speed/strings';
 
 /** /main: the page speed dashboard. */
 export function MainScreen() {

@@ -22,6 +22,7 @@ import { useSetAtom } from 'jotai';
 import { settingInfoAtom } from '../state/atoms';
 import { Later, useReadyInTransition } from '../hooks/use-later';
 import { useWarmIntl } from '../hooks/use-warm-intl';
+import '../pricing/strings';
 
 // The two dialogs (open in the Shopify admin, confirm a downgrade) are fetched the first time one opens
 // (issue 26: first-screen JavaScript); they stay mounted after, so they close with Polaris' transition.

@@ -2,6 +2,7 @@ import { BlockStack, Card, List, Text } from '@shopify/polaris';
 import { Page } from '../shell/page';
 import { useTranslation } from 'react-i18next';
 import { useAppConfig } from '../hooks/use-app-config';
+import '../support/strings';
 
 // 'share' names who receives what (decisions.md "Claims": the recommendations frame gets the owner's email).
 const SECTIONS = ['collect', 'use', 'share', 'rights', 'retention', 'contact'] as const;

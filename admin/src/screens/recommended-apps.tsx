@@ -21,6 +21,7 @@ import { useSettingInfo } from '../hooks/use-settings-info';
 import { useReadyInTransition } from '../hooks/use-later';
 import { NavTabs } from '../shell/nav-tabs';
 import { iframeSrc, readRecommendations, type PartnerApp, type Recommendations } from '../lib/recommendations';
+import './recommend-strings';
 
 const appId = () =>
   window.shopify?.config?.apiKey ?? document.querySelector<HTMLMetaElement>('meta[name="shopify-api-key"]')?.content ?? '';

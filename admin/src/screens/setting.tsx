@@ -10,6 +10,7 @@ import { useSettingInfo } from '../hooks/use-settings-info';
 import { useReadyInTransition } from '../hooks/use-later';
 import { SectionMenu } from '../widgets/section-menu';
 import { useWarmIntl } from '../hooks/use-warm-intl';
+import '../account/strings';
 
 type Section = 'account' | 'images';
 

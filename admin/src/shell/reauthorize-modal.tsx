@@ -7,6 +7,7 @@ import { useSettingInfo } from '../hooks/use-settings-info';
 import { openTop } from '../lib/app-bridge';
 import { isClosed, markClosed } from '../lib/session-flags';
 import { Modal } from './modal';
+import '../page-speed/strings';
 
 const FLAG = 'reauthorize';
 

@@ -2,6 +2,7 @@ import { FooterHelp, Link } from '@shopify/polaris';
 import { useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { contactFormAtom } from './contact-form-state';
+import './strings';
 
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 

@@ -5,6 +5,7 @@ import { updateIsDownload } from '../../api/calls';
 import { useToast } from '../../hooks/use-toast';
 import type { ImageRow } from '../image-row';
 import { downloadHref, linkExpired } from '../rules';
+import '../strings';
 
 // The menu (Polaris' Popover and ActionList, about 8 KB gzipped) is fetched when the pointer or the focus
 // reaches the button; until then the button sits in the wrapper Polaris' closed Popover renders, so

@@ -9,6 +9,7 @@ import { dimensionsOf, statusOfRow, type ImageRow } from '../image-row';
 import { formatRatio } from '../rules';
 import { DownloadButton } from './download-button';
 import { ListEmptyState } from '../../widgets/list-empty-state';
+import '../strings';
 
 const LABEL_KEYS = {
   Deleted: 'deleted',

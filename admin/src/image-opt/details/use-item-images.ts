@@ -8,6 +8,7 @@ import { usePlanLimitRefusal } from '../../pricing/plan-limit';
 import { useToast } from '../../hooks/use-toast';
 import type { ImageRow } from '../image-row';
 import { DEFAULT_PAGE_SIZE, DETAIL_PROGRESS_POLL_MS, isRunning, type TabSchedule } from '../rules';
+import '../strings';
 
 /** After a restore or re-optimize is accepted, the detail page reads the schedule 1.5 s later. */
 export const DETAIL_FIRST_READ_MS = 1500;

@@ -1,0 +1,5 @@
+// The English strings of this feature, handed to i18next when its code loads (admin/src/i18n: addEnglish).
+import { main } from '../../locales/en.json';
+import { addEnglish } from '../i18n';
+
+addEnglish({ main });
