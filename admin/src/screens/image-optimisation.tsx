@@ -5,17 +5,13 @@ import { HeaderActions } from '../widgets/header-actions';
 import { useSetAtom } from 'jotai';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AppFooterHelp } from '../support/footer-help';
 import { planLimitAtom, planLimitOf } from '../pricing/plan-limit';
 import { ReauthorizeModal } from '../shell/reauthorize-modal';
 import { ReviewBanner } from '../support/review-banner';
 import { useReloadSettingInfo, useSettingInfo } from '../hooks/use-settings-info';
-import { AutoOptimiseCard } from '../image-opt/auto-optimise-card';
 import { OverageReminder, PartnerAdBanner, PlanLimitBanner } from '../image-opt/banners';
 import type { CompareImages } from '../image-opt/compare-modal';
 import { FirstSetupModal } from '../image-opt/first-setup-modal';
-import { HistorySection } from '../image-opt/history-section';
-import { ProgressPanel } from '../image-opt/progress-panel';
 import { AUTO_HISTORY_REFRESH_MS, quotaUsedUp } from '../image-opt/rules';
 import { StatsCards } from '../image-opt/stats-cards';
 import { useImagePage } from '../image-opt/use-image-page';
@@ -23,6 +19,7 @@ import { useViewUpload } from '../image-opt/use-view-upload';
 import { useOptProgress, type StartedFrom } from '../image-opt/use-opt-progress';
 import { usePagedList } from '../image-opt/use-paged-list';
 import { Later, useReadyInTransition } from '../hooks/use-later';
+import { lazyPart } from '../hooks/lazy-part';
 import { useWarmIntl } from '../hooks/use-warm-intl';
 import '../image-opt/strings';
 
@@ -32,6 +29,12 @@ const SettingsSheet = lazy(() => import('../image-opt/settings-sheet').then((m) 
 const UploadModal = lazy(() => import('../image-opt/upload-modal').then((m) => ({ default: m.UploadModal })));
 const ManualModal = lazy(() => import('../image-opt/manual-modal').then((m) => ({ default: m.ManualModal })));
 const CompareModal = lazy(() => import('../image-opt/compare-modal').then((m) => ({ default: m.CompareModal })));
+// What the screen shows one transition after its first render (<Later>), in chunks fetched from here on,
+// while the first screen hydrates (hooks/lazy-part.ts, issue 26): the history table and the footer, which
+// never shows before the table, so that the table does not push it down.
+const below = lazyPart(() => import('../image-opt/below-stats').then((m) => m.BelowStats));
+const footer = lazyPart(() => below.prefetch().then(() => import('../support/footer-help').then((m) => m.AppFooterHelp)));
+void footer.prefetch();
 
 type Dialog = 'none' | 'manual' | 'upload' | 'firstSetup' | 'sheet';
 
@@ -132,30 +135,37 @@ export function ImageOptimisationScreen() {
             <PartnerAdBanner when={!usedUp && !(optimisedOnce && info?.review_tips)} />
             <StatsCards totals={totals} quota={quota} level={level} />
             <Later>
-              <AutoOptimiseCard
-                isDefault={isDefault}
-                on={settings.auto_switch === 1 && !isDefault}
-                onChanged={(on) => page.patchSettings({ auto_switch: on ? 1 : 0 })}
-                onNeedsSetup={() => setDialog('firstSetup')}
-                hasContent={settings.image_opt.switch === 1 || settings.alt_text.switch === 1 || settings.file_name.switch === 1}
-                onOpenSettings={() => setDialog('sheet')}
-              />
-              <ProgressPanel progress={progress} />
-              <HistorySection
-                tab={tab}
-                onTab={setTab}
-                list={history}
-                onStarted={(startedTab) => started(startedTab, 'history')}
-                onView={viewUpload}
-              />
+              <Suspense fallback={null}>
+                <below.Part
+                  auto={{
+                    isDefault,
+                    on: settings.auto_switch === 1 && !isDefault,
+                    onChanged: (on) => page.patchSettings({ auto_switch: on ? 1 : 0 }),
+                    onNeedsSetup: () => setDialog('firstSetup'),
+                    hasContent:
+                      settings.image_opt.switch === 1 || settings.alt_text.switch === 1 || settings.file_name.switch === 1,
+                    onOpenSettings: () => setDialog('sheet'),
+                  }}
+                  progress={progress}
+                  history={{
+                    tab,
+                    onTab: setTab,
+                    list: history,
+                    onStarted: (startedTab) => started(startedTab, 'history'),
+                    onView: viewUpload,
+                  }}
+                />
+              </Suspense>
             </Later>
           </BlockStack>
         </Layout.Section>
       </Layout>
       <Later>
-        <InlineStack align="center">
-          <AppFooterHelp />
-        </InlineStack>
+        <Suspense fallback={null}>
+          <InlineStack align="center">
+            <footer.Part />
+          </InlineStack>
+        </Suspense>
       </Later>
       <Suspense fallback={null}>
         {dialog === 'manual' && <ManualModal open onClose={() => setDialog('none')} onStarted={started} />}

@@ -1,12 +1,9 @@
 import { Banner, BlockStack, Box, InlineStack, Layout } from '@shopify/polaris';
 import { Page } from '../shell/page';
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AppFooterHelp } from '../support/footer-help';
 import { LanguageSelect } from '../account/language-select';
-import { AppEmbedCard, SpeedUpCard } from '../page-speed/embed-cards';
-import { FaqCard } from '../page-speed/faq-card';
 import { PromoBanner, VideoCard } from '../page-speed/promo-and-video';
 import { ScoreCard } from '../page-speed/score-card';
 import { useEmbedStatus } from '../page-speed/use-embed-status';
@@ -20,8 +17,19 @@ import { MainSkeleton } from '../widgets/page-skeletons';
 import { useAppConfig } from '../hooks/use-app-config';
 import { formatNumber } from '../lib/intl';
 import { Later } from '../hooks/use-later';
+import { lazyPart } from '../hooks/lazy-part';
 import { useWarmIntl } from '../hooks/use-warm-intl';
 import '../page-speed/strings';
+
+// The cards beside and below the score and the footer mount one transition after the first render
+// (<Later>): their code is one chunk, fetched from here on while the first screen hydrates, and all of
+// them show together once it is there (hooks/lazy-part.ts, issue 26).
+const laterCards = () => import('../page-speed/later-cards');
+const speedUp = lazyPart(() => laterCards().then((m) => m.SpeedUpCard));
+const appEmbed = lazyPart(() => laterCards().then((m) => m.AppEmbedCard));
+const faq = lazyPart(() => laterCards().then((m) => m.FaqCard));
+const footer = lazyPart(() => laterCards().then((m) => m.AppFooterHelp));
+void laterCards();
 
 /** /main: the page speed dashboard. */
 export function MainScreen() {
@@ -115,22 +123,28 @@ export function MainScreen() {
             (hooks/use-later.ts, issue 26); its sections are there from the start, so nothing moves. */}
         <Layout.Section variant="oneHalf">
           <Later>
-            <BlockStack gap="400">
-              <SpeedUpCard embed={embed} />
-              <AppEmbedCard embed={embed} />
-            </BlockStack>
+            <Suspense fallback={null}>
+              <BlockStack gap="400">
+                <speedUp.Part embed={embed} />
+                <appEmbed.Part embed={embed} />
+              </BlockStack>
+            </Suspense>
           </Later>
         </Layout.Section>
         <Layout.Section>
           <Later>
-            <FaqCard />
+            <Suspense fallback={null}>
+              <faq.Part />
+            </Suspense>
           </Later>
         </Layout.Section>
       </Layout>
       <Later>
-        <InlineStack align="center">
-          <AppFooterHelp />
-        </InlineStack>
+        <Suspense fallback={null}>
+          <InlineStack align="center">
+            <footer.Part />
+          </InlineStack>
+        </Suspense>
       </Later>
     </Page>
   );
