@@ -7,6 +7,7 @@ import {
   Badge as PolarisBadge,
   Button,
   Collapsible,
+  IndexTable,
   Page as PolarisPage,
   Pagination as PolarisPagination,
   Popover,
@@ -21,6 +22,8 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { DownloadButton } from '../../admin/src/image-opt/details/download-button';
+import { IndexTableLoading } from '../../admin/src/image-opt/details/lazy-image-table';
+import { ListEmptyState } from '../../admin/src/widgets/list-empty-state';
 import { FaqCard } from '../../admin/src/page-speed/faq-card';
 import { Page } from '../../admin/src/shell/page';
 import { Badge } from '../../admin/src/widgets/badge';
@@ -184,6 +187,28 @@ describe('the IndexTable bulk actions, lazy', () => {
     );
     fireEvent.click((await screen.findAllByRole('button', { name: 'Restore' }))[0]!);
     expect(onAction).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('the details table while its code loads', () => {
+  it.each([false, true])("is Polaris' IndexTable with no rows yet, loading (condensed: %s)", (condensed) => {
+    expect(html(<IndexTableLoading condensed={condensed} plural="Images" />)).toBe(
+      html(
+        <IndexTable
+          condensed={condensed}
+          resourceName={{ singular: 'Image', plural: 'Images' }}
+          itemCount={0}
+          loading
+          selectedItemsCount={0}
+          onSelectionChange={() => {}}
+          promotedBulkActions={[{ content: 'Restore', onAction: () => {} }]}
+          emptyState={<ListEmptyState loading />}
+          headings={[{ title: 'Image' }, { title: 'Saved', alignment: 'end' }]}
+        >
+          {[]}
+        </IndexTable>,
+      ),
+    );
   });
 });
 

@@ -68,17 +68,17 @@ describe('wrangler deploy --dry-run', { timeout: 180_000 }, () => {
 // into a lazy chunk, or the limit is raised here with the reason); the issue's target is 150 KB on
 // every screen (README, issue 26: what is left is React DOM, the router, i18next and TanStack Query).
 const FIRST_SCREEN_KB: Record<string, number> = {
-  '/main': 161,
-  '/image_optimisation': 180,
-  '/image_optimisation_details': 168,
-  '/pricing': 151,
-  '/setting': 150,
-  '/guidance': 144,
-  '/recommended-apps': 144,
-  '/privacy-policy': 141,
-  '/cookieError': 140,
-  '/error': 140,
-  '/404': 140,
+  '/main': 158,
+  '/image_optimisation': 158,
+  '/image_optimisation_details': 152,
+  '/pricing': 148,
+  '/setting': 147,
+  '/guidance': 142,
+  '/recommended-apps': 140,
+  '/privacy-policy': 137,
+  '/cookieError': 136,
+  '/error': 135,
+  '/404': 135,
 };
 /** The stylesheet every screen waits for (render-blocking), gzipped. */
 const STYLESHEET_KB = 34;

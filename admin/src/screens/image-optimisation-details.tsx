@@ -5,10 +5,10 @@ import { Page } from '../shell/page';
 import { useNavigate, useRouterState } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AppFooterHelp } from '../support/footer-help';
+import { lazyPart } from '../hooks/lazy-part';
 import { useToast } from '../hooks/use-toast';
 import type { CompareImages } from '../image-opt/compare-modal';
-import { ImageTable } from '../image-opt/details/image-table';
+import { LazyImageTable } from '../image-opt/details/lazy-image-table';
 import { useItemImages } from '../image-opt/details/use-item-images';
 import { compareOf, statusOfRow, type ImageRow } from '../image-opt/image-row';
 import { PagingFooter } from '../image-opt/paging-footer';
@@ -17,6 +17,10 @@ import '../image-opt/strings';
 
 // The before/after comparison is fetched when the merchant opens it (issue 26).
 const CompareModal = lazy(() => import('../image-opt/compare-modal').then((m) => ({ default: m.CompareModal })));
+// The footer, last on the page (nothing below it moves when it shows), comes with its own chunk
+// (hooks/lazy-part.ts, issue 26).
+const footer = lazyPart(() => import('../support/footer-help').then((m) => m.AppFooterHelp));
+void footer.prefetch();
 
 /** Bulk actions on the detail page: restore what can be restored; re-optimize what is not deleted or expired. */
 export const restorableRows = (rows: readonly ImageRow[]) => rows.filter((r) => statusOfRow(r).can_restore);
@@ -96,7 +100,7 @@ export function ImageOptimisationDetailsScreen() {
                 ]}
                 selected={0}
               />
-              <ImageTable
+              <LazyImageTable
                 rows={data.rows}
                 loading={data.loading}
                 restoring={data.restoring}
@@ -120,7 +124,9 @@ export function ImageOptimisationDetailsScreen() {
         )}
       </BlockStack>
       <Suspense fallback={null}>{compare && <CompareModal images={compare} onClose={() => setCompare(null)} />}</Suspense>
-      <AppFooterHelp />
+      <Suspense fallback={null}>
+        <footer.Part />
+      </Suspense>
     </Page>
   );
 }
