@@ -12,6 +12,7 @@ import {
   Pagination as PolarisPagination,
   Popover,
   ProgressBar as PolarisProgressBar,
+  Select as PolarisSelect,
   TextField,
   VideoThumbnail as PolarisVideoThumbnail,
 } from '@shopify/polaris';
@@ -28,6 +29,7 @@ import { FaqCard } from '../../admin/src/page-speed/faq-card';
 import { Page } from '../../admin/src/shell/page';
 import { Badge } from '../../admin/src/widgets/badge';
 import { SearchField } from '../../admin/src/widgets/search-field';
+import { Select } from '../../admin/src/widgets/select';
 import { VideoThumbnail } from '../../admin/src/widgets/video-thumbnail';
 import { HeaderActions } from '../../admin/src/widgets/header-actions';
 import { BulkActions } from '../../admin/src/widgets/lazy-bulk-actions';
@@ -209,6 +211,34 @@ describe('the details table while its code loads', () => {
         </IndexTable>,
       ),
     );
+  });
+});
+
+describe('Select renders Polaris Select markup', () => {
+  const options = [
+    { label: 'English', value: 'en' },
+    { label: 'Deutsch', value: 'ge' },
+  ];
+  it.each([
+    ['a label', {}],
+    ['a hidden label', { labelHidden: true }],
+    ['an inline label', { labelInline: true }],
+    ['disabled', { labelHidden: true, disabled: true }],
+    ['a value no option has', { value: 'xx' }],
+  ])('with %s', (_name, props: { labelHidden?: boolean; labelInline?: boolean; disabled?: boolean; value?: string }) => {
+    const all = { label: 'Language', options, value: 'ge', onChange: () => {}, ...props };
+    expect(html(<Select {...all} />)).toBe(html(<PolarisSelect {...all} />));
+  });
+
+  it('says the value chosen', () => {
+    const onChange = vi.fn();
+    render(
+      <AppProvider i18n={en}>
+        <Select label="Language" options={options} value="en" onChange={onChange} />
+      </AppProvider>,
+    );
+    fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'ge' } });
+    expect(onChange).toHaveBeenCalledWith('ge');
   });
 });
 

@@ -1,4 +1,4 @@
-import { Select } from '@shopify/polaris';
+import { Select } from '../widgets/select';
 import { useAtom } from 'jotai';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,5 @@
-import { InlineStack, Select, Text } from '@shopify/polaris';
+import { InlineStack, Text } from '@shopify/polaris';
+import { Select } from '../widgets/select';
 import { Pagination } from '../widgets/pagination';
 import { useTranslation } from 'react-i18next';
 import { pageSizeChoices, showPageSize } from './rules';
