@@ -3,25 +3,70 @@
 // names the parts as named imports, `import { imageOpt } from '../../locales/en.json'`, which the Worker's
 // esbuild and the tests take as they are; a bundler keeps a JSON module whole in one chunk though (all its
 // keys are used by some chunk), so this build step turns each named import into a module of that one key.
+// A module that only reads some branches of a key (`addEnglish({ main: { review: main.review } })`) gets
+// those branches alone, and a key's module is made of one module per branch, so a branch that two parts
+// share is in the bundle once.
 import { readFileSync } from 'node:fs';
 import type { Plugin } from 'vite';
 
 const PREFIX = 'virtual:english-part/';
-const IMPORT = /import\s*\{([^}]*)\}\s*from\s*'([^']*\/locales\/en\.json)';/g;
+const IMPORT = /import\s*\{([^}]*)\}\s*from\s*'([^']*\/locales\/en\.json)';\n?/g;
 
-/** `import { a, b } from '…/en.json';` as one default import per key, from this step's modules. */
+/** Each top-level key a module imports from en.json by name, with the branches it reads (null: all of it). */
+export function englishImports(code: string): { name: string; branches: string[] | null }[] {
+  const out: { name: string; branches: string[] | null }[] = [];
+  const rest = code.replace(IMPORT, '');
+  for (const m of code.matchAll(IMPORT))
+    for (const raw of m[1]!.split(',')) {
+      const name = raw.trim();
+      if (!name) continue;
+      if (!/^\w+$/.test(name)) throw new Error(`english-parts: "${name}": import the catalogue's top-level keys by name`);
+      const branches = new Set<string>();
+      let whole = false;
+      for (const use of rest.matchAll(new RegExp(`(?<![\\w.$])${name}(?![\\w$])(\\s*:|\\.(\\w+))?`, 'g'))) {
+        if (use[1]?.trim() === ':') continue; // a property's name, `{ main: … }`
+        if (use[2]) branches.add(use[2]);
+        else whole = true;
+      }
+      out.push({ name, branches: whole ? null : [...branches] });
+    }
+  return out;
+}
+
+const ident = (path: string) => `__en_${path.replace(/\./g, '_')}`;
+
+/** The module with each named import of en.json as imports of this step's modules (a key's, or its branches'). */
 export function splitEnglishImports(code: string): string {
-  return code.replace(IMPORT, (_m, names: string) =>
-    names
-      .split(',')
-      .map((n) => n.trim())
-      .filter(Boolean)
-      .map((n) => {
-        if (!/^\w+$/.test(n)) throw new Error(`english-parts: "${n}": import the catalogue's top-level keys by name`);
-        return `import ${n} from '${PREFIX}${n}';`;
-      })
-      .join('\n'),
-  );
+  const imports = englishImports(code);
+  if (!imports.length) return code;
+  let body = code.replace(IMPORT, '');
+  const lines: string[] = [];
+  for (const { name, branches } of imports) {
+    if (!branches) {
+      lines.push(`import ${name} from '${PREFIX}${name}';`);
+      continue;
+    }
+    for (const b of branches) lines.push(`import ${ident(`${name}.${b}`)} from '${PREFIX}${name}.${b}';`);
+    body = body.replace(new RegExp(`(?<![\\w.$])${name}\\.(\\w+)`, 'g'), (_m, b: string) => ident(`${name}.${b}`));
+  }
+  return `${lines.join('\n')}\n${body}`;
+}
+
+/** The module of `path` ('main' or 'main.review'): a key whose value is an object is made of its branches' modules. */
+export function englishPartModule(catalogue: Record<string, unknown>, path: string): string {
+  const [key, branch, ...more] = path.split('.');
+  if (more.length || !key || !(key in catalogue)) throw new Error(`english-parts: no "${path}" in en.json`);
+  const value = catalogue[key];
+  if (branch !== undefined) {
+    if (!value || typeof value !== 'object' || !(branch in value)) throw new Error(`english-parts: no "${path}" in en.json`);
+    return `export default ${JSON.stringify((value as Record<string, unknown>)[branch])};`;
+  }
+  if (!value || typeof value !== 'object') return `export default ${JSON.stringify(value)};`;
+  const names = Object.keys(value);
+  return [
+    ...names.map((b, i) => `import b${i} from '${PREFIX}${key}.${b}';`),
+    `export default { ${names.map((b, i) => `${JSON.stringify(b)}: b${i}`).join(', ')} };`,
+  ].join('\n');
 }
 
 export function englishParts(catalogue: string): Plugin {
@@ -38,11 +83,11 @@ export function englishParts(catalogue: string): Plugin {
     },
     load(id) {
       if (!id.startsWith(`\0${PREFIX}`)) return null;
-      const key = id.slice(PREFIX.length + 1);
       this.addWatchFile(catalogue);
-      const all = JSON.parse(readFileSync(catalogue, 'utf8')) as Record<string, unknown>;
-      if (!(key in all)) this.error(`english-parts: no "${key}" in ${catalogue}`);
-      return `export default ${JSON.stringify(all[key])};`;
+      return englishPartModule(
+        JSON.parse(readFileSync(catalogue, 'utf8')) as Record<string, unknown>,
+        id.slice(PREFIX.length + 1),
+      );
     },
   };
 }

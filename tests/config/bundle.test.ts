@@ -66,17 +66,18 @@ describe('wrangler deploy --dry-run', { timeout: 180_000 }, () => {
 // (admin/build/screen-preload.ts), each gzipped as it travels. The limits are what the build reached
 // (KB, 1 KB = 1024 bytes) plus about 2 KB (other work lands too), so it cannot grow unnoticed (new code for a screen goes
 // into a lazy chunk, or the limit is raised here with the reason); the issue's target is 150 KB on
-// every screen (README, issue 26: what is left is React DOM, the router, i18next and TanStack Query).
+// every screen (README, issue 26: what is left is mostly React DOM, the router, i18next and TanStack
+// Query, 99 KB of the entry's 132; /main and /image_optimisation are still about 3 KB above it).
 const FIRST_SCREEN_KB: Record<string, number> = {
-  '/main': 158,
-  '/image_optimisation': 158,
-  '/image_optimisation_details': 152,
-  '/pricing': 148,
-  '/setting': 147,
-  '/guidance': 142,
-  '/recommended-apps': 140,
-  '/privacy-policy': 137,
-  '/cookieError': 136,
+  '/main': 155,
+  '/image_optimisation': 155,
+  '/image_optimisation_details': 149,
+  '/pricing': 147,
+  '/setting': 144,
+  '/guidance': 140,
+  '/recommended-apps': 139,
+  '/privacy-policy': 136,
+  '/cookieError': 135,
   '/error': 135,
   '/404': 135,
 };

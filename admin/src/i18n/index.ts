@@ -82,10 +82,17 @@ const english: Record<string, ResourceKey> = {
   shell,
 };
 
+const isBranch = (v: unknown): v is Record<string, ResourceKey> => typeof v === 'object' && v !== null;
+
 /** Adds a part of the English catalogue (its top-level keys), before or after i18next starts. */
 export function addEnglish(part: Record<string, ResourceKey>) {
   if (i18next.isInitializing || i18next.isInitialized) i18next.addResourceBundle('en', 'translation', part, true, true);
-  else Object.assign(english, part);
+  else
+    for (const [key, value] of Object.entries(part)) {
+      const had = english[key];
+      // a part may be some branches of a key (support/review-strings.ts): merged into what is there
+      english[key] = isBranch(had) && isBranch(value) ? { ...had, ...value } : value;
+    }
 }
 
 export function initI18n(language: LanguageCode = DEFAULT_LANGUAGE) {

@@ -11,7 +11,6 @@ import { ReviewBanner } from '../support/review-banner';
 import { useReloadSettingInfo, useSettingInfo } from '../hooks/use-settings-info';
 import { OverageReminder, PartnerAdBanner, PlanLimitBanner } from '../image-opt/banners';
 import type { CompareImages } from '../image-opt/compare-modal';
-import { FirstSetupModal } from '../image-opt/first-setup-modal';
 import { AUTO_HISTORY_REFRESH_MS, quotaUsedUp } from '../image-opt/rules';
 import { StatsCards } from '../image-opt/stats-cards';
 import { useImagePage } from '../image-opt/use-image-page';
@@ -28,6 +27,7 @@ import '../image-opt/strings';
 const SettingsSheet = lazy(() => import('../image-opt/settings-sheet').then((m) => ({ default: m.SettingsSheet })));
 const UploadModal = lazy(() => import('../image-opt/upload-modal').then((m) => ({ default: m.UploadModal })));
 const ManualModal = lazy(() => import('../image-opt/manual-modal').then((m) => ({ default: m.ManualModal })));
+const FirstSetupModal = lazy(() => import('../image-opt/first-setup-modal').then((m) => ({ default: m.FirstSetupModal })));
 const CompareModal = lazy(() => import('../image-opt/compare-modal').then((m) => ({ default: m.CompareModal })));
 // What the screen shows one transition after its first render (<Later>), in chunks fetched from here on,
 // while the first screen hydrates (hooks/lazy-part.ts, issue 26): the history table and the footer, which
@@ -50,6 +50,10 @@ export function ImageOptimisationScreen() {
   const autoRefresh = !page.loading && page.data.settings.auto_switch === 1 && page.data.settings.is_default !== 1;
   const history = usePagedList(tab, 0, true, autoRefresh ? AUTO_HISTORY_REFRESH_MS : false);
   const [dialog, setDialog] = useState<Dialog>('none');
+  // The first-setup dialog's code comes when it first opens; mounted from then on, it closes with
+  // Polaris' transition.
+  const [setupOpened, setSetupOpened] = useState(false);
+  if (dialog === 'firstSetup' && !setupOpened) setSetupOpened(true);
   const [compare, setCompare] = useState<CompareImages | null>(null);
   const viewUpload = useViewUpload(setCompare);
   const { settings, totals, quota } = page.data;
@@ -182,7 +186,11 @@ export function ImageOptimisationScreen() {
         )}
         {compare && <CompareModal images={compare} onClose={() => setCompare(null)} />}
       </Suspense>
-      <FirstSetupModal open={dialog === 'firstSetup'} onClose={() => setDialog('none')} onSetUp={() => setDialog('sheet')} />
+      {setupOpened && (
+        <Suspense fallback={null}>
+          <FirstSetupModal open={dialog === 'firstSetup'} onClose={() => setDialog('none')} onSetUp={() => setDialog('sheet')} />
+        </Suspense>
+      )}
     </Page>
   );
 }

@@ -1,13 +1,11 @@
-import { Banner, Text } from '@shopify/polaris';
-import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy, Suspense, useState } from 'react';
 import { getAppDashboardData } from '../api/calls';
 import { useApiQuery } from '../api/query';
 import { useSettingInfo } from '../hooks/use-settings-info';
-import { openTop } from '../lib/app-bridge';
 import { isClosed, markClosed } from '../lib/session-flags';
-import { Modal } from './modal';
-import '../page-speed/strings';
+
+// What an old install is shown (a modal, then a reminder) is fetched once the read says it is one.
+const ReauthorizeAsk = lazy(() => import('./reauthorize-ask').then((m) => ({ default: m.ReauthorizeAsk })));
 
 const FLAG = 'reauthorize';
 
@@ -17,7 +15,6 @@ const FLAG = 'reauthorize';
  * browser (top frame) to /shopify/reShopifyAuthor; closing leaves the upgrade reminder.
  */
 export function ReauthorizeModal() {
-  const { t } = useTranslation();
   const info = useSettingInfo();
   const [state, setState] = useState<'ask' | 'closed' | 'hidden'>('ask');
 
@@ -32,29 +29,18 @@ export function ReauthorizeModal() {
   const isOld = dashboard.data === true;
 
   if (state === 'hidden' || (state === 'ask' && !isOld)) return null;
-  if (state === 'closed')
-    return (
-      <Banner tone="warning" onDismiss={() => setState('hidden')}>
-        <p>{t('main.reauth.closed')}</p>
-      </Banner>
-    );
   const close = () => {
     markClosed(FLAG);
     setState('closed');
   };
   return (
-    <Modal
-      open
-      title={t('main.reauth.title')}
-      onClose={close}
-      primaryAction={{
-        content: t('main.reauth.action'),
-        onAction: () => openTop(`/shopify/reShopifyAuthor?shop=${encodeURIComponent(info?.shop_owner ?? '')}`),
-      }}
-    >
-      <Modal.Section>
-        <Text as="p">{t('main.reauth.body')}</Text>
-      </Modal.Section>
-    </Modal>
+    <Suspense fallback={null}>
+      <ReauthorizeAsk
+        closed={state === 'closed'}
+        shopOwner={info?.shop_owner ?? ''}
+        onClose={close}
+        onHide={() => setState('hidden')}
+      />
+    </Suspense>
   );
 }

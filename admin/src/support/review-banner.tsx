@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { isClosed, markClosed } from '../lib/session-flags';
 import { settingInfoAtom } from '../state/atoms';
 import { StarRating, useRate } from './star-rating';
-import '../page-speed/strings';
+import './review-strings';
 
 const FLAG = 'review-banner';
 

@@ -6,7 +6,7 @@ import { reviewTipsClick } from '../api/calls';
 import { requestPublicReview } from '../lib/app-bridge';
 import { ratingFollowUp } from '../lib/rating';
 import { contactFormAtom } from './contact-form-state';
-import '../page-speed/strings';
+import './review-strings';
 
 /** Five clickable stars (1..5). */
 export function StarRating({ onRate }: { onRate: (score: number) => void }) {
