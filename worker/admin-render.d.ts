@@ -27,6 +27,18 @@ export type FirstScreen = {
   flags: string[];
   /** The time zone its dates are written in; null when it wrote none. */
   timeZone: string | null;
+  /**
+   * The screen rendered: another than the document's path when the set-up wizard's rule sends the merchant
+   * on (/setting to /image_optimisation; /main to /guidance unless one of `pathFlags` is set).
+   */
+  path: string;
+  /** The tab session's storage keys that keep the merchant on the document's path when set. */
+  pathFlags: string[];
+  /**
+   * The navigation's history state keys the screen reads, rendered as unset (a direct link): set (a
+   * reload of a screen opened from another), the markup is dropped.
+   */
+  stateKeys: string[];
 };
 
 export declare function renderFirstScreen(input: FirstScreenInput): Promise<FirstScreen | null>;

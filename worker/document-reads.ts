@@ -21,6 +21,7 @@ import { MIN_ADMIN_TOKEN_LENGTH } from './middleware/authenticate';
 import {
   APP_CONFIG,
   FIRST_READS_ID,
+  GUIDE_PENDING_LEAVES,
   GUIDE_PENDING_TARGET,
   SETTING_INFO,
   screenPath,
@@ -75,9 +76,11 @@ export async function firstReads(fetcher: InternalFetch, url: URL, into: FirstRe
   const { via, token } = documentCredential(url);
   const path = screenPath(url.pathname);
   into.via = via;
+  // Reads of a screen the merchant will not see (a wizard-pending shop's /setting): not written.
+  const dropped = new Set<string>();
   const one = async (p: string) => {
     const body = await readOne(fetcher, url.origin, p, p === APP_CONFIG ? null : token);
-    if (body !== undefined) into.reads[p] = body;
+    if (body !== undefined && !dropped.has(p)) into.reads[p] = body;
     return body;
   };
   const tasks: Promise<unknown>[] = [one(APP_CONFIG)];
@@ -87,7 +90,13 @@ export async function firstReads(fetcher: InternalFetch, url: URL, into: FirstRe
     tasks.push(
       one(SETTING_INFO).then(async (info) => {
         if (!GUIDE_PENDING_TARGET[path] || !guidePending(info)) return;
-        const more = shopReadsFor(path, true).filter((p) => !shopReads.includes(p));
+        const wanted = shopReadsFor(path, true);
+        if (GUIDE_PENDING_LEAVES.includes(path))
+          for (const p of shopReads.filter((r) => !wanted.includes(r))) {
+            dropped.add(p);
+            delete into.reads[p];
+          }
+        const more = wanted.filter((p) => !shopReads.includes(p));
         await Promise.all(more.map(one));
       }),
       ...own.map(one),

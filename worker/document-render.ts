@@ -7,7 +7,9 @@
 // - What the browser could render differently from the Worker is settled on both sides: the viewport is
 //   guessed from the request (guessPhone) and written on the root, the session mode (embedded or not)
 //   and whether the settings were used too; the admin hydrates only when its own state agrees and
-//   otherwise renders afresh over the markup, as it did before.
+//   otherwise renders afresh over the markup, as it did before. Dates are written in the request's time
+//   zone (Cloudflare's), said on the root: the admin hydrates them in it, then writes them in the
+//   browser's own one render later (admin/src/lib/intl.ts useTimeZone).
 // - React escapes every text and attribute: a shop's text (a title, a name) is text in the markup.
 // - A render that throws or declines leaves the root empty: the document is served as before and the
 //   admin renders in the browser. The render is one synchronous pass after the reads, a few ms of CPU.
@@ -71,14 +73,57 @@ export function rootAttributes(screen: RenderedScreen): Record<string, string> {
  * Runs right after the rendered root, before the first paint. The Worker renders a tab session's first
  * visit: when this tab's session holds one of the flags the render took as unset (a banner the merchant
  * closed, the wizard already offered: admin/src/lib/session-flags.ts), the markup may show what the
- * admin will not, and is dropped before it paints; the admin then renders as before. Inline, so it
- * carries the document's nonce; the keys are written as a JSON string literal.
+ * admin will not, and is dropped before it paints; the admin then renders as before. The same when the
+ * navigation's history state holds what the render took as unset (`stateKeys`: a reload of the details
+ * screen opened from the list). Inline, so it carries the document's nonce; the keys are JSON literals.
  */
-export function rootGuardScript(nonce: string, flags: string[]): string {
-  if (!flags.length) return '';
+export function rootGuardScript(nonce: string, flags: string[], stateKeys: string[] = []): string {
+  if (!flags.length && !stateKeys.length) return '';
   return (
-    `<script nonce="${nonce}">(function(r,k){try{for(var i=0;i<k.length;i++)if(sessionStorage.getItem(k[i])){` +
-    `r.removeAttribute('data-ssr');r.textContent='';return}}catch(e){}})(document.getElementById('root'),` +
-    `${scriptSafeJson(flags)})</script>`
+    `<script nonce="${nonce}">(function(r,k,s){function d(){r.removeAttribute('data-ssr');r.textContent=''}` +
+    `try{var h=history.state;for(var j=0;j<s.length;j++)if(h&&h[s[j]]!=null)return d()}catch(e){}` +
+    `try{for(var i=0;i<k.length;i++)if(sessionStorage.getItem(k[i]))return d()}catch(e){}})` +
+    `(document.getElementById('root'),${scriptSafeJson(flags)},${scriptSafeJson(stateKeys)})</script>`
+  );
+}
+
+/**
+ * Runs first in <head>, when the Worker rendered another screen than the document's path (the set-up
+ * wizard's rule: admin/src/shell/first-screen.ts firstScreenPath): the address becomes that screen's
+ * before the head's inline script preloads the chunks of the screen at location.pathname (admin/build/
+ * screen-preload.ts), so the phone fetches the code of the screen it shows, not of the one it leaves. The
+ * admin would make the same move before its first render (main.tsx); one of `pathFlags` set in this tab
+ * (the wizard already offered) keeps the address, as the admin does. Inline, so it carries the nonce.
+ */
+export function screenPathScript(nonce: string, screen: RenderedScreen, documentPath: string): string {
+  if (screen.path === screenPath(documentPath)) return '';
+  return (
+    `<script nonce="${nonce}">(function(p,k){try{for(var i=0;i<k.length;i++)if(sessionStorage.getItem(k[i]))return}catch(e){}` +
+    `history.replaceState(history.state,'',p+location.search+location.hash)})(${scriptSafeJson(screen.path)},` +
+    `${scriptSafeJson(screen.pathFlags)})</script>`
+  );
+}
+
+/**
+ * Runs right after the rendered root (and its guard): a click or a submit on the Worker's markup before the
+ * admin's tree is live (hydrated: app-root.tsx says `data-live` on the root) used to be lost, as the markup
+ * answers nothing until then. They are held instead, their default prevented and no other listener run
+ * (React's, attached at hydration, included: no double action), and replayed on the same elements once the
+ * root says `data-live`: a click as the element's click(), a submit as requestSubmit(). Repeated clicks on
+ * one element while waiting (a merchant clicking again because nothing moved) count once. An element the
+ * admin did not keep (it rendered afresh over the markup) is dropped with its event. Angular's event
+ * replay does the same for its hydration.
+ */
+export function eventReplayScript(nonce: string): string {
+  return (
+    `<script nonce="${nonce}">(function(r){if(!r||!r.hasAttribute('data-ssr')||!window.MutationObserver)return;` +
+    `var q=[],t=['click','submit'];function h(e){if(r.hasAttribute('data-live'))return;e.preventDefault();` +
+    `e.stopImmediatePropagation();var l=q[q.length-1];if(e.type==='click'&&l&&l.t==='click'&&l.e===e.target)return;` +
+    `q.push({t:e.type,e:e.target,s:e.submitter})}for(var i=0;i<t.length;i++)r.addEventListener(t[i],h,true);` +
+    `var o=new MutationObserver(function(){if(!r.hasAttribute('data-live'))return;o.disconnect();` +
+    `for(var i=0;i<t.length;i++)r.removeEventListener(t[i],h,true);for(var j=0;j<q.length;j++){var x=q[j];` +
+    `if(!x.e.isConnected||!r.contains(x.e))continue;try{if(x.t==='click')x.e.click();` +
+    `else if(x.e.requestSubmit)x.e.requestSubmit(x.s&&x.s.isConnected?x.s:undefined)}catch(e){}}q=[]});` +
+    `o.observe(r,{attributes:true,attributeFilter:['data-live']})})(document.getElementById('root'))</script>`
   );
 }

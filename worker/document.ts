@@ -8,7 +8,14 @@ import { isShopDomain } from './auth/session-token';
 import { shopifyHostUrl } from './shopify';
 import type { AppEnv } from './types';
 import { firstReadsBy, firstReadsElement, type InternalFetch } from './document-reads';
-import { renderDocumentScreen, rootAttributes, rootGuardScript, type RenderedScreen } from './document-render';
+import {
+  eventReplayScript,
+  renderDocumentScreen,
+  rootAttributes,
+  rootGuardScript,
+  screenPathScript,
+  type RenderedScreen,
+} from './document-render';
 import { LANGUAGES } from '../shared/languages';
 
 /** Paths the Worker answers itself; an unknown path under them is a JSON 404, never the document. */
@@ -78,6 +85,7 @@ function withShopifyConfig(
   nonce: string,
   reads: string,
   screen: RenderedScreen | null,
+  path: string,
 ): Response {
   const appBridge = `${shopifyHostUrl(env, 'cdn.shopify.com')}/shopifycloud/app-bridge.js`;
   return (
@@ -85,6 +93,12 @@ function withShopifyConfig(
       .on('head', {
         element(el) {
           el.append(`<meta property="csp-nonce" nonce="${nonce}" />`, { html: true });
+        },
+      })
+      // The address of the screen rendered, before the head's preloads read it (document-render.ts).
+      .on('meta[charset]', {
+        element(el) {
+          if (screen) el.after(screenPathScript(nonce, screen, path), { html: true });
         },
       })
       .on('meta[name="shopify-api-key"]', {
@@ -114,7 +128,7 @@ function withShopifyConfig(
           if (!screen) return;
           for (const [name, value] of Object.entries(rootAttributes(screen))) el.setAttribute(name, value);
           el.setInnerContent(screen.html, { html: true });
-          el.after(rootGuardScript(nonce, screen.flags), { html: true });
+          el.after(rootGuardScript(nonce, screen.flags, screen.stateKeys) + eventReplayScript(nonce), { html: true });
         },
       })
       // The first screen's data (worker/document-reads.ts), last in <body>.
@@ -166,5 +180,5 @@ export async function serveDocument(
   // /main, Lighthouse mobile), while the reads take a few milliseconds of D1 each.
   if (c.req.method === 'HEAD' || !rendered) return res;
   const { element, screen } = await rendered;
-  return withShopifyConfig(res, c.env, nonce, element, screen);
+  return withShopifyConfig(res, c.env, nonce, element, screen, url.pathname);
 }

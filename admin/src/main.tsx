@@ -7,6 +7,7 @@ import { documentAnswer, dropFirstReads } from './api/client';
 import { startEarlySettingInfo } from './api/early';
 import { AppRoot } from './app-root';
 import { inIframe } from './lib/app-bridge';
+import { setHydrationTimeZone } from './lib/intl';
 import { firstScreenPath, languageReady, settingsOf, startWithSettings } from './shell/first-screen';
 import { readsSessionOn } from './shell/public-paths';
 import { setHydrationViewport } from './shell/viewport';
@@ -42,17 +43,16 @@ const stopWatching = router.subscribe('onBeforeNavigate', (e) => {
  * be the same: the same session mode and the same settings. Then the viewport it was rendered for; null:
  * render afresh (React replaces the markup).
  */
-function serverMarkup(root: HTMLElement): { phone: boolean } | null {
+function serverMarkup(root: HTMLElement): { phone: boolean; timeZone: string | undefined } | null {
   const rendered = root.dataset.ssr;
   if (!rendered || !root.firstElementChild) return null;
   const mode = isEmbedded() ? 'embedded' : inIframe() ? 'waiting' : 'standalone';
   // (A tab session with a banner closed or the wizard offered: the document dropped the markup before it
   // painted, worker/document-render.ts rootGuardScript.)
   if (rendered !== mode || (root.dataset.ssrSettings === '1') !== (settings !== null)) return null;
-  // Dates written in another time zone than this browser's (worker/document-render.ts).
-  const zone = root.dataset.ssrTz;
-  if (zone && zone !== Intl.DateTimeFormat().resolvedOptions().timeZone) return null;
-  return { phone: root.dataset.ssrPhone === '1' };
+  // Dates are hydrated in the zone the Worker wrote them in (the request's), then written in the browser's
+  // (lib/intl.ts useTimeZone).
+  return { phone: root.dataset.ssrPhone === '1', timeZone: root.dataset.ssrTz || undefined };
 }
 
 const root = document.getElementById('root');
@@ -73,6 +73,7 @@ if (root) {
       // server defaults (admin/build/polaris-breakpoints.ts), and the router renders the shape it has on the
       // server; each component reads the browser's own values once it is hydrated.
       setHydrationViewport(server);
+      setHydrationTimeZone(server.timeZone);
       router.ssr = { manifest: undefined };
       hydrateRoot(
         root,

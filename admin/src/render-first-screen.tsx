@@ -29,14 +29,16 @@ export type FirstScreenInput = Omit<ServerRender, 'reads' | 'flagsRead' | 'timeZ
 
 /**
  * The screens rendered here: the shop's screens whose first render is what a merchant reads, and the
- * public ones. The launch and install screens (they act, then move on), the details screen (its item
- * comes with the navigation's history state) and the recommendations (their content loads as a lazy
- * part, which the server cannot wait for) are left to the browser.
+ * public ones. The launch and install screens (they act, then move on) and the recommendations (their
+ * content loads as a lazy part, which the server cannot wait for) are left to the browser. The details
+ * screen is rendered as a direct link opens it (its item comes with the navigation's history state:
+ * STATE_READ below).
  */
 export const SERVER_RENDERED = [
   '/main',
   '/guidance',
   '/image_optimisation',
+  '/image_optimisation_details',
   '/pricing',
   '/setting',
   '/privacy-policy',
@@ -44,6 +46,12 @@ export const SERVER_RENDERED = [
   '/cookieError',
   '/error',
 ];
+
+/**
+ * The history state a screen reads (the item a list row opened): the Worker renders the screen as a direct
+ * link opens it, without; a reload of it opened from the list has it, and the document drops the markup.
+ */
+const STATE_READ: Record<string, string[]> = { '/image_optimisation_details': ['prodId'] };
 
 /** The markup of the first screen, its language and whether it used the session's settings; null: not rendered. */
 export type FirstScreen = Declared.FirstScreen;
@@ -75,7 +83,8 @@ export const renderFirstScreen: typeof Declared.renderFirstScreen = async (
   // request's code runs before this render has read it.
   void i18next.changeLanguage(language); // the catalogue is loaded: i18next switches at once
   if (i18next.language !== language) return null;
-  const flagsRead = new Set<string>(pathname !== url.pathname && pathname === '/guidance' ? [GUIDE_OFFERED] : []);
+  const pathFlags = pathname !== url.pathname && pathname === '/guidance' ? [GUIDE_OFFERED] : [];
+  const flagsRead = new Set<string>(pathFlags);
   const env: ServerRender = { ...input, reads: { ...input.reads }, flagsRead, timeZone: input.timeZone || 'UTC' };
   const html = renderOnServer(env, () => renderToString(<AppRoot store={store} router={router} />));
   return {
@@ -84,5 +93,8 @@ export const renderFirstScreen: typeof Declared.renderFirstScreen = async (
     settings: info !== null,
     flags: [...flagsRead].map(flagKey),
     timeZone: env.timeZoneUsed ? env.timeZone : null,
+    path: pathname,
+    pathFlags: pathFlags.map(flagKey),
+    stateKeys: STATE_READ[pathname] ?? [],
   };
 };

@@ -39,6 +39,13 @@ const SCREEN_READS: Record<string, readonly string[]> = {
  */
 export const GUIDE_PENDING_TARGET: Record<string, string> = { '/main': '/guidance', '/setting': '/image_optimisation' };
 
+/**
+ * The paths the wizard's rule always leaves (screens/setting.tsx): the document carries only the target's
+ * reads. /main opens the wizard only on the tab session's first launch, which the Worker cannot know:
+ * both screens' reads come.
+ */
+export const GUIDE_PENDING_LEAVES = ['/setting'];
+
 /** Public screens that read the session for the merchant's language when there is one (shell/public-paths.ts). */
 const SESSION_LANGUAGE_PATHS = ['/404', '/privacy-policy'];
 
@@ -55,5 +62,7 @@ export function shopReadsFor(pathname: string, guidePending = false): string[] {
   const own = SCREEN_READS[path];
   if (!own) return SESSION_LANGUAGE_PATHS.includes(path) ? [SETTING_INFO] : [];
   const target = guidePending ? GUIDE_PENDING_TARGET[path] : undefined;
-  return [SETTING_INFO, ...own, ...(target ? (SCREEN_READS[target] ?? []) : [])];
+  const targetReads = target ? (SCREEN_READS[target] ?? []) : [];
+  if (target && GUIDE_PENDING_LEAVES.includes(path)) return [SETTING_INFO, ...targetReads];
+  return [SETTING_INFO, ...own, ...targetReads];
 }

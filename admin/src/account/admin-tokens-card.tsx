@@ -6,7 +6,7 @@ import { createAdminToken, getAdminTokens, revokeAdminToken, type AdminTokenInfo
 import { isEmbedded } from '../api/auth';
 import { useApiAction, useApiQuery } from '../api/query';
 import { useToast } from '../hooks/use-toast';
-import { formatDateTime as formatDate } from '../lib/intl';
+import { formatDateTime as formatDate, useTimeZone } from '../lib/intl';
 import './strings';
 
 // Shown after a click outside the Shopify admin: fetched then (issue 26: first-screen JavaScript).
@@ -24,6 +24,7 @@ const CreatedTokenLink = lazy(async () => ({ default: (await loadLink()).Created
  */
 export function AdminTokensCard() {
   const { t, i18n } = useTranslation();
+  const timeZone = useTimeZone();
   const toast = useToast();
   const list = useApiQuery({
     key: ['adminTokens'],
@@ -97,7 +98,7 @@ export function AdminTokensCard() {
               {token.current && <Badge tone="info">{t('setting.tokens.current')}</Badge>}
             </InlineStack>
             <Text as="span" variant="bodySm" tone="subdued">
-              {t('setting.tokens.expires', { date: formatDate(token.expires_at, i18n.language) })}
+              {t('setting.tokens.expires', { date: formatDate(token.expires_at, i18n.language, timeZone) })}
             </Text>
           </BlockStack>
           <Button tone="critical" variant="plain" loading={busy === token.id} onClick={() => void revoke(token.id)}>

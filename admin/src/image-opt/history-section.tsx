@@ -18,6 +18,7 @@ import { useApiAction } from '../api/query';
 import { usePlanLimitRefusal } from '../pricing/plan-limit';
 import { useToast } from '../hooks/use-toast';
 import { formatDate, HistoryStatusBadge, patternLabel, RowThumbnail } from './history-row-cells';
+import { useTimeZone } from '../lib/intl';
 import { DownloadButton } from './details/download-button';
 import { PagingFooter } from './paging-footer';
 import { readUploadImage } from './use-view-upload';
@@ -195,6 +196,7 @@ type RowProps = {
 /** One history row; renders again only when its own data, selection or layout changes. */
 const HistoryRowView = memo(function HistoryRowView({ row, index, selected, condensed, isUpload, onView, onDetails }: RowProps) {
   const { t, i18n } = useTranslation();
+  const timeZone = useTimeZone();
   return (
     <IndexTable.Row id={String(row.id)} position={index} selected={selected} disabled={row.is_delete === 1}>
       <RowCells
@@ -217,7 +219,7 @@ const HistoryRowView = memo(function HistoryRowView({ row, index, selected, cond
               {formatRatio(row.comp_ratio, i18n.language)}
             </Text>
           </Fragment>,
-          <Fragment key={5}>{formatDate(row.date, i18n.language)}</Fragment>,
+          <Fragment key={5}>{formatDate(row.date, i18n.language, timeZone)}</Fragment>,
           <Fragment key={6}>
             {/* the row itself toggles selection: the button must not. An upload that could not be made
                 smaller kept its original: there is nothing to compare. */}

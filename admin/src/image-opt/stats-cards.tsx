@@ -1,6 +1,6 @@
 import { BlockStack, Card, InlineGrid, InlineStack, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
-import { formatDay, formatNumber, formatSize } from '../lib/intl';
+import { formatDay, formatNumber, formatSize, useTimeZone } from '../lib/intl';
 import { formatRatio, quotaBarRed, quotaPercent, type OptSchedule } from './rules';
 import './strings';
 
@@ -59,6 +59,7 @@ export function QuotaBar({ label, used, all, red }: { label: string; used: numbe
 /** Total saved space, average saved space and percent, and the plan card with its quota bars. */
 export function StatsCards({ totals, quota, level }: { totals: Totals; quota: OptSchedule; level: number }) {
   const { t, i18n } = useTranslation();
+  const timeZone = useTimeZone();
   return (
     <InlineGrid columns={{ xs: 1, sm: 2, md: 4 }} gap="400">
       <Stat label={t('imageOpt.stats.totalSaved')} value={formatSize(totals.total_saved_size, i18n.language)} />
@@ -80,7 +81,7 @@ export function StatsCards({ totals, quota, level }: { totals: Totals; quota: Op
           )}
           {(quota.next_reset_at ?? 0) > 0 && (
             <Text as="p" variant="bodySm" tone="subdued">
-              {t('imageOpt.plan.nextReset', { date: formatDay(quota.next_reset_at ?? 0, i18n.language) })}
+              {t('imageOpt.plan.nextReset', { date: formatDay(quota.next_reset_at ?? 0, i18n.language, timeZone) })}
             </Text>
           )}
         </BlockStack>

@@ -1,5 +1,6 @@
 // Numbers, prices and dates in the merchant's interface language, through Intl. Our language codes (ge,
 // sp, dut, in, ...) are not all BCP 47 tags: the shared table maps each to the tag the browser knows.
+import { useSyncExternalStore } from 'react';
 import { LANGUAGES } from '../../../shared/languages';
 import { serverRender } from '../shell/render-env';
 
@@ -21,17 +22,41 @@ const numberFormat = (language: string, options: Intl.NumberFormatOptions = {}) 
   const tag = intlTag(language);
   return cached(`n ${tag} ${JSON.stringify(options)}`, () => new Intl.NumberFormat(tag, options));
 };
-const dateFormat = (language: string, options: Intl.DateTimeFormatOptions) => {
+const dateFormat = (language: string, options: Intl.DateTimeFormatOptions, timeZone: string | undefined) => {
   const tag = intlTag(language);
   // The Worker's render of the first screen has no browser time zone: it writes dates in the one Cloudflare
-  // places the request in, and says so on the document (the browser hydrates only in that same zone).
+  // places the request in, and says so on the document; the browser hydrates in that same zone
+  // (useTimeZone below), then writes them in its own.
   const server = serverRender();
   if (server) {
     server.timeZoneUsed = true;
     options = { ...options, timeZone: server.timeZone };
-  }
+  } else if (timeZone) options = { ...options, timeZone };
   return cached(`d ${tag} ${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(tag, options));
 };
+
+/** The zone the Worker wrote the document's dates in (main.tsx), read only while React hydrates them. */
+let hydratingZone: string | undefined;
+
+export function setHydrationTimeZone(zone: string | undefined): void {
+  hydratingZone = zone;
+}
+
+const noChange = () => () => {};
+
+/**
+ * The time zone a component writes its dates in (pass it to formatDateTime / formatDay): undefined, the
+ * browser's own, except while React hydrates the Worker's markup (issue 26), when it is the zone the
+ * Worker rendered with (the request's, which may differ from the browser's: a VPN, a trip, a dev server).
+ * React renders the component again right after hydrating it (a client-only value, as React recommends):
+ * the markup is kept, and the dates move to the browser's zone one render later.
+ */
+export const useTimeZone = (): string | undefined =>
+  useSyncExternalStore(
+    noChange,
+    () => undefined,
+    () => serverRender()?.timeZone ?? hydratingZone,
+  );
 
 const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
 const relativeFormat = (language: string) => {
@@ -115,17 +140,17 @@ export function formatPercent(percent: number, language = 'en'): string {
 }
 
 /** A moment (epoch ms or ISO) with date and time, as the merchant's language writes them; '' if unknown. */
-export function formatDateTime(value: number | string | null | undefined, language: string): string {
+export function formatDateTime(value: number | string | null | undefined, language: string, timeZone?: string): string {
   if (value === null || value === undefined || value === '') return '';
   const d = new Date(typeof value === 'number' ? value : String(value));
   if (Number.isNaN(d.getTime())) return '';
-  return dateFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+  return dateFormat(language, { dateStyle: 'medium', timeStyle: 'short' }, timeZone).format(d);
 }
 
 /** A calendar day (e.g. the next quota reset) in the merchant's language; '' when unknown. */
-export function formatDay(value: number, language: string): string {
+export function formatDay(value: number, language: string, timeZone?: string): string {
   if (!Number.isFinite(value) || value <= 0) return '';
-  return dateFormat(language, { dateStyle: 'long' }).format(new Date(value));
+  return dateFormat(language, { dateStyle: 'long' }, timeZone).format(new Date(value));
 }
 
 /**
@@ -133,7 +158,7 @@ export function formatDay(value: number, language: string): string {
  * "5 分前"); from a day on, the date and time instead. `now` is passed in, so a caller decides when the text
  * moves on.
  */
-export function formatTimeAgo(value: number, now: number, language: string): string {
+export function formatTimeAgo(value: number, now: number, language: string, timeZone?: string): string {
   const seconds = Math.max(0, Math.round((now - value) / 1000));
   const relative = relativeFormat(language);
   if (seconds < 45) return relative.format(0, 'second');
@@ -141,5 +166,5 @@ export function formatTimeAgo(value: number, now: number, language: string): str
   if (minutes < 60) return relative.format(-minutes, 'minute');
   const hours = Math.round(minutes / 60);
   if (hours < 24) return relative.format(-hours, 'hour');
-  return formatDateTime(value, language);
+  return formatDateTime(value, language, timeZone);
 }

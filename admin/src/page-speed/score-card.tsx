@@ -4,7 +4,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getPageSpeedHistory } from '../api/calls';
 import { useApiQuery } from '../api/query';
-import { formatDateTime, formatTimeAgo } from '../lib/intl';
+import { formatDateTime, formatTimeAgo, useTimeZone } from '../lib/intl';
 import { BAND_COLOURS, bandLegend, type Device } from '../lib/score-bands';
 import { languageAtom } from '../state/atoms';
 import { HISTORY_ASPECT, HISTORY_SERIES } from './score-history-shape';
@@ -34,6 +34,7 @@ export function ScoreCard() {
   const { score, checkedAt, pending, failure, upToDate, recheck, starting } = usePageSpeed();
   const [device, setDevice] = useState<Device>('pc');
   const now = useNow(CLOCK_TICK_MS);
+  const timeZone = useTimeZone();
   const failureText = failure
     ? t(`main.score.failed.${['password_protected', 'unreachable'].includes(failure) ? failure : 'unavailable'}`)
     : '';
@@ -80,8 +81,8 @@ export function ScoreCard() {
           {/* The line keeps its height while there is no time yet, so the card does not grow when it comes. */}
           <Text as="p" variant="bodySm" tone="subdued" alignment="center">
             {checkedAt && score && !pending ? (
-              <time dateTime={new Date(checkedAt).toISOString()} title={formatDateTime(checkedAt, language)}>
-                {t('main.score.checkedAt', { when: formatTimeAgo(checkedAt, now, language) })}
+              <time dateTime={new Date(checkedAt).toISOString()} title={formatDateTime(checkedAt, language, timeZone)}>
+                {t('main.score.checkedAt', { when: formatTimeAgo(checkedAt, now, language, timeZone) })}
               </time>
             ) : (
               '\u00a0'

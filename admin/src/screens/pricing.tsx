@@ -13,6 +13,7 @@ import { FreePlanCard, PaidPlanCard } from '../pricing/plan-cards';
 import { readPricing, type PricingData } from '../pricing/pricing-data';
 import { UsageCapCard } from '../pricing/usage-cap-card';
 import { priceLine } from '../pricing/price-line';
+import { useTimeZone } from '../lib/intl';
 import { isEmbedded } from '../api/auth';
 import { useToast } from '../hooks/use-toast';
 import { openTop } from '../lib/app-bridge';
@@ -31,6 +32,7 @@ const PricingDialogs = lazy(() => import('../pricing/pricing-dialogs').then((m) 
 /** /pricing: plans, quota selector, account info, discount countdown, downgrade confirmation. */
 export function PricingScreen() {
   const { t, i18n } = useTranslation();
+  const timeZone = useTimeZone();
   const toast = useToast();
   const setInfo = useSetAtom(settingInfoAtom);
   const [selected, setSelected] = useState(1);
@@ -78,7 +80,7 @@ export function PricingScreen() {
 
   return (
     <Page title={t('pricing.title')}>
-      <BillingResultBanner price={data?.current_price ? priceLine(data.current_price, t, i18n.language) : null} />
+      <BillingResultBanner price={data?.current_price ? priceLine(data.current_price, t, i18n.language, timeZone) : null} />
       {!data || !shown ? (
         <Card>
           <SkeletonBodyText lines={8} />

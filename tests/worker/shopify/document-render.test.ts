@@ -77,6 +77,47 @@ describe('the first screen rendered into the admin document', () => {
     const guard = /<div id="root"[^]*?<\/div><script nonce="([^"]+)">([^]*?)<\/script>/.exec(html);
     expect(guard?.[2]).toContain('"closed:guide-offered"');
     expect(res.headers.get('Content-Security-Policy')).toContain(`'nonce-${guard?.[1]}'`);
+    // The address moves to the wizard's first thing in <head> (before the preloads read it), unless the same flag is set.
+    const head = html.slice(0, html.indexOf('</head>'));
+    const move =
+      /^<!doctype html>\s*<html[^>]*>\s*<head>\s*<meta charset="UTF-8" \/><script nonce="([^"]+)">([^]*?)<\/script>/i.exec(head);
+    expect(move?.[1]).toBe(guard?.[1]);
+    expect(move?.[2]).toContain('history.replaceState(');
+    expect(move?.[2]).toContain('("/guidance",["closed:guide-offered"])');
+  });
+
+  it('a wizard-pending shop’s /setting: the image page, its address set before the preloads; a settled shop’s stays', async () => {
+    const a = await createShop({ setupGuidePending: true });
+    const { html } = await get(`/setting?authToken=${a.token}`);
+    expect(rootOf(html).inner).toContain(`>${escaped(en.screens.imageOptimisation.title)}<`);
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head).toMatch(/<meta charset="UTF-8" \/><script nonce="[^"]+">[^]*?\("\/image_optimisation",\[\]\)<\/script>/);
+    const done = await createShop({ setupGuidePending: false });
+    const settled = await get(`/setting?authToken=${done.token}`);
+    expect(rootOf(settled.html).inner).toContain(`>${escaped(en.screens.setting.title)}<`);
+    expect(settled.html).not.toContain('history.replaceState(');
+  });
+
+  it('renders the details screen as a direct link opens it, dropped when the history state carries an item', async () => {
+    const a = await createShop({ setupGuidePending: false });
+    const { html } = await get(`/image_optimisation_details?authToken=${a.token}`);
+    const root = rootOf(html);
+    expect(root.tag).toContain('data-ssr="standalone"');
+    expect(root.inner).toContain(`>${escaped(en.screens.imageOptimisationDetails.title)}<`);
+    expect(root.inner).toContain(escaped(en.imageOpt.history.empty));
+    const guard = /<div id="root"[^]*?<\/div><script nonce="[^"]+">([^]*?)<\/script>/.exec(html);
+    expect(guard?.[1]).toContain('history.state');
+    expect(guard?.[1]).toContain(',["prodId"])');
+  });
+
+  it('holds clicks and submits on the markup until the tree is live, in a script with the nonce', async () => {
+    const a = await createShop({ setupGuidePending: false });
+    const { res, html } = await get(`/main?authToken=${a.token}`);
+    const replay = /<script nonce="([^"]+)">(\(function\(r\)\{[^]*?)<\/script>/.exec(html.slice(html.indexOf('<div id="root"')));
+    expect(replay?.[2]).toContain("attributeFilter:['data-live']");
+    expect(res.headers.get('Content-Security-Policy')).toContain(`'nonce-${replay?.[1]}'`);
+    // Nothing rendered, nothing to hold.
+    expect((await get('/main')).html).not.toContain('data-live');
   });
 
   it('writes shop-given text as text: a Shopify user named </script><img onerror> on the settings screen', async () => {
