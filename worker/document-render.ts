@@ -108,22 +108,34 @@ export function screenPathScript(nonce: string, screen: RenderedScreen, document
  * Runs right after the rendered root (and its guard): a click or a submit on the Worker's markup before the
  * admin's tree is live (hydrated: app-root.tsx says `data-live` on the root) used to be lost, as the markup
  * answers nothing until then. They are held instead, their default prevented and no other listener run
- * (React's, attached at hydration, included: no double action), and replayed on the same elements once the
- * root says `data-live`: a click as the element's click(), a submit as requestSubmit(). Repeated clicks on
- * one element while waiting (a merchant clicking again because nothing moved) count once. An element the
- * admin did not keep (it rendered afresh over the markup) is dropped with its event. Angular's event
- * replay does the same for its hydration.
+ * (React's, attached at hydration, included: no double action), and replayed once the root says
+ * `data-live`: a click as a click on the same element (same keys and button), a submit as requestSubmit().
+ * Repeated clicks on one element while waiting (a merchant clicking again because nothing moved) count
+ * once. An element the admin replaced (a part rendered afresh over the markup) is found again by its place
+ * under the root, if the element there has the same tag and text; else its event is dropped. Angular's
+ * event replay does the same for its hydration. Inline, so it carries the nonce; no listener is left once
+ * the tree is live.
  */
 export function eventReplayScript(nonce: string): string {
   return (
     `<script nonce="${nonce}">(function(r){if(!r||!r.hasAttribute('data-ssr')||!window.MutationObserver)return;` +
-    `var q=[],t=['click','submit'];function h(e){if(r.hasAttribute('data-live'))return;e.preventDefault();` +
-    `e.stopImmediatePropagation();var l=q[q.length-1];if(e.type==='click'&&l&&l.t==='click'&&l.e===e.target)return;` +
-    `q.push({t:e.type,e:e.target,s:e.submitter})}for(var i=0;i<t.length;i++)r.addEventListener(t[i],h,true);` +
+    `var q=[],t=['click','submit'];` +
+    // where an element sits under the root: the index of each ancestor among its siblings
+    `function at(e){var a=[];for(;e&&e!==r;e=e.parentElement){var i=0,s=e;while((s=s.previousElementSibling))i++;` +
+    `a.unshift(i)}return a}` +
+    `function h(e){if(r.hasAttribute('data-live'))return;e.preventDefault();e.stopImmediatePropagation();` +
+    `var l=q[q.length-1],g=e.target;if(e.type==='click'&&l&&l.t==='click'&&l.e===g)return;` +
+    `q.push({t:e.type,e:g,p:at(g),x:g.textContent,s:e.submitter,m:{bubbles:true,cancelable:true,composed:true,` +
+    `view:window,detail:1,button:e.button,ctrlKey:e.ctrlKey,shiftKey:e.shiftKey,altKey:e.altKey,metaKey:e.metaKey,` +
+    `clientX:e.clientX,clientY:e.clientY}})}` +
+    `function find(x){if(x.e.isConnected&&r.contains(x.e))return x.e;var n=r;` +
+    `for(var i=0;n&&i<x.p.length;i++)n=n.children[x.p[i]];` +
+    `return n&&n!==r&&n.tagName===x.e.tagName&&n.textContent===x.x?n:null}` +
+    `for(var i=0;i<t.length;i++)r.addEventListener(t[i],h,true);` +
     `var o=new MutationObserver(function(){if(!r.hasAttribute('data-live'))return;o.disconnect();` +
-    `for(var i=0;i<t.length;i++)r.removeEventListener(t[i],h,true);for(var j=0;j<q.length;j++){var x=q[j];` +
-    `if(!x.e.isConnected||!r.contains(x.e))continue;try{if(x.t==='click')x.e.click();` +
-    `else if(x.e.requestSubmit)x.e.requestSubmit(x.s&&x.s.isConnected?x.s:undefined)}catch(e){}}q=[]});` +
+    `for(var i=0;i<t.length;i++)r.removeEventListener(t[i],h,true);var w=q;q=[];` +
+    `for(var j=0;j<w.length;j++){var x=w[j],n=find(x);if(!n)continue;try{if(x.t==='click')n.dispatchEvent(new MouseEvent('click',x.m));` +
+    `else if(n.requestSubmit)n.requestSubmit(x.s&&x.s.isConnected&&n.contains(x.s)?x.s:undefined)}catch(e){}}});` +
     `o.observe(r,{attributes:true,attributeFilter:['data-live']})})(document.getElementById('root'))</script>`
   );
 }
