@@ -100,7 +100,7 @@ async function clickBeforeLive(path: string) {
     const state = () =>
       page.evaluate(() => ({
         live: document.getElementById('root')!.hasAttribute('data-live'),
-        pressed: [...document.querySelectorAll('#root button[aria-pressed="true"]')].map((b) => b.textContent),
+        pressed: Array.from(document.querySelectorAll('#root button[aria-pressed="true"]'), (b) => b.textContent),
         clicks: (window as unknown as { __clicks: number }).__clicks,
       }));
     expect(await state(), 'the markup alone: held, nothing changed').toEqual({ live: false, pressed: ['Desktop'], clicks: 0 });
@@ -162,5 +162,7 @@ describe('the first screen rendered by the Worker, hydrated by the admin', () =>
     // timing): their markup paints first all the same.
     await check(`/image_optimisation?${token}`, 'Image Optimization', 'image-optimisation');
     await check(`/setting?${token}`, 'Settings', 'setting');
+    // A direct link to the details screen (no item in the history state): rendered as the browser opens it.
+    await check(`/image_optimisation_details?${token}`, 'Image optimization details', 'details');
   });
 });
