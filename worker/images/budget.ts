@@ -46,36 +46,23 @@ export const PNG_ROWS = { fixedBytes: 20 << 20, perInputByte: 2, perPixel: 1.3, 
 export const JPEG_STAGE_SLACK = 1.3;
 
 /**
- * Bounded lossy WebP (webp/libwebp.ts, our own libwebp 1.2.4 build): the original and the guard's decoded
- * candidate as YUV 4:2:0 pictures (1.5 B/px each, 2.5 with an alpha plane) plus the file copied into
- * the wasm heap and libwebp's encoder state; JS holds the original, the output and 16-row guard strips.
- * Measured wasm heap peaks (workerd, tests/worker/images/webp-large.test.ts' generator, guard raised
- * once): opaque 4 MP 16.3 MiB (4.3 B/px), 12 MP 40.5 MiB (3.5), 25 MP 79.9 MiB (3.35). Real transparency:
- * libwebp's lossless alpha encoder takes an ARGB copy of the alpha plane, its transform buffer and hash
- * chain: 1.9 MP 47.1 MiB, 4 MP 72.8 MiB, 12 MP 206 MiB (with the heap's growth slack): 20 B/px + 12 MB,
- * so transparent WebPs fit up to ~4.5 MP;
- * whether the alpha plane is really transparent is known only after decoding (webp/pipeline.ts).
- * A lossless (VP8L) original decodes through libwebp's whole-image ARGB buffer (4 B/px) beside the picture:
- * 4 MP 31.6 MiB = 8.3 B/px, so lossless originals fit up to ~11 MP.
+ * Bounded lossy WebP (webp/libwebp.ts, our own libwebp 1.2.4 build): the original as the encoder's YUV
+ * 4:2:0 picture (1.5 B/px, 2.5 with an alpha plane), the file copied into the wasm heap, libwebp's
+ * encoder state, and the guard's VP8 decoder (a few macroblock rows: the candidate is compared band by
+ * band, never held as a picture); JS holds the original, the output and 16-row guard strips. Real
+ * transparency costs the alpha plane only: our own VP8L alpha encoder (webp/alph.ts) reads the plane in
+ * place (a 1 MiB ring and a 256 KiB hash besides its output), where libwebp's needed ~20 B/px.
+ * A lossless (VP8L) original decodes through libwebp's whole-image ARGB buffer (4 B/px) beside the
+ * picture (libwebp's VP8L decoder; see the README's limits): 4 MP 31.6 MiB = 8.3 B/px, so lossless
+ * originals fit up to ~11 MP. Measured wasm heap peaks: see the README's Memory table.
  */
 export const WEBP_BOUNDED = {
   fixedBytes: 8 << 20,
   perPixel: 3.5,
   perPixelLosslessOriginal: 8.5,
   perPixelAlphaPlane: 1,
-  perPixelTransparent: 20,
-  fixedTransparentBytes: 12 << 20,
   perInputByte: 2,
 } as const;
-
-/** Peak of the bounded WebP path once the alpha plane turned out to hold transparency. */
-export function webpTransparentPeakBytes(header: HeaderInfo, inputBytes: number): number {
-  return (
-    WEBP_BOUNDED.fixedTransparentBytes +
-    header.width * header.height * WEBP_BOUNDED.perPixelTransparent +
-    inputBytes * WEBP_BOUNDED.perInputByte
-  );
-}
 
 /** JPEG pipelines are labels only: jpeg/pipeline.ts sizes them (jpegPeakBytes). */
 type JpegPipeline = 'jpegLossy' | 'jpegWatermark' | 'jpegStrip';

@@ -4,7 +4,7 @@
 /// <reference types="vite/client" />
 import { describe, expect, it } from 'vitest';
 import { optimiseImage } from '../../../worker/images';
-import { DEFAULT_BUDGET_BYTES, estimatePeakBytes, selectPath, webpTransparentPeakBytes } from '../../../worker/images/budget';
+import { DEFAULT_BUDGET_BYTES, estimatePeakBytes, selectPath } from '../../../worker/images/budget';
 import wasmModule from '../../../worker/images/codecs/libwebp.wasm';
 import recordedHash from '../../../worker/images/codecs/libwebp.wasm.sha256?raw';
 import {
@@ -43,7 +43,7 @@ async function sha256(b: Uint8Array): Promise<string> {
 }
 
 describe('libwebp.wasm', () => {
-  it('is the binary npm run build:codecs records (sha256 in libwebp.wasm.sha256), importing only js_emit', async () => {
+  it('is the binary npm run build:codecs records (sha256 in libwebp.wasm.sha256), importing only js_emit and js_rows', async () => {
     const url = Object.values(wasmBytes)[0]!;
     const bytes = Uint8Array.from(atob(url.slice(url.indexOf(',') + 1)), (c) => c.charCodeAt(0));
     expect(await sha256(bytes)).toBe(recordedHash.trim());
@@ -51,7 +51,7 @@ describe('libwebp.wasm', () => {
       WebAssembly.Module.imports(wasmModule)
         .map((i) => `${i.module}.${i.name}`)
         .sort(),
-    ).toEqual(['env.emscripten_notify_memory_growth', 'env.js_emit']);
+    ).toEqual(['env.emscripten_notify_memory_growth', 'env.js_emit', 'env.js_rows']);
   });
 });
 
@@ -104,8 +104,8 @@ describe('large WebP in the isolate (bounded libwebp path)', () => {
       libwebpPeakHeapBytes(true);
       const out = optimiseWebpBounded(input, 75, 'on');
       releaseLibwebp(0);
-      // Real transparency: libwebp's lossless alpha encoder dominates (~20 B/px), within budget.ts' figure.
-      expect(libwebpPeakHeapBytes(true)).toBeLessThan(webpTransparentPeakBytes(readHeader(input, 'webp'), input.length));
+      // Real transparency: our alpha encoder reads the plane in place, so the heap is the path's own estimate.
+      expect(libwebpPeakHeapBytes(true)).toBeLessThan(estimatePeakBytes('webpBounded', readHeader(input, 'webp'), input.length));
       expect(out.bytes.length).toBeLessThan(input.length);
       // The Y-plane strip guard scores what the whole-image guard scores on the decoded RGBA (luma on white + alpha).
       const whole = ssimScore(await decodeWebp(input), await decodeWebp(out.bytes), true);
@@ -127,15 +127,25 @@ describe('large WebP in the isolate (bounded libwebp path)', () => {
     },
   );
 
-  it('a transparent WebP whose alpha encoding would not fit is left unchanged with the reason', async () => {
+  it('a transparent WebP whose alpha plane cannot be held keeps the original, with the reason', async () => {
     const input = makeWebp(1600, 1200, 95, true);
-    const budgetBytes = 30 << 20; // the A plane fits (selectPath), the alpha encoder's ~18 B/px does not
-    expect(selectPath('webp', readHeader(input, 'webp'), input.length, lossy(75), budgetBytes)).toMatchObject({
-      path: 'wasm-rows',
-    });
+    const header = readHeader(input, 'webp');
+    // The path fits, but leaves no room for the alpha chunk: the original is kept (never larger).
+    const budgetBytes = estimatePeakBytes('webpBounded', header, input.length);
+    expect(selectPath('webp', header, input.length, lossy(75), budgetBytes)).toMatchObject({ path: 'wasm-rows' });
     const r = await optimiseImage(input, lossy(75), { budgetBytes });
-    expect(r).toMatchObject({ kind: 'unsupported', inputFormat: 'webp' });
-    expect('reason' in r && r.reason).toMatch(/transparency needs more memory/);
+    expect(r).toMatchObject({ kind: 'already-optimal', inputFormat: 'webp' });
+    expect('reason' in r && r.reason).toMatch(
+      /alpha plane alone compresses to .* MB, not smaller than the original; original kept/,
+    );
+    // With a watermark the output is needed: unchanged, with the reason.
+    const logo = pngOf(makeImage(100, 50, () => [255, 0, 0, 255]));
+    const settings = lossy(75, { watermark: { bytes: logo, position: 'b_r', heightFraction: 0.1, opacity: 1 } });
+    const w = await optimiseImage(input, settings, {
+      budgetBytes: estimatePeakBytes('webpBounded', header, input.length, settings),
+    });
+    expect(w).toMatchObject({ kind: 'unsupported', inputFormat: 'webp' });
+    expect('reason' in w && w.reason).toMatch(/alpha plane alone compresses to .* more than the isolate has left/);
     releaseLibwebp(0);
   });
 

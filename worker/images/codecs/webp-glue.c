@@ -5,18 +5,26 @@
  * picture's planes (no RGBA anywhere), the lossy encoder reads it from there, and its output is pushed
  * to the host in chunks (no growing output buffer in the heap). The guard decodes the candidate into a
  * second picture of the same size and the host compares the two Y (+A) planes strip by strip.
+ * A picture with real transparency is encoded as colour only (VP8, no ALPH): the host writes the alpha
+ * plane itself (webp/alph.ts, a two-pass VP8L encoder over the plane in place) and assembles the file,
+ * since libwebp's alpha encoder holds an ARGB copy of the plane and a hash chain over it (~20 B/px).
+ * The guard's candidate is decoded by the VP8 decoder row band by row band (wb_decode_rows): the host
+ * gets the Y rows as they come and compares them strip by strip, so no second picture is held.
  * Imports:
- *   env.js_emit(stream, buf, len)   a chunk of encoder output
+ *   env.js_emit(stream, buf, len)             a chunk of encoder output
+ *   env.js_rows(stream, y, y_stride, y0, n)   rows [y0, y0 + n) of a decoded VP8 luma plane
  */
 #include <stdlib.h>
 #include <string.h>
 #include "src/webp/decode.h"
 #include "src/webp/encode.h"
+#include "src/dec/vp8_dec.h"
 
 #define IMPORT(n) __attribute__((import_module("env"), import_name(#n)))
 #define EXPORT(n) __attribute__((export_name(#n)))
 
 IMPORT(js_emit) extern void js_emit(int stream, const unsigned char *buf, int len);
+IMPORT(js_rows) extern void js_rows(int stream, const unsigned char *y, int y_stride, int y0, int n);
 
 EXPORT(wb_malloc) void *wb_malloc(int n) { return malloc((size_t)n); }
 EXPORT(wb_free) void wb_free(void *p) { free(p); }
@@ -129,9 +137,19 @@ static int write_chunks(const uint8_t *data, size_t size, const WebPPicture *pic
 /*
  * Lossy encode of the picture at `quality` with libwebp's defaults (method 4, as the whole-image path;
  * alpha compressed losslessly with filtering). Output goes to the host stream. Returns 0 or a
- * WebPEncodingError. `exact` keeps the colour under fully transparent pixels.
+ * WebPEncodingError. `exact` keeps the colour under fully transparent pixels. `colour_only`: the alpha
+ * plane is left out of the output (a VP8-only file), after the colour under fully transparent areas was
+ * flattened exactly as libwebp does when it encodes the alpha itself (unless `exact`): the VP8 data are
+ * then the bytes libwebp would have written beside its ALPH chunk.
  */
-EXPORT(wb_encode) int wb_encode(WebPPicture *pic, float quality, int method, int exact, int stream) {
+EXPORT(wb_encode) int wb_encode(WebPPicture *pic, float quality, int method, int exact, int stream, int colour_only) {
+  uint8_t *const a = pic->a;
+  const WebPEncCSP csp = pic->colorspace;
+  if (colour_only && a != NULL) {
+    if (!exact) WebPCleanupTransparentArea(pic);
+    pic->a = NULL;
+    pic->colorspace = WEBP_YUV420;
+  }
   WebPConfig config;
   if (!WebPConfigInit(&config)) return -1;
   config.quality = quality;
@@ -150,5 +168,32 @@ EXPORT(wb_encode) int wb_encode(WebPPicture *pic, float quality, int method, int
   free(o);
   pic->writer = NULL;
   pic->custom_ptr = NULL;
+  pic->a = a;
+  pic->colorspace = csp;
   return err;
+}
+
+static int put_rows(const VP8Io *io) {
+  js_rows(*(const int *)io->opaque, io->y, io->y_stride, io->mb_y, io->mb_h);
+  return 1;
+}
+
+/*
+ * Decodes a VP8 bitstream (the payload of a "VP8 " chunk) band by band, handing each band's luma rows to
+ * the host (js_rows); the decoder keeps a few macroblock rows only. Returns a VP8StatusCode (0 = OK).
+ */
+EXPORT(wb_decode_rows) int wb_decode_rows(const uint8_t *data, int size, int stream) {
+  VP8Io io;
+  if (!VP8InitIo(&io)) return -1;
+  VP8Decoder *dec = VP8New();
+  if (dec == NULL) return VP8_STATUS_OUT_OF_MEMORY;
+  io.data = data;
+  io.data_size = (size_t)size;
+  io.opaque = &stream;
+  io.put = put_rows;
+  int st = VP8_STATUS_OK;
+  if (!VP8GetHeaders(dec, &io) || !VP8Decode(dec, &io)) st = VP8Status(dec);
+  if (st == VP8_STATUS_OK && VP8Status(dec) != VP8_STATUS_OK) st = VP8Status(dec);
+  VP8Delete(dec);
+  return st;
 }

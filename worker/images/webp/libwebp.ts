@@ -2,8 +2,12 @@
 // without emscripten's JS glue: the bounded WebP path for WebPs too large for jSquash (which holds the
 // image as RGBA several times, ~30 B/px). Here the image lives in the heap once, as the encoder's own
 // YUV 4:2:0 picture (1.5 B/px, 2.5 with alpha): the original is decoded straight into its planes, the
-// lossy encoder reads it there and pushes its output out in 64 KB chunks, and the guard decodes the
-// candidate into a second picture and compares the Y (+A) planes strip by strip (guard/strip-guard.ts).
+// lossy encoder reads it there and pushes its output out in 64 KB chunks, and the guard has the
+// candidate's VP8 data decoded band by band and compares its Y rows with the picture's strip by strip
+// (guard/strip-guard.ts): no second picture. Real transparency: libwebp encodes the colour only (VP8),
+// the alpha plane is written by our own bounded VP8L encoder (webp/alph.ts) from the plane in place,
+// and the file is assembled here (webp/container.ts); the alpha is lossless, so the guard takes the
+// picture's alpha plane for both sides.
 //
 // Why Y planes suffice for the guard: its metric is block SSIM on luma (0.299 R + 0.587 G + 0.114 B);
 // for BT.601 YUV -> RGB that sum is 255/219 (Y - 16) (the chroma terms cancel), so expanding Y to full
@@ -15,6 +19,8 @@ import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_STEP, type GuardMode, type Gu
 import { GUARD_SSIM_FLOOR } from '../guard/perceptual';
 import { createStripGuard } from '../guard/strip-guard';
 import { RowResizer } from '../pixels/resize';
+import { encodeAlph, type AlphEncodeStats } from './alph';
+import { assembleWithAlpha, vp8Payload } from './container';
 
 const PAGE = 65536;
 const STRIP = 16;
@@ -29,24 +35,31 @@ type Exports = {
   wb_pic_free(pic: number): void;
   wb_pic_planes(pic: number): number;
   wb_decode_into(data: number, size: number, pic: number): number;
-  wb_encode(pic: number, quality: number, method: number, exact: number, stream: number): number;
+  wb_encode(pic: number, quality: number, method: number, exact: number, stream: number, colourOnly: number): number;
+  wb_decode_rows(data: number, size: number, stream: number): number;
 };
+
+/** Rows [y0, y0 + n) of a decoded luma plane at `ptr` in the heap, `stride` apart. */
+type RowsHandler = (heap: Uint8Array, ptr: number, stride: number, y0: number, n: number) => void;
 
 export class LibwebpError extends Error {
   override name = 'LibwebpError';
 }
 
-type State = { ex: Exports; outputs: Map<number, Uint8Array[]>; nextStream: number };
+type State = { ex: Exports; outputs: Map<number, Uint8Array[]>; rows: Map<number, RowsHandler>; nextStream: number };
 let current: State | null = null;
 let peakHeap = 0;
 
 function instance(): State {
   if (current) return current;
-  const state: State = { ex: null as unknown as Exports, outputs: new Map(), nextStream: 1 };
+  const state: State = { ex: null as unknown as Exports, outputs: new Map(), rows: new Map(), nextStream: 1 };
   const imports = {
     env: {
       js_emit(stream: number, buf: number, len: number): void {
         state.outputs.get(stream)?.push(new Uint8Array(state.ex.memory.buffer).slice(buf, buf + len));
+      },
+      js_rows(stream: number, y: number, stride: number, y0: number, n: number): void {
+        state.rows.get(stream)?.(new Uint8Array(state.ex.memory.buffer), y, stride, y0, n);
       },
       emscripten_notify_memory_growth() {},
     },
@@ -242,13 +255,26 @@ export class WebpPicture {
     }
   }
 
-  /** Lossy encode at `quality` (libwebp's defaults, method 4 as the whole-image path). */
-  encode(quality: number, opts: { method?: number; exact?: boolean } = {}): Uint8Array {
+  /** Plane pointers and strides (stable while the picture lives; views must be made from the current buffer). */
+  planePointers(): { y: number; yStride: number; a: number; aStride: number } {
+    const { ex } = instance();
+    const i = new Int32Array(ex.memory.buffer, ex.wb_pic_planes(this.pic), 7);
+    return { y: i[0]!, yStride: i[1]!, a: this.alpha ? i[5]! : 0, aStride: i[6]! };
+  }
+
+  /**
+   * Lossy encode at `quality` (libwebp's defaults, method 4 as the whole-image path). `colourOnly`: the
+   * alpha plane is left out (a VP8-only file; the colour under fully transparent areas flattened as
+   * libwebp does with alpha, unless `exact`).
+   */
+  encode(quality: number, opts: { method?: number; exact?: boolean; colourOnly?: boolean } = {}): Uint8Array {
     const s = instance();
     const stream = s.nextStream++;
     s.outputs.set(stream, []);
     try {
-      const err = guarded((ex) => ex.wb_encode(this.pic, quality, opts.method ?? 4, opts.exact ? 1 : 0, stream));
+      const err = guarded((ex) =>
+        ex.wb_encode(this.pic, quality, opts.method ?? 4, opts.exact ? 1 : 0, stream, opts.colourOnly ? 1 : 0),
+      );
       if (err !== 0) throw new LibwebpError(`WebP encode failed (error ${err}${err === 1 ? ': out of memory' : ''})`);
       const chunks = s.outputs.get(stream)!;
       const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
@@ -269,9 +295,27 @@ export class WebpPicture {
   }
 }
 
-/** The image needs more memory than the isolate budget allows (known only after decoding). */
-export class WebpTooLarge extends LibwebpError {
-  override name = 'WebpTooLarge';
+/**
+ * Decodes a VP8 bitstream (a "VP8 " chunk's payload) band by band: `onRows` gets the luma rows in order
+ * (views into the heap, valid during the call). The decoder holds a few macroblock rows, not the image.
+ */
+export function decodeVp8Rows(vp8: Uint8Array, onRows: RowsHandler): void {
+  const s = instance();
+  const stream = s.nextStream++;
+  s.rows.set(stream, onRows);
+  try {
+    guarded((ex) => {
+      const p = toHeap(ex, vp8);
+      try {
+        const st = ex.wb_decode_rows(p, vp8.length, stream);
+        if (st !== 0) throw new LibwebpError(`VP8 decode failed (status ${st})`);
+      } finally {
+        ex.wb_free(p);
+      }
+    });
+  } finally {
+    s.rows.delete(stream);
+  }
 }
 
 function hasTransparency(pic: WebpPicture): boolean {
@@ -293,47 +337,67 @@ export function pictureBytes(width: number, height: number, alpha: boolean): num
 /** Limited-range Y -> full-range luma, as the decoder's RGB would give it. */
 const LUMA = Uint8Array.from({ length: 256 }, (_, y) => Math.max(0, Math.min(255, Math.round(((y - 16) * 255) / 219))));
 
-/** Strip-by-strip block-SSIM of the candidate picture against the original (luma, + alpha on white). */
-function compare(orig: WebpPicture, cand: WebpPicture): number {
+/**
+ * Strip-by-strip block-SSIM of a candidate against the picture (luma, + alpha on white when the picture
+ * has an alpha plane). The candidate's VP8 data are decoded band by band (decodeVp8Rows) and its Y rows
+ * collected into 16-row strips; its alpha is the picture's (the alpha plane is stored losslessly).
+ */
+function compare(orig: WebpPicture, candVp8: Uint8Array): number {
   const { width, height, alpha } = orig;
   const guard = createStripGuard({ width, height, level: alpha ? 'luma+alpha' : 'luma' });
   const ch = alpha ? 4 : 1;
   const a = new Uint8Array(STRIP * width * ch);
   const b = new Uint8Array(STRIP * width * ch);
-  const po = orig.planes();
-  const pc = cand.planes();
-  for (let y0 = 0; y0 < height; y0 += STRIP) {
-    const n = Math.min(STRIP, height - y0);
-    for (const [p, out] of [
-      [po, a],
-      [pc, b],
-    ] as const) {
-      for (let r = 0; r < n; r++) {
-        const yRow = (y0 + r) * p.yStride;
-        const o = r * width * ch;
-        if (ch === 1) {
-          for (let x = 0; x < width; x++) out[o + x] = LUMA[p.y[yRow + x]!]!;
-        } else {
-          const aRow = (y0 + r) * p.aStride;
-          for (let x = 0; x < width; x++) {
-            const l = LUMA[p.y[yRow + x]!]!;
-            const i = o + x * 4;
-            out[i] = l;
-            out[i + 1] = l;
-            out[i + 2] = l;
-            out[i + 3] = p.a![aRow + x]!;
-          }
+  const po = orig.planePointers();
+  let y0 = 0; // first row of the strip being collected
+  let filled = 0; // candidate rows in it
+  const flush = (heap: Uint8Array) => {
+    for (let r = 0; r < filled; r++) {
+      const yRow = po.y + (y0 + r) * po.yStride;
+      const o = r * width * ch;
+      if (ch === 1) {
+        for (let x = 0; x < width; x++) a[o + x] = LUMA[heap[yRow + x]!]!;
+      } else {
+        const aRow = po.a + (y0 + r) * po.aStride;
+        for (let x = 0; x < width; x++) {
+          const l = LUMA[heap[yRow + x]!]!;
+          const i = o + x * 4;
+          a[i] = l;
+          a[i + 1] = l;
+          a[i + 2] = l;
+          a[i + 3] = b[i + 3] = heap[aRow + x]!;
         }
       }
     }
-    guard.push(a, b, n, ch);
-  }
+    guard.push(a, b, filled, ch);
+    y0 += filled;
+    filled = 0;
+  };
+  decodeVp8Rows(candVp8, (heap, ptr, stride, ry, n) => {
+    if (ry !== y0 + filled) throw new LibwebpError(`VP8 rows out of order (${ry}, expected ${y0 + filled})`);
+    for (let r = 0; r < n; r++) {
+      const src = ptr + r * stride;
+      const o = filled * width * ch;
+      if (ch === 1) for (let x = 0; x < width; x++) b[o + x] = LUMA[heap[src + x]!]!;
+      else
+        for (let x = 0; x < width; x++) {
+          const l = LUMA[heap[src + x]!]!;
+          const i = o + x * 4;
+          b[i] = l;
+          b[i + 1] = l;
+          b[i + 2] = l;
+        }
+      if (++filled === STRIP) flush(heap);
+    }
+  });
+  if (filled > 0) flush(new Uint8Array(instance().ex.memory.buffer));
+  if (y0 !== height) throw new LibwebpError(`VP8 decode gave ${y0} of ${height} rows`);
   return guard.result().score;
 }
 
 /** Heap estimate of optimiseWebpBounded for a width x height image (see budget.ts WEBP_BOUNDED). */
 export function boundedWebpHeapBytes(width: number, height: number, alpha: boolean, inputBytes: number): number {
-  return pictureBytes(width, height, alpha) * 2 + inputBytes + (4 << 20);
+  return pictureBytes(width, height, alpha) + inputBytes + (4 << 20) + width * height;
 }
 
 /**
@@ -367,15 +431,29 @@ function resizedPicture(full: WebpPicture, to: { width: number; height: number }
   }
 }
 
+/** The alpha plane alone, written losslessly, is larger than the caller can use (see `alphaMaxBytes`). */
+export class AlphaTooLarge extends LibwebpError {
+  override name = 'AlphaTooLarge';
+  constructor(readonly alphBytes: number) {
+    super(`the alpha plane alone compresses to ${alphBytes} bytes`);
+  }
+}
+
 export function optimiseWebpBounded(
   input: Uint8Array,
   quality: number,
   guard: GuardMode,
   opts: {
-    transparentFits?: () => boolean;
     draw?: (pic: WebpPicture) => void;
     /** Resize on request: the picture is resized (pixels/resize.ts, through RGBA rows) before anything else. */
     resize?: { width: number; height: number } | null;
+    /**
+     * Real transparency: the largest ALPH payload worth writing (known after the first pass, before any
+     * output is held); above it AlphaTooLarge is thrown. Default: the input's size (never larger).
+     */
+    alphaMaxBytes?: number;
+    /** Receives how the alpha plane was written (tests, bench). */
+    onAlpha?: (stats: AlphEncodeStats & { bytes: number }) => void;
   } = {},
 ): GuardedOutput & { width: number; height: number } {
   const f0 = readWebpFeatures(input);
@@ -392,35 +470,41 @@ export function optimiseWebpBounded(
       full.free();
     }
     const f = { ...f0, width: orig.width, height: orig.height };
-    // Real transparency costs libwebp's lossless alpha encoder ~20 B/px (an ARGB copy of the alpha plane,
-    // its transform buffer and hash chain); an all-opaque alpha plane is dropped by the encoder for free.
-    if (f.hasAlpha && opts.transparentFits && hasTransparency(orig) && !opts.transparentFits()) {
-      throw new WebpTooLarge(
-        `WebP of ${((f.width * f.height) / 1e6).toFixed(1)} MP with transparency needs more memory than the isolate has (libwebp's alpha encoder); left unchanged`,
-      );
-    }
     // A watermark is drawn into the picture: the guard then compares against the watermarked source.
     opts.draw?.(orig);
-    let q = quality;
-    let bytes = orig.encode(q);
-    if (guard === 'off') return { bytes, qualityUsed: q, score: null, raised: false, width: f.width, height: f.height };
-    const score = (out: Uint8Array) => {
-      const cand = new WebpPicture(f.width, f.height, f.hasAlpha);
-      try {
-        cand.decode(out);
-        return compare(orig, cand);
-      } finally {
-        cand.free();
+    // Real transparency: libwebp writes the colour only, the alpha plane is ours (webp/alph.ts: two passes
+    // over the plane in place, ~1.3 MiB besides the output), written once for every quality tried. An
+    // all-opaque alpha plane is dropped by libwebp itself.
+    let alph: Uint8Array | null = null;
+    if (f.hasAlpha && hasTransparency(orig)) {
+      const { a, aStride } = orig.planes();
+      const out = encodeAlph(
+        { data: a!, stride: aStride, width: f.width, height: f.height },
+        { maxBytes: opts.alphaMaxBytes ?? input.length },
+      );
+      if (!out.bytes) throw new AlphaTooLarge(out.size);
+      alph = out.bytes;
+      opts.onAlpha?.({ ...out.stats, bytes: out.size });
+    }
+    const encode = (q: number): { file: Uint8Array; vp8: Uint8Array } => {
+      if (!alph) {
+        const file = orig.encode(q);
+        return { file, vp8: vp8Payload(file) };
       }
+      const vp8 = vp8Payload(orig.encode(q, { colourOnly: true }));
+      return { file: assembleWithAlpha(vp8, alph, f.width, f.height), vp8 };
     };
-    let s = score(bytes);
+    let q = quality;
+    let out = encode(q);
+    if (guard === 'off') return { bytes: out.file, qualityUsed: q, score: null, raised: false, width: f.width, height: f.height };
+    let s = compare(orig, out.vp8);
     const ceiling = Math.min(GUARD_MAX_QUALITY, quality + GUARD_MAX_RAISE);
     while (guard === 'on' && s < GUARD_SSIM_FLOOR && q < ceiling) {
       q = Math.min(ceiling, q + GUARD_STEP);
-      bytes = orig.encode(q);
-      s = score(bytes);
+      out = encode(q);
+      s = compare(orig, out.vp8);
     }
-    return { bytes, qualityUsed: q, score: s, raised: q !== quality, width: f.width, height: f.height };
+    return { bytes: out.file, qualityUsed: q, score: s, raised: q !== quality, width: f.width, height: f.height };
   } finally {
     orig.free();
   }

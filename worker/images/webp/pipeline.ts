@@ -9,9 +9,9 @@ import { resizedSize, resizeRgbaImage } from '../pixels/resize';
 import type { HeaderInfo } from '../sniff';
 import type { EngineSettings } from '../types';
 import { applyWatermark, placeLogo, type PlacedWatermark } from '../pixels/watermark';
-import { DEFAULT_BUDGET_BYTES, webpTransparentPeakBytes } from '../budget';
+import { DEFAULT_BUDGET_BYTES, estimatePeakBytes } from '../budget';
 import { UnsupportedInput } from '../jpeg/pipeline';
-import { optimiseWebpBounded, WebpTooLarge, type WebpPicture } from './libwebp';
+import { AlphaTooLarge, optimiseWebpBounded, type WebpPicture } from './libwebp';
 
 export async function webpCandidates(
   input: Uint8Array,
@@ -45,7 +45,8 @@ export async function webpCandidates(
 
 /**
  * WebPs beyond jSquash's budget (lossy mode, with or without watermark; budget.ts picks this): our libwebp build
- * decodes into the encoder's YUV picture and guards strip by strip (webp/libwebp.ts): ~3.4 B/px, ~20 B/px with real transparency.
+ * decodes into the encoder's YUV picture and guards strip by strip (webp/libwebp.ts); real transparency
+ * is written by our own bounded alpha encoder (webp/alph.ts). Memory: budget.ts WEBP_BOUNDED.
  */
 export async function largeWebpCandidates(
   input: Uint8Array,
@@ -58,16 +59,28 @@ export async function largeWebpCandidates(
   const target = resizedSize(header.width, header.height, s.resizeLongSide);
   const sized = target ? { ...header, ...target } : header;
   const placed = s.watermark ? await placeLogo(s.watermark, sized.width, sized.height) : null;
+  // The alpha plane is written once its size is counted: without a watermark an ALPH chunk as large as
+  // the original cannot make the file smaller (never larger: the original stays); with one, the output
+  // is needed, and the JS holds the chunk and the assembled file within what the budget leaves.
+  const leftForAlpha = Math.floor((budgetBytes - estimatePeakBytes('webpBounded', header, input.length, s)) / 2);
   let out;
   try {
     out = optimiseWebpBounded(input, s.quality, guard, {
-      transparentFits: () => webpTransparentPeakBytes(sized, input.length) <= budgetBytes,
       draw: placed ? (pic) => drawOnPicture(pic, placed) : undefined,
       resize: target,
+      alphaMaxBytes: placed ? Math.max(0, leftForAlpha) : Math.min(input.length, Math.max(0, leftForAlpha)),
     });
   } catch (e) {
-    if (e instanceof WebpTooLarge) throw new UnsupportedInput(e.message);
-    throw e;
+    if (!(e instanceof AlphaTooLarge)) throw e;
+    const mb = (e.alphBytes / 2 ** 20).toFixed(1);
+    if (placed)
+      throw new UnsupportedInput(
+        `WebP with transparency: its alpha plane alone compresses to ${mb} MB, more than the isolate has left beside the image; left unchanged`,
+      );
+    return {
+      best: null,
+      note: `WebP with transparency: its alpha plane alone compresses to ${mb} MB, not smaller than the original; original kept`,
+    };
   }
   return {
     best: {
