@@ -49,16 +49,20 @@ export const JPEG_STAGE_SLACK = 1.3;
  * Bounded lossy WebP (webp/libwebp.ts, our own libwebp 1.2.4 build): the original as the encoder's YUV
  * 4:2:0 picture (1.5 B/px, 2.5 with an alpha plane), the file copied into the wasm heap, libwebp's
  * encoder state, and the guard's VP8 decoder (a few macroblock rows: the candidate is compared band by
- * band, never held as a picture); JS holds the original, the output and 16-row guard strips. Real
- * transparency costs the alpha plane only: our own VP8L alpha encoder (webp/alph.ts) reads the plane in
- * place (a 1 MiB ring and a 256 KiB hash besides its output), where libwebp's needed ~20 B/px.
+ * band, never held as a picture); JS holds the original, the output and 16-row guard strips.
+ * Measured wasm heap peaks (workerd; tests/worker/images/webp-large.test.ts and webp-alpha-large.test.ts):
+ * opaque 25 MP 68.0 MiB (2.85 B/px with the file), hence perPixel 2.8 (the file counted apart). Real
+ * transparency costs the A plane (1 B/px) and nothing whole besides: the original's ALPH chunk is decoded
+ * by our windowed VP8L decoder (webp/vp8l-dec.ts) straight into the plane (libwebp's alpha decoder held
+ * its own plane and index buffer, 2 B/px), and our own VP8L alpha encoder (webp/alph.ts) reads the plane
+ * in place (libwebp's needed ~20 B/px); JS holds the decoder's 4 MiB window or the encoder's 1.5 MiB of
+ * ring and hash, and the ALPH chunk. 25 MP with a cut-out's alpha: heap 89.9 MiB (3.8 B/px) + JS 4.1 MiB.
  * A lossless (VP8L) original decodes through libwebp's whole-image ARGB buffer (4 B/px) beside the
- * picture (libwebp's VP8L decoder; see the README's limits): 4 MP 31.6 MiB = 8.3 B/px, so lossless
- * originals fit up to ~11 MP. Measured wasm heap peaks: see the README's Memory table.
+ * picture: 4 MP 31.6 MiB = 8.3 B/px, so lossless originals fit up to ~11 MP.
  */
 export const WEBP_BOUNDED = {
   fixedBytes: 8 << 20,
-  perPixel: 3.5,
+  perPixel: 2.8,
   perPixelLosslessOriginal: 8.5,
   perPixelAlphaPlane: 1,
   perInputByte: 2,

@@ -7,25 +7,9 @@ import { assembleWithAlpha, vp8Payload, webpChunks } from '../../../worker/image
 import { WebpPicture, decodeVp8Rows, readWebpFeatures, releaseLibwebp } from '../../../worker/images/webp/libwebp';
 import { decodeWebp } from '../../../worker/images/jsquash';
 import { grainyUpscaleStrips } from './helpers';
+import { ALPHAS } from './alpha-planes';
 
 type AlphaGen = (x: number, y: number, w: number, h: number) => number;
-
-/** Alpha planes a shop meets: cut-outs with soft edges, ramps, shadows, binary masks, noise. */
-export const ALPHAS: Record<string, AlphaGen> = {
-  // A product cut-out: an ellipse, opaque inside, a 3-pixel anti-aliased edge, transparent outside.
-  cutout: (x, y, w, h) => {
-    const d = Math.hypot((x - w / 2) / (w * 0.4), (y - h / 2) / (h * 0.42)) - 1;
-    return Math.max(0, Math.min(255, Math.round(((-d * Math.min(w, h) * 0.4) / 3) * 255)));
-  },
-  // A soft drop shadow: radial falloff (many levels), the case gradient filtering is for.
-  shadow: (x, y, w, h) => Math.max(0, Math.min(255, Math.round(255 - Math.hypot(x - w / 2, y - h / 2) * (400 / Math.min(w, h))))),
-  ramp: (x, _y, w) => (x < w / 4 ? 0 : Math.min(255, Math.round(((x - w / 4) / (w / 2)) * 255))),
-  binary: (x, y) => (((x >> 5) ^ (y >> 4)) & 1 ? 255 : 0),
-  // Text-like: a few levels in small shapes.
-  levels: (x, y) => [0, 64, 128, 255][((x * 7) ^ (y * 3)) & 3 & ((x >> 3) & (y >> 2) & 1 ? 3 : 0)]!,
-  noise: (x, y) => (Math.imul((x * 73856093) ^ (y * 19349663), 2654435761) >>> 24) & 0xff,
-  constant: () => 128,
-};
 
 function alphaPlane(w: number, h: number, gen: AlphaGen): Uint8Array {
   const a = new Uint8Array(w * h);
@@ -157,5 +141,29 @@ describe('bounded VP8L alpha encoder (webp/alph.ts)', () => {
     expect(next).toBe(H);
     expect(got).toEqual(want);
     releaseLibwebp(0);
+  });
+});
+
+describe('alpha bytes against libwebp (method 4, its default alpha settings)', () => {
+  it('on the alpha kinds above at 1.5 MP', { timeout: 120_000 }, () => {
+    const [W, H] = [1500, 1000];
+    const rows: string[] = [];
+    for (const [name, gen] of Object.entries(ALPHAS)) {
+      const pic = photoPicture(W, H, gen);
+      const theirs = chunk(pic.encode(75), 'ALPH')!.length;
+      const { a, aStride } = pic.planes();
+      const t0 = Date.now();
+      const ours = encodeAlph({ data: a!, stride: aStride, width: W, height: H });
+      const ms = Date.now() - t0;
+      pic.free();
+      releaseLibwebp(0);
+      rows.push(
+        `${name}: libwebp ${theirs} B, ours ${ours.size} B (${(ours.size / theirs).toFixed(3)}x, ${ours.stats.filter}, ${ms} ms)`,
+      );
+      // Measured 2026-11-28: cut-out 1.30x, shadow 0.89x, ramp 0.10x, binary 1.31x, levels 2.36x (723 B),
+      // noise 1.00x, constant 1.10x; a regression of the tokeniser shows here.
+      expect(ours.size, name).toBeLessThanOrEqual(theirs * 1.35 + 512);
+    }
+    console.log(rows.join('\n'));
   });
 });

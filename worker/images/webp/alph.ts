@@ -28,7 +28,7 @@ export type AlphaPlaneView = { data: Uint8Array; stride: number; width: number; 
 const CODE_LENGTH_ORDER = [17, 18, 0, 1, 2, 3, 4, 5, 16, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 /** The 2-D distance map (RFC 9649, 4.2.2): code i + 1 is (xi, yi), distance xi + yi * width. */
 // prettier-ignore
-const DISTANCE_MAP = [
+export const DISTANCE_MAP = [
   0, 1, 1, 0, 1, 1, -1, 1, 0, 2, 2, 0, 1, 2, -1, 2, 2, 1, -2, 1, 2, 2, -2, 2, 0, 3, 3, 0, 1, 3, -1, 3,
   3, 1, -3, 1, 2, 3, -2, 3, 3, 2, -3, 2, 0, 4, 4, 0, 1, 4, -1, 4, 4, 1, -4, 1, 3, 3, -3, 3, 2, 4, -2, 4,
   4, 2, -4, 2, 0, 5, 3, 4, -3, 4, 4, 3, -4, 3, 5, 0, 1, 5, -1, 5, 5, 1, -5, 1, 2, 5, -2, 5, 5, 2, -5, 2,
@@ -47,8 +47,18 @@ const MIN_MATCH = 3;
 const RING_BITS = 20;
 const RING = 1 << RING_BITS;
 const RING_MASK = RING - 1;
-const HASH_BITS = 16;
+const HASH_BITS = 15;
+const HASH_WAYS = 4;
+/** Near 2-D distance codes tried at every position (the spec's map, cheapest first). */
+const NEAR_CODES = 8;
+/** Matches shorter than this are checked against a match one position later (lazy matching). */
+const LAZY_BELOW = 64;
 const HASH_MUL = 0x9e3779b1;
+
+/** JS bytes the encoder holds besides its output: the ring, the hash, a filtered row per 16 Kpx of width. */
+export function alphEncoderBytes(width: number): number {
+  return RING + (1 << HASH_BITS) * HASH_WAYS * 4 + 2 * width + 64 * 1024;
+}
 
 /** Prefix symbol and extra bits of a length or distance code value v >= 1 (RFC 9649, 4.2.2). */
 function prefixOf(v: number): { sym: number; nbits: number; extra: number } {
@@ -402,7 +412,7 @@ function tokenise(p: AlphaPlaneView, L: Layout, sink: TokenSink): void {
   const h = p.height;
   const total = pw * h;
   const ring = new Uint8Array(RING);
-  const hash = new Int32Array(1 << HASH_BITS).fill(-1);
+  const hash = new Int32Array((1 << HASH_BITS) * HASH_WAYS).fill(-1);
   const fRow = new Uint8Array(p.width);
   const bpp = 8 >> xbits;
   const per = 1 << xbits;
@@ -431,7 +441,7 @@ function tokenise(p: AlphaPlaneView, L: Layout, sink: TokenSink): void {
   }
   const distCode = (d: number) => nearCode.get(d) ?? d + 120;
   // Positions a match may reach back to: the ring minus one row and one longest match of lookahead.
-  const maxDist = Math.min(RING - pw - MAX_LENGTH - 4, (1 << 20) - 120);
+  const maxDist = Math.min(RING - pw - MAX_LENGTH - 8, (1 << 20) - 120);
   const hashAt = (i: number) =>
     (Math.imul(
       ring[i & RING_MASK]! |
@@ -447,51 +457,92 @@ function tokenise(p: AlphaPlaneView, L: Layout, sink: TokenSink): void {
     while (n < limit && ring[(i + n) & RING_MASK] === ring[(i + n - d) & RING_MASK]) n++;
     return n;
   };
+  // Near candidates: the first 2-D codes (row above, left, the diagonals, two rows/pixels back), each
+  // written with a short distance code; cheapest first, so a tie keeps the cheaper one.
+  const near: number[] = [];
+  for (let k = 0; k < NEAR_CODES; k++) {
+    const d = DISTANCE_MAP[2 * k]! + DISTANCE_MAP[2 * k + 1]! * pw;
+    if (d >= 1 && !near.includes(d)) near.push(d);
+  }
+  const insert = (j: number) => {
+    const b = hashAt(j) * HASH_WAYS;
+    for (let k = HASH_WAYS - 1; k > 0; k--) hash[b + k] = hash[b + k - 1]!;
+    hash[b] = j;
+  };
+  // The longest match at i (ties: the cheaper distance); a far (hashed) one must be 2 longer to win.
+  let mLen = 0;
+  let mDist = 0;
+  const findMatch = (i: number) => {
+    const limit = Math.min(MAX_LENGTH, total - i);
+    mLen = 0;
+    mDist = 0;
+    for (const d of near) {
+      if (d > i) continue;
+      const n = matchLen(i, d, limit);
+      if (n > mLen) {
+        mLen = n;
+        mDist = d;
+        if (n === limit) return;
+      }
+    }
+    if (i + 4 > total) return;
+    const b = hashAt(i) * HASH_WAYS;
+    for (let k = 0; k < HASH_WAYS; k++) {
+      const cand = hash[b + k]!;
+      if (cand < 0) break;
+      const d = i - cand;
+      if (d > maxDist || d <= 0) continue;
+      const n = matchLen(i, d, limit);
+      if (n >= 4 && n > mLen + 1) {
+        mLen = n;
+        mDist = d;
+      }
+    }
+  };
   let i = 0;
+  // One step of lazy matching: a match found at i + 1 that is clearly longer makes i a literal.
+  let pendLen = -1;
+  let pendDist = 0;
   while (i < total) {
     // Data up to the longest match ahead (or the end) must be in the ring.
-    const want = Math.min(total, i + MAX_LENGTH + 4);
+    const want = Math.min(total, i + MAX_LENGTH + 8);
     while (filledRows * pw < want) fill();
-    const limit = Math.min(MAX_LENGTH, total - i);
-    let bestLen = 0;
-    let bestDist = 0;
-    if (i >= 1) {
-      const n = matchLen(i, 1, limit);
-      if (n > bestLen) {
-        bestLen = n;
-        bestDist = 1;
-      }
-    }
-    if (i >= pw && pw > 1 && bestLen < limit) {
-      const n = matchLen(i, pw, limit);
-      if (n > bestLen) {
-        bestLen = n;
-        bestDist = pw;
-      }
-    }
-    if (i + 4 <= total) {
-      const hv = hashAt(i);
-      const cand = hash[hv]!;
-      if (cand >= 0 && bestLen < limit) {
-        const d = i - cand;
-        if (d <= maxDist && d !== 1 && d !== pw) {
-          const n = matchLen(i, d, limit);
-          // A far match costs more bits than a near one: it must be longer to win.
-          if (n >= 4 && n > bestLen + 1) {
-            bestLen = n;
-            bestDist = d;
-          }
-        }
-      }
-      hash[hv] = i;
-    }
-    if (bestLen >= MIN_MATCH) {
-      sink.copy(bestLen, distCode(bestDist));
-      // Positions inside short matches enter the hash; long runs are skipped (speed).
-      const end = i + bestLen;
-      if (bestLen <= 32) for (let j = i + 1; j < end && j + 4 <= total; j++) hash[hashAt(j)] = j;
-      i = end;
+    let len: number;
+    let dist: number;
+    if (pendLen >= 0) {
+      len = pendLen;
+      dist = pendDist;
+      pendLen = -1;
     } else {
+      findMatch(i);
+      len = mLen;
+      dist = mDist;
+    }
+    if (len >= MIN_MATCH && len < LAZY_BELOW && i + 1 < total) {
+      if (i + 4 <= total) insert(i);
+      findMatch(i + 1);
+      if (mLen > len + 1) {
+        sink.literal(ring[i & RING_MASK]!);
+        i++;
+        pendLen = mLen;
+        pendDist = mDist;
+        continue;
+      }
+      if (len >= MIN_MATCH) {
+        sink.copy(len, distCode(dist));
+        const end = i + len;
+        for (let j = i + 1; j < end && j + 4 <= total; j++) insert(j);
+        i = end;
+        continue;
+      }
+    }
+    if (len >= MIN_MATCH) {
+      sink.copy(len, distCode(dist));
+      // Long runs enter the hash at their start only (speed).
+      if (i + 4 <= total) insert(i);
+      i += len;
+    } else {
+      if (i + 4 <= total) insert(i);
       sink.literal(ring[i & RING_MASK]!);
       i++;
     }

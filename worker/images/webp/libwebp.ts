@@ -19,8 +19,10 @@ import { GUARD_MAX_QUALITY, GUARD_MAX_RAISE, GUARD_STEP, type GuardMode, type Gu
 import { GUARD_SSIM_FLOOR } from '../guard/perceptual';
 import { createStripGuard } from '../guard/strip-guard';
 import { RowResizer } from '../pixels/resize';
-import { encodeAlph, type AlphEncodeStats } from './alph';
-import { assembleWithAlpha, vp8Payload } from './container';
+import { alphEncoderBytes, encodeAlph, type AlphEncodeStats } from './alph';
+import { hold } from '../ledger';
+import { assembleWithAlpha, vp8Payload, webpChunks } from './container';
+import { decodeAlphInto, VP8L_WINDOW_BYTES } from './vp8l-dec';
 
 const PAGE = 65536;
 const STRIP = 16;
@@ -172,6 +174,34 @@ export class WebpPicture {
     };
   }
 
+  /**
+   * Decodes a WebP of the same size into the planes, holding nothing whole besides them: a lossy file's
+   * VP8 data by libwebp (exact YUV), its ALPH chunk by our windowed VP8L decoder (webp/vp8l-dec.ts)
+   * straight into the A plane, where libwebp's alpha decoder would hold a whole plane and a whole index
+   * buffer of its own first (2 B/px). Lossless (VP8L) files go through libwebp (see decode).
+   */
+  decodeBounded(bytes: Uint8Array): void {
+    let chunks;
+    try {
+      chunks = webpChunks(bytes);
+    } catch {
+      chunks = null; // not a RIFF file, or truncated: libwebp reports it
+    }
+    const alph = chunks?.find((c) => c.id === 'ALPH');
+    const vp8 = chunks?.find((c) => c.id === 'VP8 ');
+    if (!this.alpha || !alph || !vp8) return this.decode(bytes);
+    this.decode(bytes.subarray(vp8.offset, vp8.offset + vp8.size)); // the raw VP8 bitstream: A = 255
+    const { a, aStride } = this.planes();
+    const window = hold(VP8L_WINDOW_BYTES + 16 * this.width); // the ring and the rows (ledger.ts)
+    try {
+      decodeAlphInto(bytes.subarray(alph.offset, alph.offset + alph.size), this.width, this.height, a!, aStride);
+    } catch (e) {
+      throw new LibwebpError(`WebP alpha decode failed (corrupt ALPH data: ${e instanceof Error ? e.message : String(e)})`);
+    } finally {
+      window();
+    }
+  }
+
   /** Decodes a WebP of the same size into the planes (lossy files keep their exact YUV). */
   decode(bytes: Uint8Array): void {
     guarded((ex) => {
@@ -278,6 +308,7 @@ export class WebpPicture {
       if (err !== 0) throw new LibwebpError(`WebP encode failed (error ${err}${err === 1 ? ': out of memory' : ''})`);
       const chunks = s.outputs.get(stream)!;
       const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+      hold(out.length)(); // the chunks, then joined: both for a moment (ledger.ts)
       let off = 0;
       for (const c of chunks) {
         out.set(c, off);
@@ -348,6 +379,7 @@ function compare(orig: WebpPicture, candVp8: Uint8Array): number {
   const ch = alpha ? 4 : 1;
   const a = new Uint8Array(STRIP * width * ch);
   const b = new Uint8Array(STRIP * width * ch);
+  const strips = hold(a.length + b.length);
   const po = orig.planePointers();
   let y0 = 0; // first row of the strip being collected
   let filled = 0; // candidate rows in it
@@ -391,12 +423,14 @@ function compare(orig: WebpPicture, candVp8: Uint8Array): number {
     }
   });
   if (filled > 0) flush(new Uint8Array(instance().ex.memory.buffer));
+  strips();
   if (y0 !== height) throw new LibwebpError(`VP8 decode gave ${y0} of ${height} rows`);
   return guard.result().score;
 }
 
 /** Heap estimate of optimiseWebpBounded for a width x height image (see budget.ts WEBP_BOUNDED). */
 export function boundedWebpHeapBytes(width: number, height: number, alpha: boolean, inputBytes: number): number {
+  // The picture, the file, and libwebp's encoder state (~1 B/px) beside them.
   return pictureBytes(width, height, alpha) + inputBytes + (4 << 20) + width * height;
 }
 
@@ -461,7 +495,7 @@ export function optimiseWebpBounded(
   reserve(boundedWebpHeapBytes(f0.width, f0.height, f0.hasAlpha, input.length));
   let orig = new WebpPicture(f0.width, f0.height, f0.hasAlpha);
   try {
-    orig.decode(input);
+    orig.decodeBounded(input);
     if (opts.resize) {
       // The full-size picture is read in strips, resized, written into a picture of the new size, and
       // freed before the encoder runs (its heap is then reused).
@@ -478,21 +512,26 @@ export function optimiseWebpBounded(
     let alph: Uint8Array | null = null;
     if (f.hasAlpha && hasTransparency(orig)) {
       const { a, aStride } = orig.planes();
+      const state = hold(alphEncoderBytes(f.width));
       const out = encodeAlph(
         { data: a!, stride: aStride, width: f.width, height: f.height },
         { maxBytes: opts.alphaMaxBytes ?? input.length },
       );
+      state();
       if (!out.bytes) throw new AlphaTooLarge(out.size);
       alph = out.bytes;
+      hold(alph.length);
       opts.onAlpha?.({ ...out.stats, bytes: out.size });
     }
+    // The output in JS (ledger.ts): the colour file, and with alpha the assembled one, until the next try.
+    let held = () => {};
     const encode = (q: number): { file: Uint8Array; vp8: Uint8Array } => {
-      if (!alph) {
-        const file = orig.encode(q);
-        return { file, vp8: vp8Payload(file) };
-      }
-      const vp8 = vp8Payload(orig.encode(q, { colourOnly: true }));
-      return { file: assembleWithAlpha(vp8, alph, f.width, f.height), vp8 };
+      const colour = orig.encode(q, { colourOnly: Boolean(alph) });
+      const file = alph ? assembleWithAlpha(vp8Payload(colour), alph, f.width, f.height) : colour;
+      const release = hold(colour.length + (alph ? file.length : 0));
+      held();
+      held = release;
+      return { file, vp8: vp8Payload(colour) };
     };
     let q = quality;
     let out = encode(q);
