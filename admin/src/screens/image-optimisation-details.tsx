@@ -6,6 +6,7 @@ import { useNavigate, useRouterState } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lazyPart } from '../hooks/lazy-part';
+import { Later } from '../hooks/use-later';
 import { useToast } from '../hooks/use-toast';
 import type { CompareImages } from '../image-opt/compare-modal';
 import { LazyImageTable } from '../image-opt/details/lazy-image-table';
@@ -18,7 +19,8 @@ import '../image-opt/strings';
 // The before/after comparison is fetched when the merchant opens it (issue 26).
 const CompareModal = lazy(() => import('../image-opt/compare-modal').then((m) => ({ default: m.CompareModal })));
 // The footer, last on the page (nothing below it moves when it shows), comes with its own chunk
-// (hooks/lazy-part.ts, issue 26).
+// (hooks/lazy-part.ts, issue 26), one transition after the first render: the Worker's markup of a direct
+// link (render-first-screen.tsx) and its hydration have none, as on the other screens.
 const footer = lazyPart(() => import('../support/footer-help').then((m) => m.AppFooterHelp));
 void footer.prefetch();
 
@@ -124,9 +126,11 @@ export function ImageOptimisationDetailsScreen() {
         )}
       </BlockStack>
       <Suspense fallback={null}>{compare && <CompareModal images={compare} onClose={() => setCompare(null)} />}</Suspense>
-      <Suspense fallback={null}>
-        <footer.Part />
-      </Suspense>
+      <Later>
+        <Suspense fallback={null}>
+          <footer.Part />
+        </Suspense>
+      </Later>
     </Page>
   );
 }
