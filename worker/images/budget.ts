@@ -57,13 +57,17 @@ export const JPEG_STAGE_SLACK = 1.3;
  * its own plane and index buffer, 2 B/px), and our own VP8L alpha encoder (webp/alph.ts) reads the plane
  * in place (libwebp's needed ~20 B/px); JS holds the decoder's 4 MiB window or the encoder's 1.5 MiB of
  * ring and hash, and the ALPH chunk. 25 MP with a cut-out's alpha: heap 89.9 MiB (3.8 B/px) + JS 4.1 MiB.
- * A lossless (VP8L) original decodes through libwebp's whole-image ARGB buffer (4 B/px) beside the
- * picture: 4 MP 31.6 MiB = 8.3 B/px, so lossless originals fit up to ~11 MP.
+ * A lossless (VP8L) original is decoded by the same windowed decoder in JS, its ARGB rows converted
+ * into the picture 16 at a time (libwebp's VP8L decoder held a whole ARGB image: 8.3 B/px, ~11 MP): no
+ * copy of the file in the heap, the picture and the encoder as above, and in JS the 4 MiB window plus
+ * the transforms' side images, at most 0.25 B/px each (one pixel per 4 x 4 block) for the predictor,
+ * cross-colour and meta-code images: perPixelLosslessOriginal = 2.7 (perPixel less the heap's copy of
+ * the file) + 0.8, the file counted once.
  */
 export const WEBP_BOUNDED = {
   fixedBytes: 8 << 20,
   perPixel: 2.8,
-  perPixelLosslessOriginal: 8.5,
+  perPixelLosslessOriginal: 3.5,
   perPixelAlphaPlane: 1,
   perInputByte: 2,
 } as const;
@@ -111,7 +115,9 @@ export function estimatePeakBytes(pipeline: Pipeline, header: HeaderInfo, inputB
     const perPixel =
       (header.webpLossless ? WEBP_BOUNDED.perPixelLosslessOriginal : WEBP_BOUNDED.perPixel) +
       (header.mayHaveAlpha ? WEBP_BOUNDED.perPixelAlphaPlane : 0);
-    return WEBP_BOUNDED.fixedBytes + header.width * header.height * perPixel + inputBytes * WEBP_BOUNDED.perInputByte + logo;
+    // A lossless original is decoded in JS: the file is held once (no copy in the heap).
+    const perInput = header.webpLossless ? 1 : WEBP_BOUNDED.perInputByte;
+    return WEBP_BOUNDED.fixedBytes + header.width * header.height * perPixel + inputBytes * perInput + logo;
   }
   return header.width * header.height * PEAK_BYTES_PER_PIXEL[pipeline] + inputBytes * 2 + logo;
 }

@@ -72,6 +72,62 @@ async function check(W: number, H: number): Promise<void> {
   releaseLibwebp(0);
 }
 
+/**
+ * A lossless WebP of W x H made with our own VP8L writer (the alpha encoder's stream in a VP8L chunk): the
+ * photo's luma in green (palette transform, red and blue 0, opaque). Large lossless originals are slow to
+ * make with libwebp's lossless encoder; this one takes a second.
+ */
+function makeLosslessWebp(W: number, H: number): Uint8Array {
+  const plane = new Uint8Array(W * H);
+  grainyUpscaleStrips(
+    W,
+    H,
+    3,
+    (y0, rows, n) => {
+      for (let i = 0; i < n * W; i++) plane[y0 * W + i] = rows[i * 3 + 1]!;
+    },
+    undefined,
+    1,
+  );
+  const stream = encodeAlph({ data: plane, stride: W, width: W, height: H }, { filter: 'none' }).bytes!.subarray(1);
+  const size = 5 + stream.length;
+  const out = new Uint8Array(20 + size + (size & 1));
+  const dv = new DataView(out.buffer);
+  out.set([82, 73, 70, 70], 0); // RIFF
+  dv.setUint32(4, out.length - 8, true);
+  out.set([87, 69, 66, 80, 86, 80, 56, 76], 8); // WEBPVP8L
+  dv.setUint32(16, size, true);
+  out[20] = 0x2f;
+  dv.setUint32(21, (W - 1) | ((H - 1) << 14), true); // alpha_is_used 0, version 0
+  out.set(stream, 25);
+  return out;
+}
+
+describe('lossless (VP8L) originals above 11 MP (windowed decoder)', () => {
+  it.skipIf(!DEEP)('25 MP lossless original, lossy mode: within the budget', { timeout: 600_000 }, async () => {
+    const [W, H] = [5000, 5000];
+    const input = makeLosslessWebp(W, H);
+    const header = readHeader(input, 'webp');
+    expect(header.webpLossless).toBe(true);
+    expect(selectPath('webp', header, input.length, lossy(75))).toMatchObject({ path: 'wasm-rows', pipeline: 'webpBounded' });
+    releaseLibwebp(0);
+    libwebpPeakHeapBytes(true);
+    const t0 = Date.now();
+    const r = optimised(await optimiseImage(input, lossy(75)));
+    const ms = Date.now() - t0;
+    releaseLibwebp(0);
+    const heap = libwebpPeakHeapBytes(true);
+    const js = jsPeakBytes();
+    console.log(
+      `lossless WebP ${W}x${H}: ${input.length} -> ${r.bytesOut} bytes, q${r.qualityUsed}, ssim ${r.ssim?.toFixed(4)}; ` +
+        `peak ${((heap + js + input.length + r.bytesOut) / MiB).toFixed(1)} MiB = heap ${(heap / MiB).toFixed(1)} + JS ${(js / MiB).toFixed(1)} + files ${((input.length + r.bytesOut) / MiB).toFixed(1)}; ${ms} ms`,
+    );
+    expect(r).toMatchObject({ format: 'webp', width: W, height: H, path: 'wasm-rows' });
+    expect(heap + js + input.length + r.bytesOut).toBeLessThan(estimatePeakBytes('webpBounded', header, input.length));
+    expect(heap + js + input.length + r.bytesOut).toBeLessThan(DEFAULT_BUDGET_BYTES);
+  });
+});
+
 describe('WebP with real transparency above 4.5 MP (bounded alpha encoder)', () => {
   it('5 MP: smaller, alpha exact, within the estimate and the budget', { timeout: 120_000 }, () => check(2600, 1950));
   it.skipIf(!DEEP)('25 MP (the largest Shopify accepts): heap, JS and the files within the budget', { timeout: 600_000 }, () =>

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeWebp, encodeWebp } from '../../../worker/images/jsquash';
 import { encodeAlph, ALPHA_FILTERS } from '../../../worker/images/webp/alph';
 import { webpChunks } from '../../../worker/images/webp/container';
-import { WebpPicture, releaseLibwebp } from '../../../worker/images/webp/libwebp';
+import { WebpPicture, optimiseWebpBounded, releaseLibwebp } from '../../../worker/images/webp/libwebp';
 import { decodeAlphInto, decodeVp8lRows } from '../../../worker/images/webp/vp8l-dec';
 import { grainyUpscaleStrips } from './helpers';
 import { ALPHAS } from './alpha-planes';
@@ -100,5 +100,49 @@ describe('windowed VP8L decoder (webp/vp8l-dec.ts)', () => {
       });
       expect(rows).toBe(H);
     }
+  });
+});
+
+describe('lossless originals through the windowed decoder (bounded path)', () => {
+  it('a lossless WebP with alpha decodes into the picture as libwebp decodes it; lossy re-encode keeps the alpha', async () => {
+    const [W, H] = [480, 322];
+    const rgba = photoRgba(W, H, ALPHAS.cutout!);
+    const file = await encodeWebp(
+      { data: new Uint8ClampedArray(rgba.buffer), width: W, height: H },
+      { quality: 100, lossless: true },
+    );
+    const ours = new WebpPicture(W, H, true);
+    const theirs = new WebpPicture(W, H, true);
+    ours.decodeBounded(file);
+    theirs.decode(file);
+    const a = ours.planes();
+    const b = theirs.planes();
+    let maxY = 0;
+    let maxUV = 0;
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++) {
+        maxY = Math.max(maxY, Math.abs(a.y[y * a.yStride + x]! - b.y[y * b.yStride + x]!));
+        expect(a.a![y * a.aStride + x]).toBe(rgba[(y * W + x) * 4 + 3]);
+      }
+    for (let y = 0; y < H >> 1; y++)
+      for (let x = 0; x < W >> 1; x++)
+        maxUV = Math.max(
+          maxUV,
+          Math.abs(a.u[y * a.uvStride + x]! - b.u[y * b.uvStride + x]!),
+          Math.abs(a.v[y * a.uvStride + x]! - b.v[y * b.uvStride + x]!),
+        );
+    console.log(`lossless original into the picture: max |dY| ${maxY}, max |dU|,|dV| ${maxUV} against libwebp's decode`);
+    expect(maxY).toBe(0);
+    expect(maxUV).toBeLessThanOrEqual(2);
+    ours.free();
+    theirs.free();
+    const out = optimiseWebpBounded(file, 75, 'on');
+    expect(out.bytes.length).toBeLessThan(file.length);
+    const back = new WebpPicture(W, H, true);
+    back.decode(out.bytes);
+    const { a: alpha, aStride } = back.planes();
+    for (let y = 0; y < H; y += 7) for (let x = 0; x < W; x++) expect(alpha![y * aStride + x]).toBe(rgba[(y * W + x) * 4 + 3]);
+    back.free();
+    releaseLibwebp(0);
   });
 });

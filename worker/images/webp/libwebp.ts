@@ -22,7 +22,7 @@ import { RowResizer } from '../pixels/resize';
 import { alphEncoderBytes, encodeAlph, type AlphEncodeStats } from './alph';
 import { hold } from '../ledger';
 import { assembleWithAlpha, vp8Payload, webpChunks } from './container';
-import { decodeAlphInto, VP8L_WINDOW_BYTES } from './vp8l-dec';
+import { decodeAlphInto, decodeVp8lRows, VP8L_WINDOW_BYTES } from './vp8l-dec';
 
 const PAGE = 65536;
 const STRIP = 16;
@@ -178,7 +178,9 @@ export class WebpPicture {
    * Decodes a WebP of the same size into the planes, holding nothing whole besides them: a lossy file's
    * VP8 data by libwebp (exact YUV), its ALPH chunk by our windowed VP8L decoder (webp/vp8l-dec.ts)
    * straight into the A plane, where libwebp's alpha decoder would hold a whole plane and a whole index
-   * buffer of its own first (2 B/px). Lossless (VP8L) files go through libwebp (see decode).
+   * buffer of its own first (2 B/px). A lossless (VP8L) file is decoded by our windowed decoder too, its
+   * ARGB rows converted into the planes 16 at a time (setRgbRows), where libwebp's VP8L decoder holds
+   * the whole image as ARGB (4 B/px).
    */
   decodeBounded(bytes: Uint8Array): void {
     let chunks;
@@ -187,6 +189,8 @@ export class WebpPicture {
     } catch {
       chunks = null; // not a RIFF file, or truncated: libwebp reports it
     }
+    const vp8l = chunks?.find((c) => c.id === 'VP8L');
+    if (vp8l) return this.decodeLossless(bytes.subarray(vp8l.offset, vp8l.offset + vp8l.size));
     const alph = chunks?.find((c) => c.id === 'ALPH');
     const vp8 = chunks?.find((c) => c.id === 'VP8 ');
     if (!this.alpha || !alph || !vp8) return this.decode(bytes);
@@ -197,6 +201,45 @@ export class WebpPicture {
       decodeAlphInto(bytes.subarray(alph.offset, alph.offset + alph.size), this.width, this.height, a!, aStride);
     } catch (e) {
       throw new LibwebpError(`WebP alpha decode failed (corrupt ALPH data: ${e instanceof Error ? e.message : String(e)})`);
+    } finally {
+      window();
+    }
+  }
+
+  /** A VP8L chunk's payload (signature, 14-bit sizes, then the image stream) into the planes, row by row. */
+  private decodeLossless(vp8l: Uint8Array): void {
+    if (vp8l.length < 5 || vp8l[0] !== 0x2f) throw new LibwebpError('WebP decode failed (invalid VP8L header)');
+    const h = vp8l[1]! | (vp8l[2]! << 8) | (vp8l[3]! << 16) | (vp8l[4]! << 24);
+    const width = (h & 0x3fff) + 1;
+    const height = ((h >>> 14) & 0x3fff) + 1;
+    if (width !== this.width || height !== this.height || h >>> 29 !== 0)
+      throw new LibwebpError('WebP decode failed (invalid VP8L header)');
+    const W = this.width;
+    const strip = new Uint8Array(STRIP * W * 4);
+    const window = hold(VP8L_WINDOW_BYTES + strip.length + 16 * W); // the ring, the strip, the rows (ledger.ts)
+    let y0 = 0;
+    let n = 0;
+    try {
+      decodeVp8lRows(vp8l.subarray(5), W, this.height, (y, argb) => {
+        const o = n * W * 4;
+        for (let x = 0; x < W; x++) {
+          const p = argb[x]!;
+          const i = o + x * 4;
+          strip[i] = (p >>> 16) & 0xff;
+          strip[i + 1] = (p >>> 8) & 0xff;
+          strip[i + 2] = p & 0xff;
+          strip[i + 3] = p >>> 24;
+        }
+        if (++n === STRIP) {
+          this.setRgbRows(y0, strip, n, 4);
+          y0 = y + 1;
+          n = 0;
+        }
+      });
+      if (n > 0) this.setRgbRows(y0, strip, n, 4);
+    } catch (e) {
+      if (e instanceof LibwebpError) throw e;
+      throw new LibwebpError(`WebP decode failed (corrupt VP8L data: ${e instanceof Error ? e.message : String(e)})`);
     } finally {
       window();
     }
@@ -492,7 +535,8 @@ export function optimiseWebpBounded(
 ): GuardedOutput & { width: number; height: number } {
   const f0 = readWebpFeatures(input);
   if (f0.animated) throw new LibwebpError('animated WebP');
-  reserve(boundedWebpHeapBytes(f0.width, f0.height, f0.hasAlpha, input.length));
+  // A lossless original is decoded in JS (vp8l-dec.ts): no copy of it in the heap.
+  reserve(boundedWebpHeapBytes(f0.width, f0.height, f0.hasAlpha, f0.lossless ? 0 : input.length));
   let orig = new WebpPicture(f0.width, f0.height, f0.hasAlpha);
   try {
     orig.decodeBounded(input);
