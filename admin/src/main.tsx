@@ -35,6 +35,7 @@ const router = createAppRouter();
 const stopWatching = router.subscribe('onBeforeNavigate', (e) => {
   if (!e.fromLocation || !e.pathChanged) return;
   dropFirstReads();
+  setHydrationTimeZone(undefined); // a screen mounted from now on is rendered, not hydrated
   stopWatching();
 });
 
@@ -52,7 +53,9 @@ function serverMarkup(root: HTMLElement): { phone: boolean; timeZone: string | u
   if (rendered !== mode || (root.dataset.ssrSettings === '1') !== (settings !== null)) return null;
   // Dates are hydrated in the zone the Worker wrote them in (the request's), then written in the browser's
   // (lib/intl.ts useTimeZone).
-  return { phone: root.dataset.ssrPhone === '1', timeZone: root.dataset.ssrTz || undefined };
+  const zone = root.dataset.ssrTz;
+  const own = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return { phone: root.dataset.ssrPhone === '1', timeZone: zone && zone !== own ? zone : undefined };
 }
 
 const root = document.getElementById('root');

@@ -1,6 +1,6 @@
 // Numbers, prices and dates in the merchant's interface language, through Intl. Our language codes (ge,
 // sp, dut, in, ...) are not all BCP 47 tags: the shared table maps each to the tag the browser knows.
-import { useSyncExternalStore } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { LANGUAGES } from '../../../shared/languages';
 import { serverRender } from '../shell/render-env';
 
@@ -35,28 +35,28 @@ const dateFormat = (language: string, options: Intl.DateTimeFormatOptions, timeZ
   return cached(`d ${tag} ${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(tag, options));
 };
 
-/** The zone the Worker wrote the document's dates in (main.tsx), read only while React hydrates them. */
+/** The zone the Worker wrote the document's dates in (main.tsx), until the first move to another screen. */
 let hydratingZone: string | undefined;
 
 export function setHydrationTimeZone(zone: string | undefined): void {
   hydratingZone = zone;
 }
 
-const noChange = () => () => {};
-
 /**
  * The time zone a component writes its dates in (pass it to formatDateTime / formatDay): undefined, the
- * browser's own, except while React hydrates the Worker's markup (issue 26), when it is the zone the
- * Worker rendered with (the request's, which may differ from the browser's: a VPN, a trip, a dev server).
- * React renders the component again right after hydrating it (a client-only value, as React recommends):
- * the markup is kept, and the dates move to the browser's zone one render later.
+ * browser's own, except in the first render of a component React hydrates from the Worker's markup
+ * (issue 26), which writes them in the zone the Worker rendered with (the request's, which may differ from
+ * the browser's: a VPN, a trip, a dev server). The move to the browser's zone is a transition after that
+ * render (a client-only value, as React recommends): the markup is kept, no urgent update reaches a part
+ * still waiting to hydrate, and the dates change one render later.
  */
-export const useTimeZone = (): string | undefined =>
-  useSyncExternalStore(
-    noChange,
-    () => undefined,
-    () => serverRender()?.timeZone ?? hydratingZone,
-  );
+export function useTimeZone(): string | undefined {
+  const [zone, setZone] = useState(() => serverRender()?.timeZone ?? hydratingZone);
+  useEffect(() => {
+    if (zone !== undefined) startTransition(() => setZone(undefined));
+  }, [zone]);
+  return zone;
+}
 
 const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
 const relativeFormat = (language: string) => {

@@ -1,14 +1,8 @@
 import { Button } from '@shopify/polaris';
 import { MenuHorizontalIcon } from '@shopify/polaris-icons';
 import { lazy, startTransition, Suspense, useEffect, useRef, useState } from 'react';
-import {
-  actionMenuStyles,
-  actionsStyles,
-  rollupActionsStyles,
-  secondaryActionStyles,
-  useI18n,
-  useMediaQuery,
-} from './polaris-parts';
+import { actionMenuStyles, actionsStyles, rollupActionsStyles, secondaryActionStyles, useI18n } from './polaris-parts';
+import { NAVIGATION_COLLAPSED, useNarrow } from '../shell/viewport';
 
 // The secondary actions of a page header (Polaris' <Page secondaryActions={[...]}>), for the shell's Page
 // (issue 26: first-screen JavaScript). Polaris' header menu brings Popover, ActionList (and its filter
@@ -32,7 +26,10 @@ const ACTION_SPACING = 8;
 
 export function HeaderActions({ actions, title }: { actions: HeaderAction[]; title?: string }) {
   const i18n = useI18n();
-  const { isNavigationCollapsed: mobile } = useMediaQuery();
+  // The viewport at the first render, or the one the Worker's markup was rendered for while hydrating
+  // (shell/viewport.ts), as the page header does: Polaris' useMediaQuery says "wide" until an effect
+  // measured, and the phone's header was hydrated as a wide one and then moved (issue 26: CLS 0.2).
+  const mobile = useNarrow(NAVIGATION_COLLAPSED);
   const [polaris, setPolaris] = useState(false);
   const clickedEarly = useRef(false);
   const measurer = useRef<HTMLDivElement>(null);

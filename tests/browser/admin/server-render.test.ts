@@ -24,7 +24,7 @@ afterAll(async () => {
 const PHONE_UA =
   'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36';
 
-type Opened = { html: string; heading: string | null; kept: boolean; problems: string[]; page: Page };
+type Opened = { html: string; heading: string | null; kept: boolean; shift: number; problems: string[]; page: Page };
 
 /**
  * Opens `path` in a new tab (a new session) at `width`; the document's HTML as the server sent it, the
@@ -48,6 +48,13 @@ async function open(path: string, width: number): Promise<Opened> {
   page.on('pageerror', (e) => problems.push(e.message));
   // The heading as the parser built it from the document, before the admin's code ran.
   await page.addInitScript(() => {
+    // The layout shifts from the first paint on (the markup, then the hydrated tree).
+    const w = window as unknown as { __shift: number };
+    w.__shift = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!e.hadRecentInput) w.__shift += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
     document.addEventListener('readystatechange', () => {
       if (document.readyState !== 'interactive') return;
       (window as unknown as { __first?: Element | null }).__first = document.querySelector('#root h1, #root h2');
@@ -57,11 +64,12 @@ async function open(path: string, width: number): Promise<Opened> {
   const html = (await res?.text()) ?? '';
   await page.locator('#root h1, #root h2').first().waitFor();
   await page.waitForLoadState('networkidle');
-  const { heading, kept } = await page.evaluate(() => {
-    const first = (window as unknown as { __first?: Element | null }).__first ?? null;
-    return { heading: first?.textContent ?? null, kept: !!first?.isConnected };
+  const { heading, kept, shift } = await page.evaluate(() => {
+    const w = window as unknown as { __first?: Element | null; __shift: number };
+    const first = w.__first ?? null;
+    return { heading: first?.textContent ?? null, kept: !!first?.isConnected, shift: w.__shift };
   });
-  return { html, heading, kept, problems, page };
+  return { html, heading, kept, shift, problems, page };
 }
 
 /**
@@ -134,6 +142,8 @@ describe('the first screen rendered by the Worker, hydrated by the admin', () =>
           expect(o.html, `${path} at ${width}`).toContain(heading.replace(/'/g, '&#x27;'));
           expect(o.heading, `${path} at ${width}`).toBe(heading);
           if (mustKeep) expect(o.kept, `${path} at ${width}: hydrated, not rendered afresh`).toBe(true);
+          // Nothing moves once the markup painted.
+          expect(o.shift, `${path} at ${width}: layout shift`).toBeLessThanOrEqual(0.05);
           expect(o.problems, `${path} at ${width}`).toEqual([]);
           await shot(o.page, `server-render-${name}-${width}`);
         } finally {
