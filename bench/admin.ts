@@ -10,16 +10,13 @@
 // Each run opens the screen directly (a fresh profile, cold cache) with the admin token in the URL.
 // App Bridge's CDN script is resolved to nowhere (no network here), so it fails at once instead of
 // waiting for a DNS timeout; in Shopify's admin it is served from Shopify's cache.
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import { freePort } from '../scripts/lib/free-port';
-import { startProduct, stopProduct } from './lib/product';
+import { productFor } from './lib/product';
+import { printColumns } from './lib/report';
 import { ADMIN_ROUTES, TARGETS } from './admin-routes';
 
 export { ADMIN_ROUTES, TARGETS } from './admin-routes';
@@ -97,30 +94,17 @@ function table(figures: AdminFigure[]) {
     f.ok ? 'ok' : 'MISS',
   ]);
   const head = ['screen', 'preset', 'LCP', 'CLS', 'TBT', 'JS transferred (files)', 'verdict'];
-  const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i]!)).join('  ');
   console.log(
     `\nTargets: desktop LCP <= ${TARGETS.desktop.lcpMs / 1000} s, CLS <= ${TARGETS.desktop.cls}; ` +
       `mobile LCP <= ${TARGETS.mobile.lcpMs / 1000} s, CLS <= ${TARGETS.mobile.cls}, TBT <= ${TARGETS.mobile.tbtMs} ms; ` +
       `JavaScript <= ${TARGETS.jsKb} KB transferred` +
       (RUNS > 1 ? `; each figure the median of ${RUNS} runs` : ''),
   );
-  console.log(line(head));
-  console.log(line(width.map((w) => '-'.repeat(w))));
-  for (const r of rows) console.log(line(r));
+  printColumns(head, rows);
 }
 
 async function main() {
-  let started: { child?: ChildProcess; base: string; token: string };
-  let state: string | undefined;
-  if (args.base && args.token) started = { base: args.base, token: args.token };
-  else {
-    const port = await freePort();
-    const emulatorPort = await freePort();
-    state = mkdtempSync(join(tmpdir(), 'bench-admin-'));
-    console.log(`bench:admin: starting the product (Worker :${port}, emulator :${emulatorPort})...`);
-    started = await startProduct({ port, emulatorPort, state });
-  }
+  const started = await productFor('admin', args);
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     chromeFlags: [
@@ -164,8 +148,7 @@ async function main() {
     }
   } finally {
     chrome.kill();
-    if (started.child) stopProduct(started.child);
-    if (state) rmSync(state, { recursive: true, force: true });
+    started.stop();
   }
   table(figures);
   if (args.json) writeFileSync(args.json, JSON.stringify({ targets: TARGETS, figures }, null, 2));

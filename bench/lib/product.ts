@@ -1,6 +1,10 @@
 // The whole product (`npm start`: Worker, local D1/R2/Queues, admin, emulator) started for a benchmark on
 // the ports given, in its own process group so that stopping it stops the emulator, wrangler and workerd.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../scripts/lib/free-port';
 
 export type StartedProduct = { child: ChildProcess; base: string; token: string };
 
@@ -53,4 +57,28 @@ export function stopProduct(child: ChildProcess): void {
   } catch {
     /* already gone */
   }
+}
+
+/**
+ * The product a browser benchmark runs against: the one given (`--base` and `--token`, e.g. a running
+ * `npm start`), or a fresh one on free ports with its own local state; `stop` ends and removes the latter.
+ */
+export async function productFor(
+  name: string,
+  given: { base?: string; token?: string },
+): Promise<{ base: string; token: string; stop: () => void }> {
+  if (given.base && given.token) return { base: given.base, token: given.token, stop: () => {} };
+  const port = await freePort();
+  const emulatorPort = await freePort();
+  const state = mkdtempSync(join(tmpdir(), `bench-${name}-`));
+  console.log(`bench:${name}: starting the product (Worker :${port}, emulator :${emulatorPort})...`);
+  const started = await startProduct({ port, emulatorPort, state });
+  return {
+    base: started.base,
+    token: started.token,
+    stop: () => {
+      stopProduct(started.child);
+      rmSync(state, { recursive: true, force: true });
+    },
+  };
 }

@@ -87,3 +87,12 @@ export function table(records: BenchRecord[], groupBy: 'kind' | 'category', metr
   const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
+
+/** Prints rows under a head as aligned columns (two spaces apart), with a rule under the head. */
+export function printColumns(head: string[], rows: string[][]): void {
+  const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i]!)).join('  ');
+  console.log(line(head));
+  console.log(line(width.map((w) => '-'.repeat(w))));
+  for (const r of rows) console.log(line(r));
+}

@@ -6,6 +6,7 @@
 import { AppProvider } from '@shopify/polaris';
 import en from '@shopify/polaris/locales/en.json';
 import { act, fireEvent, render, screen } from '@testing-library/react';
+import { phoneViewport } from './helpers/phone';
 import { describe, expect, it, vi } from 'vitest';
 import { Page } from '../../admin/src/shell/page';
 import { HeaderActions } from '../../admin/src/widgets/header-actions';
@@ -19,17 +20,7 @@ vi.mock('@shopify/polaris/build/cjs/components/ActionMenu/ActionMenu.js', async 
 
 describe('a page header on a phone', () => {
   it('opens its menu after a click that came before the menu’s code', async () => {
-    const phone = vi.spyOn(window, 'matchMedia').mockImplementation(
-      (query: string) =>
-        ({
-          matches: /max-width/.test(query),
-          media: query,
-          addEventListener: () => {},
-          removeEventListener: () => {},
-          addListener: () => {},
-          removeListener: () => {},
-        }) as unknown as MediaQueryList,
-    );
+    const phone = phoneViewport();
     try {
       const upload = vi.fn();
       render(

@@ -21,6 +21,7 @@ import { BulkActions as PolarisBulkActions } from '@shopify/polaris/build/cjs/co
 import en from '@shopify/polaris/locales/en.json';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactElement } from 'react';
+import { phoneViewport } from './helpers/phone';
 import { describe, expect, it, vi } from 'vitest';
 import { DownloadButton } from '../../admin/src/image-opt/details/download-button';
 import { IndexTableLoading } from '../../admin/src/image-opt/details/lazy-image-table';
@@ -293,17 +294,7 @@ describe('HeaderActions render Polaris Page header actions markup', () => {
   });
 
   it('on a phone, and the menu opens on the first click', async () => {
-    const spy = vi.spyOn(window, 'matchMedia').mockImplementation(
-      (query: string) =>
-        ({
-          matches: /max-width/.test(query),
-          media: query,
-          addEventListener: () => {},
-          removeEventListener: () => {},
-          addListener: () => {},
-          removeListener: () => {},
-        }) as unknown as MediaQueryList,
-    );
+    const spy = phoneViewport();
     const popoverAttributes = [/ (aria-controls|aria-owns|aria-expanded|data-state|tabindex)="[^"]*"/g];
     try {
       expect(html(ours(), popoverAttributes)).toBe(html(polaris(), popoverAttributes));

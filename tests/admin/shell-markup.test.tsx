@@ -14,6 +14,7 @@ import {
 import en from '@shopify/polaris/locales/en.json';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { useState, type ReactElement } from 'react';
+import { phoneViewport } from './helpers/phone';
 import { describe, expect, it, vi } from 'vitest';
 import { Frame } from '../../admin/src/shell/frame';
 import { Modal } from '../../admin/src/shell/modal';
@@ -30,21 +31,6 @@ function html(element: ReactElement, strip: RegExp[] = []): string {
   for (const r of strip) out = out.replace(r, '');
   unmount();
   return out;
-}
-
-/** Pretends the window is a phone's (Polaris collapses its navigation below 768 px). */
-function phone() {
-  return vi.spyOn(window, 'matchMedia').mockImplementation(
-    (query: string) =>
-      ({
-        matches: /max-width/.test(query),
-        media: query,
-        addEventListener: () => {},
-        removeEventListener: () => {},
-        addListener: () => {},
-        removeListener: () => {},
-      }) as unknown as MediaQueryList,
-  );
 }
 
 const pages: [string, LitePageProps][] = [
@@ -82,7 +68,7 @@ describe('shell Page renders Polaris Page markup', () => {
   });
 
   it.each(pages)('%s, on a phone', (_name, props) => {
-    const spy = phone();
+    const spy = phoneViewport();
     try {
       expect(html(<Page {...props} />)).toBe(html(<PolarisPage {...props} />));
     } finally {
