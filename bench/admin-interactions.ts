@@ -14,7 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { median, printColumns } from './lib/report';
-import { productFor } from './lib/product';
+import { finishWizard, productFor } from './lib/product';
 
 const { values: args } = parseArgs({
   options: {
@@ -120,18 +120,6 @@ async function pass(page: Page, base: string, token: string): Promise<Record<str
     await page.getByText(/Showing 11 - /).waitFor({ timeout: 30_000 });
   });
   return out;
-}
-
-/** The sample shop's settings saved once (the wizard's own call), so that a manual job can start. */
-async function finishWizard(base: string, token: string): Promise<void> {
-  const auth = { Authorization: `Bearer ${token}` };
-  const read = (await (await fetch(`${base}/api/v2/image-opt/getSettings`, { headers: auth })).json()) as { data: unknown };
-  const res = await fetch(`${base}/api/v1/saveNewGuideCfg`, {
-    method: 'POST',
-    headers: { ...auth, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ page5: { day_backup: 1 }, settings: read.data }),
-  });
-  if (!res.ok) throw new Error(`saveNewGuideCfg answered ${res.status}`);
 }
 
 function table(figures: InteractionFigure[]): void {

@@ -6,16 +6,25 @@
 // and the default mobile one (simulated slow 4G, 4x CPU slowdown) on every screen of the admin, and
 // prints LCP, CLS, TBT and the JavaScript transferred per screen against the targets:
 //   desktop LCP <= 1.0 s, CLS <= 0.05; mobile LCP <= 2.5 s, CLS <= 0.1, TBT <= 200 ms;
-//   first-screen JavaScript <= 150 KB gzipped (transferred, on every screen and preset).
+//   first-screen JavaScript <= 150 KB gzipped on the wire, on every screen and preset.
+// First-screen JavaScript is what the served document asks for before the screen can hydrate: its entry
+// script, its modulepreloads and the chunks its inline preload table lists for the screen's path, each
+// counted as the gzipped body the product serves (as tests/config/bundle.test.ts counts the build; the
+// load must have fetched every one of them). What the screen fetches later while it hydrates (its
+// `<Later>` parts, dialogs) and Shopify's App Bridge script are in the second column, for information,
+// with HTTP headers as Lighthouse counts transfer.
+// The sample shop is past the first-run wizard (its settings saved first), as most merchants are: each path
+// opens its own screen (with the wizard pending, /main opens /guidance and /setting the image page).
 // Each run opens the screen directly (a fresh profile, cold cache) with the admin token in the URL.
 // App Bridge's CDN script is resolved to nowhere (no network here), so it fails at once instead of
 // waiting for a DNS timeout; in Shopify's admin it is served from Shopify's cache.
 import { writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import { productFor } from './lib/product';
+import { finishWizard, productFor } from './lib/product';
 import { printColumns } from './lib/report';
 import { ADMIN_ROUTES, TARGETS } from './admin-routes';
 
@@ -50,22 +59,59 @@ export type AdminFigure = {
   lcpMs: number;
   cls: number;
   tbtMs: number;
-  jsKb: number; // JavaScript transferred (gzipped on the wire), KB
+  jsKb: number; // first-screen JavaScript transferred (gzipped on the wire), KB
   jsRequests: number;
+  allJsKb: number; // every script transferred during the load, KB
+  allJsRequests: number;
   ok: boolean;
 };
 
 type Audit = {
   numericValue?: number;
-  details?: { items?: { resourceType?: string; transferSize?: number; requestCount?: number }[] };
+  details?: { items?: { resourceType?: string; transferSize?: number; requestCount?: number; url?: string }[] };
 };
+
+/** The paths of the scripts the served document asks for before its screen can hydrate (see above). */
+export function firstScreenScripts(html: string, route: string): Set<string> {
+  const up = [...html.matchAll(/<(?:script type="module"[^>]* src|link rel="modulepreload"[^>]* href)="([^"]+)"/g)].map(
+    (m) => new URL(m[1]!, 'http://x').pathname,
+  );
+  const table = /\}\)\((\{[^<]*?\}),"\/"\)<\/script>/.exec(html);
+  const own = table ? ((JSON.parse(table[1]!) as Record<string, string[]>)[route] ?? []) : [];
+  return new Set([...up, ...own.map((f) => `/${f}`)]);
+}
+
+/** The screen's first-screen scripts and their gzipped bodies as the product serves them, KB. */
+async function firstScreenOf(base: string, url: string, route: string): Promise<{ files: Set<string>; kb: number }> {
+  const files = firstScreenScripts(await (await fetch(url)).text(), route);
+  let bytes = 0;
+  for (const f of files) bytes += await gzippedBody(`${base}${f}`);
+  return { files, kb: bytes / 1024 };
+}
+
+/** The body's bytes as they travel with `Accept-Encoding: gzip` (node:http: fetch would decompress it). */
+function gzippedBody(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'Accept-Encoding': 'gzip' } }, (res) => {
+      if (res.headers['content-encoding'] !== 'gzip') reject(new Error(`${url} is not served gzipped`));
+      let n = 0;
+      res.on('data', (c: Buffer) => (n += c.length));
+      res.on('end', () => resolve(n));
+    }).on('error', reject);
+  });
+}
 
 export function verdict(f: Omit<AdminFigure, 'ok'>): boolean {
   const t = TARGETS[f.preset];
   return f.lcpMs <= t.lcpMs && f.cls <= t.cls && f.tbtMs <= t.tbtMs && f.jsKb <= TARGETS.jsKb;
 }
 
-async function measure(port: number, url: string, preset: 'desktop' | 'mobile'): Promise<Omit<AdminFigure, 'route' | 'ok'>> {
+async function measure(
+  port: number,
+  url: string,
+  preset: 'desktop' | 'mobile',
+  firstScreen: { files: Set<string>; kb: number },
+): Promise<Omit<AdminFigure, 'route' | 'ok'>> {
   const result = await lighthouse(
     url,
     { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] },
@@ -73,13 +119,21 @@ async function measure(port: number, url: string, preset: 'desktop' | 'mobile'):
   );
   const audits = (result?.lhr.audits ?? {}) as Record<string, Audit>;
   const scripts = audits['resource-summary']?.details?.items?.find((i) => i.resourceType === 'script');
+  const fetched = new Set(
+    (audits['network-requests']?.details?.items ?? []).filter((r) => r.url).map((r) => new URL(r.url!).pathname),
+  );
+  const missing = [...firstScreen.files].filter((f) => !fetched.has(f));
+  if (missing.length) console.error(`${url}: the load did not fetch ${missing.join(', ')} of its document's first screen`);
   return {
     preset,
     lcpMs: audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
     cls: audits['cumulative-layout-shift']?.numericValue ?? Number.NaN,
     tbtMs: audits['total-blocking-time']?.numericValue ?? Number.NaN,
-    jsKb: (scripts?.transferSize ?? Number.NaN) / 1024,
-    jsRequests: scripts?.requestCount ?? 0,
+    // the screen the load showed is not the one its document prepared: no figure rather than a wrong one
+    jsKb: missing.length ? Number.NaN : firstScreen.kb,
+    jsRequests: firstScreen.files.size,
+    allJsKb: (scripts?.transferSize ?? Number.NaN) / 1024,
+    allJsRequests: scripts?.requestCount ?? 0,
   };
 }
 
@@ -90,14 +144,15 @@ function table(figures: AdminFigure[]) {
     `${(f.lcpMs / 1000).toFixed(2)} s`,
     f.cls.toFixed(3),
     `${f.tbtMs.toFixed(0)} ms`,
-    `${f.jsKb.toFixed(0)} KB (${f.jsRequests})`,
+    `${f.jsKb.toFixed(1)} KB (${f.jsRequests})`,
+    `${f.allJsKb.toFixed(0)} KB (${f.allJsRequests})`,
     f.ok ? 'ok' : 'MISS',
   ]);
-  const head = ['screen', 'preset', 'LCP', 'CLS', 'TBT', 'JS transferred (files)', 'verdict'];
+  const head = ['screen', 'preset', 'LCP', 'CLS', 'TBT', 'first-screen JS (files)', 'all JS in the load', 'verdict'];
   console.log(
     `\nTargets: desktop LCP <= ${TARGETS.desktop.lcpMs / 1000} s, CLS <= ${TARGETS.desktop.cls}; ` +
       `mobile LCP <= ${TARGETS.mobile.lcpMs / 1000} s, CLS <= ${TARGETS.mobile.cls}, TBT <= ${TARGETS.mobile.tbtMs} ms; ` +
-      `JavaScript <= ${TARGETS.jsKb} KB transferred` +
+      `first-screen JavaScript <= ${TARGETS.jsKb} KB transferred` +
       (RUNS > 1 ? `; each figure the median of ${RUNS} runs` : ''),
   );
   printColumns(head, rows);
@@ -105,6 +160,7 @@ function table(figures: AdminFigure[]) {
 
 async function main() {
   const started = await productFor('admin', args);
+  await finishWizard(started.base, started.token);
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     chromeFlags: [
@@ -120,13 +176,14 @@ async function main() {
     for (const route of ROUTES) {
       for (const preset of PRESETS) {
         const url = `${started.base}${route}?authToken=${started.token}`;
+        const firstScreen = await firstScreenOf(started.base, url, route);
         const runs: Omit<AdminFigure, 'route' | 'ok'>[] = [];
         for (let i = 0; i < RUNS; i++) {
           try {
-            const m = await measure(chrome.port, url, preset);
+            const m = await measure(chrome.port, url, preset, firstScreen);
             runs.push(m);
             console.log(
-              `${route} ${preset}${RUNS > 1 ? ` (run ${i + 1}/${RUNS})` : ''}: LCP ${(m.lcpMs / 1000).toFixed(2)} s, CLS ${m.cls.toFixed(3)}, TBT ${m.tbtMs.toFixed(0)} ms, JS ${m.jsKb.toFixed(0)} KB`,
+              `${route} ${preset}${RUNS > 1 ? ` (run ${i + 1}/${RUNS})` : ''}: LCP ${(m.lcpMs / 1000).toFixed(2)} s, CLS ${m.cls.toFixed(3)}, TBT ${m.tbtMs.toFixed(0)} ms, first-screen JS ${m.jsKb.toFixed(1)} KB, all JS ${m.allJsKb.toFixed(0)} KB`,
             );
           } catch (e) {
             console.error(`${route} ${preset}: Lighthouse failed: ${(e as Error).message}`);
@@ -140,6 +197,8 @@ async function main() {
           tbtMs: median(runs.map((r) => r.tbtMs)),
           jsKb: median(runs.map((r) => r.jsKb)),
           jsRequests: runs[0]?.jsRequests ?? 0,
+          allJsKb: median(runs.map((r) => r.allJsKb)),
+          allJsRequests: runs[0]?.allJsRequests ?? 0,
           ok: false,
         };
         f.ok = verdict(f);

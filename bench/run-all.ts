@@ -211,7 +211,7 @@ const BENCHES: { name: string; script: string; args: (json: string) => string[];
       if (!res) return [];
       return res.figures.map((f) => ({
         bench: 'admin',
-        figure: `${f.route} ${f.preset}: LCP / CLS / TBT / JS`,
+        figure: `${f.route} ${f.preset}: LCP / CLS / TBT / first-screen JS`,
         value: `${(f.lcpMs / 1000).toFixed(2)} s / ${f.cls.toFixed(3)} / ${f.tbtMs.toFixed(0)} ms / ${f.jsKb.toFixed(0)} KB`,
         target: f.preset === 'desktop' ? '<= 1.0 s / 0.05 / - / 150 KB' : '<= 2.5 s / 0.1 / 200 ms / 150 KB',
         verdict: Number.isFinite(f.lcpMs) ? (f.ok ? 'ok' : 'MISS') : 'FAILED',

@@ -82,3 +82,18 @@ export async function productFor(
     },
   };
 }
+
+/**
+ * The sample shop's settings saved once (the wizard's own call), as for a merchant past the first-run wizard:
+ * a manual job can start, and /main and /setting open themselves rather than the wizard or the image page.
+ */
+export async function finishWizard(base: string, token: string): Promise<void> {
+  const auth = { Authorization: `Bearer ${token}` };
+  const read = (await (await fetch(`${base}/api/v2/image-opt/getSettings`, { headers: auth })).json()) as { data: unknown };
+  const res = await fetch(`${base}/api/v1/saveNewGuideCfg`, {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ page5: { day_backup: 1 }, settings: read.data }),
+  });
+  if (!res.ok) throw new Error(`saveNewGuideCfg answered ${res.status}`);
+}
