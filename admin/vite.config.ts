@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import { polarisTokensLightOnly, trimPolarisCss } from './build/polaris-trim';
 import { preloadFirstScreen } from './build/screen-preload';
 import { liveBreakpoints } from './build/polaris-breakpoints';
+import { polarisHydration } from './build/polaris-hydration';
 import { polarisLazyParts } from './build/polaris-lazy-parts';
 import { trimPolarisLocales } from './build/polaris-locale-trim';
 import { englishParts } from './build/english-parts';
@@ -17,6 +18,7 @@ export default defineConfig({
     trimPolarisCss(),
     preloadFirstScreen(`${__dirname}/src/router.tsx`),
     liveBreakpoints(),
+    polarisHydration(),
     polarisLazyParts(),
     trimPolarisLocales(`${__dirname}/src`),
     englishParts(`${__dirname}/locales/en.json`),

@@ -125,7 +125,12 @@ export function ImageOptimisationDetailsScreen() {
           </>
         )}
       </BlockStack>
-      <Suspense fallback={null}>{compare && <CompareModal images={compare} onClose={() => setCompare(null)} />}</Suspense>
+      {/* Only while open: a boundary in the hydrated markup must not get new children before it hydrated (#421). */}
+      {compare && (
+        <Suspense fallback={null}>
+          <CompareModal images={compare} onClose={() => setCompare(null)} />
+        </Suspense>
+      )}
       <Later>
         <Suspense fallback={null}>
           <footer.Part />

@@ -171,21 +171,26 @@ export function ImageOptimisationScreen() {
           </InlineStack>
         </Suspense>
       </Later>
-      <Suspense fallback={null}>
-        {dialog === 'manual' && <ManualModal open onClose={() => setDialog('none')} onStarted={started} />}
-        {dialog === 'upload' && (
-          <UploadModal
-            open
-            onClose={() => setDialog('none')}
-            options={{ pngtojpg: settings.image_opt.pngtojpg, is_watermark: settings.image_opt.watermark.switch }}
-            onStarted={() => started(3)}
-          />
-        )}
-        {dialog === 'sheet' && (
-          <SettingsSheet open firstTime={isDefault} onClose={() => setDialog('none')} onSaved={() => void page.reload()} />
-        )}
-        {compare && <CompareModal images={compare} onClose={() => setCompare(null)} />}
-      </Suspense>
+      {/* Only while a dialog is open: a boundary in the first render is one the browser hydrates after the
+          screen, and the screen's own re-render right after hydrating (its hydrated values) would hand it new
+          children before that, which React answers by throwing its markup away (#421). */}
+      {(dialog === 'manual' || dialog === 'upload' || dialog === 'sheet' || compare) && (
+        <Suspense fallback={null}>
+          {dialog === 'manual' && <ManualModal open onClose={() => setDialog('none')} onStarted={started} />}
+          {dialog === 'upload' && (
+            <UploadModal
+              open
+              onClose={() => setDialog('none')}
+              options={{ pngtojpg: settings.image_opt.pngtojpg, is_watermark: settings.image_opt.watermark.switch }}
+              onStarted={() => started(3)}
+            />
+          )}
+          {dialog === 'sheet' && (
+            <SettingsSheet open firstTime={isDefault} onClose={() => setDialog('none')} onSaved={() => void page.reload()} />
+          )}
+          {compare && <CompareModal images={compare} onClose={() => setCompare(null)} />}
+        </Suspense>
+      )}
       {setupOpened && (
         <Suspense fallback={null}>
           <FirstSetupModal open={dialog === 'firstSetup'} onClose={() => setDialog('none')} onSetUp={() => setDialog('sheet')} />

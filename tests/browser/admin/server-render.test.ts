@@ -1,8 +1,8 @@
 // Issue 26 (LCP): the Worker renders the first screen into the document and the admin hydrates it. In
 // Debian's Chromium against the whole product, at a phone's width (with a phone's user agent, as
-// Lighthouse's mobile run sends) and a desktop's: the document's HTML already holds the screen's heading,
-// the admin keeps that very element (hydrated, not rendered afresh), and the console has no hydration
-// mismatch. Screenshots: tests/browser/admin/screenshots/server-render-*.png.
+// Lighthouse's mobile run sends, and its 4x slower CPU) and a desktop's: the document's HTML already holds
+// the screen's heading, the admin keeps that very element (hydrated, not rendered afresh), and the console
+// has no hydration mismatch and no #421. Screenshots: tests/browser/admin/screenshots/server-render-*.png.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appUnderTest, type AppUnderTest } from './app-under-test';
@@ -38,12 +38,17 @@ async function open(path: string, width: number): Promise<Opened> {
     ...(phone ? { isMobile: true, userAgent: PHONE_UA } : {}),
   });
   await page.route('https://cdn.shopify.com/**', (route) => route.abort());
+  // A phone's CPU, as Lighthouse's mobile run has it (4x slower): an update that reached a part of the
+  // markup before it hydrated replaced the whole screen on /main in 2 runs of 4 this way, in none without.
+  if (phone) await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });
   const problems: string[] = [];
   page.on('console', (m) => {
-    // Mismatches (React's #418, #419, #422, #423, #425 in the production build). Not #421, "a Suspense boundary
-    // received an update before it finished hydrating" (a part under a Polaris component whose breakpoints
-    // or portal container changed after the first commit is rendered afresh): no mismatch.
-    if (/did not match|Hydration failed|Minified React error #4(18|19|22|23|25)\b/i.test(m.text())) problems.push(m.text());
+    // Mismatches (React's #418, #419, #422, #423, #425 in the production build) and #421, "a Suspense boundary
+    // received an update before it finished hydrating": React then throws that boundary's markup away and
+    // renders it afresh (the router's boundary holds the whole screen). Polaris' post-mount context updates
+    // are transitions in the build for this (admin/build/polaris-hydration.ts).
+    if (/did not match|Hydration failed|finished hydrating|Minified React error #4(18|19|21|22|23|25)\b/i.test(m.text()))
+      problems.push(m.text());
   });
   page.on('pageerror', (e) => problems.push(e.message));
   // The heading as the parser built it from the document, before the admin's code ran.
@@ -135,13 +140,13 @@ describe('the first screen rendered by the Worker, hydrated by the admin', () =>
       ['/privacy-policy', 'Privacy policy'],
       ['/cookieError', 'Please enable cookies'],
     ];
-    const check = async (path: string, heading: string, name: string, mustKeep = true) => {
+    const check = async (path: string, heading: string, name: string) => {
       for (const width of [390, 1280]) {
         const o = await open(path, width);
         try {
           expect(o.html, `${path} at ${width}`).toContain(heading.replace(/'/g, '&#x27;'));
           expect(o.heading, `${path} at ${width}`).toBe(heading);
-          if (mustKeep) expect(o.kept, `${path} at ${width}: hydrated, not rendered afresh`).toBe(true);
+          expect(o.kept, `${path} at ${width}: hydrated, not rendered afresh`).toBe(true);
           // Nothing moves once the markup painted.
           expect(o.shift, `${path} at ${width}: layout shift`).toBeLessThanOrEqual(0.05);
           expect(o.problems, `${path} at ${width}`).toEqual([]);
@@ -167,9 +172,6 @@ describe('the first screen rendered by the Worker, hydrated by the admin', () =>
     await check(`/main?${token}`, 'Page Speed', 'dashboard');
     await clickBeforeLive(`/main?${token}`);
     await check(`/pricing?${token}`, 'Pricing', 'pricing');
-    // The image and settings screens' markup is hydrated, but React may render the screen afresh right
-    // after (#421 above, when such an update reaches the screen's boundary before it hydrated, depending on
-    // timing): their markup paints first all the same.
     await check(`/image_optimisation?${token}`, 'Image Optimization', 'image-optimisation');
     await check(`/setting?${token}`, 'Settings', 'setting');
     // A direct link to the details screen (no item in the history state): rendered as the browser opens it.
