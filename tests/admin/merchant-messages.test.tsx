@@ -261,6 +261,17 @@ describe('claims (decisions.md "Claims")', () => {
     const heading = await screen.findByRole('heading', { name: 'Who receives it' });
     expect(heading.parentElement?.textContent).toMatch(/Recommendations page.*store owner's email address/);
   });
+
+  // decisions.md "Money shown is money charged": the free quota is one-time per shop, so shop/redact keeps a
+  // keyed hash of the domain with the free images used (worker/db/redacted-shops.ts), and the policy says so.
+  it('the privacy policy says what is kept after the store data is deleted', async () => {
+    mockApi({ '/app-config': none });
+    renderApp('/privacy-policy', { info: null, token: false });
+    const heading = await screen.findByRole('heading', { name: 'Data retention' });
+    expect(heading.parentElement?.textContent).toMatch(
+      /your data is deleted\..*keyed hash of your store's domain.*free images used.*once per store/,
+    );
+  });
 });
 
 describe('one offer everywhere', () => {

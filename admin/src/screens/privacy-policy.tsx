@@ -42,6 +42,9 @@ export function PrivacyPolicyScreen() {
               ) : (
                 <Text as="p">{t(`privacy.${s}.body`)}</Text>
               )}
+              {/* What shop/redact keeps: the free quota and the offer are once per store (decisions.md "Money
+                  shown is money charged", worker/db/redacted-shops.ts). */}
+              {s === 'retention' && <Text as="p">{t('privacy.retention.kept')}</Text>}
               {s === 'collect' && (
                 <List>
                   {COLLECTED.map((c) => (
