@@ -45,8 +45,14 @@ export async function sessionToken(
     .sign(new TextEncoder().encode(secret));
 }
 
-/** Calls the Worker in-process, as the admin would. */
-export async function call(path: string, init: RequestInit & { json?: unknown; form?: Record<string, string> } = {}) {
+/** Calls the Worker in-process, as the admin would; `env` overrides some of the test bindings and variables for this call. */
+export async function call(
+  path: string,
+  {
+    env: overrides,
+    ...init
+  }: RequestInit & { json?: unknown; form?: Record<string, string>; env?: Partial<Record<keyof Env, unknown>> } = {},
+) {
   const { app } = await import('../../worker/app');
   const headers = new Headers(init.headers);
   let body = init.body;
@@ -59,7 +65,7 @@ export async function call(path: string, init: RequestInit & { json?: unknown; f
   }
   const { createExecutionContext, waitOnExecutionContext } = await import('cloudflare:test');
   const ctx = createExecutionContext();
-  const res = await app.request(path, { ...init, headers, body }, env, ctx);
+  const res = await app.request(path, { ...init, headers, body }, overrides ? { ...env, ...overrides } : env, ctx);
   await waitOnExecutionContext(ctx);
   return res;
 }

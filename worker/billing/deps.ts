@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import type { Logger } from '../lib/log';
 import type { AdminClient } from '../shopify/graphql-client';
 import type { TokenEnv } from '../shopify/tokens';
+import type { OfferEnv } from './terms';
 
 /** What reading and syncing subscriptions needs (the webhook passes no more than this). */
 export type SyncDeps = {
@@ -12,5 +13,5 @@ export type SyncDeps = {
   client?: AdminClient;
   now?: number;
 };
-/** Creating subscriptions also needs the return URL's origin and the test-charge flag. */
-export type BillingDeps = SyncDeps & { env: TokenEnv & Pick<Env, 'APP_URL' | 'BILLING_TEST_CHARGES'> };
+/** Creating subscriptions also needs the return URL's origin, the test-charge flag and the new-user offer. */
+export type BillingDeps = SyncDeps & { env: TokenEnv & Pick<Env, 'APP_URL' | 'BILLING_TEST_CHARGES'> & OfferEnv };

@@ -3,5 +3,6 @@ export { chargeImageOnce, overageAllowanceFor, quotaStatus, type ChargeResult, t
 export { applySubscriptionUpdate, changePlan, handleBillingReturn, syncSubscription, BILLING_RETURN_PATH } from './subscription';
 export { raiseOverageCap, settleAllUsageCharges, settleUsageCharges } from './overage';
 export { resetDueQuotas } from './quota-reset';
-export { canDiscount, rebateInfo } from './discount';
+export { activeOffer, canDiscount, rebateInfo } from './discount';
+export { newUserOffer, offerProblem, type NewUserOffer } from './terms';
 export { quotaCycleForInstall } from './cycle';

@@ -4,10 +4,10 @@ import { shopImageTotals } from '../db/images';
 import { getImageSettings } from '../db/image-settings';
 import type { ShopRow } from '../db/shops';
 import { PLANS, planFor } from '../../shared/plans';
-import { canDiscount, rebateInfo } from './discount';
+import { activeOffer, rebateInfo } from './discount';
 import { quotaStatus } from './quota';
 import { nextCapStep } from './overage';
-import { capCentsForImages, centsToAmount, DISCOUNT_RATE } from './terms';
+import { capCentsForImages, centsToAmount, type NewUserOffer } from './terms';
 import type { CurrentPrice, PricingData, PricingPlan } from '../../shared/api/billing';
 
 export type { PricingPlan };
@@ -34,9 +34,11 @@ export function currentPrice(
   };
 }
 
-export async function pricingData(db: Db, shop: ShopRow, now = Date.now()): Promise<PricingData> {
-  const discount = canDiscount(shop, now);
-  const factor = discount ? 1 - DISCOUNT_RATE : 1;
+/** getPricingPlans: `offer` is the configured new-user offer (newUserOffer(env)), the one billing applies. */
+export async function pricingData(db: Db, shop: ShopRow, offer: NewUserOffer, now = Date.now()): Promise<PricingData> {
+  const active = activeOffer(shop, now, offer);
+  const discount = active !== null;
+  const factor = active ? 1 - active.rate : 1;
   const plans: PricingPlan[] = PLANS.map((p) => ({
     level: p.level,
     name: p.name,
@@ -57,7 +59,7 @@ export async function pricingData(db: Db, shop: ShopRow, now = Date.now()): Prom
     plans,
     level: shop.planLevel,
     canDiscount: discount,
-    rebate_info: rebateInfo(shop, now),
+    rebate_info: rebateInfo(shop, now, offer),
     // Plan images used / included this period.
     img_usage_use: planUsed,
     img_usage_all: quota.planImages,

@@ -20,7 +20,7 @@ import { MAX_PLAN_LEVEL, planFor } from '../../shared/plans';
 import { cycleDayOf } from './cycle';
 import { carryUsageToNewPeriod } from './quota';
 import type { BillingDeps, SyncDeps } from './deps';
-import { canDiscount } from './discount';
+import { activeOffer, canDiscount } from './discount';
 import { billingReturnUrl, type ReturnKind } from './return-url';
 import { chargeIsTest, markTestChargesOnly, refusedAsTestOnly, testChargesAllowed } from './test-charges';
 import { settleUsageCharges } from './overage';
@@ -28,9 +28,8 @@ import {
   amountToCents,
   capCentsForImages,
   centsToAmount,
-  DISCOUNT_MONTHS,
-  DISCOUNT_RATE,
   levelOfSubscription,
+  newUserOffer,
   OVERAGE_CAP_STEPS_IMAGES,
   subscriptionName,
   USAGE_TERMS,
@@ -62,6 +61,8 @@ export async function changePlan(deps: BillingDeps, shop: ShopRow, newLevel: num
 
   const now = deps.now ?? Date.now();
   const plan = planFor(newLevel);
+  // The discount the pricing page showed (pricingData reads the same configured offer).
+  const offer = activeOffer(shop, now, newUserOffer(deps.env));
   const shopify = client(deps, shop);
   try {
     const create = async (test: boolean) =>
@@ -74,7 +75,7 @@ export async function changePlan(deps: BillingDeps, shop: ShopRow, newLevel: num
           cappedAmount: { amount: centsToAmount(capCentsForImages(OVERAGE_CAP_STEPS_IMAGES[0])), currencyCode: 'USD' },
           terms: USAGE_TERMS,
         },
-        ...(canDiscount(shop, now) ? { discount: { percentage: DISCOUNT_RATE, durationLimitInIntervals: DISCOUNT_MONTHS } } : {}),
+        ...(offer ? { discount: { percentage: offer.rate, durationLimitInIntervals: offer.months } } : {}),
       });
     // Development stores cannot pay: their charges are test charges (worker/billing/test-charges.ts).
     const test = await chargeIsTest(deps, shop, shopify);

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { raiseOverageCap } from '../billing/overage';
 import { pricingData } from '../billing/pricing';
+import { newUserOffer } from '../billing/terms';
 import { verifyBillingReturn } from '../billing/return-url';
 import { BILLING_RETURN_PATH, changePlan, handleBillingReturn } from '../billing/subscription';
 import { v1 } from '../lib/envelope';
@@ -18,7 +19,9 @@ import { wholeNumber } from './account-inputs';
 // /api/v1 getPricingPlans, changePlans and raiseOverageCap; and Shopify's billing return URL.
 export const billingRoutes = new Hono<AppEnv>();
 
-billingRoutes.get('/api/v1/getPricingPlans', async (c) => v1<PricingData>(c, await pricingData(c.get('db'), c.get('shop'))));
+billingRoutes.get('/api/v1/getPricingPlans', async (c) =>
+  v1<PricingData>(c, await pricingData(c.get('db'), c.get('shop'), newUserOffer(c.env))),
+);
 
 const changePlansInput = z.object({ newLevel: wholeNumber('server.billing.invalidPlanLevel') });
 

@@ -4,6 +4,7 @@ import { quotaStatus } from '../../../worker/billing';
 import { currentPeriodStart, nextPeriodStart } from '../../../worker/billing/cycle';
 import { findShopById } from '../../../worker/db/shops';
 import { encryptSecret } from '../../../worker/lib/crypto';
+import { configProblem } from '../../../worker/lib/config';
 import { CRON, dispatchScheduled } from '../../../worker/jobs/scheduled';
 import { call, createShop, db, sessionHeadersFor } from '../helpers';
 import { installBillingFake } from './billing-fake';
@@ -108,6 +109,59 @@ describe('new-user discount', () => {
     await call('/api/v1/changePlans', { method: 'POST', headers: await sessionHeadersFor(headers), form: { newLevel: '2' } });
     const second = fake.subscriptions.at(-1)!.lines.find((l) => l.kind === 'recurring')!;
     expect(second.kind === 'recurring' && second.discount).toBeNull();
+  });
+
+  // decisions.md "Offers": "20 % for the first 3 billing periods unless configured otherwise". The pricing
+  // page (and the dashboard's banner, which reads the same rebate_info) and the subscription follow the
+  // configuration together.
+  it('a configured offer (30 % for 2 periods) is the one shown and the one on the subscription', async () => {
+    const offer = { NEW_USER_DISCOUNT_PERCENT: '30', NEW_USER_DISCOUNT_MONTHS: '2' };
+    const installedAt = Date.now() - 60 * 60 * 1000;
+    const { headers } = await createShop({ installedAt, ...(await tokenFields()) });
+    const pricing = await (await call('/api/v1/getPricingPlans', { headers, env: offer })).json<{ data: Record<string, any> }>();
+    expect(pricing.data.canDiscount).toBe(true);
+    expect(pricing.data.rebate_info).toEqual({ expired_time: installedAt + 72 * 60 * 60 * 1000, rate: 30, discount_period: 2 });
+    expect(pricing.data.plans[1]).toMatchObject({ price: '4.99', discount_mPrice: '3.49', proportion: 0.7 });
+    expect(pricing.data.plans[6]).toMatchObject({ price: '149.99', discount_mPrice: '104.99' });
+
+    await call('/api/v1/changePlans', {
+      method: 'POST',
+      headers: await sessionHeadersFor(headers),
+      form: { newLevel: '1' },
+      env: offer,
+    });
+    const recurring = fake.subscriptions.at(-1)!.lines.find((l) => l.kind === 'recurring')!;
+    expect(recurring.kind === 'recurring' && recurring.discount).toEqual({ percentage: 0.3, intervals: 2 });
+  });
+
+  it('a configured 0 % is no offer: no banner data, full price, no discount on the subscription', async () => {
+    const offer = { NEW_USER_DISCOUNT_PERCENT: '0' };
+    const { headers } = await createShop({ installedAt: Date.now() - 60 * 60 * 1000, ...(await tokenFields()) });
+    const pricing = await (await call('/api/v1/getPricingPlans', { headers, env: offer })).json<{ data: Record<string, any> }>();
+    expect(pricing.data.canDiscount).toBe(false);
+    expect(pricing.data.rebate_info.expired_time).toBe(0);
+    expect(pricing.data.plans[1]).toMatchObject({ discount_mPrice: '4.99', proportion: 1 });
+    await call('/api/v1/changePlans', {
+      method: 'POST',
+      headers: await sessionHeadersFor(headers),
+      form: { newLevel: '1' },
+      env: offer,
+    });
+    const recurring = fake.subscriptions.at(-1)!.lines.find((l) => l.kind === 'recurring')!;
+    expect(recurring.kind === 'recurring' && recurring.discount).toBeNull();
+  });
+
+  it('a malformed offer configuration is refused when the Worker starts, not shown and billed differently', () => {
+    const base = { SHOPIFY_API_KEY: 'key', SHOPIFY_API_SECRET: 's', TOKEN_ENCRYPTION_KEY: 'k', APP_URL: 'https://a.example' };
+    const problem = (vars: Record<string, string>) => configProblem({ ...base, ...vars } as unknown as Env);
+    expect(problem({})).toBeNull();
+    expect(problem({ NEW_USER_DISCOUNT_PERCENT: '', NEW_USER_DISCOUNT_MONTHS: '' })).toBeNull();
+    expect(problem({ NEW_USER_DISCOUNT_PERCENT: '25', NEW_USER_DISCOUNT_MONTHS: '6' })).toBeNull();
+    expect(problem({ NEW_USER_DISCOUNT_PERCENT: '20%' })).toMatch(/NEW_USER_DISCOUNT_PERCENT/);
+    expect(problem({ NEW_USER_DISCOUNT_PERCENT: '0.2' })).toMatch(/NEW_USER_DISCOUNT_PERCENT/);
+    expect(problem({ NEW_USER_DISCOUNT_PERCENT: '100' })).toMatch(/NEW_USER_DISCOUNT_PERCENT/);
+    expect(problem({ NEW_USER_DISCOUNT_MONTHS: '0' })).toMatch(/NEW_USER_DISCOUNT_MONTHS/);
+    expect(problem({ NEW_USER_DISCOUNT_MONTHS: 'three' })).toMatch(/NEW_USER_DISCOUNT_MONTHS/);
   });
 
   it('after the window: full price, no discount on the subscription, no countdown', async () => {
