@@ -10,7 +10,9 @@
 //   4. no image is charged twice, and no restore is charged;
 //   5. the status the admin shows for each image matches what Shopify serves.
 // Webhooks reach the app out of order, twice and replayed; image messages come once, twice, or twice at the
-// same time; automatic mode reacts to what the syncs find.
+// same time; automatic mode reacts to what the syncs find. The merchant may uninstall with work still
+// queued and install again: within 48 hours everything we hold is still theirs; after shop/redact nothing
+// of the shop is left with us, and the reinstall starts from what Shopify serves.
 // STORE_LIFE_RUNS / STORE_LIFE_STEPS make it deeper (npm run test:store-life); `npm test` runs a few short lives.
 import { env } from 'cloudflare:test';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -32,6 +34,12 @@ import { pipelineDeps } from '../../../worker/optimise/deps';
 import type { PipelineDeps } from '../../../worker/optimise/ports';
 import type { SyncQueueMessage } from '../../../worker/messages/catalogue-sync';
 import type { OptimiseMessage } from '../../../worker/messages/optimise';
+import type { WebhookWorkMessage } from '../../../worker/messages/shopify-webhook';
+import { completeInstall } from '../../../worker/install/install';
+import { findShopByDomain } from '../../../worker/db/shops';
+import { shopPrefixes } from '../../../worker/lib/r2-keys';
+import { runWebhookWork } from '../../../worker/webhooks/consumer';
+import { WebhookRetryLater } from '../../../worker/webhooks/handlers';
 import {
   drainOptimiseQueue,
   installedShop,
@@ -48,33 +56,55 @@ const RUNS = Number(vars.STORE_LIFE_RUNS ?? '') || 2;
 const STEPS = Number(vars.STORE_LIFE_STEPS ?? '') || 8;
 // `npm test` replays the same short lives every time (no luck in CI); the deep run draws new ones unless given a seed.
 const SEED = vars.STORE_LIFE_SEED ? Number(vars.STORE_LIFE_SEED) : vars.STORE_LIFE_RUNS ? undefined : 20261127;
-const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
 // Seed photos of the emulator (emulator/store/images.ts); the shop's own images come from the same set.
 const SEEDS = ['rocket.jpg', 'flower.jpg', 'chelsea.jpg', 'astronaut.jpg'] as const;
 
 type Model = { latest: Map<string, string>; log: string[] };
 /** `queued`: what the Worker sent to the image and sync queues, delivered by the test in order. */
-type Real = { emu: EmulatorShop; shop: ShopRow; queued: Queued };
-type Queued = { optimise: OptimiseMessage[]; sync: SyncQueueMessage[] };
+/** `otherAppToken`: a token for the other app's calls (the emulator has one app; its current grant stands in). */
+type Real = { emu: EmulatorShop; shop: ShopRow; queued: Queued; otherAppToken: string };
+/** `webhookLater`: webhook work the consumer asked to have again later (retried on each delivery). */
+type Queued = {
+  optimise: OptimiseMessage[];
+  sync: SyncQueueMessage[];
+  webhook: WebhookWorkMessage[];
+  webhookLater: WebhookWorkMessage[];
+};
 
 /**
  * The queues' consumers run inside the test Worker too: messages the code under test sends are taken here
  * instead, so each step's work is delivered by the model, in order, and the checks see it finished.
  */
 function captureQueues(): Queued {
-  const queued: Queued = { optimise: [], sync: [] };
+  const queued: Queued = { optimise: [], sync: [], webhook: [], webhookLater: [] };
   const sent = { metadata: { metrics: { backlogCount: 0, backlogBytes: 0, oldestMessageTimestamp: new Date(0) } } };
   vi.spyOn(env.OPTIMISE_QUEUE, 'send').mockImplementation(async (m) => (queued.optimise.push(m as OptimiseMessage), sent));
   vi.spyOn(env.OPTIMISE_QUEUE, 'sendBatch').mockImplementation(
     async (ms) => ([...ms].forEach((m) => queued.optimise.push(m.body as OptimiseMessage)), sent),
   );
   vi.spyOn(env.SYNC_QUEUE, 'send').mockImplementation(async (m) => (queued.sync.push(m as SyncQueueMessage), sent));
+  vi.spyOn(env.WEBHOOK_QUEUE, 'send').mockImplementation(async (m) => (queued.webhook.push(m as WebhookWorkMessage), sent));
   return queued;
 }
 
-/** Delivers what the code queued: catalogue updates first (they may queue automatic work), then images. */
+/**
+ * Delivers what the code queued: webhook work, then catalogue updates (both may queue more, and automatic
+ * work), then images. Webhook work the consumer defers (shop/redact before its 48 hours, work busy
+ * elsewhere) waits for a later delivery, as the queue's delayed retry would.
+ */
 async function deliverQueued(r: Real): Promise<void> {
-  while (r.queued.sync.length > 0) {
+  r.queued.webhook.unshift(...r.queued.webhookLater.splice(0));
+  while (r.queued.webhook.length > 0 || r.queued.sync.length > 0) {
+    for (const m of r.queued.webhook.splice(0)) {
+      try {
+        if ((await runWebhookWork(env, db(), m, createLogger({ test: 'store-life' }))) === 'busy') r.queued.webhookLater.push(m);
+      } catch (err) {
+        if (!(err instanceof WebhookRetryLater)) throw err;
+        r.queued.webhookLater.push(m);
+      }
+    }
     for (const body of r.queued.sync.splice(0)) await handleSyncMessage(body, env);
   }
   await drainOptimiseQueue(r.queued.optimise.splice(0));
@@ -164,7 +194,9 @@ async function checkInvariants(m: Model, r: Real): Promise<void> {
   }
   // 4. charged once per image
   const ledger = await db().select().from(usageLedger).where(eq(usageLedger.shopId, r.shop.id)).all();
-  expect(new Set(ledger.map((l) => l.imageId)).size, `4: an image charged twice${trail}`).toBe(ledger.length);
+  // (a redacted shop's free images used, counted again after its reinstall, are rows of no image)
+  const charged = ledger.filter((l) => l.imageId !== null);
+  expect(new Set(charged.map((l) => l.imageId)).size, `4: an image charged twice${trail}`).toBe(charged.length);
 }
 
 // ---- what the merchant asks of us ----
@@ -247,25 +279,86 @@ class Webhooks implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(m: Model, r: Real): Promise<void> {
     m.log.push(this.toString());
-    const pending = (await r.emu.webhooks({ status: 'pending' })).filter((d) => d.url).reverse();
-    for (const d of [...pending, ...pending]) {
-      await appFetch(new Request(d.url, { method: 'POST', headers: d.headers, body: d.body }));
-      await r.emu.ackWebhook(d.id);
-    }
-    for (const d of pending) {
-      const { 'X-Shopify-Triggered-At': _at, ...headers } = d.headers;
-      await appFetch(
-        new Request(d.url, {
-          method: 'POST',
-          headers: { ...headers, 'X-Shopify-Webhook-Id': crypto.randomUUID() },
-          body: d.body,
-        }),
-      );
-    }
+    await postPendingWebhooks(r);
     await deliverQueued(r);
     await checkInvariants(m, r);
   }
   toString = () => 'webhooks delivered out of order, twice and replayed';
+}
+
+/** Shopify's pending webhooks posted to the app out of order, each twice, then each replayed once. */
+async function postPendingWebhooks(r: Real): Promise<void> {
+  const pending = (await r.emu.webhooks({ status: 'pending' })).filter((d) => d.url).reverse();
+  for (const d of [...pending, ...pending]) {
+    await appFetch(new Request(d.url, { method: 'POST', headers: d.headers, body: d.body }));
+    await r.emu.ackWebhook(d.id);
+  }
+  for (const d of pending) {
+    const { 'X-Shopify-Triggered-At': _at, ...headers } = d.headers;
+    await appFetch(
+      new Request(d.url, {
+        method: 'POST',
+        headers: { ...headers, 'X-Shopify-Webhook-Id': crypto.randomUUID() },
+        body: d.body,
+      }),
+    );
+  }
+}
+
+/** Every R2 object we hold for the shop (originals, results, uploads, watermarks, its own files). */
+async function objectsOf(shopId: number): Promise<string[]> {
+  const keys: string[] = [];
+  for (const prefix of shopPrefixes(shopId)) keys.push(...(await env.BUCKET.list({ prefix })).objects.map((o) => o.key));
+  return keys;
+}
+
+/**
+ * The merchant uninstalls the app while a job's image messages are still queued, and installs it again
+ * `hours` later. The queued messages arrive after the uninstall and change nothing in Shopify nor in what
+ * is charged. Before 48 hours, every row and original is still there; at 72 hours Shopify's shop/redact has
+ * taken everything of the shop (nothing of it is left in R2), so the pictures Shopify serves are from then
+ * on the merchant's latest ones. The reinstall goes through the product's own install (completeInstall).
+ */
+class UninstallReinstall implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly hours: 1 | 72,
+    readonly pending: 'optimize' | 'restore',
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    m.log.push(this.toString());
+    const trail = `\n${m.log.join('\n')}`;
+    const left = await planTabJob(r.shop, this.pending, 1);
+    const served = await servedImages(r.emu);
+    const charges = await ledgerCount(r.shop.id);
+    const held = (await objectsOf(r.shop.id)).sort();
+    await r.emu.uninstall();
+    await postPendingWebhooks(r);
+    await deliverQueued(r);
+    expect((await findShopByDomain(db(), r.emu.domain))?.uninstalledAt, `the uninstall was not confirmed${trail}`).not.toBeNull();
+    await drainOptimiseQueue(left);
+    expect(await servedImages(r.emu), `work queued before the uninstall changed Shopify after it${trail}`).toEqual(served);
+    expect(await ledgerCount(r.shop.id), `work queued before the uninstall was charged after it${trail}`).toBe(charges);
+    vi.setSystemTime(Date.now() + this.hours * HOUR);
+    if (this.hours >= 48) {
+      await r.emu.triggerWebhook('shop/redact');
+      await postPendingWebhooks(r);
+      await deliverQueued(r);
+      expect(await objectsOf(r.shop.id), `shop/redact left objects of the shop${trail}`).toEqual([]);
+      m.latest = served; // the originals went with the merchant's data: what Shopify serves is theirs now
+    } else {
+      expect((await objectsOf(r.shop.id)).sort(), `the uninstall took objects before shop/redact${trail}`).toEqual(held);
+    }
+    const grant = await r.emu.install();
+    r.otherAppToken = grant.access_token;
+    r.shop = await completeInstall(env, db(), r.emu.domain, grant, createLogger({ test: 'store-life' }));
+    await deliverQueued(r); // the reinstall's catalogue sync
+    await checkInvariants(m, r);
+  }
+  toString = () =>
+    `merchant uninstalls with ${this.pending} messages still queued, and installs again ${this.hours} hours later${
+      this.hours >= 48 ? ' (after shop/redact)' : ''
+    }`;
 }
 
 /** Something done to the store: logged, done, then heard of by the product (sync, automatic mode) and checked. */
@@ -313,6 +406,7 @@ class OtherAppUpdate extends StoreEvent {
     const res = await r.emu.graphql<{ fileUpdate: { userErrors: unknown[] } }>(
       `mutation($files: [FileUpdateInput!]!) { fileUpdate(files: $files) { userErrors { field message } } }`,
       { files: [{ id: f.id, originalSource: source.url }] },
+      r.otherAppToken,
     );
     expect(res.body.data?.fileUpdate.userErrors).toEqual([]);
     const ready = await r.emu.waitForFile(f.id);
@@ -459,6 +553,9 @@ const commands = [
   fc.tuple(fc.nat(7), fc.constantFrom(...SEEDS)).map(([k, s]) => new ReplaceMedia(k, s)),
   fc.integer({ min: 5, max: 35 }).map((d) => new ClockJump(d)),
   fc.constant(new Webhooks()),
+  fc
+    .tuple(fc.constantFrom<1 | 72>(1, 72), fc.constantFrom<'optimize' | 'restore'>('optimize', 'restore'))
+    .map(([hours, pending]) => new UninstallReinstall(hours, pending)),
   fc.constantFrom(...SEEDS).map((seed) => new CollectionImage(seed)),
 ];
 
@@ -503,7 +600,7 @@ describe('a store over its life', () => {
           lives++;
           steps += [...cmds].length;
           // Every life starts from a shop we optimised once: what follows is the store's life after it.
-          const real: Real = { emu, shop, queued };
+          const real: Real = { emu, shop, queued, otherAppToken: emu.tokens!.access_token };
           await new Job('optimize', 'none').run(model, real);
           await fc.asyncModelRun(() => ({ model, real }), cmds);
           console.info(`life ${lives}: ${model.log.join(' | ')}`);
