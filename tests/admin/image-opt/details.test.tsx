@@ -114,6 +114,33 @@ describe('/image_optimisation_details', () => {
     expect(stripped.getByText(/Only the metadata was removed: at 25.0 MP this image is too large to re-encode/)).toBeTruthy();
   });
 
+  it('a restorable image shows the date its original is deleted (decisions.md: the restore date the admin shows)', async () => {
+    // Midday UTC: the same calendar day in every time zone the test may run in.
+    const until = Date.UTC(2026, 11, 27, 12);
+    detailApi({
+      [D]: {
+        ack: 1,
+        data: {
+          data: [
+            image(1, { file_name: 'compressed.jpg', expires_at: until }),
+            image(2, { file_name: 'restored.jpg', is_restore: 1, is_compress: 0, after_file_path: '', expires_at: until }),
+            image(3, { file_name: 'expired.jpg', is_overdue: 1, before_file_path: '', expires_at: until }),
+            image(5, { file_name: 'unknown.jpg', expires_at: null }),
+          ],
+          total: 4,
+          current_page: 1,
+          per_page: 10,
+          item: { id: 7, data_type: 1, title: 'Wool Hat' },
+        },
+      },
+    });
+    await openDetails();
+    expect(within(rowOf('compressed.jpg')).getByText('Can be restored until December 27, 2026')).toBeTruthy();
+    // Nothing to restore, or no original any more: no date.
+    for (const name of ['restored.jpg', 'expired.jpg', 'unknown.jpg'])
+      expect(within(rowOf(name)).queryByText(/Can be restored until/)).toBeNull();
+  });
+
   it('View / Download / Restore follow the image status', async () => {
     detailApi();
     await openDetails();

@@ -3,7 +3,7 @@ import { Badge } from '../../widgets/badge';
 import { Fragment, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RowCells } from '../../widgets/row-cells';
-import { formatSize } from '../../lib/intl';
+import { formatDay, formatSize, useTimeZone } from '../../lib/intl';
 import { RowThumbnail } from '../history-row-cells';
 import { dimensionsOf, statusOfRow, type ImageRow } from '../image-row';
 import { formatRatio } from '../rules';
@@ -44,6 +44,7 @@ type Props = {
 /** One item's images: status label, tags, sizes, and View / Download / Restore by status. */
 export function ImageTable({ rows, loading, restoring, onView, onRestore, onReoptimize, onSelectionReset, onFresh }: Props) {
   const { t, i18n } = useTranslation();
+  const timeZone = useTimeZone();
   const { smDown } = useBreakpoints();
   const selectable = rows.filter((r) => !statusOfRow(r).disabled);
   const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(
@@ -112,6 +113,13 @@ export function ImageTable({ rows, loading, restoring, onView, onRestore, onReop
                   {row.note && (
                     <Text as="p" variant="bodySm" tone="subdued">
                       {t(row.note.message_key, row.note.params)}
+                    </Text>
+                  )}
+                  {/* What the merchant could lose: the day the original leaves R2, after which Restore is gone
+                      (decisions.md: the restore date shown is the date the original is deleted, never later). */}
+                  {st.can_restore && !!row.expires_at && (
+                    <Text as="p" variant="bodySm" tone="subdued">
+                      {t('imageDetails.restoreUntil', { date: formatDay(row.expires_at, i18n.language, timeZone) })}
                     </Text>
                   )}
                 </Fragment>,
