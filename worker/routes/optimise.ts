@@ -35,6 +35,16 @@ const UPLOAD_MAX_DATA_CHARS = UPLOAD_MAX_BASE64_CHARS + 100;
 const INVALID_VALUE: MessageKey = 'server.common.invalidValueFor';
 const TOO_MANY_IDS: MessageKey = 'server.limits.tooManyIds';
 const dataType = z.coerce.number().int().min(1, INVALID_VALUE).max(3, INVALID_VALUE);
+/**
+ * restore_type and re_opt_type are "empty or all" (image-optimisation.md section 7): any other text is refused,
+ * not read as empty, so a typo ('ALL') never restores or re-optimises something else than was asked.
+ */
+const emptyOrAll = z.enum(['', 'all'], { error: INVALID_VALUE }).optional().nullable();
+/** opt_cfg's pngtojpg and is_watermark: 0 or 1 (strings from forms). */
+const optFlag = z.coerce
+  .number({ error: INVALID_VALUE })
+  .pipe(z.union([z.literal(0), z.literal(1)], { error: INVALID_VALUE }))
+  .default(0);
 const ids = z.array(int).max(MAX_IDS_PER_REQUEST, TOO_MANY_IDS).optional();
 /** All rows and image ids of one request together stay within MAX_IDS_PER_REQUEST (one SELECT plans them). */
 const withinIdCap = (list: { img_ids?: number[] | undefined }[]) =>
@@ -49,7 +59,7 @@ const restoreSchema = z.object({
           data_id: int,
           img_ids: jsonish(ids),
           blog_id: z.union([z.string(), z.number()]).optional().nullable(),
-          restore_type: z.string().optional().nullable(),
+          restore_type: emptyOrAll,
         }),
       )
       .min(1, 'server.optimise.selectCorrectState' satisfies MessageKey)
@@ -66,7 +76,7 @@ const reOptimizeSchema = z.object({
       .max(MAX_IDS_PER_REQUEST, TOO_MANY_IDS)
       .refine(withinIdCap, TOO_MANY_IDS),
   ).default([]),
-  re_opt_type: z.string().optional().nullable(),
+  re_opt_type: emptyOrAll,
   page_type: z.coerce.number().int().min(0).max(1).default(0),
 });
 
@@ -84,11 +94,7 @@ const uploadSchema = z.object({
       .max(UPLOAD_MAX_FILES, 'server.upload.tooMany' satisfies MessageKey)
       .default([]),
   ),
-  opt_cfg: jsonish(
-    z
-      .object({ pngtojpg: z.coerce.number().int().default(0), is_watermark: z.coerce.number().int().default(0) })
-      .default({ pngtojpg: 0, is_watermark: 0 }),
-  ),
+  opt_cfg: jsonish(z.object({ pngtojpg: optFlag, is_watermark: optFlag }).default({ pngtojpg: 0, is_watermark: 0 })),
 });
 
 /** Rows name items; rows with img_ids name those images (only when they belong to that item). */

@@ -150,6 +150,49 @@ describe('restore, reOptimize, schedule and stop', { timeout: 60_000 }, () => {
     expect(bad.status).toBe(400);
   });
 
+  it("refuses restore_type, re_opt_type and opt_cfg values outside the contract ('' or 'all'; 0 or 1) and changes nothing", async () => {
+    const { shop, headers } = await createShop();
+    await saveSettings(shop.id);
+    const { fakes } = makeDeps();
+    const { item, images } = await seedItem(shop, fakes.cdn);
+    // A compressed image with its original: a restore or re-optimise of it would be planned.
+    await updateImage(db(), shop.id, images[0]!.id, {
+      status: 'compressed',
+      compressed: true,
+      originalKey: `originals/${shop.id}/kept`,
+      expiresAt: Date.now() + 86_400_000,
+    });
+    const post = async (path: string, json: unknown) => {
+      const res = await call(`/api/v2/image-opt/${path}`, { method: 'POST', headers, json });
+      return { status: res.status, body: await res.json<Ack & { message_key?: string; params?: unknown }>() };
+    };
+    const refusal = (field: string) => ({
+      status: 400,
+      body: { ack: 0, message: `Invalid value for ${field}`, message_key: 'server.common.invalidValueFor', params: { field } },
+    });
+    expect(
+      await post('restore', { data_type: 1, data_list: [{ data_id: item.id, img_ids: [images[0]!.id], restore_type: 'al' }] }),
+    ).toEqual(refusal('data_list.0.restore_type'));
+    expect(
+      await post('reOptimize', { data_type: 1, data_list: [{ data_id: item.id }], re_opt_type: 'ALL', page_type: 0 }),
+    ).toEqual(refusal('re_opt_type'));
+    const jpg = toBase64(fixture('rocket-baseline.jpg'));
+    expect(
+      await post('uploadImagesOpt', { file_list: [{ name: 'a.jpg', data: jpg }], opt_cfg: { pngtojpg: 2, is_watermark: 0 } }),
+    ).toEqual(refusal('opt_cfg.pngtojpg'));
+    // Nothing was planned or stored.
+    for (const dataType of [1, 4]) {
+      const schedule = await (await call(`/api/v2/image-opt/getOptSchedule?data_type=${dataType}`, { headers })).json<Ack>();
+      expect(schedule.data).toMatchObject({ status: 'idle', opt_total: 0 });
+    }
+    expect((await env.BUCKET.list({ prefix: `uploads/${shop.id}/` })).objects).toEqual([]);
+    // The documented values still work: '' and 'all', and null (an older client's empty restore_type).
+    expect(
+      (await post('restore', { data_type: 1, data_list: [{ data_id: item.id, img_ids: [images[0]!.id], restore_type: null }] }))
+        .body.ack,
+    ).toBe(1);
+  });
+
   it('reports idle progress and stops running jobs, keeping finished images', async () => {
     const { shop, headers } = await createShop();
     await saveSettings(shop.id);
