@@ -139,8 +139,8 @@ export type Schedule = {
   plan_limit_message: string | null;
   list: ItemProgress[];
 };
-/** getOptSchedule without data_type: one schedule per tab, keyed by TAB_KEYS. */
-export type SchedulesByTab = Partial<Record<'product' | 'collection' | 'blog' | 'other', Schedule>>;
+/** getOptSchedule without data_type: one schedule per tab, keyed by TAB_KEYS; blog posts' also as `article` (documented name). */
+export type SchedulesByTab = Partial<Record<'product' | 'collection' | 'blog' | 'other' | 'article', Schedule>>;
 
 /** restore and reOptimize: the planned job. */
 export type PlannedJob = { job_id: string | null; total: number };

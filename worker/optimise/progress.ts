@@ -66,7 +66,9 @@ export async function scheduleForTab(db: Db, shopId: number, dataType: number, n
 
 /**
  * getOptSchedule: with data_type, that tab's schedule object (the detail page sends 1 and reads the
- * product object); without it, every tab keyed product / collection / blog / other.
+ * product object); without it, every tab keyed product / collection / blog / other, and the blog posts'
+ * schedule also under `article`, its documented name ("per product, collection and article",
+ * image-optimisation.md section 3).
  */
 export async function getSchedule(
   db: Db,
@@ -77,6 +79,7 @@ export async function getSchedule(
   if (dataType !== undefined) return scheduleForTab(db, shopId, dataType, now);
   const out: Record<string, Schedule> = {};
   for (const [type, key] of Object.entries(TAB_KEYS)) out[key] = await scheduleForTab(db, shopId, Number(type), now);
+  if (out.blog) out.article = out.blog;
   return out;
 }
 

@@ -198,7 +198,11 @@ describe('restore, reOptimize, schedule and stop', { timeout: 60_000 }, () => {
     await saveSettings(shop.id);
     const idle = await (await call('/api/v2/image-opt/getOptSchedule', { headers })).json<Ack>();
     expect(idle.data!.product).toMatchObject({ process_result: 1, opt_total: 0, opt_in: 0, process_type: '' });
-    expect(Object.keys(idle.data!)).toEqual(['product', 'collection', 'blog', 'other']);
+    // "Progress response, per product, collection and article" (image-optimisation.md section 3): the article
+    // schedule under its documented name, and under blog (the admin's tab) as well.
+    expect(Object.keys(idle.data!)).toEqual(['product', 'collection', 'blog', 'other', 'article']);
+    expect(idle.data!.article).toMatchObject({ data_type: 3, process_result: 1, opt_in: 0, opt_total: 0, process_type: '' });
+    expect(idle.data!.article).toEqual(idle.data!.blog);
 
     const { createJob } = await import('../../../worker/db/jobs');
     const { fakes } = makeDeps();
