@@ -19,16 +19,20 @@ export type NewUserOffer = { rate: number; months: number };
 /** The offer's configuration (wrangler.toml [vars]; empty = the default). */
 export type OfferEnv = { NEW_USER_DISCOUNT_PERCENT?: string; NEW_USER_DISCOUNT_MONTHS?: string };
 
-/** Whole percent 0-99 (100 would bill nothing; Shopify takes a fraction below 1) and 1-36 intervals. */
+/**
+ * Whole percent 0-99 (100 would bill nothing; Shopify takes a fraction below 1) and 2-36 intervals: the
+ * offer's text in the 21 catalogues ("for the first {{months}} months") is a plural, and a price's last
+ * discounted period reads "until <date>" (admin/src/pricing/price-line.ts).
+ */
 const PERCENT = /^(?:\d|[1-9]\d)$/;
-const MONTHS = /^(?:[1-9]|[12]\d|3[0-6])$/;
+const MONTHS = /^(?:[2-9]|[12]\d|3[0-6])$/;
 
 /** What is wrong with the offer's configuration, or null (checked with the required secrets). */
 export function offerProblem(env: OfferEnv): string | null {
   const percent = (env.NEW_USER_DISCOUNT_PERCENT ?? '').trim();
   const months = (env.NEW_USER_DISCOUNT_MONTHS ?? '').trim();
   if (percent !== '' && !PERCENT.test(percent)) return 'NEW_USER_DISCOUNT_PERCENT must be a whole number from 0 to 99';
-  if (months !== '' && !MONTHS.test(months)) return 'NEW_USER_DISCOUNT_MONTHS must be a whole number from 1 to 36';
+  if (months !== '' && !MONTHS.test(months)) return 'NEW_USER_DISCOUNT_MONTHS must be a whole number from 2 to 36';
   return null;
 }
 

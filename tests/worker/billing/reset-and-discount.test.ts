@@ -161,6 +161,10 @@ describe('new-user discount', () => {
     expect(problem({ NEW_USER_DISCOUNT_PERCENT: '0.2' })).toMatch(/NEW_USER_DISCOUNT_PERCENT/);
     expect(problem({ NEW_USER_DISCOUNT_PERCENT: '100' })).toMatch(/NEW_USER_DISCOUNT_PERCENT/);
     expect(problem({ NEW_USER_DISCOUNT_MONTHS: '0' })).toMatch(/NEW_USER_DISCOUNT_MONTHS/);
+    // "for the first {{months}} months" is a plural in every catalogue: one period is not an offer text.
+    expect(problem({ NEW_USER_DISCOUNT_MONTHS: '1' })).toMatch(/NEW_USER_DISCOUNT_MONTHS/);
+    expect(problem({ NEW_USER_DISCOUNT_MONTHS: '36' })).toBeNull();
+    expect(problem({ NEW_USER_DISCOUNT_MONTHS: '37' })).toMatch(/NEW_USER_DISCOUNT_MONTHS/);
     expect(problem({ NEW_USER_DISCOUNT_MONTHS: 'three' })).toMatch(/NEW_USER_DISCOUNT_MONTHS/);
   });
 
