@@ -14,7 +14,7 @@
 // queued and install again: within 48 hours everything we hold is still theirs; after shop/redact nothing
 // of the shop is left with us, and the reinstall starts from what Shopify serves.
 // STORE_LIFE_RUNS / STORE_LIFE_STEPS make it deeper (npm run test:store-life); `npm test` runs a few short lives.
-import { env } from 'cloudflare:test';
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { and, eq, inArray } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -39,6 +39,7 @@ import { completeInstall } from '../../../worker/install/install';
 import { findShopByDomain } from '../../../worker/db/shops';
 import { shopPrefixes } from '../../../worker/lib/r2-keys';
 import { runWebhookWork } from '../../../worker/webhooks/consumer';
+import { CRON, dispatchScheduled } from '../../../worker/jobs/scheduled';
 import { WebhookRetryLater } from '../../../worker/webhooks/handlers';
 import {
   drainOptimiseQueue,
@@ -525,9 +526,17 @@ class ClockJump implements fc.AsyncCommand<Model, Real> {
     m.log.push(this.toString());
     vi.setSystemTime(Date.now() + this.days * DAY);
     await passTime(r.shop.id);
+    // Every cron of wrangler.toml once at the new time: quota reset, expiry, usage charges, the automatic
+    // sweep, grant refresh, dead letters; what they queue is delivered before the checks.
+    for (const cron of Object.values(CRON)) {
+      const ctx = createExecutionContext();
+      await dispatchScheduled({ cron, scheduledTime: Date.now(), noRetry: () => {} }, env, ctx);
+      await waitOnExecutionContext(ctx);
+    }
+    await deliverQueued(r);
     await checkInvariants(m, r);
   }
-  toString = () => `${this.days} days pass`;
+  toString = () => `${this.days} days pass (every cron runs)`;
 }
 
 const jobs = fc
