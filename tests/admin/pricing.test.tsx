@@ -135,6 +135,11 @@ describe('pricing (/pricing)', () => {
     expect(await screen.findByText('New users get 20% off for the first 3 months')).toBeTruthy();
     expect(screen.getByText('$3.99')).toBeTruthy();
     expect(screen.getByTestId('countdown').textContent).toMatch(/^0[12]:[0-5]\d:[0-5]\d$/);
+    // The card's price says how long it lasts and what follows, as the subscription bills it (decisions.md
+    // "Money shown is money charged"): not "$3.99 per 30 days" alone.
+    expect(screen.getByText('$3.99 for 3 months, then $4.99')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'More images' }));
+    expect(await screen.findByText('$7.99 for 3 months, then $9.99')).toBeTruthy();
   });
 
   it('outside the Shopify admin a plan change says where it is made, with the way there, and calls nothing', async () => {

@@ -35,7 +35,11 @@ export function FreePlanCard({ plans, current, busy, onChoose }: CardProps) {
   );
 }
 
-/** Paid plan card: plus/minus move along the paid plans, never below the first one. */
+/**
+ * Paid plan card: plus/minus move along the paid plans, never below the first one. During the new-user
+ * offer the price says how long it lasts and what follows ("$3.99 for 3 months, then $4.99"), as the
+ * subscription's discount bills it (`discountMonths`: rebate_info.discount_period).
+ */
 export function PaidPlanCard({
   plans,
   current,
@@ -44,7 +48,8 @@ export function PaidPlanCard({
   selected,
   onSelect,
   discount,
-}: CardProps & { selected: number; onSelect: (level: number) => void; discount: boolean }) {
+  discountMonths = 0,
+}: CardProps & { selected: number; onSelect: (level: number) => void; discount: boolean; discountMonths?: number }) {
   const { t, i18n } = useTranslation();
   const plan = paidPlans(plans).find((p) => p.level === selected);
   if (!plan) return null;
@@ -71,6 +76,15 @@ export function PaidPlanCard({
             {t('pricing.perMonth')}
           </Text>
         </InlineStack>
+        {discounted && discountMonths > 0 && (
+          <Text as="p" tone="subdued">
+            {t('pricing.price.discountMonths', {
+              discounted: formatPrice(plan.discount_mPrice, i18n.language),
+              months: discountMonths,
+              price: formatPrice(plan.price, i18n.language),
+            })}
+          </Text>
+        )}
         <InlineStack gap="200" blockAlign="center">
           <Button
             accessibilityLabel={t('pricing.fewer')}

@@ -114,6 +114,7 @@ export function PricingScreen() {
                 selected={selected}
                 onSelect={setSelected}
                 discount={discountActive}
+                discountMonths={data.rebate_info.discount_period}
               />
             </Layout.Section>
             <Layout.Section variant="oneThird">
