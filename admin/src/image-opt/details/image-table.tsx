@@ -110,18 +110,21 @@ export function ImageTable({ rows, loading, restoring, onView, onRestore, onReop
                       </Badge>
                     ))}
                   </InlineStack>
-                  {row.note && (
-                    <Text as="p" variant="bodySm" tone="subdued">
-                      {t(row.note.message_key, row.note.params)}
-                    </Text>
-                  )}
-                  {/* What the merchant could lose: the day the original leaves R2, after which Restore is gone
-                      (decisions.md: the restore date shown is the date the original is deleted, never later). */}
-                  {st.can_restore && !!row.expires_at && (
-                    <Text as="p" variant="bodySm" tone="subdued">
-                      {t('imageDetails.restoreUntil', { date: formatDay(row.expires_at, i18n.language, timeZone) })}
-                    </Text>
-                  )}
+                  {/* The lines under the status wrap (table cells do not), so View, Download and Restore stay in view. */}
+                  <div style={{ whiteSpace: 'normal', maxWidth: '15rem' }}>
+                    {row.note && (
+                      <Text as="p" variant="bodySm" tone="subdued">
+                        {t(row.note.message_key, row.note.params)}
+                      </Text>
+                    )}
+                    {/* What the merchant could lose: the day the original leaves R2, after which Restore is gone
+                        (decisions.md: the restore date shown is the date the original is deleted, never later). */}
+                    {st.can_restore && !!row.expires_at && (
+                      <Text as="p" variant="bodySm" tone="subdued">
+                        {t('imageDetails.restoreUntil', { date: formatDay(row.expires_at, i18n.language, timeZone) })}
+                      </Text>
+                    )}
+                  </div>
                 </Fragment>,
                 <Fragment key={3}>
                   <Text as="span" alignment="end" numeric>
