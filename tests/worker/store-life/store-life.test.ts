@@ -131,15 +131,30 @@ async function servedImages(emu: EmulatorShop): Promise<Map<string, string>> {
   return served;
 }
 
-/** Product (1) and collection (2) image rows; articles are left out of these lives (the blogs area is off). */
-async function catalogueRows(shopId: number) {
+/**
+ * Product (1) and collection (2) image rows; articles are left out of these lives (the blogs area is off).
+ * `deleted`: the rows of images gone from Shopify instead.
+ */
+async function catalogueRows(shopId: number, deleted = false) {
   return db()
     .select({ image: images })
     .from(images)
     .innerJoin(items, eq(items.id, images.itemId))
-    .where(and(eq(images.shopId, shopId), inArray(items.dataType, [1, 2]), eq(images.deleted, false)))
+    .where(and(eq(images.shopId, shopId), inArray(items.dataType, [1, 2]), eq(images.deleted, deleted)))
     .all()
     .then((r) => r.map((x) => x.image));
+}
+
+/** 2. What we changed keeps its original in R2, byte for byte, until the date the admin shows. */
+async function expectOriginalHeld(row: typeof images.$inferSelect, what: string, trail: string): Promise<void> {
+  if (!row.originalKey || row.expiresAt === null || Date.now() >= row.expiresAt || row.expired) return;
+  const obj = await env.BUCKET.get(row.originalKey);
+  expect(obj, `2: ${what} original gone before ${new Date(row.expiresAt).toISOString()}${trail}`).toBeTruthy();
+  expect(await sha256HexOfBytes(await obj!.arrayBuffer()), `2: ${what} original bytes${trail}`).toBe(row.originalSha256);
+  const storedAt = Number(obj!.customMetadata?.storedAt);
+  expect(storedAt + KEEP_MS, `2: ${what} R2 deletes its original before the date shown${trail}`).toBeGreaterThanOrEqual(
+    row.expiresAt,
+  );
 }
 
 const ledgerCount = async (shopId: number) =>
@@ -182,17 +197,13 @@ async function checkInvariants(m: Model, r: Real): Promise<void> {
     if (label === 'Restored' || label === 'Not Compressed') expect(served, `5: ${what} reads ${label}${trail}`).toBe(latest);
     if (label === 'Failed') expect(row.failReason, `5: ${what} failed without a reason${trail}`).toBeTruthy();
     // 2. what we changed keeps the latest picture's original in R2 until the date shown
-    if (row.originalKey && row.expiresAt !== null && Date.now() < row.expiresAt && !row.expired) {
-      const obj = await env.BUCKET.get(row.originalKey);
-      expect(obj, `2: ${what} original gone before ${new Date(row.expiresAt).toISOString()}${trail}`).toBeTruthy();
-      expect(await sha256HexOfBytes(await obj!.arrayBuffer()), `2: ${what} original bytes${trail}`).toBe(row.originalSha256);
-      const storedAt = Number(obj!.customMetadata?.storedAt);
-      expect(storedAt + KEEP_MS, `2: ${what} R2 deletes its original before the date shown${trail}`).toBeGreaterThanOrEqual(
-        row.expiresAt,
-      );
-      if (row.status === 'compressed') expect(row.originalSha256, `2: ${what} keeps an old original${trail}`).toBe(latest);
-    }
+    await expectOriginalHeld(row, what, trail);
+    const held = row.originalKey && row.expiresAt !== null && Date.now() < row.expiresAt && !row.expired;
+    if (held && row.status === 'compressed') expect(row.originalSha256, `2: ${what} keeps an old original${trail}`).toBe(latest);
   }
+  // ... and so does an image the merchant deleted in Shopify: its original stays downloadable from history
+  for (const row of await catalogueRows(r.shop.id, true))
+    await expectOriginalHeld(row, `deleted image ${row.id} (${row.imgId})`, trail);
   // 4. charged once per image
   const ledger = await db().select().from(usageLedger).where(eq(usageLedger.shopId, r.shop.id)).all();
   // (a redacted shop's free images used, counted again after its reinstall, are rows of no image)
