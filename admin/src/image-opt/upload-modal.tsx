@@ -103,6 +103,8 @@ export function UploadModal({ open, onClose, options, onStarted }: Props) {
     const refused = files.flatMap((f) => refusalBeforeSending(f, t) ?? []);
     const good = files.filter((f) => refusalBeforeSending(f, t) === null);
     setRejected(refused);
+    // A file listed under "couldn't be uploaded" is no longer among the files to upload.
+    setFiles(good);
     if (good.length === 0) {
       if (files.length === 0) toast(t('imageOpt.upload.none'), { error: true });
       return;

@@ -62,6 +62,8 @@ describe('upload images to optimize', () => {
     await within(modal).findByText('notes.txt');
     fireEvent.click(within(modal).getByRole('button', { name: 'Upload and optimize' }));
     expect(await within(modal).findByText('notes.txt is not supported. File type must be .jpg, .png.')).toBeTruthy();
+    // A file that couldn't be uploaded leaves the list of files to upload: nothing is left to send.
+    expect(within(modal).queryByText('notes.txt')).toBeNull();
     expect(api.callsTo('/api/v2/image-opt/uploadImagesOpt')).toHaveLength(0);
   }, 15_000);
 
