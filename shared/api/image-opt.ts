@@ -31,6 +31,9 @@ export type HistoryRow = {
   un_opt_num: number;
   is_published: number;
   date: number | string | null;
+  /** Images of the item that failed (not deleted), and why the newest of them failed (null when none). */
+  fail_num: number;
+  fail_reason: KeyedMessage | null;
 };
 export type HistoryPage = Paged<HistoryRow>;
 

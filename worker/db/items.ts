@@ -50,6 +50,9 @@ export type ItemImageFigures = {
   /** The item's first image, and which of its files can show it (an upload has no Shopify URL). */
   firstImageId: number;
   firstImageSide: 'after' | 'before' | null;
+  /** Images of the item that failed and are not deleted, and the reason of the newest of them (stored English). */
+  failNum: number;
+  failReason: string | null;
 };
 
 function escapeLike(text: string): string {
@@ -144,6 +147,12 @@ export async function imageFiguresOf(db: Db, shopId: number, itemIds: number[]):
       // SQLite's bare column of min(): these two come from the row with the smallest id.
       firstResultKey: images.resultKey,
       firstOriginalKey: sql<string | null>`CASE WHEN ${images.expired} = 0 THEN ${images.originalKey} END`,
+      failNum: sql<number>`sum(CASE WHEN ${images.status} = 'failed' AND ${images.deleted} = 0 THEN 1 ELSE 0 END)`,
+      // A subquery, not max(): a second min/max would make the bare columns above come from any row. The
+      // outer row is named in full (drizzle writes its columns unqualified, which here would mean `f`).
+      failReason: sql<
+        string | null
+      >`(SELECT f.fail_reason FROM images f WHERE f.shop_id = "images"."shop_id" AND f.opt_id = "images"."opt_id" AND f.status = 'failed' AND f.is_delete = 0 ORDER BY f.id DESC LIMIT 1)`,
     })
     .from(images)
     // One JSON parameter instead of one per id: D1 allows at most 100 bound parameters per statement.

@@ -92,6 +92,9 @@ export async function historyPage(
       un_opt_num: f?.unOptNum ?? 0,
       is_published: bit(r.published),
       date: r.optimisedAt ?? r.updatedAt,
+      // decisions.md: a failure shows with its reason in the history as well as in the detail.
+      fail_num: f?.failNum ?? 0,
+      fail_reason: f?.failReason ? keyedFromEnglish(f.failReason) : null,
     };
   });
   return { data, current_page: q.page, per_page: q.pageSize, total };

@@ -1,9 +1,9 @@
-import { Thumbnail } from '@shopify/polaris';
+import { InlineStack, Text, Thumbnail } from '@shopify/polaris';
 import { Badge } from '../widgets/badge';
 import { ImageIcon } from '@shopify/polaris-icons';
 import { useTranslation } from 'react-i18next';
 import type { HistoryRow } from './rules';
-import { formatDateTime } from '../lib/intl';
+import { formatDateTime, formatNumber } from '../lib/intl';
 import './strings';
 
 const STATUS: Record<string, { key: string; tone?: 'success' | 'info' | 'attention' | 'critical' }> = {
@@ -14,11 +14,30 @@ const STATUS: Record<string, { key: string; tone?: 'success' | 'info' | 'attenti
   deleted: { key: 'imageOpt.status.deleted', tone: 'critical' },
 };
 
-/** The history status (finished, implement, monitor, restored, deleted) as a translated badge. */
+/**
+ * The history status (finished, implement, monitor, restored, deleted) as a translated badge; images of
+ * the item that failed add a Failed badge with the newest reason under it (decisions.md: a failure shows
+ * with its reason in history and detail), wrapped so the row's actions stay in view.
+ */
 export function HistoryStatusBadge({ row }: { row: HistoryRow }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const s = STATUS[row.is_delete === 1 ? 'deleted' : row.status] ?? { key: 'imageOpt.status.none' };
-  return <Badge tone={s.tone}>{t(s.key)}</Badge>;
+  const badge = <Badge tone={s.tone}>{t(s.key)}</Badge>;
+  const failed = row.is_delete === 1 ? 0 : (row.fail_num ?? 0);
+  if (failed <= 0) return badge;
+  return (
+    <div style={{ whiteSpace: 'normal', maxWidth: '15rem' }}>
+      <InlineStack gap="100" wrap>
+        {badge}
+        <Badge tone="critical">{t('imageOpt.status.failed', { n: formatNumber(failed, i18n.language) })}</Badge>
+      </InlineStack>
+      {row.fail_reason && (
+        <Text as="p" variant="bodySm" tone="subdued">
+          {t(row.fail_reason.message_key, row.fail_reason.params)}
+        </Text>
+      )}
+    </div>
+  );
 }
 
 const PATTERNS: Record<string, string> = {

@@ -209,6 +209,26 @@ describe('the history area (image-optimisation.md sections 2 and 4)', () => {
     expect(await statusOf('Gone hat')).toMatch(/Deleted$/); // after Polaris' hidden tone label
   });
 
+  it('a row with failed images says so with the reason (decisions.md: Failed with its reason shown in history)', async () => {
+    mockApi({
+      ...base,
+      [H]: page([
+        historyRow(1, {
+          title: 'Stuck hat',
+          fail_num: 2,
+          fail_reason: { message_key: 'server.optimise.changedNotRestored', params: {} },
+        }),
+        historyRow(2, { title: 'Fine hat', fail_num: 0, fail_reason: null }),
+      ]),
+    });
+    renderApp('/image_optimisation');
+    const rowOf = async (title: string) => (await screen.findAllByText(title))[0]!.closest('tr') as HTMLElement;
+    const stuck = within(await rowOf('Stuck hat'));
+    expect(stuck.getByText(/Failed: 2$/)).toBeTruthy();
+    expect(stuck.getByText('This image was changed in Shopify after it was optimized, so it was not restored.')).toBeTruthy();
+    expect(within(await rowOf('Fine hat')).queryByText(/Failed/)).toBeNull();
+  });
+
   it('links /admin/on-page-seo/index (the partner apps) and /recommended-apps', async () => {
     mockApi({ ...base, [H]: page([historyRow(1)]) });
     const { router } = renderApp('/image_optimisation');

@@ -70,6 +70,26 @@ describe('getImageOptDataPage', () => {
     expect(await statusNow()).toBe('monitor');
   });
 
+  it('a failed image shows in the history row with its reason (decisions.md: Failed with its reason shown in history and detail)', async () => {
+    const { shop, headers } = await createShop();
+    const notRestored = 'This image was changed in Shopify after it was optimized, so it was not restored.';
+    await seedItem(shop.id, { dataType: 1, resourceId: '1', title: 'Failed restore', optStatus: 2, optimisedAt: 2 }, [
+      compressed(1000, 600),
+      compressed(1000, 600, { status: 'failed', failReason: notRestored }),
+      { status: 'failed', failReason: 'ShopifyHttpError: Shopify answered 503', deleted: true },
+    ]);
+    await seedItem(shop.id, { dataType: 1, resourceId: '2', title: 'All fine', optStatus: 2, optimisedAt: 1 }, [
+      compressed(1000, 600),
+    ]);
+    const rows = (await page(headers, { data_type: 1, page_type: 0 })).body.data.data;
+    // The deleted image's failure no longer counts: only what the merchant can still act on.
+    expect(rows.find((r) => r.title === 'Failed restore')).toMatchObject({
+      fail_num: 1,
+      fail_reason: { message_key: 'server.optimise.changedNotRestored', params: {} },
+    });
+    expect(rows.find((r) => r.title === 'All fine')).toMatchObject({ fail_num: 0, fail_reason: null });
+  });
+
   it('searches titles (LIKE wildcards are literal) and lists manual candidates', async () => {
     const { shop, headers } = await createShop();
     await seedItem(shop.id, { dataType: 1, resourceId: '1', title: 'Red 100% cotton shirt', optStatus: 2 }, [
