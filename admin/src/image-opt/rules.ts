@@ -145,3 +145,27 @@ export function completionToastKey(s: TabSchedule): string | null {
 export function failedCount(s: TabSchedule): number {
   return s.process_result === 1 ? (s.opt_failed ?? 0) : 0;
 }
+
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/** The error toast of a finished job with failed images ('n images could not be restored.' and why), or null. */
+export function failureText(s: TabSchedule, t: Translate): string | null {
+  const failed = failedCount(s);
+  if (failed <= 0) return null;
+  const reasons = (s.fail_reasons ?? []).map((r) => t(r.message_key, r.params)).join(' ');
+  const what = s.process_type === 'restore' ? 'imageOpt.done.restoreFailed' : 'imageOpt.done.failed';
+  return [t(what, { n: failed }), reasons].filter(Boolean).join(' ');
+}
+
+/**
+ * The detail page's success toast for a finished restore or re-optimise, or null when no image of it
+ * finished (a failed restore is never announced as restored): one picture 'Your picture has been restored',
+ * several 'All your pictures have been restored' only when none failed, else 'n images restored'.
+ */
+export function detailSuccessText(s: TabSchedule, kind: 'restore' | 'reoptimize', t: Translate): string | null {
+  const done = s.opt_done ?? s.opt_total - s.opt_in;
+  if (!(s.opt_total > 0 && done > 0)) return null;
+  if (kind !== 'restore') return t('imageDetails.optimized');
+  if (done === 1) return t('imageDetails.restored');
+  return failedCount(s) === 0 ? t('imageDetails.allRestored') : t('imageOpt.done.otherRestored', { n: done });
+}

@@ -6,7 +6,7 @@ import { usePolling } from '../hooks/use-polling';
 import { useToast } from '../hooks/use-toast';
 import {
   completionToastKey,
-  failedCount,
+  failureText,
   isRunning,
   HISTORY_FIRST_READ_MS,
   HISTORY_PROGRESS_POLL_MS,
@@ -90,12 +90,8 @@ export function useOptProgress(onDone: () => void, onPlanLimit?: (message: strin
     }
     const key = completionToastKey(s);
     if (key) toast(t(key, { n: s.opt_done ?? s.opt_total - s.opt_in }));
-    const failed = failedCount(s);
-    if (failed > 0) {
-      const reasons = (s.fail_reasons ?? []).map((r) => t(r.message_key, r.params)).join(' ');
-      const what = s.process_type === 'restore' ? 'imageOpt.done.restoreFailed' : 'imageOpt.done.failed';
-      toast([t(what, { n: failed }), reasons].filter(Boolean).join(' '), { error: true });
-    }
+    const failure = failureText(s, t);
+    if (failure) toast(failure, { error: true });
     if (s.plan_limit_message) planLimitLatest.current?.(s.plan_limit_message);
     setTab(-1);
     setSchedule(null);

@@ -213,6 +213,39 @@ describe('/image_optimisation_details', () => {
     expect(schedules()).toBe(done);
   });
 
+  it('a restore that failed says so with its reason, never "Your picture has been restored"', async () => {
+    let running = true;
+    detailApi({
+      '/api/v2/image-opt/restore': { ack: 1, data: { job_id: 3, total: 1 } },
+      '/api/v2/image-opt/getOptSchedule': () => ({
+        ack: 1,
+        data: running
+          ? { ...idleTab(1), process_type: 'restore', process_result: 0, opt_in: 1, opt_total: 1, status: 'running' }
+          : {
+              ...idleTab(1),
+              process_type: 'restore',
+              opt_total: 1,
+              opt_done: 0,
+              opt_failed: 1,
+              fail_reasons: [{ message_key: 'server.optimise.changedNotRestored', params: {} }],
+              status: 'done',
+            },
+      }),
+    });
+    await openDetails();
+    fireEvent.click(within(rowOf('compressed.jpg')).getByRole('button', { name: 'Restore' }));
+    await advance(1600);
+    running = false;
+    await advance(5000);
+    expect(
+      await screen.findByText(
+        '1 images could not be restored. This image was changed in Shopify after it was optimized, so it was not restored.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText('Your picture has been restored')).toBeNull();
+    expect(screen.queryByText('All your pictures have been restored')).toBeNull();
+  });
+
   it('opening the page reads the schedule once; an idle tab is not announced and not polled', async () => {
     const api = detailApi({
       '/api/v2/image-opt/getOptSchedule': {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   bulkValidationKey,
   completionToastKey,
+  detailSuccessText,
   failedCount,
   downloadHref,
   formatRatio,
@@ -100,6 +101,17 @@ describe('image page rules', () => {
     expect(completionToastKey(sched({ opt_total: 3, opt_done: 0, opt_failed: 3 }))).toBeNull();
     expect(failedCount(sched({ opt_total: 3, opt_done: 1, opt_failed: 2 }))).toBe(2);
     expect(failedCount(sched({ process_result: 0, opt_failed: 2 }))).toBe(0);
+  });
+
+  it('the detail page announces only what finished: never "restored" for a failed restore, "All" only when none failed', () => {
+    const t = (key: string, o?: Record<string, unknown>) => (o ? `${key} ${JSON.stringify(o)}` : key);
+    const restore = (over: Partial<TabSchedule>) => detailSuccessText(sched({ process_type: 'restore', ...over }), 'restore', t);
+    expect(restore({ opt_total: 1, opt_done: 1 })).toBe('imageDetails.restored');
+    expect(restore({ opt_total: 3, opt_done: 3, opt_failed: 0 })).toBe('imageDetails.allRestored');
+    expect(restore({ opt_total: 4, opt_done: 3, opt_failed: 1 })).toBe('imageOpt.done.otherRestored {"n":3}');
+    expect(restore({ opt_total: 1, opt_done: 0, opt_failed: 1 })).toBeNull();
+    expect(detailSuccessText(sched({ opt_total: 2, opt_done: 2 }), 'reoptimize', t)).toBe('imageDetails.optimized');
+    expect(detailSuccessText(sched({ opt_total: 2, opt_done: 0, opt_failed: 2 }), 'reoptimize', t)).toBeNull();
   });
 });
 

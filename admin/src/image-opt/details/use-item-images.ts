@@ -7,7 +7,14 @@ import { useApiAction, useApiQuery } from '../../api/query';
 import { usePlanLimitRefusal } from '../../pricing/plan-limit';
 import { useToast } from '../../hooks/use-toast';
 import type { ImageRow } from '../image-row';
-import { DEFAULT_PAGE_SIZE, DETAIL_PROGRESS_POLL_MS, isRunning, type TabSchedule } from '../rules';
+import {
+  DEFAULT_PAGE_SIZE,
+  DETAIL_PROGRESS_POLL_MS,
+  detailSuccessText,
+  failureText,
+  isRunning,
+  type TabSchedule,
+} from '../rules';
 import '../strings';
 
 /** After a restore or re-optimize is accepted, the detail page reads the schedule 1.5 s later. */
@@ -87,17 +94,11 @@ export function useItemImages(prodId: number | undefined) {
     setPolling(false);
     setSchedule(null);
     setRestoring(new Set());
-    // A restore of several pictures says all of them are back; one picture, the singular.
-    if (s.opt_total > 0)
-      toast(
-        t(
-          kind.current === 'restore'
-            ? s.opt_total > 1
-              ? 'imageDetails.allRestored'
-              : 'imageDetails.restored'
-            : 'imageDetails.optimized',
-        ),
-      );
+    // What finished is announced as done, what failed as an error with its reason (never "restored").
+    const success = detailSuccessText(s, kind.current, t);
+    if (success) toast(success);
+    const failure = failureText(s, t);
+    if (failure) toast(failure, { error: true });
     void load();
     // Each answer once (the same state may come twice in a row), not again when load, t or toast change:
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the dependencies are chosen, see above
