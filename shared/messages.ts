@@ -84,6 +84,8 @@ export const MESSAGES = {
   'server.settings.needOneItem': 'Optimization cannot occur until you have set up at least one item.',
   'server.settings.inputEmpty': 'The input cannot be empty!',
   'server.settings.watermarkRequired': 'Watermark image must be uploaded to save',
+  /** Automatic mode switched alone before the settings were ever saved (image-optimisation.md section 4). */
+  'server.settings.setUpFirst': 'Finish the image settings first: automatic optimization can be switched once they are saved.',
   'server.settings.watermarkTooLarge': 'watermark picture maximum size 500kb',
   'server.settings.watermarkType': 'File type must be .jpg .jpeg .png.',
   'server.settings.watermarkTooManyPixels': 'Watermark picture can be at most 25 megapixels.',

@@ -4,7 +4,7 @@ import { bit } from '../lib/bit';
 import { v1 } from '../lib/envelope';
 import { ValidationError } from '../lib/errors';
 import { readBody } from '../lib/validate';
-import { fromLegacyView, namesLegacySetting, toLegacyView } from '../settings/legacy-view';
+import { fromLegacyView, namesLegacySetting, namesOnlyLegacyMode, toLegacyView } from '../settings/legacy-view';
 import { saveSettings } from '../settings/save-settings';
 import { isOldInstall } from '../install/old-install';
 import type { AppEnv } from '../types';
@@ -48,6 +48,9 @@ legacySettingsRoutes.post('/api/v1/updateAppSettingDataNew', async (c) => {
   const shop = c.get('shop');
   const db = c.get('db');
   const { settings } = await getStoredImageSettings(db, shop.id);
+  // As for saveSettings: the mode alone cannot be switched before the settings were ever saved.
+  if (settings.is_default === 1 && namesOnlyLegacyMode(body as Record<string, unknown>))
+    throw new ValidationError('server.settings.setUpFirst');
   const next = fromLegacyView(body as Record<string, unknown>, settings);
   const saved = await saveSettings({ db, bucket: c.env.BUCKET, shopId: shop.id }, next);
   return v1<LegacyView>(c, toLegacyView(saved, { domain: shop.domain, isOld: isOldInstall(shop, c.env.SHOPIFY_SCOPES) }));

@@ -126,6 +126,11 @@ export function namesLegacySetting(form: Record<string, unknown>): boolean {
   return has(form, 'JPGquality') && levelOfQuality(Number(form.JPGquality)) !== null;
 }
 
+/** The older object names the mode (automatic_switch) and nothing else it would save. */
+export function namesOnlyLegacyMode(form: Record<string, unknown>): boolean {
+  return has(form, 'automatic_switch') && !namesLegacySetting({ ...form, automatic_switch: undefined });
+}
+
 /**
  * The older settings object onto the documented settings shape, over the current settings. The result is
  * validated by the caller exactly like a saveSettings body (same messages, nothing saved on failure).

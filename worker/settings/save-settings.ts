@@ -18,6 +18,15 @@ function carriesSettings(input: unknown): boolean {
   );
 }
 
+/**
+ * Only the optimisation mode named: the image page's auto switch, which section 4 allows only once settings
+ * exist. Before that, turning automatic mode on alone would optimise (and charge) the whole store with
+ * settings the merchant never chose.
+ */
+function namesOnlyMode(input: Record<string, unknown>): boolean {
+  return input.auto_switch !== undefined && !SETTINGS_AREAS.some((k) => k !== 'auto_switch' && input[k] !== undefined);
+}
+
 export type SaveContext = { db: Db; bucket: R2Bucket; shopId: number };
 
 /** The settings as getSettings answers them. */
@@ -39,6 +48,8 @@ export async function saveSettings(
   // otherwise clear is_default and mark the shop as configured.
   if (!carriesSettings(input)) throw new ValidationError('server.settings.inputEmpty');
   const stored = await getStoredImageSettings(ctx.db, ctx.shopId);
+  if (stored.settings.is_default === 1 && namesOnlyMode(input as Record<string, unknown>))
+    throw new ValidationError('server.settings.setUpFirst');
   const storedLogo = stored.watermarkKey ? stored.settings.image_opt.watermark.logo : '';
   const merged = mergeSettings(stored.settings, input);
   const checked = validateImageSettings(merged, storedLogo);

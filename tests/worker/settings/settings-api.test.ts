@@ -29,10 +29,34 @@ describe('getSettings / saveSettings', () => {
     const body = await res.json<Ack<ImageSettings>>();
     expect(body.ack).toBe(1);
     expect(body.data).toEqual(defaultImageSettings());
-    const saved = await save(headers, { auto_switch: 1 });
+    const saved = await save(headers, { auto_switch: 1, image_opt: { product: 1 } });
     expect(saved.body.ack).toBe(1);
     expect(saved.body.data.is_default).toBe(0);
     expect((await getImageSettings(db(), shop.id)).auto_switch).toBe(1);
+  });
+
+  it('automatic mode alone cannot be switched before the settings exist (section 4): refused, nothing saved', async () => {
+    const { headers, shop } = await createShop();
+    const refusal = {
+      message: 'Finish the image settings first: automatic optimization can be switched once they are saved.',
+      message_key: 'server.settings.setUpFirst',
+      params: {},
+    };
+    const res = await save(headers, { auto_switch: 1 });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ ack: 0, ...refusal });
+    // The older settings call, naming only automatic_switch, likewise.
+    const legacy = await call('/api/v1/updateAppSettingDataNew', { method: 'POST', headers, form: { automatic_switch: '1' } });
+    expect(legacy.status).toBe(400);
+    const { message, ...keyed } = refusal;
+    expect(await legacy.json()).toEqual({ code: '400', msg: message, ...keyed });
+    expect(await db().select().from(imageSettings).where(eq(imageSettings.shopId, shop.id)).get()).toBeUndefined();
+    // Chosen together with the settings, or once they are saved, it switches.
+    expect((await save(headers, { auto_switch: 1, image_opt: { product: 2 } })).body.data).toMatchObject({
+      is_default: 0,
+      auto_switch: 1,
+    });
+    expect((await save(headers, { auto_switch: 0 })).body.data.auto_switch).toBe(0);
   });
 
   it('saves the full shape and reads it back', async () => {
@@ -205,7 +229,7 @@ describe('getSettings / saveSettings', () => {
   it('one shop never sees another shop’s settings', async () => {
     const a = await createShop();
     const b = await createShop();
-    await save(a.headers, { auto_switch: 1 });
+    await save(a.headers, { auto_switch: 1, image_opt: { product: 1 } });
     const other = await (await call('/api/v2/image-opt/getSettings', { headers: b.headers })).json<Ack<ImageSettings>>();
     expect(other.data.is_default).toBe(1);
     expect(other.data.auto_switch).toBe(0);
