@@ -8,7 +8,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { unstable_startWorker } from 'wrangler';
-import { DEFAULT_SCOPES, startEmulator } from '../emulator/server';
+import { APP_HANDLE, DEFAULT_SCOPES, startEmulator } from '../emulator/server';
 
 const { values: args } = parseArgs({
   options: {
@@ -26,7 +26,7 @@ const APP = {
   apiKey: 'bench-api-key',
   apiSecret: 'bench-api-secret-0123456789abcdef',
   appUrl: 'https://app.bench',
-  handle: 'image-speed-app',
+  handle: APP_HANDLE,
   scopes: DEFAULT_SCOPES.split(','),
 };
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdefghijklmnop';

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { SignJWT } from 'jose';
 import { defaultImageSettings } from '../shared/image-settings';
-import { buildApp, DEFAULT_SCOPES, readDevVars } from '../emulator/server';
+import { APP_HANDLE, buildApp, DEFAULT_SCOPES, readDevVars } from '../emulator/server';
 import { createEmulator } from '../emulator/store/registry';
 import { createShop } from '../emulator/store/seed';
 import { devWorkerArgs } from '../scripts/lib/dev-workers.mjs';
@@ -42,7 +42,7 @@ const emu = createEmulator(emuOrigin, {
   apiKey,
   apiSecret,
   appUrl,
-  handle: 'image-speed-app',
+  handle: APP_HANDLE,
   scopes: DEFAULT_SCOPES.split(','),
 });
 const app = buildApp(emu);

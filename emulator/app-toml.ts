@@ -26,6 +26,8 @@ export type AppTomlSubscription = {
 
 export type AppToml = {
   client_id: string;
+  /** The app's handle (`shopify://apps/<handle>/blocks/...` in themes); `shopify app deploy` registers it. */
+  handle?: string;
   application_url: string;
   embedded?: boolean;
   extension_directories?: string[];

@@ -119,6 +119,9 @@ export const APP_TOML: AppToml = parseAppToml(
 /** The app's scopes, from their one source (shopify.app.toml). */
 export const DEFAULT_SCOPES = APP_TOML.access_scopes?.scopes ?? '';
 
+/** The app's handle, from its one source (shopify.app.toml): Shopify names our theme blocks with it. */
+export const APP_HANDLE = APP_TOML.handle ?? '';
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const vars = { ...readDevVars(), ...process.env } as Record<string, string | undefined>;
   const appUrl = vars.APP_URL ?? 'http://localhost:8787';
@@ -129,7 +132,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       apiKey: vars.SHOPIFY_API_KEY ?? 'local-dev-api-key',
       apiSecret: vars.SHOPIFY_API_SECRET ?? 'local-dev-api-secret-change-me-0123456789',
       appUrl,
-      handle: 'image-speed-app',
+      handle: APP_HANDLE,
       scopes: (vars.SHOPIFY_SCOPES ?? DEFAULT_SCOPES).split(','),
     },
     // Deliver at once, to the URL shopify.app.toml resolves to (EMULATOR_WEBHOOK_URL overrides it).

@@ -8,8 +8,9 @@
 // so the local D1/R2/queue state of an earlier run (which points at that run's files) is cleared too.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'smol-toml';
 import { devWorkerArgs, readDevVars } from './lib/dev-workers.mjs';
 
 const PORT = Number(process.env.PORT ?? 8787);
@@ -103,7 +104,9 @@ console.log(`\n  ✓ The app is running against the store emulator (${emulator},
 console.log(`    Admin:      ${base}/main${authToken ? `?authToken=${authToken}` : ''}`);
 // The same app inside the emulated Shopify admin (session tokens from App Bridge): plan changes, the usage
 // limit and overcharge are made there, as in Shopify.
-console.log(`    In the Shopify admin: ${emulator}/store/${DEV_SHOP.split('.')[0]}/apps/image-speed-app`);
+// The emulator knows the app by shopify.app.toml's handle (emulator/server.ts APP_HANDLE), as Shopify does.
+const appHandle = parse(readFileSync('shopify.app.toml', 'utf8')).handle;
+console.log(`    In the Shopify admin: ${emulator}/store/${DEV_SHOP.split('.')[0]}/apps/${appHandle}`);
 console.log(`    Storefront: http://dev-store.localhost:${EMULATOR_PORT}/`);
 console.log(`    Health:     ${base}/api/health\n`);
 

@@ -3,7 +3,7 @@
 // SHOPIFY_ORIGIN and PAGESPEED_ORIGIN bindings. Tests reach its control API through
 // tests/worker/emulator-client.ts.
 import type { TestProject } from 'vitest/node';
-import { DEFAULT_SCOPES, startEmulator } from '../emulator/server';
+import { APP_HANDLE, DEFAULT_SCOPES, startEmulator } from '../emulator/server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,7 +16,7 @@ export const EMULATOR_TEST_APP = {
   apiKey: 'test-api-key',
   apiSecret: 'test-api-secret-0123456789abcdef',
   appUrl: 'https://app.test',
-  handle: 'image-speed-app',
+  handle: APP_HANDLE,
   scopes: DEFAULT_SCOPES.split(','),
 };
 

@@ -1,7 +1,7 @@
 // Control API, part 2: the store's data as tests see it (files and their bytes), merchant actions
 // that make Shopify send webhooks, the theme's app embed switch, and webhook deliveries.
 import type { Context, Hono } from 'hono';
-import { addFile, addProduct, settingsDataContent, type ImageSpec, type ProductSpec } from '../store/factory';
+import { addFile, addProduct, settingsDataContent, type ImageSpec, type OtherAppEmbed, type ProductSpec } from '../store/factory';
 import { blobFromBytes, SEED_IMAGE_NAMES, seedBlob, type SeedImageName } from '../store/images';
 import { isoNow, type Emulator } from '../store/registry';
 import { ensureCatalogue } from '../store/shop-state';
@@ -182,16 +182,17 @@ export function mountControlResources(app: Hono, emu: Emulator): void {
     }),
   );
 
-  // The merchant switches the app embed in the theme editor: enabled true/false, or null = never added.
+  // The merchant switches the app embed in the theme editor: enabled true/false, or null = never added;
+  // `others`: other apps' embeds in the same theme (another app's `prefetch` block, on or off).
   app.post(
     `${S}/theme/embed`,
     withShop(emu, async (c, shop) => {
-      const b = await body<{ enabled: boolean | null }>(c);
+      const b = await body<{ enabled: boolean | null; others?: OtherAppEmbed[] }>(c);
       const main = shop.themes.find((t) => t.role === 'MAIN');
       if (!main) return c.json({ error: 'no main theme' }, 404);
       const now = isoNow();
       main.files.set('config/settings_data.json', {
-        content: settingsDataContent(emu, b.enabled === null ? null : !b.enabled),
+        content: settingsDataContent(emu, b.enabled === null ? null : !b.enabled, b.others ?? []),
         createdAt: main.createdAt,
         updatedAt: now,
       });

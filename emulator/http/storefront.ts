@@ -4,7 +4,7 @@
 // Reached as http://<shop-name>.localhost:<port>/... (Chromium resolves *.localhost to loopback) or,
 // for clients that cannot, as http://127.0.0.1:<port>/<shop>.myshopify.com/... (links keep the prefix).
 import type { Context, Hono } from 'hono';
-import { cdnPath, cdnUrl, EMBED_BLOCK_HANDLE } from '../store/factory';
+import { cdnPath, cdnUrl, EMBED_BLOCK_HANDLE, embedBlockType } from '../store/factory';
 import type { Emulator } from '../store/registry';
 import { ensureCatalogue, type ShopState } from '../store/shop-state';
 import type { FileRec, ProductRec } from '../store/types';
@@ -45,7 +45,8 @@ function esc(s: string): string {
   return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
-export function embedEnabled(shop: ShopState): boolean {
+/** Whether our embed block is on in the main theme (another app's block, whatever its handle, is not ours). */
+export function embedEnabled(emu: Emulator, shop: ShopState): boolean {
   const main = shop.themes.find((t) => t.role === 'MAIN');
   const content = main?.files.get('config/settings_data.json')?.content;
   if (!content) return false;
@@ -53,9 +54,7 @@ export function embedEnabled(shop: ShopState): boolean {
     const json = JSON.parse(content.replace(/^\s*\/\*[\s\S]*?\*\//, '')) as {
       current?: { blocks?: Record<string, { type?: string; disabled?: boolean }> };
     };
-    return Object.values(json.current?.blocks ?? {}).some(
-      (b) => typeof b.type === 'string' && b.type.includes(`/blocks/${EMBED_BLOCK_HANDLE}/`) && b.disabled !== true,
-    );
+    return Object.values(json.current?.blocks ?? {}).some((b) => b.type === embedBlockType(emu) && b.disabled !== true);
   } catch {
     return false;
   }
@@ -73,7 +72,7 @@ function layout(emu: Emulator, shop: ShopState, base: string, page: Page): strin
       .map((c) => [c.title, `${base}/collections/${c.handle}`]),
     ...shop.blogs.slice(0, 1).map((b) => [b.title, `${base}/blogs/${b.handle}`]),
   ];
-  const embed = embedEnabled(shop)
+  const embed = embedEnabled(emu, shop)
     ? `<script src="${esc(`${emu.app.appUrl}/storefront/prefetch.js`)}" defer data-app-embed="${EMBED_BLOCK_HANDLE}"></script>`
     : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

@@ -311,9 +311,22 @@ export const EMBED_BLOCK_HANDLE = 'prefetch';
 /** Shopify keys each block instance by a random numeric-looking id. */
 export const EMBED_BLOCK_INSTANCE = '16845218947520836459';
 
-export function embedBlockType(emu: Emulator): string {
-  return `shopify://apps/${emu.app.handle}/blocks/${EMBED_BLOCK_HANDLE}/${EMBED_EXTENSION_UID}`;
+/** A theme block type as Shopify writes it: `shopify://apps/<app handle>/blocks/<block handle>/<extension uuid>`. */
+export function appBlockType(appHandle: string, blockHandle: string, extensionUuid: string): string {
+  return `shopify://apps/${appHandle}/blocks/${blockHandle}/${extensionUuid}`;
 }
+
+/** Our embed block: the app's handle (shopify.app.toml's, as `shopify app deploy` registers it) and our extension's uuid. */
+export function embedBlockType(emu: Emulator): string {
+  return appBlockType(emu.app.handle, EMBED_BLOCK_HANDLE, EMBED_EXTENSION_UID);
+}
+
+/**
+ * Another app's embed in the same theme. Block handles are each app's own: another app may call its
+ * embed `prefetch` too (the default block handle here), under its own app handle and extension uuid.
+ */
+export type OtherAppEmbed = { app: string; enabled: boolean; block?: string; uuid?: string };
+const OTHER_EXTENSION_UID = '7d1e4c2a-93b5-4f60-8a1d-2c5e9b7f0a48';
 
 /** The comment block Shopify writes at the top of every generated config/settings_data.json. */
 export const SETTINGS_DATA_HEADER = `/*
@@ -327,7 +340,7 @@ export const SETTINGS_DATA_HEADER = `/*
  */
 `;
 
-export function settingsDataContent(emu: Emulator, embedDisabled: boolean | null): string {
+export function settingsDataContent(emu: Emulator, embedDisabled: boolean | null, others: OtherAppEmbed[] = []): string {
   const current: Record<string, unknown> = {
     logo_width: 90,
     color_schemes: { 'scheme-1': { settings: { background: '#FFFFFF', text: '#121212' } } },
@@ -335,9 +348,16 @@ export function settingsDataContent(emu: Emulator, embedDisabled: boolean | null
     sections: { 'announcement-bar': { type: 'announcement-bar', settings: {} } },
     content_for_index: [],
   };
+  const blocks: Record<string, unknown> = {};
+  // Other apps' embeds first: the one of ours is not simply the first block.
+  others.forEach((o, i) => {
+    const type = appBlockType(o.app, o.block ?? EMBED_BLOCK_HANDLE, o.uuid ?? OTHER_EXTENSION_UID);
+    blocks[String(BigInt(EMBED_BLOCK_INSTANCE) + BigInt(i + 1))] = { type, disabled: !o.enabled, settings: {} };
+  });
   if (embedDisabled !== null) {
-    current.blocks = { [EMBED_BLOCK_INSTANCE]: { type: embedBlockType(emu), disabled: embedDisabled, settings: {} } };
+    blocks[EMBED_BLOCK_INSTANCE] = { type: embedBlockType(emu), disabled: embedDisabled, settings: {} };
   }
+  if (Object.keys(blocks).length > 0) current.blocks = blocks;
   return SETTINGS_DATA_HEADER + JSON.stringify({ current, presets: { Default: {} } }, null, 2) + '\n';
 }
 

@@ -64,13 +64,14 @@ describe('shopify.app.toml', () => {
   });
 });
 
-describe('API key and scopes: one source (shopify.app.toml), copies that do not drift', () => {
+describe('API key, scopes and handle: one source (shopify.app.toml), copies that do not drift', () => {
   const scopes = appToml.access_scopes?.scopes ?? '';
 
-  it('wrangler.toml [vars] carry the same API key and scopes', () => {
+  it('wrangler.toml [vars] carry the same API key, scopes and handle', () => {
     expect(scopes.split(',').length).toBeGreaterThan(3);
     expect(wrangler.vars?.SHOPIFY_API_KEY, 'wrangler.toml SHOPIFY_API_KEY = shopify.app.toml client_id').toBe(appToml.client_id);
     expect(wrangler.vars?.SHOPIFY_SCOPES, 'wrangler.toml SHOPIFY_SCOPES = shopify.app.toml access_scopes.scopes').toBe(scopes);
+    expect(wrangler.vars?.SHOPIFY_APP_HANDLE, 'wrangler.toml SHOPIFY_APP_HANDLE = shopify.app.toml handle').toBe(appToml.handle);
   });
 
   it('the generated Env type (npm run types) says the same scopes', () => {

@@ -91,6 +91,8 @@ describe.each(ENVIRONMENTS)('shopify.app.%s.toml', (env) => {
     expect(app.client_id).toBe(vars.SHOPIFY_API_KEY);
     expect(app.application_url).toBe(vars.APP_URL);
     expect(app.access_scopes?.scopes).toBe(vars.SHOPIFY_SCOPES);
+    // The handle `shopify app deploy --config <env>` registers names our embed block in merchants' themes.
+    expect(app.handle).toBe(vars.SHOPIFY_APP_HANDLE);
     expect(app.auth?.redirect_urls).toEqual([`${app.application_url}${web.auth_callback_path}`]);
     // `shopify app dev` must never rewrite a deployed app's URLs to a tunnel.
     expect(app.build?.automatically_update_urls_on_dev).toBe(false);

@@ -16,6 +16,8 @@ export type ShopSettings = {
   storefrontPassword: boolean;
   refuseUpdatesOfFailedFiles: boolean;
 };
+/** Another app's embed in the main theme (emulator/store/factory.ts OtherAppEmbed; block defaults to `prefetch`). */
+export type OtherAppEmbed = { app: string; enabled: boolean; block?: string; uuid?: string };
 export type TokenAnswer = {
   access_token: string;
   scope: string;
@@ -246,9 +248,13 @@ export async function createEmulatorShop(
       control('POST', `${S}/faults/file-processing`, { times, code }),
     clearFaults: () => control('DELETE', `${S}/faults`),
 
-    /** The merchant switches the app embed on/off in the theme editor (null: the block was never added). */
-    setEmbed: (enabled: boolean | null) => control('POST', `${S}/theme/embed`, { enabled }),
-    settingsData: () => control<string>('GET', `${S}/theme/settings-data`),
+    /**
+     * The merchant switches the app embed on/off in the theme editor (null: the block was never added);
+     * `others`: other apps' embeds in the theme, e.g. another app's `prefetch` block.
+     */
+    setEmbed: (enabled: boolean | null, others: OtherAppEmbed[] = []) => control('POST', `${S}/theme/embed`, { enabled, others }),
+    /** The main theme's config/settings_data.json as Shopify stores it (a comment, then JSON: read as text). */
+    settingsData: async () => (await fetch(`${emulatorOrigin()}/__emulator${S}/theme/settings-data`)).text(),
 
     webhooks: (filter: { status?: 'pending' | 'delivered' | 'failed'; topic?: string } = {}) =>
       control<WebhookDelivery[]>('GET', `${S}/webhooks?${new URLSearchParams(filter as Record<string, string>)}`),

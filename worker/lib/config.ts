@@ -3,7 +3,8 @@
 // there would otherwise show one discount and bill another (or none).
 import { offerProblem } from '../billing/terms';
 
-const REQUIRED = ['SHOPIFY_API_KEY', 'SHOPIFY_API_SECRET', 'TOKEN_ENCRYPTION_KEY', 'APP_URL'] as const;
+// SHOPIFY_APP_HANDLE names our embed block in the theme: without it the dashboard would say "off" forever.
+const REQUIRED = ['SHOPIFY_API_KEY', 'SHOPIFY_API_SECRET', 'TOKEN_ENCRYPTION_KEY', 'APP_URL', 'SHOPIFY_APP_HANDLE'] as const;
 
 /** The stand-in values wrangler.toml carries ("set-by-…", "set-in-…"). */
 const PLACEHOLDER = /^set-(by|in)-/;

@@ -2,7 +2,7 @@ import type { Db } from '../db/client';
 import type { ShopRow } from '../db/shops';
 import { apiError } from '../lib/errors';
 import { ShopifyThrottledError, getMainThemeSettingsData, shopBaseUrl, shopifyClientFor } from '../shopify';
-import { embedDeepLink, embedStatusFromSettingsText } from './theme-embed';
+import { embedDeepLink, embedStatusFromSettingsText, ourEmbed } from './theme-embed';
 import type { EmbedStatus } from '../../shared/api/vocabulary';
 
 export type { EmbedStatus };
@@ -16,7 +16,7 @@ export async function checkThemeEmbed(env: Env, db: Db, shop: ShopRow): Promise<
   const url = embedDeepLink(shopBaseUrl(env, shop.domain), env.SHOPIFY_API_KEY);
   try {
     const theme = await getMainThemeSettingsData(shopifyClientFor(env, db, shop));
-    return { url, status: embedStatusFromSettingsText(theme?.content) };
+    return { url, status: embedStatusFromSettingsText(theme?.content, ourEmbed(env)) };
   } catch (error) {
     if (error instanceof ShopifyThrottledError) throw apiError(503, 'server.common.tryAgainLater');
     throw error;

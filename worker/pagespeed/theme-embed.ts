@@ -1,6 +1,7 @@
 // Is this app's embed switched on in the main theme? Shopify has no API for it: the answer is in the
 // theme's config/settings_data.json, under current.blocks, one entry per app embed the merchant ever
-// touched: {type: 'shopify://apps/<app handle>/blocks/<block handle>/<extension uuid>', disabled, settings}.
+// touched: {type: 'shopify://apps/<app handle>/blocks/<block handle>/<extension uuid>', disabled, settings}
+// (shopify.dev, theme app extensions, "Detecting app blocks and app embed blocks").
 
 /** The app embed block's handle: storefront-script/extension/blocks/prefetch.liquid. */
 export const EMBED_BLOCK_HANDLE = 'prefetch';
@@ -8,9 +9,33 @@ export const EMBED_BLOCK_HANDLE = 'prefetch';
 /** Embed status of GET /api/v2/home/checkThemeAppExtension: 1 on, 0 off. */
 export const EMBED_STATUS = { off: 0, on: 1 } as const;
 
-// The app handle is not matched: merchants never see it, the Partner dashboard lets it be renamed, and
-// the block handle plus an extension uuid already names our block.
-const blockType = (blockHandle: string) => new RegExp(`^shopify://apps/[^/]+/blocks/${blockHandle}/[0-9a-f-]{8,}$`, 'i');
+/**
+ * Our embed block, as Shopify names it in a block type: our app handle (SHOPIFY_APP_HANDLE, the copy of
+ * shopify.app.<env>.toml's `handle`) and, when configured, our theme extension's uuid
+ * (SHOPIFY_SPEED_PREFETCH_ID, the name Shopify CLI gives it). Block handles are each app's own choice, so
+ * another app's `prefetch` embed must not count: the merchant would be told the speed-up is on while the
+ * store gets none. The app handle can be renamed in the Partner Dashboard, yet matching it is right: every
+ * `shopify app deploy` sends the file's `handle` as the app's handle (Shopify CLI, branding module
+ * app_config_branding.ts: `app_handle: 'handle'`), so the file, and with it the Worker's copy
+ * (tests/config/app-config.test.ts), is what Shopify writes into the theme.
+ */
+export type OurEmbed = { appHandle: string; extensionId?: string };
+
+type EmbedEnv = { SHOPIFY_APP_HANDLE: string; SHOPIFY_SPEED_PREFETCH_ID?: string };
+
+export function ourEmbed(env: EmbedEnv): OurEmbed {
+  const extensionId = (env.SHOPIFY_SPEED_PREFETCH_ID ?? '').trim();
+  return { appHandle: env.SHOPIFY_APP_HANDLE.trim(), ...(extensionId ? { extensionId } : {}) };
+}
+
+const BLOCK_TYPE = /^shopify:\/\/apps\/([^/]+)\/blocks\/([^/]+)\/([0-9a-f-]{8,})$/i;
+
+/** Whether a block type names our embed block: our app handle, our block handle and (when set) our extension uuid. */
+export function isOurBlockType(type: string, ours: OurEmbed, blockHandle = EMBED_BLOCK_HANDLE): boolean {
+  const [, app, block, uuid] = BLOCK_TYPE.exec(type) ?? [];
+  if (!ours.appHandle || app !== ours.appHandle || block !== blockHandle) return false;
+  return !ours.extensionId || uuid === ours.extensionId;
+}
 
 /**
  * settings_data.json as Shopify stores it: a JSON object, usually after a leading comment block
@@ -44,20 +69,20 @@ function currentSettings(settings: Record<string, unknown>): Record<string, unkn
 }
 
 /** 1 when at least one block of ours is present and not disabled, else 0. */
-export function embedStatusFromSettings(settings: Record<string, unknown> | undefined, blockHandle = EMBED_BLOCK_HANDLE): 0 | 1 {
+export function embedStatusFromSettings(settings: Record<string, unknown> | undefined, embed: OurEmbed): 0 | 1 {
   const current = settings && currentSettings(settings);
   const blocks = current?.blocks;
   if (!isObject(blocks)) return EMBED_STATUS.off;
-  const pattern = blockType(blockHandle);
   const ours = Object.values(blocks).filter(
-    (block): block is Record<string, unknown> => isObject(block) && typeof block.type === 'string' && pattern.test(block.type),
+    (block): block is Record<string, unknown> =>
+      isObject(block) && typeof block.type === 'string' && isOurBlockType(block.type, embed),
   );
   // Shopify writes "disabled": true when the merchant switches the embed off; absent means on.
   return ours.some((block) => block.disabled !== true && block.disabled !== 'true') ? EMBED_STATUS.on : EMBED_STATUS.off;
 }
 
-export function embedStatusFromSettingsText(text: string | null | undefined): 0 | 1 {
-  return text ? embedStatusFromSettings(parseSettingsData(text)) : EMBED_STATUS.off;
+export function embedStatusFromSettingsText(text: string | null | undefined, embed: OurEmbed): 0 | 1 {
+  return text ? embedStatusFromSettings(parseSettingsData(text), embed) : EMBED_STATUS.off;
 }
 
 /**

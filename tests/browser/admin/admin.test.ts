@@ -313,7 +313,7 @@ describe('a merchant finds every screen', () => {
 
 // Issue 23: money shown is money charged, and a plan change is made inside the Shopify admin. The
 // emulator's admin page frames the app (App Bridge from the emulator, as `npm start` serves it), so this
-// is what a merchant sees at http://127.0.0.1:8788/store/<store>/apps/image-speed-app locally.
+// is what a merchant sees at http://127.0.0.1:8788/store/<store>/apps/<app handle> locally.
 describe('a plan change with the new-user discount, from the pricing page to the charge', () => {
   it('outside the admin it says where to go; inside: $3.99 on the pricing page, on Shopify’s page, on the charge and back in the app', async () => {
     // Outside the admin (the standalone admin token) Upgrade explains, and links into the Shopify admin.

@@ -12,13 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Frame, type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { APP_HANDLE } from '../../../emulator/server';
 import { startProduct } from '../npm-start';
 import { freePort } from '../../../scripts/lib/free-port';
 
 const SHOTS = 'tests/browser/embedded/screenshots';
 const STAND_IN = readFileSync(new URL('../../../emulator/http/app-bridge-stand-in.js', import.meta.url), 'utf8');
 const ADMIN = 'https://admin.shopify.com';
-const HANDLE = 'image-speed-app';
+const HANDLE = APP_HANDLE;
 
 let product: { adminUrl: string; stop: () => Promise<void> } | undefined; // undefined: APP_BASE given
 let stateDir: string | undefined;

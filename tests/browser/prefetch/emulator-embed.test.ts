@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PREFETCH_SCRIPT } from '../../../storefront-script/build/script-module';
-import { DEFAULT_SCOPES, type RunningEmulator, startEmulator } from '../../../emulator/server';
+import { APP_HANDLE, DEFAULT_SCOPES, type RunningEmulator, startEmulator } from '../../../emulator/server';
 import { DEV_STORE_DOMAIN } from '../../../emulator/store/seed';
 import { CdpBrowser } from './cdp-tab';
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
       apiKey: 'browser-test-key',
       apiSecret: 'browser-test-secret-0123456789abcdef',
       appUrl,
-      handle: 'image-speed-app',
+      handle: APP_HANDLE,
       scopes: DEFAULT_SCOPES.split(','),
     },
     seedDevStore: true,

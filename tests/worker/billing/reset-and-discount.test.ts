@@ -152,7 +152,13 @@ describe('new-user discount', () => {
   });
 
   it('a malformed offer configuration is refused when the Worker starts, not shown and billed differently', () => {
-    const base = { SHOPIFY_API_KEY: 'key', SHOPIFY_API_SECRET: 's', TOKEN_ENCRYPTION_KEY: 'k', APP_URL: 'https://a.example' };
+    const base = {
+      SHOPIFY_API_KEY: 'key',
+      SHOPIFY_API_SECRET: 's',
+      TOKEN_ENCRYPTION_KEY: 'k',
+      APP_URL: 'https://a.example',
+      SHOPIFY_APP_HANDLE: 'app',
+    };
     const problem = (vars: Record<string, string>) => configProblem({ ...base, ...vars } as unknown as Env);
     expect(problem({})).toBeNull();
     expect(problem({ NEW_USER_DISCOUNT_PERCENT: '', NEW_USER_DISCOUNT_MONTHS: '' })).toBeNull();

@@ -60,7 +60,9 @@ describe('emulator: Shopify’s admin page framing the embedded app', () => {
     await expectSessionToken(q.id_token!, shop.domain);
 
     // The app root for the bare app URL; the app's handle works like its key; others are not this app.
-    expect((await framedUrl(await fetch(`${emulatorOrigin()}/store/${store}/apps/image-speed-app`))).pathname).toBe('/');
+    expect((await framedUrl(await fetch(`${emulatorOrigin()}/store/${store}/apps/${env.SHOPIFY_APP_HANDLE}`))).pathname).toBe(
+      '/',
+    );
     expect((await fetch(`${emulatorOrigin()}/store/${store}/apps/someone-else`)).status).toBe(404);
     expect((await fetch(`${emulatorOrigin()}/store/no-such-store-x9/apps/${env.SHOPIFY_API_KEY}`)).status).toBe(404);
   });

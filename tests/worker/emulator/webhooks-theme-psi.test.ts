@@ -54,8 +54,9 @@ describe('emulator theme app embed', () => {
       };
     };
     const block = () => read().then((j) => Object.values(j.current.blocks ?? {})[0]);
+    // Our block, named as Shopify names it: the app handle shopify.app.toml registers, the block, the extension uuid.
     expect(await block()).toMatchObject({
-      type: expect.stringMatching(/^shopify:\/\/apps\/[^/]+\/blocks\/prefetch\/[0-9a-f-]+$/),
+      type: expect.stringMatching(new RegExp(`^shopify://apps/${env.SHOPIFY_APP_HANDLE}/blocks/prefetch/[0-9a-f-]{36}$`)),
       disabled: true,
     });
     const page = () => fetch(`${emulatorOrigin()}/${shop.domain}/`).then((r) => r.text());
@@ -68,6 +69,35 @@ describe('emulator theme app embed', () => {
     expect(html).toContain('"eagerness":"conservative"');
     await shop.setEmbed(null);
     expect(await block()).toBeUndefined();
+  });
+
+  it('another app’s `prefetch` embed sits beside ours; the storefront renders our script only while ours is on', async () => {
+    await shop.setEmbed(false, [{ app: 'instant-page-prefetch', enabled: true }]);
+    const text = await shop.settingsData();
+    const blocks = Object.values(
+      (
+        JSON.parse(text.replace(/^\/\*[\s\S]*?\*\//, '')) as {
+          current: { blocks: Record<string, { type: string; disabled: boolean }> };
+        }
+      ).current.blocks,
+    );
+    expect(blocks).toEqual([
+      {
+        type: expect.stringMatching(/^shopify:\/\/apps\/instant-page-prefetch\/blocks\/prefetch\/[0-9a-f-]{36}$/),
+        disabled: false,
+        settings: {},
+      },
+      {
+        type: expect.stringContaining(`shopify://apps/${env.SHOPIFY_APP_HANDLE}/blocks/prefetch/`),
+        disabled: true,
+        settings: {},
+      },
+    ]);
+    const page = () => fetch(`${emulatorOrigin()}/${shop.domain}/`).then((r) => r.text());
+    expect(await page()).not.toContain('/storefront/prefetch.js');
+    await shop.setEmbed(true, [{ app: 'instant-page-prefetch', enabled: true }]);
+    expect(await page()).toContain(`${env.APP_URL}/storefront/prefetch.js`);
+    await shop.setEmbed(null);
   });
 
   it('serves product pages with links, 404 for drafts, and the configured time to first byte', async () => {
