@@ -49,6 +49,8 @@ export type AppConfig = {
   support_chat_url: string | null;
   /** How many merchants the dashboard may claim; null: no claim (decisions.md "Claims"). */
   merchant_count: number | null;
+  /** Our App Store listing, https://apps.shopify.com/<handle> (APP_STORE_HANDLE, else the app's handle). */
+  app_store_url: string | null;
 };
 
 /** getRecommendedApps: the recommendations page's two tabs, in the shop's language. */

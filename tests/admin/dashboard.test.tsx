@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetAppConfig } from '../../admin/src/hooks/use-app-config';
 import { mockApi, renderApp, settingInfo } from './helpers/render-app';
 
 beforeEach(() => {
@@ -96,7 +97,9 @@ describe('page speed dashboard (/main)', () => {
   });
 
   it('review banner: Dismiss sends 0; low ratings open the feedback form beside the review; dismissals last the session', async () => {
+    resetAppConfig();
     const api = mockApi({
+      '/app-config': { app_store_url: 'https://apps.shopify.com/our-listing' }, // our listing (GET /app-config)
       '/api/v2/home/getPageSpeedScore': { ack: 1, status: 1, score: { pc: 90, mb: 70 } },
       '/api/v2/home/checkThemeAppExtension': { ack: 1, data: { url: '', status: 1 } },
       '/api/v1/reviewTipsClick': { code: '200' },
@@ -116,7 +119,7 @@ describe('page speed dashboard (/main)', () => {
     const open = vi.spyOn(window, 'open').mockReturnValue(null); // the public review (no gating)
     const first = renderApp('/main', { info: settingInfo({ review_tips: 1 }) });
     fireEvent.click(await screen.findByRole('button', { name: '2 stars' }));
-    await waitFor(() => expect(open).toHaveBeenCalledWith(expect.stringContaining('apps.shopify.com'), '_blank', 'noopener'));
+    await waitFor(() => expect(open).toHaveBeenCalledWith('https://apps.shopify.com/our-listing/reviews', '_blank', 'noopener'));
     await waitFor(() => expect(api.callsTo('/api/v1/reviewTipsClick')[0]?.body).toEqual({ score: '2' }));
     expect(await screen.findByText('Contact us')).toBeTruthy();
     expect(screen.queryByText('How would you rate our app?')).toBeNull();

@@ -1,6 +1,10 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { resetAppConfig } from '../../admin/src/hooks/use-app-config';
 import { mockApi, renderApp } from './helpers/render-app';
+
+/** Our App Store listing, as GET /app-config delivers it. */
+const LISTING = 'https://apps.shopify.com/our-listing';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -73,7 +77,12 @@ describe('first-run wizard (/guidance)', () => {
   });
 
   it('saves at step 6, toasts, and goes to /pricing 1 s after the review step', async () => {
-    const api = mockApi({ '/api/v1/saveNewGuideCfg': { ack: 1, code: '200' }, '/api/v1/reviewTipsClick': { code: '200' } });
+    resetAppConfig();
+    const api = mockApi({
+      '/api/v1/saveNewGuideCfg': { ack: 1, code: '200' },
+      '/api/v1/reviewTipsClick': { code: '200' },
+      '/app-config': { app_store_url: LISTING },
+    });
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     const { router } = renderApp('/guidance');
     await toStep(5);
@@ -92,17 +101,19 @@ describe('first-run wizard (/guidance)', () => {
     });
     fireEvent.click(screen.getByRole('button', { name: '5 stars' }));
     expect(await screen.findByText('Completed instruction!')).toBeTruthy();
-    expect(open).toHaveBeenCalledWith(expect.stringContaining('apps.shopify.com'), '_blank', 'noopener');
+    await waitFor(() => expect(open).toHaveBeenCalledWith(`${LISTING}/reviews`, '_blank', 'noopener'));
     await waitFor(() => expect(api.callsTo('/api/v1/reviewTipsClick')[0]?.body).toEqual({ score: '5' }));
     expect(router.state.location.pathname).toBe('/guidance');
     await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'), { timeout: 2000 });
   });
 
   it('a low rating is not gated: recorded, the public review offered and the feedback form beside it', async () => {
+    resetAppConfig();
     const api = mockApi({
       '/api/v1/saveNewGuideCfg': { ack: 1, code: '200' },
       '/api/v1/reviewTipsClick': { code: '200' },
       '/api/v1/getThisUserEmail': { code: '200', data: { email: 'o@example.com', name: 'O' } },
+      '/app-config': { app_store_url: LISTING },
     });
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     renderApp('/guidance');
@@ -110,7 +121,7 @@ describe('first-run wizard (/guidance)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save and finish' }));
     fireEvent.click(await screen.findByRole('button', { name: '2 stars' }));
     await waitFor(() => expect(api.callsTo('/api/v1/reviewTipsClick')[0]?.body).toEqual({ score: '2' }));
-    await waitFor(() => expect(open).toHaveBeenCalledWith(expect.stringContaining('apps.shopify.com'), '_blank', 'noopener'));
+    await waitFor(() => expect(open).toHaveBeenCalledWith(`${LISTING}/reviews`, '_blank', 'noopener'));
     expect(await screen.findByText('Contact us')).toBeTruthy();
   });
 

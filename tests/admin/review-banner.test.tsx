@@ -1,13 +1,24 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { APP_STORE_REVIEW_URL } from '../../admin/src/lib/rating';
+import { resetAppConfig } from '../../admin/src/hooks/use-app-config';
 import { embedWithAppBridge, leaveAdmin } from './helpers/app-bridge';
 import { mockApi, renderApp, settingInfo } from './helpers/render-app';
 
 // No review gating. Every score is recorded; every merchant who rates is offered
 // the public review (App Bridge's reviews modal embedded, the listing page standalone); under 4 stars the
 // feedback form is offered too, beside the review, never instead of it.
+// Our App Store listing comes from the Worker's configuration (GET /app-config: APP_STORE_HANDLE, else the
+// app's handle); the listing page offered is its reviews page.
+const LISTING = 'https://apps.shopify.com/configured-listing';
+const REVIEWS = `${LISTING}/reviews`;
 const answers = {
+  '/app-config': {
+    tutorial_video_url: null,
+    privacy_contact_email: null,
+    support_chat_url: null,
+    merchant_count: null,
+    app_store_url: LISTING,
+  },
   '/api/v2/home/getPageSpeedScore': { ack: 1, status: 1, score: { pc: 90, mb: 70 } },
   '/api/v2/home/checkThemeAppExtension': { ack: 1, data: { url: '', status: 1 } },
   '/api/v1/reviewTipsClick': { code: '200' },
@@ -15,7 +26,10 @@ const answers = {
   '/api/v1/insertContactUs': { code: '200' },
 };
 
-beforeEach(() => sessionStorage.clear());
+beforeEach(() => {
+  sessionStorage.clear();
+  resetAppConfig();
+});
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
@@ -30,7 +44,7 @@ describe('review banner, standalone (admin token)', () => {
     renderApp('/main', { info: settingInfo({ review_tips: 1 }) });
     fireEvent.click(await screen.findByRole('button', { name: `${stars} stars` }));
     await waitFor(() => expect(api.callsTo('/api/v1/reviewTipsClick')[0]?.body).toEqual({ score: String(stars) }));
-    await waitFor(() => expect(open).toHaveBeenCalledWith(APP_STORE_REVIEW_URL, '_blank', 'noopener'));
+    await waitFor(() => expect(open).toHaveBeenCalledWith(REVIEWS, '_blank', 'noopener'));
     expect(await screen.findByText('Contact us')).toBeTruthy();
     expect(screen.queryByText('How would you rate our app?')).toBeNull();
   });
@@ -41,8 +55,18 @@ describe('review banner, standalone (admin token)', () => {
     renderApp('/main', { info: settingInfo({ review_tips: 1 }) });
     fireEvent.click(await screen.findByRole('button', { name: `${stars} stars` }));
     await waitFor(() => expect(api.callsTo('/api/v1/reviewTipsClick')[0]?.body).toEqual({ score: String(stars) }));
-    await waitFor(() => expect(open).toHaveBeenCalledWith(APP_STORE_REVIEW_URL, '_blank', 'noopener'));
+    await waitFor(() => expect(open).toHaveBeenCalledWith(REVIEWS, '_blank', 'noopener'));
     expect(screen.queryByText('Contact us')).toBeNull();
+  });
+
+  it('the listing page is the configured one, whatever the app is called elsewhere', async () => {
+    const other = 'https://apps.shopify.com/another-listing-handle';
+    mockApi({ ...answers, '/app-config': { ...answers['/app-config'], app_store_url: other } });
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    renderApp('/main', { info: settingInfo({ review_tips: 1 }) });
+    fireEvent.click(await screen.findByRole('button', { name: '5 stars' }));
+    await waitFor(() => expect(open).toHaveBeenCalledWith(`${other}/reviews`, '_blank', 'noopener'));
+    expect(open).toHaveBeenCalledTimes(1);
   });
 
   it('Dismiss records 0 and offers nothing', async () => {
@@ -94,7 +118,7 @@ describe('embedded in the admin (App Bridge)', () => {
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     renderApp('/main', { info: null, token: false });
     fireEvent.click(await screen.findByRole('button', { name: '5 stars' }));
-    await waitFor(() => expect(open).toHaveBeenCalledWith(APP_STORE_REVIEW_URL, '_blank', 'noopener'));
+    await waitFor(() => expect(open).toHaveBeenCalledWith(REVIEWS, '_blank', 'noopener'));
     expect(request).toHaveBeenCalledTimes(1);
   });
 

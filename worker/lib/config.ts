@@ -1,7 +1,8 @@
 // Required secrets are checked once per isolate, so a missing one is a clear error at the first request
 // instead of a silent "" deep inside a signature check. So is the new-user offer's configuration: a typo
-// there would otherwise show one discount and bill another (or none).
+// there would otherwise show one discount and bill another (or none); and the App Store listing's handle.
 import { offerProblem } from '../billing/terms';
+import { appStoreHandleProblem } from './app-store';
 
 // SHOPIFY_APP_HANDLE names our embed block in the theme: without it the dashboard would say "off" forever.
 const REQUIRED = ['SHOPIFY_API_KEY', 'SHOPIFY_API_SECRET', 'TOKEN_ENCRYPTION_KEY', 'APP_URL', 'SHOPIFY_APP_HANDLE'] as const;
@@ -18,7 +19,7 @@ export function configProblem(env: Env): string | null {
   // wrangler.toml ships a stand-in for the client id until `shopify app config link` fills it: App Bridge
   // would get it in every document, so a deploy that still carries it fails loudly here instead.
   if (PLACEHOLDER.test(String(env.SHOPIFY_API_KEY))) return 'SHOPIFY_API_KEY is still the placeholder: set the app client id';
-  return offerProblem(env);
+  return appStoreHandleProblem(env) ?? offerProblem(env);
 }
 
 export function assertConfig(env: Env): void {

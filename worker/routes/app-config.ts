@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../types';
 import type { AppConfig } from '../../shared/api/account';
+import { appStoreUrl } from '../lib/app-store';
 
 // GET /app-config: what the admin shows from runtime configuration (wrangler [vars] or the dashboard),
 // not from build-time variables, so a deploy can change it without rebuilding the admin (issue 15).
@@ -9,6 +10,8 @@ export const appConfigRoutes = new Hono<AppEnv>();
 
 /** Optional variables: absent or empty means "none configured". */
 type RuntimeConfigEnv = {
+  SHOPIFY_APP_HANDLE: string;
+  APP_STORE_HANDLE?: string;
   TUTORIAL_VIDEO_URL?: string;
   PRIVACY_CONTACT_EMAIL?: string;
   SUPPORT_CHAT_URL?: string;
@@ -50,5 +53,6 @@ appConfigRoutes.get('/app-config', (c) => {
     privacy_contact_email: contactEmailOf(env.PRIVACY_CONTACT_EMAIL),
     support_chat_url: videoUrlOf(env.SUPPORT_CHAT_URL),
     merchant_count: merchantCountOf(env.MERCHANT_COUNT),
+    app_store_url: appStoreUrl(env),
   } satisfies AppConfig);
 });

@@ -4,10 +4,17 @@ import { APP_CONFIG } from '../../../shared/api/first-reads';
 import { takeFirstRead } from '../api/client';
 
 // Runtime configuration of the deployed Worker (GET /app-config, worker/routes/app-config.ts): the
-// tutorial video, the privacy contact address, the support chat widget and the merchant count claim. Read once per page load; public, so it needs no
-// session (the privacy policy reads it too). Until it answers, or if it fails, nothing is configured.
+// tutorial video, the privacy contact address, the support chat widget, the merchant count claim and our
+// App Store listing. Read once per page load; public, so it needs no session (the privacy policy reads it
+// too). Until it answers, or if it fails, nothing is configured.
 export type { AppConfig };
-const NONE: AppConfig = { tutorial_video_url: null, privacy_contact_email: null, support_chat_url: null, merchant_count: null };
+const NONE: AppConfig = {
+  tutorial_video_url: null,
+  privacy_contact_email: null,
+  support_chat_url: null,
+  merchant_count: null,
+  app_store_url: null,
+};
 const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
 
 let pending: Promise<AppConfig> | null = null;
@@ -30,6 +37,7 @@ export function loadAppConfig(): Promise<AppConfig> {
         typeof body.merchant_count === 'number' && Number.isFinite(body.merchant_count) && body.merchant_count > 0
           ? body.merchant_count
           : null,
+      app_store_url: text(body.app_store_url),
     }))
     .catch(() => {
       pending = null; // a later screen may try again

@@ -4,7 +4,7 @@
 // network), the app goes on in standalone mode with the admin token.
 import type { ShopifyGlobal } from '@shopify/app-bridge-types';
 import { serverRender } from '../shell/render-env';
-import { APP_STORE_REVIEW_URL } from './rating';
+import { listingReviewsUrl } from './rating';
 
 export const APP_BRIDGE_WAIT_MS = 3000;
 
@@ -57,9 +57,10 @@ const FINAL_DECLINES = new Set(['already-reviewed', 'already-open', 'open-in-pro
 /**
  * Offers the public review: embedded, Shopify's own review modal (`shopify.reviews.request()`);
  * standalone, or when Shopify declines to show the modal for another reason (cooldown, mobile app...),
- * the listing's reviews page in a new tab. Resolves with where the merchant was sent.
+ * the reviews page of `listingUrl` (our App Store listing, GET /app-config) in a new tab; without one
+ * (the configuration did not load) there is no page to offer. Resolves with where the merchant was sent.
  */
-export async function requestPublicReview(): Promise<'modal' | 'listing' | 'declined'> {
+export async function requestPublicReview(listingUrl: string | null): Promise<'modal' | 'listing' | 'declined'> {
   const reviews = appBridge()?.reviews;
   if (reviews) {
     try {
@@ -70,6 +71,7 @@ export async function requestPublicReview(): Promise<'modal' | 'listing' | 'decl
       // an App Bridge without the reviews API: the listing page below
     }
   }
-  window.open(APP_STORE_REVIEW_URL, '_blank', 'noopener');
+  if (!listingUrl) return 'declined';
+  window.open(listingReviewsUrl(listingUrl), '_blank', 'noopener');
   return 'listing';
 }

@@ -10,5 +10,8 @@ export function ratingFollowUp(score: number): RatingFollowUp {
   return { review: true, feedback: score < FEEDBACK_BELOW };
 }
 
-/** The app's listing reviews page in the Shopify App Store (the review path outside the admin). */
-export const APP_STORE_REVIEW_URL = 'https://apps.shopify.com/image-speed-app/reviews';
+/**
+ * The reviews page of our Shopify App Store listing (the review path outside the admin). The listing is
+ * the Worker's configuration (GET /app-config `app_store_url`: APP_STORE_HANDLE, else the app's handle).
+ */
+export const listingReviewsUrl = (listingUrl: string) => `${listingUrl.replace(/\/+$/, '')}/reviews`;

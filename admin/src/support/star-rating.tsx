@@ -3,6 +3,7 @@ import { useSetAtom } from 'jotai';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reviewTipsClick } from '../api/calls';
+import { loadAppConfig } from '../hooks/use-app-config';
 import { requestPublicReview } from '../lib/app-bridge';
 import { ratingFollowUp } from '../lib/rating';
 import { contactFormAtom } from './contact-form-state';
@@ -51,7 +52,8 @@ export function useRate(): (score: number) => void {
     (score: number) => {
       void reviewTipsClick(score).catch(() => undefined); // the answer is not used
       const offer = ratingFollowUp(score);
-      if (offer.review) void requestPublicReview();
+      // The listing comes with the runtime configuration, read once per page load (normally long done).
+      if (offer.review) void loadAppConfig().then((config) => requestPublicReview(config.app_store_url));
       if (offer.feedback) openContact({ title: t('main.review.feedbackTitle'), path: `review/${score}`, feedback: true });
     },
     [t, openContact],

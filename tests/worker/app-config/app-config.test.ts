@@ -1,4 +1,6 @@
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { appStoreHandleProblem, appStoreUrl } from '../../../worker/lib/app-store';
 import { contactEmailOf, merchantCountOf, videoUrlOf } from '../../../worker/routes/app-config';
 import { call } from '../helpers';
 
@@ -12,7 +14,21 @@ describe('GET /app-config', () => {
       privacy_contact_email: null,
       support_chat_url: null,
       merchant_count: null,
+      // No APP_STORE_HANDLE: the listing is the app's handle (shopify.app.toml's, SHOPIFY_APP_HANDLE).
+      app_store_url: `https://apps.shopify.com/${env.SHOPIFY_APP_HANDLE}`,
     });
+    expect(env.SHOPIFY_APP_HANDLE).toBe('image-optimizer-page-speed');
+  });
+
+  it('our App Store listing: APP_STORE_HANDLE when set (a listing handle may differ from the app’s), else the app handle', () => {
+    const app = { SHOPIFY_APP_HANDLE: 'image-optimizer-page-speed' };
+    expect(appStoreUrl({ ...app, APP_STORE_HANDLE: '' })).toBe('https://apps.shopify.com/image-optimizer-page-speed');
+    expect(appStoreUrl({ ...app, APP_STORE_HANDLE: ' image-optimizer-7 ' })).toBe('https://apps.shopify.com/image-optimizer-7');
+    expect(appStoreHandleProblem({ ...app, APP_STORE_HANDLE: '' })).toBeNull();
+    expect(appStoreHandleProblem({ ...app, APP_STORE_HANDLE: 'image-optimizer-7' })).toBeNull();
+    // A URL or anything that is not a handle stops the Worker at its first request instead of a broken link.
+    expect(appStoreHandleProblem({ ...app, APP_STORE_HANDLE: 'https://apps.shopify.com/x' })).toMatch(/APP_STORE_HANDLE/);
+    expect(appStoreHandleProblem({ ...app, APP_STORE_HANDLE: 'Image Optimizer' })).toMatch(/APP_STORE_HANDLE/);
   });
 
   it('accepts only an https video URL and a plausible address', () => {
