@@ -53,6 +53,8 @@ export const MESSAGES = {
   'server.optimise.expired':
     'This image has expired: originals are kept for 30 days, so it can no longer be restored or re-optimized.',
   'server.optimise.deleted': 'This image has been deleted and cannot be restored or re-optimized.',
+  // getProductImagesData: an item id that is not this shop's (another shop's, or none): the same answer for both.
+  'server.optimise.itemNotFound': "This item is not in this store's optimization history.",
   'server.optimise.nothingToOptimise': 'There are no images to optimize.',
   /** Shopify serves a picture the product did not write (decisions.md, "The store changes after we optimise"). */
   'server.optimise.changedNotRestored': 'This image was changed in Shopify after it was optimized, so it was not restored.',

@@ -84,13 +84,13 @@ export async function firstReads(fetcher: InternalFetch, url: URL, into: FirstRe
     return body;
   };
   const tasks: Promise<unknown>[] = [one(APP_CONFIG)];
-  const shopReads = token ? shopReadsFor(path) : [];
+  const shopReads = token ? shopReadsFor(path, false, url.searchParams) : [];
   if (shopReads.length) {
     const [, ...own] = shopReads; // SETTING_INFO first: it decides whether the wizard's target follows
     tasks.push(
       one(SETTING_INFO).then(async (info) => {
         if (!GUIDE_PENDING_TARGET[path] || !guidePending(info)) return;
-        const wanted = shopReadsFor(path, true);
+        const wanted = shopReadsFor(path, true, url.searchParams);
         if (GUIDE_PENDING_LEAVES.includes(path))
           for (const p of shopReads.filter((r) => !wanted.includes(r))) {
             dropped.add(p);

@@ -74,8 +74,8 @@ export function rootAttributes(screen: RenderedScreen): Record<string, string> {
  * visit: when this tab's session holds one of the flags the render took as unset (a banner the merchant
  * closed, the wizard already offered: admin/src/lib/session-flags.ts), the markup may show what the
  * admin will not, and is dropped before it paints; the admin then renders as before. The same when the
- * navigation's history state holds what the render took as unset (`stateKeys`: a reload of the details
- * screen opened from the list). Inline, so it carries the document's nonce; the keys are JSON literals.
+ * navigation's history state holds what the render took as unset (`stateKeys`: a reload of a details
+ * entry whose address does not name its item, made before the details links carried it). Inline, so it carries the document's nonce; the keys are JSON literals.
  */
 export function rootGuardScript(nonce: string, flags: string[], stateKeys: string[] = []): string {
   if (!flags.length && !stateKeys.length) return '';

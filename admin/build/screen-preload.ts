@@ -9,10 +9,16 @@ import type { HtmlTagDescriptor, Plugin } from 'vite';
 
 type Chunk = { fileName: string; isEntry: boolean; facadeModuleId: string | null; imports: string[] };
 
-/** `page('/main', screen(() => import('./screens/main'), ...))` in router.tsx: path -> screen module name. */
+/**
+ * `page('/main', screen(() => import('./screens/main'), ...))` in router.tsx, or a route of its own
+ * (`createRoute({ path: '/x', ..., component: screen(() => import('./screens/x'), ...) })`): path -> screen
+ * module name.
+ */
 export function screensOfRouter(source: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of source.matchAll(/page\(\s*'(\/[^']*)',\s*screen\(\s*\(\)\s*=>\s*import\('\.\/screens\/([\w-]+)'\)/g))
+  const SCREEN = String.raw`screen\(\s*\(\)\s*=>\s*import\('\.\/screens\/([\w-]+)'\)`;
+  for (const m of source.matchAll(new RegExp(String.raw`page\(\s*'(\/[^']*)',\s*` + SCREEN, 'g'))) out[m[1]!] = m[2]!;
+  for (const m of source.matchAll(new RegExp(String.raw`path:\s*'(\/[^']*)',(?:(?!path:)[\s\S])*?component:\s*` + SCREEN, 'g')))
     out[m[1]!] = m[2]!;
   return out;
 }

@@ -31,8 +31,9 @@ export type FirstScreenInput = Omit<ServerRender, 'reads' | 'flagsRead' | 'timeZ
  * The screens rendered here: the shop's screens whose first render is what a merchant reads, and the
  * public ones. The launch and install screens (they act, then move on) and the recommendations (their
  * content loads as a lazy part, which the server cannot wait for) are left to the browser. The details
- * screen is rendered as a direct link opens it (its item comes with the navigation's history state:
- * STATE_READ below).
+ * screen is rendered with the item its address names (`?item=<id>`: the document carries its read,
+ * shared/api/first-reads.ts itemImagesRead), or, when the read did not come (late, not the shop's item),
+ * with its loading table, as the browser's first render has it too.
  */
 export const SERVER_RENDERED = [
   '/main',
@@ -48,10 +49,12 @@ export const SERVER_RENDERED = [
 ];
 
 /**
- * The history state a screen reads (the item a list row opened): the Worker renders the screen as a direct
- * link opens it, without; a reload of it opened from the list has it, and the document drops the markup.
+ * The history state a screen reads when its address does not say (an entry of the details screen made
+ * before its links named the item: the item in the state only): the Worker renders the screen as such an
+ * address opens it, without; a reload of such an entry has it, and the document drops the markup.
  */
-const STATE_READ: Record<string, string[]> = { '/image_optimisation_details': ['prodId'] };
+const stateRead = (pathname: string, search: Record<string, unknown>): string[] =>
+  pathname === '/image_optimisation_details' && search.item === undefined ? ['prodId'] : [];
 
 /** The markup of the first screen, its language and whether it used the session's settings; null: not rendered. */
 export type FirstScreen = Declared.FirstScreen;
@@ -95,6 +98,6 @@ export const renderFirstScreen: typeof Declared.renderFirstScreen = async (
     timeZone: env.timeZoneUsed ? env.timeZone : null,
     path: pathname,
     pathFlags: pathFlags.map(flagKey),
-    stateKeys: STATE_READ[pathname] ?? [],
+    stateKeys: stateRead(pathname, router.state.location.search),
   };
 };

@@ -74,6 +74,34 @@ const page = <const P extends string>(path: P, component: RouteComponent) =>
 
 export type DetailsState = { prodId?: number; title?: string };
 
+/** The details screen's address names its history item: `?item=<id>` (a reload, a bookmark, a shared link). */
+export type DetailsSearch = { item?: number };
+
+/**
+ * `item` when it is a history row's id (a positive whole number); anything else names no item. Always said,
+ * undefined included: the router lays a route's search over the address's own, which would keep `item=abc`.
+ */
+export function detailsSearch(search: Record<string, unknown>): DetailsSearch {
+  const raw = search.item;
+  const id = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+  return { item: Number.isSafeInteger(id) && id > 0 ? id : undefined };
+}
+
+/**
+ * /image_optimisation_details?item=<id>. With an item named, the router waits for the images table's code
+ * before the first render, in the Worker (render-first-screen.tsx) as in the browser (main.tsx): the table
+ * the Worker rendered from the document's read is hydrated as it is, not replaced by the loading table.
+ */
+const detailsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/image_optimisation_details',
+  validateSearch: detailsSearch,
+  loaderDeps: ({ search }) => ({ item: search.item }),
+  loader: ({ deps }) =>
+    deps.item === undefined ? undefined : import('./image-opt/details/lazy-image-table').then((m) => m.tableReady()),
+  component: screen(() => import('./screens/image-optimisation-details'), 'ImageOptimisationDetailsScreen'),
+});
+
 const routeTree = rootRoute.addChildren([
   launchRoute,
   toMain('/admin'),
@@ -88,10 +116,7 @@ const routeTree = rootRoute.addChildren([
     '/image_optimisation',
     screen(() => import('./screens/image-optimisation'), 'ImageOptimisationScreen'),
   ),
-  page(
-    '/image_optimisation_details',
-    screen(() => import('./screens/image-optimisation-details'), 'ImageOptimisationDetailsScreen'),
-  ),
+  detailsRoute,
   page(
     '/pricing',
     screen(() => import('./screens/pricing'), 'PricingScreen'),

@@ -46,6 +46,18 @@ export const GUIDE_PENDING_TARGET: Record<string, string> = { '/main': '/guidanc
  */
 export const GUIDE_PENDING_LEAVES = ['/setting'];
 
+/**
+ * The details screen's read when its address names the item (`/image_optimisation_details?item=<id>`, the
+ * id of a history row): the item and its first page of images, exactly as the screen asks for it
+ * (admin/src/image-opt/details/use-item-images.ts: page 1, 10 a page), or null when the address names no item.
+ */
+export function itemImagesRead(search: URLSearchParams): string | null {
+  const raw = (search.get('item') ?? '').trim();
+  const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  return `/api/v2/image-opt/getProductImagesData?prod_id=${id}&page=1&pageSize=10`;
+}
+
 /** Public screens that read the session for the merchant's language when there is one (shell/public-paths.ts). */
 const SESSION_LANGUAGE_PATHS = ['/404', '/privacy-policy'];
 
@@ -55,11 +67,12 @@ export const screenPath = (pathname: string) => pathname.replace(/(.)\/+$/, '$1'
 /**
  * The shop's reads for a screen: SETTING_INFO then the screen's own, or none on a screen that reads no
  * session (the launch, install, error pages). With `guidePending`, the reads of the screen the wizard
- * rule sends the merchant to follow.
+ * rule sends the merchant to follow. `search`: the document's query (the details screen's item).
  */
-export function shopReadsFor(pathname: string, guidePending = false): string[] {
+export function shopReadsFor(pathname: string, guidePending = false, search = new URLSearchParams()): string[] {
   const path = screenPath(pathname);
-  const own = SCREEN_READS[path];
+  const item = path === '/image_optimisation_details' ? itemImagesRead(search) : null;
+  const own = item ? [item] : SCREEN_READS[path];
   if (!own) return SESSION_LANGUAGE_PATHS.includes(path) ? [SETTING_INFO] : [];
   const target = guidePending ? GUIDE_PENDING_TARGET[path] : undefined;
   const targetReads = target ? (SCREEN_READS[target] ?? []) : [];

@@ -13,6 +13,8 @@ describe('screen preload table', () => {
     const screens = screensOfRouter(ROUTER);
     for (const route of ADMIN_ROUTES) expect(screens[route], route).toMatch(/^[\w-]+$/);
     expect(screens['/main']).toBe('main');
+    // A route of its own (router.tsx: the details screen's search and loader).
+    expect(screens['/image_optimisation_details']).toBe('image-optimisation-details');
   });
 
   it("lists a screen's chunk and its imports, leaving out what the entry already loads", () => {

@@ -60,6 +60,12 @@ const detailQuery = z.object({
   pageSize,
 });
 
+/**
+ * One history item and a page of its images: the details screen's read, also when a link names the item
+ * (`/image_optimisation_details?item=<id>`, a reload, a bookmark). 404 `server.optimise.itemNotFound` for
+ * an id that is not the authenticated shop's (another shop's or none: the same answer, nothing of the
+ * other shop); 400 with the documented validation message for bad input. Reads only.
+ */
 historyRoutes.get('/api/v2/image-opt/getProductImagesData', async (c) => {
   const q = parseInput(detailQuery, readQuery(c));
   const data = await itemImagesPage(c.get('db'), c.env, c.get('shop').id, {
@@ -68,7 +74,7 @@ historyRoutes.get('/api/v2/image-opt/getProductImagesData', async (c) => {
     page: q.page,
     pageSize: q.pageSize,
   });
-  if (!data) throw new NotFoundError('server.common.noData');
+  if (!data) throw new NotFoundError('server.optimise.itemNotFound');
   return ack<ItemImagesPage>(c, data);
 });
 

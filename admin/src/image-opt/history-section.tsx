@@ -91,7 +91,12 @@ export function HistorySection({ tab, onTab, list, onStarted, onView }: Props) {
 
   const details = useCallback(
     (row: HistoryRow) =>
-      void navigate({ to: '/image_optimisation_details', state: (s) => ({ ...s, prodId: row.id, title: row.title }) }),
+      // The address names the item (a reload or a shared link opens it again); the title shows before the read.
+      void navigate({
+        to: '/image_optimisation_details',
+        search: { item: row.id },
+        state: (s) => ({ ...s, prodId: row.id, title: row.title }),
+      }),
     [navigate],
   );
 

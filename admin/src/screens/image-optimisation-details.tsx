@@ -2,11 +2,12 @@ import { Banner, BlockStack, Card, Text } from '@shopify/polaris';
 import { ProgressBar } from '../widgets/progress-bar';
 import { NavTabs } from '../shell/nav-tabs';
 import { Page } from '../shell/page';
-import { useNavigate, useRouterState } from '@tanstack/react-router';
+import { useNavigate, useRouterState, useSearch } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lazyPart } from '../hooks/lazy-part';
 import { Later } from '../hooks/use-later';
+import { useHydrated } from '../shell/viewport';
 import { useToast } from '../hooks/use-toast';
 import type { CompareImages } from '../image-opt/compare-modal';
 import { LazyImageTable } from '../image-opt/details/lazy-image-table';
@@ -28,16 +29,24 @@ void footer.prefetch();
 export const restorableRows = (rows: readonly ImageRow[]) => rows.filter((r) => statusOfRow(r).can_restore);
 export const reoptimizableRows = (rows: readonly ImageRow[]) => rows.filter((r) => !statusOfRow(r).disabled);
 
-/** /image_optimisation_details: one item's optimised images (navigation state carries prodId and title). */
+/**
+ * /image_optimisation_details?item=<id>: one history item's optimised images. The address names the item
+ * (a reload, a bookmark, a shared link, a new tab open it again); the navigation from the history also
+ * carries its title, shown before the read answers. An address without `item` but with the item in its
+ * history state (an entry made before links carried it) still opens it.
+ */
 export function ImageOptimisationDetailsScreen() {
   const { t } = useTranslation();
   const toast = useToast();
   const navigate = useNavigate();
+  const search = useSearch({ from: '/image_optimisation_details' });
   const state = useRouterState({ select: (s) => s.location.state });
-  const prodId = typeof state.prodId === 'number' ? state.prodId : undefined;
+  const prodId = search.item ?? (typeof state.prodId === 'number' ? state.prodId : undefined);
   const data = useItemImages(prodId);
   const [compare, setCompare] = useState<CompareImages | null>(null);
-  const title = state.title ?? data.item?.title ?? '';
+  // The Worker's render has no history state: hydrating, the title is the read's (or none), as it rendered.
+  const hydrated = useHydrated();
+  const title = data.item?.title ?? (hydrated && state.prodId === prodId ? state.title : undefined) ?? '';
   const back = () => void navigate({ to: '/image_optimisation' });
 
   const bulk = (which: 'restore' | 'reoptimize', chosen: ImageRow[]) => {
@@ -72,6 +81,18 @@ export function ImageOptimisationDetailsScreen() {
             <Text as="p" tone="subdued">
               {t('imageOpt.history.empty')}
             </Text>
+          </Card>
+        ) : data.missing ? (
+          // Not this shop's item (another shop's, or none): the same card, nothing of any other shop.
+          <Card>
+            <BlockStack gap="200">
+              <Text as="h2" variant="headingMd">
+                {t('imageDetails.missing')}
+              </Text>
+              <Text as="p" tone="subdued">
+                {t('imageDetails.missingText')}
+              </Text>
+            </BlockStack>
           </Card>
         ) : (
           <>

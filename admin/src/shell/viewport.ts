@@ -36,12 +36,11 @@ const subscriptions = new Map<string, (onChange: () => void) => () => void>();
 export function useNarrow(query: typeof PHONE_WIDTH | typeof NAVIGATION_COLLAPSED): boolean {
   let sub = subscriptions.get(query);
   if (!sub) subscriptions.set(query, (sub = subscribe(query)));
-  return useSyncExternalStore(
-    sub,
-    () => matchMedia(query).matches,
-    () => serverRender()?.phone ?? hydrating?.phone ?? false,
-  );
+  return useSyncExternalStore(sub, () => matchMedia(query).matches, renderedPhone);
 }
+
+/** Whether the markup is (the Worker's render) or was (read while hydrating it) rendered for a phone. */
+export const renderedPhone = (): boolean => serverRender()?.phone ?? hydrating?.phone ?? false;
 
 const noChange = () => () => {};
 

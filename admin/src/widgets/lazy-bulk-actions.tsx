@@ -36,7 +36,13 @@ function useFetchOnFirstInput() {
   }, []);
 }
 
-/** BulkActions while nothing is selected: the select-all checkbox, as Polaris renders it then. */
+/**
+ * BulkActions while nothing is selected: the select-all checkbox, as Polaris renders it then. With
+ * Polaris' children too, the `null`s included: React's useId counts a parent's children (its "tree
+ * context"), and the Worker renders Polaris' own BulkActions (worker/document-render.ts: this build step is
+ * the admin's only), so the checkbox's id must come out the same here for the browser to hydrate a table
+ * the Worker rendered (the details screen's, on a phone).
+ */
 const Idle = forwardRef(function Idle(props: Props, ref: ForwardedRef<unknown>) {
   const { accessibilityLabel, label, selected, disabled, width } = props;
   return (
@@ -51,7 +57,9 @@ const Idle = forwardRef(function Idle(props: Props, ref: ForwardedRef<unknown>) 
             onToggleAll={() => props.onToggleAll?.()}
             disabled={disabled}
           />
+          {/* Polaris: paginatedSelectAllMarkup */ null}
         </div>
+        {/* Polaris: the promoted actions, in select mode */ null}
       </InlineStack>
     </div>
   );

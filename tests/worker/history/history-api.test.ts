@@ -278,6 +278,78 @@ describe('getProductImagesData', () => {
   });
 });
 
+describe('getProductImagesData by the item id a details link carries', () => {
+  const read = (headers: Record<string, string>, query: string) =>
+    call(`/api/v2/image-opt/getProductImagesData?${query}`, { headers });
+  const NOT_FOUND = {
+    ack: 0,
+    message: "This item is not in this store's optimization history.",
+    message_key: 'server.optimise.itemNotFound',
+    params: {},
+  };
+
+  it('answers the shop its own item (title, type, images) by the id of its history row', async () => {
+    const { shop, headers } = await createShop();
+    await seedItem(shop.id, { dataType: 1, resourceId: '4001', title: 'Other hat', optStatus: 2 }, [compressed(10, 5)]);
+    const { id } = await seedItem(shop.id, { dataType: 2, resourceId: '4002', title: 'Summer collection', optStatus: 2 }, [
+      compressed(1000, 400),
+      compressed(2000, 900),
+    ]);
+    const res = await read(headers, `prod_id=${id}&page=1&pageSize=10`);
+    expect(res.status).toBe(200);
+    const body = await res.json<{ ack: number; data: { total: number; item: Record<string, unknown> } }>();
+    expect(body.ack).toBe(1);
+    expect(body.data.total).toBe(2);
+    expect(body.data.item).toMatchObject({ id, data_type: 2, title: 'Summer collection' });
+  });
+
+  it("another shop's item id (a forged or shared link) is a 404 with nothing of that shop, as an unknown id", async () => {
+    const a = await createShop();
+    const b = await createShop();
+    const { id } = await seedItem(a.shop.id, { dataType: 1, resourceId: '4101', title: 'Secret launch hat', optStatus: 2 }, [
+      compressed(1000, 400, { fileName: 'secret.jpg' }),
+    ]);
+    const other = await read(b.headers, `prod_id=${id}&page=1&pageSize=10`);
+    expect(other.status).toBe(404);
+    const text = await other.text();
+    expect(JSON.parse(text)).toEqual(NOT_FOUND);
+    expect(text).not.toMatch(/Secret|secret\.jpg|4101/);
+    // An id nobody has, and forms of the number that are not an id: the same answer.
+    for (const forged of [String(id + 100_000), '0', '-1', `${id}.0`, `${id}e0`, `0x${id.toString(16)}`, 'abc'])
+      expect(await (await read(b.headers, `prod_id=${encodeURIComponent(forged)}`)).json(), forged).toEqual(NOT_FOUND);
+    // The owner still reads it.
+    expect((await read(a.headers, `prod_id=${id}`)).status).toBe(200);
+  });
+
+  it('refuses bad input with the documented message and changes nothing', async () => {
+    const { shop, headers } = await createShop();
+    const { id } = await seedItem(shop.id, { dataType: 1, resourceId: '4201', title: 'Boots', optStatus: 2 }, [
+      compressed(1000, 400),
+    ]);
+    type Read = { data: { item: unknown; total: number; data: { id: number; status: string; comp_size: number }[] } };
+    const state = async () => {
+      const { data } = await (await read(headers, `prod_id=${id}`)).json<Read>();
+      return { item: data.item, total: data.total, rows: data.data.map((r) => [r.id, r.status, r.comp_size]) };
+    };
+    const before = await state();
+    const bad: [string, string][] = [
+      ['', 'server.common.invalidValueFor'],
+      [`prod_id=${'9'.repeat(65)}`, 'server.common.invalidValueFor'],
+      [`prod_id=${id}&pageSize=7`, 'server.common.pageSizeOneOf'],
+      [`prod_id=${id}&page=0`, 'server.common.invalidValueFor'],
+      [`prod_id=${id}&data_type=9`, 'server.common.invalidValueFor'],
+    ];
+    for (const [query, key] of bad) {
+      const res = await read(headers, query);
+      expect(res.status, query).toBe(400);
+      expect((await res.json<{ ack: number; message_key: string }>()).message_key, query).toBe(key);
+    }
+    const unauthenticated = await call(`/api/v2/image-opt/getProductImagesData?prod_id=${id}`);
+    expect(unauthenticated.status).toBe(401);
+    expect(await state()).toEqual(before);
+  });
+});
+
 describe('getImgOptTotal and updateIsDownload', () => {
   it('computes the statistics from the rows of a known dataset', async () => {
     const { shop, headers } = await createShop();

@@ -110,6 +110,33 @@ describe('the first screen rendered into the admin document', () => {
     expect(guard?.[1]).toContain(',["prodId"])');
   });
 
+  it('renders the item the details address names, with its rows; another shop’s item shows nothing of it', async () => {
+    const { seedItem, compressed } = await import('../history/seed');
+    const a = await createShop({ setupGuidePending: false });
+    const { id } = await seedItem(a.shop.id, { dataType: 1, resourceId: '5101', title: 'Alpine <Wool> Hat', optStatus: 2 }, [
+      compressed(1000, 400, { fileName: 'alpine-front.jpg' }),
+      compressed(2000, 900, { fileName: 'alpine-side.jpg' }),
+    ]);
+    const { html } = await get(`/image_optimisation_details?item=${id}&authToken=${a.token}`);
+    const root = rootOf(html);
+    expect(root.inner).toContain(`>${escaped(en.screens.imageOptimisationDetails.title)}<`);
+    expect(root.inner).toContain(escaped('Alpine <Wool> Hat'));
+    expect(root.inner).toContain('alpine-front.jpg');
+    expect(root.inner).toContain('alpine-side.jpg');
+    expect(root.inner).toContain(escaped(en.imageDetails.note30));
+    // The screen's read travels with the document, under the URL the screen asks for.
+    expect(html).toContain(`"/api/v2/image-opt/getProductImagesData?prod_id=${id}\\u0026page=1\\u0026pageSize=10"`);
+    // Its address names the item: the history state has nothing to add, the markup stays.
+    expect(html).not.toContain(',["prodId"])');
+
+    // The same id with another shop's credential: the table still loading, nothing of shop A anywhere.
+    const b = await createShop({ setupGuidePending: false });
+    const other = await get(`/image_optimisation_details?item=${id}&authToken=${b.token}`);
+    expect(rootOf(other.html).inner).toContain(`>${escaped(en.screens.imageOptimisationDetails.title)}<`);
+    expect(other.html).not.toMatch(/Alpine|alpine-front|5101/);
+    expect(other.html).not.toContain('getProductImagesData');
+  });
+
   it('holds clicks and submits on the markup until the tree is live, in a script with the nonce', async () => {
     const a = await createShop({ setupGuidePending: false });
     const { res, html } = await get(`/main?authToken=${a.token}`);

@@ -1,5 +1,5 @@
 import { Button } from '@shopify/polaris';
-import { lazy, startTransition, Suspense, useId, useRef, useState } from 'react';
+import { lazy, startTransition, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { updateIsDownload } from '../../api/calls';
 import { useToast } from '../../hooks/use-toast';
@@ -56,41 +56,54 @@ export function DownloadButton({ row, fresh }: Props) {
     link.remove();
     void updateIsDownload(current.opt_id).catch(() => undefined);
   };
-  const activator = (
-    <Button
-      id={buttonId}
-      size="slim"
-      disclosure
-      onClick={() => {
-        want();
-        setOpen((o) => !o);
-      }}
-      loading={busy}
-    >
-      {t('imageDetails.download')}
-    </Button>
-  );
-  const closed = (
-    <div onPointerEnter={want} onFocus={want} onTouchStart={want}>
-      {activator}
-    </div>
-  );
-  return (
-    <Suspense fallback={closed}>
-      {wanted ? (
-        <DownloadMenu
-          activator={activator}
-          active={open}
-          onClose={() => setOpen(false)}
-          focusId={focusId.current}
-          items={[
-            { content: t('imageDetails.downloadOriginal'), onAction: () => void download('before_file_path') },
-            { content: t('imageDetails.downloadOptimized'), onAction: () => void download('after_file_path') },
-          ]}
-        />
-      ) : (
-        closed
-      )}
-    </Suspense>
-  );
+  // The latest handlers, for the markup below, which stays the same object until what it shows changes: the
+  // table renders again right after the browser hydrated the Worker's rows (details screen opened by its
+  // link), and a Suspense boundary handed new children before it hydrated is thrown away by React (#421).
+  const latest = useRef({ want, download });
+  useEffect(() => {
+    latest.current = { want, download };
+  });
+  const label = t('imageDetails.download');
+  const original = t('imageDetails.downloadOriginal');
+  const optimised = t('imageDetails.downloadOptimized');
+  return useMemo(() => {
+    const onWant = () => latest.current.want();
+    const activator = (
+      <Button
+        id={buttonId}
+        size="slim"
+        disclosure
+        onClick={() => {
+          onWant();
+          setOpen((o) => !o);
+        }}
+        loading={busy}
+      >
+        {label}
+      </Button>
+    );
+    const closed = (
+      <div onPointerEnter={onWant} onFocus={onWant} onTouchStart={onWant}>
+        {activator}
+      </div>
+    );
+    return (
+      <Suspense fallback={closed}>
+        {wanted ? (
+          <DownloadMenu
+            activator={activator}
+            active={open}
+            onClose={() => setOpen(false)}
+            focusId={focusId.current}
+            items={[
+              { content: original, onAction: () => void latest.current.download('before_file_path') },
+              { content: optimised, onAction: () => void latest.current.download('after_file_path') },
+            ]}
+          />
+        ) : (
+          closed
+        )}
+      </Suspense>
+    );
+  }, [wanted, open, busy, buttonId, label, original, optimised]);
 }

@@ -1,6 +1,6 @@
 import { Button, IndexTable, InlineStack, Text, useIndexResourceState, useBreakpoints } from '@shopify/polaris';
 import { Badge } from '../../widgets/badge';
-import { Fragment, useEffect } from 'react';
+import { Fragment, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RowCells } from '../../widgets/row-cells';
 import { formatDay, formatSize, useTimeZone } from '../../lib/intl';
@@ -46,10 +46,12 @@ export function ImageTable({ rows, loading, restoring, onView, onRestore, onReop
   const { t, i18n } = useTranslation();
   const timeZone = useTimeZone();
   const { smDown } = useBreakpoints();
-  const selectable = rows.filter((r) => !statusOfRow(r).disabled);
-  const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(
-    selectable.map((r) => ({ id: String(r.id) })),
-  );
+  // The same objects while the rows and the language are: IndexTable hands them (and the selection handler
+  // made from them) to its rows through context, and a context change that reaches a part of the Worker's
+  // markup still waiting to hydrate (a row's Download menu) makes React throw that markup away (#421).
+  const selectable = useMemo(() => rows.filter((r) => !statusOfRow(r).disabled).map((r) => ({ id: String(r.id) })), [rows]);
+  const resourceName = useMemo(() => ({ singular: t('imageDetails.image'), plural: t('imageDetails.images') }), [t]);
+  const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(selectable);
   useEffect(() => clearSelection(), [onSelectionReset, clearSelection]);
   const chosen = rows.filter((r) => selectedResources.includes(String(r.id)));
 
@@ -57,7 +59,7 @@ export function ImageTable({ rows, loading, restoring, onView, onRestore, onReop
     <IndexTable
       // On a phone each row stacks its cells (RowCells): View, Download and Restore stay in view.
       condensed={smDown}
-      resourceName={{ singular: t('imageDetails.image'), plural: t('imageDetails.images') }}
+      resourceName={resourceName}
       itemCount={rows.length}
       loading={loading}
       selectedItemsCount={allResourcesSelected ? 'All' : selectedResources.length}

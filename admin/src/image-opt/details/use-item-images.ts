@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getOptSchedule, getProductImagesData, reOptimize, restore } from '../../api/calls';
 import { isOk } from '../../api/client';
-import { useApiAction, useApiQuery } from '../../api/query';
+import { failureText as readFailureText, RefusedError, useApiAction, useApiQuery } from '../../api/query';
 import { usePlanLimitRefusal } from '../../pricing/plan-limit';
 import { useToast } from '../../hooks/use-toast';
 import type { ImageRow } from '../image-row';
@@ -15,7 +15,12 @@ import {
   isRunning,
   type TabSchedule,
 } from '../rules';
+import type { MessageKey } from '../../../../shared/messages';
 import '../strings';
+
+/** The Worker's answer for an item id that is not the shop's (worker/routes/history.ts). */
+const ITEM_NOT_FOUND = 'server.optimise.itemNotFound' satisfies MessageKey;
+const messageKeyOf = (body: unknown) => (body as { message_key?: unknown } | null)?.message_key;
 
 /** After a restore or re-optimize is accepted, the detail page reads the schedule 1.5 s later. */
 export const DETAIL_FIRST_READ_MS = 1500;
@@ -44,10 +49,18 @@ export function useItemImages(prodId: number | undefined) {
     select: (body) => body.data,
     enabled: prodId !== undefined,
     keepPrevious: true,
+    errorToast: false, // below: an item that is not the shop's is said on the page, not in a toast
   });
   const rows: ImageRow[] = list.data?.data ?? [];
   const total = Number(list.data?.total ?? 0);
   const item = list.data?.item ?? null;
+  // A link to an item that is not this shop's (another shop's, or none): the Worker's 404.
+  const missing = list.error instanceof RefusedError && messageKeyOf(list.error.body) === ITEM_NOT_FOUND;
+  useEffect(() => {
+    if (list.error && !missing) toast(readFailureText(list.error, t('common.tryAgainLater')), { error: true });
+    // Once per failed read (each is a new error), not again when the toast or the text change:
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the dependencies are chosen, see above
+  }, [list.error]);
   // The skeleton shows until the first answer, success or not.
   const loading = prodId !== undefined && list.data === undefined && !list.error;
   const { refetch } = list;
@@ -141,6 +154,7 @@ export function useItemImages(prodId: number | undefined) {
   return {
     rows,
     item,
+    missing,
     total,
     page,
     pageSize,
