@@ -97,3 +97,37 @@ export async function finishWizard(base: string, token: string): Promise<void> {
   });
   if (!res.ok) throw new Error(`saveNewGuideCfg answered ${res.status}`);
 }
+
+/**
+ * A history item of the sample shop, optimised if there is none yet (one product of the manual list, the
+ * merchant's "Optimize" on it): the details screen opens it by its address
+ * (`/image_optimisation_details?item=<id>`), as a reload or a shared link does. Its id.
+ */
+export async function optimisedItem(base: string, token: string, timeoutMs = 180_000): Promise<number> {
+  const auth = { Authorization: `Bearer ${token}` };
+  type Rows = { data?: { data?: { id: number; opt_status: number }[] } };
+  const rows = async (pageType: 0 | 1) =>
+    (
+      (await (
+        await fetch(`${base}/api/v2/image-opt/getImageOptDataPage?page=1&pageSize=10&data_type=1&page_type=${pageType}`, {
+          headers: auth,
+        })
+      ).json()) as Rows
+    ).data?.data ?? [];
+  const done = async () => (await rows(0)).find((r) => r.opt_status === 2)?.id;
+  const existing = await done();
+  if (existing !== undefined) return existing;
+  const candidate = (await rows(1))[0];
+  if (!candidate) throw new Error('the sample shop has no product to optimise');
+  const res = await fetch(`${base}/api/v2/image-opt/reOptimize`, {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ data_type: 1, data_list: [{ data_id: candidate.id }], re_opt_type: '', page_type: 1 }),
+  });
+  if (!res.ok) throw new Error(`reOptimize answered ${res.status}`);
+  for (const end = Date.now() + timeoutMs; Date.now() < end; await new Promise((r) => setTimeout(r, 1000))) {
+    const id = await done();
+    if (id !== undefined) return id;
+  }
+  throw new Error('the sample item was not optimised in time');
+}

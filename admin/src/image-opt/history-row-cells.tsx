@@ -4,6 +4,7 @@ import { ImageIcon } from '@shopify/polaris-icons';
 import { useTranslation } from 'react-i18next';
 import type { HistoryRow } from './rules';
 import { formatDateTime, formatNumber } from '../lib/intl';
+import { useHydrated } from '../shell/viewport';
 import './strings';
 
 const STATUS: Record<string, { key: string; tone?: 'success' | 'info' | 'attention' | 'critical' }> = {
@@ -54,7 +55,12 @@ export function patternLabel(pattern: string | undefined, t: (key: string) => st
 }
 
 export function RowThumbnail({ src, alt }: { src: string | null | undefined; alt: string }) {
-  return <Thumbnail source={src || ImageIcon} alt={alt} size="small" />;
+  // In the Worker's markup (the details screen opened by its link) and while the browser hydrates it, the
+  // frame without the picture: the pictures are whole product photos (hundreds of KB, up to 20 MB), which
+  // the document would otherwise start fetching before the screen's own code and text on a phone's
+  // connection (Lighthouse mobile: LCP 6.2 s against 2.6 s without them). The frame keeps its size.
+  const hydrated = useHydrated();
+  return <Thumbnail source={(hydrated && src) || ImageIcon} alt={alt} size="small" />;
 }
 
 /** A row's date (epoch ms or ISO) in the merchant's language (lib/intl.ts maps our codes to BCP 47). */

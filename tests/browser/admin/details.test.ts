@@ -38,6 +38,47 @@ const emuFile = (id: string) =>
 const adminPage = () => merchantTab(browser, app);
 const shot = (page: Page, name: string) => shotAs(page, `details-${name}`);
 
+const PHONE_UA =
+  'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36';
+
+/**
+ * Opens `path` in a new tab (a new session, the admin token in the link, no history state) at `width`: the
+ * document's HTML already holds `text` (a row of the item), the heading the document carried is the page's
+ * once the admin runs (hydrated, not rendered afresh), and the console has no hydration error (#418-#425).
+ */
+async function directLink(path: string, width: number, text: string) {
+  const phone = width < 500;
+  const tab = await browser.newPage({
+    viewport: { width, height: 900 },
+    ...(phone ? { isMobile: true, userAgent: PHONE_UA } : {}),
+  });
+  try {
+    await tab.route('https://cdn.shopify.com/**', (route) => route.abort());
+    const problems: string[] = [];
+    tab.on('console', (m) => {
+      if (/did not match|Hydration failed|finished hydrating|Minified React error #4(18|19|21|22|23|25)\b/i.test(m.text()))
+        problems.push(m.text());
+    });
+    tab.on('pageerror', (e) => problems.push(e.message));
+    await tab.addInitScript(() => {
+      document.addEventListener('readystatechange', () => {
+        if (document.readyState === 'interactive')
+          (window as unknown as { __first?: Element | null }).__first = document.querySelector('#root h1');
+      });
+    });
+    const res = await tab.goto(`${app.base}${path}&authToken=${app.authToken}`);
+    expect(await res?.text(), `${path} at ${width}: in the document`).toContain(text);
+    await tab.getByRole('row').filter({ hasText: text }).first().waitFor({ timeout: 30_000 });
+    await tab.waitForLoadState('networkidle');
+    const kept = await tab.evaluate(() => !!(window as unknown as { __first?: Element | null }).__first?.isConnected);
+    expect(kept, `${path} at ${width}: hydrated, not rendered afresh`).toBe(true);
+    expect(problems, `${path} at ${width}`).toEqual([]);
+    await shot(tab, `direct-link-${width}`);
+  } finally {
+    await tab.close();
+  }
+}
+
 describe('finished details (issue 23, point 6)', () => {
   it('wizard payload without a switch, PNG to JPG named .jpg and restored as .png, Other tab thumbnails', async () => {
     await until(
@@ -98,6 +139,27 @@ describe('finished details (issue 23, point 6)', () => {
       await converted.waitFor({ timeout: 30_000 });
       await expect(converted.innerText()).resolves.toContain('PNG -> JPG');
       await shot(page, 'png-to-jpg');
+
+      // The address names the item (issue 26 follow-up): a reload, as Shopify's admin reloads the app at its
+      // path, opens it again; so does the link alone in a new tab, at a phone's width and a desktop's, where
+      // the Worker's document already holds the rows and the admin hydrates them as they are.
+      expect(new URL(page.url()).searchParams.get('item')).toBe(String(item.id));
+      await page.reload();
+      await page.getByRole('row').filter({ hasText: jpgName }).first().waitFor({ timeout: 30_000 });
+      for (const width of [390, 1280]) await directLink(`/image_optimisation_details?item=${item.id}`, width, jpgName);
+      // The same link with another shop's session: not there, and nothing of this shop's item.
+      const other = await appUnderTest();
+      const tab = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      try {
+        await tab.route('https://cdn.shopify.com/**', (route) => route.abort());
+        const res = await tab.goto(`${other.base}/image_optimisation_details?item=${item.id}&authToken=${other.authToken}`);
+        await tab.getByText('Item not found').waitFor({ timeout: 30_000 });
+        expect(await res?.text()).not.toContain(mug.title);
+        expect(await tab.locator('#root').innerText()).not.toContain(mug.title);
+        await shotAs(tab, 'details-other-shop-1280');
+      } finally {
+        await tab.close();
+      }
 
       // Restore from the detail page: the PNG comes back under its own name.
       await converted.getByRole('button', { name: 'Restore' }).click();
