@@ -98,7 +98,7 @@ const detailsRoute = createRoute({
   validateSearch: detailsSearch,
   loaderDeps: ({ search }) => ({ item: search.item }),
   loader: ({ deps }) =>
-    deps.item === undefined ? undefined : import('./image-opt/details/lazy-image-table').then((m) => m.tableReady()),
+    deps.item === undefined ? undefined : import('./screens/image-optimisation-details').then((m) => m.tableReady()),
   component: screen(() => import('./screens/image-optimisation-details'), 'ImageOptimisationDetailsScreen'),
 });
 

@@ -11,6 +11,8 @@ import { useHydrated } from '../shell/viewport';
 import { useToast } from '../hooks/use-toast';
 import type { CompareImages } from '../image-opt/compare-modal';
 import { LazyImageTable } from '../image-opt/details/lazy-image-table';
+// For the route's loader (router.tsx), through this chunk: a chunk of its own would split the shared ones anew.
+export { tableReady } from '../image-opt/details/lazy-image-table';
 import { useItemImages } from '../image-opt/details/use-item-images';
 import { compareOf, statusOfRow, type ImageRow } from '../image-opt/image-row';
 import { PagingFooter } from '../image-opt/paging-footer';
