@@ -109,7 +109,11 @@ describe('admin in the browser', () => {
 
   it('dashboard: score, Recheck and the app embed switch', async () => {
     await control(app.emulator, 'PUT', '/pagespeed', { host: '*', mode: 'ok', desktop: 0.81, mobile: 0.52, delayMs: 1500 });
-    await control(app.emulator, 'POST', `/shops/${app.shop}/theme/embed`, { enabled: false });
+    // Another app's embed also called `prefetch` is on: not ours, so the dashboard still offers Speed up.
+    await control(app.emulator, 'POST', `/shops/${app.shop}/theme/embed`, {
+      enabled: false,
+      others: [{ app: 'instant-page-prefetch', enabled: true }],
+    });
     await scenario('dashboard', async (page) => {
       const gauge = page.getByRole('img', { name: /Speed score \d+ out of 100/ });
       await gauge.waitFor({ timeout: 60_000 });
