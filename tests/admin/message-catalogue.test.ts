@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGE_CODES } from '../../shared/languages';
 import { english, MESSAGES, msg, type MessageKey } from '../../shared/messages';
 import { messageOf } from '../../admin/src/api/client';
-import { errorText } from '../../admin/src/api/error-text';
+import { errorText, loadServerTexts } from '../../admin/src/api/error-text';
 import { initI18n } from '../../admin/src/i18n';
 import { planLimitOf } from '../../admin/src/pricing/plan-limit-dialog';
 
@@ -68,6 +68,7 @@ describe('errorText: the admin shows an error from its key', () => {
   beforeAll(async () => {
     initI18n('en');
     await i18next.changeLanguage('en');
+    await loadServerTexts(); // as the transport does with the first keyed answer (tests/admin/server-texts.test.ts)
   });
   afterEach(() => void i18next.changeLanguage('en'));
 

@@ -4,7 +4,7 @@ import { dropFirstReads, peekFirstRead, takeFirstRead, type Credential } from '.
 
 // The document's answers go through here only (one chunk with the transport, no extra request).
 export { dropFirstReads, takeFirstRead };
-import { errorText } from './error-text';
+import { errorText, serverTextsFor } from './error-text';
 import { isOk, type Envelope } from '../../../shared/api/envelope';
 
 // Transport for the documented calls. The server answers {ack, data, message} (v2 and image calls) or
@@ -51,12 +51,15 @@ async function send<T>(path: string, init: RequestInit): Promise<T> {
   const reauthorize = res.status === 401 ? res.headers.get(REAUTHORIZE_URL_HEADER) : null;
   // The shop must authorise the app again: leave the iframe for Shopify's grant screen (top frame).
   if (reauthorize && /^https?:\/\//.test(reauthorize)) openTop(reauthorize);
+  const text = await res.text().catch(() => '');
   let body: unknown;
   try {
-    body = await res.json();
+    body = JSON.parse(text);
   } catch {
     throw new ApiRequestError(res.status, `HTTP ${res.status}`);
   }
+  // The Worker's texts for the keyed messages in it (a refusal, an upload's refused files), when it has any.
+  await serverTextsFor(text);
   // Envelopes come with 4xx too (validation, auth); the caller shows their message. 5xx is an outage.
   if (res.status >= 500) throw new ApiRequestError(res.status, messageOf(body, `HTTP ${res.status}`));
   if (res.status === 401) throw new ApiRequestError(401, messageOf(body, 'Unauthorized'));

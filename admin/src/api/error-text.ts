@@ -3,9 +3,33 @@ import type { KeyedMessage } from '../../../shared/messages';
 
 // The Worker's failures carry their text's key and params (shared/messages.ts) beside the English
 // `message` / `msg`: the admin shows the key's text from its catalogues, in the merchant's language.
-// Every key of shared/messages.ts is in every catalogue (tests/admin/message-catalogue.test.ts) and the
-// English one is always loaded, so the admin never needs the Worker's own English table (issue 26: it
-// stays out of the first screen's JavaScript).
+// Every key of shared/messages.ts is in every catalogue (tests/admin/message-catalogue.test.ts), so the
+// admin never needs the Worker's own English table. The English texts (en.json's `server` part) are not
+// in the first screen's JavaScript either (issue 26): the transport and okAnswer wait for them
+// (serverTextsFor) before they hand over an answer that carries a keyed message, so the synchronous
+// errorText below finds the key; should they fail to load, the answer's English `message` shows.
+
+let serverTexts: Promise<void> | null = null;
+
+/** Loads the English of the Worker's texts once (a failed download is tried again on the next answer). */
+export function loadServerTexts(): Promise<void> {
+  serverTexts ??= import('./server-strings').then(
+    () => undefined,
+    () => {
+      serverTexts = null;
+    },
+  );
+  return serverTexts;
+}
+
+/**
+ * Resolves once the texts of the keyed messages in an answer (its JSON text, or the parsed answer) can be
+ * shown; at once when it carries none.
+ */
+export function serverTextsFor(answer: unknown): Promise<void> {
+  const text = typeof answer === 'string' ? answer : answer && typeof answer === 'object' ? JSON.stringify(answer) : '';
+  return text.includes('"message_key":') ? loadServerTexts() : Promise.resolve();
+}
 
 type MaybeKeyed = { message_key?: unknown; params?: unknown; message?: unknown; msg?: unknown };
 

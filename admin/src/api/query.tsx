@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { isOk, type Envelope } from '../../../shared/api/envelope';
 import { useToast } from '../hooks/use-toast';
 import { documentAnswerOf } from './client';
-import { errorText } from './error-text';
+import { errorText, serverTextsFor } from './error-text';
 
 // The admin's one data layer (TanStack Query): reads are queries keyed by call and arguments (a newer
 // key's answer wins, so no hand-made sequence counters), polling is `refetchInterval`, and writes are
@@ -63,8 +63,10 @@ export class RefusedError<E = unknown> extends Error {
 /** The answer when it is a success, else a RefusedError. */
 export async function okAnswer<E extends Envelope | Omit<Envelope, 'message'>>(answer: Promise<E>): Promise<E> {
   const body = await answer;
-  if (!isOk(body)) throw new RefusedError(body);
-  return body;
+  if (isOk(body)) return body;
+  // a refusal from the document's first reads has not been through the transport (client.ts)
+  await serverTextsFor(body);
+  throw new RefusedError(body);
 }
 
 /** The error toast's text: the server's message (translated from its key), the transport's, or the fallback. */

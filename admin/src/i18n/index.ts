@@ -1,21 +1,9 @@
 import i18next, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 // English, the shell's part: what every screen can show (the frame, navigation, errors, dialogs of the
-// shell, the Worker's error texts). Each feature's own strings come with its code (addEnglish, below).
-import {
-  common,
-  contact,
-  cookie,
-  error,
-  install,
-  leave,
-  nav,
-  notFound,
-  planLimit,
-  screens,
-  server,
-  shell,
-} from '../../locales/en.json';
+// shell). Each feature's own strings come with its code (addEnglish, below); the Worker's error texts
+// (`server`) with the first answer that carries one (api/error-text.ts: serverTextsFor).
+import { common, contact, cookie, error, install, leave, nav, notFound, planLimit, screens, shell } from '../../locales/en.json';
 import { DEFAULT_LANGUAGE, LANGUAGE_CODES, type LanguageCode } from '../../../shared/languages';
 
 // admin/locales/<code>.json, one per language code. English (the fallback, and what shows before the
@@ -78,7 +66,6 @@ const english: Record<string, ResourceKey> = {
   notFound,
   planLimit,
   screens,
-  server,
   shell,
 };
 

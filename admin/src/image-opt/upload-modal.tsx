@@ -7,6 +7,7 @@ import { errorText } from '../api/error-text';
 import { usePlanLimitRefusal } from '../pricing/plan-limit';
 import { useToast } from '../hooks/use-toast';
 import './strings';
+import './upload-strings';
 
 /** Only .jpg, .jpeg and .png are uploaded. */
 export const isUploadable = (file: { name: string }) => /\.(jpe?g|png)$/i.test(file.name);

@@ -12,6 +12,7 @@ import {
   settingsRuleMessage,
   type ImageSettings,
 } from '../../../shared/image-settings';
+import './strings';
 
 /** The sections of the settings form, in screen order. */
 export type SettingsSection = 'mode' | 'compress' | 'alt' | 'file';

@@ -2,12 +2,13 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { getPageSpeedScore, refreshPageSpeedOnline } from '../api/calls';
 import { useApiAction, useApiQuery } from '../api/query';
 import { isScorePending } from '../lib/score-bands';
+import { PAGESPEED_COOLDOWN_KEY } from '../../../shared/message-keys';
 
 /** Score polling interval. */
 export const SCORE_POLL_MS = 5000;
 
 /** The server's answer to a Recheck within 5 minutes of the last check (worker/lib/limits.ts). */
-const COOLDOWN_KEY = 'server.limits.pagespeedCooldown';
+const COOLDOWN_KEY = PAGESPEED_COOLDOWN_KEY;
 
 export type PageSpeedState = {
   score: { pc: number; mb: number } | null;

@@ -3,6 +3,7 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { contactFormAtom } from '../support/contact-form-state';
 import { isOk, type AckEnvelope, type V1Envelope } from '../../../shared/api/envelope';
+import { PLAN_LIMIT_KEY } from '../../../shared/message-keys';
 
 // 'Plan Limit Reached': what screens need to open it and to answer its two support requests. The dialog
 // itself (plan-limit-dialog.tsx) is loaded by the shell when it opens (issue 26).
@@ -30,7 +31,7 @@ const PLAN_LIMIT = /^There are (\d+) images that can be optimized\.$/;
 /** N when the answer is the plan-limit refusal, else null. */
 export function planLimitOf(body: Partial<AckEnvelope & V1Envelope> | null | undefined): number | null {
   if (!body || typeof body !== 'object' || isOk(body)) return null;
-  if (body.message_key === 'server.optimise.planLimit') return Number(body.params?.count) || 0;
+  if (body.message_key === PLAN_LIMIT_KEY) return Number(body.params?.count) || 0;
   const m = PLAN_LIMIT.exec(String(body.message ?? body.msg ?? ''));
   return m ? Number(m[1]) : null;
 }
