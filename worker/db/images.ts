@@ -142,8 +142,8 @@ export async function updateImageLocked(
         eq(images.id, imageId),
         eq(images.lockToken, token),
         isNotNull(images.lockJobId),
-        ...(unchanged.alt !== undefined ? [eq(images.alt, unchanged.alt)] : []),
-        ...(unchanged.fileName !== undefined ? [eq(images.fileName, unchanged.fileName)] : []),
+        ...(unchanged.alt !== undefined ? [inArray(images.alt, [unchanged.alt].flat())] : []),
+        ...(unchanged.fileName !== undefined ? [inArray(images.fileName, [unchanged.fileName].flat())] : []),
       ),
     )
     .returning({ id: images.id })
@@ -158,7 +158,8 @@ export async function updateImageLocked(
 export type ImageWords = Pick<ImageRow, 'alt' | 'fileName' | 'altEdited' | 'fileNameEdited'>;
 
 /** For updateImageLocked: write only while the row still holds these words (no newer edit recorded). */
-export type ImageWordsExpected = Partial<Pick<ImageRow, 'alt' | 'fileName'>>;
+/** The words a conditional write expects the row to hold: one value, or any of several. */
+export type ImageWordsExpected = { alt?: string | string[]; fileName?: string | string[] };
 
 export async function readImageWords(db: Db, shopId: number, imageId: number): Promise<ImageWords | undefined> {
   return db

@@ -481,11 +481,15 @@ export async function record(run: OptimiseRun, made: Made, change: Change): Prom
   const now = deps.now();
   const size = image.originalSize;
   const optimisedSize = result ? result.bytes.byteLength : size;
-  // Our alt text and file name go into the row only while it still holds the words planChange saw: a
-  // merchant's edit the sync recorded since (after Shopify took ours) is what Shopify serves now.
-  if (meta.alt !== null) await lease.writeIfUnchanged({ alt: meta.alt, altEdited: true }, { alt: image.alt });
+  // Our alt text and file name go into the row only while it still holds the words planChange saw, or
+  // ours already (the sync our own change started recorded them first: still ours, for a restore to undo):
+  // a merchant's edit the sync recorded since (after Shopify took ours) is what Shopify serves now.
+  if (meta.alt !== null) await lease.writeIfUnchanged({ alt: meta.alt, altEdited: true }, { alt: [image.alt, meta.alt] });
   if (meta.fileName !== null)
-    await lease.writeIfUnchanged({ fileName: meta.fileName, fileNameEdited: true }, { fileName: image.fileName });
+    await lease.writeIfUnchanged(
+      { fileName: meta.fileName, fileNameEdited: true },
+      { fileName: [image.fileName, meta.fileName] },
+    );
   await lease.write({
     status: result ? 'compressed' : unsupported && !change.changesShopify ? 'skipped' : 'optimal',
     step: 'done',

@@ -186,6 +186,42 @@ describe("the merchant's words while a job runs", () => {
     });
   }
 
+  it("our own words, recorded by the sync Shopify's change started before the job records them, are still ours: a restore brings the merchant's back", async () => {
+    const w = await world({ fileNames: true });
+    const before = { ...w.store };
+    w.during('after-shopify-took-it', {}); // the products/update webhook of our own fileUpdate, refetched at once
+    await w.run('optimize');
+    expect(w.hookLeft()).toBe(false);
+    const row = (await imageRow(w.imageId))!;
+    expect(w.store.alt).not.toBe(before.alt);
+    expect(w.store.fileName).not.toBe(before.fileName);
+    expect({ alt: row.alt, fileName: row.fileName, altOurs: row.altEdited, nameOurs: row.fileNameEdited }).toEqual({
+      alt: w.store.alt,
+      fileName: w.store.fileName,
+      altOurs: true,
+      nameOurs: true,
+    });
+    await w.run('restore');
+    expect((await imageRow(w.imageId))!.status).toBe('restored');
+    expect(w.store).toEqual(before);
+  });
+
+  it("a restore whose own change the sync records first leaves the merchant's words in the row as theirs", async () => {
+    const w = await world({ fileNames: true });
+    const before = { ...w.store };
+    await w.run('optimize');
+    w.during('after-shopify-took-it', {}); // the webhook of the restore's own fileUpdate, refetched at once
+    await w.run('restore');
+    expect(w.hookLeft()).toBe(false);
+    const row = (await imageRow(w.imageId))!;
+    expect(w.store).toEqual(before);
+    expect({ alt: row.alt, fileName: row.fileName, altOurs: row.altEdited, nameOurs: row.fileNameEdited }).toEqual({
+      ...before,
+      altOurs: false,
+      nameOurs: false,
+    });
+  });
+
   it('an alt text written after the job ended (the reverse order) stands too, and a replayed webhook changes nothing', async () => {
     const w = await world({ fileNames: false });
     await w.run('optimize');
