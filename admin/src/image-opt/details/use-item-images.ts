@@ -15,11 +15,11 @@ import {
   isRunning,
   type TabSchedule,
 } from '../rules';
-import type { MessageKey } from '../../../../shared/messages';
+import { ITEM_NOT_FOUND_KEY } from '../../../../shared/message-keys';
 import '../strings';
 
 /** The Worker's answer for an item id that is not the shop's (worker/routes/history.ts). */
-const ITEM_NOT_FOUND = 'server.optimise.itemNotFound' satisfies MessageKey;
+const ITEM_NOT_FOUND = ITEM_NOT_FOUND_KEY;
 const messageKeyOf = (body: unknown) => (body as { message_key?: unknown } | null)?.message_key;
 
 /** After a restore or re-optimize is accepted, the detail page reads the schedule 1.5 s later. */
