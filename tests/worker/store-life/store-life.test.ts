@@ -6,7 +6,7 @@
 // The images are a shop's product media and its collection image.
 //   1. Shopify serves, for every image, the merchant's latest picture or our result made from it;
 //   2. every image we changed has that latest picture's original in R2 until the date the admin shows;
-//   3. a restore puts exactly those bytes back, or the row says why not;
+//   3. a restore puts exactly those bytes back, with the merchant's alt text and file name, or the row says why not;
 //   4. no image is charged twice, and no restore is charged;
 //   5. the status the admin shows for each image matches what Shopify serves.
 // Webhooks reach the app out of order, twice and replayed; image messages come once, twice, or twice at the
@@ -62,7 +62,12 @@ const DAY = 24 * HOUR;
 // Seed photos of the emulator (emulator/store/images.ts); the shop's own images come from the same set.
 const SEEDS = ['rocket.jpg', 'flower.jpg', 'chelsea.jpg', 'astronaut.jpg'] as const;
 
-type Model = { latest: Map<string, string>; log: string[] };
+/**
+ * `latest`: the merchant's latest picture of each image (sha256); `words`: the alt text and file name the
+ * merchant gave each product image (what a restore must leave in Shopify).
+ */
+type Words = { alt: string; filename: string };
+type Model = { latest: Map<string, string>; words: Map<string, Words>; log: string[] };
 /** `queued`: what the Worker sent to the image and sync queues, delivered by the test in order. */
 /** `otherAppToken`: a token for the other app's calls (the emulator has one app; its current grant stands in). */
 type Real = { emu: EmulatorShop; shop: ShopRow; queued: Queued; otherAppToken: string };
@@ -163,15 +168,21 @@ const ledgerCount = async (shopId: number) =>
 /** The five promises, checked against Shopify (the emulator), D1 and R2 as they are now. */
 async function checkInvariants(m: Model, r: Real): Promise<void> {
   const servedBy = await servedImages(r.emu);
-  const fileNames = new Map((await productFiles(r.emu)).map((f) => [f.id, f.filename]));
+  const files = new Map((await productFiles(r.emu)).map((f) => [f.id, f]));
   const rows = await catalogueRows(r.shop.id);
   const trail = `\n${m.log.join('\n')}`;
   for (const row of rows) {
     const served = servedBy.get(row.imgId);
     if (!served) continue; // removed in Shopify; the next sync marks the row deleted
     const latest = m.latest.get(row.imgId);
-    const name = fileNames.get(row.imgId);
-    if (name !== undefined) expect(row.fileName, `5: image ${row.id} shows another file name than Shopify's${trail}`).toBe(name);
+    const file = files.get(row.imgId);
+    if (file) expect(row.fileName, `5: image ${row.id} shows another file name than Shopify's${trail}`).toBe(file.filename);
+    // 3. words Shopify has that are not the merchant's are ours, and the row says so (a restore undoes them)
+    const words = m.words.get(row.imgId);
+    if (file && words && file.alt !== words.alt)
+      expect(row.altEdited, `3: image ${row.id}'s alt text is not the merchant's nor claimed as ours${trail}`).toBe(true);
+    if (file && words && file.filename !== words.filename)
+      expect(row.fileNameEdited, `3: image ${row.id}'s file name is not the merchant's nor claimed as ours${trail}`).toBe(true);
     const what = `image ${row.id} (${row.imgId}, ${row.status})`;
     // 1. the merchant's latest picture, or our result made from it
     expect(
@@ -247,25 +258,51 @@ class Job implements fc.AsyncCommand<Model, Real> {
     });
     await r.emu.clearFaults();
     if (this.delivery === 'twice') await drainOptimiseQueue(messages);
-    if (this.kind === 'restore') {
-      // 4. a restore is never charged; 3. it ends Restored with the original's bytes, or says why not
-      expect(await ledgerCount(r.shop.id), `4: a restore was charged\n${m.log.join('\n')}`).toBe(chargesBefore);
-      const servedBy = await servedImages(r.emu);
-      const after = new Map((await catalogueRows(r.shop.id)).map((x) => [x.id, x]));
-      for (const was of before.filter((x) => x.status === 'compressed' && x.expiresAt !== null && Date.now() < x.expiresAt)) {
-        const now = after.get(was.id);
-        const served = servedBy.get(was.imgId);
-        if (!now || !served) continue;
-        if (now.status === 'restored') expect(served, `3: image ${was.id} restored to other bytes`).toBe(now.originalSha256);
-        else expect(now.failReason ?? now.noteKey, `3: image ${was.id} not restored without a reason`).toBeTruthy();
-      }
-    }
+    if (this.kind === 'restore') await expectRestored(m, r, before, chargesBefore);
     await checkInvariants(m, r);
   }
   toString = () =>
     `${this.kind}${this.fault === 'none' ? '' : ` with ${this.fault}`}${
       this.delivery === 'once' ? '' : this.delivery === 'twice' ? ', delivered twice' : ', delivered twice at the same time'
     }`;
+}
+
+/**
+ * 4. a restore is never charged; 3. it ends Restored with the original's bytes and the merchant's alt text
+ * and file name (a nearby name when theirs is taken, and the row says so), or says why not.
+ */
+async function expectRestored(m: Model, r: Real, before: ImageRowOf[], chargesBefore: number): Promise<void> {
+  const trail = `\n${m.log.join('\n')}`;
+  expect(await ledgerCount(r.shop.id), `4: a restore was charged${trail}`).toBe(chargesBefore);
+  const servedBy = await servedImages(r.emu);
+  const files = new Map((await productFiles(r.emu)).map((f) => [f.id, f]));
+  const after = new Map((await catalogueRows(r.shop.id)).map((x) => [x.id, x]));
+  for (const was of before.filter((x) => x.status === 'compressed' && x.expiresAt !== null && Date.now() < x.expiresAt)) {
+    const now = after.get(was.id);
+    const served = servedBy.get(was.imgId);
+    if (!now || !served) continue;
+    if (now.status !== 'restored') {
+      expect(
+        now.failReason ?? now.noteKey,
+        `3: image ${was.id} not restored without a reason (${now.status}, step ${now.step})${trail}`,
+      ).toBeTruthy();
+      continue;
+    }
+    expect(served, `3: image ${was.id} restored to other bytes${trail}`).toBe(now.originalSha256);
+    const file = files.get(was.imgId);
+    const words = m.words.get(was.imgId);
+    if (!file || !words) continue; // a collection image: no file of its own here
+    expect(file.alt, `3: image ${was.id} restored without the merchant's alt text${trail}`).toBe(words.alt);
+    if (now.noteKey !== 'server.optimise.restoredAs')
+      expect(file.filename, `3: image ${was.id} restored without the merchant's file name${trail}`).toBe(words.filename);
+  }
+}
+
+type ImageRowOf = Awaited<ReturnType<typeof catalogueRows>>[number];
+
+/** The alt text and file name of every product image as Shopify has them now. */
+async function wordsNow(emu: EmulatorShop): Promise<Map<string, Words>> {
+  return new Map((await productFiles(emu)).map((f) => [f.id, { alt: f.alt, filename: f.filename }]));
 }
 
 // ---- what merchants, other apps and time do ----
@@ -357,7 +394,9 @@ class UninstallReinstall implements fc.AsyncCommand<Model, Real> {
       await postPendingWebhooks(r);
       await deliverQueued(r);
       expect(await objectsOf(r.shop.id), `shop/redact left objects of the shop${trail}`).toEqual([]);
-      m.latest = served; // the originals went with the merchant's data: what Shopify serves is theirs now
+      // the originals went with the merchant's data: what Shopify serves is theirs now, words included
+      m.latest = served;
+      m.words = await wordsNow(r.emu);
     } else {
       expect((await objectsOf(r.shop.id)).sort(), `the uninstall took objects before shop/redact${trail}`).toEqual(held);
     }
@@ -398,6 +437,7 @@ class FilesReplace extends StoreEvent {
     if (!f) return false;
     const after = await r.emu.replaceFile(f.id, { seed: this.seed });
     m.latest.set(f.id, after.sha256);
+    m.words.set(f.id, { alt: after.alt, filename: after.filename });
     return true;
   }
   override toString = () => `Files > Replace #${this.k} with ${this.seed}`;
@@ -443,7 +483,8 @@ class EditFile extends StoreEvent {
       'filename' in this.edit
         ? { filename: `${this.edit.filename}-${f.id.replace(/\D/g, '')}.${f.filename.split('.').pop()}` }
         : this.edit;
-    await r.emu.editFile(f.id, patch);
+    const edited = await r.emu.editFile(f.id, patch);
+    m.words.set(f.id, { alt: edited.alt, filename: edited.filename });
     return true;
   }
   override toString = () => `merchant ${'filename' in this.edit ? 'renames the file of' : 'edits the alt text of'} #${this.k}`;
@@ -461,7 +502,11 @@ class ReplaceMedia extends StoreEvent {
     if (!f) return false;
     const product = await r.emu.replaceProductMedia(f.productIds[0]!, f.id, { seed: this.seed });
     m.latest.delete(f.id);
-    for (const media of product.media) if (!m.latest.has(media.id)) m.latest.set(media.id, media.sha256);
+    m.words.delete(f.id);
+    for (const media of product.media) {
+      if (!m.latest.has(media.id)) m.latest.set(media.id, media.sha256);
+      if (!m.words.has(media.id)) m.words.set(media.id, { alt: media.alt, filename: media.filename });
+    }
     return true;
   }
   override toString = () => `merchant deletes image #${this.k} and adds ${this.seed}`;
@@ -507,27 +552,76 @@ class ReplacedWhileOptimised implements fc.AsyncCommand<Model, Real> {
       optimiseImage: async (input, settings) => {
         if (f && !this.reached) {
           this.reached = true;
-          m.latest.set(f.id, (await r.emu.replaceFile(f.id, { seed: this.seed })).sha256);
+          const after = await r.emu.replaceFile(f.id, { seed: this.seed });
+          m.latest.set(f.id, after.sha256);
+          m.words.set(f.id, { alt: after.alt, filename: after.filename });
         }
         return product.optimiseImage(input, settings);
       },
     };
-    for (const msg of messages) {
+    await deliverOneByOne(messages, product, async (msg) => {
       const row = await db().select().from(images).where(eq(images.id, msg.imageId)).get();
-      const deps = row?.imgId === f?.id ? during : product;
-      for (let attempts = 1; ; attempts++) {
-        if ((await processOptimiseMessage(deps, msg, attempts)).ack) break;
-        if (attempts > MAX_RETRIES) {
-          await processDeadLetter(product, msg);
-          break;
-        }
-      }
-    }
+      return row?.imgId === f?.id ? during : product;
+    });
     if (!this.reached) m.log.push('  (the engine never ran on it: nothing replaced)');
     await noticed(m, r);
   }
   toString = () =>
     `Files > Replace #${this.k} with ${this.seed} while ${this.kind === 'optimize' ? 'optimising' : 're-optimising'} it`;
+}
+
+/**
+ * Image messages delivered one at a time through the image queue's handler logic, retries and the dead
+ * letter included, each with the dependencies `depsFor` gives it.
+ */
+async function deliverOneByOne(
+  messages: OptimiseMessage[],
+  product: PipelineDeps,
+  depsFor: (msg: OptimiseMessage) => Promise<PipelineDeps>,
+): Promise<void> {
+  for (const msg of messages) {
+    const deps = await depsFor(msg);
+    for (let attempts = 1; ; attempts++) {
+      if ((await processOptimiseMessage(deps, msg, attempts)).ack) break;
+      if (attempts > MAX_RETRIES) {
+        await processDeadLetter(product, msg);
+        break;
+      }
+    }
+  }
+}
+
+/**
+ * Shopify's webhook for our own change arrives at once: the catalogue sync records what Shopify took from
+ * us (our alt text, file name, URL) before the job itself records it, on every image of an optimisation,
+ * re-optimisation or restore. The words are still ours (a restore must undo them), and the merchant's stay theirs.
+ */
+class SyncedWhileWorking implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly kind: JobKind) {}
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    m.log.push(this.toString());
+    const before = await catalogueRows(r.shop.id);
+    const chargesBefore = await ledgerCount(r.shop.id);
+    const messages = [...(await planTabJob(r.shop, this.kind, 1)), ...(await planTabJob(r.shop, this.kind, 2))];
+    await deliverQueued(r);
+    const product = pipelineDeps(env, createLogger({ test: 'store-life' }));
+    const syncing: PipelineDeps = {
+      ...product,
+      shopify: {
+        ...product.shopify,
+        updateImage: async (shop, target, update) => {
+          const res = await product.shopify.updateImage(shop, target, update);
+          await syncCatalogue(r.shop);
+          return res;
+        },
+      },
+    };
+    await deliverOneByOne(messages, product, async () => syncing);
+    if (this.kind === 'restore') await expectRestored(m, r, before, chargesBefore);
+    await noticed(m, r);
+  }
+  toString = () => `${this.kind}, each change of ours synced back before the job records it`;
 }
 
 class ClockJump implements fc.AsyncCommand<Model, Real> {
@@ -573,6 +667,7 @@ const commands = [
   fc.tuple(fc.nat(7), fc.constantFrom(...SEEDS)).map(([k, s]) => new ReplaceMedia(k, s)),
   fc.integer({ min: 5, max: 35 }).map((d) => new ClockJump(d)),
   fc.constant(new Webhooks()),
+  fc.constantFrom<JobKind>('optimize', 'reoptimize', 'restore').map((k) => new SyncedWhileWorking(k)),
   fc
     .tuple(fc.constantFrom<1 | 72>(1, 72), fc.constantFrom<'optimize' | 'restore'>('optimize', 'restore'))
     .map(([hours, pending]) => new UninstallReinstall(hours, pending)),
@@ -592,7 +687,7 @@ describe('a store over its life', () => {
       let lives = 0;
       let steps = 0;
       await fc.assert(
-        fc.asyncProperty(fc.commands(commands, { maxCommands: STEPS, size: 'max' }), async (cmds) => {
+        fc.asyncProperty(fc.commands(commands, { maxCommands: STEPS, size: 'max' }), fc.boolean(), async (cmds, synced) => {
           vi.useRealTimers();
           vi.restoreAllMocks();
           vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
@@ -615,13 +710,15 @@ describe('a store over its life', () => {
           await syncCatalogue(shop);
           const model: Model = {
             latest: await servedImages(emu),
+            words: await wordsNow(emu),
             log: [],
           };
           lives++;
           steps += [...cmds].length;
-          // Every life starts from a shop we optimised once: what follows is the store's life after it.
+          // Every life starts from a shop we optimised once (half of them with Shopify's webhooks for our own
+          // changes synced back mid-job): what follows is the store's life after it.
           const real: Real = { emu, shop, queued, otherAppToken: emu.tokens!.access_token };
-          await new Job('optimize', 'none').run(model, real);
+          await (synced ? new SyncedWhileWorking('optimize') : new Job('optimize', 'none')).run(model, real);
           await fc.asyncModelRun(() => ({ model, real }), cmds);
           console.info(`life ${lives}: ${model.log.join(' | ')}`);
         }),
