@@ -11,8 +11,7 @@ import { tutorialEmbedUrl } from '../lib/app-links';
 import { useSessionClosable } from '../hooks/use-session-closable';
 import { Modal } from '../shell/modal';
 import { MediaCard } from '../widgets/media-card';
-import './strings';
-import '../pricing/strings';
+import './first-strings';
 
 /** Closing a banner: hidden for the session, and the click is recorded (updateCustomerClick). */
 const useClosable = (name: string) => useSessionClosable(name, () => void updateCustomerClick(name).catch(() => undefined));

@@ -10,7 +10,7 @@ import { languageAtom } from '../state/atoms';
 import { HISTORY_ASPECT, HISTORY_SERIES } from './score-history-shape';
 import { ScoreGauge } from './score-gauge';
 import { usePageSpeed } from './use-page-speed';
-import './strings';
+import './first-strings';
 
 // The history chart is its own chunk, fetched once the dashboard shows (no chart code on the first screen).
 const ScoreHistoryChart = lazy(() => import('./score-history-chart').then((m) => ({ default: m.ScoreHistoryChart })));

@@ -1,6 +1,6 @@
 // What the score history's skeleton and legend share with the lazily loaded chart (score-history-chart.tsx),
 // kept apart so the dashboard's first chunk does not pull the chart in.
-import './strings';
+import './first-strings';
 
 /** The chart's viewBox width / height: it scales with its width at this ratio, and so does its skeleton. */
 export const HISTORY_VIEWBOX = { width: 320, height: 130 } as const;

@@ -19,7 +19,7 @@ import { formatNumber } from '../lib/intl';
 import { Later } from '../hooks/use-later';
 import { lazyPart } from '../hooks/lazy-part';
 import { useWarmIntl } from '../hooks/use-warm-intl';
-import '../page-speed/strings';
+import '../page-speed/first-strings';
 
 // The cards beside and below the score and the footer mount one transition after the first render
 // (<Later>): their code is one chunk, fetched from here on while the first screen hydrates, and all of
