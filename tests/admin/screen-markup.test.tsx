@@ -5,9 +5,13 @@ import {
   ActionList,
   AppProvider,
   Badge as PolarisBadge,
+  Banner as PolarisBanner,
   Button,
+  ButtonGroup as PolarisButtonGroup,
+  Card,
   Collapsible,
   IndexTable,
+  Link,
   Page as PolarisPage,
   Pagination as PolarisPagination,
   Popover,
@@ -29,6 +33,8 @@ import { ListEmptyState } from '../../admin/src/widgets/list-empty-state';
 import { FaqCard } from '../../admin/src/page-speed/faq-card';
 import { Page } from '../../admin/src/shell/page';
 import { Badge } from '../../admin/src/widgets/badge';
+import { Banner } from '../../admin/src/widgets/banner';
+import { ButtonGroup } from '../../admin/src/widgets/button-group';
 import { SearchField } from '../../admin/src/widgets/search-field';
 import { Select } from '../../admin/src/widgets/select';
 import { VideoThumbnail } from '../../admin/src/widgets/video-thumbnail';
@@ -392,5 +398,121 @@ describe('the FAQ answers before Polaris Collapsible is loaded', () => {
     fireEvent.click(question);
     await waitFor(() => expect(container.querySelector('#faq-how')!.getAttribute('aria-hidden')).toBe('false'));
     expect(container.querySelector('#faq-how')!.textContent).not.toBe('');
+  });
+});
+
+describe('Banner renders Polaris Banner markup', () => {
+  type Props = Parameters<typeof Banner>[0];
+  const text = <p>Your picture has been restored.</p>;
+  const action = { content: 'Upgrade', onAction: () => {} };
+  const secondaryAction = { content: 'Remind me later', onAction: () => {} };
+  const cases: [string, Props][] = [
+    ['no title (icon beside the text)', { children: text }],
+    ['no title, dismissable, an action', { tone: 'warning', children: text, onDismiss: () => {}, action }],
+    ['a title and text', { tone: 'success', title: 'Discount', children: text }],
+    [
+      'a title, dismissable, both actions',
+      { tone: 'critical', title: 'Limit', children: text, onDismiss: () => {}, action, secondaryAction },
+    ],
+    ['a title alone, dismissable', { tone: 'info', title: 'Rate us', onDismiss: () => {} }],
+    [
+      'a link in the text',
+      {
+        tone: 'info',
+        onDismiss: () => {},
+        children: (
+          <p>
+            See <Link onClick={() => {}}>the settings</Link>
+          </p>
+        ),
+      },
+    ],
+  ];
+  it.each(cases)('%s', (_name, props) => {
+    expect(html(<Banner {...props} />)).toBe(html(<PolarisBanner {...props} />));
+  });
+
+  it.each(cases)('in a card: %s', (_name, props) => {
+    expect(
+      html(
+        <Card>
+          <Banner {...props} />
+        </Card>,
+      ),
+    ).toBe(
+      html(
+        <Card>
+          <PolarisBanner {...props} />
+        </Card>,
+      ),
+    );
+  });
+
+  it('on a phone (no rounded corners above the text)', () => {
+    const phone = phoneViewport();
+    try {
+      const props: Props = { tone: 'info', title: 'Discount', children: text, onDismiss: () => {} };
+      expect(html(<Banner {...props} />)).toBe(html(<PolarisBanner {...props} />));
+    } finally {
+      phone.mockRestore();
+    }
+  });
+
+  it('shows the focus ring after a keyboard focus, not after a click, as Polaris', () => {
+    const after = (element: ReactElement, event: 'keyUp' | 'mouseUp') => {
+      const { container, unmount } = render(<AppProvider i18n={en}>{element}</AppProvider>);
+      const banner = container.querySelector<HTMLElement>('.Polaris-Banner')!;
+      fireEvent.keyUp(banner);
+      if (event === 'mouseUp') fireEvent.mouseUp(banner);
+      const out = banner.className;
+      unmount();
+      return out;
+    };
+    for (const event of ['keyUp', 'mouseUp'] as const)
+      expect(after(<Banner title="Discount">{text}</Banner>, event)).toBe(
+        after(<PolarisBanner title="Discount">{text}</PolarisBanner>, event),
+      );
+    expect(after(<Banner title="Discount">{text}</Banner>, 'keyUp')).toContain('Polaris-Banner--keyFocused');
+  });
+
+  it('runs its actions and its dismiss', () => {
+    const onAction = vi.fn();
+    const onDismiss = vi.fn();
+    render(
+      <AppProvider i18n={en}>
+        <Banner title="Limit" onDismiss={onDismiss} action={{ content: 'Upgrade', onAction }} />
+      </AppProvider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Upgrade' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss notification' }));
+    expect(onAction).toHaveBeenCalledTimes(1);
+    expect(onDismiss).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('ButtonGroup renders Polaris ButtonGroup markup', () => {
+  const buttons = [
+    <Button key="a">Desktop</Button>,
+    false,
+    <Button key="b" variant="plain">
+      Mobile
+    </Button>,
+  ];
+  it.each([undefined, 'segmented'] as const)('variant %s', (variant) => {
+    expect(html(<ButtonGroup variant={variant}>{buttons}</ButtonGroup>)).toBe(
+      html(<PolarisButtonGroup variant={variant}>{buttons}</PolarisButtonGroup>),
+    );
+  });
+
+  it('marks the item whose button has the focus, as Polaris', () => {
+    const focused = (element: ReactElement) => {
+      const { container, unmount } = render(<AppProvider i18n={en}>{element}</AppProvider>);
+      fireEvent.focus(container.querySelector('button')!);
+      const out = container.querySelector('.Polaris-ButtonGroup')!.outerHTML;
+      unmount();
+      return out;
+    };
+    expect(focused(<ButtonGroup>{buttons}</ButtonGroup>)).toBe(focused(<PolarisButtonGroup>{buttons}</PolarisButtonGroup>));
+    expect(focused(<ButtonGroup>{buttons}</ButtonGroup>)).toContain('Polaris-ButtonGroup__Item--focused');
   });
 });

@@ -1,4 +1,5 @@
-import { Banner, BlockStack, Card, InlineStack, Text } from '@shopify/polaris';
+import { BlockStack, Card, InlineStack, Text } from '@shopify/polaris';
+import { Banner } from '../widgets/banner';
 import { useTranslation } from 'react-i18next';
 import { saveSettings } from '../api/calls';
 import { useApiAction } from '../api/query';

@@ -1,4 +1,5 @@
-import { Banner, BlockStack, Button, InlineStack, Link, Text } from '@shopify/polaris';
+import { BlockStack, Button, InlineStack, Link, Text } from '@shopify/polaris';
+import { Banner } from '../widgets/banner';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { saveAppSwitch } from '../api/calls';

@@ -1,4 +1,5 @@
-import { BlockStack, Banner, DropZone, List, Modal, Text } from '@shopify/polaris';
+import { BlockStack, DropZone, List, Modal, Text } from '@shopify/polaris';
+import { Banner } from '../widgets/banner';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { uploadImagesOpt } from '../api/calls';

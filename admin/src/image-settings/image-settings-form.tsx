@@ -1,4 +1,5 @@
-import { Banner, BlockStack, Button, ChoiceList, Collapsible, Divider, InlineStack, Text } from '@shopify/polaris';
+import { BlockStack, Button, ChoiceList, Collapsible, Divider, InlineStack, Text } from '@shopify/polaris';
+import { Banner } from '../widgets/banner';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ImageSettings } from '../../../shared/image-settings';

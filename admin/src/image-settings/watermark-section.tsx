@@ -1,4 +1,5 @@
-import { Banner, BlockStack, Checkbox, DropZone, InlineStack, RangeSlider, Select, Text, Thumbnail } from '@shopify/polaris';
+import { BlockStack, Checkbox, DropZone, InlineStack, RangeSlider, Select, Text, Thumbnail } from '@shopify/polaris';
+import { Banner } from '../widgets/banner';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WATERMARK_MAX_BYTES, WATERMARK_POSITIONS, type WatermarkSettings } from '../../../shared/image-settings-base';

@@ -1,4 +1,5 @@
-import { Banner, BlockStack, Text } from '@shopify/polaris';
+import { BlockStack, Text } from '@shopify/polaris';
+import { Banner } from '../widgets/banner';
 import { VideoThumbnail } from '../widgets/video-thumbnail';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';

@@ -1,4 +1,5 @@
-import { BlockStack, Box, Button, ButtonGroup, Card, InlineStack, Spinner, Text } from '@shopify/polaris';
+import { BlockStack, Box, Button, Card, InlineStack, Spinner, Text } from '@shopify/polaris';
+import { ButtonGroup } from '../widgets/button-group';
 import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import { Banner } from '@shopify/polaris';
+import { Banner } from '../widgets/banner';
 import { useRouterState } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import { Banner } from '@shopify/polaris';
+import { Banner } from '../widgets/banner';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCountdown, msUntil } from '../lib/countdown';

@@ -1,4 +1,5 @@
-import { Banner, Spinner, InlineStack, Text } from '@shopify/polaris';
+import { Spinner, InlineStack, Text } from '@shopify/polaris';
+import { Banner } from '../widgets/banner';
 import { useTranslation } from 'react-i18next';
 import { getImageSyncStatus } from '../api/calls';
 import { useApiQuery } from '../api/query';

@@ -1,4 +1,5 @@
-import { Banner, BlockStack, Card, Text } from '@shopify/polaris';
+import { BlockStack, Card, Text } from '@shopify/polaris';
+import { Banner } from '../widgets/banner';
 import { ProgressBar } from '../widgets/progress-bar';
 import { NavTabs } from '../shell/nav-tabs';
 import { Page } from '../shell/page';

@@ -1,4 +1,5 @@
-import { Banner, BlockStack, Box, InlineStack, Layout } from '@shopify/polaris';
+import { BlockStack, Box, InlineStack, Layout } from '@shopify/polaris';
+import { Banner } from '../widgets/banner';
 import { Page } from '../shell/page';
 import { useNavigate } from '@tanstack/react-router';
 import { Suspense, useEffect, useState } from 'react';

@@ -1,4 +1,5 @@
-import { Banner, BlockStack, Layout, SkeletonBodyText, Card } from '@shopify/polaris';
+import { BlockStack, Layout, SkeletonBodyText, Card } from '@shopify/polaris';
+import { Banner } from '../widgets/banner';
 import { Page } from '../shell/page';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';

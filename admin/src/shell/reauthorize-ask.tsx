@@ -1,4 +1,5 @@
-import { Banner, Text } from '@shopify/polaris';
+import { Text } from '@shopify/polaris';
+import { Banner } from '../widgets/banner';
 import { useTranslation } from 'react-i18next';
 import { openTop } from '../lib/app-bridge';
 import { Modal } from './modal';

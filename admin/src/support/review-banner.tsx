@@ -1,4 +1,5 @@
-import { Banner, BlockStack, Text } from '@shopify/polaris';
+import { BlockStack, Text } from '@shopify/polaris';
+import { Banner } from '../widgets/banner';
 import { atom, useAtom, useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { isClosed, markClosed } from '../lib/session-flags';

@@ -2,13 +2,13 @@ import {
   BlockStack,
   Box,
   Button,
-  ButtonGroup,
   buttonFrom,
   InlineStack,
   Text,
   type ActionListItemDescriptor,
   type ComplexAction,
 } from '@shopify/polaris';
+import { ButtonGroup } from './button-group';
 import { MenuHorizontalIcon } from '@shopify/polaris-icons';
 import { lazy, startTransition, Suspense, useId, useRef, useState, type ReactNode } from 'react';
 import { legacyCardStyles, mediaCardStyles as styles, useI18n, WithinContentContext } from '../shell/polaris-internals';

@@ -100,3 +100,42 @@ declare module '@shopify/polaris/build/cjs/components/Collapsible/Collapsible.cs
   const styles: Record<'Collapsible' | 'isFullyClosed', string>;
   export default styles;
 }
+declare module '@shopify/polaris/build/cjs/components/Banner/Banner.css.js' {
+  const styles: Record<
+    | 'Banner'
+    | 'keyFocused'
+    | 'withinContentContainer'
+    | 'withinPage'
+    | 'DismissIcon'
+    | 'text-success-on-bg-fill'
+    | 'text-success'
+    | 'text-warning-on-bg-fill'
+    | 'text-warning'
+    | 'text-critical-on-bg-fill'
+    | 'text-critical'
+    | 'text-info-on-bg-fill'
+    | 'text-info'
+    | 'icon-secondary',
+    string
+  >;
+  export default styles;
+}
+declare module '@shopify/polaris/build/cjs/utilities/banner-context.js' {
+  export { BannerContext } from '@shopify/polaris/build/ts/src/utilities/banner-context';
+}
+declare module '@shopify/polaris/build/cjs/components/ButtonGroup/ButtonGroup.css.js' {
+  const styles: Record<
+    | 'ButtonGroup'
+    | 'Item'
+    | 'Item-plain'
+    | 'variantSegmented'
+    | 'Item-focused'
+    | 'fullWidth'
+    | 'extraTight'
+    | 'tight'
+    | 'loose'
+    | 'noWrap',
+    string
+  >;
+  export default styles;
+}

@@ -20,3 +20,6 @@ export { default as textFieldStyles } from '@shopify/polaris/build/cjs/component
 export { default as connectedStyles } from '@shopify/polaris/build/cjs/components/Connected/Connected.css.js';
 export { default as videoThumbnailStyles } from '@shopify/polaris/build/cjs/components/VideoThumbnail/VideoThumbnail.css.js';
 export { default as collapsibleStyles } from '@shopify/polaris/build/cjs/components/Collapsible/Collapsible.css.js';
+export { default as bannerStyles } from '@shopify/polaris/build/cjs/components/Banner/Banner.css.js';
+export { BannerContext } from '@shopify/polaris/build/cjs/utilities/banner-context.js';
+export { default as buttonGroupStyles } from '@shopify/polaris/build/cjs/components/ButtonGroup/ButtonGroup.css.js';
