@@ -7,7 +7,7 @@ import { useQuotaRequest } from '../pricing/plan-limit';
 import { useSettingInfo } from '../hooks/use-settings-info';
 import { useSessionClosable } from '../hooks/use-session-closable';
 import { formatNumber } from '../lib/intl';
-import './strings';
+import './page-strings';
 
 /**
  * 'Plan Limit Reached' with 'There are N images that can be optimized.' and the ways to more quota:

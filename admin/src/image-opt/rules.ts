@@ -10,7 +10,7 @@ import {
   type TabKey,
 } from '../../../shared/api/vocabulary';
 import { formatPercent } from '../lib/intl';
-import './strings';
+import './page-strings';
 
 /** History tabs, indexed 0 to 2 (+3 for Other): data_type is the index + 1. */
 export { TABS, type TabKey };

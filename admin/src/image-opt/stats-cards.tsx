@@ -2,7 +2,7 @@ import { BlockStack, Card, InlineGrid, InlineStack, Text } from '@shopify/polari
 import { useTranslation } from 'react-i18next';
 import { formatDay, formatNumber, formatSize, useTimeZone } from '../lib/intl';
 import { formatRatio, quotaBarRed, quotaPercent, type OptSchedule } from './rules';
-import './strings';
+import './page-strings';
 
 export type Totals = {
   total_saved_size: number;

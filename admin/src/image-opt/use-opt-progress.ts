@@ -15,7 +15,7 @@ import {
   TABS,
   type TabSchedule,
 } from './rules';
-import './strings';
+import './page-strings';
 
 /** The job is planned when the start call answers; a read this soon after shows its counts. */
 export const FIRST_READ_MS = 1000;

@@ -7,7 +7,7 @@ import { useToast } from '../hooks/use-toast';
 import type { CompareImages } from './compare-modal';
 import { compareOf, statusOfRow, type ImageRow } from './image-row';
 import type { HistoryRow } from './rules';
-import './strings';
+import './page-strings';
 
 /**
  * Other tab: an uploaded file is one image (data_type 4). Its row is read when View or Download is

@@ -20,7 +20,7 @@ import { usePagedList } from '../image-opt/use-paged-list';
 import { Later, useReadyInTransition } from '../hooks/use-later';
 import { lazyPart } from '../hooks/lazy-part';
 import { useWarmIntl } from '../hooks/use-warm-intl';
-import '../image-opt/strings';
+import '../image-opt/page-strings';
 
 // Loaded on use (issue 26): the settings sheet (the whole settings form), the upload, the manual run and
 // the before/after comparison are fetched when the merchant opens them, not with the screen.

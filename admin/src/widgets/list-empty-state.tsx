@@ -1,6 +1,6 @@
 import { SkeletonBodyText, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
-import '../image-opt/strings';
+import '../image-opt/page-strings';
 
 /** An image list's empty state: a skeleton while its page loads, else the documented "no results" line. */
 export function ListEmptyState({ loading, roomy = true }: { loading: boolean; roomy?: boolean }) {
