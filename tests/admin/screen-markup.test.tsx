@@ -8,6 +8,7 @@ import {
   Banner as PolarisBanner,
   Button,
   ButtonGroup as PolarisButtonGroup,
+  EmptyState as PolarisEmptyState,
   Card,
   Collapsible,
   IndexTable,
@@ -35,6 +36,7 @@ import { Page } from '../../admin/src/shell/page';
 import { Badge } from '../../admin/src/widgets/badge';
 import { Banner } from '../../admin/src/widgets/banner';
 import { ButtonGroup } from '../../admin/src/widgets/button-group';
+import { EmptyState } from '../../admin/src/widgets/empty-state';
 import { SearchField } from '../../admin/src/widgets/search-field';
 import { Select } from '../../admin/src/widgets/select';
 import { VideoThumbnail } from '../../admin/src/widgets/video-thumbnail';
@@ -514,5 +516,29 @@ describe('ButtonGroup renders Polaris ButtonGroup markup', () => {
     };
     expect(focused(<ButtonGroup>{buttons}</ButtonGroup>)).toBe(focused(<PolarisButtonGroup>{buttons}</PolarisButtonGroup>));
     expect(focused(<ButtonGroup>{buttons}</ButtonGroup>)).toContain('Polaris-ButtonGroup__Item--focused');
+  });
+});
+
+describe('EmptyState renders Polaris EmptyState markup', () => {
+  it.each([
+    ['a heading and text', { heading: 'No session', children: <p>Open the app from your Shopify admin.</p> }],
+    ['a heading alone', { heading: 'Nothing to recommend yet' }],
+    ['an image only', {}],
+  ])('%s', (_name, props: { heading?: string; children?: ReactElement }) => {
+    expect(html(<EmptyState image="/empty.svg" {...props} />)).toBe(html(<PolarisEmptyState image="/empty.svg" {...props} />));
+  });
+
+  it('drops the skeleton once the image has loaded, as Polaris', () => {
+    const loaded = (element: ReactElement) => {
+      const { container, unmount } = render(<AppProvider i18n={en}>{element}</AppProvider>);
+      fireEvent.load(container.querySelector('img')!);
+      const out = container.querySelector('.Polaris-EmptyState__ImageContainer')!.outerHTML;
+      unmount();
+      return out;
+    };
+    expect(loaded(<EmptyState heading="No session" image="/empty.svg" />)).toBe(
+      loaded(<PolarisEmptyState heading="No session" image="/empty.svg" />),
+    );
+    expect(loaded(<EmptyState heading="No session" image="/empty.svg" />)).toContain('Polaris-EmptyState--loaded');
   });
 });

@@ -1,14 +1,5 @@
-import {
-  BlockStack,
-  Button,
-  Card,
-  EmptyState,
-  InlineGrid,
-  InlineStack,
-  SkeletonBodyText,
-  Text,
-  Thumbnail,
-} from '@shopify/polaris';
+import { BlockStack, Button, Card, InlineGrid, InlineStack, SkeletonBodyText, Text, Thumbnail } from '@shopify/polaris';
+import { EmptyState } from '../widgets/empty-state';
 import { Badge } from '../widgets/badge';
 import { Page } from '../shell/page';
 import { useLocation } from '@tanstack/react-router';

@@ -1,4 +1,5 @@
-import { Box, Button, EmptyState, InlineStack } from '@shopify/polaris';
+import { Box, Button, InlineStack } from '@shopify/polaris';
+import { EmptyState } from '../widgets/empty-state';
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useAtom } from 'jotai';
 import { startTransition, useEffect, useState } from 'react';

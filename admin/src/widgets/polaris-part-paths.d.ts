@@ -139,3 +139,10 @@ declare module '@shopify/polaris/build/cjs/components/ButtonGroup/ButtonGroup.cs
   >;
   export default styles;
 }
+declare module '@shopify/polaris/build/cjs/components/EmptyState/EmptyState.css.js' {
+  const styles: Record<
+    'ImageContainer' | 'Image' | 'loaded' | 'imageContained' | 'SkeletonImageContainer' | 'SkeletonImage',
+    string
+  >;
+  export default styles;
+}

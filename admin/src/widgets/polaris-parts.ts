@@ -23,3 +23,4 @@ export { default as collapsibleStyles } from '@shopify/polaris/build/cjs/compone
 export { default as bannerStyles } from '@shopify/polaris/build/cjs/components/Banner/Banner.css.js';
 export { BannerContext } from '@shopify/polaris/build/cjs/utilities/banner-context.js';
 export { default as buttonGroupStyles } from '@shopify/polaris/build/cjs/components/ButtonGroup/ButtonGroup.css.js';
+export { default as emptyStateStyles } from '@shopify/polaris/build/cjs/components/EmptyState/EmptyState.css.js';
