@@ -109,7 +109,10 @@ export function screenPathScript(nonce: string, screen: RenderedScreen, document
  * admin's tree is live (hydrated: app-root.tsx says `data-live` on the root) used to be lost, as the markup
  * answers nothing until then. They are held instead, their default prevented and no other listener run
  * (React's, attached at hydration, included: no double action), and replayed once the root says
- * `data-live`: a click as a click on the same element (same keys and button), a submit as requestSubmit().
+ * `data-live`: a click as a click on the same element (same keys and button), a submit as requestSubmit(),
+ * a select's change (the language selector) as its last chosen value set again with a change event (the
+ * browser has changed the value already and hydration puts the rendered one back; a change cannot be
+ * cancelled, only kept from React's listener).
  * Repeated clicks on one element while waiting (a merchant clicking again because nothing moved) count
  * once. An element the admin replaced (a part rendered afresh over the markup) is found again by its place
  * under the root, if the element there has the same tag and text; else its event is dropped. Angular's
@@ -119,13 +122,15 @@ export function screenPathScript(nonce: string, screen: RenderedScreen, document
 export function eventReplayScript(nonce: string): string {
   return (
     `<script nonce="${nonce}">(function(r){if(!r||!r.hasAttribute('data-ssr')||!window.MutationObserver)return;` +
-    `var q=[],t=['click','submit'];` +
+    `var q=[],t=['click','submit','change'];` +
     // where an element sits under the root: the index of each ancestor among its siblings
     `function at(e){var a=[];for(;e&&e!==r;e=e.parentElement){var i=0,s=e;while((s=s.previousElementSibling))i++;` +
     `a.unshift(i)}return a}` +
-    `function h(e){if(r.hasAttribute('data-live'))return;e.preventDefault();e.stopImmediatePropagation();` +
-    `var l=q[q.length-1],g=e.target;if(e.type==='click'&&l&&l.t==='click'&&l.e===g)return;` +
-    `q.push({t:e.type,e:g,p:at(g),x:g.textContent,s:e.submitter,m:{bubbles:true,cancelable:true,composed:true,` +
+    `function h(e){var g=e.target;if(r.hasAttribute('data-live')||(e.type==='change'&&g.tagName!=='SELECT'))return;` +
+    `e.preventDefault();e.stopImmediatePropagation();` +
+    `var l=q[q.length-1];if(e.type==='click'&&l&&l.t==='click'&&l.e===g)return;` +
+    `if(e.type==='change')q=q.filter(function(y){return y.t!=='change'||y.e!==g});` +
+    `q.push({t:e.type,e:g,p:at(g),x:g.textContent,s:e.submitter,v:g.value,m:{bubbles:true,cancelable:true,composed:true,` +
     `view:window,detail:1,button:e.button,ctrlKey:e.ctrlKey,shiftKey:e.shiftKey,altKey:e.altKey,metaKey:e.metaKey,` +
     `clientX:e.clientX,clientY:e.clientY}})}` +
     `function find(x){if(x.e.isConnected&&r.contains(x.e))return x.e;var n=r;` +
@@ -135,6 +140,7 @@ export function eventReplayScript(nonce: string): string {
     `var o=new MutationObserver(function(){if(!r.hasAttribute('data-live'))return;o.disconnect();` +
     `for(var i=0;i<t.length;i++)r.removeEventListener(t[i],h,true);var w=q;q=[];` +
     `for(var j=0;j<w.length;j++){var x=w[j],n=find(x);if(!n)continue;try{if(x.t==='click')n.dispatchEvent(new MouseEvent('click',x.m));` +
+    `else if(x.t==='change'){n.value=x.v;n.dispatchEvent(new Event('change',{bubbles:true}))}` +
     `else if(n.requestSubmit)n.requestSubmit(x.s&&x.s.isConnected&&n.contains(x.s)?x.s:undefined)}catch(e){}}});` +
     `o.observe(r,{attributes:true,attributeFilter:['data-live']})})(document.getElementById('root'))</script>`
   );

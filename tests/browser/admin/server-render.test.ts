@@ -131,6 +131,41 @@ async function clickBeforeLive(path: string) {
   }
 }
 
+/**
+ * The merchant picks another language in the dashboard's selector before the admin is live: the choice is
+ * held and applied once the tree is live (the screens in Japanese, the choice saved), then put back.
+ */
+async function languageBeforeLive(path: string) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  try {
+    await page.route('https://cdn.shopify.com/**', (route) => route.abort());
+    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(`${app.base}${path}`, { waitUntil: 'commit' });
+    const select = page.locator('#root select').first();
+    await select.selectOption('ja');
+    expect(await page.evaluate(() => document.getElementById('root')!.hasAttribute('data-live'))).toBe(false);
+    release();
+    await page.getByRole('heading', { name: 'ページ速度', exact: true }).waitFor({ timeout: 30_000 });
+    await expect
+      .poll(async () => ((await api(app, '/api/v1/getSettingInfo')).data as { language?: string } | undefined)?.language ?? null)
+      .toBe('ja');
+    expect(problems).toEqual([]);
+    await shot(page, 'server-render-language-before-live-1280');
+    await page.locator('#root select').first().selectOption('en');
+    await page.getByRole('heading', { name: 'Page Speed', exact: true }).waitFor({ timeout: 30_000 });
+  } finally {
+    release();
+    await page.close();
+  }
+}
+
 describe('the first screen rendered by the Worker, hydrated by the admin', () => {
   it('the wizard, the dashboard and the public screens: in the document, kept, no hydration error', async () => {
     const token = `authToken=${app.authToken}`;
@@ -171,6 +206,7 @@ describe('the first screen rendered by the Worker, hydrated by the admin', () =>
     expect(saved.ack).toBe(1);
     await check(`/main?${token}`, 'Page Speed', 'dashboard');
     await clickBeforeLive(`/main?${token}`);
+    await languageBeforeLive(`/main?${token}`);
     await check(`/pricing?${token}`, 'Pricing', 'pricing');
     await check(`/image_optimisation?${token}`, 'Image Optimization', 'image-optimisation');
     await check(`/setting?${token}`, 'Settings', 'setting');
