@@ -1,4 +1,4 @@
-import { atom, useSetAtom } from 'jotai';
+import { atom, useSetAtom } from '../state/store';
 import { useCallback } from 'react';
 import { showAdminToast } from '../lib/app-bridge';
 

@@ -1,6 +1,6 @@
 import { BlockStack, Box, Button, Card, InlineStack, Spinner, Text } from '@shopify/polaris';
 import { ButtonGroup } from '../widgets/button-group';
-import { useAtomValue } from 'jotai';
+import { useAtomValue } from '../state/store';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getPageSpeedHistory } from '../api/calls';

@@ -1,6 +1,6 @@
-import { useAtomValue } from 'jotai';
+import { useAtomValue } from '../state/store';
 import { lazy, Suspense, useState, type ComponentType } from 'react';
-import type { Atom } from 'jotai';
+import type { Atom } from '../state/store';
 import { toastAtom } from '../hooks/use-toast';
 import { planLimitAtom } from '../pricing/plan-limit';
 import { loadToastManager } from './polaris-internals';

@@ -1,4 +1,4 @@
-import { atom } from 'jotai';
+import { atom } from '../state/store';
 
 // What opens the contact / feedback form (support/contact-form.tsx). Any screen opens it through
 // contactFormAtom, optionally prefilled (quota-increase requests, low ratings); `path` records where the
