@@ -63,23 +63,23 @@ describe('wrangler deploy --dry-run', { timeout: 180_000 }, () => {
 // ---- the admin's first screen (issue 26) ----
 // What a screen downloads before it can show anything: the entry script and the modulepreloads in
 // index.html, plus the screen's own chunks that the inline preload table lists for its path
-// (admin/build/screen-preload.ts), each gzipped as it travels. The limits are what the build reached
-// (KB, 1 KB = 1024 bytes) plus about 2 KB (other work lands too), so it cannot grow unnoticed (new code for a screen goes
-// into a lazy chunk, or the limit is raised here with the reason); the issue's target is 150 KB on
-// every screen (README, issue 26: what is left is mostly React DOM, the router, i18next and TanStack
-// Query, 99 KB of the entry's 132; /main and /image_optimisation are still about 3 KB above it).
+// (admin/build/screen-preload.ts), each gzipped as it travels. The issue's target is 150 KB on every
+// screen (README, issue 26), and every screen is below it with a margin: the limits are what the build
+// reached (KB, 1 KB = 1024 bytes) plus about 1 KB, never above 150, so it cannot grow unnoticed (new code
+// for a screen goes into a lazy chunk, or the limit is raised here with the reason, up to 150). What is
+// left is mostly React DOM, the router, i18next and TanStack Query: about 93 KB of the entry's 128.
 const FIRST_SCREEN_KB: Record<string, number> = {
-  '/main': 155,
-  '/image_optimisation': 155,
-  '/image_optimisation_details': 149,
-  '/pricing': 147,
-  '/setting': 144,
-  '/guidance': 140,
-  '/recommended-apps': 139,
-  '/privacy-policy': 136,
-  '/cookieError': 135,
-  '/error': 135,
-  '/404': 135,
+  '/main': 147, // 145.7
+  '/image_optimisation': 148, // 146.5
+  '/image_optimisation_details': 145, // 143.5
+  '/pricing': 141, // 139.3
+  '/setting': 138, // 136.8
+  '/guidance': 135, // 133.4
+  '/recommended-apps': 134, // 132.2
+  '/privacy-policy': 132, // 130.2
+  '/cookieError': 130, // 128.9
+  '/error': 130, // 128.2
+  '/404': 130, // 128.2
 };
 /** The stylesheet every screen waits for (render-blocking), gzipped. */
 const STYLESHEET_KB = 34;
@@ -122,8 +122,10 @@ describe('admin build', { timeout: 180_000 }, () => {
       'stylesheet',
       stylesheet.toFixed(1),
     );
-    for (const [route, limit] of Object.entries(FIRST_SCREEN_KB))
+    for (const [route, limit] of Object.entries(FIRST_SCREEN_KB)) {
+      expect(limit, `${route}: the issue's target is 150 KB`).toBeLessThanOrEqual(150);
       expect(measured[route], `${route}: first-screen JavaScript (KB gzipped) above its budget`).toBeLessThanOrEqual(limit);
+    }
     expect(stylesheet).toBeLessThanOrEqual(STYLESHEET_KB);
   });
 });
