@@ -46,7 +46,7 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // What the entry imports statically is three chunks (issue 26): React, the other libraries
-        // (TanStack Router and Query, i18next) and Polaris with the app's shell. Left to itself,
+        // (TanStack Router and Query, i18next, jotai) and Polaris with the app's shell. Left to itself,
         // Rolldown splits the entry's modules by which lazy chunks also use them, into a dozen small files
         // every screen downloads anyway (each compresses on its own: about 9 KB gzipped more on /main, and
         // a request each); one chunk of it all was as small but its single long compile and evaluation
@@ -57,7 +57,7 @@ export default defineConfig({
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, tags: ['$initial'], priority: 3 },
             {
               name: 'vendor',
-              test: /node_modules[\\/](@tanstack|i18next|react-i18next|use-sync-external-store)[\\/]/,
+              test: /node_modules[\\/](@tanstack|i18next|react-i18next|jotai|use-sync-external-store)[\\/]/,
               tags: ['$initial'],
               priority: 2,
             },

@@ -1,5 +1,5 @@
 import { RouterProvider } from '@tanstack/react-router';
-import { Provider as JotaiProvider, type createStore } from './state/store';
+import { Provider as JotaiProvider, type createStore } from 'jotai';
 import { StrictMode, useEffect } from 'react';
 import type { createAppRouter } from './router';
 import { PolarisProvider } from './shell/polaris-provider';

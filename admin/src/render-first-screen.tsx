@@ -1,5 +1,5 @@
 import { createMemoryHistory } from '@tanstack/react-router';
-import { createStore } from './state/store';
+import { createStore } from 'jotai';
 import { renderToString } from 'react-dom/server';
 import { SETTING_INFO } from '../../shared/api/first-reads';
 import { AppRoot } from './app-root';

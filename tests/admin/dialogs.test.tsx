@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Frame } from '@shopify/polaris';
-import { createStore, Provider } from '../../admin/src/state/store';
+import { createStore, Provider } from 'jotai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ContactFormHost } from '../../admin/src/support/contact-form';
 import { PlanLimitDialog } from '../../admin/src/pricing/plan-limit-dialog';

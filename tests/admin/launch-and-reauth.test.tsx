@@ -1,6 +1,6 @@
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { render, waitFor } from '@testing-library/react';
-import { createStore, Provider } from '../../admin/src/state/store';
+import { createStore, Provider } from 'jotai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { get, REAUTHORIZE_URL_HEADER, RETRY_INVALID_SESSION_HEADER } from '../../admin/src/api/client';
 import { PolarisProvider } from '../../admin/src/shell/polaris-provider';

@@ -1,6 +1,6 @@
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { render, screen, waitFor } from '@testing-library/react';
-import { Provider } from '../../admin/src/state/store';
+import { Provider } from 'jotai';
 import { describe, expect, it } from 'vitest';
 import { PolarisProvider } from '../../admin/src/shell/polaris-provider';
 import { createAppRouter } from '../../admin/src/router';

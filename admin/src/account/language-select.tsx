@@ -1,5 +1,5 @@
 import { Select } from '../widgets/select';
-import { useAtom } from '../state/store';
+import { useAtom } from 'jotai';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { updateLanguage } from '../api/calls';

@@ -1,7 +1,7 @@
 import { startTransition, useDeferredValue, useEffect, useState, type ReactNode } from 'react';
 import { useHydrated } from '../shell/viewport';
 
-// Issue 26 (Total Blocking Time): TanStack Query, TanStack Router and the admin's store (state/store.ts) deliver their updates through
+// Issue 26 (Total Blocking Time): TanStack Query, TanStack Router and jotai deliver their updates through
 // useSyncExternalStore, which React always renders synchronously, in one task however large the tree
 // (a screen's first render with its data took 300-800 ms on a phone). The update itself cannot be made
 // a transition, but what it reveals can: these hooks move the heavy part of such a render into a

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useAtomValue, useSetAtom } from '../state/store';
+import { useAtomValue, useSetAtom } from 'jotai';
 import { useCallback, useState } from 'react';
 import { getSettingInfo } from '../api/calls';
 import { dropFirstReads } from '../api/client';

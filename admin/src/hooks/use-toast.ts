@@ -1,4 +1,4 @@
-import { atom, useSetAtom } from '../state/store';
+import { atom, useSetAtom } from 'jotai';
 import { useCallback } from 'react';
 import { showAdminToast } from '../lib/app-bridge';
 

@@ -1,6 +1,6 @@
 import { BlockStack, Box, Button, Card, InlineStack, Spinner, Text } from '@shopify/polaris';
 import { ButtonGroup } from '../widgets/button-group';
-import { useAtomValue } from '../state/store';
+import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getPageSpeedHistory } from '../api/calls';

@@ -1,5 +1,5 @@
 import { BlockStack, Button, Text } from '@shopify/polaris';
-import { useAtomValue } from '../state/store';
+import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { openTop } from '../lib/app-bridge';
 import { settingInfoAtom } from '../state/atoms';

@@ -1,6 +1,6 @@
 import { BlockStack, InlineStack, Text } from '@shopify/polaris';
 import { Badge } from '../widgets/badge';
-import { useAtomValue } from '../state/store';
+import { useAtomValue } from 'jotai';
 import { useRef, useState, lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getAccount, saveAppSwitch } from '../api/calls';

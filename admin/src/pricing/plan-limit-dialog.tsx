@@ -1,5 +1,5 @@
 import { Text } from '@shopify/polaris';
-import { useAtom } from '../state/store';
+import { useAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../lib/intl';
 import { planLimitAtom, useQuotaRequest } from './plan-limit';

@@ -1,4 +1,4 @@
-import { atom, useSetAtom } from '../state/store';
+import { atom, useSetAtom } from 'jotai';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { contactFormAtom } from '../support/contact-form-state';

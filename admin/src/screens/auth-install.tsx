@@ -1,7 +1,7 @@
 import { BlockStack, Box, Card, Spinner, Text } from '@shopify/polaris';
 import { Page } from '../shell/page';
 import { useRouter } from '@tanstack/react-router';
-import { useSetAtom } from '../state/store';
+import { useSetAtom } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { installLanding } from '../api/calls';

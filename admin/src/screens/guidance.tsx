@@ -1,7 +1,7 @@
 import { BlockStack, Box, Button, Card, InlineStack, SkeletonBodyText, SkeletonDisplayText, Text } from '@shopify/polaris';
 import { Page } from '../shell/page';
 import { useNavigate } from '@tanstack/react-router';
-import { useAtom } from '../state/store';
+import { useAtom } from 'jotai';
 import { startTransition, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveNewGuideCfg } from '../api/calls';

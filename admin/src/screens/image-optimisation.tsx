@@ -2,7 +2,7 @@ import { BlockStack, Card, InlineStack, Layout, SkeletonBodyText, SkeletonDispla
 import { useNavigate } from '@tanstack/react-router';
 import { Page } from '../shell/page';
 import { HeaderActions } from '../widgets/header-actions';
-import { useSetAtom } from '../state/store';
+import { useSetAtom } from 'jotai';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { planLimitAtom, planLimitOf } from '../pricing/plan-limit';

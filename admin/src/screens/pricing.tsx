@@ -20,7 +20,7 @@ import { useToast } from '../hooks/use-toast';
 import { openTop } from '../lib/app-bridge';
 import { msUntil } from '../lib/countdown';
 import { paidPlans } from '../lib/plan-stepping';
-import { useSetAtom } from '../state/store';
+import { useSetAtom } from 'jotai';
 import { settingInfoAtom } from '../state/atoms';
 import { Later, useReadyInTransition } from '../hooks/use-later';
 import { useWarmIntl } from '../hooks/use-warm-intl';

@@ -1,7 +1,7 @@
 import { Box, Button, InlineStack } from '@shopify/polaris';
 import { EmptyState } from '../widgets/empty-state';
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
-import { useAtom } from '../state/store';
+import { useAtom } from 'jotai';
 import { startTransition, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getSettingInfo } from '../api/calls';

@@ -1,4 +1,4 @@
-import type { createStore } from '../state/store';
+import type { createStore } from 'jotai';
 import type { SettingInfo } from '../api/calls';
 import { isOk } from '../../../shared/api/envelope';
 import { isLanguageCode } from '../../../shared/languages';

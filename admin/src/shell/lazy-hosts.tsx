@@ -1,6 +1,6 @@
-import { useAtomValue } from '../state/store';
+import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useState, type ComponentType } from 'react';
-import type { Atom } from '../state/store';
+import type { Atom } from 'jotai';
 import { toastAtom } from '../hooks/use-toast';
 import { planLimitAtom } from '../pricing/plan-limit';
 import { loadToastManager } from './polaris-internals';

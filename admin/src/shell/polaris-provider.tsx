@@ -1,6 +1,6 @@
 import { AppProvider } from '@shopify/polaris';
 import en from '@shopify/polaris/locales/en.json';
-import { useAtomValue } from '../state/store';
+import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 import { IN_APP_NAVIGATE } from '../hooks/use-shopify-navigate';
 import { LANGUAGES } from '../../../shared/languages';

@@ -1,8 +1,8 @@
-import { atom, createStore } from './store';
+import { atom, createStore } from 'jotai';
 import type { SettingInfo } from '../api/calls';
 import type { LanguageCode } from '../../../shared/languages';
 
-/** The one store of the admin (state/store.ts) (also handed to the router context and tests). */
+/** The one jotai store of the admin (also handed to the router context and tests). */
 export const store = createStore();
 
 /** settingInfo from /api/v1/getSettingInfo; null until loaded. */

@@ -1,4 +1,4 @@
-import { atom } from '../state/store';
+import { atom } from 'jotai';
 
 // What opens the contact / feedback form (support/contact-form.tsx). Any screen opens it through
 // contactFormAtom, optionally prefilled (quota-increase requests, low ratings); `path` records where the

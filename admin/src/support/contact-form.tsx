@@ -1,4 +1,4 @@
-import { useAtom } from '../state/store';
+import { useAtom } from 'jotai';
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { insertContactLog } from '../api/calls';

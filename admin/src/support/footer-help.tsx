@@ -1,5 +1,5 @@
 import { FooterHelp, Link } from '@shopify/polaris';
-import { useSetAtom } from '../state/store';
+import { useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { contactFormAtom } from './contact-form-state';
 import './strings';

@@ -1,6 +1,6 @@
 import { BlockStack, Text } from '@shopify/polaris';
 import { Banner } from '../widgets/banner';
-import { atom, useAtom, useAtomValue } from '../state/store';
+import { atom, useAtom, useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { isClosed, markClosed } from '../lib/session-flags';
 import { settingInfoAtom } from '../state/atoms';

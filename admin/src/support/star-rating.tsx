@@ -1,5 +1,5 @@
 import { InlineStack } from '@shopify/polaris';
-import { useSetAtom } from '../state/store';
+import { useSetAtom } from 'jotai';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reviewTipsClick } from '../api/calls';

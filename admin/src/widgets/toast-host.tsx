@@ -1,5 +1,5 @@
 import { Toast } from '@shopify/polaris';
-import { useAtom } from '../state/store';
+import { useAtom } from 'jotai';
 import { toastAtom } from '../hooks/use-toast';
 
 /** Renders the current toast; must sit inside Polaris' Frame. */

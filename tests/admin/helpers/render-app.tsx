@@ -1,6 +1,6 @@
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { render } from '@testing-library/react';
-import { createStore, Provider } from '../../../admin/src/state/store';
+import { createStore, Provider } from 'jotai';
 import { vi } from 'vitest';
 import type { SettingInfo } from '../../../admin/src/api/calls';
 import { PolarisProvider } from '../../../admin/src/shell/polaris-provider';
