@@ -64,22 +64,23 @@ describe('wrangler deploy --dry-run', { timeout: 180_000 }, () => {
 // What a screen downloads before it can show anything: the entry script and the modulepreloads in
 // index.html, plus the screen's own chunks that the inline preload table lists for its path
 // (admin/build/screen-preload.ts), each gzipped as it travels. The issue's target is 150 KB on every
-// screen (README, issue 26), and every screen is below it with a margin: the limits are what the build
-// reached (KB, 1 KB = 1024 bytes) plus about 1 KB, never above 150, so it cannot grow unnoticed (new code
-// for a screen goes into a lazy chunk, or the limit is raised here with the reason, up to 150). What is
-// left is mostly React DOM, the router, i18next and TanStack Query: about 93 KB of the entry's 128.
+// screen (README, issue 26), and every screen is at or below it: the limits are what the build reached
+// (KB, 1 KB = 1024 bytes) plus about 1 KB, never above 150, so it cannot grow unnoticed (new code for a
+// screen goes into a lazy chunk, or the limit is raised here with the reason, up to 150). /main and
+// /image_optimisation are within 1.5 KB of 150. What is left is mostly React DOM, the router, i18next,
+// TanStack Query and jotai (the stack's state library, about 2.9 KB): about 96 KB of the entry's 130.5.
 const FIRST_SCREEN_KB: Record<string, number> = {
-  '/main': 147, // 145.7
-  '/image_optimisation': 148, // 146.5
-  '/image_optimisation_details': 145, // 143.5
-  '/pricing': 141, // 139.3
-  '/setting': 138, // 136.8
-  '/guidance': 135, // 133.4
-  '/recommended-apps': 134, // 132.2
-  '/privacy-policy': 132, // 130.2
-  '/cookieError': 130, // 128.9
-  '/error': 130, // 128.2
-  '/404': 130, // 128.2
+  '/main': 150, // 148.6
+  '/image_optimisation': 150, // 149.4
+  '/image_optimisation_details': 147.5, // 146.4
+  '/pricing': 143.5, // 142.2
+  '/setting': 141, // 139.8
+  '/guidance': 137.5, // 136.3
+  '/recommended-apps': 136, // 135.1
+  '/privacy-policy': 134, // 133.1
+  '/cookieError': 133, // 131.8
+  '/error': 132.5, // 131.1
+  '/404': 132.5, // 131.1
 };
 /** The stylesheet every screen waits for (render-blocking), gzipped. */
 const STYLESHEET_KB = 34;
