@@ -25,6 +25,7 @@ import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { firstScreenScripts } from './lib/first-screen';
 import { finishWizard, optimisedItem, productFor } from './lib/product';
 import { printColumns } from './lib/report';
 import { ADMIN_ROUTES, TARGETS } from './admin-routes';
@@ -73,19 +74,11 @@ type Audit = {
   details?: { items?: { resourceType?: string; transferSize?: number; requestCount?: number; url?: string }[] };
 };
 
-/** The paths of the scripts the served document asks for before its screen can hydrate (see above). */
-export function firstScreenScripts(html: string, route: string): Set<string> {
-  const up = [...html.matchAll(/<(?:script type="module"[^>]* src|link rel="modulepreload"[^>]* href)="([^"]+)"/g)].map(
-    (m) => new URL(m[1]!, 'http://x').pathname,
-  );
-  const table = /\}\)\((\{[^<]*?\}),"\/"\)<\/script>/.exec(html);
-  const own = table ? ((JSON.parse(table[1]!) as Record<string, string[]>)[route] ?? []) : [];
-  return new Set([...up, ...own.map((f) => `/${f}`)]);
-}
-
 /** The screen's first-screen scripts and their gzipped bodies as the product serves them, KB. */
 async function firstScreenOf(base: string, url: string, route: string): Promise<{ files: Set<string>; kb: number }> {
-  const files = firstScreenScripts(await (await fetch(url)).text(), route);
+  const listed = firstScreenScripts(await (await fetch(url)).text(), route);
+  if (!listed) throw new Error(`${route}: the served document's preload table does not list it`);
+  const files = new Set(listed);
   let bytes = 0;
   for (const f of files) bytes += await gzippedBody(`${base}${f}`);
   return { files, kb: bytes / 1024 };

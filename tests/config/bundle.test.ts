@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { firstScreenScripts } from '../../bench/lib/first-screen';
 
 const ROOT = join(import.meta.dirname, '../..');
 const BUDGET_BYTES: Record<string, number> = { 'wrangler.toml': 2_100_000, 'wrangler.images.toml': 1_500_000 };
@@ -106,15 +107,12 @@ describe('admin build', { timeout: 180_000 }, () => {
     expect(code, output).toBe(0);
     const html = readFileSync(join(dir, 'index.html'), 'utf8');
     const kb = (file: string) => gzipSync(readFileSync(join(dir, file.replace(/^\//, '')))).length / 1024;
-    const entry = [...html.matchAll(/<(?:script type="module"[^>]* src|link rel="modulepreload"[^>]* href)="([^"]+)"/g)].map(
-      (m) => m[1]!,
-    );
-    const table = JSON.parse(/\}\)\((\{[^<]*?\}),"\/"\)<\/script>/.exec(html)![1]!) as Record<string, string[]>;
     const css = [...html.matchAll(/<link rel="stylesheet"[^>]* href="([^"]+)"/g)].map((m) => m[1]!);
     const measured: Record<string, number> = {};
     for (const route of Object.keys(FIRST_SCREEN_KB)) {
-      expect(table[route], route).toBeDefined();
-      measured[route] = [...new Set([...entry, ...table[route]!.map((f) => `/${f}`)])].reduce((sum, f) => sum + kb(f), 0);
+      const files = firstScreenScripts(html, route);
+      expect(files, route).toBeDefined();
+      measured[route] = files!.reduce((sum, f) => sum + kb(f), 0);
     }
     const stylesheet = css.reduce((sum, f) => sum + kb(f), 0);
     console.log(

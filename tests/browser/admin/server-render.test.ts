@@ -77,6 +77,19 @@ async function open(path: string, width: number): Promise<Opened> {
   return { html, heading, kept, shift, problems, page };
 }
 
+/** A desktop-wide page whose admin entry script waits until `release()` (the Worker's markup is all there is). */
+async function pageWithEntryHeld() {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('https://cdn.shopify.com/**', (route) => route.abort());
+  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return { page, release };
+}
+
 /**
  * Opens `path` with the admin's entry script held back (the Worker's markup is all there is), clicks the
  * dashboard's Mobile toggle, then lets the script come: the click is answered once the tree is live, and
@@ -84,15 +97,8 @@ async function open(path: string, width: number): Promise<Opened> {
  * with no other document loaded.
  */
 async function clickBeforeLive(path: string) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
+  const { page, release } = await pageWithEntryHeld();
   try {
-    await page.route('https://cdn.shopify.com/**', (route) => route.abort());
-    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
     const documents: string[] = [];
     page.on('request', (r) => {
       if (r.resourceType() === 'document') documents.push(r.url());
@@ -136,15 +142,8 @@ async function clickBeforeLive(path: string) {
  * held and applied once the tree is live (the screens in Japanese, the choice saved), then put back.
  */
 async function languageBeforeLive(path: string) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
+  const { page, release } = await pageWithEntryHeld();
   try {
-    await page.route('https://cdn.shopify.com/**', (route) => route.abort());
-    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));
     await page.goto(`${app.base}${path}`, { waitUntil: 'commit' });
